@@ -1,0 +1,262 @@
+/**
+ * A runnable Python cell: mounts onto the markup that `lessonkit/render.py`
+ * writes, adds the editor and the buttons, and runs code in the page's worker.
+ *
+ * Notebook semantics: cells of one session share a namespace. Running a cell
+ * first runs the earlier cells of its session that have not run since Python
+ * (re)started, so a reader can start anywhere on the page.
+ */
+import type { PythonRuntime } from "../../runtime/python";
+import { RestartedError } from "../../runtime/python";
+import { OutputView } from "../output/render";
+import type { CellEditor } from "./editor";
+import { DraftStore } from "./storage";
+
+interface CellData {
+  code: string;
+  session: string;
+  label: string;
+  hidden: boolean;
+  raises: string | null;
+}
+
+type CellState = "idle" | "queued" | "running" | "done" | "error" | "stopped";
+
+const STATUS: Record<CellState, string> = {
+  idle: "",
+  queued: "Wartet …",
+  running: "Läuft …",
+  done: "Fertig",
+  error: "Fehler",
+  stopped: "Gestoppt",
+};
+
+function button(label: string, className: string, title: string): HTMLButtonElement {
+  const node = document.createElement("button");
+  node.type = "button";
+  node.className = `lk-button ${className}`;
+  node.textContent = label;
+  node.title = title;
+  return node;
+}
+
+/** One mounted cell. */
+export class Cell {
+  readonly data: CellData;
+  /** The runtime epoch in which this cell last ran (null: not since Python started). */
+  ranInEpoch: number | null = null;
+
+  private editor: CellEditor | null = null;
+  private readonly output: OutputView;
+  private readonly outputElement: HTMLOutputElement;
+  private readonly buildOutput: Node[];
+  private readonly status: HTMLSpanElement;
+  private readonly runButton: HTMLButtonElement;
+  private readonly stopButton: HTMLButtonElement;
+  private readonly resetButton: HTMLButtonElement;
+  private readonly drafts: DraftStore;
+  private code: string;
+
+  constructor(
+    readonly root: HTMLElement,
+    private readonly page: CellPage,
+    index: number,
+  ) {
+    const script = root.querySelector<HTMLScriptElement>("script.lk-cell__data");
+    this.data = JSON.parse(script?.textContent ?? "{}") as CellData;
+    this.outputElement = root.querySelector<HTMLOutputElement>("output.lk-output")!;
+    this.buildOutput = [...this.outputElement.childNodes];
+    this.output = new OutputView(this.outputElement);
+    this.drafts = new DraftStore(location.pathname, index, this.data.code);
+    this.code = this.drafts.load() ?? this.data.code;
+
+    this.runButton = button("Ausführen", "lk-button--run", "Ausführen (Umschalt+Enter)");
+    this.stopButton = button("Stopp", "lk-button--stop", "Laufende Zelle stoppen");
+    this.resetButton = button("Zurücksetzen", "lk-button--reset", "Code und Ergebnis der Autorin wiederherstellen");
+    this.runButton.setAttribute("aria-label", `${this.data.label} ausführen`);
+    this.stopButton.disabled = true;
+    this.status = document.createElement("span");
+    this.status.className = "lk-cell__status";
+
+    const bar = document.createElement("div");
+    bar.className = "lk-cell__bar";
+    bar.append(this.runButton, this.stopButton, this.resetButton, this.status);
+    root.querySelector(".lk-cell__code")?.after(bar);
+
+    this.runButton.addEventListener("click", () => void this.page.run(this));
+    this.stopButton.addEventListener("click", () => this.page.stop(this));
+    this.resetButton.addEventListener("click", () => this.reset());
+    root.dataset["lkMounted"] = "true";
+    this.setState("idle");
+    if (this.code !== this.data.code) {
+      this.output.showNotice("Deine geänderte Fassung dieser Zelle wurde wiederhergestellt.");
+    }
+  }
+
+  /** Replace the static code with the editor (loaded on demand). */
+  async mountEditor(): Promise<void> {
+    if (this.data.hidden) return;
+    const { createEditor } = await import("./editor");
+    const host = this.root.querySelector<HTMLElement>(".lk-cell__code");
+    if (!host) return;
+    host.replaceChildren();
+    this.editor = createEditor(host, {
+      code: this.code,
+      label: this.data.label,
+      onRun: () => void this.page.run(this),
+      onEscape: () => this.runButton.focus(),
+      onChange: (code) => {
+        this.code = code;
+        if (code === this.data.code) this.drafts.clear();
+        else if (!this.drafts.save(code)) this.page.warnStorage(this);
+      },
+    });
+  }
+
+  /** The code to run now: the reader's version. */
+  currentCode(): string {
+    return this.editor?.getCode() ?? this.code;
+  }
+
+  setState(state: CellState, detail = ""): void {
+    this.root.dataset["state"] = state;
+    this.status.textContent = detail || STATUS[state];
+    const busy = state === "queued" || state === "running";
+    this.stopButton.disabled = !busy;
+    this.runButton.disabled = busy;
+  }
+
+  /** Run this cell's code in the runtime (the page decides what runs first). */
+  async execute(runtime: PythonRuntime): Promise<boolean> {
+    if (runtime.state !== "ready") {
+      this.setState("running", "Python wird geladen …");
+      void runtime.start().then(() => {
+        if (this.root.dataset["state"] === "running") this.setState("running");
+      }, () => undefined);
+    }
+    const started = performance.now();
+    let first = true;
+    try {
+      const result = await runtime.run(
+        { session: this.data.session, code: this.currentCode(), label: this.data.label },
+        (stream, text) => {
+          if (first) {
+            this.output.clear();
+            first = false;
+          }
+          this.output.appendChunk(stream, text);
+        },
+      );
+      this.ranInEpoch = runtime.epoch;
+      this.output.showResult(result);
+      const seconds = ((performance.now() - started) / 1000).toFixed(2).replace(".", ",");
+      const failed = result.error !== null;
+      this.setState(failed ? "error" : "done", `${failed ? "Fehler" : "Fertig"} (${seconds} s)`);
+      return !failed || result.error_type === this.data.raises;
+    } catch (error) {
+      if (error instanceof RestartedError) {
+        this.setState("idle");
+      } else {
+        this.output.clear();
+        this.output.showNotice(`Python konnte nicht gestartet werden: ${String(error)}`, "warning");
+        this.setState("error", "Python nicht verfügbar");
+      }
+      return false;
+    }
+  }
+
+  markQueued(): void {
+    this.setState("queued", "Wartet …");
+    this.output.clear();
+  }
+
+  markRunning(): void {
+    this.setState("running");
+  }
+
+  /** Python was restarted: this cell's effects are gone. */
+  forget(stoppedHere: boolean): void {
+    this.ranInEpoch = null;
+    if (stoppedHere) {
+      this.output.clear();
+      this.output.showNotice(
+        "Gestoppt. Python wurde neu gestartet: alle Variablen der Seite sind weg. " +
+          "Beim nächsten Ausführen laufen die Zellen davor automatisch noch einmal.",
+        "warning",
+      );
+      this.setState("stopped");
+    } else if (this.root.dataset["state"] !== "idle") {
+      this.setState("idle", "Python neu gestartet");
+    }
+  }
+
+  focusRun(): void {
+    this.runButton.focus();
+  }
+
+  private reset(): void {
+    this.code = this.data.code;
+    this.editor?.setCode(this.data.code);
+    this.drafts.clear();
+    this.outputElement.replaceChildren(...this.buildOutput.map((node) => node.cloneNode(true)));
+    this.setState("idle");
+  }
+}
+
+/** All cells of a page and the order in which they run. */
+export class CellPage {
+  readonly cells: Cell[] = [];
+  private storageWarned = false;
+
+  constructor(private readonly runtime: PythonRuntime) {}
+
+  mount(roots: HTMLElement[]): void {
+    roots.forEach((root, index) => this.cells.push(new Cell(root, this, index)));
+    if (this.cells.length === 0) return;
+    void Promise.all(this.cells.map((cell) => cell.mountEditor()));
+    this.runtime.warmUp();
+  }
+
+  /** Run `target`, after the earlier cells of its session that have not run yet. */
+  async run(target: Cell): Promise<void> {
+    const epoch = this.runtime.epoch;
+    const before = this.cells
+      .slice(0, this.cells.indexOf(target))
+      .filter((cell) => cell.data.session === target.data.session && cell.ranInEpoch !== epoch);
+    for (const cell of [...before, target]) cell.markQueued();
+    for (const cell of before) {
+      cell.markRunning();
+      const ok = await cell.execute(this.runtime);
+      if (!ok) {
+        target.setState("error", `Abgebrochen: ${cell.data.label} davor schlug fehl`);
+        for (const rest of before.slice(before.indexOf(cell) + 1)) rest.setState("idle");
+        return;
+      }
+    }
+    target.markRunning();
+    await target.execute(this.runtime);
+  }
+
+  /** Stop the running cell: restart Python and tell every cell. */
+  stop(target: Cell): void {
+    this.runtime.restart();
+    for (const cell of this.cells) cell.forget(cell === target);
+    target.focusRun();
+  }
+
+  warnStorage(cell: Cell): void {
+    if (this.storageWarned) return;
+    this.storageWarned = true;
+    cell.root.querySelector("output")?.insertAdjacentHTML(
+      "beforeend",
+      '<p class="lk-notice lk-notice--warning">Änderungen können in diesem Browser nicht gespeichert werden (Speicher voll oder gesperrt).</p>',
+    );
+  }
+}
+
+/** Mount every cell in `scope`. */
+export function mountCells(scope: ParentNode, runtime: PythonRuntime): CellPage {
+  const page = new CellPage(runtime);
+  page.mount([...scope.querySelectorAll<HTMLElement>("[data-lk-cell]:not([data-lk-mounted])")]);
+  return page;
+}

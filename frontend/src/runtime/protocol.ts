@@ -1,0 +1,33 @@
+/**
+ * Messages between the page and the Python worker.
+ *
+ * The page asks the worker to run code in a named namespace; the worker streams
+ * output while the code runs and ends with one `result` (or `failed`).
+ */
+
+/** What `lessonkit.kernel.CellResult.to_dict()` returns (see lessonkit/kernel.py). */
+export interface CellResult {
+  /** Output in the order written: [stream, text] with stream "stdout" | "stderr". */
+  output: Array<[string, string]>;
+  value: string | null;
+  svg: string | null;
+  error: string | null;
+  error_type: string | null;
+  truncated: boolean;
+}
+
+export interface RunRequest {
+  session: string;
+  code: string;
+  label: string;
+}
+
+export type ToWorker =
+  | ({ type: "run"; id: number } & RunRequest)
+  | { type: "reset" };
+
+export type FromWorker =
+  | { type: "ready"; seconds: number }
+  | { type: "chunk"; id: number; stream: string; text: string }
+  | { type: "result"; id: number; result: CellResult }
+  | { type: "failed"; id: number | null; message: string };

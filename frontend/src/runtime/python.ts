@@ -1,0 +1,139 @@
+/**
+ * The page's connection to Python: one worker, started on first need or when
+ * the page is idle, and restarted when the reader stops a running cell.
+ */
+import type { CellResult, FromWorker, RunRequest, ToWorker } from "./protocol";
+
+export type RuntimeState = "idle" | "loading" | "ready" | "broken";
+
+/** Thrown to callers whose run was cut short by `restart()`. */
+export class RestartedError extends Error {
+  constructor() {
+    super("Python wurde neu gestartet.");
+  }
+}
+
+interface Pending {
+  onChunk: (stream: string, text: string) => void;
+  resolve: (result: CellResult) => void;
+  reject: (error: Error) => void;
+}
+
+type Listener = () => void;
+
+export class PythonRuntime {
+  /** Increases on every restart: cells compare it to know whether their state survived. */
+  epoch = 0;
+  state: RuntimeState = "idle";
+  /** Seconds from starting the worker until Python was ready (for the benchmark). */
+  readySeconds: number | null = null;
+
+  private worker: Worker | null = null;
+  private ready: Promise<void> | null = null;
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+  private queue: Promise<unknown> = Promise.resolve();
+  private readonly listeners = new Set<Listener>();
+
+  constructor(private readonly workerUrl: URL) {}
+
+  /** Called whenever `state` or `epoch` changes. */
+  subscribe(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Start the worker if it is not running; resolves when Python is ready. */
+  start(): Promise<void> {
+    if (this.ready) return this.ready;
+    const worker = new Worker(this.workerUrl, { type: "module", name: "python" });
+    this.worker = worker;
+    this.setState("loading");
+    this.ready = new Promise<void>((resolve, reject) => {
+      worker.onmessage = (event: MessageEvent<FromWorker>) => {
+        const message = event.data;
+        if (message.type === "ready") {
+          this.readySeconds = message.seconds;
+          this.setState("ready");
+          resolve();
+        } else if (message.type === "failed" && message.id === null) {
+          this.setState("broken");
+          reject(new Error(message.message));
+        } else {
+          this.dispatch(message);
+        }
+      };
+      worker.onerror = (event) => {
+        this.setState("broken");
+        reject(new Error(event.message || "Der Python-Worker ließ sich nicht starten."));
+      };
+    });
+    this.ready.catch(() => undefined);
+    return this.ready;
+  }
+
+  /** Start Python in the background once the browser is idle. */
+  warmUp(): void {
+    const start = () => void this.start().catch(() => undefined);
+    if ("requestIdleCallback" in window) window.requestIdleCallback(start, { timeout: 3000 });
+    else setTimeout(start, 1500);
+  }
+
+  /** Run code; requests run one after another in the order they were made. */
+  run(request: RunRequest, onChunk: Pending["onChunk"]): Promise<CellResult> {
+    const epoch = this.epoch;
+    const job = this.queue.then(async () => {
+      if (epoch !== this.epoch) throw new RestartedError();
+      await this.start();
+      return new Promise<CellResult>((resolve, reject) => {
+        const id = this.nextId++;
+        this.pending.set(id, { onChunk, resolve, reject });
+        this.send({ type: "run", id, ...request });
+      });
+    });
+    this.queue = job.catch(() => undefined);
+    return job;
+  }
+
+  /** Forget all namespaces (a new page) without restarting Python. */
+  resetNamespaces(): void {
+    if (this.worker) this.send({ type: "reset" });
+  }
+
+  /** Stop whatever runs: end the worker, fail pending runs, start a new worker. */
+  restart(): void {
+    this.worker?.terminate();
+    this.worker = null;
+    this.ready = null;
+    this.queue = Promise.resolve();
+    for (const pending of this.pending.values()) pending.reject(new RestartedError());
+    this.pending.clear();
+    this.epoch += 1;
+    this.setState("idle");
+    void this.start().catch(() => undefined);
+  }
+
+  private send(message: ToWorker): void {
+    this.worker?.postMessage(message);
+  }
+
+  private dispatch(message: FromWorker): void {
+    if (message.type === "ready") return;
+    const pending = message.id === null ? undefined : this.pending.get(message.id);
+    if (!pending) return;
+    if (message.type === "chunk") {
+      pending.onChunk(message.stream, message.text);
+    } else if (message.type === "result") {
+      this.pending.delete(message.id);
+      pending.resolve(message.result);
+    } else {
+      this.pending.delete(message.id ?? -1);
+      pending.reject(new Error(message.message));
+    }
+  }
+
+  private setState(state: RuntimeState): void {
+    this.state = state;
+    for (const listener of this.listeners) listener();
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * The module Web Worker that hosts Pyodide for a page.
+ *
+ * Python never runs on the page's main thread, so a long or endless cell cannot
+ * freeze the page; the page stops such a cell by terminating this worker.
+ * The worker loads Pyodide and the packaged `pysim` + `lessonkit.kernel` from the
+ * site itself (names in `runtime.json`), then runs cells through the same kernel
+ * the build uses.
+ */
+import type { PyodideInterface } from "pyodide";
+import type { PyProxy } from "pyodide/ffi";
+import type { CellResult, FromWorker, ToWorker } from "../runtime/protocol";
+
+declare const self: DedicatedWorkerGlobalScope;
+
+interface Runtime {
+  packages: string;
+  pyodide: string;
+}
+
+const PACKAGE_DIR = "/home/pyodide/lessonkit-packages";
+
+function post(message: FromWorker): void {
+  self.postMessage(message);
+}
+
+async function boot(): Promise<PyProxy> {
+  const started = performance.now();
+  // The worker lives in assets/generated/js/; its assets are one folder up.
+  const base = new URL("../", import.meta.url);
+  const runtime = (await (await fetch(new URL("runtime.json", base), { cache: "no-cache" })).json()) as Runtime;
+  const pyodideBase = new URL(runtime.pyodide, base);
+  const packages = fetch(new URL(runtime.packages, base)).then((response) => {
+    if (!response.ok) throw new Error(`${runtime.packages}: HTTP ${response.status}`);
+    return response.arrayBuffer();
+  });
+  const module = (await import(/* @vite-ignore */ new URL("pyodide.mjs", pyodideBase).href)) as {
+    loadPyodide: (options: { indexURL: string }) => Promise<PyodideInterface>;
+  };
+  const pyodide = await module.loadPyodide({ indexURL: pyodideBase.href });
+  pyodide.unpackArchive(await packages, "zip", { extractDir: PACKAGE_DIR });
+  pyodide.runPython(`import sys; sys.path.insert(0, ${JSON.stringify(PACKAGE_DIR)})`);
+  const kernel = pyodide.runPython("from lessonkit.kernel import Kernel\nKernel()") as PyProxy;
+  post({ type: "ready", seconds: (performance.now() - started) / 1000 });
+  return kernel;
+}
+
+const kernel = boot();
+kernel.catch((error: unknown) => post({ type: "failed", id: null, message: String(error) }));
+
+// Runs one request at a time, in arrival order (the page also queues them).
+let queue: Promise<void> = Promise.resolve();
+
+self.onmessage = (event: MessageEvent<ToWorker>) => {
+  const message = event.data;
+  queue = queue.then(() => handle(message));
+};
+
+async function handle(message: ToWorker): Promise<void> {
+  let py: PyProxy;
+  try {
+    py = await kernel;
+  } catch (error) {
+    if (message.type === "run") post({ type: "failed", id: message.id, message: String(error) });
+    return;
+  }
+  if (message.type === "reset") {
+    py.reset();
+    return;
+  }
+  const { id } = message;
+  const onChunk = (stream: string, text: string): void => post({ type: "chunk", id, stream, text });
+  let result: PyProxy | undefined;
+  try {
+    result = (await py.run(message.session, message.code, message.label, onChunk)) as PyProxy;
+    // JSON keeps Python's None as null (toJs would turn it into undefined).
+    post({ type: "result", id, result: JSON.parse(result.to_json() as string) as CellResult });
+  } catch (error) {
+    post({ type: "failed", id, message: String(error) });
+  } finally {
+    result?.destroy();
+  }
+}

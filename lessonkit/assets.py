@@ -1,0 +1,107 @@
+"""Put everything the browser needs into ``docs/assets/generated/``.
+
+* the front-end bundle (``frontend/``, built by esbuild through ``node frontend/build.mjs``);
+* Pyodide's runtime files from the pinned npm package (served by the site, no CDN);
+* mermaid's browser build from the pinned npm package;
+* ``packages-<hash>.zip``: ``pysim`` and ``lessonkit.kernel``, unpacked into the
+  worker's Python; its name carries a content hash so browsers never run a stale copy;
+* ``runtime.json``: tells the worker the zip's current name.
+
+Files are only written when their content changes, so ``mkdocs serve`` does not
+rebuild in a loop. Run directly: ``python -m lessonkit.assets``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "docs" / "assets" / "generated"
+NODE_MODULES = ROOT / "node_modules"
+
+#: What Pyodide needs to start: its loader, the WebAssembly module, the standard library.
+PYODIDE_FILES = (
+    "pyodide.mjs",
+    "pyodide.asm.mjs",
+    "pyodide.asm.wasm",
+    "python_stdlib.zip",
+    "pyodide-lock.json",
+)
+
+#: Python code shipped to the browser: (folder in the repository, files to take).
+PACKAGED = (("pysim", "**/*.py"), ("lessonkit", "__init__.py"), ("lessonkit", "kernel.py"))
+
+
+def write_if_changed(path: Path, data: bytes) -> bool:
+    """Write ``data`` unless ``path`` already holds exactly it."""
+    if path.exists() and path.read_bytes() == data:
+        return False
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
+    return True
+
+
+def copy_if_changed(source: Path, target: Path) -> None:
+    if not source.exists():
+        raise SystemExit(f"{source} fehlt: bitte zuerst `npm ci` ausführen.")
+    if target.exists() and target.stat().st_size == source.stat().st_size:
+        if target.stat().st_mtime >= source.stat().st_mtime:
+            return
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(source, target)
+
+
+def package_zip() -> bytes:
+    """A deterministic zip of the Python code for the browser (sorted, fixed timestamps)."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        names: list[tuple[str, Path]] = []
+        for folder, pattern in PACKAGED:
+            for path in (ROOT / folder).glob(pattern):
+                if "__pycache__" not in path.parts:
+                    names.append((path.relative_to(ROOT).as_posix(), path))
+        for name, path in sorted(names):
+            info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            archive.writestr(info, path.read_bytes())
+    return buffer.getvalue()
+
+
+def build_packages(out: Path = OUT) -> str:
+    """Write the content-hashed package zip and ``runtime.json``; return the zip's name."""
+    data = package_zip()
+    name = f"packages-{hashlib.sha256(data).hexdigest()[:12]}.zip"
+    for old in out.glob("packages-*.zip"):
+        if old.name != name:
+            old.unlink()
+    write_if_changed(out / name, data)
+    runtime = {"packages": name, "pyodide": "pyodide/"}
+    write_if_changed(out / "runtime.json", (json.dumps(runtime, indent=2) + "\n").encode())
+    return name
+
+
+def build_frontend() -> None:
+    """Bundle the TypeScript with esbuild (fast; esbuild itself skips unchanged output)."""
+    subprocess.run(["node", str(ROOT / "frontend" / "build.mjs")], check=True, cwd=ROOT)
+
+
+def build_all(out: Path = OUT) -> None:
+    """Everything the site needs in ``docs/assets/generated``."""
+    for name in PYODIDE_FILES:
+        copy_if_changed(NODE_MODULES / "pyodide" / name, out / "pyodide" / name)
+    copy_if_changed(NODE_MODULES / "mermaid" / "dist" / "mermaid.min.js", out / "mermaid.min.js")
+    build_packages(out)
+    build_frontend()
+
+
+if __name__ == "__main__":
+    build_all()
+    print(f"Assets in {OUT.relative_to(ROOT)}", file=sys.stderr)

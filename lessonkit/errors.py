@@ -1,0 +1,19 @@
+"""The one error type of the build: it names the Markdown file and line."""
+
+from __future__ import annotations
+
+try:  # Under MkDocs, a BuildError ends the build with our message and no Python traceback.
+    from mkdocs.exceptions import BuildError as _Base
+except ImportError:  # pragma: no cover - other generators (Zensical) show the plain message
+    _Base = Exception  # type: ignore[assignment,misc]
+
+
+class LessonError(_Base):  # type: ignore[misc,valid-type]
+    """A lesson page is wrong: ``path:line: what is wrong and how to fix it``."""
+
+    def __init__(self, path: str, line: int | None, message: str) -> None:
+        self.path = path
+        self.line = line
+        self.message = message
+        where = f"{path}:{line}" if line is not None else path
+        super().__init__(f"{where}: {message}")

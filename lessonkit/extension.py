@@ -1,0 +1,100 @@
+"""The ``lessonkit`` Markdown extension: register it before pymdownx.superfences.
+
+It does two things around superfences' custom fences (see ``lessonkit.fences``):
+
+1. ``FenceLineTagger`` (a preprocessor) finds the page's file and writes the line
+   number of each ``pycell`` fence into its header, so every later message can
+   name ``file:line``;
+2. ``CellRunner`` (a postprocessor) runs the registered cells in page order and
+   replaces each placeholder with the finished cell and its real output.
+
+It works in any generator that runs Python-Markdown extensions (MkDocs, Zensical).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from markdown import Markdown
+from markdown.extensions import Extension
+from markdown.postprocessors import Postprocessor
+from markdown.preprocessors import Preprocessor
+
+from lessonkit.execute import run_page
+from lessonkit.fences import LINE_OPTION, PLACEHOLDER, PageState
+from lessonkit.render import render_cell
+from lessonkit.source import locate
+
+#: The fences whose header lines get a line number.
+TAGGED_FENCES = ("pycell",)
+
+_FENCE = re.compile(r"^(?P<indent>[ \t>]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<rest>.*)$")
+
+
+class FenceLineTagger(Preprocessor):
+    """Adds ``lkline="N"`` to the header of each of our fences."""
+
+    def __init__(self, md: Markdown, docs_dir: str) -> None:
+        super().__init__(md)
+        self.docs_dir = docs_dir
+
+    def run(self, lines: list[str]) -> list[str]:
+        location = locate("\n".join(lines), self.docs_dir)
+        self.md.lessonkit_page = PageState(location)  # type: ignore[attr-defined]
+        out: list[str] = []
+        open_fence: str | None = None  # the fence of the code block we are inside
+        for index, line in enumerate(lines):
+            match = _FENCE.match(line)
+            if match is None:
+                out.append(line)
+                continue
+            fence, rest = match["fence"], match["rest"].strip()
+            if open_fence is not None:
+                # Inside a code block only its closing fence counts (examples in
+                # the authoring guide must stay untouched).
+                if not rest and fence[0] == open_fence[0] and len(fence) >= len(open_fence):
+                    open_fence = None
+                out.append(line)
+                continue
+            open_fence = fence
+            language = rest.split(None, 1)[0] if rest else ""
+            if language in TAGGED_FENCES:
+                line = f'{line.rstrip()} {LINE_OPTION}="{location.line(index)}"'
+            out.append(line)
+        return out
+
+
+class CellRunner(Postprocessor):
+    """Runs the page's cells and puts each finished cell in its place."""
+
+    def run(self, text: str) -> str:
+        page: PageState | None = getattr(self.md, "lessonkit_page", None)
+        if page is None or not page.cells:
+            return text
+        results = run_page(page)
+        cells = {cell.slot: cell for cell in page.cells}
+        return PLACEHOLDER.sub(
+            lambda m: render_cell(cells[int(m[1])], results.get(int(m[1]))), text
+        )
+
+
+class LessonkitExtension(Extension):
+    """Configuration: ``docs_dir`` (where the pages live, for error messages)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        self.config = {"docs_dir": ["docs", "Folder of the Markdown pages"]}
+        super().__init__(**kwargs)
+
+    def extendMarkdown(self, md: Markdown) -> None:
+        md.registerExtension(self)
+        # Before superfences (25) and whitespace normalisation (30): raw lines.
+        md.preprocessors.register(
+            FenceLineTagger(md, self.getConfig("docs_dir")), "lessonkit_lines", 35
+        )
+        # After the stashed HTML (and with it our placeholders) is back in the text.
+        md.postprocessors.register(CellRunner(md), "lessonkit_cells", 5)
+
+
+def makeExtension(**kwargs: Any) -> LessonkitExtension:
+    return LessonkitExtension(**kwargs)

@@ -1,0 +1,80 @@
+"""Unveränderliche Werte für gespeicherte Einträge und Ereignisse.
+
+Was einmal im Log oder im Event-Store steht, ändert sich nie. ``einfrieren`` macht aus Dicts und
+Listen Kopien, die genauso aussehen (gleiche Ausgabe, ``json.dumps`` geht), aber jede Änderung mit
+einem ``UnveraenderlichFehler`` ablehnen. ``copy.deepcopy`` oder ``auftauen`` liefert eine normale,
+veränderbare Kopie, aus der man ein neues Ereignis bauen kann.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NoReturn
+
+from .fehler import UnveraenderlichFehler
+
+MELDUNG = (
+    "Gespeicherte Einträge sind unveränderlich: Was geschehen ist, bleibt geschehen. "
+    "Eine Korrektur ist ein neues Ereignis."
+)
+
+
+def _verboten(*_args: Any, **_kwargs: Any) -> NoReturn:
+    raise UnveraenderlichFehler(MELDUNG)
+
+
+class FesterDict(dict):
+    """Ein Dict, das sich nicht ändern lässt."""
+
+    __slots__ = ()
+    __setitem__ = __delitem__ = _verboten
+    clear = pop = popitem = setdefault = update = __ior__ = _verboten
+
+    def __copy__(self) -> dict:
+        return dict(self)
+
+    def __deepcopy__(self, memo: dict) -> dict:
+        return auftauen(self)
+
+    def __reduce__(self) -> tuple:
+        return (dict, (auftauen(self),))
+
+
+class FesteListe(list):
+    """Eine Liste, die sich nicht ändern lässt."""
+
+    __slots__ = ()
+    __setitem__ = __delitem__ = __iadd__ = __imul__ = _verboten
+    append = extend = insert = remove = pop = clear = sort = reverse = _verboten
+
+    def __copy__(self) -> list:
+        return list(self)
+
+    def __deepcopy__(self, memo: dict) -> list:
+        return auftauen(self)
+
+    def __reduce__(self) -> tuple:
+        return (list, (auftauen(self),))
+
+
+def einfrieren(wert: Any) -> Any:
+    """Eine unveränderliche Kopie von ``wert`` (Dicts, Listen und Tupel werden durchlaufen)."""
+    if isinstance(wert, dict):
+        return FesterDict({k: einfrieren(v) for k, v in wert.items()})
+    if isinstance(wert, list):
+        return FesteListe(einfrieren(v) for v in wert)
+    if isinstance(wert, tuple) and type(wert) is tuple:
+        return tuple(einfrieren(v) for v in wert)
+    if isinstance(wert, set | frozenset):
+        return frozenset(einfrieren(v) for v in wert)
+    return wert
+
+
+def auftauen(wert: Any) -> Any:
+    """Eine normale, veränderbare Kopie eines eingefrorenen Wertes."""
+    if isinstance(wert, dict):
+        return {k: auftauen(v) for k, v in wert.items()}
+    if isinstance(wert, list):
+        return [auftauen(v) for v in wert]
+    if isinstance(wert, tuple) and type(wert) is tuple:
+        return tuple(auftauen(v) for v in wert)
+    return wert

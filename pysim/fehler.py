@@ -1,0 +1,77 @@
+"""Die Fehler von pysim.
+
+Jeder Fehler, den pysim absichtlich auslöst, ist ein ``SimFehler``. Die Meldung ist deutsch und sagt,
+was falsch war und was richtig wäre. Ein Aufruf, der mit einem ``SimFehler`` endet, hat nichts
+verändert: Die Simulation steht danach genau so da wie vorher.
+
+Die Unterklassen erben zusätzlich von einer passenden Python-Ausnahme (``ValueError``,
+``LookupError``, ``AttributeError``), damit auch allgemeiner Code sie richtig einordnet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+
+class SimFehler(Exception):
+    """Basisklasse aller Fehler der Simulation."""
+
+
+class UngueltigeEingabe(SimFehler, ValueError):
+    """Ein Argument hat den falschen Typ oder einen unerlaubten Wert."""
+
+
+class UnbekanntesTopic(SimFehler, LookupError):
+    """Ein Topic mit diesem Namen gibt es nicht."""
+
+
+class TopicExistiertSchon(SimFehler):
+    """``create_topic`` für einen Namen, den es schon gibt."""
+
+
+class UnbekannteGruppe(SimFehler, LookupError):
+    """Eine Consumer-Gruppe mit diesem Namen gibt es nicht."""
+
+
+class UnbekannteNachricht(SimFehler, LookupError):
+    """Eine Nachrichten-ID, die diese Queue nie vergeben hat."""
+
+
+class UnbekannterStream(SimFehler, LookupError):
+    """Ein Stream, in den noch nie ein Ereignis geschrieben wurde."""
+
+
+class UnveraenderlichFehler(SimFehler, AttributeError):
+    """Ein gespeicherter Eintrag oder ein Ereignis soll verändert oder gelöscht werden."""
+
+
+class VersionsKonflikt(SimFehler):
+    """Optimistische Nebenläufigkeit: Der Stream steht nicht bei der erwarteten Version."""
+
+
+class SimulierterAbsturz(SimFehler):
+    """Ein absichtlich herbeigeführter Absturz (siehe ``pysim.stoerung``)."""
+
+
+def aufzaehlung(namen: Iterable[str]) -> str:
+    """``["a", "b"]`` -> ``„a“, „b“``; eine leere Folge -> ``keine``."""
+    teile = [f"„{n}“" for n in namen]
+    return ", ".join(teile) if teile else "keine"
+
+
+def pruefe_ganzzahl(wert: object, name: str, minimum: int | None = None) -> int:
+    """Gibt ``wert`` zurück, wenn es eine ganze Zahl (kein bool) >= ``minimum`` ist."""
+    if isinstance(wert, bool) or not isinstance(wert, int):
+        raise UngueltigeEingabe(f"{name} muss eine ganze Zahl sein, nicht {wert!r}.")
+    if minimum is not None and wert < minimum:
+        raise UngueltigeEingabe(f"{name} muss mindestens {minimum} sein, nicht {wert}.")
+    return wert
+
+
+def pruefe_name(wert: object, was: str) -> str:
+    """Gibt ``wert`` zurück, wenn es ein nicht leerer Text ohne Leerzeichen ist."""
+    if not isinstance(wert, str) or not wert or any(z.isspace() for z in wert):
+        raise UngueltigeEingabe(
+            f"{was} muss ein nicht leerer Text ohne Leerzeichen sein, nicht {wert!r}."
+        )
+    return wert

@@ -1,0 +1,155 @@
+"""Bilder des Logs: Partitionen als Zeilen von Zellen, Gruppen als Zeilen darunter.
+
+- Jede Partition ist eine Zeile. Eine Zelle ist ein Eintrag: oben der Offset, darunter das Ende
+  des Schlüssels. Die gestrichelte Zelle ist die Stelle, an die der nächste Eintrag kommt.
+- Unter jeder Partition hat jede Gruppe ihre eigene Zeile: Der gefärbte Teil ist gelesen, ▲ steht
+  an der Stelle, an der die Gruppe als Nächstes liest. Links steht, welches Mitglied liest.
+- Lange Partitionen zeigen nur ihre letzten Zellen, davor „…“.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import log_regeln as regeln
+from .svg import Bild, Zeichnung, kuerze, textbreite
+
+if TYPE_CHECKING:
+    from .log import Gruppe, Log, Topic
+
+RAND = 12
+ZELLE = 44
+SCHRITT = 48
+PARTITION_H = 38
+GRUPPE_H = 20
+ABSTAND = 10
+MAX_SPALTEN = 12
+RECHTS = 110
+
+
+def _fenster(ende: int) -> tuple[bool, int]:
+    """(gekürzt?, erster gezeigter Offset) für eine Partition mit ``ende`` Einträgen."""
+    if ende + 1 <= MAX_SPALTEN:
+        return False, 0
+    return True, ende + 1 - (MAX_SPALTEN - 1)
+
+
+def _spalten(ende: int) -> int:
+    gekuerzt, erster = _fenster(ende)
+    return (ende + 1 - erster) + (1 if gekuerzt else 0)
+
+
+def _gruppen_label(gruppe: Gruppe, mitglied: str | None) -> str:
+    return f"{gruppe.name} · {mitglied if mitglied is not None else 'niemand'}"
+
+
+def _hoehe_topic(topic: Topic, gruppen: list[Gruppe]) -> int:
+    return 24 + topic.partitionen * (PARTITION_H + len(gruppen) * (GRUPPE_H + 4) + ABSTAND)
+
+
+def _zeichne_topic(
+    z: Zeichnung, y: int, links: int, topic: Topic, gruppen: list[Gruppe], ueberschrift: str
+) -> int:
+    """Zeichnet ein Topic ab Höhe ``y``; gibt die Höhe danach zurück."""
+    z.text(RAND, y + 14, ueberschrift, fett=True, groesse=13)
+    y += 24
+    for p in range(topic.partitionen):
+        ende = topic.ende(p)
+        gekuerzt, erster = _fenster(ende)
+        x0 = links + (SCHRITT if gekuerzt else 0)
+        z.text(RAND, y + 24, f"P{p}", fett=True, groesse=13)
+        if gekuerzt:
+            z.text(links + ZELLE // 2, y + 24, "…", anker="middle", farbe_name="muted")
+        for i, record in enumerate(topic.records(p, erster)):
+            x = x0 + i * SCHRITT
+            z.rechteck(x, y, ZELLE, PARTITION_H - 4, fuellung="cell", rand="fg", klasse="eintrag")
+            z.text(x + ZELLE // 2, y + 16, str(record.offset), anker="middle", mono=True, groesse=13)
+            if record.key is not None:
+                z.text(x + ZELLE // 2, y + 29, kuerze(record.key, 5), anker="middle", groesse=9,
+                       farbe_name="muted")
+        x = x0 + (ende - erster) * SCHRITT
+        z.rechteck(x, y, ZELLE, PARTITION_H - 4, fuellung=None, rand="next", gestrichelt=True,
+                   klasse="naechste")
+        z.text(x + ZELLE // 2, y + 16, str(ende), anker="middle", mono=True, groesse=13,
+               farbe_name="next")
+        y += PARTITION_H
+        for g in gruppen:
+            position = g.position(topic.name, p)
+            mitglied = regeln.zuteilen(g.mitglieder, topic.partitionen).get(p)
+            z.text(RAND + 8, y + 14, _gruppen_label(g, mitglied), groesse=11)
+            if position is None:
+                z.text(links, y + 14, "noch keine Position", groesse=11, farbe_name="muted")
+                y += GRUPPE_H + 4
+                continue
+            for offset in range(erster, ende + 1):
+                x = x0 + (offset - erster) * SCHRITT
+                if offset < position:
+                    z.rechteck(x, y + 2, ZELLE, 14, fuellung="read", rand="line", klasse="gelesen")
+                else:
+                    z.rechteck(x, y + 2, ZELLE, 14, fuellung=None, rand="line")
+            if position >= erster:
+                mx = x0 + (position - erster) * SCHRITT + ZELLE // 2
+            else:
+                mx = links + ZELLE // 2
+            z.text(mx, y + 14, "▲", anker="middle", farbe_name="accent", groesse=12,
+                   klasse="marker")
+            z.text(z.breite - RAND, y + 14, f"Rückstand {ende - position}", anker="end",
+                   groesse=11, farbe_name="muted")
+            y += GRUPPE_H + 4
+        y += ABSTAND
+    return y
+
+
+def _links(topics: list[Topic], gruppen: list[Gruppe]) -> int:
+    labels = [f"P{t.partitionen - 1}" for t in topics]
+    for g in gruppen:
+        for m in [*g.mitglieder, None]:
+            labels.append(_gruppen_label(g, m))
+    return RAND + max([textbreite(t, 11) + 8 for t in labels] + [40]) + 12
+
+
+def _breite(links: int, topics: list[Topic]) -> int:
+    spalten = max([_spalten(t.ende(p)) for t in topics for p in range(t.partitionen)] + [1])
+    return max(links + spalten * SCHRITT + RECHTS, 360)
+
+
+LEGENDE = "gestrichelt: nächster Eintrag · gefärbt: gelesen · ▲ nächste Leseposition"
+
+
+def topic_bild(topic: Topic, gruppen: list[Gruppe]) -> Bild:
+    """Ein Topic mit den Zeilen der angegebenen Gruppen."""
+    if gruppen:
+        titel = (
+            f"Topic „{topic.name}“ mit {topic.partitionen} Partitionen und den Gruppen "
+            + ", ".join(f"„{g.name}“" for g in gruppen)
+        )
+    else:
+        titel = f"Topic „{topic.name}“ mit {topic.partitionen} Partitionen"
+    links = _links([topic], gruppen)
+    breite = _breite(links, [topic])
+    hoehe = 8 + _hoehe_topic(topic, gruppen) + 24
+    z = Zeichnung(breite, hoehe, titel)
+    y = _zeichne_topic(z, 8, links, topic, gruppen, f"Topic „{topic.name}“")
+    z.text(RAND, y + 8, LEGENDE if gruppen else LEGENDE.split(" · ")[0], groesse=10,
+           farbe_name="muted")
+    return Bild(z.svg(), titel)
+
+
+def gruppen_bild(log: Log, gruppe: Gruppe) -> Bild:
+    """Für jedes Topic, in dem die Gruppe eine Position hat, die Partitionen mit ihrer Zeile."""
+    topics = [log.topic(n) for n in gruppe.topics()]
+    titel = f"Gruppe „{gruppe.name}“, Mitglieder: " + (", ".join(gruppe.mitglieder) or "keine")
+    links = _links(topics, [gruppe])
+    breite = _breite(links, topics)
+    if not topics:
+        z = Zeichnung(max(breite, 420), 60, titel)
+        z.text(RAND, 22, f"Gruppe „{gruppe.name}“", fett=True, groesse=13)
+        z.text(RAND, 44, "Noch keine gespeicherte Position.", farbe_name="muted")
+        return Bild(z.svg(), titel)
+    hoehe = 8 + sum(_hoehe_topic(t, [gruppe]) for t in topics) + 24
+    z = Zeichnung(breite, hoehe, titel)
+    y = 8
+    for t in topics:
+        y = _zeichne_topic(z, y, links, t, [gruppe], f"Gruppe „{gruppe.name}“ in „{t.name}“")
+    z.text(RAND, y + 8, LEGENDE, groesse=10, farbe_name="muted")
+    return Bild(z.svg(), titel)

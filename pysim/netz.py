@@ -1,0 +1,178 @@
+"""Ein Fake-Netzwerk: verliert, verdoppelt und verzögert Nachrichten, aber immer gleich.
+
+``FakeNetz(seed)`` würfelt mit einem festen Seed. Für jede gesendete Nachricht wird in fester
+Reihenfolge gewürfelt: geht sie verloren? Wenn nicht: kommt sie doppelt an? Dann für jede Kopie
+die Verzögerung in Ticks. Weil jede Kopie eine eigene Verzögerung hat, überholen sich Nachrichten.
+Gewürfelt wird nur mit ``random.Random(seed).random()``, deren Folge Python über Versionen hinweg
+garantiert: Derselbe Seed gibt in CPython und in Pyodide denselben Lauf.
+
+Beispiel::
+
+    netz = FakeNetz(seed=7)
+    for i in range(1, 6):
+        netz.send(f"bestellung-{i}")
+    print(netz.empfangen())
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from .fehler import UngueltigeEingabe, pruefe_ganzzahl
+from .zeit import Zeit
+
+
+@dataclass(frozen=True)
+class Ankunft:
+    """Eine angekommene Kopie einer Nachricht."""
+
+    zeit: int
+    nachricht: Any
+    gesendet: int
+    kopie: int  # 1 oder 2 (die Verdopplung)
+
+    def __repr__(self) -> str:
+        kopie = ", 2. Kopie" if self.kopie == 2 else ""
+        return f"Ankunft(t={self.zeit}: {self.nachricht!r}, gesendet t={self.gesendet}{kopie})"
+
+
+@dataclass(frozen=True)
+class Sendung:
+    """Was das Netz mit einer gesendeten Nachricht vorhat (zum Nachsehen nach dem Lauf)."""
+
+    nummer: int
+    nachricht: Any
+    gesendet: int
+    verloren: bool
+    ankunftszeiten: tuple[int, ...]
+
+    def __repr__(self) -> str:
+        if self.verloren:
+            schicksal = "verloren"
+        elif len(self.ankunftszeiten) == 2:
+            schicksal = "doppelt, Ankunft t=" + " und t=".join(map(str, self.ankunftszeiten))
+        else:
+            schicksal = f"Ankunft t={self.ankunftszeiten[0]}"
+        return f"Sendung({self.nummer}: {self.nachricht!r}, gesendet t={self.gesendet}, {schicksal})"
+
+
+def _wahrscheinlichkeit(wert: object, name: str) -> float:
+    if isinstance(wert, bool) or not isinstance(wert, int | float) or not 0 <= wert <= 1:
+        raise UngueltigeEingabe(f"{name} ist eine Wahrscheinlichkeit von 0 bis 1, nicht {wert!r}.")
+    return float(wert)
+
+
+class FakeNetz:
+    """Ein unzuverlässiges Netz mit simulierter Zeit.
+
+    - ``verlust``: Wahrscheinlichkeit, dass eine Nachricht verloren geht (Standard 0.2),
+    - ``duplikat``: Wahrscheinlichkeit, dass sie zweimal ankommt (Standard 0.2),
+    - ``verzoegerung``: kleinste und größte Verzögerung in Ticks (Standard 1 bis 4).
+    """
+
+    def __init__(
+        self,
+        seed: int = 7,
+        verlust: float = 0.2,
+        duplikat: float = 0.2,
+        verzoegerung: tuple[int, int] = (1, 4),
+        zeit: Zeit | None = None,
+    ) -> None:
+        pruefe_ganzzahl(seed, "Der Seed")
+        self.verlust = _wahrscheinlichkeit(verlust, "verlust")
+        self.duplikat = _wahrscheinlichkeit(duplikat, "duplikat")
+        if (
+            not isinstance(verzoegerung, tuple | list)
+            or len(verzoegerung) != 2
+            or any(isinstance(v, bool) or not isinstance(v, int) for v in verzoegerung)
+            or not 0 <= verzoegerung[0] <= verzoegerung[1]
+        ):
+            raise UngueltigeEingabe(
+                "verzoegerung ist ein Paar ganzer Zahlen (kleinste, größte) mit "
+                f"0 <= kleinste <= größte, z. B. (1, 4), nicht {verzoegerung!r}."
+            )
+        self.seed = seed
+        self.verzoegerung = (verzoegerung[0], verzoegerung[1])
+        self.zeit = zeit if zeit is not None else Zeit()
+        self._zufall = random.Random(seed)
+        self._sendungen: list[Sendung] = []
+        self._ankuenfte: list[Ankunft] = []
+        self._unterwegs = 0
+
+    @property
+    def now(self) -> int:
+        """Der aktuelle Tick."""
+        return self.zeit.now
+
+    def _verzoegerung(self) -> int:
+        kleinste, groesste = self.verzoegerung
+        return kleinste + int(self._zufall.random() * (groesste - kleinste + 1))
+
+    def send(self, nachricht: Any, an: Callable[[Any], Any] | None = None) -> None:
+        """Schickt eine Nachricht los. ``an``: wird bei jeder Ankunft mit der Nachricht aufgerufen.
+
+        Ob sie ankommt, verrät erst der Lauf (``empfangen``, ``ankuenfte``, ``sendungen``).
+        """
+        if an is not None and not callable(an):
+            raise UngueltigeEingabe(f"an muss eine Funktion sein, die ankommt, nicht {an!r}.")
+        jetzt = self.zeit.now
+        zeiten: list[int] = []
+        verloren = self._zufall.random() < self.verlust
+        if not verloren:
+            kopien = 2 if self._zufall.random() < self.duplikat else 1
+            for kopie in range(1, kopien + 1):
+                delay = self._verzoegerung()
+                zeiten.append(jetzt + delay)
+                self._unterwegs += 1
+                self.zeit.schedule(delay, self._ankommen, nachricht, jetzt, kopie, an)
+        nummer = len(self._sendungen) + 1
+        self._sendungen.append(Sendung(nummer, nachricht, jetzt, verloren, tuple(zeiten)))
+
+    def _ankommen(
+        self, nachricht: Any, gesendet: int, kopie: int, an: Callable[[Any], Any] | None
+    ) -> None:
+        self._unterwegs -= 1
+        self._ankuenfte.append(Ankunft(self.zeit.now, nachricht, gesendet, kopie))
+        if an is not None:
+            an(nachricht)
+
+    def tick(self, n: int = 1) -> None:
+        """Lässt ``n`` Ticks vergehen; was fällig ist, kommt an."""
+        pruefe_ganzzahl(n, "Die Anzahl der Ticks", 0)
+        self.zeit.tick(n)
+
+    def empfangen(self, warten: bool = True) -> list[Any]:
+        """Alle bisher angekommenen Nachrichten in der Reihenfolge ihrer Ankunft.
+
+        Mit ``warten=True`` (Standard) läuft die Zeit erst weiter, bis nichts mehr unterwegs ist.
+        """
+        if warten:
+            while self._unterwegs and self.zeit.step():
+                pass
+        return [a.nachricht for a in self._ankuenfte]
+
+    @property
+    def ankuenfte(self) -> list[Ankunft]:
+        """Die Ankünfte mit Zeit, Sendezeit und Kopie."""
+        return list(self._ankuenfte)
+
+    @property
+    def sendungen(self) -> list[Sendung]:
+        """Jede gesendete Nachricht mit ihrem Schicksal (verloren, Ankunftszeiten)."""
+        return list(self._sendungen)
+
+    @property
+    def unterwegs(self) -> int:
+        """Wie viele Kopien noch unterwegs sind."""
+        return self._unterwegs
+
+    def __repr__(self) -> str:
+        verloren = sum(1 for s in self._sendungen if s.verloren)
+        return (
+            f"FakeNetz(seed={self.seed}, t={self.zeit.now}: {len(self._sendungen)} gesendet, "
+            f"{verloren} verloren, {self._unterwegs} unterwegs, "
+            f"{len(self._ankuenfte)} angekommen)"
+        )

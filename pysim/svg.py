@@ -1,0 +1,184 @@
+"""Ein kleiner Baukasten für die SVG-Bilder von pysim.
+
+Alle Bilder (Topic, Gruppe, Zeitleiste der Queue) entstehen hier. Regeln:
+
+- Das Bild skaliert: ``viewBox``, ``width="100%"`` und eine ``max-width`` in der natürlichen Breite.
+- Jede Farbe ist eine CSS-Variable mit Ersatzwert, z. B. ``fill:var(--pysim-fg,#1f2937)``. Eine
+  Seite im dunklen Design setzt die Variablen um; ohne Variablen gelten die hellen Ersatzwerte,
+  und der Hintergrund ``--pysim-bg`` ist dann weiß, also immer lesbar.
+- Ein deutscher ``<title>``, kein Skript, keine externen Verweise, nur Systemschriften.
+- Gleicher Zustand, gleiches Bild: nur ganze Zahlen als Koordinaten, feste Reihenfolge.
+
+Die Variablen (Name, Ersatzwert, Bedeutung):
+
+=================  =========  ==================================================
+``--pysim-bg``     #ffffff    Hintergrund des Bildes
+``--pysim-fg``     #1f2937    Text, Rahmen einer Zelle mit Eintrag
+``--pysim-muted``  #6b7280    Nebentext (Schlüssel, Achsen, Hinweise)
+``--pysim-line``   #9ca3af    Linien, Rahmen leerer Zellen
+``--pysim-cell``   #f3f4f6    Füllung einer Zelle mit Eintrag; „sichtbar“ in der Queue
+``--pysim-read``   #bfdbfe    gelesener Teil einer Gruppe
+``--pysim-accent`` #2563eb    Marker ▲, „unterwegs“ in der Queue
+``--pysim-next``   #d97706    gestrichelte Zelle: hier kommt der nächste Eintrag hin
+``--pysim-ok``     #16a34a    bestätigt (Ack)
+``--pysim-warn``   #dc2626    Dead Letter Queue
+=================  =========  ==================================================
+"""
+
+from __future__ import annotations
+
+FARBEN: dict[str, str] = {
+    "bg": "#ffffff",
+    "fg": "#1f2937",
+    "muted": "#6b7280",
+    "line": "#9ca3af",
+    "cell": "#f3f4f6",
+    "read": "#bfdbfe",
+    "accent": "#2563eb",
+    "next": "#d97706",
+    "ok": "#16a34a",
+    "warn": "#dc2626",
+}
+
+SCHRIFT = "system-ui,sans-serif"
+MONO = "ui-monospace,SFMono-Regular,Menlo,Consolas,monospace"
+
+
+def farbe(name: str) -> str:
+    """``"fg"`` -> ``var(--pysim-fg,#1f2937)``."""
+    return f"var(--pysim-{name},{FARBEN[name]})"
+
+
+def escape(text: str) -> str:
+    """Macht Text sicher für SVG/XML (Inhalt und Attribute)."""
+    return (
+        text.replace("&", "&amp;")
+        .replace("<", "&lt;")
+        .replace(">", "&gt;")
+        .replace('"', "&quot;")
+        .replace("'", "&#39;")
+    )
+
+
+def textbreite(text: str, groesse: int = 12, mono: bool = False) -> int:
+    """Grobe, aber feste Schätzung der Breite eines Textes in Pixeln."""
+    faktor = 62 if mono else 58
+    return (len(text) * groesse * faktor + 99) // 100
+
+
+def kuerze(text: str, zeichen: int) -> str:
+    """Kürzt zu langen Text vorne ab: ``customer-7`` mit 4 Zeichen -> ``…r-7``."""
+    if len(text) <= zeichen:
+        return text
+    return "…" + text[len(text) - (zeichen - 1) :]
+
+
+class Zeichnung:
+    """Sammelt Formen und gibt am Ende ein SVG als Text aus."""
+
+    def __init__(self, breite: int, hoehe: int, titel: str) -> None:
+        self.breite = int(breite)
+        self.hoehe = int(hoehe)
+        self.titel = titel
+        self._teile: list[str] = []
+
+    def rechteck(
+        self,
+        x: int,
+        y: int,
+        b: int,
+        h: int,
+        *,
+        fuellung: str | None = "cell",
+        rand: str | None = "line",
+        gestrichelt: bool = False,
+        rund: int = 3,
+        klasse: str | None = None,
+    ) -> None:
+        """Ein Rechteck; ``fuellung``/``rand`` sind Farbnamen aus ``FARBEN`` oder ``None``."""
+        stil = [f"fill:{farbe(fuellung)}" if fuellung else "fill:none"]
+        if rand:
+            stil.append(f"stroke:{farbe(rand)};stroke-width:1")
+            if gestrichelt:
+                stil.append("stroke-dasharray:4 3")
+        kl = f' class="{escape(klasse)}"' if klasse else ""
+        self._teile.append(
+            f'<rect{kl} x="{int(x)}" y="{int(y)}" width="{int(b)}" height="{int(h)}" '
+            f'rx="{int(rund)}" style="{";".join(stil)}"/>'
+        )
+
+    def text(
+        self,
+        x: int,
+        y: int,
+        inhalt: str,
+        *,
+        farbe_name: str = "fg",
+        groesse: int = 12,
+        anker: str = "start",
+        mono: bool = False,
+        fett: bool = False,
+        klasse: str | None = None,
+    ) -> None:
+        """Ein Text; ``y`` ist die Grundlinie, ``anker`` ist start, middle oder end."""
+        stil = (
+            f"fill:{farbe(farbe_name)};font-family:{MONO if mono else SCHRIFT};"
+            f"font-size:{int(groesse)}px" + (";font-weight:600" if fett else "")
+        )
+        kl = f' class="{escape(klasse)}"' if klasse else ""
+        self._teile.append(
+            f'<text{kl} x="{int(x)}" y="{int(y)}" text-anchor="{anker}" style="{stil}">'
+            f"{escape(inhalt)}</text>"
+        )
+
+    def linie(
+        self,
+        x1: int,
+        y1: int,
+        x2: int,
+        y2: int,
+        *,
+        farbe_name: str = "line",
+        gestrichelt: bool = False,
+        dicke: int = 1,
+    ) -> None:
+        """Eine gerade Linie."""
+        stil = f"stroke:{farbe(farbe_name)};stroke-width:{int(dicke)}"
+        if gestrichelt:
+            stil += ";stroke-dasharray:4 3"
+        self._teile.append(
+            f'<line x1="{int(x1)}" y1="{int(y1)}" x2="{int(x2)}" y2="{int(y2)}" style="{stil}"/>'
+        )
+
+    def svg(self) -> str:
+        """Das fertige Bild als SVG-Text."""
+        kopf = (
+            f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {self.breite} {self.hoehe}" '
+            f'width="100%" role="img" '
+            f'style="max-width:{self.breite}px;height:auto;font-family:{SCHRIFT}">'
+        )
+        hintergrund = (
+            f'<rect x="0" y="0" width="{self.breite}" height="{self.hoehe}" '
+            f'style="fill:{farbe("bg")}"/>'
+        )
+        teile = [kopf, f"<title>{escape(self.titel)}</title>", hintergrund, *self._teile, "</svg>"]
+        return "\n".join(teile)
+
+
+class Bild:
+    """Ein fertiges Bild. Notebooks und die Konsole zeigen es über ``_repr_svg_``."""
+
+    __slots__ = ("svg", "titel")
+
+    def __init__(self, svg: str, titel: str) -> None:
+        self.svg = svg
+        self.titel = titel
+
+    def _repr_svg_(self) -> str:
+        return self.svg
+
+    def __str__(self) -> str:
+        return self.svg
+
+    def __repr__(self) -> str:
+        return f"Bild(„{self.titel}“)"

@@ -1,0 +1,347 @@
+"""Eine Message Queue mit Ack, Visibility Timeout und Dead Letter Queue.
+
+So arbeitet sie (Lektion 1):
+
+- ``send(body)`` legt eine Nachricht ab und gibt ihre ID zurück (1, 2, 3, …).
+- ``receive()`` liefert die erste sichtbare Nachricht als Dict mit ``id``, ``body`` und
+  ``versuche`` (wie oft sie schon ausgeliefert wurde) und versteckt sie für ``visibility_timeout``
+  Ticks. Ist nichts sichtbar, kommt ``None``.
+- ``ack(id)`` bestätigt und löscht die Nachricht. Ist sie schon weg, ändert sich nichts, und der
+  Rückgabewert ``False`` sagt das.
+- Kommt bis zum Ablauf des Timeouts kein Ack, wird die Nachricht wieder sichtbar. Mit
+  ``max_versuche`` wandert sie stattdessen in die Dead Letter Queue ``dlq``, sobald sie so oft
+  ausgeliefert wurde und ihr letztes Timeout abläuft.
+- ``tick(n)`` lässt die Zeit laufen, ``offen()`` zählt, was noch nicht bestätigt ist.
+
+Alle Regeln, wie sich der Zustand einer Nachricht ändern darf, stehen in ``UEBERGAENGE``.
+"""
+
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass
+from typing import Any
+
+from .fehler import UnbekannteNachricht, UngueltigeEingabe, pruefe_ganzzahl, pruefe_name
+from .svg import Bild
+from .zeit import Termin, Zeit
+
+# --- Zustände einer Nachricht und die erlaubten Übergänge (die einzige Stelle mit Regeln) ---
+
+SICHTBAR = "sichtbar"
+UNTERWEGS = "unterwegs"
+BESTAETIGT = "bestätigt"
+IN_DLQ = "in der DLQ"
+
+#: (Zustand, Ereignis) -> neuer Zustand. ``None`` heißt: erlaubt, aber es ändert sich nichts.
+#: Was hier fehlt, kann nicht passieren (ein Programmierfehler in pysim).
+UEBERGAENGE: dict[tuple[str, str], str | None] = {
+    (SICHTBAR, "ausliefern"): UNTERWEGS,
+    (SICHTBAR, "ack"): BESTAETIGT,
+    (UNTERWEGS, "ack"): BESTAETIGT,
+    (UNTERWEGS, "timeout"): SICHTBAR,
+    (UNTERWEGS, "timeout_nach_letztem_versuch"): IN_DLQ,
+    (BESTAETIGT, "ack"): None,
+    (IN_DLQ, "ack"): None,
+}
+
+#: Zustände, in denen eine Nachricht noch als offen zählt.
+OFFEN = (SICHTBAR, UNTERWEGS)
+
+
+def uebergang(zustand: str, ereignis: str) -> str | None:
+    """Der neue Zustand nach ``ereignis`` laut ``UEBERGAENGE``."""
+    try:
+        return UEBERGAENGE[(zustand, ereignis)]
+    except KeyError:
+        raise AssertionError(
+            f"Interner Fehler: „{ereignis}“ ist im Zustand „{zustand}“ nicht vorgesehen."
+        ) from None
+
+
+@dataclass(frozen=True)
+class QueueEreignis:
+    """Ein Eintrag im Verlauf einer Nachricht.
+
+    ``art`` ist ``gesendet``, ``ausgeliefert``, ``wieder_sichtbar``, ``bestaetigt`` oder
+    ``in_dlq``. Bei ``ausgeliefert`` stehen ``consumer`` und ``bis`` (ab diesem Tick wieder
+    sichtbar) und ``versuch`` (die wievielte Auslieferung) dabei.
+    """
+
+    zeit: int
+    id: int
+    art: str
+    versuch: int
+    consumer: str | None = None
+    bis: int | None = None
+
+    def __str__(self) -> str:
+        text = {
+            "gesendet": "gesendet",
+            "ausgeliefert": "ausgeliefert",
+            "wieder_sichtbar": "wieder sichtbar",
+            "bestaetigt": "bestätigt",
+            "in_dlq": "in die DLQ verschoben",
+        }[self.art]
+        if self.art == "ausgeliefert":
+            an = f" an {self.consumer}" if self.consumer else ""
+            text += f"{an} (Versuch {self.versuch}, unsichtbar bis t={self.bis})"
+        return f"t={self.zeit}: Nachricht {self.id} {text}"
+
+    def __repr__(self) -> str:
+        return f"QueueEreignis({self})"
+
+
+class _Nachricht:
+    """Der innere Zustand einer Nachricht (nur in dieser Datei verändert)."""
+
+    __slots__ = ("body", "consumer", "id", "sichtbar_ab", "termin", "verlauf", "versuche", "zustand")
+
+    def __init__(self, id: int, body: Any, zeit: int, folge: int) -> None:
+        self.id = id
+        self.body = body
+        self.zustand = SICHTBAR
+        self.versuche = 0
+        self.consumer: str | None = None
+        self.sichtbar_ab: int | None = None
+        self.termin: Termin | None = None
+        # (zeit, art, versuch, consumer, bis, folge); als Tupel, weil das schnell ist.
+        self.verlauf: list[tuple] = [(zeit, "gesendet", 0, None, None, folge)]
+
+
+class Queue:
+    """Eine Queue mit Ack und Visibility Timeout (``Queue(visibility_timeout=3)``).
+
+    ``max_versuche``: nach so vielen Auslieferungen ohne Ack landet die Nachricht in ``q.dlq``
+    (selbst eine Queue). ``zeit``: eine gemeinsame Uhr, wenn mehrere Modelle dieselbe Zeit teilen.
+    """
+
+    def __init__(
+        self,
+        visibility_timeout: int = 3,
+        max_versuche: int | None = None,
+        zeit: Zeit | None = None,
+        name: str = "queue",
+    ) -> None:
+        self.visibility_timeout = pruefe_ganzzahl(visibility_timeout, "visibility_timeout", 1)
+        if max_versuche is not None:
+            pruefe_ganzzahl(max_versuche, "max_versuche", 1)
+        self.max_versuche = max_versuche
+        self.name = pruefe_name(name, "Der Name der Queue")
+        self.zeit = zeit if zeit is not None else Zeit()
+        self._nachrichten: dict[int, _Nachricht] = {}
+        self._sichtbar: list[int] = []  # Heap der IDs; die kleinste ID ist die erste sichtbare
+        self._naechste_id = 1
+        self._offen = 0
+        self._folgenummer = 0
+        self.dlq: Queue | None = (
+            Queue(self.visibility_timeout, zeit=self.zeit, name=f"{self.name}-dlq")
+            if max_versuche is not None
+            else None
+        )
+
+    # --- Zeit ---
+
+    @property
+    def now(self) -> int:
+        """Der aktuelle Tick."""
+        return self.zeit.now
+
+    def tick(self, n: int = 1) -> None:
+        """Lässt ``n`` Ticks vergehen; abgelaufene Timeouts machen Nachrichten wieder sichtbar."""
+        pruefe_ganzzahl(n, "Die Anzahl der Ticks", 0)
+        self.zeit.tick(n)
+
+    # --- Producer ---
+
+    def send(self, body: Any) -> int:
+        """Legt eine Nachricht ab und gibt ihre ID zurück."""
+        nid = self._naechste_id
+        self._aufnehmen(nid, body)
+        return nid
+
+    def _aufnehmen(self, nid: int, body: Any) -> int:
+        if nid in self._nachrichten:  # nur in einer DLQ möglich, in die auch direkt gesendet wurde
+            nid = self._naechste_id
+        self._naechste_id = max(self._naechste_id, nid + 1)
+        self._nachrichten[nid] = _Nachricht(nid, body, self.zeit.now, self._folge())
+        heapq.heappush(self._sichtbar, nid)
+        self._offen += 1
+        return nid
+
+    def _folge(self) -> int:
+        """Eine laufende Nummer, damit der Verlauf die echte Reihenfolge behält."""
+        self._folgenummer += 1
+        return self._folgenummer
+
+    # --- Consumer ---
+
+    def receive(self, consumer: str | None = None) -> dict[str, Any] | None:
+        """Holt die erste sichtbare Nachricht und versteckt sie für ``visibility_timeout`` Ticks.
+
+        Gibt ``{"id": …, "body": …, "versuche": …}`` zurück oder ``None``, wenn nichts sichtbar
+        ist. ``consumer`` ist ein optionaler Name, der im Verlauf und im Bild erscheint.
+        """
+        if consumer is not None:
+            pruefe_name(consumer, "Der Name des Consumers")
+        heap = self._sichtbar
+        while heap:
+            m = self._nachrichten[heap[0]]
+            if m.zustand == SICHTBAR:
+                break
+            heapq.heappop(heap)  # veralteter Eintrag (z. B. sichtbar bestätigt)
+        else:
+            return None
+        heapq.heappop(heap)
+        jetzt = self.zeit.now
+        m.zustand = uebergang(m.zustand, "ausliefern")  # type: ignore[assignment]
+        m.versuche += 1
+        m.consumer = consumer
+        m.sichtbar_ab = jetzt + self.visibility_timeout
+        m.termin = self.zeit.schedule(self.visibility_timeout, self._timeout, m, m.versuche)
+        m.verlauf.append(
+            (jetzt, "ausgeliefert", m.versuche, consumer, m.sichtbar_ab, self._folge())
+        )
+        return {"id": m.id, "body": m.body, "versuche": m.versuche}
+
+    def ack(self, id: int) -> bool:
+        """Bestätigt eine Nachricht und löscht sie.
+
+        ``True``: gelöscht. ``False``: Sie war schon weg (bestätigt oder in der DLQ), es ändert
+        sich nichts. Eine ID, die diese Queue nie vergeben hat, ist ein Fehler.
+        """
+        m = self._finde(id)
+        neu = uebergang(m.zustand, "ack")
+        if neu is None:
+            return False
+        m.zustand = neu
+        if m.termin is not None:
+            m.termin.absagen()
+            m.termin = None
+        m.verlauf.append(
+            (self.zeit.now, "bestaetigt", m.versuche, m.consumer, None, self._folge())
+        )
+        m.consumer = None
+        m.sichtbar_ab = None
+        self._offen -= 1
+        return True
+
+    def _timeout(self, m: _Nachricht, versuch: int) -> None:
+        if m.zustand != UNTERWEGS or m.versuche != versuch:
+            return  # längst bestätigt oder neu ausgeliefert
+        jetzt = self.zeit.now
+        m.termin = None
+        m.consumer = None
+        m.sichtbar_ab = None
+        if self.max_versuche is not None and m.versuche >= self.max_versuche:
+            m.zustand = uebergang(m.zustand, "timeout_nach_letztem_versuch")  # type: ignore
+            m.verlauf.append((jetzt, "in_dlq", m.versuche, None, None, self._folge()))
+            self._offen -= 1
+            assert self.dlq is not None
+            self.dlq._aufnehmen(m.id, m.body)
+        else:
+            m.zustand = uebergang(m.zustand, "timeout")  # type: ignore[assignment]
+            m.verlauf.append((jetzt, "wieder_sichtbar", m.versuche, None, None, self._folge()))
+            heapq.heappush(self._sichtbar, m.id)
+
+    # --- Einblick ---
+
+    def offen(self) -> int:
+        """Wie viele Nachrichten noch nicht bestätigt sind (sichtbar oder unterwegs)."""
+        return self._offen
+
+    def sichtbar(self) -> list[dict[str, Any]]:
+        """Die sichtbaren Nachrichten in der Reihenfolge, in der ``receive`` sie liefern würde."""
+        ids = sorted(i for i, m in self._nachrichten.items() if m.zustand == SICHTBAR)
+        return [self._als_dict(self._nachrichten[i]) for i in ids]
+
+    def unterwegs(self) -> list[dict[str, Any]]:
+        """Die ausgelieferten, noch nicht bestätigten Nachrichten, mit Consumer und Zeitfenster."""
+        ids = sorted(i for i, m in self._nachrichten.items() if m.zustand == UNTERWEGS)
+        return [self._als_dict(self._nachrichten[i], mit_consumer=True) for i in ids]
+
+    def zustand(self, id: int) -> str:
+        """Der Zustand einer Nachricht: sichtbar, unterwegs, bestätigt oder in der DLQ."""
+        return self._finde(id).zustand
+
+    def verlauf(self, id: int | None = None) -> list[QueueEreignis]:
+        """Was mit einer Nachricht (oder allen) geschah, zeitlich geordnet."""
+        if id is not None:
+            nachrichten = [self._finde(id)]
+        else:
+            nachrichten = [self._nachrichten[i] for i in sorted(self._nachrichten)]
+        eintraege = [(e[5], m.id, e) for m in nachrichten for e in m.verlauf]
+        eintraege.sort()  # nach laufender Nummer: in der Reihenfolge, in der es geschah
+        return [
+            QueueEreignis(zeit=z, id=nid, art=a, versuch=v, consumer=c, bis=b)
+            for (_, nid, (z, a, v, c, b, _f)) in eintraege
+        ]
+
+    def ids(self) -> list[int]:
+        """Alle IDs, die diese Queue je vergeben hat (auch bestätigte), aufsteigend."""
+        return sorted(self._nachrichten)
+
+    def body(self, id: int) -> Any:
+        """Der Inhalt einer Nachricht, egal in welchem Zustand."""
+        return self._finde(id).body
+
+    def bild(self, max_zeilen: int = 12) -> Bild:
+        """Die Zeitleiste als Bild (siehe ``_repr_svg_``)."""
+        from .warteschlange_bild import zeitleiste
+
+        return zeitleiste(self, max_zeilen=max_zeilen)
+
+    def _repr_svg_(self) -> str:
+        """Zeitleiste: je Nachricht eine Zeile mit sichtbar, unterwegs und bestätigt."""
+        return self.bild().svg
+
+    def _finde(self, id: int) -> _Nachricht:
+        if isinstance(id, bool) or not isinstance(id, int):
+            raise UngueltigeEingabe(
+                f"Eine Nachrichten-ID ist eine ganze Zahl (z. B. m['id']), nicht {id!r}."
+            )
+        try:
+            return self._nachrichten[id]
+        except KeyError:
+            bereich = (
+                f"Vergeben sind die IDs 1 bis {self._naechste_id - 1}."
+                if self._nachrichten
+                else "Es wurde noch keine Nachricht gesendet."
+            )
+            raise UnbekannteNachricht(
+                f"Die Queue „{self.name}“ hat nie eine Nachricht mit der ID {id} vergeben. {bereich}"
+            ) from None
+
+    @staticmethod
+    def _als_dict(m: _Nachricht, mit_consumer: bool = False) -> dict[str, Any]:
+        d: dict[str, Any] = {"id": m.id, "body": m.body, "versuche": m.versuche}
+        if mit_consumer:
+            d["consumer"] = m.consumer
+            d["sichtbar_ab"] = m.sichtbar_ab
+        return d
+
+    def __repr__(self) -> str:
+        kopf = (
+            f"Queue „{self.name}“ t={self.zeit.now}, visibility_timeout={self.visibility_timeout}"
+        )
+        if self.max_versuche is not None:
+            kopf += f", max_versuche={self.max_versuche}"
+        zeilen = [kopf + f": {self._offen} offen"]
+        grenze = 10
+        sichtbar = self.sichtbar()
+        unterwegs = self.unterwegs()
+        for d in sichtbar[:grenze]:
+            zeilen.append(f"  sichtbar:  {d['id']} {d['body']!r} (Versuche: {d['versuche']})")
+        if len(sichtbar) > grenze:
+            zeilen.append(f"  … und {len(sichtbar) - grenze} weitere sichtbare")
+        for d in unterwegs[:grenze]:
+            bei = f" bei {d['consumer']}" if d["consumer"] else ""
+            zeilen.append(
+                f"  unterwegs: {d['id']} {d['body']!r}{bei} bis t={d['sichtbar_ab']} "
+                f"(Versuche: {d['versuche']})"
+            )
+        if len(unterwegs) > grenze:
+            zeilen.append(f"  … und {len(unterwegs) - grenze} weitere unterwegs")
+        if self.dlq is not None and self.dlq.offen():
+            zeilen.append(f"  in der DLQ: {self.dlq.offen()}")
+        return "\n".join(zeilen)

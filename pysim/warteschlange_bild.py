@@ -1,0 +1,106 @@
+"""Die Zeitleiste einer Queue als SVG.
+
+Jede Zeile ist eine Nachricht. Von links nach rechts läuft die Zeit in Ticks. Ein helles Stück
+heißt „sichtbar“ (wartet auf einen Consumer), ein blau umrandetes Stück „unterwegs“ (ausgeliefert,
+mit dem Namen des Consumers), ✓ markiert das Ack, „DLQ“ die Dead Letter Queue. Rechts steht, wie oft
+die Nachricht ausgeliefert wurde.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .svg import Bild, Zeichnung, kuerze, textbreite
+
+if TYPE_CHECKING:
+    from .warteschlange import Queue
+
+ZEILE = 28
+BALKEN = 18
+OBEN = 34
+
+
+def _abschnitte(ereignisse: list, jetzt: int) -> tuple[list[tuple[str, int, int, str]], str, int]:
+    """Zerlegt den Verlauf einer Nachricht in (art, von, bis, beschriftung), Ende, Ende-Zeit."""
+    abschnitte: list[tuple[str, int, int, str]] = []
+    art, start, text = "sichtbar", ereignisse[0].zeit, ""
+    ende, ende_zeit = "", jetzt
+    for e in ereignisse[1:]:
+        abschnitte.append((art, start, e.zeit, text))
+        if e.art == "ausgeliefert":
+            art, start, text = "unterwegs", e.zeit, e.consumer or ""
+        elif e.art == "wieder_sichtbar":
+            art, start, text = "sichtbar", e.zeit, ""
+        else:  # bestaetigt oder in_dlq: Schluss
+            ende, ende_zeit = e.art, e.zeit
+            return abschnitte, ende, ende_zeit
+    abschnitte.append((art, start, jetzt, text))
+    return abschnitte, ende, ende_zeit
+
+
+def zeitleiste(q: Queue, max_zeilen: int = 12) -> Bild:
+    """Zeichnet die ersten ``max_zeilen`` Nachrichten der Queue ``q``."""
+    jetzt = q.now
+    ids = q.ids()
+    gezeigt = ids[:max_zeilen]
+    verlaeufe = {i: q.verlauf(i) for i in gezeigt}
+    letzte = max([jetzt] + [e.zeit for v in verlaeufe.values() for e in v])
+    spanne = max(letzte, 1)
+    pro_tick = max(8, min(48, 480 // spanne))
+    beschriftungen = {i: f"{i} " + kuerze(str(q.body(i)), 14) for i in gezeigt}
+    links = 12 + max([textbreite(t, 12) for t in beschriftungen.values()] + [60]) + 10
+    rechts = 96
+    breite = max(links + spanne * pro_tick + rechts, 480)
+    zeilen = max(len(gezeigt), 1)
+    unten = OBEN + zeilen * ZEILE + (20 if len(ids) > len(gezeigt) else 0)
+    hoehe = unten + 58
+    titel = f"Zeitleiste der Queue „{q.name}“ bei t={jetzt}"
+    z = Zeichnung(breite, hoehe, titel)
+    z.text(12, 20, titel, fett=True, groesse=14)
+
+    def x(t: int) -> int:
+        return links + t * pro_tick
+
+    if not gezeigt:
+        z.text(links, OBEN + 18, "Noch keine Nachricht gesendet.", farbe_name="muted")
+    for zeile, i in enumerate(gezeigt):
+        y = OBEN + zeile * ZEILE
+        z.text(12, y + 14, beschriftungen[i], mono=True)
+        abschnitte, ende, ende_zeit = _abschnitte(verlaeufe[i], jetzt)
+        for art, von, bis, text in abschnitte:
+            b = max(x(bis) - x(von), 4)
+            if art == "sichtbar":
+                z.rechteck(x(von), y, b, BALKEN, fuellung="cell", rand="line", klasse="sichtbar")
+            else:
+                z.rechteck(x(von), y, b, BALKEN, fuellung="read", rand="accent", klasse="unterwegs")
+                if text and textbreite(text, 10) + 4 <= b:
+                    z.text(x(von) + b // 2, y + 13, text, groesse=10, anker="middle")
+        versuche = max(e.versuch for e in verlaeufe[i])
+        if ende == "bestaetigt":
+            z.text(x(ende_zeit) + 8, y + 14, "✓", farbe_name="ok", fett=True, klasse="ack")
+        elif ende == "in_dlq":
+            z.text(x(ende_zeit) + 6, y + 14, "DLQ", farbe_name="warn", fett=True, klasse="dlq")
+        z.text(breite - 12, y + 14, f"{versuche}× ausgeliefert", groesse=11, anker="end",
+               farbe_name="muted")
+    if len(ids) > len(gezeigt):
+        z.text(12, OBEN + zeilen * ZEILE + 12, f"… und {len(ids) - len(gezeigt)} weitere Nachrichten",
+               farbe_name="muted", groesse=11)
+    # Zeitachse
+    z.linie(x(0), unten, x(spanne), unten, farbe_name="line")
+    schritt = 1
+    while schritt * pro_tick < 24:
+        schritt += 1
+    for t in range(0, spanne + 1, schritt):
+        z.linie(x(t), unten, x(t), unten + 4, farbe_name="line")
+        z.text(x(t), unten + 16, str(t), groesse=10, anker="middle", farbe_name="muted")
+    z.linie(x(jetzt), OBEN - 6, x(jetzt), unten, farbe_name="accent", gestrichelt=True)
+    z.text(x(jetzt), OBEN - 8, "jetzt", groesse=10, anker="middle", farbe_name="accent")
+    # Legende
+    ly = unten + 30
+    z.rechteck(12, ly, 14, 12, fuellung="cell", rand="line")
+    z.text(30, ly + 10, "sichtbar", groesse=11)
+    z.rechteck(96, ly, 14, 12, fuellung="read", rand="accent")
+    z.text(114, ly + 10, "unterwegs (Consumer)", groesse=11)
+    z.text(246, ly + 10, "✓ bestätigt", groesse=11, farbe_name="ok")
+    z.text(326, ly + 10, "DLQ: Dead Letter Queue", groesse=11, farbe_name="warn")
+    return Bild(z.svg(), titel)

@@ -1,0 +1,125 @@
+"""Simulierte Zeit: eine Uhr mit einem Terminkalender.
+
+Die Zeit der Simulation ist eine ganze Zahl (Ticks), keine echte Uhr. Wer etwas „in 3 Ticks“
+erledigen will, trägt einen Termin ein (``schedule``). ``run(until=t)`` lässt die Uhr bis ``t``
+laufen und führt dabei jeden fälligen Termin aus, in der Reihenfolge seiner Zeit. Zwei Termine zur
+selben Zeit laufen in der Reihenfolge, in der sie eingetragen wurden. Darum geht jeder Lauf gleich
+aus, in CPython wie in Pyodide.
+
+Das Vorbild ist SimPy: ein Heap aus ``(zeit, laufende_nummer, termin)``.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Callable
+from typing import Any
+
+from .fehler import UngueltigeEingabe, pruefe_ganzzahl
+
+
+class Termin:
+    """Ein eingetragener Termin. ``absagen()`` streicht ihn, bevor er fällig wird."""
+
+    __slots__ = ("_uhr", "abgesagt", "aktion", "argumente", "erledigt", "nummer", "zeit")
+
+    def __init__(
+        self, uhr: Zeit, zeit: int, nummer: int, aktion: Callable[..., Any], argumente: tuple
+    ) -> None:
+        self._uhr = uhr
+        self.zeit = zeit
+        self.nummer = nummer
+        self.aktion = aktion
+        self.argumente = argumente
+        self.abgesagt = False
+        self.erledigt = False
+
+    def absagen(self) -> None:
+        """Streicht den Termin. Ein erledigter oder schon abgesagter Termin bleibt, wie er ist."""
+        if not self.abgesagt and not self.erledigt:
+            self.abgesagt = True
+            self._uhr._offen -= 1
+
+    def __repr__(self) -> str:
+        zustand = "abgesagt" if self.abgesagt else "erledigt" if self.erledigt else "geplant"
+        return f"Termin(t={self.zeit}, Nr. {self.nummer}, {zustand})"
+
+
+class Zeit:
+    """Die Uhr der Simulation. ``now`` ist der aktuelle Tick."""
+
+    def __init__(self, start: int = 0) -> None:
+        self._now = pruefe_ganzzahl(start, "Die Startzeit", 0)
+        self._heap: list[tuple[int, int, Termin]] = []
+        self._zaehler = 0
+        self._offen = 0
+
+    @property
+    def now(self) -> int:
+        """Der aktuelle Tick."""
+        return self._now
+
+    @property
+    def geplant(self) -> int:
+        """Wie viele Termine noch ausstehen (abgesagte zählen nicht)."""
+        return self._offen
+
+    def schedule(self, delay: int, callback: Callable[..., Any], *args: Any) -> Termin:
+        """Trägt ``callback(*args)`` für den Tick ``now + delay`` ein und gibt den Termin zurück."""
+        pruefe_ganzzahl(delay, "Die Verzögerung", 0)
+        termin = Termin(self, self._now + delay, self._zaehler, callback, args)
+        self._zaehler += 1
+        self._offen += 1
+        heapq.heappush(self._heap, (termin.zeit, termin.nummer, termin))
+        return termin
+
+    def peek(self) -> int | None:
+        """Der Tick des nächsten Termins, oder ``None``, wenn keiner aussteht."""
+        self._verwerfe_abgesagte()
+        return self._heap[0][0] if self._heap else None
+
+    def step(self) -> bool:
+        """Führt den nächsten Termin aus (die Uhr springt auf seine Zeit). ``False``: keiner da."""
+        self._verwerfe_abgesagte()
+        if not self._heap:
+            return False
+        zeit, _, termin = heapq.heappop(self._heap)
+        self._now = zeit
+        termin.erledigt = True
+        self._offen -= 1
+        termin.aktion(*termin.argumente)
+        return True
+
+    def run(self, until: int | None = None) -> None:
+        """Führt Termine aus: alle (``until=None``) oder alle bis einschließlich Tick ``until``.
+
+        Mit ``until`` steht die Uhr danach genau auf ``until``.
+        """
+        if until is None:
+            while self.step():
+                pass
+            return
+        pruefe_ganzzahl(until, "until")
+        if until < self._now:
+            raise UngueltigeEingabe(
+                f"Die Zeit läuft nur vorwärts: Es ist schon t={self._now}, until={until} liegt davor."
+            )
+        while True:
+            naechster = self.peek()
+            if naechster is None or naechster > until:
+                break
+            self.step()
+        self._now = until
+
+    def tick(self, n: int = 1) -> None:
+        """Lässt die Uhr ``n`` Ticks weiterlaufen."""
+        pruefe_ganzzahl(n, "Die Anzahl der Ticks", 0)
+        self.run(until=self._now + n)
+
+    def _verwerfe_abgesagte(self) -> None:
+        heap = self._heap
+        while heap and heap[0][2].abgesagt:
+            heapq.heappop(heap)
+
+    def __repr__(self) -> str:
+        return f"Zeit(t={self._now}, geplante Termine: {self._offen})"
