@@ -39,7 +39,7 @@ ERLAUBTE_ZEICHEN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWX
 UNVERAENDERLICH = (
     "Einträge im Log werden nie verändert oder gelöscht: Ein Ereignis ist etwas, das schon "
     "geschehen ist. Eine Korrektur ist ein neues Ereignis, z. B. "
-    "produce(topic, {…, \"why\": \"correction\"}, key=…)."
+    'produce(topic, {…, "why": "correction"}, key=…).'
 )
 
 
@@ -339,8 +339,10 @@ class Log:
     def _partitionen_pruefen(self, t: Topic, partition: int | None) -> list[int]:
         if partition is None:
             return list(range(t.partitionen))
-        if isinstance(partition, bool) or not isinstance(partition, int) or not (
-            0 <= partition < t.partitionen
+        if (
+            isinstance(partition, bool)
+            or not isinstance(partition, int)
+            or not (0 <= partition < t.partitionen)
         ):
             raise UngueltigeEingabe(
                 f"Das Topic „{t.name}“ hat die Partitionen 0 bis {t.partitionen - 1}, "
@@ -412,7 +414,9 @@ class Log:
             zuteilung = regeln.zuteilen(g._mitglieder, t.partitionen)
             for p, position in enumerate(g._positionen[name]):
                 ende = t.ende(p)
-                zeilen.append(GruppenZeile(name, p, position, ende, ende - position, zuteilung.get(p)))
+                zeilen.append(
+                    GruppenZeile(name, p, position, ende, ende - position, zuteilung.get(p))
+                )
         return zeilen
 
     def offsets(self, topic: str) -> Offsets:

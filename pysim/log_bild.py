@@ -63,15 +63,38 @@ def _zeichne_topic(
         for i, record in enumerate(topic.records(p, erster)):
             x = x0 + i * SCHRITT
             z.rechteck(x, y, ZELLE, PARTITION_H - 4, fuellung="cell", rand="fg", klasse="eintrag")
-            z.text(x + ZELLE // 2, y + 16, str(record.offset), anker="middle", mono=True, groesse=13)
+            z.text(
+                x + ZELLE // 2, y + 16, str(record.offset), anker="middle", mono=True, groesse=13
+            )
             if record.key is not None:
-                z.text(x + ZELLE // 2, y + 29, kuerze(record.key, 5), anker="middle", groesse=9,
-                       farbe_name="muted")
+                z.text(
+                    x + ZELLE // 2,
+                    y + 29,
+                    kuerze(record.key, 5),
+                    anker="middle",
+                    groesse=9,
+                    farbe_name="muted",
+                )
         x = x0 + (ende - erster) * SCHRITT
-        z.rechteck(x, y, ZELLE, PARTITION_H - 4, fuellung=None, rand="next", gestrichelt=True,
-                   klasse="naechste")
-        z.text(x + ZELLE // 2, y + 16, str(ende), anker="middle", mono=True, groesse=13,
-               farbe_name="next")
+        z.rechteck(
+            x,
+            y,
+            ZELLE,
+            PARTITION_H - 4,
+            fuellung=None,
+            rand="next",
+            gestrichelt=True,
+            klasse="naechste",
+        )
+        z.text(
+            x + ZELLE // 2,
+            y + 16,
+            str(ende),
+            anker="middle",
+            mono=True,
+            groesse=13,
+            farbe_name="next",
+        )
         y += PARTITION_H
         for g in gruppen:
             position = g.position(topic.name, p)
@@ -91,10 +114,17 @@ def _zeichne_topic(
                 mx = x0 + (position - erster) * SCHRITT + ZELLE // 2
             else:
                 mx = links + ZELLE // 2
-            z.text(mx, y + 14, "▲", anker="middle", farbe_name="accent", groesse=12,
-                   klasse="marker")
-            z.text(z.breite - RAND, y + 14, f"Rückstand {ende - position}", anker="end",
-                   groesse=11, farbe_name="muted")
+            z.text(
+                mx, y + 14, "▲", anker="middle", farbe_name="accent", groesse=12, klasse="marker"
+            )
+            z.text(
+                z.breite - RAND,
+                y + 14,
+                f"Rückstand {ende - position}",
+                anker="end",
+                groesse=11,
+                farbe_name="muted",
+            )
             y += GRUPPE_H + 4
         y += ABSTAND
     return y
@@ -130,8 +160,9 @@ def topic_bild(topic: Topic, gruppen: list[Gruppe]) -> Bild:
     hoehe = 8 + _hoehe_topic(topic, gruppen) + 24
     z = Zeichnung(breite, hoehe, titel)
     y = _zeichne_topic(z, 8, links, topic, gruppen, f"Topic „{topic.name}“")
-    z.text(RAND, y + 8, LEGENDE if gruppen else LEGENDE.split(" · ")[0], groesse=10,
-           farbe_name="muted")
+    z.text(
+        RAND, y + 8, LEGENDE if gruppen else LEGENDE.split(" · ")[0], groesse=10, farbe_name="muted"
+    )
     return Bild(z.svg(), titel)
 
 

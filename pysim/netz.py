@@ -1,14 +1,16 @@
 """Ein Fake-Netzwerk: verliert, verdoppelt und verzögert Nachrichten, aber immer gleich.
 
-``FakeNetz(seed)`` würfelt mit einem festen Seed. Für jede gesendete Nachricht wird in fester
-Reihenfolge gewürfelt: geht sie verloren? Wenn nicht: kommt sie doppelt an? Dann für jede Kopie
-die Verzögerung in Ticks. Weil jede Kopie eine eigene Verzögerung hat, überholen sich Nachrichten.
+``FakeNetz(seed)`` würfelt mit einem festen Seed. Der Sender gibt höchstens eine Nachricht pro
+Tick auf die Leitung (``sendeabstand``): Wer fünfmal hintereinander ``send`` ruft, schickt zu den
+Ticks 0, 1, 2, 3, 4 ab. Für jede Nachricht wird einmal gewürfelt, was ihr passiert: verloren
+(Wahrscheinlichkeit ``verlust``), doppelt (``duplikat``) oder einfach. Dann für jede Kopie die
+Verzögerung in Ticks. Weil jede Kopie eine eigene Verzögerung hat, überholen sich Nachrichten.
 Gewürfelt wird nur mit ``random.Random(seed).random()``, deren Folge Python über Versionen hinweg
 garantiert: Derselbe Seed gibt in CPython und in Pyodide denselben Lauf.
 
 Beispiel::
 
-    netz = FakeNetz(seed=7)
+    netz = FakeNetz(seed=300)
     for i in range(1, 6):
         netz.send(f"bestellung-{i}")
     print(netz.empfangen())
@@ -56,7 +58,9 @@ class Sendung:
             schicksal = "doppelt, Ankunft t=" + " und t=".join(map(str, self.ankunftszeiten))
         else:
             schicksal = f"Ankunft t={self.ankunftszeiten[0]}"
-        return f"Sendung({self.nummer}: {self.nachricht!r}, gesendet t={self.gesendet}, {schicksal})"
+        return (
+            f"Sendung({self.nummer}: {self.nachricht!r}, gesendet t={self.gesendet}, {schicksal})"
+        )
 
 
 def _wahrscheinlichkeit(wert: object, name: str) -> float:
@@ -70,20 +74,27 @@ class FakeNetz:
 
     - ``verlust``: Wahrscheinlichkeit, dass eine Nachricht verloren geht (Standard 0.2),
     - ``duplikat``: Wahrscheinlichkeit, dass sie zweimal ankommt (Standard 0.2),
-    - ``verzoegerung``: kleinste und größte Verzögerung in Ticks (Standard 1 bis 4).
+    - ``verzoegerung``: kleinste und größte Verzögerung in Ticks (Standard 1 bis 6),
+    - ``sendeabstand``: Ticks zwischen zwei Abfahrten (Standard 1; 0 = alle sofort).
     """
 
     def __init__(
         self,
-        seed: int = 7,
+        seed: int = 300,
         verlust: float = 0.2,
         duplikat: float = 0.2,
-        verzoegerung: tuple[int, int] = (1, 4),
+        verzoegerung: tuple[int, int] = (1, 6),
+        sendeabstand: int = 1,
         zeit: Zeit | None = None,
     ) -> None:
         pruefe_ganzzahl(seed, "Der Seed")
         self.verlust = _wahrscheinlichkeit(verlust, "verlust")
         self.duplikat = _wahrscheinlichkeit(duplikat, "duplikat")
+        if self.verlust + self.duplikat > 1:
+            raise UngueltigeEingabe(
+                f"verlust + duplikat darf höchstens 1 sein, nicht {self.verlust + self.duplikat}."
+            )
+        self.sendeabstand = pruefe_ganzzahl(sendeabstand, "sendeabstand", 0)
         if (
             not isinstance(verzoegerung, tuple | list)
             or len(verzoegerung) != 2
@@ -101,6 +112,7 @@ class FakeNetz:
         self._sendungen: list[Sendung] = []
         self._ankuenfte: list[Ankunft] = []
         self._unterwegs = 0
+        self._letzte_abfahrt: int | None = None
 
     @property
     def now(self) -> int:
@@ -119,17 +131,22 @@ class FakeNetz:
         if an is not None and not callable(an):
             raise UngueltigeEingabe(f"an muss eine Funktion sein, die ankommt, nicht {an!r}.")
         jetzt = self.zeit.now
+        abfahrt = jetzt
+        if self._letzte_abfahrt is not None:
+            abfahrt = max(jetzt, self._letzte_abfahrt + self.sendeabstand)
+        self._letzte_abfahrt = abfahrt
         zeiten: list[int] = []
-        verloren = self._zufall.random() < self.verlust
+        wurf = self._zufall.random()
+        verloren = wurf < self.verlust
         if not verloren:
-            kopien = 2 if self._zufall.random() < self.duplikat else 1
+            kopien = 2 if wurf < self.verlust + self.duplikat else 1
             for kopie in range(1, kopien + 1):
-                delay = self._verzoegerung()
-                zeiten.append(jetzt + delay)
+                ankunft = abfahrt + self._verzoegerung()
+                zeiten.append(ankunft)
                 self._unterwegs += 1
-                self.zeit.schedule(delay, self._ankommen, nachricht, jetzt, kopie, an)
+                self.zeit.schedule(ankunft - jetzt, self._ankommen, nachricht, abfahrt, kopie, an)
         nummer = len(self._sendungen) + 1
-        self._sendungen.append(Sendung(nummer, nachricht, jetzt, verloren, tuple(zeiten)))
+        self._sendungen.append(Sendung(nummer, nachricht, abfahrt, verloren, tuple(zeiten)))
 
     def _ankommen(
         self, nachricht: Any, gesendet: int, kopie: int, an: Callable[[Any], Any] | None

@@ -95,7 +95,16 @@ class QueueEreignis:
 class _Nachricht:
     """Der innere Zustand einer Nachricht (nur in dieser Datei verändert)."""
 
-    __slots__ = ("body", "consumer", "id", "sichtbar_ab", "termin", "verlauf", "versuche", "zustand")
+    __slots__ = (
+        "body",
+        "consumer",
+        "id",
+        "sichtbar_ab",
+        "termin",
+        "verlauf",
+        "versuche",
+        "zustand",
+    )
 
     def __init__(self, id: int, body: Any, zeit: int, folge: int) -> None:
         self.id = id
@@ -218,9 +227,7 @@ class Queue:
         if m.termin is not None:
             m.termin.absagen()
             m.termin = None
-        m.verlauf.append(
-            (self.zeit.now, "bestaetigt", m.versuche, m.consumer, None, self._folge())
-        )
+        m.verlauf.append((self.zeit.now, "bestaetigt", m.versuche, m.consumer, None, self._folge()))
         m.consumer = None
         m.sichtbar_ab = None
         self._offen -= 1

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 ZEILE = 28
 BALKEN = 18
-OBEN = 34
+OBEN = 46
 
 
 def _abschnitte(ereignisse: list, jetzt: int) -> tuple[list[tuple[str, int, int, str]], str, int]:
@@ -68,6 +68,8 @@ def zeitleiste(q: Queue, max_zeilen: int = 12) -> Bild:
         z.text(12, y + 14, beschriftungen[i], mono=True)
         abschnitte, ende, ende_zeit = _abschnitte(verlaeufe[i], jetzt)
         for art, von, bis, text in abschnitte:
+            if art == "sichtbar" and bis == von:
+                continue  # sofort abgeholt: nichts zu zeigen
             b = max(x(bis) - x(von), 4)
             if art == "sichtbar":
                 z.rechteck(x(von), y, b, BALKEN, fuellung="cell", rand="line", klasse="sichtbar")
@@ -80,11 +82,22 @@ def zeitleiste(q: Queue, max_zeilen: int = 12) -> Bild:
             z.text(x(ende_zeit) + 8, y + 14, "✓", farbe_name="ok", fett=True, klasse="ack")
         elif ende == "in_dlq":
             z.text(x(ende_zeit) + 6, y + 14, "DLQ", farbe_name="warn", fett=True, klasse="dlq")
-        z.text(breite - 12, y + 14, f"{versuche}× ausgeliefert", groesse=11, anker="end",
-               farbe_name="muted")
+        z.text(
+            breite - 12,
+            y + 14,
+            f"{versuche}× ausgeliefert",
+            groesse=11,
+            anker="end",
+            farbe_name="muted",
+        )
     if len(ids) > len(gezeigt):
-        z.text(12, OBEN + zeilen * ZEILE + 12, f"… und {len(ids) - len(gezeigt)} weitere Nachrichten",
-               farbe_name="muted", groesse=11)
+        z.text(
+            12,
+            OBEN + zeilen * ZEILE + 12,
+            f"… und {len(ids) - len(gezeigt)} weitere Nachrichten",
+            farbe_name="muted",
+            groesse=11,
+        )
     # Zeitachse
     z.linie(x(0), unten, x(spanne), unten, farbe_name="line")
     schritt = 1

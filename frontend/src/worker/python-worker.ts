@@ -35,9 +35,10 @@ async function boot(): Promise<PyProxy> {
     return response.arrayBuffer();
   });
   const module = (await import(/* @vite-ignore */ new URL("pyodide.mjs", pyodideBase).href)) as {
-    loadPyodide: (options: { indexURL: string }) => Promise<PyodideInterface>;
+    loadPyodide: (options: { indexURL: string; packageBaseUrl: string }) => Promise<PyodideInterface>;
   };
-  const pyodide = await module.loadPyodide({ indexURL: pyodideBase.href });
+  // packageBaseUrl: never fall back to a CDN for packages; everything comes from this site.
+  const pyodide = await module.loadPyodide({ indexURL: pyodideBase.href, packageBaseUrl: pyodideBase.href });
   pyodide.unpackArchive(await packages, "zip", { extractDir: PACKAGE_DIR });
   pyodide.runPython(`import sys; sys.path.insert(0, ${JSON.stringify(PACKAGE_DIR)})`);
   const kernel = pyodide.runPython("from lessonkit.kernel import Kernel\nKernel()") as PyProxy;

@@ -1,0 +1,54 @@
+"""pysim: die Simulationen des Kurses „Verteilte Systeme“.
+
+Reines Python ohne Abhängigkeiten, in CPython 3.11+ und in Pyodide gleich. Jeder Zufall kommt aus
+einem festen Seed, jede Zeit ist simuliert (Ticks): Derselbe Code gibt überall dasselbe Ergebnis.
+
+- ``FakeNetz``: verliert, verdoppelt und verzögert Nachrichten (Lektion 1),
+- ``Queue``: Ack, Visibility Timeout, Dead Letter Queue (Lektion 1),
+- ``Log``: Topics, Partitionen, Offsets, Consumer-Gruppen wie Kafka (Lektion 2),
+- ``EventStore``: Event Sourcing, Projektionen, Snapshots, CQRS (Lektion 3),
+- ``pysim.stoerung``: simulierte Abstürze für Übungen,
+- ``SimFehler``: die Basisklasse aller Fehler (deutsche Meldungen).
+"""
+
+from .eventstore import Event, EventStore, Projektion, Projektor, bestand, kontostand
+from .fehler import (
+    SimFehler,
+    SimulierterAbsturz,
+    TopicExistiertSchon,
+    UnbekannteGruppe,
+    UnbekannteNachricht,
+    UnbekannterStream,
+    UnbekanntesTopic,
+    UngueltigeEingabe,
+    UnveraenderlichFehler,
+    VersionsKonflikt,
+)
+from .log import Log, Record
+from .netz import FakeNetz
+from .warteschlange import Queue
+from .zeit import Zeit
+
+__all__ = [
+    "Event",
+    "EventStore",
+    "FakeNetz",
+    "Log",
+    "Projektion",
+    "Projektor",
+    "Queue",
+    "Record",
+    "SimFehler",
+    "SimulierterAbsturz",
+    "TopicExistiertSchon",
+    "UnbekannteGruppe",
+    "UnbekannteNachricht",
+    "UnbekannterStream",
+    "UnbekanntesTopic",
+    "UngueltigeEingabe",
+    "UnveraenderlichFehler",
+    "VersionsKonflikt",
+    "Zeit",
+    "bestand",
+    "kontostand",
+]

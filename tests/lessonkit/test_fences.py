@@ -1,0 +1,153 @@
+"""The pycell fence: options, page order, outputs in the HTML, errors with file and line."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import markdown
+import pytest
+from bs4 import BeautifulSoup
+from pymdownx.superfences import SuperFencesException
+
+from lessonkit.errors import LessonError
+from lessonkit.fences import format_cell, validate_cell
+
+
+def make_markdown(docs: Path) -> markdown.Markdown:
+    """A Markdown converter configured like mkdocs.yml's, for pages in ``docs``."""
+    fence = {"name": "pycell", "class": "pycell", "validator": validate_cell, "format": format_cell}
+    return markdown.Markdown(
+        extensions=["admonition", "pymdownx.tabbed", "lessonkit.extension", "pymdownx.superfences"],
+        extension_configs={
+            "lessonkit.extension": {"docs_dir": str(docs)},
+            "pymdownx.superfences": {"custom_fences": [fence]},
+        },
+    )
+
+
+def convert(tmp_path: Path, text: str, name: str = "seite.md") -> BeautifulSoup:
+    """Convert ``text`` as the site does, with the page stored in a docs folder."""
+    docs = tmp_path / "docs"
+    docs.mkdir(exist_ok=True)
+    source = textwrap.dedent(text)
+    (docs / name).write_text(source, encoding="utf-8")
+    return BeautifulSoup(make_markdown(docs).convert(source), "html.parser")
+
+
+def outputs(soup: BeautifulSoup) -> list[str]:
+    return [cell.select_one("output").get_text() for cell in soup.select("[data-lk-cell]")]
+
+
+def test_cell_shows_code_and_real_output(tmp_path: Path) -> None:
+    soup = convert(tmp_path, '```pycell\nprint("hallo")\n6 * 7\n```\n')
+    cell = soup.select_one("[data-lk-cell]")
+    assert cell.select_one(".lk-cell__code").get_text().strip() == 'print("hallo")\n6 * 7'
+    assert cell.select_one(".lk-output__text").get_text() == "hallo\n"
+    assert cell.select_one(".lk-output__value").get_text() == "42"
+    assert cell.select_one("output")["aria-live"] == "polite"
+
+
+def test_cells_run_in_page_order_even_when_nested(tmp_path: Path) -> None:
+    # superfences formats the fence inside the tab later than top-level ones;
+    # the cells must still run top to bottom.
+    soup = convert(
+        tmp_path,
+        """\
+        ```pycell
+        spur = ["a"]
+        ```
+
+        === "Tab"
+
+            ```pycell
+            spur.append("b")
+            print(spur)
+            ```
+
+        ```pycell
+        spur.append("c")
+        print(spur)
+        ```
+        """,
+    )
+    assert outputs(soup) == ["", "['a', 'b']\n", "['a', 'b', 'c']\n"]
+    labels = [
+        cell.select_one(".lk-cell__label").get_text() for cell in soup.select("[data-lk-cell]")
+    ]
+    assert labels == ["Zelle 1", "Zelle 2", "Zelle 3"]
+
+
+@pytest.mark.parametrize(
+    ("header", "expected"),
+    [("pycell", "1\n"), ('pycell session="eigen"', "NameError"), ("pycell hidden", "1\n")],
+)
+def test_sessions_and_hidden_cells(tmp_path: Path, header: str, expected: str) -> None:
+    raises = ' raises="NameError"' if expected == "NameError" else ""
+    soup = convert(
+        tmp_path, f"```pycell hidden\nx = 1\n```\n\n```{header}{raises}\nprint(x)\n```\n"
+    )
+    cells = soup.select("[data-lk-cell]")
+    assert cells[0].has_attr("hidden")
+    assert expected in cells[1].select_one("output").get_text()
+
+
+def test_declared_exception_is_shown(tmp_path: Path) -> None:
+    soup = convert(tmp_path, '```pycell raises="KeyError"\n{}["fehlt"]\n```\n')
+    assert "KeyError: 'fehlt'" in soup.select_one(".lk-output__error").get_text()
+
+
+def test_fence_examples_inside_code_blocks_stay_untouched(tmp_path: Path) -> None:
+    soup = convert(tmp_path, "````markdown\n```pycell\nprint(1)\n```\n````\n")
+    assert soup.select("[data-lk-cell]") == []
+    assert "lkline" not in soup.get_text()
+
+
+def test_unexpected_exception_names_file_and_line(tmp_path: Path) -> None:
+    text = "# Titel\n\nText.\n\n```pycell\nx = 1\nx / 0\n```\n"
+    with pytest.raises(LessonError) as info:
+        convert(tmp_path, text, name="lektion.md")
+    message = str(info.value)
+    assert "lektion.md:5: Zelle 1" in message
+    assert "ZeroDivisionError" in message
+    assert 'raises="ZeroDivisionError"' in message
+
+
+def test_declared_exception_that_does_not_come_fails(tmp_path: Path) -> None:
+    with pytest.raises(
+        LessonError,
+        match=r"seite\.md:3: Zelle 1 .* soll ValueError werfen, lief aber ohne Fehler durch",
+    ):
+        convert(tmp_path, "Text\n\n```pycell raises=\"ValueError\"\nprint('ok')\n```\n")
+
+
+def test_wrong_exception_fails(tmp_path: Path) -> None:
+    with pytest.raises(LessonError, match="soll ValueError werfen, warf aber KeyError"):
+        convert(tmp_path, '```pycell raises="ValueError"\n{}["x"]\n```\n')
+
+
+@pytest.mark.parametrize(
+    ("header", "message"),
+    [
+        ('pycell sesion="x"', "Unbekannte Option „sesion“"),
+        ('pycell session="zwei wörter"', "kein gültiger Name"),
+        ('pycell raises="Value Error!"', "kein Name einer Ausnahme"),
+        ('pycell hidden="vielleicht"', "ist ein Schalter"),
+    ],
+)
+def test_bad_options_name_file_and_line(tmp_path: Path, header: str, message: str) -> None:
+    with pytest.raises(SuperFencesException) as info:
+        convert(tmp_path, f"# T\n\n```{header}\nprint(1)\n```\n")
+    assert "seite.md:3:" in str(info.value)
+    assert message in str(info.value)
+
+
+def test_front_matter_keeps_line_numbers_right(tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "mit-kopf.md").write_text(
+        "---\ntitle: X\n---\n\n```pycell\n1/0\n```\n", encoding="utf-8"
+    )
+    # MkDocs strips the front matter before rendering: convert only the rest.
+    with pytest.raises(LessonError, match=r"mit-kopf\.md:5: "):
+        make_markdown(docs).convert("```pycell\n1/0\n```\n")

@@ -1,0 +1,55 @@
+"""The whole site builds strictly; a broken cell stops the build with file and line."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from bs4 import BeautifulSoup
+
+from tests.conftest import ROOT, mkdocs_build
+
+
+def test_every_page_builds_with_real_outputs(built_site: Path) -> None:
+    page = BeautifulSoup((built_site / "erste-schritte" / "index.html").read_text(), "html.parser")
+    cells = page.select("[data-lk-cell]")
+    assert len(cells) >= 5
+    first = cells[0].select_one("output").get_text()
+    assert first == "1 bestellung-1\n2 bestellung-2\n3 bestellung-3\n3"
+    assert page.select_one(".lk-output__svg svg title").get_text() == "Balken je Bestellung"
+    assert page.find("html")["lang"] == "de"
+
+
+def test_built_site_serves_runtime_files(built_site: Path) -> None:
+    generated = built_site / "assets" / "generated"
+    runtime = (generated / "runtime.json").read_text()
+    packages = sorted(generated.glob("packages-*.zip"))
+    assert len(packages) == 1 and packages[0].name in runtime
+    for name in ("pyodide.mjs", "pyodide.asm.wasm", "python_stdlib.zip"):
+        assert (generated / "pyodide" / name).stat().st_size > 0
+    assert (generated / "mermaid.min.js").exists()
+    assert (generated / "js" / "lessonkit.js").exists()
+    assert (generated / "js" / "worker.js").exists()
+
+
+def test_failing_cell_stops_the_build_naming_file_and_line(tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    shutil.copytree(ROOT / "docs", docs, ignore=shutil.ignore_patterns("generated"))
+    (docs / "kaputt.md").write_text(
+        "# Kaputt\n\nEin Absatz.\n\n```pycell\nsumme = 1\nsumme + nicht_da\n```\n", encoding="utf-8"
+    )
+    config = tmp_path / "mkdocs.yml"
+    text = (ROOT / "mkdocs.yml").read_text()
+    text = text.replace("docs_dir: docs", f"docs_dir: {docs}")
+    text = text.replace("custom_dir: overrides", f"custom_dir: {ROOT / 'overrides'}")
+    text = text.replace(
+        "  - lessonkit/mkdocs_hooks.py", f"  - {ROOT / 'lessonkit' / 'mkdocs_hooks.py'}"
+    )
+    text = text.replace("watch:\n  - pysim\n  - lessonkit\n  - frontend/src\n", "")
+    config.write_text(f"docs_dir: {docs}\n" + text)
+    shutil.copytree(ROOT / "docs" / "assets" / "generated", docs / "assets" / "generated")
+    result = mkdocs_build(tmp_path / "site", config)
+    assert result.returncode != 0
+    output = result.stdout + result.stderr
+    assert "kaputt.md:5: Zelle 1 (Sitzung „main“) wirft unerwartet NameError" in output
+    assert "Zeile 2" in output and "summe + nicht_da" in output
