@@ -1,0 +1,25 @@
+// Run cells in real Pyodide under Node.js, with the same kernel and packages
+// the site ships. Input (stdin, JSON): {packages: "<zip path>", pages: [{name,
+// cells: [{session, code, label}]}]}. Output (stdout, JSON): per page, the
+// CellResult dicts in order. Each page starts with fresh namespaces.
+import { readFileSync } from "node:fs";
+import { loadPyodide } from "pyodide";
+
+const job = JSON.parse(readFileSync(0, "utf8"));
+const pyodide = await loadPyodide();
+pyodide.unpackArchive(new Uint8Array(readFileSync(job.packages)), "zip", { extractDir: "/lessonkit-packages" });
+pyodide.runPython("import sys; sys.path.insert(0, '/lessonkit-packages')");
+const kernel = pyodide.runPython("from lessonkit.kernel import Kernel\nKernel()");
+
+const pages = [];
+for (const page of job.pages) {
+  kernel.reset();
+  const results = [];
+  for (const cell of page.cells) {
+    const result = await kernel.run(cell.session, cell.code, cell.label);
+    results.push(JSON.parse(result.to_json()));
+    result.destroy();
+  }
+  pages.push({ name: page.name, results });
+}
+process.stdout.write(JSON.stringify({ python: pyodide.runPython("import sys; sys.version"), pages }));

@@ -1,0 +1,27 @@
+"""Run cells in real Pyodide under Node.js (tests/node/run_cells.mjs)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
+from lessonkit.assets import build_packages
+from tests.conftest import ROOT
+
+
+def run_in_pyodide(pages: list[dict[str, Any]], tmp_path: Path) -> dict[str, Any]:
+    """``pages``: [{"name", "cells": [{"session", "code", "label"}]}] -> results per page."""
+    name = build_packages(tmp_path)
+    job = {"packages": str(tmp_path / name), "pages": pages}
+    done = subprocess.run(
+        ["node", str(ROOT / "tests" / "node" / "run_cells.mjs")],
+        input=json.dumps(job),
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout)
