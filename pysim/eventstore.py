@@ -82,11 +82,15 @@ class Projektion:
 
 
 def _bestand(stand: int, daten: Any) -> int:
+    if not isinstance(daten, dict) or "change" not in daten:
+        raise UngueltigeEingabe(
+            f"Der Bestand braucht Ereignisse mit „change“, z. B. {{'change': -4}}, nicht {daten!r}."
+        )
     return stand + daten["change"]
 
 
 def _kontostand(stand: int, daten: Any) -> int:
-    typ = daten.get("typ")
+    typ = daten.get("typ") if isinstance(daten, dict) else None
     if typ == "einzahlung":
         return stand + daten["betrag"]
     if typ == "auszahlung":
@@ -343,16 +347,24 @@ class Projektor:
     - Mit ``verzoegerung=n`` verarbeitet er jedes Ereignis von selbst, ``n`` Ticks nachdem es
       geschrieben wurde (``store.tick(n)``).
     - ``abfrage(stream)`` liest das Lesemodell: Was der Projektor noch nicht gesehen hat, fehlt.
+    - ``praefix``: nur Streams, deren Name so beginnt (z. B. ``"konto-"``); andere überspringt er.
     """
 
     def __init__(
-        self, store: EventStore, projektion: Projektion, verzoegerung: int | None = None
+        self,
+        store: EventStore,
+        projektion: Projektion,
+        verzoegerung: int | None = None,
+        praefix: str = "",
     ) -> None:
         if verzoegerung is not None:
             pruefe_ganzzahl(verzoegerung, "verzoegerung", 0)
+        if not isinstance(praefix, str):
+            raise UngueltigeEingabe(f"praefix muss ein Text sein, nicht {praefix!r}.")
         self.store = store
         self.projektion = projektion
         self.verzoegerung = verzoegerung
+        self.praefix = praefix
         self.position = 0  # wie viele Ereignisse des Stores verarbeitet sind
         self._lesemodell: dict[str, Any] = {}
         if verzoegerung is not None:
@@ -376,8 +388,9 @@ class Projektor:
         if self.position >= len(self.store._alle):
             return None
         e = self.store._alle[self.position]
-        alt = self._lesemodell.get(e.stream, copy.deepcopy(self.projektion.start))
-        self._lesemodell[e.stream] = self.projektion.falte(alt, e.daten)
+        if e.stream.startswith(self.praefix):
+            alt = self._lesemodell.get(e.stream, copy.deepcopy(self.projektion.start))
+            self._lesemodell[e.stream] = self.projektion.falte(alt, e.daten)
         self.position += 1
         return e
 

@@ -35,9 +35,7 @@ def collect_pages(site: Path) -> list[dict[str, Any]]:
 def run_natively(cells: list[dict[str, Any]]) -> list[dict[str, Any]]:
     async def run_all() -> list[dict[str, Any]]:
         kernel = Kernel()
-        return [
-            (await kernel.run(c["session"], c["code"], c["label"])).to_dict() for c in cells
-        ]
+        return [(await kernel.run(c["session"], c["code"], c["label"])).to_dict() for c in cells]
 
     return asyncio.run(run_all())
 

@@ -52,10 +52,15 @@ def test_product_7_und_order_61() -> None:
 def test_produce_wie_in_der_issue(log: Log) -> None:
     assert log.produce("orders", {"order": 61, "total": 12.40}, key="customer-7") == (1, 0)
     r = log.read("orders")[0]
-    assert (r.partition, r.offset, r.key, r.value) == (1, 0, "customer-7", {
-        "order": 61,
-        "total": 12.40,
-    })
+    assert (r.partition, r.offset, r.key, r.value) == (
+        1,
+        0,
+        "customer-7",
+        {
+            "order": 61,
+            "total": 12.40,
+        },
+    )
     assert r.adresse == "p1:0"
     assert repr(r) == "Record(p1:0 key=customer-7 {'order': 61, 'total': 12.4})"
 
@@ -104,9 +109,10 @@ def test_stock_uebung_3() -> None:
     log = Log()
     log.create_topic("stock", partitions=3)
     for change, why in ((24, "delivery"), (-4, "sale"), (-3, "sale")):
-        assert log.produce("stock", {"product": 7, "change": change, "why": why}, key="product-7")[
-            0
-        ] == 2
+        assert (
+            log.produce("stock", {"product": 7, "change": change, "why": why}, key="product-7")[0]
+            == 2
+        )
     assert log.produce(
         "stock", {"product": 7, "change": 1, "why": "returned"}, key="product-7"
     ) == (2, 3)
@@ -301,7 +307,11 @@ def test_mitglied_ohne_namen(log: Log) -> None:
 
 
 def test_range_assignor_billing_1_und_2() -> None:
-    assert zuteilen(["billing-2", "billing-1"], 3) == {0: "billing-1", 1: "billing-1", 2: "billing-2"}
+    assert zuteilen(["billing-2", "billing-1"], 3) == {
+        0: "billing-1",
+        1: "billing-1",
+        2: "billing-2",
+    }
     assert zuteilen(["a", "b", "c", "d"], 3) == {0: "a", 1: "b", 2: "c"}
     assert zuteilen(["a", "b"], 5) == {0: "a", 1: "a", 2: "a", 3: "b", 4: "b"}
     assert zuteilen([], 3) == {}

@@ -1,0 +1,42 @@
+"""A fresh browser page per test, recording every request it makes."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from urllib.parse import urlsplit
+
+import pytest
+
+# Material draws mermaid diagrams into a closed shadow root; open it for the tests.
+OPEN_SHADOW_ROOTS = """
+const attach = Element.prototype.attachShadow;
+Element.prototype.attachShadow = function (init) { return attach.call(this, { ...init, mode: "open" }); };
+"""
+
+
+class RecordingPage:
+    """A Playwright page plus the list of URLs it requested."""
+
+    def __init__(self, page: object, requests: list[str]) -> None:
+        self.page = page
+        self.requests = requests
+
+    def foreign_requests(self) -> list[str]:
+        return [url for url in self.requests if urlsplit(url).hostname not in ("127.0.0.1", None)]
+
+
+@pytest.fixture
+def recorded(browser: object, site_url: str) -> Iterator[RecordingPage]:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})  # type: ignore[attr-defined]
+    context.add_init_script(OPEN_SHADOW_ROOTS)
+    page = context.new_page()
+    requests: list[str] = []
+    page.on("request", lambda request: requests.append(request.url))
+    page.set_default_timeout(60_000)
+    yield RecordingPage(page, requests)
+    context.close()
+
+
+@pytest.fixture
+def page(recorded: RecordingPage) -> object:
+    return recorded.page

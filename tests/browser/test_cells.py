@@ -1,0 +1,147 @@
+"""Cells on the built site, driven in headless Chromium like a reader would."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Locator, Page, expect
+
+from tests.browser.conftest import RecordingPage
+
+pytestmark = pytest.mark.browser
+
+FIRST_STEPS = "erste-schritte/"
+
+
+def cell(page: Page, number: int) -> Locator:
+    """The n-th visible cell (1-based, like its label "Zelle n")."""
+    return page.locator("[data-lk-cell]:not([hidden])").nth(number - 1)
+
+
+def run(target: Locator) -> None:
+    target.get_by_role("button", name=re.compile("ausführen$")).click()
+    expect(target).to_have_attribute("data-state", re.compile("done|error"))
+
+
+def test_cell_runs_and_shows_its_output(page: Page, site_url: str) -> None:
+    page.goto(site_url + FIRST_STEPS)
+    first = cell(page, 1)
+    first.locator("output").evaluate("node => node.replaceChildren()")  # forget the build's output
+    run(first)
+    expect(first).to_have_attribute("data-state", "done")
+    expect(first.locator(".lk-output__text")).to_have_text(
+        "1 bestellung-1\n2 bestellung-2\n3 bestellung-3\n"
+    )
+    expect(first.locator(".lk-output__value")).to_have_text("3")
+
+
+def test_second_cell_sees_the_first_cells_variables(page: Page, site_url: str) -> None:
+    page.goto(site_url + FIRST_STEPS)
+    run(cell(page, 2))  # runs cell 1 first, automatically
+    expect(cell(page, 2).locator("output")).to_have_text("Jetzt sind es 4 Bestellungen.\n")
+    expect(cell(page, 1)).to_have_attribute("data-state", "done")
+    run(cell(page, 2))  # once more: the namespace is shared and kept
+    expect(cell(page, 2).locator("output")).to_have_text("Jetzt sind es 5 Bestellungen.\n")
+
+
+def test_exception_shows_a_short_traceback(page: Page, site_url: str) -> None:
+    page.goto(site_url + FIRST_STEPS)
+    target = cell(page, 3)
+    run(target)
+    error = target.locator(".lk-output__error")
+    expect(error).to_contain_text("Zelle 3, Zeile 4")
+    expect(error).to_contain_text("ZeroDivisionError: division by zero")
+    assert "pyodide" not in error.inner_text().lower()
+
+
+def test_endless_loop_is_stopped_and_the_next_run_works(page: Page, site_url: str) -> None:
+    page.goto(site_url + FIRST_STEPS)
+    target = cell(page, 6)
+    target.locator(".cm-content").fill("while True:\n    pass")
+    target.get_by_role("button", name=re.compile("ausführen$")).click()
+    expect(target).to_have_attribute("data-state", "running")
+    page.wait_for_timeout(500)
+    # The page stays responsive while Python loops in the worker.
+    assert page.evaluate("1 + 1") == 2
+    target.get_by_role("button", name="Stopp").click()
+    expect(target).to_have_attribute("data-state", "stopped")
+    expect(target.locator("output")).to_contain_text("Python wurde neu gestartet")
+    target.get_by_role("button", name="Zurücksetzen").click()
+    run(target)
+    expect(target.locator("output")).to_have_text("Runde 0\nRunde 1\nRunde 2\n")
+
+
+def test_picture_from_repr_svg_is_shown_safely(page: Page, site_url: str) -> None:
+    page.goto(site_url + FIRST_STEPS)
+    target = cell(page, 4)
+    target.locator("output").evaluate("node => node.replaceChildren()")
+    run(target)
+    svg = target.locator(".lk-output__svg svg")
+    expect(svg).to_be_visible()
+    expect(svg.locator("title")).to_have_text("Balken je Bestellung")
+    assert svg.locator("rect").count() == 3
+
+
+def test_script_inside_a_picture_does_not_run(page: Page, site_url: str) -> None:
+    page.goto(site_url + FIRST_STEPS)
+    target = cell(page, 5)
+    target.locator(".cm-content").fill(
+        "class Boese:\n"
+        "    def _repr_svg_(self):\n"
+        '        return (\'<svg xmlns="http://www.w3.org/2000/svg" onload="window.pwned=1">\'\n'
+        '                \'<script>window.pwned=2</script><rect width="5" height="5"/></svg>\')\n'
+        "Boese()"
+    )
+    run(target)
+    expect(target.locator(".lk-output__svg svg rect")).to_have_count(1)
+    assert target.locator(".lk-output__svg script").count() == 0
+    assert page.evaluate("window.pwned") is None
+
+
+def test_mermaid_diagram_renders_as_svg(page: Page, site_url: str) -> None:
+    page.goto(site_url + FIRST_STEPS)
+    diagram = page.locator("div.mermaid svg")
+    expect(diagram).to_be_visible()
+    expect(diagram).to_contain_text("Versand")
+
+
+def test_keyboard_alone_runs_a_cell(page: Page, site_url: str) -> None:
+    page.goto(site_url + FIRST_STEPS)
+    target = cell(page, 1)
+    target.locator(".cm-content").focus()
+    page.keyboard.press("Control+End")
+    page.keyboard.type("\nprint('per Tastatur')")
+    page.keyboard.press("Shift+Enter")
+    expect(target).to_have_attribute("data-state", "done")
+    expect(target.locator(".lk-output__text")).to_contain_text("per Tastatur")
+    page.keyboard.press("Escape")  # leave the editor: focus goes to "Ausführen"
+    assert page.evaluate("document.activeElement.textContent") == "Ausführen"
+    page.keyboard.press("Enter")
+    expect(target).to_have_attribute("data-state", "done")
+
+
+def test_edited_code_survives_a_reload(page: Page, site_url: str) -> None:
+    page.goto(site_url + FIRST_STEPS)
+    editor = cell(page, 2).locator(".cm-content")
+    editor.click()
+    page.keyboard.press("Control+End")
+    page.keyboard.type("\nprint('meine Änderung')")
+    page.reload()
+    expect(cell(page, 2).locator(".cm-content")).to_contain_text("meine Änderung")
+    expect(cell(page, 2).locator("output")).to_contain_text("wiederhergestellt")
+    cell(page, 2).get_by_role("button", name="Zurücksetzen").click()
+    expect(cell(page, 2).locator(".cm-content")).not_to_contain_text("meine Änderung")
+
+
+def test_no_request_leaves_the_site(recorded: RecordingPage, site_url: str) -> None:
+    page = recorded.page
+    page.goto(site_url + FIRST_STEPS)
+    run(cell(page, 4))
+    expect(page.locator("div.mermaid svg")).to_be_visible()
+    page.goto(site_url)
+    page.locator("label.md-search__icon, .md-search__input").first.click()
+    page.locator(".md-search__input").fill("Bestellung")
+    expect(page.locator(".md-search-result__item").first).to_be_visible()
+    assert any("pyodide.asm.wasm" in url for url in recorded.requests)
+    assert recorded.foreign_requests() == []

@@ -1,0 +1,182 @@
+"""Die Bilder: gültiges SVG, deutscher Titel, skalierbar, Farben als Variablen, deterministisch."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from pysim import Log, Queue
+from pysim.svg import FARBEN, Zeichnung, escape, kuerze
+
+NS = "{http://www.w3.org/2000/svg}"
+
+
+def beispiel_log() -> Log:
+    log = Log()
+    log.create_topic("orders", partitions=3)
+    for order, key in ((61, "customer-7"), (62, "customer-1"), (63, None), (64, "order-64")):
+        log.produce("orders", {"order": order}, key=key)
+    log.consume("orders", "billing", from_beginning=True)
+    log.consume("orders", "email", from_beginning=True, max=2)
+    log.consume("orders", "email", member="email-2")
+    return log
+
+
+def beispiel_queue() -> Queue:
+    q = Queue(visibility_timeout=3, max_versuche=2)
+    q.send("zahlung-1")
+    q.send("zahlung-2")
+    q.send("gift")
+    q.receive(consumer="A")
+    q.tick(2)
+    m = q.receive(consumer="B")
+    q.ack(m["id"])
+    q.tick(2)
+    q.receive(consumer="C")
+    return q
+
+
+def parse(svg: str) -> ET.Element:
+    return ET.fromstring(svg)
+
+
+def allgemeine_regeln(svg: str) -> ET.Element:
+    root = parse(svg)
+    assert root.tag == NS + "svg"
+    assert re.fullmatch(r"0 0 \d+ \d+", root.get("viewBox", ""))
+    assert root.get("width") == "100%"
+    assert "max-width:" in root.get("style", "")
+    titel = root.find(NS + "title")
+    assert titel is not None and titel.text
+    assert not list(root.iter(NS + "script"))
+    assert "href" not in svg and "http://" not in svg.replace(
+        'xmlns="http://www.w3.org/2000/svg"', ""
+    )
+    assert "url(" not in svg
+    for el in root.iter():
+        for attr in ("fill", "stroke"):
+            assert el.get(attr) is None, "Farben nur als Stil mit Variable"
+        stil = el.get("style") or ""
+        for farbe in re.findall(r"(?:fill|stroke):([^;]+)", stil):
+            assert farbe == "none" or re.fullmatch(r"var\(--pysim-[a-z]+,#[0-9a-f]{6}\)", farbe), (
+                farbe
+            )
+        for zahl in ("x", "y", "width", "height"):
+            wert = el.get(zahl)
+            if wert is not None and wert != "100%":
+                assert re.fullmatch(r"-?\d+", wert), (zahl, wert)
+    return root
+
+
+def test_topic_bild_mit_gruppen() -> None:
+    log = beispiel_log()
+    svg = log.bild("orders").svg
+    root = allgemeine_regeln(svg)
+    assert root.find(NS + "title").text == (
+        "Topic „orders“ mit 3 Partitionen und den Gruppen „billing“, „email“"
+    )
+    naechste = [r for r in root.iter(NS + "rect") if r.get("class") == "naechste"]
+    assert len(naechste) == 3
+    assert all("stroke-dasharray" in r.get("style") for r in naechste)
+    marker = [t for t in root.iter(NS + "text") if t.text == "▲"]
+    assert len(marker) == 3 * 2  # je Partition und Gruppe ein ▲
+    eintraege = [r for r in root.iter(NS + "rect") if r.get("class") == "eintrag"]
+    assert len(eintraege) == 4
+    texte = [t.text for t in root.iter(NS + "text")]
+    assert "…er-7" in texte  # das Ende des Schlüssels customer-7
+    assert "email · email-2" in texte and "billing · billing-1" in texte
+    gelesen = [r for r in root.iter(NS + "rect") if r.get("class") == "gelesen"]
+    assert len(gelesen) == 4 + 2  # billing alles, email-1 zwei, in p2 ist nichts
+
+
+def test_topic_repr_svg_ohne_gruppen() -> None:
+    log = beispiel_log()
+    root = allgemeine_regeln(log.topic("orders")._repr_svg_())
+    assert not [t for t in root.iter(NS + "text") if t.text == "▲"]
+    assert len([r for r in root.iter(NS + "rect") if r.get("class") == "naechste"]) == 3
+
+
+def test_gruppen_bild() -> None:
+    log = beispiel_log()
+    root = allgemeine_regeln(log.group("email")._repr_svg_())
+    assert root.find(NS + "title").text == "Gruppe „email“, Mitglieder: email-1, email-2"
+    assert len([t for t in root.iter(NS + "text") if t.text == "▲"]) == 3
+
+
+def test_gruppe_ohne_position() -> None:
+    log = Log()
+    log.create_topic("t")
+    log.consume("t", "g", commit=False)
+    root = allgemeine_regeln(log.group("g")._repr_svg_())
+    assert "Noch keine gespeicherte Position." in [t.text for t in root.iter(NS + "text")]
+
+
+def test_lange_partition_wird_gekuerzt() -> None:
+    log = Log()
+    log.create_topic("t", partitions=1)
+    for i in range(40):
+        log.produce("t", i, key=f"k-{i}")
+    log.consume("t", "alt", from_beginning=True, max=2)
+    log.consume("t", "neu", from_beginning=True)
+    root = allgemeine_regeln(log.bild("t").svg)
+    texte = [t.text for t in root.iter(NS + "text")]
+    assert "…" in texte and "39" in texte and "40" in texte and "0" not in texte
+    assert len([t for t in texte if t == "▲"]) == 2
+    assert "Rückstand 38" in texte
+
+
+def test_queue_zeitleiste() -> None:
+    q = beispiel_queue()
+    root = allgemeine_regeln(q._repr_svg_())
+    assert root.find(NS + "title").text == "Zeitleiste der Queue „queue“ bei t=4"
+    texte = [t.text for t in root.iter(NS + "text")]
+    assert "1 zahlung-1" in texte
+    assert "2× ausgeliefert" in texte
+    assert len([t for t in root.iter(NS + "text") if t.get("class") == "ack"]) == 1
+    assert len([r for r in root.iter(NS + "rect") if r.get("class") == "unterwegs"]) == 3
+    q.tick(3)
+    root = allgemeine_regeln(q._repr_svg_())
+    assert [t.text for t in root.iter(NS + "text") if t.get("class") == "dlq"] == ["DLQ"]
+
+
+def test_queue_bild_viele_nachrichten() -> None:
+    q = Queue()
+    for i in range(30):
+        q.send(f"m{i}")
+    root = allgemeine_regeln(q.bild(max_zeilen=5).svg)
+    assert "… und 25 weitere Nachrichten" in [t.text for t in root.iter(NS + "text")]
+
+
+def test_leere_queue_bild() -> None:
+    allgemeine_regeln(Queue()._repr_svg_())
+
+
+@pytest.mark.parametrize("bauen", [beispiel_log, beispiel_queue])
+def test_gleicher_zustand_gleiches_bild(bauen) -> None:
+    a, b = bauen(), bauen()
+    if isinstance(a, Log):
+        assert a.bild("orders").svg == b.bild("orders").svg
+    else:
+        assert a._repr_svg_() == b._repr_svg_()
+
+
+def test_text_wird_escaped() -> None:
+    log = Log()
+    log.create_topic("t")
+    log.consume("t", "<script>&", member='a"b<')
+    svg = log.bild("t").svg
+    allgemeine_regeln(svg)
+    assert "<script>" not in svg
+    assert escape("<a & 'b'>") == "&lt;a &amp; &#39;b&#39;&gt;"
+
+
+def test_zeichnung_und_hilfen() -> None:
+    z = Zeichnung(100, 50, "Probe „x“")
+    z.rechteck(1, 2, 3, 4, gestrichelt=True)
+    z.linie(0, 0, 10, 10, gestrichelt=True)
+    allgemeine_regeln(z.svg())
+    assert kuerze("customer-7", 5) == "…er-7"
+    assert kuerze("k", 5) == "k"
+    assert set(FARBEN) >= {"fg", "muted", "line", "cell", "read", "accent", "next"}
