@@ -24,7 +24,7 @@ from typing import Any
 
 from .fehler import UnbekannteNachricht, UngueltigeEingabe, pruefe_ganzzahl, pruefe_name
 from .svg import Bild
-from .zeit import Termin, Zeit
+from .zeit import Zeit
 
 # --- Zustände einer Nachricht und die erlaubten Übergänge (die einzige Stelle mit Regeln) ---
 
@@ -100,7 +100,6 @@ class _Nachricht:
         "consumer",
         "id",
         "sichtbar_ab",
-        "termin",
         "verlauf",
         "versuche",
         "zustand",
@@ -113,7 +112,6 @@ class _Nachricht:
         self.versuche = 0
         self.consumer: str | None = None
         self.sichtbar_ab: int | None = None
-        self.termin: Termin | None = None
         # (zeit, art, versuch, consumer, bis, folge); als Tupel, weil das schnell ist.
         self.verlauf: list[tuple] = [(zeit, "gesendet", 0, None, None, folge)]
 
@@ -140,14 +138,17 @@ class Queue:
         self.zeit = zeit if zeit is not None else Zeit()
         self._nachrichten: dict[int, _Nachricht] = {}
         self._sichtbar: list[int] = []  # Heap der IDs; die kleinste ID ist die erste sichtbare
+        # Heap (sichtbar_ab, id, versuch) der Nachrichten unterwegs. Abgelaufene Timeouts werden
+        # erst beim nächsten Zugriff verarbeitet (lazy), mit ihrer echten Ablaufzeit.
+        self._ablauf: list[tuple[int, int, int]] = []
+        self._quelle: Queue | None = None  # bei einer DLQ: die Queue, aus der sie gespeist wird
         self._naechste_id = 1
         self._offen = 0
         self._folgenummer = 0
-        self.dlq: Queue | None = (
-            Queue(self.visibility_timeout, zeit=self.zeit, name=f"{self.name}-dlq")
-            if max_versuche is not None
-            else None
-        )
+        self.dlq: Queue | None = None
+        if max_versuche is not None:
+            self.dlq = Queue(self.visibility_timeout, zeit=self.zeit, name=f"{self.name}-dlq")
+            self.dlq._quelle = self
 
     # --- Zeit ---
 
@@ -160,20 +161,32 @@ class Queue:
         """Lässt ``n`` Ticks vergehen; abgelaufene Timeouts machen Nachrichten wieder sichtbar."""
         pruefe_ganzzahl(n, "Die Anzahl der Ticks", 0)
         self.zeit.tick(n)
+        self._abgelaufene()
+
+    def _abgelaufene(self) -> None:
+        """Verarbeitet alle Timeouts, die bis jetzt abgelaufen sind, in zeitlicher Reihenfolge."""
+        if self._quelle is not None:
+            self._quelle._abgelaufene()
+        heap = self._ablauf
+        jetzt = self.zeit.now
+        while heap and heap[0][0] <= jetzt:
+            zeitpunkt, nid, versuch = heapq.heappop(heap)
+            m = self._nachrichten[nid]
+            if m.zustand == UNTERWEGS and m.versuche == versuch:
+                self._timeout(m, zeitpunkt)
 
     # --- Producer ---
 
     def send(self, body: Any) -> int:
         """Legt eine Nachricht ab und gibt ihre ID zurück."""
-        nid = self._naechste_id
-        self._aufnehmen(nid, body)
-        return nid
+        self._abgelaufene()
+        return self._aufnehmen(self._naechste_id, body, self.zeit.now)
 
-    def _aufnehmen(self, nid: int, body: Any) -> int:
+    def _aufnehmen(self, nid: int, body: Any, zeit: int) -> int:
         if nid in self._nachrichten:  # nur in einer DLQ möglich, in die auch direkt gesendet wurde
             nid = self._naechste_id
         self._naechste_id = max(self._naechste_id, nid + 1)
-        self._nachrichten[nid] = _Nachricht(nid, body, self.zeit.now, self._folge())
+        self._nachrichten[nid] = _Nachricht(nid, body, zeit, self._folge())
         heapq.heappush(self._sichtbar, nid)
         self._offen += 1
         return nid
@@ -193,6 +206,7 @@ class Queue:
         """
         if consumer is not None:
             pruefe_name(consumer, "Der Name des Consumers")
+        self._abgelaufene()
         heap = self._sichtbar
         while heap:
             m = self._nachrichten[heap[0]]
@@ -207,7 +221,7 @@ class Queue:
         m.versuche += 1
         m.consumer = consumer
         m.sichtbar_ab = jetzt + self.visibility_timeout
-        m.termin = self.zeit.schedule(self.visibility_timeout, self._timeout, m, m.versuche)
+        heapq.heappush(self._ablauf, (m.sichtbar_ab, m.id, m.versuche))
         m.verlauf.append(
             (jetzt, "ausgeliefert", m.versuche, consumer, m.sichtbar_ab, self._folge())
         )
@@ -220,24 +234,19 @@ class Queue:
         sich nichts. Eine ID, die diese Queue nie vergeben hat, ist ein Fehler.
         """
         m = self._finde(id)
+        self._abgelaufene()
         neu = uebergang(m.zustand, "ack")
         if neu is None:
             return False
         m.zustand = neu
-        if m.termin is not None:
-            m.termin.absagen()
-            m.termin = None
         m.verlauf.append((self.zeit.now, "bestaetigt", m.versuche, m.consumer, None, self._folge()))
         m.consumer = None
         m.sichtbar_ab = None
         self._offen -= 1
         return True
 
-    def _timeout(self, m: _Nachricht, versuch: int) -> None:
-        if m.zustand != UNTERWEGS or m.versuche != versuch:
-            return  # längst bestätigt oder neu ausgeliefert
-        jetzt = self.zeit.now
-        m.termin = None
+    def _timeout(self, m: _Nachricht, jetzt: int) -> None:
+        """Das Timeout von ``m`` ist zum Tick ``jetzt`` abgelaufen."""
         m.consumer = None
         m.sichtbar_ab = None
         if self.max_versuche is not None and m.versuche >= self.max_versuche:
@@ -245,7 +254,7 @@ class Queue:
             m.verlauf.append((jetzt, "in_dlq", m.versuche, None, None, self._folge()))
             self._offen -= 1
             assert self.dlq is not None
-            self.dlq._aufnehmen(m.id, m.body)
+            self.dlq._aufnehmen(m.id, m.body, jetzt)
         else:
             m.zustand = uebergang(m.zustand, "timeout")  # type: ignore[assignment]
             m.verlauf.append((jetzt, "wieder_sichtbar", m.versuche, None, None, self._folge()))
@@ -255,24 +264,30 @@ class Queue:
 
     def offen(self) -> int:
         """Wie viele Nachrichten noch nicht bestätigt sind (sichtbar oder unterwegs)."""
+        self._abgelaufene()
         return self._offen
 
     def sichtbar(self) -> list[dict[str, Any]]:
         """Die sichtbaren Nachrichten in der Reihenfolge, in der ``receive`` sie liefern würde."""
+        self._abgelaufene()
         ids = sorted(i for i, m in self._nachrichten.items() if m.zustand == SICHTBAR)
         return [self._als_dict(self._nachrichten[i]) for i in ids]
 
     def unterwegs(self) -> list[dict[str, Any]]:
         """Die ausgelieferten, noch nicht bestätigten Nachrichten, mit Consumer und Zeitfenster."""
+        self._abgelaufene()
         ids = sorted(i for i, m in self._nachrichten.items() if m.zustand == UNTERWEGS)
         return [self._als_dict(self._nachrichten[i], mit_consumer=True) for i in ids]
 
     def zustand(self, id: int) -> str:
         """Der Zustand einer Nachricht: sichtbar, unterwegs, bestätigt oder in der DLQ."""
-        return self._finde(id).zustand
+        m = self._finde(id)
+        self._abgelaufene()
+        return m.zustand
 
     def verlauf(self, id: int | None = None) -> list[QueueEreignis]:
         """Was mit einer Nachricht (oder allen) geschah, zeitlich geordnet."""
+        self._abgelaufene()
         if id is not None:
             nachrichten = [self._finde(id)]
         else:
@@ -328,6 +343,7 @@ class Queue:
         return d
 
     def __repr__(self) -> str:
+        self._abgelaufene()
         kopf = (
             f"Queue „{self.name}“ t={self.zeit.now}, visibility_timeout={self.visibility_timeout}"
         )
