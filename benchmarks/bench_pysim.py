@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from pysim import Log, Queue  # noqa: E402
+from pysim import Log, Queue
 
 
 def queue_lauf(n: int) -> None:
@@ -52,7 +52,9 @@ def log_lauf(n: int) -> None:
     log = Log()
     log.create_topic("orders", partitions=3)
     for i in range(n):
-        log.produce("orders", {"order": i, "total": 12.40}, key=f"customer-{i % 50}" if i % 2 else None)
+        log.produce(
+            "orders", {"order": i, "total": 12.40}, key=f"customer-{i % 50}" if i % 2 else None
+        )
     gelesen = 0
     while batch := log.consume("orders", "billing", max=500, from_beginning=True):
         gelesen += len(batch)

@@ -38,7 +38,7 @@ UNVERAENDERLICH = (
 )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Event:
     """Ein gespeichertes Ereignis (unveränderlich)."""
 

@@ -70,7 +70,7 @@ def pruefe_ganzzahl(wert: object, name: str, minimum: int | None = None) -> int:
 
 def pruefe_name(wert: object, was: str) -> str:
     """Gibt ``wert`` zurück, wenn es ein nicht leerer Text ohne Leerzeichen ist."""
-    if not isinstance(wert, str) or not wert or any(z.isspace() for z in wert):
+    if not isinstance(wert, str) or wert.split(None, 1) != [wert]:
         raise UngueltigeEingabe(
             f"{was} muss ein nicht leerer Text ohne Leerzeichen sein, nicht {wert!r}."
         )

@@ -47,7 +47,7 @@ def _unveraenderlich(self: object, name: str, value: Any = None) -> NoReturn:
     raise UnveraenderlichFehler(UNVERAENDERLICH)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Record:
     """Ein Eintrag: ``p1:0`` ist Partition 1, Offset 0. Unveränderlich."""
 

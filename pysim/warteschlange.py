@@ -100,20 +100,17 @@ class _Nachricht:
         "consumer",
         "id",
         "sichtbar_ab",
-        "verlauf",
         "versuche",
         "zustand",
     )
 
-    def __init__(self, id: int, body: Any, zeit: int, folge: int) -> None:
+    def __init__(self, id: int, body: Any) -> None:
         self.id = id
         self.body = body
         self.zustand = SICHTBAR
         self.versuche = 0
         self.consumer: str | None = None
         self.sichtbar_ab: int | None = None
-        # (zeit, art, versuch, consumer, bis, folge); als Tupel, weil das schnell ist.
-        self.verlauf: list[tuple] = [(zeit, "gesendet", 0, None, None, folge)]
 
 
 class Queue:
@@ -144,7 +141,9 @@ class Queue:
         self._quelle: Queue | None = None  # bei einer DLQ: die Queue, aus der sie gespeist wird
         self._naechste_id = 1
         self._offen = 0
-        self._folgenummer = 0
+        # Verlauf aller Nachrichten: (zeit, id, art, versuch, consumer, bis), in der Reihenfolge,
+        # in der es geschah. Flache Tupel statt Objekten, weil das schnell ist.
+        self._verlauf: list[tuple] = []
         self.dlq: Queue | None = None
         if max_versuche is not None:
             self.dlq = Queue(self.visibility_timeout, zeit=self.zeit, name=f"{self.name}-dlq")
@@ -186,15 +185,11 @@ class Queue:
         if nid in self._nachrichten:  # nur in einer DLQ möglich, in die auch direkt gesendet wurde
             nid = self._naechste_id
         self._naechste_id = max(self._naechste_id, nid + 1)
-        self._nachrichten[nid] = _Nachricht(nid, body, zeit, self._folge())
+        self._nachrichten[nid] = _Nachricht(nid, body)
+        self._verlauf.append((zeit, nid, "gesendet", 0, None, None))
         heapq.heappush(self._sichtbar, nid)
         self._offen += 1
         return nid
-
-    def _folge(self) -> int:
-        """Eine laufende Nummer, damit der Verlauf die echte Reihenfolge behält."""
-        self._folgenummer += 1
-        return self._folgenummer
 
     # --- Consumer ---
 
@@ -222,9 +217,7 @@ class Queue:
         m.consumer = consumer
         m.sichtbar_ab = jetzt + self.visibility_timeout
         heapq.heappush(self._ablauf, (m.sichtbar_ab, m.id, m.versuche))
-        m.verlauf.append(
-            (jetzt, "ausgeliefert", m.versuche, consumer, m.sichtbar_ab, self._folge())
-        )
+        self._verlauf.append((jetzt, m.id, "ausgeliefert", m.versuche, consumer, m.sichtbar_ab))
         return {"id": m.id, "body": m.body, "versuche": m.versuche}
 
     def ack(self, id: int) -> bool:
@@ -239,7 +232,7 @@ class Queue:
         if neu is None:
             return False
         m.zustand = neu
-        m.verlauf.append((self.zeit.now, "bestaetigt", m.versuche, m.consumer, None, self._folge()))
+        self._verlauf.append((self.zeit.now, m.id, "bestaetigt", m.versuche, m.consumer, None))
         m.consumer = None
         m.sichtbar_ab = None
         self._offen -= 1
@@ -251,13 +244,13 @@ class Queue:
         m.sichtbar_ab = None
         if self.max_versuche is not None and m.versuche >= self.max_versuche:
             m.zustand = uebergang(m.zustand, "timeout_nach_letztem_versuch")  # type: ignore
-            m.verlauf.append((jetzt, "in_dlq", m.versuche, None, None, self._folge()))
+            self._verlauf.append((jetzt, m.id, "in_dlq", m.versuche, None, None))
             self._offen -= 1
             assert self.dlq is not None
             self.dlq._aufnehmen(m.id, m.body, jetzt)
         else:
             m.zustand = uebergang(m.zustand, "timeout")  # type: ignore[assignment]
-            m.verlauf.append((jetzt, "wieder_sichtbar", m.versuche, None, None, self._folge()))
+            self._verlauf.append((jetzt, m.id, "wieder_sichtbar", m.versuche, None, None))
             heapq.heappush(self._sichtbar, m.id)
 
     # --- Einblick ---
@@ -287,17 +280,31 @@ class Queue:
 
     def verlauf(self, id: int | None = None) -> list[QueueEreignis]:
         """Was mit einer Nachricht (oder allen) geschah, zeitlich geordnet."""
-        self._abgelaufene()
         if id is not None:
-            nachrichten = [self._finde(id)]
-        else:
-            nachrichten = [self._nachrichten[i] for i in sorted(self._nachrichten)]
-        eintraege = [(e[5], m.id, e) for m in nachrichten for e in m.verlauf]
-        eintraege.sort()  # nach laufender Nummer: in der Reihenfolge, in der es geschah
+            self._finde(id)
+        self._abgelaufene()
+        # Abgelaufene Timeouts werden erst beim nächsten Zugriff eingetragen, mit ihrer echten
+        # Zeit; die stabile Sortierung nach Zeit stellt die Reihenfolge wieder her.
+        eintraege = sorted(
+            (e for e in self._verlauf if id is None or e[1] == id), key=lambda e: e[0]
+        )
         return [
             QueueEreignis(zeit=z, id=nid, art=a, versuch=v, consumer=c, bis=b)
-            for (_, nid, (z, a, v, c, b, _f)) in eintraege
+            for (z, nid, a, v, c, b) in eintraege
         ]
+
+    def verlaeufe(self, ids: list[int]) -> dict[int, list[QueueEreignis]]:
+        """Der Verlauf mehrerer Nachrichten auf einmal (ein Durchgang), z. B. für das Bild."""
+        for i in ids:
+            self._finde(i)
+        self._abgelaufene()
+        ergebnis: dict[int, list[QueueEreignis]] = {i: [] for i in ids}
+        for z, nid, a, v, c, b in sorted(self._verlauf, key=lambda e: e[0]):
+            if nid in ergebnis:
+                ergebnis[nid].append(
+                    QueueEreignis(zeit=z, id=nid, art=a, versuch=v, consumer=c, bis=b)
+                )
+        return ergebnis
 
     def ids(self) -> list[int]:
         """Alle IDs, die diese Queue je vergeben hat (auch bestätigte), aufsteigend."""

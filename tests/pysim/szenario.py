@@ -225,7 +225,7 @@ def stoerung() -> None:
         con.execute("INSERT INTO punkte VALUES ('anna', 0)")
         con.commit()
         msg = {"id": 7, "body": {"kunde": "anna", "punkte": 50}}
-        fehler(lambda con=con, n=n: verarbeite(absturz_nach(con, n), msg))
+        fehler(lambda con=con, n=n, msg=msg: verarbeite(absturz_nach(con, n), msg))
         print(
             con.execute("SELECT stand FROM punkte").fetchall(),
             con.execute("SELECT * FROM gesehen").fetchall(),

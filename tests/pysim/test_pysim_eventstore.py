@@ -75,7 +75,7 @@ def test_append_fehler() -> None:
 def test_unbekannter_stream() -> None:
     s = EventStore()
     s.append("konto-1", [{"typ": "einzahlung", "betrag": 1}])
-    with pytest.raises(UnbekannterStream, match="„konto-2“.*„konto-1“"):
+    with pytest.raises(UnbekannterStream, match=r"„konto-2“.*„konto-1“"):
         s.read("konto-2")
 
 

@@ -195,7 +195,7 @@ def test_read_fehler(log: Log) -> None:
         log.read("orders", partition=3)
     with pytest.raises(UngueltigeEingabe, match="start"):
         log.read("orders", start=-1)
-    with pytest.raises(UnbekanntesTopic, match="„ordres“ gibt es nicht.*„orders“"):
+    with pytest.raises(UnbekanntesTopic, match=r"„ordres“ gibt es nicht.*„orders“"):
         log.read("ordres")
 
 

@@ -297,3 +297,35 @@ def test_uebergangstabelle_vollstaendig() -> None:
 def test_fehler_sind_simfehler() -> None:
     with pytest.raises(SimFehler):
         Queue().ack(1)
+
+
+def test_gemeinsame_uhr_timeouts_laufen_auch_ohne_queue_tick() -> None:
+    from pysim import FakeNetz
+
+    netz = FakeNetz(seed=300)
+    q = Queue(visibility_timeout=2, max_versuche=1, zeit=netz.zeit)
+    i = q.send("x")
+    q.receive(consumer="A")
+    netz.tick(2)  # die Uhr läuft über das Netz weiter
+    assert q.dlq.offen() == 1  # die DLQ sieht den Ablauf, ohne dass die Queue berührt wurde
+    assert q.zustand(i) == IN_DLQ
+    assert [(e.zeit, e.art) for e in q.verlauf(i)] == [
+        (0, "gesendet"),
+        (0, "ausgeliefert"),
+        (2, "in_dlq"),
+    ]
+    assert [(e.zeit, e.art) for e in q.dlq.verlauf(i)] == [(2, "gesendet")]
+
+
+def test_verlauf_mit_verspaetet_verarbeitetem_timeout_bleibt_zeitlich_geordnet() -> None:
+    q = Queue(visibility_timeout=1)
+    q.send("a")
+    q.receive(consumer="A")
+    q.tick(5)  # Ablauf bei t=1 wird erst jetzt eingetragen
+    q.send("b")
+    assert [(e.zeit, e.id, e.art) for e in q.verlauf()] == [
+        (0, 1, "gesendet"),
+        (0, 1, "ausgeliefert"),
+        (1, 1, "wieder_sichtbar"),
+        (5, 2, "gesendet"),
+    ]

@@ -94,7 +94,7 @@ def test_obergrenze_exception_fliegt_weiter_und_id_nicht_gemerkt() -> None:
 def test_absturz_vorher_fuehrt_nicht_aus() -> None:
     con = neue_db()
     kaputt = absturz_nach(con, 1, vorher=True)
-    with pytest.raises(SimulierterAbsturz, match="vor dem 1. Schreibzugriff"):
+    with pytest.raises(SimulierterAbsturz, match=r"vor dem 1\. Schreibzugriff"):
         kaputt.execute("INSERT INTO gesehen VALUES (1)")
     assert stand(con) == (0, 0)
 
@@ -143,7 +143,7 @@ def test_absturz_bei_aufruf() -> None:
     gesendet: list[str] = []
     senden = absturz_bei_aufruf(gesendet.append, 2)
     senden("a")
-    with pytest.raises(SimulierterAbsturz, match="beim 2. Aufruf von append"):
+    with pytest.raises(SimulierterAbsturz, match=r"beim 2\. Aufruf von append"):
         senden("b")
     with pytest.raises(SimulierterAbsturz):
         senden("c")
