@@ -122,7 +122,9 @@ def main() -> None:
     args = parser.parse_args()
     site = ROOT / "site"
     if args.build or not (site / PAGE / "index.html").exists():
-        subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q"], cwd=ROOT, check=True)
+        subprocess.run(
+            [sys.executable, "-m", "mkdocs", "build", "--strict", "-q"], cwd=ROOT, check=True
+        )
     time.sleep(0.1)
     measure(site, args.runs)
 

@@ -21,6 +21,26 @@ interface Pending {
 
 type Listener = () => void;
 
+/** A worker that the page's <head> started before this script ran (overrides/main.html). */
+interface EarlyWorker {
+  worker: Worker;
+  messages: MessageEvent<FromWorker>[];
+  errors: ErrorEvent[];
+}
+
+declare global {
+  interface Window {
+    lessonkitEarlyWorker?: EarlyWorker | undefined;
+  }
+}
+
+/** Take over the early worker once; later starts (after a restart) make their own. */
+function adoptEarlyWorker(): EarlyWorker | undefined {
+  const early = window.lessonkitEarlyWorker;
+  window.lessonkitEarlyWorker = undefined;
+  return early;
+}
+
 export class PythonRuntime {
   /** Increases on every restart: cells compare it to know whether their state survived. */
   epoch = 0;
@@ -46,7 +66,8 @@ export class PythonRuntime {
   /** Start the worker if it is not running; resolves when Python is ready. */
   start(): Promise<void> {
     if (this.ready) return this.ready;
-    const worker = new Worker(this.workerUrl, { type: "module", name: "python" });
+    const early = adoptEarlyWorker();
+    const worker = early?.worker ?? new Worker(this.workerUrl, { type: "module", name: "python" });
     this.worker = worker;
     this.setState("loading");
     this.ready = new Promise<void>((resolve, reject) => {
@@ -67,6 +88,9 @@ export class PythonRuntime {
         this.setState("broken");
         reject(new Error(event.message || "Der Python-Worker ließ sich nicht starten."));
       };
+      // Replay what the worker said before this page script took it over.
+      for (const event of early?.errors ?? []) worker.onerror?.(event);
+      for (const event of early?.messages ?? []) worker.onmessage?.(event);
     });
     this.ready.catch(() => undefined);
     return this.ready;

@@ -214,7 +214,8 @@ export class CellPage {
     roots.forEach((root, index) => this.cells.push(new Cell(root, this, index)));
     if (this.cells.length === 0) return;
     void Promise.all(this.cells.map((cell) => cell.mountEditor()));
-    this.runtime.warmUp();
+    if (window.lessonkitEarlyWorker) void this.runtime.start().catch(() => undefined);
+    else this.runtime.warmUp();
   }
 
   /** Run `target`, after the earlier cells of its session that have not run yet. */
