@@ -9,11 +9,34 @@ come, fails the build with file and line.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import os
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
 
 from lessonkit.errors import LessonError
 from lessonkit.fences import Cell, PageState
 from lessonkit.kernel import CellResult, Kernel
+
+T = TypeVar("T")
+
+
+def run_sync(start: Callable[[], Awaitable[T]]) -> T:
+    """Run a coroutine to completion, also when this thread already runs an event loop.
+
+    (A host may call Markdown from inside its own loop; Playwright's sync API keeps
+    one running in the test process.) Then the coroutine runs in a fresh thread.
+    """
+
+    async def main() -> T:
+        return await start()
+
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(main())
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, main()).result()
 
 
 def label_cells(cells: list[Cell]) -> list[Cell]:
@@ -61,7 +84,7 @@ def run_page(page: PageState) -> dict[int, CellResult]:
         return {}
     cwd = os.getcwd()
     try:
-        results = asyncio.run(_run_all(ordered))
+        results = run_sync(lambda: _run_all(ordered))
     finally:
         os.chdir(cwd)  # a cell must not move the build
     for cell, result in zip(ordered, results, strict=True):

@@ -5,7 +5,6 @@ This is how we know the browser shows what the build wrote into the page.
 
 from __future__ import annotations
 
-import asyncio
 import json
 from pathlib import Path
 from typing import Any
@@ -13,6 +12,7 @@ from typing import Any
 import pytest
 from bs4 import BeautifulSoup
 
+from lessonkit.execute import run_sync
 from lessonkit.kernel import Kernel
 from tests.pyodide import run_in_pyodide
 
@@ -37,7 +37,7 @@ def run_natively(cells: list[dict[str, Any]]) -> list[dict[str, Any]]:
         kernel = Kernel()
         return [(await kernel.run(c["session"], c["code"], c["label"])).to_dict() for c in cells]
 
-    return asyncio.run(run_all())
+    return run_sync(run_all)
 
 
 def visible_text(result: dict[str, Any]) -> str:

@@ -6,6 +6,10 @@ from collections.abc import Iterator
 from urllib.parse import urlsplit
 
 import pytest
+from playwright.sync_api import expect
+
+# A cold start of Python under a loaded CI machine can take several seconds.
+expect.set_options(timeout=60_000)
 
 # Material draws mermaid diagrams into a closed shadow root; open it for the tests.
 OPEN_SHADOW_ROOTS = """

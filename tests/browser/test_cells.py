@@ -19,6 +19,12 @@ def cell(page: Page, number: int) -> Locator:
     return page.locator("[data-lk-cell]:not([hidden])").nth(number - 1)
 
 
+def editor(target: Locator) -> Locator:
+    """The cell's CodeMirror editor (mounted once the cell is near the viewport)."""
+    target.scroll_into_view_if_needed()
+    return target.locator(".cm-content")
+
+
 def run(target: Locator) -> None:
     target.get_by_role("button", name=re.compile("ausführen$")).click()
     expect(target).to_have_attribute("data-state", re.compile("done|error"))
@@ -58,7 +64,7 @@ def test_exception_shows_a_short_traceback(page: Page, site_url: str) -> None:
 def test_endless_loop_is_stopped_and_the_next_run_works(page: Page, site_url: str) -> None:
     page.goto(site_url + FIRST_STEPS)
     target = cell(page, 6)
-    target.locator(".cm-content").fill("while True:\n    pass")
+    editor(target).fill("while True:\n    pass")
     target.get_by_role("button", name=re.compile("ausführen$")).click()
     expect(target).to_have_attribute("data-state", "running")
     page.wait_for_timeout(500)
@@ -86,7 +92,7 @@ def test_picture_from_repr_svg_is_shown_safely(page: Page, site_url: str) -> Non
 def test_script_inside_a_picture_does_not_run(page: Page, site_url: str) -> None:
     page.goto(site_url + FIRST_STEPS)
     target = cell(page, 5)
-    target.locator(".cm-content").fill(
+    editor(target).fill(
         "class Boese:\n"
         "    def _repr_svg_(self):\n"
         '        return (\'<svg xmlns="http://www.w3.org/2000/svg" onload="window.pwned=1">\'\n'
@@ -109,7 +115,7 @@ def test_mermaid_diagram_renders_as_svg(page: Page, site_url: str) -> None:
 def test_keyboard_alone_runs_a_cell(page: Page, site_url: str) -> None:
     page.goto(site_url + FIRST_STEPS)
     target = cell(page, 1)
-    target.locator(".cm-content").focus()
+    editor(target).focus()
     page.keyboard.press("Control+End")
     page.keyboard.type("\nprint('per Tastatur')")
     page.keyboard.press("Shift+Enter")
@@ -123,15 +129,14 @@ def test_keyboard_alone_runs_a_cell(page: Page, site_url: str) -> None:
 
 def test_edited_code_survives_a_reload(page: Page, site_url: str) -> None:
     page.goto(site_url + FIRST_STEPS)
-    editor = cell(page, 2).locator(".cm-content")
-    editor.click()
+    editor(cell(page, 2)).click()
     page.keyboard.press("Control+End")
     page.keyboard.type("\nprint('meine Änderung')")
     page.reload()
-    expect(cell(page, 2).locator(".cm-content")).to_contain_text("meine Änderung")
+    expect(editor(cell(page, 2))).to_contain_text("meine Änderung")
     expect(cell(page, 2).locator("output")).to_contain_text("wiederhergestellt")
     cell(page, 2).get_by_role("button", name="Zurücksetzen").click()
-    expect(cell(page, 2).locator(".cm-content")).not_to_contain_text("meine Änderung")
+    expect(editor(cell(page, 2))).not_to_contain_text("meine Änderung")
 
 
 def test_no_request_leaves_the_site(recorded: RecordingPage, site_url: str) -> None:

@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 
+from lessonkit.execute import run_sync
 from lessonkit.kernel import MAX_OUTPUT_LINES, Kernel, run_cell_async
 
 
 def run(code: str, namespace: dict | None = None) -> dict:
-    return asyncio.run(
-        run_cell_async(code, {} if namespace is None else namespace, "Zelle 7")
-    ).to_dict()
+    namespace = {} if namespace is None else namespace
+    return run_sync(lambda: run_cell_async(code, namespace, "Zelle 7")).to_dict()
 
 
 @pytest.mark.parametrize(
@@ -78,7 +76,9 @@ def test_huge_output_is_capped_with_a_note() -> None:
 
 def test_output_is_streamed_while_running() -> None:
     seen: list[tuple[str, str]] = []
-    asyncio.run(run_cell_async("print(1)\nprint(2)", {}, "Zelle", lambda s, t: seen.append((s, t))))
+    run_sync(
+        lambda: run_cell_async("print(1)\nprint(2)", {}, "Zelle", lambda s, t: seen.append((s, t)))
+    )
     assert "".join(t for _, t in seen) == "1\n2\n"
 
 
@@ -92,7 +92,7 @@ def test_sessions_share_and_separate_namespaces() -> None:
             (await kernel.run("andere", "x")).to_dict(),
         ]
 
-    _, second, other = asyncio.run(scenario())
+    _, second, other = run_sync(scenario)
     assert second["value"] == "42"
     assert other["error_type"] == "NameError"
     kernel.reset()

@@ -213,9 +213,28 @@ export class CellPage {
   mount(roots: HTMLElement[]): void {
     roots.forEach((root, index) => this.cells.push(new Cell(root, this, index)));
     if (this.cells.length === 0) return;
-    void Promise.all(this.cells.map((cell) => cell.mountEditor()));
+    this.mountEditorsWhenVisible();
     if (window.lessonkitEarlyWorker) void this.runtime.start().catch(() => undefined);
     else this.runtime.warmUp();
+  }
+
+  /**
+   * Swap in the editor only for cells near the viewport: a long lesson does not
+   * build twenty editors at once while Python is starting.
+   */
+  private mountEditorsWhenVisible(): void {
+    const byRoot = new Map(this.cells.map((cell) => [cell.root, cell]));
+    const observer = new IntersectionObserver(
+      (entries) => {
+        for (const entry of entries) {
+          if (!entry.isIntersecting) continue;
+          observer.unobserve(entry.target);
+          void byRoot.get(entry.target as HTMLElement)?.mountEditor();
+        }
+      },
+      { rootMargin: "400px 0px" },
+    );
+    for (const cell of this.cells) observer.observe(cell.root);
   }
 
   /** Run `target`, after the earlier cells of its session that have not run yet. */
