@@ -3,7 +3,8 @@
 * the front-end bundle (``frontend/``, built by esbuild through ``node frontend/build.mjs``);
 * Pyodide's runtime files from the pinned npm package (served by the site, no CDN);
 * mermaid's browser build from the pinned npm package;
-* ``packages-<hash>.zip``: ``pysim`` and ``lessonkit.kernel``, unpacked into the
+* ``packages-<hash>.zip``: ``pysim`` and the browser's part of ``lessonkit`` (kernel,
+  consoles, bridge), unpacked into the
   worker's Python; its name carries a content hash so browsers never run a stale copy;
 * ``runtime.json``: tells the worker the zip's current name.
 
@@ -36,7 +37,13 @@ PYODIDE_FILES = (
 )
 
 #: Python code shipped to the browser: (folder in the repository, files to take).
-PACKAGED = (("pysim", "**/*.py"), ("lessonkit", "__init__.py"), ("lessonkit", "kernel.py"))
+PACKAGED = (
+    ("pysim", "**/*.py"),
+    ("lessonkit", "__init__.py"),
+    ("lessonkit", "kernel.py"),
+    ("lessonkit", "consoles.py"),
+    ("lessonkit", "bridge.py"),
+)
 
 
 def write_if_changed(path: Path, data: bytes) -> bool:

@@ -1,9 +1,9 @@
-"""Build-time execution: run a page's cells in page order, in CPython.
+"""Build-time execution: run a page's blocks in page order, in CPython.
 
-Each page gets fresh namespaces (one per session), exactly like a reader who
-opens the page and runs it from the top. The results are checked against what
-the author declared: an unexpected exception, or a declared one that does not
-come, fails the build with file and line.
+Each page gets fresh namespaces (one per session) and fresh consoles, exactly
+like a reader who opens the page and runs it from the top. Results are checked
+against what the author declared: an unexpected exception or a failing console
+command, or a declared one that does not come, fails the build with file and line.
 """
 
 from __future__ import annotations
@@ -12,13 +12,28 @@ import asyncio
 import concurrent.futures
 import os
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import TypeVar
 
+from lessonkit.consoles import ConsoleSessions, strip_expectation
 from lessonkit.errors import LessonError
-from lessonkit.fences import Cell, PageState
+from lessonkit.fences import Block, Cell, ConsoleBlock, PageState
 from lessonkit.kernel import CellResult, Kernel
+from pysim.console import ConsoleResult
 
 T = TypeVar("T")
+
+
+@dataclass
+class ConsoleRun:
+    """A console's setup as the build ran it."""
+
+    transcript: list[tuple[str, ConsoleResult]]  # (command as shown, its result)
+    svg: str | None  # the picture after the last command that drew one
+    setup: list[str]  # every setup line of the console's state (its session), in page order
+
+
+BlockResult = CellResult | ConsoleRun
 
 
 def run_sync(start: Callable[[], Awaitable[T]]) -> T:
@@ -39,20 +54,24 @@ def run_sync(start: Callable[[], Awaitable[T]]) -> T:
         return pool.submit(asyncio.run, main()).result()
 
 
-def label_cells(cells: list[Cell]) -> list[Cell]:
-    """Sort cells into page order and name them ("Zelle 1", …; hidden ones "Vorbereitung")."""
-    ordered = sorted(cells, key=lambda cell: (cell.line, cell.slot))
-    number = 0
-    for cell in ordered:
-        if cell.hidden:
-            cell.label = "Vorbereitung"
+def label_blocks(blocks: list[Block]) -> list[Block]:
+    """Sort blocks into page order and name them ("Zelle 1", "Vorbereitung", "Konsole 1")."""
+    ordered = sorted(blocks, key=lambda block: (block.line, block.slot))
+    cells = consoles = 0
+    for block in ordered:
+        if isinstance(block, Cell):
+            if block.hidden:
+                block.label = "Vorbereitung"
+            else:
+                cells += 1
+                block.label = f"Zelle {cells}"
         else:
-            number += 1
-            cell.label = f"Zelle {number}"
+            consoles += 1
+            block.label = f"Konsole {consoles}"
     return ordered
 
 
-def check_result(cell: Cell, result: CellResult, path: str) -> None:
+def check_cell(cell: Cell, result: CellResult, path: str) -> None:
     """Raise a LessonError when the run contradicts what the author declared."""
     where = f"{cell.label} (Sitzung „{cell.session}“)"
     if cell.raises is None and result.error is not None:
@@ -67,19 +86,56 @@ def check_result(cell: Cell, result: CellResult, path: str) -> None:
         got = (
             f"warf aber {result.error_type}:\n{result.error}"
             if result.error
-            else ("lief aber ohne Fehler durch.")
+            else "lief aber ohne Fehler durch."
         )
         raise LessonError(path, cell.line, f"{where} soll {cell.raises} werfen, {got}")
 
 
-async def _run_all(cells: list[Cell]) -> list[CellResult]:
+def _check_command(
+    block: ConsoleBlock, index: int, raw: str, result: ConsoleResult, path: str
+) -> None:
+    command, should_fail = strip_expectation(raw)
+    line = block.line + 1 + block.source_rows[index]
+    if result.ok and should_fail:
+        raise LessonError(
+            path,
+            line,
+            f"{block.label}: „{command}“ soll scheitern (mit „!“ markiert), gelang aber.",
+        )
+    if not result.ok and not should_fail:
+        raise LessonError(
+            path,
+            line,
+            f"{block.label}: der Befehl „{command}“ scheitert:\n{result.text}\n"
+            "Ist der Fehler gewollt, schreibe „!“ vor den Befehl.",
+        )
+
+
+async def _run_all(blocks: list[Block]) -> list[BlockResult]:
     kernel = Kernel()
-    return [await kernel.run(cell.session, cell.code, cell.label) for cell in cells]
+    consoles = ConsoleSessions()
+    session_setup: dict[str, list[str]] = {}
+    for block in blocks:
+        if isinstance(block, ConsoleBlock):
+            session_setup.setdefault(block.key, []).extend(block.setup)
+    results: list[BlockResult] = []
+    for block in blocks:
+        if isinstance(block, Cell):
+            results.append(await kernel.run(block.session, block.code, block.label))
+        elif isinstance(block, ConsoleBlock):
+            console, _ = consoles.get(block.key, block.kind, block.options, [])
+            commands = [strip_expectation(line)[0] for line in block.setup]
+            transcript = [(command, console.run(command)) for command in commands]
+            pictures = [result.svg for _, result in transcript if result.svg]
+            results.append(
+                ConsoleRun(transcript, pictures[-1] if pictures else None, session_setup[block.key])
+            )
+    return results
 
 
-def run_page(page: PageState) -> dict[int, CellResult]:
-    """Run every cell of ``page`` in page order; results by cell slot."""
-    ordered = label_cells(page.cells)
+def run_page(page: PageState) -> dict[int, BlockResult]:
+    """Run every block of ``page`` in page order; results by block slot."""
+    ordered = label_blocks(page.blocks)
     if not ordered:
         return {}
     cwd = os.getcwd()
@@ -87,6 +143,11 @@ def run_page(page: PageState) -> dict[int, CellResult]:
         results = run_sync(lambda: _run_all(ordered))
     finally:
         os.chdir(cwd)  # a cell must not move the build
-    for cell, result in zip(ordered, results, strict=True):
-        check_result(cell, result, page.location.path)
-    return {cell.slot: result for cell, result in zip(ordered, results, strict=True)}
+    path = page.location.path
+    for block, result in zip(ordered, results, strict=True):
+        if isinstance(block, Cell) and isinstance(result, CellResult):
+            check_cell(block, result, path)
+        elif isinstance(block, ConsoleBlock) and isinstance(result, ConsoleRun):
+            for index, (_, outcome) in enumerate(result.transcript):
+                _check_command(block, index, block.setup[index], outcome, path)
+    return {block.slot: result for block, result in zip(ordered, results, strict=True)}

@@ -3,10 +3,10 @@
 It does two things around superfences' custom fences (see ``lessonkit.fences``):
 
 1. ``FenceLineTagger`` (a preprocessor) finds the page's file and writes the line
-   number of each ``pycell`` fence into its header, so every later message can
+   number of each lessonkit fence (``pycell``, consoles) into its header, so every later message can
    name ``file:line``;
-2. ``CellRunner`` (a postprocessor) runs the registered cells in page order and
-   replaces each placeholder with the finished cell and its real output.
+2. ``BlockRunner`` (a postprocessor) runs the registered blocks in page order and
+   replaces each placeholder with the finished block and its real output.
 
 It works in any generator that runs Python-Markdown extensions (MkDocs, Zensical).
 """
@@ -22,12 +22,9 @@ from markdown.postprocessors import Postprocessor
 from markdown.preprocessors import Preprocessor
 
 from lessonkit.execute import run_page
-from lessonkit.fences import LINE_OPTION, PLACEHOLDER, PageState
-from lessonkit.render import render_cell
+from lessonkit.fences import FENCES, LINE_OPTION, PLACEHOLDER, PageState
+from lessonkit.render import render_block
 from lessonkit.source import locate
-
-#: The fences whose header lines get a line number.
-TAGGED_FENCES = ("pycell",)
 
 _FENCE = re.compile(r"^(?P<indent>[ \t>]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<rest>.*)$")
 
@@ -59,24 +56,22 @@ class FenceLineTagger(Preprocessor):
                 continue
             open_fence = fence
             language = rest.split(None, 1)[0] if rest else ""
-            if language in TAGGED_FENCES:
+            if language in FENCES:
                 line = f'{line.rstrip()} {LINE_OPTION}="{location.line(index)}"'
             out.append(line)
         return out
 
 
-class CellRunner(Postprocessor):
-    """Runs the page's cells and puts each finished cell in its place."""
+class BlockRunner(Postprocessor):
+    """Runs the page's blocks and puts each finished block in its place."""
 
     def run(self, text: str) -> str:
         page: PageState | None = getattr(self.md, "lessonkit_page", None)
-        if page is None or not page.cells:
+        if page is None or not page.blocks:
             return text
         results = run_page(page)
-        cells = {cell.slot: cell for cell in page.cells}
-        return PLACEHOLDER.sub(
-            lambda m: render_cell(cells[int(m[1])], results.get(int(m[1]))), text
-        )
+        blocks = {block.slot: block for block in page.blocks}
+        return PLACEHOLDER.sub(lambda m: render_block(blocks[int(m[1])], results[int(m[1])]), text)
 
 
 class LessonkitExtension(Extension):
@@ -93,7 +88,7 @@ class LessonkitExtension(Extension):
             FenceLineTagger(md, self.getConfig("docs_dir")), "lessonkit_lines", 35
         )
         # After the stashed HTML (and with it our placeholders) is back in the text.
-        md.postprocessors.register(CellRunner(md), "lessonkit_cells", 5)
+        md.postprocessors.register(BlockRunner(md), "lessonkit_blocks", 5)
 
 
 def makeExtension(**kwargs: Any) -> LessonkitExtension:

@@ -1,23 +1,21 @@
-"""The ``pycell`` fence: a runnable Python cell in a lesson page.
+"""The fences of a lesson page: runnable cells and command consoles.
 
 Authors write::
 
-    ```pycell
+    ```pycell session="netz"
     print("Hallo")
     ```
 
-Options go into the fence's header line, as pymdownx.superfences reads them:
+    ```log-console
+    create topic orders partitions 3
+    ```
 
-* ``session="name"``: run in another namespace than the page's shared ``main``;
-* ``hidden``: setup code that runs (at build time and in the browser, before
-  the cells after it) but is not shown;
-* ``raises="ValueError"``: the cell is meant to raise this exception; the build
-  fails if it does not.
-
-Like markdown-exec, there is one validator and a table of formatters; the
-formatter only registers the cell and leaves a placeholder, because cells must
-run in page order and superfences formats nested fences (in tabs, admonitions)
-later than top-level ones. ``lessonkit.extension`` runs them and fills in the
+Options go into the fence's header line, as pymdownx.superfences reads them.
+Like markdown-exec, there is one validator and a table of fences (``FENCES``):
+each names its options and how a block is made from the fence. The formatter
+only registers the block and leaves a placeholder, because blocks must run in
+page order and superfences formats nested fences (in tabs, admonitions) later
+than top-level ones; ``lessonkit.extension`` runs them and fills in the
 placeholders.
 """
 
@@ -41,16 +39,39 @@ _EXCEPTION = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
 @dataclass
-class Cell:
-    """One ``pycell`` block of a page, as the author wrote it."""
+class Block:
+    """A fence of a page that the build runs."""
 
     slot: int  # order in which superfences met it; names its placeholder
     line: int  # line of the opening fence in the Markdown file
-    code: str
+    label: str = ""  # "Zelle 3", "Konsole 1": set once the page order is known
+
+
+@dataclass
+class Cell(Block):
+    """One ``pycell`` block, as the author wrote it."""
+
+    code: str = ""
     session: str = "main"
     hidden: bool = False
     raises: str | None = None
-    label: str = "Zelle"  # "Zelle 3": set once the page order is known
+
+
+@dataclass
+class ConsoleBlock(Block):
+    """One ``log-console`` or ``queue-console`` block: its setup commands."""
+
+    kind: str = "log"
+    setup: list[str] = field(default_factory=list)
+    session: str | None = None  # consoles with the same session share their state
+    hidden: bool = False  # run the setup, show only the resulting picture
+    options: dict[str, str] = field(default_factory=dict)
+    source_rows: list[int] = field(default_factory=list)  # row in the fence of each setup line
+
+    @property
+    def key(self) -> str:
+        """The console's state on the page: its session, or its own."""
+        return f"session:{self.session}" if self.session else f"console:{self.slot}"
 
 
 @dataclass
@@ -58,15 +79,15 @@ class PageState:
     """What the build knows about the page being converted."""
 
     location: SourceLocation
-    cells: list[Cell] = field(default_factory=list)
+    blocks: list[Block] = field(default_factory=list)
 
 
 def placeholder(slot: int) -> str:
-    """The marker a formatter leaves where the finished cell goes."""
-    return f"<!--lessonkit-cell-{slot}-->"
+    """The marker a formatter leaves where the finished block goes."""
+    return f"<!--lessonkit-block-{slot}-->"
 
 
-PLACEHOLDER = re.compile(r"<!--lessonkit-cell-(\d+)-->")
+PLACEHOLDER = re.compile(r"<!--lessonkit-block-(\d+)-->")
 
 
 def _flag(name: str, value: str) -> bool:
@@ -94,11 +115,69 @@ def _exception_name(value: str) -> str:
     return value
 
 
-#: Allowed options of the ``pycell`` fence and how each value is read.
-CELL_OPTIONS: dict[str, Callable[[str], Any]] = {
-    "session": _session,
-    "hidden": lambda value: _flag("hidden", value),
-    "raises": _exception_name,
+def _positive_int(name: str) -> Callable[[str], str]:
+    def read(value: str) -> str:
+        if not value.isdigit() or int(value) < 1:
+            raise ValueError(f'{name}=„{value}“ ist keine ganze Zahl ab 1, z. B. {name}="3".')
+        return value
+
+    return read
+
+
+Options = dict[str, Callable[[str], Any]]
+
+
+@dataclass(frozen=True)
+class Fence:
+    """A kind of fence: its options and how a block is made from it."""
+
+    options: Options
+    make: Callable[[int, int, str, dict[str, Any]], Block]
+
+
+def _make_cell(slot: int, line: int, src: str, options: dict[str, Any]) -> Block:
+    return Cell(
+        slot=slot,
+        line=line,
+        code=src,
+        session=options.get("session", "main"),
+        hidden=options.get("hidden", False),
+        raises=options.get("raises"),
+    )
+
+
+def _console_maker(kind: str) -> Callable[[int, int, str, dict[str, Any]], Block]:
+    def make(slot: int, line: int, src: str, options: dict[str, Any]) -> Block:
+        rows = [(index, row) for index, row in enumerate(src.splitlines()) if row.strip()]
+        extra = {k: v for k, v in options.items() if k in ("visibility_timeout", "max_versuche")}
+        return ConsoleBlock(
+            slot=slot,
+            line=line,
+            kind=kind,
+            setup=[row for _, row in rows],
+            source_rows=[index for index, _ in rows],
+            session=options.get("session"),
+            hidden=options.get("hidden", False),
+            options=extra,
+        )
+
+    return make
+
+
+_COMMON: Options = {"session": _session, "hidden": lambda value: _flag("hidden", value)}
+
+#: Every fence lessonkit provides, by its name in the Markdown.
+FENCES: dict[str, Fence] = {
+    "pycell": Fence({**_COMMON, "raises": _exception_name}, _make_cell),
+    "log-console": Fence(_COMMON, _console_maker("log")),
+    "queue-console": Fence(
+        {
+            **_COMMON,
+            "visibility_timeout": _positive_int("visibility_timeout"),
+            "max_versuche": _positive_int("max_versuche"),
+        },
+        _console_maker("queue"),
+    ),
 }
 
 
@@ -108,13 +187,13 @@ def _page(md: Markdown) -> PageState:
         raise LessonError(
             "<Konfiguration>",
             None,
-            "Der Block `pycell` braucht die Erweiterung `lessonkit.extension` unter "
-            "`markdown_extensions` in mkdocs.yml.",
+            "Die Blöcke von lessonkit brauchen die Erweiterung `lessonkit.extension` unter "
+            "`markdown_extensions` in mkdocs.yml (vor pymdownx.superfences).",
         )
     return page
 
 
-def validate_cell(
+def validate(
     language: str,
     inputs: dict[str, str],
     options: dict[str, Any],
@@ -125,12 +204,13 @@ def validate_cell(
     page = _page(md)
     line = int(inputs.pop(LINE_OPTION, "0")) or None
     options[LINE_OPTION] = line
+    allowed = FENCES[language].options
     for key, raw in inputs.items():
-        reader = CELL_OPTIONS.get(key)
+        reader = allowed.get(key)
         if reader is None:
-            allowed = ", ".join(sorted(CELL_OPTIONS))
+            names = ", ".join(sorted(allowed))
             raise _fence_error(
-                page, line, f"Unbekannte Option „{key}“ im Block `{language}`. Erlaubt: {allowed}."
+                page, line, f"Unbekannte Option „{key}“ im Block `{language}`. Erlaubt: {names}."
             )
         try:
             options[key] = reader(raw)
@@ -150,18 +230,11 @@ def _fence_error(page: PageState, line: int | None, message: str) -> Exception:
     return wrapped
 
 
-def format_cell(
+def format_block(
     src: str, language: str, class_name: str, options: dict[str, Any], md: Markdown, **kwargs: Any
 ) -> str:
-    """superfences formatter: register the cell, leave a placeholder for it."""
+    """superfences formatter: register the block, leave a placeholder for it."""
     page = _page(md)
-    cell = Cell(
-        slot=len(page.cells),
-        line=options.get(LINE_OPTION) or 0,
-        code=src,
-        session=options.get("session", "main"),
-        hidden=options.get("hidden", False),
-        raises=options.get("raises"),
-    )
-    page.cells.append(cell)
-    return placeholder(cell.slot)
+    block = FENCES[language].make(len(page.blocks), options.get(LINE_OPTION) or 0, src, options)
+    page.blocks.append(block)
+    return placeholder(block.slot)

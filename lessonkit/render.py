@@ -1,9 +1,9 @@
 """HTML of a cell as the build writes it into the page.
 
-The browser (``frontend/src/components/cell``) mounts onto exactly this markup
-and renders live results into the same ``<output>`` structure
-(``frontend/src/components/output/render.ts``), so the page looks the same
-before and after Python runs in the browser.
+The browser (``frontend/src/components/cell``, ``…/console``) mounts onto
+exactly this markup and renders live results into the same structure
+(``frontend/src/components/output/render.ts``, ``…/console/transcript.ts``),
+so the page looks the same before and after Python runs in the browser.
 """
 
 from __future__ import annotations
@@ -15,8 +15,10 @@ from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexers import PythonLexer
 
-from lessonkit.fences import Cell
+from lessonkit.execute import BlockResult, ConsoleRun
+from lessonkit.fences import Block, Cell, ConsoleBlock
 from lessonkit.kernel import CellResult
+from pysim.console import ConsoleResult
 
 _FORMATTER = HtmlFormatter(cssclass="highlight", wrapcode=True)
 _LEXER = PythonLexer()
@@ -70,3 +72,57 @@ def render_cell(cell: Cell, result: CellResult | None) -> str:
         f"{render_output(result)}</output>"
         "</div>"
     )
+
+
+#: What the console's head line calls each kind.
+CONSOLE_TITLES = {"log": "Log-Konsole", "queue": "Queue-Konsole"}
+PROMPT = "$ "
+
+
+def render_console_entry(command: str, result: ConsoleResult) -> str:
+    """One command and its answer in a console's transcript."""
+    state = "ok" if result.ok else "error"
+    return (
+        f'<span class="lk-console__entry lk-console__entry--{state}">'
+        f'<span class="lk-console__cmd">{escape(PROMPT + command)}</span>\n'
+        + (f'<span class="lk-console__out">{escape(result.text)}</span>\n' if result.text else "")
+        + "</span>"
+    )
+
+
+def render_console(block: ConsoleBlock, run: ConsoleRun) -> str:
+    """A console: its data, the picture of its state and the transcript of its setup."""
+    data = {
+        "key": block.key,
+        "kind": block.kind,
+        "options": block.options,
+        "setup": run.setup,
+        "label": block.label,
+    }
+    entries = (
+        ""
+        if block.hidden
+        else "".join(render_console_entry(command, result) for command, result in run.transcript)
+    )
+    title = f"{block.label} · {CONSOLE_TITLES[block.kind]}"
+    if block.session:
+        title += f" · Sitzung „{block.session}“"
+    picture = run.svg or ""
+    return (
+        f'<div class="lk-console" data-lk-console data-kind="{block.kind}">'
+        f'<script type="application/json" class="lk-console__data">{_json_for_script(data)}</script>'
+        f'<div class="lk-console__head">{escape(title)}</div>'
+        f'<div class="lk-console__picture">{picture}</div>'
+        f'<pre class="lk-console__log" role="log" aria-live="polite" '
+        f'aria-label="Verlauf von {escape(block.label)}">{entries}</pre>'
+        "</div>"
+    )
+
+
+def render_block(block: Block, result: BlockResult) -> str:
+    """The finished HTML of any block."""
+    if isinstance(block, Cell) and isinstance(result, CellResult):
+        return render_cell(block, result)
+    if isinstance(block, ConsoleBlock) and isinstance(result, ConsoleRun):
+        return render_console(block, result)
+    raise TypeError(f"no renderer for {type(block).__name__}")  # a bug in lessonkit

@@ -128,6 +128,11 @@ class Topic:
         """Die Anzahl der Partitionen."""
         return len(self._partitionen)
 
+    @property
+    def reihum(self) -> int:
+        """Wie viele Einträge ohne Schlüssel bisher reihum verteilt wurden (-> nächste Partition)."""
+        return self._reihum
+
     def ende(self, partition: int) -> int:
         """Der nächste freie Offset einer Partition (= Anzahl ihrer Einträge)."""
         return len(self._partitionen[partition])

@@ -25,6 +25,7 @@ GRUPPE_H = 20
 ABSTAND = 10
 MAX_SPALTEN = 12
 RECHTS = 110
+UNTAETIG_H = 18
 
 
 def _fenster(ende: int) -> tuple[bool, int]:
@@ -43,8 +44,23 @@ def _gruppen_label(gruppe: Gruppe, mitglied: str | None) -> str:
     return f"{gruppe.name} · {mitglied if mitglied is not None else 'niemand'}"
 
 
+def _untaetige(topic: Topic, gruppen: list[Gruppe]) -> list[str]:
+    """Je Gruppe mit untätigen Mitgliedern (mehr Mitglieder als Partitionen) eine Zeile."""
+    zeilen = []
+    for g in gruppen:
+        zuteilung = regeln.zuteilen(g.mitglieder, topic.partitionen)
+        untaetig = [m for m in g.mitglieder if m not in zuteilung.values()]
+        if untaetig:
+            zeilen.append(f"{g.name} · {', '.join(untaetig)}: untätig, keine Partition frei")
+    return zeilen
+
+
 def _hoehe_topic(topic: Topic, gruppen: list[Gruppe]) -> int:
-    return 24 + topic.partitionen * (PARTITION_H + len(gruppen) * (GRUPPE_H + 4) + ABSTAND)
+    return (
+        24
+        + topic.partitionen * (PARTITION_H + len(gruppen) * (GRUPPE_H + 4) + ABSTAND)
+        + UNTAETIG_H * len(_untaetige(topic, gruppen))
+    )
 
 
 def _zeichne_topic(
@@ -127,6 +143,9 @@ def _zeichne_topic(
             )
             y += GRUPPE_H + 4
         y += ABSTAND
+    for zeile in _untaetige(topic, gruppen):
+        z.text(RAND + 8, y + 10, zeile, groesse=11, farbe_name="muted", klasse="untaetig")
+        y += UNTAETIG_H
     return y
 
 
@@ -144,6 +163,30 @@ def _breite(links: int, topics: list[Topic]) -> int:
 
 
 LEGENDE = "gestrichelt: nächster Eintrag · gefärbt: gelesen · ▲ nächste Leseposition"
+LEGENDE_ZEILE = 14
+
+
+def _legende(breite: int, mit_gruppen: bool) -> list[str]:
+    """Die Legende in Zeilen, die in ``breite`` passen (schmale Bilder: untereinander)."""
+    teile = LEGENDE.split(" · ") if mit_gruppen else LEGENDE.split(" · ")[:1]
+    zeilen: list[str] = []
+    for teil in teile:
+        if zeilen and textbreite(zeilen[-1] + " · " + teil, 10) + 2 * RAND <= breite:
+            zeilen[-1] += " · " + teil
+        else:
+            zeilen.append(teil)
+    return zeilen
+
+
+def _breite_mit_texten(breite: int, topics: list[Topic], gruppen: list[Gruppe]) -> int:
+    """Verbreitert das Bild, falls eine Zeile über untätige Mitglieder nicht hineinpasst."""
+    texte = [zeile for t in topics for zeile in _untaetige(t, gruppen)]
+    return max([breite] + [RAND + 8 + textbreite(t, 11) + RAND for t in texte])
+
+
+def _zeichne_legende(z: Zeichnung, y: int, zeilen: list[str]) -> None:
+    for i, zeile in enumerate(zeilen):
+        z.text(RAND, y + 8 + i * LEGENDE_ZEILE, zeile, groesse=10, farbe_name="muted")
 
 
 def topic_bild(topic: Topic, gruppen: list[Gruppe]) -> Bild:
@@ -156,13 +199,12 @@ def topic_bild(topic: Topic, gruppen: list[Gruppe]) -> Bild:
     else:
         titel = f"Topic „{topic.name}“ mit {topic.partitionen} Partitionen"
     links = _links([topic], gruppen)
-    breite = _breite(links, [topic])
-    hoehe = 8 + _hoehe_topic(topic, gruppen) + 24
+    breite = _breite_mit_texten(_breite(links, [topic]), [topic], gruppen)
+    legende = _legende(breite, bool(gruppen))
+    hoehe = 8 + _hoehe_topic(topic, gruppen) + 10 + LEGENDE_ZEILE * len(legende)
     z = Zeichnung(breite, hoehe, titel)
     y = _zeichne_topic(z, 8, links, topic, gruppen, f"Topic „{topic.name}“")
-    z.text(
-        RAND, y + 8, LEGENDE if gruppen else LEGENDE.split(" · ")[0], groesse=10, farbe_name="muted"
-    )
+    _zeichne_legende(z, y, legende)
     return Bild(z.svg(), titel)
 
 
@@ -171,16 +213,17 @@ def gruppen_bild(log: Log, gruppe: Gruppe) -> Bild:
     topics = [log.topic(n) for n in gruppe.topics()]
     titel = f"Gruppe „{gruppe.name}“, Mitglieder: " + (", ".join(gruppe.mitglieder) or "keine")
     links = _links(topics, [gruppe])
-    breite = _breite(links, topics)
+    breite = _breite_mit_texten(_breite(links, topics), topics, [gruppe])
     if not topics:
         z = Zeichnung(max(breite, 420), 60, titel)
         z.text(RAND, 22, f"Gruppe „{gruppe.name}“", fett=True, groesse=13)
         z.text(RAND, 44, "Noch keine gespeicherte Position.", farbe_name="muted")
         return Bild(z.svg(), titel)
-    hoehe = 8 + sum(_hoehe_topic(t, [gruppe]) for t in topics) + 24
+    legende = _legende(breite, True)
+    hoehe = 8 + sum(_hoehe_topic(t, [gruppe]) for t in topics) + 10 + LEGENDE_ZEILE * len(legende)
     z = Zeichnung(breite, hoehe, titel)
     y = 8
     for t in topics:
         y = _zeichne_topic(z, y, links, t, [gruppe], f"Gruppe „{gruppe.name}“ in „{t.name}“")
-    z.text(RAND, y + 8, LEGENDE, groesse=10, farbe_name="muted")
+    _zeichne_legende(z, y, legende)
     return Bild(z.svg(), titel)

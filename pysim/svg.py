@@ -27,6 +27,8 @@ Die Variablen (Name, Ersatzwert, Bedeutung):
 
 from __future__ import annotations
 
+import re
+
 FARBEN: dict[str, str] = {
     "bg": "#ffffff",
     "fg": "#1f2937",
@@ -49,10 +51,16 @@ def farbe(name: str) -> str:
     return f"var(--pysim-{name},{FARBEN[name]})"
 
 
+#: Zeichen, die in XML 1.0 nicht vorkommen dürfen (Steuerzeichen außer Tab/Zeilenumbruch,
+#: einzelne Surrogate, U+FFFE/U+FFFF); ``escape`` ersetzt sie durch U+FFFD.
+_NICHT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
 def escape(text: str) -> str:
     """Macht Text sicher für SVG/XML (Inhalt und Attribute)."""
     return (
-        text.replace("&", "&amp;")
+        _NICHT_XML.sub("\ufffd", text)
+        .replace("&", "&amp;")
         .replace("<", "&lt;")
         .replace(">", "&gt;")
         .replace('"', "&quot;")

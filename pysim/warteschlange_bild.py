@@ -2,7 +2,8 @@
 
 Jede Zeile ist eine Nachricht. Von links nach rechts läuft die Zeit in Ticks. Ein helles Stück
 heißt „sichtbar“ (wartet auf einen Consumer), ein blau umrandetes Stück „unterwegs“ (ausgeliefert,
-mit dem Namen des Consumers), ✓ markiert das Ack, „DLQ“ die Dead Letter Queue. Rechts steht, wie oft
+mit dem Namen des Consumers; gestrichelt bis zum Ende des Timeouts, solange sie gerade unterwegs
+ist), ✓ markiert das Ack, „DLQ“ die Dead Letter Queue. Rechts steht, wie oft
 die Nachricht ausgeliefert wurde.
 """
 
@@ -44,7 +45,15 @@ def zeitleiste(q: Queue, max_zeilen: int = 12) -> Bild:
     ids = q.ids()
     gezeigt = ids[:max_zeilen]
     verlaeufe = q.verlaeufe(gezeigt)
-    letzte = max([jetzt] + [e.zeit for v in verlaeufe.values() for e in v])
+    # Nachrichten, die gerade unterwegs sind: bis zu welchem Tick sie unsichtbar bleiben.
+    frist = {
+        d["id"]: (d["consumer"], d["sichtbar_ab"]) for d in q.unterwegs() if d["id"] in verlaeufe
+    }
+    letzte = max(
+        [jetzt]
+        + [e.zeit for v in verlaeufe.values() for e in v]
+        + [bis for _, bis in frist.values()]
+    )
     spanne = max(letzte, 1)
     pro_tick = max(8, min(48, 480 // spanne))
     beschriftungen = {i: f"{i} " + kuerze(str(q.body(i)), 14) for i in gezeigt}
@@ -53,7 +62,7 @@ def zeitleiste(q: Queue, max_zeilen: int = 12) -> Bild:
     breite = max(links + spanne * pro_tick + rechts, 480)
     zeilen = max(len(gezeigt), 1)
     unten = OBEN + zeilen * ZEILE + (20 if len(ids) > len(gezeigt) else 0)
-    hoehe = unten + 58
+    hoehe = unten + 76
     titel = f"Zeitleiste der Queue „{q.name}“ bei t={jetzt}"
     z = Zeichnung(breite, hoehe, titel)
     z.text(12, 20, titel, fett=True, groesse=14)
@@ -67,7 +76,8 @@ def zeitleiste(q: Queue, max_zeilen: int = 12) -> Bild:
         y = OBEN + zeile * ZEILE
         z.text(12, y + 14, beschriftungen[i], mono=True)
         abschnitte, ende, ende_zeit = _abschnitte(verlaeufe[i], jetzt)
-        for art, von, bis, text in abschnitte:
+        for nummer, (art, von, bis, text) in enumerate(abschnitte):
+            aktuell = i in frist and nummer == len(abschnitte) - 1
             if art == "sichtbar" and bis == von:
                 continue  # sofort abgeholt: nichts zu zeigen
             b = max(x(bis) - x(von), 4)
@@ -75,8 +85,27 @@ def zeitleiste(q: Queue, max_zeilen: int = 12) -> Bild:
                 z.rechteck(x(von), y, b, BALKEN, fuellung="cell", rand="line", klasse="sichtbar")
             else:
                 z.rechteck(x(von), y, b, BALKEN, fuellung="read", rand="accent", klasse="unterwegs")
-                if text and textbreite(text, 10) + 4 <= b:
+                if text and textbreite(text, 10) + 4 <= b and not aktuell:
                     z.text(x(von) + b // 2, y + 13, text, groesse=10, anker="middle")
+        if i in frist:
+            # Gerade unterwegs: gestrichelt bis zum Ende des Timeouts, mit Consumer und Frist.
+            consumer, bis = frist[i]
+            b = max(x(bis) - x(jetzt), 4)
+            z.rechteck(
+                x(jetzt),
+                y,
+                b,
+                BALKEN,
+                fuellung=None,
+                rand="accent",
+                gestrichelt=True,
+                klasse="frist",
+            )
+            label = f"{consumer + ' ' if consumer else ''}bis t={bis}"
+            if textbreite(label, 10) + 4 <= b:
+                z.text(x(jetzt) + b // 2, y + 13, label, groesse=10, anker="middle")
+            else:
+                z.text(x(jetzt) + b + 4, y + 13, label, groesse=10, farbe_name="accent")
         versuche = max(e.versuch for e in verlaeufe[i])
         if ende == "bestaetigt":
             z.text(x(ende_zeit) + 8, y + 14, "✓", farbe_name="ok", fett=True, klasse="ack")
@@ -116,4 +145,6 @@ def zeitleiste(q: Queue, max_zeilen: int = 12) -> Bild:
     z.text(114, ly + 10, "unterwegs (Consumer)", groesse=11)
     z.text(246, ly + 10, "✓ bestätigt", groesse=11, farbe_name="ok")
     z.text(326, ly + 10, "DLQ: Dead Letter Queue", groesse=11, farbe_name="warn")
+    z.rechteck(12, ly + 18, 14, 12, fuellung=None, rand="accent", gestrichelt=True)
+    z.text(30, ly + 28, "unterwegs bis zum Ende des Timeouts (noch kein Ack)", groesse=11)
     return Bild(z.svg(), titel)

@@ -8,6 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from lessonkit.assets import build_packages
+from lessonkit.execute import run_sync
+from lessonkit.kernel import Kernel
 from tests.conftest import ROOT
 
 
@@ -25,3 +27,13 @@ def run_in_pyodide(pages: list[dict[str, Any]], tmp_path: Path) -> dict[str, Any
     )
     assert done.returncode == 0, done.stderr[-3000:]
     return json.loads(done.stdout)
+
+
+def run_natively(cells: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The same cells in CPython, with the build's kernel: [{"session", "code", "label"}]."""
+
+    async def run_all() -> list[dict[str, Any]]:
+        kernel = Kernel()
+        return [(await kernel.run(c["session"], c["code"], c["label"])).to_dict() for c in cells]
+
+    return run_sync(run_all)

@@ -12,9 +12,7 @@ from typing import Any
 import pytest
 from bs4 import BeautifulSoup
 
-from lessonkit.execute import run_sync
-from lessonkit.kernel import Kernel
-from tests.pyodide import run_in_pyodide
+from tests.pyodide import run_in_pyodide, run_natively
 
 
 def collect_pages(site: Path) -> list[dict[str, Any]]:
@@ -30,14 +28,6 @@ def collect_pages(site: Path) -> list[dict[str, Any]]:
         if cells:
             pages.append({"name": path.relative_to(site).as_posix(), "cells": cells})
     return pages
-
-
-def run_natively(cells: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    async def run_all() -> list[dict[str, Any]]:
-        kernel = Kernel()
-        return [(await kernel.run(c["session"], c["code"], c["label"])).to_dict() for c in cells]
-
-    return run_sync(run_all)
 
 
 def visible_text(result: dict[str, Any]) -> str:

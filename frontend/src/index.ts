@@ -1,11 +1,12 @@
 /**
- * Entry point of the page script: mounts cells on every page Material shows.
+ * Entry point of the page script: mounts cells and consoles on every page Material shows.
  *
  * Material for MkDocs publishes each new page on its `document$` observable
  * (also after instant navigation), so we start from there, not from
  * DOMContentLoaded. Without Material we fall back to the DOM being ready.
  */
 import { mountCells } from "./components/cell";
+import { mountConsoles } from "./components/console";
 import { PythonRuntime } from "./runtime/python";
 
 interface Observable {
@@ -24,7 +25,12 @@ const runtime = new PythonRuntime(new URL("./worker.js", import.meta.url));
 window.lessonkit = { runtime };
 
 function mountPage(): void {
-  mountCells(document, runtime);
+  const cells = mountCells(document, runtime).cells.length;
+  const consoles = mountConsoles(document, runtime).length;
+  if (cells + consoles === 0) return;
+  // The <head> already started Python on pages with cells; otherwise start when idle.
+  if (window.lessonkitEarlyWorker) void runtime.start().catch(() => undefined);
+  else runtime.warmUp();
 }
 
 if (window.document$) {

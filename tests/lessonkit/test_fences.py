@@ -11,17 +11,20 @@ from bs4 import BeautifulSoup
 from pymdownx.superfences import SuperFencesException
 
 from lessonkit.errors import LessonError
-from lessonkit.fences import format_cell, validate_cell
+from lessonkit.fences import FENCES, format_block, validate
 
 
 def make_markdown(docs: Path) -> markdown.Markdown:
     """A Markdown converter configured like mkdocs.yml's, for pages in ``docs``."""
-    fence = {"name": "pycell", "class": "pycell", "validator": validate_cell, "format": format_cell}
+    fences = [
+        {"name": name, "class": name, "validator": validate, "format": format_block}
+        for name in FENCES
+    ]
     return markdown.Markdown(
         extensions=["admonition", "pymdownx.tabbed", "lessonkit.extension", "pymdownx.superfences"],
         extension_configs={
             "lessonkit.extension": {"docs_dir": str(docs)},
-            "pymdownx.superfences": {"custom_fences": [fence]},
+            "pymdownx.superfences": {"custom_fences": fences},
         },
     )
 

@@ -22,12 +22,20 @@ export interface RunRequest {
   label: string;
 }
 
+/** A call into `lessonkit.bridge.CALLS` (consoles and other page helpers). */
+export interface CallRequest {
+  name: string;
+  args: Record<string, unknown>;
+}
+
 export type ToWorker =
   | ({ type: "run"; id: number } & RunRequest)
+  | ({ type: "call"; id: number } & CallRequest)
   | { type: "reset" };
 
 export type FromWorker =
   | { type: "ready"; seconds: number }
   | { type: "chunk"; id: number; stream: string; text: string }
   | { type: "result"; id: number; result: CellResult }
+  | { type: "value"; id: number; value: unknown }
   | { type: "failed"; id: number | null; message: string };

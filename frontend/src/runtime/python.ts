@@ -2,7 +2,7 @@
  * The page's connection to Python: one worker, started on first need or when
  * the page is idle, and restarted when the reader stops a running cell.
  */
-import type { CellResult, FromWorker, RunRequest, ToWorker } from "./protocol";
+import type { CallRequest, CellResult, FromWorker, RunRequest, ToWorker } from "./protocol";
 
 export type RuntimeState = "idle" | "loading" | "ready" | "broken";
 
@@ -15,7 +15,7 @@ export class RestartedError extends Error {
 
 interface Pending {
   onChunk: (stream: string, text: string) => void;
-  resolve: (result: CellResult) => void;
+  resolve: (result: never) => void;
   reject: (error: Error) => void;
 }
 
@@ -105,14 +105,23 @@ export class PythonRuntime {
 
   /** Run code; requests run one after another in the order they were made. */
   run(request: RunRequest, onChunk: Pending["onChunk"]): Promise<CellResult> {
+    return this.enqueue<CellResult>((id) => ({ type: "run", id, ...request }), onChunk);
+  }
+
+  /** Call `lessonkit.bridge` (consoles, …); queued like runs. */
+  call<T>(request: CallRequest): Promise<T> {
+    return this.enqueue<T>((id) => ({ type: "call", id, ...request }), () => undefined);
+  }
+
+  private enqueue<T>(message: (id: number) => ToWorker, onChunk: Pending["onChunk"]): Promise<T> {
     const epoch = this.epoch;
     const job = this.queue.then(async () => {
       if (epoch !== this.epoch) throw new RestartedError();
       await this.start();
-      return new Promise<CellResult>((resolve, reject) => {
+      return new Promise<T>((resolve, reject) => {
         const id = this.nextId++;
-        this.pending.set(id, { onChunk, resolve, reject });
-        this.send({ type: "run", id, ...request });
+        this.pending.set(id, { onChunk, resolve: resolve as (value: never) => void, reject });
+        this.send(message(id));
       });
     });
     this.queue = job.catch(() => undefined);
@@ -149,7 +158,10 @@ export class PythonRuntime {
       pending.onChunk(message.stream, message.text);
     } else if (message.type === "result") {
       this.pending.delete(message.id);
-      pending.resolve(message.result);
+      pending.resolve(message.result as never);
+    } else if (message.type === "value") {
+      this.pending.delete(message.id);
+      pending.resolve(message.value as never);
     } else {
       this.pending.delete(message.id ?? -1);
       pending.reject(new Error(message.message));

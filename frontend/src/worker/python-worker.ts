@@ -24,7 +24,7 @@ function post(message: FromWorker): void {
   self.postMessage(message);
 }
 
-async function boot(): Promise<PyProxy> {
+async function boot(): Promise<Python> {
   const started = performance.now();
   // The worker lives in assets/generated/js/; its assets are one folder up.
   const base = new URL("../", import.meta.url);
@@ -42,12 +42,20 @@ async function boot(): Promise<PyProxy> {
   pyodide.unpackArchive(await packages, "zip", { extractDir: PACKAGE_DIR });
   pyodide.runPython(`import sys; sys.path.insert(0, ${JSON.stringify(PACKAGE_DIR)})`);
   const kernel = pyodide.runPython("from lessonkit.kernel import Kernel\nKernel()") as PyProxy;
+  const bridge = pyodide.pyimport("lessonkit.bridge") as PyProxy;
   post({ type: "ready", seconds: (performance.now() - started) / 1000 });
-  return kernel;
+  return { kernel, bridge };
 }
 
-const kernel = boot();
-kernel.catch((error: unknown) => post({ type: "failed", id: null, message: String(error) }));
+interface Python {
+  /** lessonkit.kernel.Kernel: runs cells. */
+  kernel: PyProxy;
+  /** lessonkit.bridge: consoles and other calls. */
+  bridge: PyProxy;
+}
+
+const python = boot();
+python.catch((error: unknown) => post({ type: "failed", id: null, message: String(error) }));
 
 // Runs one request at a time, in arrival order (the page also queues them).
 let queue: Promise<void> = Promise.resolve();
@@ -58,22 +66,32 @@ self.onmessage = (event: MessageEvent<ToWorker>) => {
 };
 
 async function handle(message: ToWorker): Promise<void> {
-  let py: PyProxy;
+  let py: Python;
   try {
-    py = await kernel;
+    py = await python;
   } catch (error) {
-    if (message.type === "run") post({ type: "failed", id: message.id, message: String(error) });
+    if (message.type !== "reset") post({ type: "failed", id: message.id, message: String(error) });
     return;
   }
   if (message.type === "reset") {
-    py.reset();
+    py.kernel.reset();
+    py.bridge.call("page.reset", "{}");
+    return;
+  }
+  if (message.type === "call") {
+    try {
+      const value = py.bridge.call(message.name, JSON.stringify(message.args)) as string;
+      post({ type: "value", id: message.id, value: JSON.parse(value) as unknown });
+    } catch (error) {
+      post({ type: "failed", id: message.id, message: String(error) });
+    }
     return;
   }
   const { id } = message;
   const onChunk = (stream: string, text: string): void => post({ type: "chunk", id, stream, text });
   let result: PyProxy | undefined;
   try {
-    result = (await py.run(message.session, message.code, message.label, onChunk)) as PyProxy;
+    result = (await py.kernel.run(message.session, message.code, message.label, onChunk)) as PyProxy;
     // JSON keeps Python's None as null (toJs would turn it into undefined).
     post({ type: "result", id, result: JSON.parse(result.to_json() as string) as CellResult });
   } catch (error) {

@@ -214,8 +214,6 @@ export class CellPage {
     roots.forEach((root, index) => this.cells.push(new Cell(root, this, index)));
     if (this.cells.length === 0) return;
     this.mountEditorsWhenVisible();
-    if (window.lessonkitEarlyWorker) void this.runtime.start().catch(() => undefined);
-    else this.runtime.warmUp();
   }
 
   /**

@@ -1,0 +1,144 @@
+/**
+ * A command console (log or queue): mounts onto the markup of
+ * lessonkit/render.py (render_console), adds a prompt line, and runs commands
+ * in the page's Python worker through `lessonkit.bridge`.
+ *
+ * Enter runs, ↑/↓ walk the history, Tab completes commands, topic and group
+ * names. `Zurücksetzen` restores the author's starting state.
+ */
+import type { PythonRuntime } from "../../runtime/python";
+import { RestartedError } from "../../runtime/python";
+import { commonPrefix, History } from "./history";
+import { type ConsoleResult, Transcript } from "./transcript";
+
+interface ConsoleData {
+  key: string;
+  kind: string;
+  options: Record<string, string>;
+  setup: string[];
+  label: string;
+}
+
+let counter = 0;
+
+export class CommandConsole {
+  readonly data: ConsoleData;
+  private readonly input: HTMLInputElement;
+  private readonly transcript: Transcript;
+  private readonly history = new History();
+  private readonly initialLog: Node[];
+  private readonly initialPicture: Node[];
+  private readonly log: HTMLElement;
+  private readonly picture: HTMLElement;
+
+  constructor(
+    readonly root: HTMLElement,
+    private readonly runtime: PythonRuntime,
+  ) {
+    const script = root.querySelector<HTMLScriptElement>("script.lk-console__data");
+    this.data = JSON.parse(script?.textContent ?? "{}") as ConsoleData;
+    this.log = root.querySelector<HTMLElement>(".lk-console__log")!;
+    this.picture = root.querySelector<HTMLElement>(".lk-console__picture")!;
+    this.initialLog = [...this.log.childNodes].map((node) => node.cloneNode(true));
+    this.initialPicture = [...this.picture.childNodes].map((node) => node.cloneNode(true));
+    this.transcript = new Transcript(this.log, this.picture);
+
+    const id = `lk-console-input-${++counter}`;
+    const form = document.createElement("form");
+    form.className = "lk-console__prompt";
+    form.innerHTML =
+      `<label class="lk-console__label" for="${id}">Befehl für ${this.data.label}</label>` +
+      `<span class="lk-console__sign" aria-hidden="true">$</span>` +
+      `<input id="${id}" class="lk-console__input" type="text" autocomplete="off" ` +
+      `autocapitalize="off" spellcheck="false" enterkeyhint="send" placeholder="hilfe">` +
+      `<button type="submit" class="lk-button lk-button--run">Ausführen</button>` +
+      `<button type="button" class="lk-button lk-button--reset">Zurücksetzen</button>`;
+    this.log.after(form);
+    this.input = form.querySelector<HTMLInputElement>("input")!;
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      void this.submit();
+    });
+    form.querySelector(".lk-button--reset")!.addEventListener("click", () => void this.reset());
+    this.input.addEventListener("keydown", (event) => this.onKey(event));
+    root.dataset["lkMounted"] = "true";
+    root.dataset["state"] = "idle";
+  }
+
+  private args(extra: Record<string, unknown> = {}): Record<string, unknown> {
+    const { key, kind, options, setup } = this.data;
+    return { key, kind, options, setup, ...extra };
+  }
+
+  /** Run what is in the input line. */
+  async submit(): Promise<void> {
+    const line = this.input.value;
+    if (!line.trim()) return;
+    this.history.push(line);
+    this.input.value = "";
+    this.root.dataset["state"] = "busy";
+    try {
+      const result = await this.runtime.call<ConsoleResult>({ name: "console.run", args: this.args({ line }) });
+      this.transcript.append(line, result);
+    } catch (error) {
+      this.transcript.note(
+        error instanceof RestartedError
+          ? "Python wurde neu gestartet. Der Befehl lief nicht; die Konsole beginnt wieder beim Ausgangszustand."
+          : `Python ist nicht verfügbar: ${String(error)}`,
+      );
+    } finally {
+      this.root.dataset["state"] = "idle";
+    }
+  }
+
+  private onKey(event: KeyboardEvent): void {
+    if (event.key === "ArrowUp" || event.key === "ArrowDown") {
+      const next = event.key === "ArrowUp" ? this.history.back(this.input.value) : this.history.forward();
+      if (next !== null) {
+        event.preventDefault();
+        this.input.value = next;
+        this.input.setSelectionRange(next.length, next.length);
+      }
+    } else if (event.key === "Tab" && !event.shiftKey && this.input.value.trim()) {
+      // Tab completes while there is something to complete; otherwise it moves focus as usual.
+      event.preventDefault();
+      void this.complete();
+    }
+  }
+
+  private async complete(): Promise<void> {
+    const line = this.input.value;
+    const candidates = await this.runtime.call<string[]>({ name: "console.complete", args: this.args({ line }) });
+    if (this.input.value !== line || candidates.length === 0) return;
+    const start = line.search(/\S*$/);
+    const prefix = commonPrefix(candidates);
+    const word = line.slice(start);
+    if (candidates.length === 1) {
+      this.input.value = `${line.slice(0, start)}${candidates[0]} `;
+    } else if (prefix.length > word.length) {
+      this.input.value = line.slice(0, start) + prefix;
+    } else {
+      this.transcript.note(`Möglich: ${candidates.join("  ")}`);
+    }
+  }
+
+  /** Back to the author's starting state (for every console of the same session). */
+  async reset(): Promise<void> {
+    this.log.replaceChildren(...this.initialLog.map((node) => node.cloneNode(true)));
+    this.picture.replaceChildren(...this.initialPicture.map((node) => node.cloneNode(true)));
+    this.input.value = "";
+    try {
+      await this.runtime.call({ name: "console.reset", args: { key: this.data.key } });
+    } catch {
+      // Python not running: nothing to reset.
+    }
+    this.input.focus();
+  }
+}
+
+/** Mount every console in `scope`. */
+export function mountConsoles(scope: ParentNode, runtime: PythonRuntime): CommandConsole[] {
+  return [...scope.querySelectorAll<HTMLElement>("[data-lk-console]:not([data-lk-mounted])")].map(
+    (root) => new CommandConsole(root, runtime),
+  );
+}

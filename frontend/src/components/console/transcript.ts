@@ -1,0 +1,49 @@
+/**
+ * A console's transcript and picture, with the markup of lessonkit/render.py
+ * (render_console_entry), so live entries look like the build's.
+ */
+import { sanitizeSvg } from "../output/render";
+
+export interface ConsoleResult {
+  ok: boolean;
+  text: string;
+  svg: string | null;
+  clear: boolean;
+  command: string;
+}
+
+const PROMPT = "$ ";
+
+function span(className: string, text: string): HTMLSpanElement {
+  const node = document.createElement("span");
+  node.className = className;
+  node.textContent = text;
+  return node;
+}
+
+export class Transcript {
+  constructor(
+    private readonly log: HTMLElement,
+    private readonly picture: HTMLElement,
+  ) {}
+
+  /** Append a command and its answer; keep the newest entry in view. */
+  append(command: string, result: ConsoleResult): void {
+    if (result.clear) {
+      this.log.replaceChildren();
+      return;
+    }
+    const entry = span(`lk-console__entry lk-console__entry--${result.ok ? "ok" : "error"}`, "");
+    entry.append(span("lk-console__cmd", PROMPT + command), "\n");
+    if (result.text) entry.append(span("lk-console__out", result.text), "\n");
+    this.log.append(entry);
+    this.log.scrollTop = this.log.scrollHeight;
+    if (result.svg) this.picture.replaceChildren(sanitizeSvg(result.svg));
+  }
+
+  /** A line from the page itself (completion candidates, loading problems). */
+  note(text: string): void {
+    this.log.append(span("lk-console__note", text), "\n");
+    this.log.scrollTop = this.log.scrollHeight;
+  }
+}

@@ -1,0 +1,72 @@
+"""The command consoles of a page, by key, at build time and in the browser.
+
+A console's state is a ``pysim.console.Console`` (the log) or ``QueueConsole``.
+Each console on a page has its own state, unless the author gives several the
+same ``session``: then they share one, built by replaying the setup commands of
+all of them in page order. Pure standard library plus ``pysim``: shipped to the
+browser and called there through ``lessonkit.bridge``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pysim import Queue
+from pysim.console import Console, ConsoleResult, QueueConsole
+
+#: The consoles a fence can create: kind -> factory(options).
+KINDS = {
+    "log": lambda options: Console(),
+    "queue": lambda options: QueueConsole(
+        Queue(
+            visibility_timeout=int(options.get("visibility_timeout", 3)),
+            max_versuche=int(options["max_versuche"]) if options.get("max_versuche") else None,
+        )
+    ),
+}
+
+AnyConsole = Console | QueueConsole
+
+
+def strip_expectation(line: str) -> tuple[str, bool]:
+    """A setup line ``! cmd`` is meant to fail: return (``cmd``, True)."""
+    stripped = line.strip()
+    if stripped.startswith("!"):
+        return stripped[1:].strip(), True
+    return stripped, False
+
+
+class ConsoleSessions:
+    """Live consoles by key; a console is created (and its setup replayed) on first use."""
+
+    def __init__(self) -> None:
+        self.consoles: dict[str, AnyConsole] = {}
+
+    def get(
+        self, key: str, kind: str, options: dict[str, Any], setup: list[str]
+    ) -> tuple[AnyConsole, list[ConsoleResult]]:
+        """The console ``key``; when new, created and given its setup (whose results are returned)."""
+        if key in self.consoles:
+            return self.consoles[key], []
+        console = KINDS[kind](options)
+        self.consoles[key] = console
+        return console, [console.run(strip_expectation(line)[0]) for line in setup]
+
+    def run(
+        self, key: str, kind: str, options: dict[str, Any], setup: list[str], line: str
+    ) -> ConsoleResult:
+        console, _ = self.get(key, kind, options, setup)
+        return console.run(line)
+
+    def complete(
+        self, key: str, kind: str, options: dict[str, Any], setup: list[str], line: str
+    ) -> list[str]:
+        console, _ = self.get(key, kind, options, setup)
+        return console.complete(line)
+
+    def reset(self, key: str) -> None:
+        """Forget ``key``: the next use starts again from the author's setup."""
+        self.consoles.pop(key, None)
+
+    def reset_all(self) -> None:
+        self.consoles.clear()

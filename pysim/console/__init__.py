@@ -1,0 +1,20 @@
+"""Die Befehlskonsolen des Kurses: die Log-Konsole (Lektion 2) und die Queue-Konsole (Lektion 1).
+
+    from pysim.console import Console, QueueConsole, ConsoleResult
+
+    c = Console()
+    r = c.run("create topic orders partitions 3")
+    r.ok, r.text, r.svg          # True, deutscher Text, Bild des Topics
+    c.complete("consume orders g")   # ["group"]
+
+``run`` löst nie eine Ausnahme aus: Jede Eingabe bekommt eine Antwort, und ein fehlgeschlagener
+Befehl ändert nichts. Aufbau: ``parser`` (Grammatik und Prüfung), ``basis`` (ausführen,
+vervollständigen), ``log_console`` und ``queue_console`` (Befehlstabellen und Ausgaben),
+``hilfe`` (Hilfetexte aus den Tabellen), ``werte`` (JSON, Namen, Tabellen), ``ergebnis``.
+"""
+
+from .ergebnis import ConsoleResult
+from .log_console import Console
+from .queue_console import QueueConsole
+
+__all__ = ["Console", "ConsoleResult", "QueueConsole"]

@@ -1,0 +1,624 @@
+"""Die Log-Konsole von Lektion 2: eine lesbare Version der Kafka-Werkzeuge.
+
+    >>> c = Console()
+    >>> print(c.run("create topic orders partitions 3").text)
+    Topic „orders“ angelegt: 3 Partitionen (p0 bis p2).
+    >>> print(c.run('produce orders key=customer-7 {"order":61,"total":12.40}').text)
+    → Partition 1, Offset 0 (p1:0)
+    Schlüssel „customer-7“: Hash 982, 982 % 3 = 1
+
+Die Regeln (Partition wählen, Startposition, Aufteilung) stehen im Modell ``pysim.log``; diese
+Datei liest nur Befehle und formt Text und Bild.
+"""
+
+from __future__ import annotations
+
+import difflib
+from typing import Any
+
+from .. import log_regeln as regeln
+from ..log import Log, Record
+from .basis import BasisKonsole
+from .ergebnis import ConsoleResult
+from .parser import (
+    Aufruf,
+    Befehl,
+    Befehlstabelle,
+    EingabeFehler,
+    Option,
+    Wert,
+    absatz,
+    kuerze_wort,
+    zahl,
+)
+from .werte import anzahl, lies_json, namen, pruefe_neuer_name, tabelle, zeige_json
+
+#: So viele Partitionen darf ein Topic der Konsole haben (das Bild bleibt lesbar).
+MAX_PARTITIONEN = 12
+#: So viele Einträge zeigen read und consume als Text, danach „… und n weitere“.
+MAX_ZEILEN = 30
+
+TOPIC = Wert("topic", "<topic>", "topic")
+GRUPPE = Wert("gruppe", "<gruppe>", "gruppe")
+
+BEFEHLE = Befehlstabelle(
+    [
+        Befehl(
+            name="create",
+            syntax="create topic <topic> [partitions <n>]",
+            kurz="ein Topic anlegen",
+            beispiele=("create topic orders partitions 3",),
+            methode="_create",
+            erklaerung=(
+                "Ein Topic hat eine feste Anzahl Partitionen (ohne partitions: 1). "
+                f"Im Simulator höchstens {MAX_PARTITIONEN}.",
+            ),
+            woerter=("topic",),
+            positionen=(Wert("topic", "<topic>", "neues_topic"),),
+            optionen=(
+                Option("partitions", Wert("partitionen", "<n>", "zahl", 1, MAX_PARTITIONEN)),
+            ),
+        ),
+        Befehl(
+            name="topics",
+            syntax="topics",
+            kurz="die Topics auflisten",
+            beispiele=("topics",),
+            methode="_topics",
+        ),
+        Befehl(
+            name="produce",
+            syntax="produce <topic> [key=<schlüssel>] <json>",
+            kurz="ein Ereignis schreiben",
+            beispiele=(
+                'produce orders key=customer-7 {"order":61,"total":12.40}',
+                'produce orders {"order":63}',
+            ),
+            methode="_produce",
+            erklaerung=(
+                "Der Wert ist JSON. Mit Schlüssel: Partition = Hash des Schlüssels "
+                "(Summe der Zeichencodes) modulo Partitionen; derselbe Schlüssel landet "
+                "immer in derselben Partition. Ohne Schlüssel: reihum.",
+            ),
+            positionen=(TOPIC,),
+            rest="json",
+            rest_name='der Wert (JSON), z. B. {"order":61}',
+            mit_schluessel=True,
+        ),
+        Befehl(
+            name="read",
+            syntax="read <topic> [partition <n>] [from <offset>]",
+            kurz="Einträge zeigen, ohne etwas zu merken",
+            beispiele=("read orders", "read orders partition 1 from 0"),
+            methode="_read",
+            erklaerung=("p1:0 heißt Partition 1, Offset 0. read ändert keine Position.",),
+            positionen=(TOPIC,),
+            optionen=(
+                Option("partition", Wert("partition", "<n>", "partition")),
+                Option("from", Wert("start", "<offset>", "zahl")),
+            ),
+        ),
+        Befehl(
+            name="consume",
+            syntax=(
+                "consume <topic> group <gruppe> [as <mitglied>] [max <n>] "
+                "[from-beginning] [no-commit]"
+            ),
+            kurz="als Gruppe lesen und die Position speichern",
+            beispiele=(
+                "consume orders group billing",
+                "consume orders group billing as billing-2",
+                "consume orders group analytics from-beginning",
+            ),
+            methode="_consume",
+            erklaerung=(
+                "Ohne as liest das Mitglied <gruppe>-1. Die Gruppe liest dort weiter, wo ihre "
+                "gespeicherte Position steht. Eine neue Gruppe beginnt am Ende, mit "
+                "from-beginning am Anfang. Die Partitionen werden unter den Mitgliedern "
+                "aufgeteilt. max begrenzt die Anzahl der Einträge. no-commit liest, ohne die "
+                "Position zu speichern (wie ein Absturz vor dem Commit).",
+            ),
+            positionen=(TOPIC,),
+            optionen=(
+                Option("group", Wert("gruppe", "<gruppe>", "gruppe_neu"), pflicht=True),
+                Option("as", Wert("mitglied", "<mitglied>", "mitglied")),
+                Option("max", Wert("max", "<n>", "zahl", 1)),
+                Option("from-beginning"),
+                Option("no-commit"),
+            ),
+        ),
+        Befehl(
+            name="offsets",
+            syntax="offsets <topic>",
+            kurz="Ende jeder Partition, Position jeder Gruppe",
+            beispiele=("offsets orders",),
+            methode="_offsets",
+            positionen=(TOPIC,),
+        ),
+        Befehl(
+            name="describe",
+            syntax="describe group <gruppe>",
+            kurz="Position, Ende und Rückstand einer Gruppe",
+            beispiele=("describe group billing",),
+            methode="_describe",
+            erklaerung=("Rückstand (lag) = Ende − Position.",),
+            woerter=("group",),
+            positionen=(GRUPPE,),
+        ),
+        Befehl(
+            name="groups",
+            syntax="groups",
+            kurz="die Gruppen auflisten",
+            beispiele=("groups",),
+            methode="_groups",
+        ),
+        Befehl(
+            name="reset",
+            syntax="reset group <gruppe> to <0|earliest|latest> [topic <topic>]",
+            kurz="die Position einer Gruppe verschieben",
+            beispiele=("reset group analytics to 0", "reset group billing to latest"),
+            methode="_reset",
+            erklaerung=(
+                "to 0 oder earliest: an den Anfang, latest: ans Ende, eine Zahl: dorthin "
+                "(höchstens bis zum Ende). Ohne topic gilt es für jedes Topic der Gruppe. "
+                "Andere Gruppen merken nichts.",
+            ),
+            woerter=("group",),
+            positionen=(GRUPPE,),
+            optionen=(
+                Option("to", Wert("ziel", "<0|earliest|latest>", "ziel"), pflicht=True),
+                Option("topic", TOPIC),
+            ),
+        ),
+        Befehl(
+            name="hilfe",
+            syntax="hilfe [<befehl>]",
+            kurz="Hilfe zu allen oder einem Befehl",
+            beispiele=("hilfe", "hilfe consume"),
+            methode="_hilfe",
+            rest="befehl",
+            rest_pflicht=False,
+            aliase=("help",),
+            zeigt_bild=False,
+        ),
+        Befehl(
+            name="clear",
+            syntax="clear",
+            kurz="die Ausgabe leeren (der Zustand bleibt)",
+            beispiele=("clear",),
+            methode="_clear",
+            zeigt_bild=False,
+        ),
+        Befehl(
+            name="update",
+            syntax="update …",
+            kurz="gibt es nicht: Einträge ändern sich nie",
+            beispiele=(),
+            methode="_unveraenderlich",
+            erklaerung=("Eine Korrektur ist ein neues Ereignis: produce.",),
+            rest="text",
+            rest_pflicht=False,
+            vervollstaendigen=False,
+            zeigt_bild=False,
+        ),
+        Befehl(
+            name="delete",
+            syntax="delete …",
+            kurz="gibt es nicht: Einträge werden nie gelöscht",
+            beispiele=(),
+            methode="_unveraenderlich",
+            erklaerung=("Eine Korrektur ist ein neues Ereignis: produce.",),
+            rest="text",
+            rest_pflicht=False,
+            vervollstaendigen=False,
+            zeigt_bild=False,
+        ),
+    ]
+)
+
+
+class Console(BasisKonsole):
+    """Die Log-Konsole: ``Console().run("topics")`` gibt ein ``ConsoleResult``.
+
+    ``log``: ein vorhandenes ``Log`` (z. B. von einer Übung vorbereitet); sonst ein leeres.
+    """
+
+    BEFEHLE = BEFEHLE
+    HILFE_TITEL = "Befehle der Log-Konsole:"
+    HILFE_BEISPIEL = "consume"
+
+    def __init__(self, log: Log | None = None) -> None:
+        self._log = log if log is not None else Log()
+        self._bild_topic: str | None = None
+
+    @property
+    def log(self) -> Log:
+        """Das Modell hinter der Konsole (für Prüfungen in Übungen)."""
+        return self._log
+
+    # --- Werte prüfen ---
+
+    def _pruefe(self, art: str, text: Any, werte: dict[str, Any]) -> Any:
+        if art == "topic":
+            return self._bekanntes_topic(text)
+        if art == "neues_topic":
+            pruefe_neuer_name(text, "Ein Topic-Name")
+            if text in self._log.topics():
+                alt = self._log.topic(text).partitionen
+                raise EingabeFehler(
+                    f"Das Topic „{text}“ gibt es schon (mit {anzahl(alt, 'Partition', 'Partitionen')}). "
+                    "Wähle einen anderen Namen."
+                )
+            return text
+        if art == "gruppe":
+            return self._bekannte_gruppe(text)
+        if art == "gruppe_neu":
+            if text in self._log.groups():
+                return text
+            return pruefe_neuer_name(text, "Ein Gruppenname")
+        if art == "mitglied":
+            gruppe = werte.get("gruppe")
+            if gruppe in self._log.groups() and text in self._log.members(gruppe):
+                return text
+            return pruefe_neuer_name(text, "Ein Mitgliedsname")
+        if art == "partition":
+            n = self._log.topic(werte["topic"]).partitionen
+            if text >= n:
+                raise EingabeFehler(
+                    f"Das Topic „{werte['topic']}“ hat die Partitionen 0 bis {n - 1}, nicht {text}."
+                )
+            return text
+        if art == "ziel":
+            if text.lower() in ("earliest", "latest"):
+                return text.lower()
+            if not text[:1].isdigit():
+                raise EingabeFehler(
+                    f"Nach `to` kommt 0 (oder eine andere Zahl), earliest oder latest, "
+                    f"nicht „{kuerze_wort(text)}“."
+                )
+            return zahl(text, "Nach `to`")
+        return text
+
+    def _bekanntes_topic(self, name: str) -> str:
+        vorhanden = self._log.topics()
+        if name in vorhanden:
+            return name
+        if not vorhanden:
+            raise EingabeFehler(
+                f"Das Topic „{kuerze_wort(name)}“ gibt es nicht; es gibt noch kein Topic.\n"
+                f"Lege eins an: create topic {kuerze_wort(name)} partitions 3"
+            )
+        zeilen = [f"Das Topic „{kuerze_wort(name)}“ gibt es nicht."]
+        aehnlich = difflib.get_close_matches(name, vorhanden, n=1, cutoff=0.6)
+        if aehnlich:
+            zeilen[0] += f" Meintest du „{aehnlich[0]}“?"
+        zeilen.append(f"Vorhandene Topics: {namen(vorhanden)}.")
+        raise EingabeFehler("\n".join(zeilen))
+
+    def _bekannte_gruppe(self, name: str) -> str:
+        vorhanden = self._log.groups()
+        if name in vorhanden:
+            return name
+        zeilen = [f"Die Gruppe „{kuerze_wort(name)}“ gibt es nicht."]
+        aehnlich = difflib.get_close_matches(name, vorhanden, n=1, cutoff=0.6)
+        if aehnlich:
+            zeilen[0] += f" Meintest du „{aehnlich[0]}“?"
+        zeilen.append(f"Vorhandene Gruppen: {namen(vorhanden)}.")
+        zeilen.append("Eine Gruppe entsteht beim ersten consume.")
+        raise EingabeFehler("\n".join(zeilen))
+
+    # --- Vervollständigung ---
+
+    def _kandidaten(self, art: str, werte: dict[str, Any]) -> list[str]:
+        log = self._log
+        if art == "topic":
+            return log.topics()
+        if art in ("gruppe", "gruppe_neu"):
+            return log.groups()
+        if art == "mitglied":
+            gruppe = werte.get("gruppe")
+            if gruppe is None:
+                return [m for g in log.groups() for m in log.members(g)]
+            if gruppe not in log.groups():
+                return [f"{gruppe}-1"]
+            mitglieder = log.members(gruppe)
+            n = 1
+            while f"{gruppe}-{n}" in mitglieder:
+                n += 1
+            return [*mitglieder, f"{gruppe}-{n}"]
+        if art == "partition" and werte.get("topic") in log.topics():
+            return [str(p) for p in range(log.topic(werte["topic"]).partitionen)]
+        if art == "ziel":
+            return ["0", "earliest", "latest"]
+        return []
+
+    def _schluessel_kandidaten(self, werte: dict[str, Any]) -> list[str]:
+        topic = werte.get("topic")
+        if topic not in self._log.topics():
+            return ["key="]
+        keys = {r.key for r in self._log.read(topic) if r.key is not None}
+        return ["key=", *(f"key={k}" for k in sorted(keys))]
+
+    # --- Bild ---
+
+    def _bild(self, topic: str | None = None) -> str | None:
+        """Das Bild eines Topics mit seinen Gruppen; ohne Angabe das zuletzt benutzte."""
+        if topic is not None:
+            self._bild_topic = topic
+        name = self._bild_topic
+        if name is None or name not in self._log.topics():
+            topics = self._log.topics()
+            name = topics[0] if topics else None
+        return None if name is None else self._log.bild(name).svg
+
+    # --- Befehle ---
+
+    def _create(self, aufruf: Aufruf) -> ConsoleResult:
+        name = aufruf.werte["topic"]
+        n = aufruf.werte.get("partitionen", 1)
+        self._log.create_topic(name, partitions=n)
+        teile = "p0" if n == 1 else f"p0 bis p{n - 1}"
+        text = f"Topic „{name}“ angelegt: {anzahl(n, 'Partition', 'Partitionen')} ({teile})."
+        return self._ok(aufruf, text, self._bild(name))
+
+    def _topics(self, aufruf: Aufruf) -> ConsoleResult:
+        namen_ = self._log.topics()
+        if not namen_:
+            text = "Noch keine Topics.\nLege eins an: create topic orders partitions 3"
+            return self._ok(aufruf, text, None)
+        zeilen = []
+        for name in namen_:
+            t = self._log.topic(name)
+            eintraege = sum(t.enden())
+            zeilen.append(
+                [
+                    name,
+                    anzahl(t.partitionen, "Partition", "Partitionen"),
+                    anzahl(eintraege, "Eintrag", "Einträge"),
+                ]
+            )
+        text = "\n".join(
+            tabelle(
+                ["TOPIC", "PARTITIONEN", "EINTRÄGE"],
+                [[z[0], z[1].split()[0], z[2].split()[0]] for z in zeilen],
+            )
+        )
+        return self._ok(aufruf, text, self._bild())
+
+    def _produce(self, aufruf: Aufruf) -> ConsoleResult:
+        topic = aufruf.werte["topic"]
+        key = aufruf.werte.get("key")
+        wert = lies_json(aufruf.rest or "")
+        partition, offset = self._log.produce(topic, wert, key=key)
+        n = self._log.topic(topic).partitionen
+        zeilen = [f"→ Partition {partition}, Offset {offset} (p{partition}:{offset})"]
+        if key is not None:
+            h = regeln.schluessel_hash(key)
+            zeilen.append(f"Schlüssel „{kuerze_wort(key)}“: Hash {h}, {h} % {n} = {partition}")
+        elif n > 1:
+            zeilen.append("Ohne Schlüssel: reihum auf die Partitionen verteilt.")
+        return self._ok(aufruf, "\n".join(zeilen), self._bild(topic))
+
+    def _read(self, aufruf: Aufruf) -> ConsoleResult:
+        topic = aufruf.werte["topic"]
+        partition = aufruf.werte.get("partition")
+        start = aufruf.werte.get("start", 0)
+        records = self._log.read(topic, partition, start)
+        wo = f"„{topic}“" if partition is None else f"„{topic}“, Partition {partition}"
+        if not records:
+            ab = f" ab Offset {start}" if start else ""
+            zeilen = [f"Keine Einträge in {wo}{ab}."]
+        else:
+            zeilen = _eintraege(records)
+            zeilen.append(
+                f"{anzahl(len(records), 'Eintrag', 'Einträge')}. read ändert keine Position."
+            )
+        return self._ok(aufruf, "\n".join(zeilen), self._bild(topic))
+
+    def _consume(self, aufruf: Aufruf) -> ConsoleResult:
+        w = aufruf.werte
+        log = self._log
+        topic, gruppe = w["topic"], w["gruppe"]
+        mitglied = w.get("mitglied") or f"{gruppe}-1"
+        von_anfang = bool(w.get("from-beginning"))
+        commit = not w.get("no-commit")
+        neue_gruppe = gruppe not in log.groups()
+        neues_mitglied = neue_gruppe or mitglied not in log.members(gruppe)
+        hatte_position = not neue_gruppe and log.group(gruppe).position(topic, 0) is not None
+        records = log.consume(
+            topic,
+            gruppe,
+            member=mitglied,
+            max=w.get("max"),
+            from_beginning=von_anfang,
+            commit=commit,
+        )
+        g = log.group(gruppe)
+        zuteilung = g.zuteilung(topic)
+        meine = [p for p in sorted(zuteilung) if zuteilung[p] == mitglied]
+        zeilen: list[str] = []
+        if neue_gruppe:
+            zeilen.append(f"Neue Gruppe „{gruppe}“, Mitglied {mitglied}.")
+        elif neues_mitglied:
+            zeilen.append(f"{mitglied} tritt der Gruppe „{gruppe}“ bei.")
+            zeilen.append("Neue Aufteilung:")
+            zeilen.extend(_aufteilung(g.mitglieder, zuteilung))
+        if not hatte_position:
+            if von_anfang:
+                zeilen.append("Noch keine Position: Start am Anfang (from-beginning).")
+            else:
+                zeilen.append("Noch keine Position: Start am Ende.")
+                zeilen.append("Die Gruppe liest nur, was ab jetzt kommt.")
+        elif von_anfang:
+            zeilen.append("from-beginning zählt nicht: Die Gruppe hat schon")
+            zeilen.append("eine Position, und die Position gewinnt.")
+        if not meine:
+            n = log.topic(topic).partitionen
+            zeilen.append(
+                absatz(
+                    f"{mitglied} bekommt keine Partition: "
+                    f"{anzahl(n, 'Partition', 'Partitionen')}, "
+                    f"{anzahl(len(g.mitglieder), 'Mitglied', 'Mitglieder')}. "
+                    f"{mitglied} ist untätig."
+                )
+            )
+        else:
+            teile = ", ".join(f"p{p}" for p in meine)
+            if records:
+                zeilen.append(f"{mitglied} liest {teile}:")
+                zeilen.extend(_eintraege(records, einzug="  "))
+                zeilen.append(f"{anzahl(len(records), 'Eintrag', 'Einträge')} gelesen.")
+            else:
+                zeilen.append(f"{mitglied} liest {teile}: nichts Neues.")
+            if commit:
+                neu = ", ".join(f"p{p} → {g.position(topic, p)}" for p in meine)
+                zeilen.append(f"Position gespeichert (Commit): {neu}")
+            elif records:
+                zeilen.append("no-commit: Position nicht gespeichert.")
+                zeilen.append("Das nächste consume liest dasselbe noch einmal.")
+            else:
+                zeilen.append("no-commit: Position nicht gespeichert.")
+        return self._ok(aufruf, "\n".join(zeilen), self._bild(topic))
+
+    def _offsets(self, aufruf: Aufruf) -> ConsoleResult:
+        topic = aufruf.werte["topic"]
+        o = self._log.offsets(topic)
+        gruppen = list(o.gruppen)
+        zeilen = [
+            [f"p{p}", str(ende), *(str(o.gruppen[g][p]) for g in gruppen)]
+            for p, ende in enumerate(o.enden)
+        ]
+        text = [f"Offsets von „{topic}“ (Ende und Position je Gruppe):"]
+        text += tabelle(["PARTITION", "ENDE", *gruppen], zeilen)
+        if not gruppen:
+            text.append("Noch keine Gruppe hat hier eine Position gespeichert.")
+        else:
+            text.append("Rückstand = Ende − Position.")
+        return self._ok(aufruf, "\n".join(text), self._bild(topic))
+
+    def _describe(self, aufruf: Aufruf) -> ConsoleResult:
+        gruppe = aufruf.werte["gruppe"]
+        g = self._log.group(gruppe)
+        zeilen = [absatz(f"Gruppe „{gruppe}“, Mitglieder: {', '.join(g.mitglieder) or 'keine'}")]
+        beschreibung = self._log.describe(gruppe)
+        if not beschreibung:
+            zeilen.append("Noch keine gespeicherte Position (nur mit no-commit gelesen).")
+        else:
+            zeilen += tabelle(
+                ["TOPIC", "PARTITION", "POSITION", "ENDE", "RÜCKSTAND", "MITGLIED"],
+                [
+                    [
+                        z.topic,
+                        str(z.partition),
+                        str(z.position),
+                        str(z.end),
+                        str(z.lag),
+                        z.member or "-",
+                    ]
+                    for z in beschreibung
+                ],
+            )
+            for topic in g.topics():
+                untaetig = [m for m in g.mitglieder if m not in g.zuteilung(topic).values()]
+                if untaetig:
+                    zeilen.append(
+                        f"Untätig in „{topic}“: {', '.join(untaetig)} (keine Partition frei)."
+                    )
+        return self._ok(aufruf, "\n".join(zeilen), g.bild().svg)
+
+    def _groups(self, aufruf: Aufruf) -> ConsoleResult:
+        gruppen = self._log.groups()
+        if not gruppen:
+            text = (
+                "Noch keine Gruppen. Eine Gruppe entsteht beim ersten consume:\n"
+                "  consume orders group billing"
+            )
+            return self._ok(aufruf, text, self._bild())
+        zeilen = []
+        for name in gruppen:
+            g = self._log.group(name)
+            zeilen.append([name, ", ".join(g.mitglieder), ", ".join(g.topics()) or "-"])
+        text = "\n".join(tabelle(["GRUPPE", "MITGLIEDER", "TOPICS"], zeilen))
+        return self._ok(aufruf, text, self._bild())
+
+    def _reset(self, aufruf: Aufruf) -> ConsoleResult:
+        w = aufruf.werte
+        gruppe, ziel, topic = w["gruppe"], w["ziel"], w.get("topic")
+        g = self._log.group(gruppe)
+        topics = [topic] if topic is not None else g.topics()
+        if not topics:
+            beispiel = self._bild_topic or (self._log.topics() or ["orders"])[0]
+            raise EingabeFehler(
+                f"Die Gruppe „{gruppe}“ hat noch keine gespeicherte Position.\n"
+                f"Gib das Topic an: reset group {gruppe} to {ziel} topic {beispiel}"
+            )
+        vorher = {
+            t: [g.position(t, p) for p in range(self._log.topic(t).partitionen)] for t in topics
+        }
+        self._log.reset(gruppe, to=ziel, topic=topic)
+        zeilen = []
+        begrenzt = False
+        for t in topics:
+            zeilen.append(f"Gruppe „{gruppe}“ in „{t}“:")
+            teile = []
+            for p, alt in enumerate(vorher[t]):
+                neu = g.position(t, p)
+                teile.append(f"p{p}: {'-' if alt is None else alt} → {neu}")
+                begrenzt = begrenzt or (isinstance(ziel, int) and neu < ziel)
+            zeilen.append("  " + ", ".join(teile))
+        if begrenzt:
+            zeilen.append("Hinter dem Ende geht es nicht: dort auf das Ende gesetzt.")
+        zeilen.append("Andere Gruppen merken nichts.")
+        zeilen.append("Das nächste consume liest ab hier.")
+        svg = self._bild(topics[0]) if len(topics) == 1 else g.bild().svg
+        return self._ok(aufruf, "\n".join(zeilen), svg)
+
+    def _unveraenderlich(self, aufruf: Aufruf) -> ConsoleResult:
+        topic = self._bild_topic or (self._log.topics() or ["orders"])[0]
+        raise EingabeFehler(
+            "Einträge im Log werden nie verändert oder gelöscht: Ein Ereignis ist etwas, "
+            "das schon geschehen ist.\n"
+            "Eine Korrektur ist ein neues Ereignis, z. B.:\n"
+            f'  produce {topic} key=order-61 {{"why":"correction"}}'
+        )
+
+    # --- Zustand ---
+
+    def state_dump(self) -> str:
+        """Der ganze Zustand des Logs als fester Text (für Tests und Prüfungen)."""
+        zeilen = []
+        for name in self._log.topics():
+            t = self._log.topic(name)
+            zeilen.append(f"topic {name} partitions={t.partitionen} reihum={t.reihum}")
+            for p in range(t.partitionen):
+                for r in t.records(p):
+                    zeilen.append(f"  {r.adresse} key={r.key!r} {zeige_json(r.value)}")
+        for name in self._log.groups():
+            g = self._log.group(name)
+            zeilen.append(f"group {name} members={','.join(g.mitglieder)}")
+            for t in g.topics():
+                positionen = [g.position(t, p) for p in range(self._log.topic(t).partitionen)]
+                zeilen.append(f"  {t} positions={positionen}")
+        return "\n".join(zeilen)
+
+
+def _eintraege(records: list[Record], einzug: str = "") -> list[str]:
+    """Einträge als Zeilen ``p1:0  customer-7  {…}`` (höchstens ``MAX_ZEILEN``)."""
+    gezeigt = records[:MAX_ZEILEN]
+    zeilen = tabelle(
+        ["", "", ""],
+        [[r.adresse, r.key if r.key is not None else "-", zeige_json(r.value)] for r in gezeigt],
+        einzug=einzug,
+    )[1:]
+    if len(records) > len(gezeigt):
+        zeilen.append(f"{einzug}… und {len(records) - len(gezeigt)} weitere")
+    return zeilen
+
+
+def _aufteilung(mitglieder: list[str], zuteilung: dict[int, str]) -> list[str]:
+    """Je Mitglied eine Zeile ``  billing-1: p0, p1`` (oder ``untätig``)."""
+    zeilen = []
+    for m in mitglieder:
+        partitionen = [f"p{p}" for p in sorted(zuteilung) if zuteilung[p] == m]
+        zeilen.append(f"  {m}: {', '.join(partitionen) if partitionen else 'untätig'}")
+    return zeilen

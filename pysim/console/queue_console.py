@@ -1,0 +1,264 @@
+"""Die Queue-Konsole von Lektion 1: senden, abholen, bestätigen, Zeit laufen lassen.
+
+    >>> q = QueueConsole()
+    >>> print(q.run("send zahlung-1").text)
+    Nachricht 1 „zahlung-1“ gesendet, jetzt sichtbar.
+
+Das Bild ist die Zeitleiste der Queue (``pysim.warteschlange_bild``). Die Regeln (Timeout, Ack,
+Dead Letter Queue) stehen im Modell ``pysim.warteschlange``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..warteschlange import BESTAETIGT, IN_DLQ, SICHTBAR, UNTERWEGS, Queue
+from .basis import BasisKonsole
+from .ergebnis import ConsoleResult
+from .parser import Aufruf, Befehl, Befehlstabelle, Option, Wert, kuerze_wort
+from .werte import anzahl, pruefe_neuer_name, tabelle
+
+#: So viele Ticks lässt ``tick`` auf einmal vergehen.
+MAX_TICKS = 100
+#: So viele Nachrichten zeigt ``status`` als Text.
+MAX_ZEILEN = 30
+
+BEFEHLE = Befehlstabelle(
+    [
+        Befehl(
+            name="send",
+            syntax="send <nachricht>",
+            kurz="eine Nachricht in die Queue legen",
+            beispiele=("send zahlung-1",),
+            methode="_send",
+            erklaerung=("Die Nachricht bekommt die nächste ID (1, 2, 3, …) und ist sichtbar.",),
+            rest="text",
+            rest_name="der Inhalt der Nachricht",
+        ),
+        Befehl(
+            name="receive",
+            syntax="receive [as <consumer>]",
+            kurz="die erste sichtbare Nachricht abholen",
+            beispiele=("receive", "receive as A"),
+            methode="_receive",
+            erklaerung=(
+                "Die Nachricht ist danach für die Dauer des Visibility Timeouts unsichtbar. "
+                "Kommt bis dahin kein ack, wird sie wieder sichtbar und erneut ausgeliefert.",
+            ),
+            optionen=(Option("as", Wert("consumer", "<consumer>", "consumer")),),
+        ),
+        Befehl(
+            name="ack",
+            syntax="ack <id>",
+            kurz="eine Nachricht bestätigen (löscht sie)",
+            beispiele=("ack 1",),
+            methode="_ack",
+            erklaerung=("Ein ack für eine schon gelöschte Nachricht ändert nichts.",),
+            positionen=(Wert("id", "<id>", "id", 1),),
+        ),
+        Befehl(
+            name="tick",
+            syntax="tick [<n>]",
+            kurz="die Zeit um n Ticks (ohne n: 1) vorstellen",
+            beispiele=("tick", "tick 2"),
+            methode="_tick",
+            erklaerung=(f"Höchstens {MAX_TICKS} Ticks auf einmal.",),
+            positionen=(Wert("n", "<n>", "zahl", 0, MAX_TICKS),),
+            letzte_optional=True,
+        ),
+        Befehl(
+            name="status",
+            syntax="status",
+            kurz="jede Nachricht mit Zustand und Versuchen",
+            beispiele=("status",),
+            methode="_status",
+        ),
+        Befehl(
+            name="hilfe",
+            syntax="hilfe [<befehl>]",
+            kurz="Hilfe zu allen oder einem Befehl",
+            beispiele=("hilfe", "hilfe receive"),
+            methode="_hilfe",
+            rest="befehl",
+            rest_pflicht=False,
+            aliase=("help",),
+            zeigt_bild=False,
+        ),
+        Befehl(
+            name="clear",
+            syntax="clear",
+            kurz="die Ausgabe leeren (der Zustand bleibt)",
+            beispiele=("clear",),
+            methode="_clear",
+            zeigt_bild=False,
+        ),
+    ]
+)
+
+
+class QueueConsole(BasisKonsole):
+    """Die Queue-Konsole: ``QueueConsole().run("send zahlung-1")``.
+
+    ``queue``: eine vorhandene ``Queue``; sonst eine neue mit ``visibility_timeout`` und
+    ``max_versuche`` (ohne: keine Dead Letter Queue).
+    """
+
+    BEFEHLE = BEFEHLE
+    HILFE_TITEL = "Befehle der Queue-Konsole:"
+    HILFE_BEISPIEL = "receive"
+
+    def __init__(
+        self,
+        queue: Queue | None = None,
+        visibility_timeout: int = 3,
+        max_versuche: int | None = None,
+    ) -> None:
+        self._queue = (
+            queue
+            if queue is not None
+            else Queue(visibility_timeout=visibility_timeout, max_versuche=max_versuche)
+        )
+
+    @property
+    def queue(self) -> Queue:
+        """Das Modell hinter der Konsole (für Prüfungen in Übungen)."""
+        return self._queue
+
+    def _pruefe(self, art: str, text: Any, werte: dict[str, Any]) -> Any:
+        if art == "consumer":
+            return pruefe_neuer_name(text, "Der Name eines Consumers")
+        return text
+
+    def _kandidaten(self, art: str, werte: dict[str, Any]) -> list[str]:
+        q = self._queue
+        if art == "consumer":
+            return sorted({e.consumer for e in q.verlauf() if e.consumer})
+        if art == "id":
+            return [str(i) for i in q.ids() if q.zustand(i) in (SICHTBAR, UNTERWEGS)]
+        return []
+
+    def _bild(self) -> str:
+        return self._queue.bild().svg
+
+    # --- Befehle ---
+
+    def _send(self, aufruf: Aufruf) -> ConsoleResult:
+        body = aufruf.rest or ""
+        nid = self._queue.send(body)
+        text = f"Nachricht {nid} „{kuerze_wort(body)}“ gesendet, jetzt sichtbar."
+        return self._ok(aufruf, text, self._bild())
+
+    def _receive(self, aufruf: Aufruf) -> ConsoleResult:
+        q = self._queue
+        consumer = aufruf.werte.get("consumer")
+        m = q.receive(consumer=consumer)
+        wer = consumer or "Der Consumer"
+        if m is None:
+            zeilen = ["Keine Nachricht sichtbar: receive liefert nichts."]
+            unterwegs = q.unterwegs()
+            if unterwegs:
+                teile = ", ".join(f"{d['id']} bis t={d['sichtbar_ab']}" for d in unterwegs[:5])
+                zeilen.append(f"Unterwegs (unsichtbar): {teile}")
+        else:
+            zeilen = [
+                f"{wer} bekommt Nachricht {m['id']} „{kuerze_wort(str(m['body']))}“ "
+                f"(Versuch {m['versuche']})."
+            ]
+            if m["versuche"] > 1:
+                zeilen.append("Sie wurde schon einmal ausgeliefert: ein Duplikat?")
+            bis = q.now + q.visibility_timeout
+            zeilen.append(f"Unsichtbar bis t={bis}. Ohne ack bis dahin")
+            zeilen.append("wird sie wieder sichtbar.")
+        return self._ok(aufruf, "\n".join(zeilen), self._bild())
+
+    def _ack(self, aufruf: Aufruf) -> ConsoleResult:
+        q = self._queue
+        nid = aufruf.werte["id"]
+        vorher = q.zustand(nid)
+        if q.ack(nid):
+            text = f"Nachricht {nid} bestätigt und gelöscht."
+            if vorher == SICHTBAR:
+                text += "\n(Ihr Timeout war schon abgelaufen; sie war wieder sichtbar.)"
+        elif vorher == IN_DLQ:
+            text = f"Nachricht {nid} liegt in der Dead Letter Queue.\nDieses ack ändert nichts."
+        else:
+            text = f"Nachricht {nid} ist schon bestätigt und gelöscht.\nDieses ack ändert nichts."
+        return self._ok(aufruf, text, self._bild())
+
+    def _tick(self, aufruf: Aufruf) -> ConsoleResult:
+        q = self._queue
+        n = aufruf.werte.get("n", 1)
+        bekannt = len(q.verlauf())
+        q.tick(n)
+        neu = q.verlauf()[bekannt:]
+        zeilen = [f"Zeit: t={q.now} (+{n})."]
+        for e in neu:
+            if e.art == "wieder_sichtbar":
+                zeilen.append(f"t={e.zeit}: Nachricht {e.id} wieder sichtbar (kein ack).")
+            elif e.art == "in_dlq":
+                zeilen.append(
+                    f"t={e.zeit}: Nachricht {e.id} → Dead Letter Queue "
+                    f"({anzahl(e.versuch, 'Versuch', 'Versuche')} ohne ack)."
+                )
+        return self._ok(aufruf, "\n".join(zeilen), self._bild())
+
+    def _status(self, aufruf: Aufruf) -> ConsoleResult:
+        q = self._queue
+        kopf = f"t={q.now}, Visibility Timeout {q.visibility_timeout}"
+        if q.max_versuche is not None:
+            kopf += f", höchstens {q.max_versuche} Versuche"
+        zeilen = [kopf]
+        ids = q.ids()
+        if not ids:
+            zeilen.append("Noch keine Nachricht. Sende eine: send zahlung-1")
+            return self._ok(aufruf, "\n".join(zeilen), self._bild())
+        unterwegs = {d["id"]: d for d in q.unterwegs()}
+        reihen = []
+        for i in ids[:MAX_ZEILEN]:
+            zustand = q.zustand(i)
+            versuche = max(e.versuch for e in q.verlauf(i))
+            if zustand == UNTERWEGS:
+                d = unterwegs[i]
+                bei = f" bei {d['consumer']}" if d["consumer"] else ""
+                zustand = f"unterwegs{bei} bis t={d['sichtbar_ab']}"
+            reihen.append([str(i), kuerze_wort(str(q.body(i)), 16), zustand, str(versuche)])
+        zeilen += tabelle(["ID", "NACHRICHT", "ZUSTAND", "VERSUCHE"], reihen)
+        if len(ids) > MAX_ZEILEN:
+            zeilen.append(f"… und {len(ids) - MAX_ZEILEN} weitere")
+        offen = q.offen()
+        bestaetigt = sum(1 for i in ids if q.zustand(i) == BESTAETIGT)
+        zeilen.append(f"Offen: {offen}, bestätigt: {bestaetigt}.")
+        if q.dlq is not None:
+            dlq = q.dlq.ids()
+            if dlq:
+                inhalt = ", ".join(f"„{kuerze_wort(str(q.dlq.body(i)), 16)}“" for i in dlq[:5])
+                mehr = " …" if len(dlq) > 5 else ""
+                zeilen.append(f"Dead Letter Queue: {len(dlq)} ({inhalt}{mehr})")
+            else:
+                zeilen.append("Dead Letter Queue: leer.")
+        return self._ok(aufruf, "\n".join(zeilen), self._bild())
+
+    # --- Zustand ---
+
+    def state_dump(self) -> str:
+        """Der ganze Zustand der Queue (mit Verlauf und DLQ) als fester Text."""
+        return _dump(self._queue)
+
+
+def _dump(q: Queue, einzug: str = "") -> str:
+    zeilen = [
+        f"{einzug}queue {q.name} t={q.now} visibility_timeout={q.visibility_timeout} "
+        f"max_versuche={q.max_versuche} offen={q.offen()}"
+    ]
+    unterwegs = {d["id"]: d for d in q.unterwegs()}
+    for i in q.ids():
+        zeile = f"{einzug}  {i} {q.body(i)!r} {q.zustand(i)}"
+        if i in unterwegs:
+            d = unterwegs[i]
+            zeile += f" consumer={d['consumer']!r} sichtbar_ab={d['sichtbar_ab']}"
+        zeilen.append(zeile)
+    for e in q.verlauf():
+        zeilen.append(f"{einzug}  {e}")
+    if q.dlq is not None:
+        zeilen.append(_dump(q.dlq, einzug + "  "))
+    return "\n".join(zeilen)

@@ -1,0 +1,87 @@
+"""The console fences: transcript and picture from the build, errors with file and line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from pymdownx.superfences import SuperFencesException
+
+from lessonkit.errors import LessonError
+from tests.lessonkit.test_fences import convert
+
+
+def test_log_console_shows_its_setup_and_the_picture(tmp_path: Path) -> None:
+    soup = convert(
+        tmp_path,
+        "```log-console\ncreate topic orders partitions 3\n"
+        'produce orders key=customer-7 {"order":61}\n```\n',
+    )
+    console = soup.select_one("[data-lk-console]")
+    commands = [cmd.get_text() for cmd in console.select(".lk-console__cmd")]
+    assert commands == [
+        "$ create topic orders partitions 3",
+        '$ produce orders key=customer-7 {"order":61}',
+    ]
+    assert "Partition 1, Offset 0" in console.select_one(".lk-console__log").get_text()
+    assert (
+        console.select_one(".lk-console__picture svg title").get_text()
+        == "Topic „orders“ mit 3 Partitionen"
+    )
+    data = json.loads(console.select_one("script.lk-console__data").get_text())
+    assert data["kind"] == "log" and data["label"] == "Konsole 1"
+    assert data["setup"][0] == "create topic orders partitions 3"
+
+
+def test_hidden_setup_shows_only_the_picture(tmp_path: Path) -> None:
+    soup = convert(tmp_path, "```log-console hidden\ncreate topic t partitions 2\n```\n")
+    console = soup.select_one("[data-lk-console]")
+    assert console.select(".lk-console__entry") == []
+    assert console.select_one(".lk-console__picture svg") is not None
+
+
+def test_consoles_of_one_session_share_their_state(tmp_path: Path) -> None:
+    soup = convert(
+        tmp_path,
+        '```log-console session="shop"\ncreate topic orders partitions 3\n```\n\n'
+        "Text\n\n"
+        '```log-console session="shop"\nproduce orders {"order":1}\n```\n\n'
+        "```log-console\ntopics\n```\n",
+    )
+    _, second, third = soup.select("[data-lk-console]")
+    assert "Partition 0, Offset 0" in second.get_text()
+    second_data = json.loads(second.select_one("script").get_text())
+    assert second_data["setup"] == [
+        "create topic orders partitions 3",
+        'produce orders {"order":1}',
+    ]
+    assert "Noch keine" in third.select_one(".lk-console__out").get_text()
+
+
+def test_queue_console_takes_its_visibility_timeout(tmp_path: Path) -> None:
+    soup = convert(tmp_path, '```queue-console visibility_timeout="5"\nsend a\nreceive as A\n```\n')
+    assert "bis t=5" in soup.select_one(".lk-console__log").get_text()
+
+
+def test_failing_setup_command_names_its_line(tmp_path: Path) -> None:
+    text = "# T\n\n```log-console\ncreate topic orders partitions 3\nconsum orders group x\n```\n"
+    with pytest.raises(LessonError) as info:
+        convert(tmp_path, text)
+    message = str(info.value)
+    assert "seite.md:5: Konsole 1: der Befehl „consum orders group x“ scheitert" in message
+    assert "Meintest du `consume`?" in message
+
+
+def test_expected_failure_is_shown_and_must_fail(tmp_path: Path) -> None:
+    soup = convert(tmp_path, "```log-console\ncreate topic t partitions 1\n! update t 0 x\n```\n")
+    entries = soup.select(".lk-console__entry")
+    assert entries[1]["class"][-1] == "lk-console__entry--error"
+    assert entries[1].select_one(".lk-console__cmd").get_text() == "$ update t 0 x"
+    with pytest.raises(LessonError, match=r"seite\.md:4: Konsole 1: „topics“ soll scheitern"):
+        convert(tmp_path, "Text\n\n```log-console\n! topics\n```\n")
+
+
+def test_bad_console_option_names_file_and_line(tmp_path: Path) -> None:
+    with pytest.raises(SuperFencesException, match=r"seite\.md:1: .*visibility_timeout=„0“"):
+        convert(tmp_path, '```queue-console visibility_timeout="0"\nsend a\n```\n')
