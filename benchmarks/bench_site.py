@@ -11,6 +11,8 @@ Pages sends) and drives Debian's Chromium:
   time from navigation start until the cell's output is on screen;
 * warm: the same profile again (files come from the HTTP cache);
 * second run: clicking ``Ausführen`` once Python is loaded;
+* console: a command's round trip (typed, Enter, answer and picture on screen)
+  once Python is loaded; and the build time the site's consoles add;
 * bytes: what the cold visit transferred (raw, and gzip-compressed as a
   static host would serve it).
 """
@@ -75,11 +77,47 @@ def second_run(page: object) -> float:
     )
 
 
+def console_round_trip(page: object) -> float:
+    """Seconds from submitting a console command until its answer is in the page."""
+    return page.evaluate(  # type: ignore[attr-defined]
+        """async () => {
+            const root = document.querySelector('[data-lk-console]');
+            const input = root.querySelector('input');
+            const before = root.querySelectorAll('.lk-console__entry').length;
+            const start = performance.now();
+            input.value = 'offsets orders';
+            input.form.requestSubmit();
+            while (root.querySelectorAll('.lk-console__entry').length === before)
+                await new Promise(r => setTimeout(r, 0));
+            return (performance.now() - start) / 1000;
+        }"""
+    )
+
+
+def console_build_seconds(site: Path) -> tuple[int, float]:
+    """How long the build spends on the site's consoles: (count, seconds)."""
+    import json
+
+    from bs4 import BeautifulSoup
+
+    from lessonkit.consoles import ConsoleSessions
+
+    setups = []
+    for path in site.rglob("*.html"):
+        for script in BeautifulSoup(path.read_text(), "html.parser").select("script.lk-console__data"):
+            data = json.loads(script.get_text())
+            setups.append((data["kind"], data["options"], data["setup"]))
+    start = time.perf_counter()
+    for kind, options, setup in setups:
+        ConsoleSessions().get("k", kind, options, setup)
+    return len(setups), time.perf_counter() - start
+
+
 def measure(site: Path, runs: int) -> None:
     from playwright.sync_api import sync_playwright
 
     server, base = serve(site)
-    cold, warm, again, ready = [], [], [], []
+    cold, warm, again, ready, console = [], [], [], [], []
     raw_bytes = gzip_bytes = 0
     with sync_playwright() as playwright:
         for run in range(runs):
@@ -93,6 +131,7 @@ def measure(site: Path, runs: int) -> None:
                 cold.append(first_output(page, base + PAGE))
                 ready.append(page.evaluate("window.lessonkit.runtime.readySeconds"))
                 again.append(statistics.median(second_run(page) for _ in range(5)))
+                console.append(statistics.median(console_round_trip(page) for _ in range(10)))
                 page.close()
                 if run == 0:
                     raw_bytes = sum(len(body) for body in sizes.values())
@@ -111,6 +150,9 @@ def measure(site: Path, runs: int) -> None:
     line("  of which worker start -> Python ready", ready)
     line("warm profile: navigation -> first output", warm)
     line("second run: click -> output", again, 1000, "ms")
+    line("console command: Enter -> answer on screen", console, 1000, "ms")
+    count, seconds = console_build_seconds(site)
+    print(f"{'build time of the site consoles':<44} {seconds * 1000:7.1f} ms for {count} consoles")
     print(f"{'bytes of a cold visit (raw)':<44} {raw_bytes / 1e6:7.2f} MB")
     print(f"{'bytes of a cold visit (gzip -6, as served)':<44} {gzip_bytes / 1e6:7.2f} MB")
 

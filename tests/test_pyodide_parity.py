@@ -14,17 +14,35 @@ from bs4 import BeautifulSoup
 
 from tests.pyodide import run_in_pyodide, run_natively
 
+#: Runs a console's whole setup as the browser does (lessonkit.consoles) and prints each result.
+CONSOLE_CODE = """
+import json
+from lessonkit.consoles import ConsoleSessions
+_console, _results = ConsoleSessions().get("k", {kind!r}, {options!r}, {setup!r})
+for _result in _results:
+    print(_result.to_json())
+"""
+
 
 def collect_pages(site: Path) -> list[dict[str, Any]]:
-    """The cells of every built page, in page order, as the browser reads them."""
+    """The cells and consoles of every built page, in page order, as the browser reads them.
+
+    A console becomes a cell (in a session of its own) that replays its setup.
+    """
     pages = []
     for path in sorted(site.rglob("*.html")):
         soup = BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
         cells = []
-        for cell in soup.select("[data-lk-cell]"):
-            data = json.loads(cell.select_one("script.lk-cell__data").get_text())
-            cells.append({key: data[key] for key in ("session", "code", "label")})
-            cells[-1]["built_text"] = cell.select_one("output").get_text()
+        for block in soup.select("[data-lk-cell], [data-lk-console]"):
+            data = json.loads(block.select_one("script").get_text())
+            if block.has_attr("data-lk-console"):
+                code = CONSOLE_CODE.format(**data)
+                cells.append({"session": data["key"], "code": code, "label": data["label"]})
+                cells[-1]["built_text"] = block.select_one(".lk-console__log").get_text()
+                cells[-1]["entries"] = len(block.select(".lk-console__entry"))
+            else:
+                cells.append({key: data[key] for key in ("session", "code", "label")})
+                cells[-1]["built_text"] = block.select_one("output").get_text()
         if cells:
             pages.append({"name": path.relative_to(site).as_posix(), "cells": cells})
     return pages
@@ -49,5 +67,23 @@ def test_cells_agree_in_cpython_and_pyodide(built_site: Path, tmp_path: Path) ->
         native = run_natively(page["cells"])
         for cell, ours, theirs in zip(page["cells"], native, in_pyodide["results"], strict=True):
             where = f"{page['name']} {cell['label']}"
-            assert visible_text(ours) == cell["built_text"], f"{where}: build output differs"
+            if cell["label"].startswith("Konsole"):
+                assert_console_matches_build(ours, cell["built_text"], cell["entries"], where)
+            else:
+                assert visible_text(ours) == cell["built_text"], f"{where}: build output differs"
             assert theirs == ours, f"{where}: Pyodide differs from CPython"
+
+
+def assert_console_matches_build(
+    result: dict[str, Any], built: str, entries: int, where: str
+) -> None:
+    """The console's own commands (the last ``entries`` of its session's setup) answered
+    exactly as its built transcript shows, in order. Hidden setups show no transcript."""
+    assert result["error"] is None, f"{where}: {result['error']}"
+    lines = "".join(t for _, t in result["output"]).splitlines()
+    answers = [json.loads(line)["text"] for line in lines][len(lines) - entries :]
+    position = 0
+    for answer in answers:
+        found = built.find(answer, position)
+        assert found >= 0, f"{where}: build transcript lacks {answer!r}"
+        position = found + len(answer)
