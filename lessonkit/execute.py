@@ -17,8 +17,9 @@ from typing import TypeVar
 
 from lessonkit.consoles import ConsoleSessions, strip_expectation
 from lessonkit.errors import LessonError
-from lessonkit.fences import Block, Cell, ConsoleBlock, PageState
+from lessonkit.fences import Block, Cell, ConsoleBlock, PageState, TsBlock
 from lessonkit.kernel import CellResult, Kernel
+from lessonkit.typescript import TsResult, run_typescript
 from pysim.console import ConsoleResult
 
 T = TypeVar("T")
@@ -33,7 +34,7 @@ class ConsoleRun:
     setup: list[str]  # every setup line of the console's state (its session), in page order
 
 
-BlockResult = CellResult | ConsoleRun
+BlockResult = CellResult | ConsoleRun | TsResult
 
 
 def run_sync(start: Callable[[], Awaitable[T]]) -> T:
@@ -59,7 +60,9 @@ def label_blocks(blocks: list[Block]) -> list[Block]:
     ordered = sorted(blocks, key=lambda block: (block.line, block.slot))
     cells = consoles = 0
     for block in ordered:
-        if isinstance(block, Cell):
+        if isinstance(block, TsBlock):
+            block.label = "TypeScript"
+        elif isinstance(block, Cell):
             if block.hidden:
                 block.label = "Vorbereitung"
             else:
@@ -118,6 +121,7 @@ async def _run_all(blocks: list[Block]) -> list[BlockResult]:
     for block in blocks:
         if isinstance(block, ConsoleBlock):
             session_setup.setdefault(block.key, []).extend(block.setup)
+    typescript = iter(run_typescript([b.code for b in blocks if isinstance(b, TsBlock)]))
     results: list[BlockResult] = []
     for block in blocks:
         if isinstance(block, Cell):
@@ -130,6 +134,8 @@ async def _run_all(blocks: list[Block]) -> list[BlockResult]:
             results.append(
                 ConsoleRun(transcript, pictures[-1] if pictures else None, session_setup[block.key])
             )
+        elif isinstance(block, TsBlock):
+            results.append(next(typescript))
     return results
 
 
@@ -150,4 +156,8 @@ def run_page(page: PageState) -> dict[int, BlockResult]:
         elif isinstance(block, ConsoleBlock) and isinstance(result, ConsoleRun):
             for index, (_, outcome) in enumerate(result.transcript):
                 _check_command(block, index, block.setup[index], outcome, path)
+        elif isinstance(block, TsBlock) and isinstance(result, TsResult) and result.error:
+            raise LessonError(
+                path, block.line, f"Der TypeScript-Block wirft in Node.js: {result.error}"
+            )
     return {block.slot: result for block, result in zip(ordered, results, strict=True)}

@@ -10,6 +10,10 @@ Authors write::
     create topic orders partitions 3
     ```
 
+    ```ts-run
+    console.log([1, 2].map((x) => x * 2));
+    ```
+
 Options go into the fence's header line, as pymdownx.superfences reads them.
 Like markdown-exec, there is one validator and a table of fences (``FENCES``):
 each names its options and how a block is made from the fence. The formatter
@@ -72,6 +76,13 @@ class ConsoleBlock(Block):
     def key(self) -> str:
         """The console's state on the page: its session, or its own."""
         return f"session:{self.session}" if self.session else f"console:{self.slot}"
+
+
+@dataclass
+class TsBlock(Block):
+    """One ``ts-run`` block: TypeScript whose output Node.js produces at build time."""
+
+    code: str = ""
 
 
 @dataclass
@@ -164,6 +175,10 @@ def _console_maker(kind: str) -> Callable[[int, int, str, dict[str, Any]], Block
     return make
 
 
+def _make_ts(slot: int, line: int, src: str, options: dict[str, Any]) -> Block:
+    return TsBlock(slot=slot, line=line, code=src)
+
+
 _COMMON: Options = {"session": _session, "hidden": lambda value: _flag("hidden", value)}
 
 #: Every fence lessonkit provides, by its name in the Markdown.
@@ -178,6 +193,7 @@ FENCES: dict[str, Fence] = {
         },
         _console_maker("queue"),
     ),
+    "ts-run": Fence({}, _make_ts),
 }
 
 

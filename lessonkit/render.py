@@ -13,11 +13,12 @@ from html import escape
 
 from pygments import highlight
 from pygments.formatters import HtmlFormatter
-from pygments.lexers import PythonLexer
+from pygments.lexers import PythonLexer, TypeScriptLexer
 
 from lessonkit.execute import BlockResult, ConsoleRun
-from lessonkit.fences import Block, Cell, ConsoleBlock
+from lessonkit.fences import Block, Cell, ConsoleBlock, TsBlock
 from lessonkit.kernel import CellResult
+from lessonkit.typescript import TsResult
 from pysim.console import ConsoleResult
 
 _FORMATTER = HtmlFormatter(cssclass="highlight", wrapcode=True)
@@ -119,8 +120,22 @@ def render_console(block: ConsoleBlock, run: ConsoleRun) -> str:
     )
 
 
+def render_typescript(block: TsBlock, result: TsResult) -> str:
+    """TypeScript code and the output Node.js gave for it (not editable in the page)."""
+    code_html = highlight(block.code, TypeScriptLexer(), _FORMATTER)
+    output = (
+        '<div class="lk-ts__head">Ausgabe mit Node.js</div>'
+        f'<pre class="lk-output__text"><span class="lk-stdout">{escape(result.output)}</span></pre>'
+        if result.output
+        else ""
+    )
+    return f'<div class="lk-ts" data-lk-ts>{code_html}<output class="lk-output">{output}</output></div>'
+
+
 def render_block(block: Block, result: BlockResult) -> str:
     """The finished HTML of any block."""
+    if isinstance(block, TsBlock) and isinstance(result, TsResult):
+        return render_typescript(block, result)
     if isinstance(block, Cell) and isinstance(result, CellResult):
         return render_cell(block, result)
     if isinstance(block, ConsoleBlock) and isinstance(result, ConsoleRun):
