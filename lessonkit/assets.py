@@ -43,6 +43,7 @@ PACKAGED = (
     ("lessonkit", "kernel.py"),
     ("lessonkit", "consoles.py"),
     ("lessonkit", "bridge.py"),
+    ("lessonkit", "checks.py"),
 )
 
 

@@ -15,9 +15,10 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
+from lessonkit.blocks import Block, Cell, ConsoleBlock, PageState, TsBlock
 from lessonkit.consoles import ConsoleSessions, strip_expectation
 from lessonkit.errors import LessonError
-from lessonkit.fences import Block, Cell, ConsoleBlock, PageState, TsBlock
+from lessonkit.exercises import ConsoleTask, Exercise, verify
 from lessonkit.kernel import CellResult, Kernel
 from lessonkit.typescript import TsResult, run_typescript
 from pysim.console import ConsoleResult
@@ -34,7 +35,14 @@ class ConsoleRun:
     setup: list[str]  # every setup line of the console's state (its session), in page order
 
 
-BlockResult = CellResult | ConsoleRun | TsResult
+@dataclass
+class ExerciseRun:
+    """An exercise the build proved sound; a console task also has its console's start."""
+
+    console: ConsoleRun | None = None
+
+
+BlockResult = CellResult | ConsoleRun | TsResult | ExerciseRun
 
 
 def run_sync(start: Callable[[], Awaitable[T]]) -> T:
@@ -58,9 +66,12 @@ def run_sync(start: Callable[[], Awaitable[T]]) -> T:
 def label_blocks(blocks: list[Block]) -> list[Block]:
     """Sort blocks into page order and name them ("Zelle 1", "Vorbereitung", "Konsole 1")."""
     ordered = sorted(blocks, key=lambda block: (block.line, block.slot))
-    cells = consoles = 0
+    cells = consoles = exercises = 0
     for block in ordered:
-        if isinstance(block, TsBlock):
+        if isinstance(block, Exercise):
+            exercises += 1
+            block.label = f"Übung {exercises}"
+        elif isinstance(block, TsBlock):
             block.label = "TypeScript"
         elif isinstance(block, Cell):
             if block.hidden:
@@ -114,7 +125,7 @@ def _check_command(
         )
 
 
-async def _run_all(blocks: list[Block]) -> list[BlockResult]:
+async def _run_all(blocks: list[Block], path: str) -> list[BlockResult]:
     kernel = Kernel()
     consoles = ConsoleSessions()
     session_setup: dict[str, list[str]] = {}
@@ -136,7 +147,25 @@ async def _run_all(blocks: list[Block]) -> list[BlockResult]:
             )
         elif isinstance(block, TsBlock):
             results.append(next(typescript))
+        elif isinstance(block, Exercise):
+            problem = await verify(block, kernel)
+            if problem is not None:
+                raise LessonError(path, block.line, f"{block.label} (id „{block.id}“): {problem}")
+            results.append(ExerciseRun(_task_console(block)))
     return results
+
+
+def _task_console(block: Exercise) -> ConsoleRun | None:
+    """The starting state of a console task's console, as the page shows it."""
+    if not isinstance(block, ConsoleTask):
+        return None
+    _, results = ConsoleSessions().get("start", block.kind, block.options, block.setup)
+    pictures = [result.svg for result in results if result.svg]
+    return ConsoleRun(
+        list(zip(block.setup, results, strict=True)),
+        pictures[-1] if pictures else None,
+        block.setup,
+    )
 
 
 def run_page(page: PageState) -> dict[int, BlockResult]:
@@ -144,9 +173,17 @@ def run_page(page: PageState) -> dict[int, BlockResult]:
     ordered = label_blocks(page.blocks)
     if not ordered:
         return {}
+    ids = [block.id for block in ordered if isinstance(block, Exercise)]
+    for block in ordered:
+        if isinstance(block, Exercise) and ids.count(block.id) > 1:
+            raise LessonError(
+                page.location.path,
+                block.line,
+                f"Die id „{block.id}“ gibt es auf dieser Seite mehrmals.",
+            )
     cwd = os.getcwd()
     try:
-        results = run_sync(lambda: _run_all(ordered))
+        results = run_sync(lambda: _run_all(ordered, page.location.path))
     finally:
         os.chdir(cwd)  # a cell must not move the build
     path = page.location.path

@@ -21,8 +21,9 @@ from markdown.extensions import Extension
 from markdown.postprocessors import Postprocessor
 from markdown.preprocessors import Preprocessor
 
+from lessonkit.blocks import PLACEHOLDER, PageState
 from lessonkit.execute import run_page
-from lessonkit.fences import FENCES, LINE_OPTION, PLACEHOLDER, PageState
+from lessonkit.fences import FENCES, LINE_OPTION
 from lessonkit.render import render_block
 from lessonkit.source import locate
 

@@ -27,78 +27,20 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from markdown import Markdown
 
+from lessonkit import exercises
+from lessonkit.blocks import Block, Cell, ConsoleBlock, PageState, TsBlock, placeholder
 from lessonkit.errors import LessonError
-from lessonkit.source import SourceLocation
 
 #: The internal option that ``extension.FenceLineTagger`` adds: the fence's line in the file.
 LINE_OPTION = "lkline"
 
 _NAME = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
 _EXCEPTION = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-
-
-@dataclass
-class Block:
-    """A fence of a page that the build runs."""
-
-    slot: int  # order in which superfences met it; names its placeholder
-    line: int  # line of the opening fence in the Markdown file
-    label: str = ""  # "Zelle 3", "Konsole 1": set once the page order is known
-
-
-@dataclass
-class Cell(Block):
-    """One ``pycell`` block, as the author wrote it."""
-
-    code: str = ""
-    session: str = "main"
-    hidden: bool = False
-    raises: str | None = None
-
-
-@dataclass
-class ConsoleBlock(Block):
-    """One ``log-console`` or ``queue-console`` block: its setup commands."""
-
-    kind: str = "log"
-    setup: list[str] = field(default_factory=list)
-    session: str | None = None  # consoles with the same session share their state
-    hidden: bool = False  # run the setup, show only the resulting picture
-    options: dict[str, str] = field(default_factory=dict)
-    source_rows: list[int] = field(default_factory=list)  # row in the fence of each setup line
-
-    @property
-    def key(self) -> str:
-        """The console's state on the page: its session, or its own."""
-        return f"session:{self.session}" if self.session else f"console:{self.slot}"
-
-
-@dataclass
-class TsBlock(Block):
-    """One ``ts-run`` block: TypeScript whose output Node.js produces at build time."""
-
-    code: str = ""
-
-
-@dataclass
-class PageState:
-    """What the build knows about the page being converted."""
-
-    location: SourceLocation
-    blocks: list[Block] = field(default_factory=list)
-
-
-def placeholder(slot: int) -> str:
-    """The marker a formatter leaves where the finished block goes."""
-    return f"<!--lessonkit-block-{slot}-->"
-
-
-PLACEHOLDER = re.compile(r"<!--lessonkit-block-(\d+)-->")
 
 
 def _flag(name: str, value: str) -> bool:
@@ -133,6 +75,12 @@ def _positive_int(name: str) -> Callable[[str], str]:
         return value
 
     return read
+
+
+def _console_kind(value: str) -> str:
+    if value not in ("log", "queue"):
+        raise ValueError(f'kind=„{value}“ gibt es nicht: kind="log" oder kind="queue".')
+    return value
 
 
 Options = dict[str, Callable[[str], Any]]
@@ -194,6 +142,18 @@ FENCES: dict[str, Fence] = {
         _console_maker("queue"),
     ),
     "ts-run": Fence({}, _make_ts),
+    "vorhersage": Fence({"id": exercises.read_id, "session": _session}, exercises.make_prediction),
+    "aufgabe": Fence({"id": exercises.read_id}, exercises.make_code_task),
+    "konsolen-aufgabe": Fence(
+        {
+            "id": exercises.read_id,
+            "kind": _console_kind,
+            "visibility_timeout": _positive_int("visibility_timeout"),
+            "max_versuche": _positive_int("max_versuche"),
+        },
+        exercises.make_console_task,
+    ),
+    "quiz": Fence({"id": exercises.read_id}, exercises.make_quiz),
 }
 
 
@@ -251,6 +211,10 @@ def format_block(
 ) -> str:
     """superfences formatter: register the block, leave a placeholder for it."""
     page = _page(md)
-    block = FENCES[language].make(len(page.blocks), options.get(LINE_OPTION) or 0, src, options)
+    line = options.get(LINE_OPTION) or 0
+    try:
+        block = FENCES[language].make(len(page.blocks), line, src, options)
+    except exercises.FenceError as exc:
+        raise LessonError(page.location.path, line or None, f"Block `{language}`: {exc}") from None
     page.blocks.append(block)
     return placeholder(block.slot)

@@ -62,6 +62,8 @@ class CellResult:
     error_type: str | None = None
     #: True when output was cut at the limits above.
     truncated: bool = False
+    #: The last expression's value itself (for checking predictions; never serialised).
+    raw_value: Any = field(default=None, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data for JSON and for the browser."""
@@ -257,6 +259,7 @@ async def run_cell_async(
 
 
 def _show_value(value: Any, result: CellResult) -> None:
+    result.raw_value = value
     if value is None:
         return
     to_svg = getattr(value, "_repr_svg_", None)

@@ -15,8 +15,9 @@ from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexers import PythonLexer, TypeScriptLexer
 
-from lessonkit.execute import BlockResult, ConsoleRun
-from lessonkit.fences import Block, Cell, ConsoleBlock, TsBlock
+from lessonkit.blocks import Block, Cell, ConsoleBlock, TsBlock
+from lessonkit.execute import BlockResult, ConsoleRun, ExerciseRun
+from lessonkit.exercises import ConsoleTask, Exercise, render_exercise
 from lessonkit.kernel import CellResult
 from lessonkit.typescript import TsResult
 from pysim.console import ConsoleResult
@@ -91,10 +92,10 @@ def render_console_entry(command: str, result: ConsoleResult) -> str:
     )
 
 
-def render_console(block: ConsoleBlock, run: ConsoleRun) -> str:
+def render_console(block: ConsoleBlock, run: ConsoleRun, key: str | None = None) -> str:
     """A console: its data, the picture of its state and the transcript of its setup."""
     data = {
-        "key": block.key,
+        "key": key or block.key,
         "kind": block.kind,
         "options": block.options,
         "setup": run.setup,
@@ -132,8 +133,25 @@ def render_typescript(block: TsBlock, result: TsResult) -> str:
     return f'<div class="lk-ts" data-lk-ts>{code_html}<output class="lk-output">{output}</output></div>'
 
 
+def _highlight_python(code: str) -> str:
+    return highlight(code, _LEXER, _FORMATTER)
+
+
 def render_block(block: Block, result: BlockResult) -> str:
     """The finished HTML of any block."""
+    if isinstance(block, Exercise) and isinstance(result, ExerciseRun):
+        console = ""
+        if isinstance(block, ConsoleTask) and result.console is not None:
+            console_block = ConsoleBlock(
+                slot=block.slot,
+                line=block.line,
+                label=block.label,
+                kind=block.kind,
+                options=block.options,
+            )
+            console_block.setup = block.setup
+            console = render_console(console_block, result.console, key=f"exercise:{block.id}")
+        return render_exercise(block, _highlight_python, console)
     if isinstance(block, TsBlock) and isinstance(result, TsResult):
         return render_typescript(block, result)
     if isinstance(block, Cell) and isinstance(result, CellResult):

@@ -7,6 +7,7 @@
  */
 import { mountCells } from "./components/cell";
 import { mountConsoles } from "./components/console";
+import { mountExercises } from "./components/exercise";
 import { PythonRuntime } from "./runtime/python";
 
 interface Observable {
@@ -27,7 +28,8 @@ window.lessonkit = { runtime };
 function mountPage(): void {
   const cells = mountCells(document, runtime).cells.length;
   const consoles = mountConsoles(document, runtime).length;
-  if (cells + consoles === 0) return;
+  const exercises = mountExercises(document, runtime).length;
+  if (cells + consoles + exercises === 0) return;
   // The <head> already started Python on pages with cells; otherwise start when idle.
   if (window.lessonkitEarlyWorker) void runtime.start().catch(() => undefined);
   else runtime.warmUp();

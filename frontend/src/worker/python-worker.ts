@@ -41,8 +41,8 @@ async function boot(): Promise<Python> {
   const pyodide = await module.loadPyodide({ indexURL: pyodideBase.href, packageBaseUrl: pyodideBase.href });
   pyodide.unpackArchive(await packages, "zip", { extractDir: PACKAGE_DIR });
   pyodide.runPython(`import sys; sys.path.insert(0, ${JSON.stringify(PACKAGE_DIR)})`);
-  const kernel = pyodide.runPython("from lessonkit.kernel import Kernel\nKernel()") as PyProxy;
   const bridge = pyodide.pyimport("lessonkit.bridge") as PyProxy;
+  const kernel = bridge.kernel as PyProxy;
   post({ type: "ready", seconds: (performance.now() - started) / 1000 });
   return { kernel, bridge };
 }
@@ -74,13 +74,12 @@ async function handle(message: ToWorker): Promise<void> {
     return;
   }
   if (message.type === "reset") {
-    py.kernel.reset();
-    py.bridge.call("page.reset", "{}");
+    await py.bridge.call("page.reset", "{}");
     return;
   }
   if (message.type === "call") {
     try {
-      const value = py.bridge.call(message.name, JSON.stringify(message.args)) as string;
+      const value = (await py.bridge.call(message.name, JSON.stringify(message.args))) as string;
       post({ type: "value", id: message.id, value: JSON.parse(value) as unknown });
     } catch (error) {
       post({ type: "failed", id: message.id, message: String(error) });

@@ -1,0 +1,57 @@
+/** What an exercise tells the reader after `Prüfen`: a verdict and, for tasks, each check. */
+
+export interface CheckOutcome {
+  name: string;
+  ok: boolean;
+  message: string;
+}
+
+export interface TaskOutcome {
+  ok: boolean;
+  checks: CheckOutcome[];
+  error: string | null;
+  output: string;
+}
+
+function element<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, text = ""): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  node.className = className;
+  node.textContent = text;
+  return node;
+}
+
+export class Feedback {
+  constructor(private readonly root: HTMLOutputElement) {}
+
+  clear(): void {
+    this.root.replaceChildren();
+    this.root.removeAttribute("data-verdict");
+  }
+
+  /** A one-line verdict: solved, not yet, or a problem with the input itself. */
+  verdict(kind: "right" | "wrong" | "invalid" | "info", text: string): void {
+    this.root.dataset["verdict"] = kind;
+    const mark = { right: "✓ ", wrong: "✗ ", invalid: "", info: "" }[kind];
+    this.root.append(element("p", `lk-feedback lk-feedback--${kind}`, mark + text));
+  }
+
+  /** The list of the author's checks, each passed or failed with its message. */
+  checks(outcome: TaskOutcome): void {
+    if (outcome.error) {
+      this.root.append(element("pre", "lk-output__error", outcome.error));
+    }
+    if (outcome.checks.length === 0) return;
+    const list = element("ul", "lk-checks");
+    for (const check of outcome.checks) {
+      const item = element("li", `lk-check lk-check--${check.ok ? "ok" : "failed"}`);
+      item.append(element("span", "lk-check__mark", check.ok ? "✓" : "✗"), " ", element("span", "lk-check__name", check.name));
+      if (!check.ok && check.message) item.append(element("div", "lk-check__message", check.message));
+      list.append(item);
+    }
+    this.root.append(list);
+  }
+
+  pre(text: string, className = "lk-output__text"): void {
+    if (text) this.root.append(element("pre", className, text));
+  }
+}
