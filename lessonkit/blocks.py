@@ -52,10 +52,18 @@ class TsBlock(Block):
 
 
 @dataclass
+class ProgressBlock(Block):
+    """A ``fortschritt`` block: the reader's progress in the listed lesson pages."""
+
+    pages: list[str] = field(default_factory=list)  # paths relative to docs_dir
+
+
+@dataclass
 class PageState:
     """What the build knows about the page being converted."""
 
     location: SourceLocation
+    docs_dir: str = "docs"
     blocks: list[Block] = field(default_factory=list)
 
 

@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+from pymdownx.superfences import SuperFencesException
+
 try:  # Under MkDocs, a BuildError ends the build with our message and no Python traceback.
     from mkdocs.exceptions import BuildError as _Base
 except ImportError:  # pragma: no cover - other generators (Zensical) show the plain message
     _Base = Exception  # type: ignore[assignment,misc]
 
 
-class LessonError(_Base):  # type: ignore[misc,valid-type]
-    """A lesson page is wrong: ``path:line: what is wrong and how to fix it``."""
+class LessonError(_Base, SuperFencesException):  # type: ignore[misc,valid-type]
+    """A lesson page is wrong: ``path:line: what is wrong and how to fix it``.
+
+    Also a SuperFencesException: superfences swallows every other exception raised
+    while it validates or formats a fence (and would show the fence as plain code).
+    """
 
     def __init__(self, path: str, line: int | None, message: str) -> None:
         self.path = path

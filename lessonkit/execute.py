@@ -15,11 +15,12 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
-from lessonkit.blocks import Block, Cell, ConsoleBlock, PageState, TsBlock
+from lessonkit.blocks import Block, Cell, ConsoleBlock, PageState, ProgressBlock, TsBlock
 from lessonkit.consoles import ConsoleSessions, strip_expectation
 from lessonkit.errors import LessonError
 from lessonkit.exercises import ConsoleTask, Exercise, verify
 from lessonkit.kernel import CellResult, Kernel
+from lessonkit.progress import render_progress
 from lessonkit.typescript import TsResult, run_typescript
 from pysim.console import ConsoleResult
 
@@ -42,7 +43,14 @@ class ExerciseRun:
     console: ConsoleRun | None = None
 
 
-BlockResult = CellResult | ConsoleRun | TsResult | ExerciseRun
+@dataclass
+class Rendered:
+    """A block whose HTML the build made directly (the progress overview)."""
+
+    html: str
+
+
+BlockResult = CellResult | ConsoleRun | TsResult | ExerciseRun | Rendered
 
 
 def run_sync(start: Callable[[], Awaitable[T]]) -> T:
@@ -79,9 +87,11 @@ def label_blocks(blocks: list[Block]) -> list[Block]:
             else:
                 cells += 1
                 block.label = f"Zelle {cells}"
-        else:
+        elif isinstance(block, ConsoleBlock):
             consoles += 1
             block.label = f"Konsole {consoles}"
+        else:
+            block.label = "Fortschritt"
     return ordered
 
 
@@ -125,7 +135,8 @@ def _check_command(
         )
 
 
-async def _run_all(blocks: list[Block], path: str) -> list[BlockResult]:
+async def _run_all(blocks: list[Block], page: PageState) -> list[BlockResult]:
+    path = page.location.path
     kernel = Kernel()
     consoles = ConsoleSessions()
     session_setup: dict[str, list[str]] = {}
@@ -147,6 +158,8 @@ async def _run_all(blocks: list[Block], path: str) -> list[BlockResult]:
             )
         elif isinstance(block, TsBlock):
             results.append(next(typescript))
+        elif isinstance(block, ProgressBlock):
+            results.append(Rendered(render_progress(block, page)))
         elif isinstance(block, Exercise):
             problem = await verify(block, kernel)
             if problem is not None:
@@ -183,7 +196,7 @@ def run_page(page: PageState) -> dict[int, BlockResult]:
             )
     cwd = os.getcwd()
     try:
-        results = run_sync(lambda: _run_all(ordered, page.location.path))
+        results = run_sync(lambda: _run_all(ordered, page))
     finally:
         os.chdir(cwd)  # a cell must not move the build
     path = page.location.path

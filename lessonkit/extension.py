@@ -39,7 +39,7 @@ class FenceLineTagger(Preprocessor):
 
     def run(self, lines: list[str]) -> list[str]:
         location = locate("\n".join(lines), self.docs_dir)
-        self.md.lessonkit_page = PageState(location)  # type: ignore[attr-defined]
+        self.md.lessonkit_page = PageState(location, self.docs_dir)  # type: ignore[attr-defined]
         out: list[str] = []
         open_fence: str | None = None  # the fence of the code block we are inside
         for index, line in enumerate(lines):

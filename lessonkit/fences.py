@@ -33,7 +33,15 @@ from typing import Any
 from markdown import Markdown
 
 from lessonkit import exercises
-from lessonkit.blocks import Block, Cell, ConsoleBlock, PageState, TsBlock, placeholder
+from lessonkit.blocks import (
+    Block,
+    Cell,
+    ConsoleBlock,
+    PageState,
+    ProgressBlock,
+    TsBlock,
+    placeholder,
+)
 from lessonkit.errors import LessonError
 
 #: The internal option that ``extension.FenceLineTagger`` adds: the fence's line in the file.
@@ -123,6 +131,12 @@ def _console_maker(kind: str) -> Callable[[int, int, str, dict[str, Any]], Block
     return make
 
 
+def _make_progress(slot: int, line: int, src: str, options: dict[str, Any]) -> Block:
+    return ProgressBlock(
+        slot=slot, line=line, pages=[row.strip() for row in src.splitlines() if row.strip()]
+    )
+
+
 def _make_ts(slot: int, line: int, src: str, options: dict[str, Any]) -> Block:
     return TsBlock(slot=slot, line=line, code=src)
 
@@ -154,6 +168,7 @@ FENCES: dict[str, Fence] = {
         exercises.make_console_task,
     ),
     "quiz": Fence({"id": exercises.read_id}, exercises.make_quiz),
+    "fortschritt": Fence({}, _make_progress),
 }
 
 
@@ -195,15 +210,8 @@ def validate(
     return True
 
 
-def _fence_error(page: PageState, line: int | None, message: str) -> Exception:
-    # superfences swallows every exception of a validator except its own type,
-    # so wrap ours in it; the message still names file and line.
-    from pymdownx.superfences import SuperFencesException
-
-    error = LessonError(page.location.path, line, message)
-    wrapped = SuperFencesException(str(error))
-    wrapped.__cause__ = error
-    return wrapped
+def _fence_error(page: PageState, line: int | None, message: str) -> LessonError:
+    return LessonError(page.location.path, line, message)
 
 
 def format_block(

@@ -16,7 +16,7 @@ from pygments.formatters import HtmlFormatter
 from pygments.lexers import PythonLexer, TypeScriptLexer
 
 from lessonkit.blocks import Block, Cell, ConsoleBlock, TsBlock
-from lessonkit.execute import BlockResult, ConsoleRun, ExerciseRun
+from lessonkit.execute import BlockResult, ConsoleRun, ExerciseRun, Rendered
 from lessonkit.exercises import ConsoleTask, Exercise, render_exercise
 from lessonkit.kernel import CellResult
 from lessonkit.typescript import TsResult
@@ -139,6 +139,8 @@ def _highlight_python(code: str) -> str:
 
 def render_block(block: Block, result: BlockResult) -> str:
     """The finished HTML of any block."""
+    if isinstance(result, Rendered):
+        return result.html
     if isinstance(block, Exercise) and isinstance(result, ExerciseRun):
         console = ""
         if isinstance(block, ConsoleTask) and result.console is not None:

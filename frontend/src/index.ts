@@ -8,6 +8,7 @@
 import { mountCells } from "./components/cell";
 import { mountConsoles } from "./components/console";
 import { mountExercises } from "./components/exercise";
+import { mountProgress } from "./components/progress";
 import { PythonRuntime } from "./runtime/python";
 
 interface Observable {
@@ -26,6 +27,7 @@ const runtime = new PythonRuntime(new URL("./worker.js", import.meta.url));
 window.lessonkit = { runtime };
 
 function mountPage(): void {
+  mountProgress(document);
   const cells = mountCells(document, runtime).cells.length;
   const consoles = mountConsoles(document, runtime).length;
   const exercises = mountExercises(document, runtime).length;

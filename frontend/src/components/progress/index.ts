@@ -1,0 +1,67 @@
+/**
+ * The progress overview on the course's start page: per lesson, how many of
+ * its exercises this reader has solved (from localStorage, see
+ * ../exercise/progress.ts), and `Fortschritt zurücksetzen`.
+ */
+import { PREFIX, type Progress, progressKey, storageAvailable } from "../exercise/progress";
+
+interface LessonExercises {
+  path: string;
+  ids: string[];
+}
+
+function solved(lesson: LessonExercises): number {
+  return lesson.ids.filter((id) => {
+    try {
+      const stored = window.localStorage.getItem(progressKey(lesson.path, id));
+      return stored !== null && (JSON.parse(stored) as Progress).solved;
+    } catch {
+      return false;
+    }
+  }).length;
+}
+
+function render(root: HTMLElement, lessons: LessonExercises[]): void {
+  for (const lesson of lessons) {
+    const cell = root.querySelector<HTMLElement>(`.lk-progress__count[data-path="${CSS.escape(lesson.path)}"]`);
+    if (!cell) continue;
+    const done = solved(lesson);
+    cell.textContent = lesson.ids.length === 0 ? "keine Übungen" : `${done} von ${lesson.ids.length} gelöst`;
+    cell.dataset["complete"] = String(lesson.ids.length > 0 && done === lesson.ids.length);
+  }
+}
+
+/** Forget every solved exercise and every saved draft of this course in this browser. */
+function resetAll(): void {
+  const keys: string[] = [];
+  for (let i = 0; i < window.localStorage.length; i++) {
+    const key = window.localStorage.key(i);
+    if (key?.startsWith(PREFIX) || key?.startsWith("lk:draft:")) keys.push(key);
+  }
+  for (const key of keys) window.localStorage.removeItem(key);
+}
+
+export function mountProgress(scope: ParentNode): void {
+  for (const root of scope.querySelectorAll<HTMLElement>("[data-lk-progress]:not([data-lk-mounted])")) {
+    root.dataset["lkMounted"] = "true";
+    const lessons = JSON.parse(root.querySelector("script.lk-progress__data")?.textContent ?? "[]") as LessonExercises[];
+    if (!storageAvailable()) {
+      root.insertAdjacentHTML(
+        "beforeend",
+        '<p class="lk-notice lk-notice--warning">Dein Fortschritt wird in diesem Browser nicht gespeichert (privates Fenster oder Speicher gesperrt).</p>',
+      );
+      continue;
+    }
+    render(root, lessons);
+    const reset = document.createElement("button");
+    reset.type = "button";
+    reset.className = "lk-button lk-button--reset";
+    reset.textContent = "Fortschritt zurücksetzen";
+    reset.addEventListener("click", () => {
+      if (!window.confirm("Alle gelösten Übungen und gespeicherten Entwürfe in diesem Browser löschen?")) return;
+      resetAll();
+      render(root, lessons);
+    });
+    root.append(reset);
+  }
+}

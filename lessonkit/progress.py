@@ -1,0 +1,64 @@
+"""The ``fortschritt`` block: which exercises of which lesson the reader has solved.
+
+At build time it reads the listed lesson pages (Markdown files in docs_dir) and
+finds their exercises by their fence headers; the browser
+(frontend/src/components/progress) counts what this reader has solved.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from html import escape
+from pathlib import Path
+
+from lessonkit.blocks import PageState, ProgressBlock
+from lessonkit.errors import LessonError
+
+_EXERCISE = re.compile(
+    r'^[ \t>]*(?:`{3,}|~{3,})[ \t]*(?:vorhersage|aufgabe|konsolen-aufgabe|quiz)\b[^\n]*\bid="([^"]+)"',
+    re.MULTILINE,
+)
+_TITLE = re.compile(r"^# (.+)$", re.MULTILINE)
+
+
+def _site_path(page: str) -> str:
+    """The URL path of a page relative to the site root, with directory URLs."""
+    stem = page.removesuffix(".md")
+    if stem == "index" or stem.endswith("/index"):
+        return stem.removesuffix("index")
+    return f"{stem}/"
+
+
+def render_progress(block: ProgressBlock, page: PageState) -> str:
+    rows = []
+    data = []
+    here = _site_path(os.path.relpath(page.location.path, page.docs_dir).replace(os.sep, "/"))
+    for listed in block.pages:
+        path = Path(page.docs_dir) / listed
+        if not path.is_file():
+            raise LessonError(
+                page.location.path,
+                block.line,
+                f"Fortschritt: die Seite „{listed}“ gibt es nicht in {page.docs_dir}/.",
+            )
+        text = path.read_text(encoding="utf-8")
+        ids = _EXERCISE.findall(text)
+        title_match = _TITLE.search(text)
+        title = title_match[1].strip() if title_match else listed
+        target = _site_path(listed)
+        href = os.path.relpath(target or ".", here or ".").replace(os.sep, "/") + "/"
+        data.append({"path": target, "ids": ids})
+        rows.append(
+            f'<tr><td><a href="{escape(href)}">{escape(title)}</a></td>'
+            f'<td class="lk-progress__count" data-path="{escape(target)}">{len(ids)} Übungen</td></tr>'
+        )
+    payload = json.dumps(data, ensure_ascii=False).replace("<", "\\u003c")
+    return (
+        '<div class="lk-progress" data-lk-progress>'
+        f'<script type="application/json" class="lk-progress__data">{payload}</script>'
+        "<table><thead><tr><th>Lektion</th><th>Übungen</th></tr></thead>"
+        f"<tbody>{''.join(rows)}</tbody></table>"
+        "</div>"
+    )

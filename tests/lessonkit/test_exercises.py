@@ -1,0 +1,155 @@
+"""Exercises are proved sound at build time; every broken one names file, line and why."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from lessonkit.errors import LessonError
+from tests.lessonkit.test_fences import convert
+
+PREDICTION = """```vorhersage id="p"
+--- frage
+Was kommt heraus?
+--- code
+x = [1, 2]
+(len(x), x[-1])
+--- antwort
+{answer}
+```
+"""
+
+CODE_TASK = """```aufgabe id="a"
+--- start
+{start}
+--- pruefung
+@pruefe("doppelt(2) ist 4")
+def _():
+    assert doppelt(2) == 4, f"doppelt(2) ist {{doppelt(2)!r}}"
+--- hinweis
+return
+--- loesung
+{solution}
+```
+"""
+
+CONSOLE_TASK = """```konsolen-aufgabe id="k"
+--- setup
+{setup}
+--- pruefung
+@pruefe("Topic t existiert")
+def _():
+    assert "t" in log.topics(), "Kein Topic t."
+--- loesung
+{solution}
+```
+"""
+
+
+def test_sound_exercises_render_with_their_data(tmp_path: Path) -> None:
+    text = (
+        PREDICTION.format(answer="(2, 2)")
+        + "\n"
+        + CODE_TASK.format(
+            start="def doppelt(x):\n    pass", solution="def doppelt(x):\n    return 2 * x"
+        )
+        + "\n"
+        + CONSOLE_TASK.format(setup="topics", solution="create topic t partitions 1")
+        + '\n```quiz id="q"\n--- frage\nJa?\n--- richtig\nJa\n--- falsch\nNein\n--- erklaerung\nDoch nicht.\n```\n'
+    )
+    soup = convert(tmp_path, text)
+    exercises = soup.select("[data-lk-exercise]")
+    assert [e["data-type"] for e in exercises] == [
+        "vorhersage",
+        "aufgabe",
+        "konsolen-aufgabe",
+        "quiz",
+    ]
+    labels = [e.select_one(".lk-exercise__head").get_text() for e in exercises]
+    assert labels == [
+        "Übung 1 · Vorhersage",
+        "Übung 2 · Code-Aufgabe",
+        "Übung 3 · Konsolen-Aufgabe",
+        "Übung 4 · Test",
+    ]
+    data = [json.loads(e.select_one("script.lk-exercise__data").get_text()) for e in exercises]
+    assert data[3]["richtig"] == [0]
+    assert exercises[2].select_one("[data-lk-console]") is not None
+    assert "Antwort:" in exercises[0].select_one("details.lk-exercise__solution").get_text()
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            PREDICTION.format(answer="(2, 1)"),
+            r"seite\.md:1: Übung 1 \(id „p“\): Die angegebene Antwort \(2, 1\) stimmt nicht .*der zweite Wert ist 2, nicht 1",
+        ),
+        (PREDICTION.format(answer="zwei"), r"seite\.md:1: Übung 1 .*kein Python-Wert"),
+        (
+            CODE_TASK.format(
+                start="def doppelt(x):\n    pass", solution="def doppelt(x):\n    return x"
+            ),
+            r"Die Lösung besteht nicht alle Prüfungen:\n  ✗ doppelt\(2\) ist 4: doppelt\(2\) ist 2",
+        ),
+        (
+            CODE_TASK.format(
+                start="def doppelt(x):\n    return x + x",
+                solution="def doppelt(x):\n    return 2 * x",
+            ),
+            r"Der Startcode besteht schon alle Prüfungen: eine Prüfung, die nicht scheitern kann",
+        ),
+        (
+            CONSOLE_TASK.format(setup="topics", solution="topics"),
+            r"Die Lösung besteht nicht alle Prüfungen:\n  ✗ Topic t existiert: Kein Topic t",
+        ),
+        (
+            CONSOLE_TASK.format(setup="create topic t partitions 1", solution="topics"),
+            r"Schon der Ausgangszustand besteht die Prüfung",
+        ),
+        (
+            CONSOLE_TASK.format(setup="topics", solution="crate topic t"),
+            r"Der Befehl „crate topic t“ der Lösung scheitert",
+        ),
+    ],
+)
+def test_unsound_exercise_fails_the_build(tmp_path: Path, text: str, message: str) -> None:
+    with pytest.raises(LessonError, match=message):
+        convert(tmp_path, text)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            '```quiz id="q"\n--- frage\nJa?\n--- falsch\nA\n--- falsch\nB\n```\n',
+            "hat keine richtige Antwort",
+        ),
+        ('```quiz id="q"\n--- frage\nJa?\n--- richtig\nA\n```\n', "mindestens zwei Antworten"),
+        (
+            '```vorhersage id="p"\n--- frage\nF\n--- code\n1\n```\n',
+            "fehlt der Abschnitt `--- antwort`",
+        ),
+        ("```vorhersage\n--- frage\nF\n--- code\n1\n--- antwort\n1\n```\n", "braucht eine id"),
+        (
+            '```aufgabe id="a"\nText davor\n--- start\nx\n```\n',
+            "Vor dem ersten Abschnitt steht Text",
+        ),
+        (
+            '```aufgabe id="a"\n--- start\nx\n--- pruefen\ny\n```\n',
+            "Unbekannter Abschnitt `--- pruefen`",
+        ),
+    ],
+)
+def test_malformed_exercise_names_file_and_line(tmp_path: Path, text: str, message: str) -> None:
+    with pytest.raises(LessonError, match=r"seite\.md:1: ") as info:
+        convert(tmp_path, text)
+    assert message in str(info.value)
+
+
+def test_duplicate_ids_are_refused(tmp_path: Path) -> None:
+    quiz = '```quiz id="q"\n--- frage\nJa?\n--- richtig\nA\n--- falsch\nB\n```\n'
+    with pytest.raises(LessonError, match="Die id „q“ gibt es auf dieser Seite mehrmals"):
+        convert(tmp_path, quiz + "\n" + quiz)
