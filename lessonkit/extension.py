@@ -14,6 +14,7 @@ It works in any generator that runs Python-Markdown extensions (MkDocs, Zensical
 from __future__ import annotations
 
 import re
+import traceback
 from typing import Any
 
 from markdown import Markdown
@@ -22,6 +23,7 @@ from markdown.postprocessors import Postprocessor
 from markdown.preprocessors import Preprocessor
 
 from lessonkit.blocks import PLACEHOLDER, PageState
+from lessonkit.errors import LessonError
 from lessonkit.execute import run_page
 from lessonkit.fences import FENCES, LINE_OPTION
 from lessonkit.render import render_block
@@ -70,7 +72,15 @@ class BlockRunner(Postprocessor):
         page: PageState | None = getattr(self.md, "lessonkit_page", None)
         if page is None or not page.blocks:
             return text
-        results = run_page(page)
+        try:
+            results = run_page(page)
+        except LessonError:
+            raise
+        except Exception as exc:  # a bug in lessonkit or pysim: still say which page
+            detail = "".join(traceback.format_exception(exc))
+            raise LessonError(
+                page.location.path, None, f"Interner Fehler beim Bauen:\n{detail}"
+            ) from exc
         blocks = {block.slot: block for block in page.blocks}
         return PLACEHOLDER.sub(lambda m: render_block(blocks[int(m[1])], results[int(m[1])]), text)
 
