@@ -6,7 +6,9 @@
 * ``packages-<hash>.zip``: ``pysim`` and the browser's part of ``lessonkit`` (kernel,
   consoles, bridge), unpacked into the
   worker's Python; its name carries a content hash so browsers never run a stale copy;
-* ``runtime.json``: tells the worker the zip's current name.
+* ``snapshot-<hash>.bin.gz``: a Pyodide memory snapshot with those packages already
+  imported (made under Node.js; the worker falls back to a plain start without it);
+* ``runtime.json``: tells the worker the current names.
 
 Files are only written when their content changes, so ``mkdocs serve`` does not
 rebuild in a loop. Run directly: ``python -m lessonkit.assets``.
@@ -84,16 +86,39 @@ def package_zip() -> bytes:
 
 
 def build_packages(out: Path = OUT) -> str:
-    """Write the content-hashed package zip and ``runtime.json``; return the zip's name."""
+    """Write the content-hashed package zip; return its name."""
     data = package_zip()
     name = f"packages-{hashlib.sha256(data).hexdigest()[:12]}.zip"
     for old in out.glob("packages-*.zip"):
         if old.name != name:
             old.unlink()
     write_if_changed(out / name, data)
-    runtime = {"packages": name, "pyodide": "pyodide/"}
-    write_if_changed(out / "runtime.json", (json.dumps(runtime, indent=2) + "\n").encode())
     return name
+
+
+def build_snapshot(packages: str, out: Path = OUT) -> str | None:
+    """The memory snapshot for ``packages`` (made once per zip and Pyodide version)."""
+    pyodide_version = json.loads((NODE_MODULES / "pyodide" / "package.json").read_text())["version"]
+    key = hashlib.sha256(f"{packages}:{pyodide_version}".encode()).hexdigest()[:12]
+    name = f"snapshot-{key}.bin.gz"
+    if not (out / name).exists():
+        for old in out.glob("snapshot-*.bin.gz"):
+            old.unlink()
+        done = subprocess.run(
+            ["node", str(ROOT / "lessonkit" / "node" / "make_snapshot.mjs"), str(out / packages), str(out / name)],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+        )
+        if done.returncode != 0:  # the site still works, only slower to start
+            print(f"Kein Speicherabbild für Pyodide: {done.stderr[-2000:]}", file=sys.stderr)
+            return None
+    return name
+
+
+def write_runtime(packages: str, snapshot: str | None, out: Path = OUT) -> None:
+    runtime = {"packages": packages, "pyodide": "pyodide/", "snapshot": snapshot}
+    write_if_changed(out / "runtime.json", (json.dumps(runtime, indent=2) + "\n").encode())
 
 
 def build_frontend() -> None:
@@ -106,7 +131,8 @@ def build_all(out: Path = OUT) -> None:
     for name in PYODIDE_FILES:
         copy_if_changed(NODE_MODULES / "pyodide" / name, out / "pyodide" / name)
     copy_if_changed(NODE_MODULES / "mermaid" / "dist" / "mermaid.min.js", out / "mermaid.min.js")
-    build_packages(out)
+    packages = build_packages(out)
+    write_runtime(packages, build_snapshot(packages, out), out)
     build_frontend()
 
 

@@ -7,16 +7,25 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from lessonkit.assets import build_packages
+from lessonkit.assets import build_packages, build_snapshot
 from lessonkit.execute import run_sync
 from lessonkit.kernel import Kernel
 from tests.conftest import ROOT
 
 
-def run_in_pyodide(pages: list[dict[str, Any]], tmp_path: Path) -> dict[str, Any]:
-    """``pages``: [{"name", "cells": [{"session", "code", "label"}]}] -> results per page."""
+def run_in_pyodide(
+    pages: list[dict[str, Any]], tmp_path: Path, snapshot: bool = False
+) -> dict[str, Any]:
+    """``pages``: [{"name", "cells": [{"session", "code", "label"}]}] -> results per page.
+
+    With ``snapshot``, Pyodide starts from the memory snapshot the site ships.
+    """
     name = build_packages(tmp_path)
-    job = {"packages": str(tmp_path / name), "pages": pages}
+    job: dict[str, Any] = {"packages": str(tmp_path / name), "pages": pages}
+    if snapshot:
+        snapshot_name = build_snapshot(name, tmp_path)
+        assert snapshot_name is not None, "no snapshot could be made"
+        job["snapshot"] = str(tmp_path / snapshot_name)
     done = subprocess.run(
         ["node", str(ROOT / "tests" / "node" / "run_cells.mjs")],
         input=json.dumps(job),

@@ -40,6 +40,7 @@ def collect_pages(site: Path) -> list[dict[str, Any]]:
                 cells.append({"session": data["key"], "code": code, "label": data["label"]})
                 cells[-1]["built_text"] = block.select_one(".lk-console__log").get_text()
                 cells[-1]["entries"] = len(block.select(".lk-console__entry"))
+                cells[-1]["console"] = True
             else:
                 cells.append({key: data[key] for key in ("session", "code", "label")})
                 cells[-1]["built_text"] = block.select_one("output").get_text()
@@ -58,16 +59,19 @@ def visible_text(result: dict[str, Any]) -> str:
 
 
 @pytest.mark.pyodide
-def test_cells_agree_in_cpython_and_pyodide(built_site: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("snapshot", [False, True], ids=["plain-start", "snapshot-start"])
+def test_cells_agree_in_cpython_and_pyodide(
+    built_site: Path, tmp_path: Path, snapshot: bool
+) -> None:
     pages = collect_pages(built_site)
     assert pages, "no cells found in the built site"
-    pyodide = run_in_pyodide(pages, tmp_path)
+    pyodide = run_in_pyodide(pages, tmp_path, snapshot)
     assert pyodide["python"].startswith("3.14")
     for page, in_pyodide in zip(pages, pyodide["pages"], strict=True):
         native = run_natively(page["cells"])
         for cell, ours, theirs in zip(page["cells"], native, in_pyodide["results"], strict=True):
             where = f"{page['name']} {cell['label']}"
-            if cell["label"].startswith("Konsole"):
+            if cell.get("console"):
                 assert_console_matches_build(ours, cell["built_text"], cell["entries"], where)
             else:
                 assert visible_text(ours) == cell["built_text"], f"{where}: build output differs"
