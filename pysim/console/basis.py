@@ -24,6 +24,32 @@ from .parser import (
 #: Steuerzeichen (außer Tab) und einzelne Surrogate: in einem Befehl nie gemeint.
 _STEUERZEICHEN = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\ud800-\udfff]")
 
+
+def gemeinsame_befehle(hilfe_beispiel: str) -> list[Befehl]:
+    """``hilfe`` und ``clear``: die Befehle, die jede Konsole hat (Handler in ``BasisKonsole``)."""
+    return [
+        Befehl(
+            name="hilfe",
+            syntax="hilfe [<befehl>]",
+            kurz="Hilfe zu allen oder einem Befehl",
+            beispiele=("hilfe", hilfe_beispiel),
+            methode="_hilfe",
+            rest="befehl",
+            rest_pflicht=False,
+            aliase=("help",),
+            zeigt_bild=False,
+        ),
+        Befehl(
+            name="clear",
+            syntax="clear",
+            kurz="die Ausgabe leeren (der Zustand bleibt)",
+            beispiele=("clear",),
+            methode="_clear",
+            zeigt_bild=False,
+        ),
+    ]
+
+
 INTERNER_FEHLER = (
     "Interner Fehler im Simulator: Das ist ein Bug in pysim, nicht dein Fehler. "
     "Bitte melde die Eingabe, die das ausgelöst hat."

@@ -18,7 +18,7 @@ from typing import Any
 
 from .. import log_regeln as regeln
 from ..log import Log, Record
-from .basis import BasisKonsole
+from .basis import BasisKonsole, gemeinsame_befehle
 from .ergebnis import ConsoleResult
 from .parser import (
     Aufruf,
@@ -170,25 +170,7 @@ BEFEHLE = Befehlstabelle(
                 Option("topic", TOPIC),
             ),
         ),
-        Befehl(
-            name="hilfe",
-            syntax="hilfe [<befehl>]",
-            kurz="Hilfe zu allen oder einem Befehl",
-            beispiele=("hilfe", "hilfe consume"),
-            methode="_hilfe",
-            rest="befehl",
-            rest_pflicht=False,
-            aliase=("help",),
-            zeigt_bild=False,
-        ),
-        Befehl(
-            name="clear",
-            syntax="clear",
-            kurz="die Ausgabe leeren (der Zustand bleibt)",
-            beispiele=("clear",),
-            methode="_clear",
-            zeigt_bild=False,
-        ),
+        *gemeinsame_befehle("hilfe consume"),
         Befehl(
             name="update",
             syntax="update …",

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..warteschlange import BESTAETIGT, IN_DLQ, SICHTBAR, UNTERWEGS, Queue
-from .basis import BasisKonsole
+from .basis import BasisKonsole, gemeinsame_befehle
 from .ergebnis import ConsoleResult
 from .parser import Aufruf, Befehl, Befehlstabelle, Option, Wert, kuerze_wort
 from .werte import anzahl, pruefe_neuer_name, tabelle
@@ -73,25 +73,7 @@ BEFEHLE = Befehlstabelle(
             beispiele=("status",),
             methode="_status",
         ),
-        Befehl(
-            name="hilfe",
-            syntax="hilfe [<befehl>]",
-            kurz="Hilfe zu allen oder einem Befehl",
-            beispiele=("hilfe", "hilfe receive"),
-            methode="_hilfe",
-            rest="befehl",
-            rest_pflicht=False,
-            aliase=("help",),
-            zeigt_bild=False,
-        ),
-        Befehl(
-            name="clear",
-            syntax="clear",
-            kurz="die Ausgabe leeren (der Zustand bleibt)",
-            beispiele=("clear",),
-            methode="_clear",
-            zeigt_bild=False,
-        ),
+        *gemeinsame_befehle("hilfe receive"),
     ]
 )
 
