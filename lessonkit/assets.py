@@ -105,7 +105,12 @@ def build_snapshot(packages: str, out: Path = OUT) -> str | None:
         for old in out.glob("snapshot-*.bin.gz"):
             old.unlink()
         done = subprocess.run(
-            ["node", str(ROOT / "lessonkit" / "node" / "make_snapshot.mjs"), str(out / packages), str(out / name)],
+            [
+                "node",
+                str(ROOT / "lessonkit" / "node" / "make_snapshot.mjs"),
+                str(out / packages),
+                str(out / name),
+            ],
             cwd=ROOT,
             capture_output=True,
             text=True,
