@@ -34,6 +34,7 @@ class ConsoleRun:
     transcript: list[tuple[str, ConsoleResult]]  # (command as shown, its result)
     svg: str | None  # the picture after the last command that drew one
     setup: list[str]  # every setup line of the console's state (its session), in page order
+    offset: int = 0  # where this console's own lines start in ``setup``
 
 
 @dataclass
@@ -140,9 +141,11 @@ async def _run_all(blocks: list[Block], page: PageState) -> list[BlockResult]:
     kernel = Kernel()
     consoles = ConsoleSessions()
     session_setup: dict[str, list[str]] = {}
+    offsets: dict[int, int] = {}
     for block in blocks:
         if isinstance(block, ConsoleBlock):
-            session_setup.setdefault(block.key, []).extend(block.setup)
+            offsets[block.slot] = len(session_setup.setdefault(block.key, []))
+            session_setup[block.key].extend(block.setup)
     typescript = iter(run_typescript([b.code for b in blocks if isinstance(b, TsBlock)]))
     results: list[BlockResult] = []
     for block in blocks:
@@ -154,7 +157,12 @@ async def _run_all(blocks: list[Block], page: PageState) -> list[BlockResult]:
             transcript = [(command, console.run(command)) for command in commands]
             pictures = [result.svg for _, result in transcript if result.svg]
             results.append(
-                ConsoleRun(transcript, pictures[-1] if pictures else None, session_setup[block.key])
+                ConsoleRun(
+                    transcript,
+                    pictures[-1] if pictures else None,
+                    session_setup[block.key],
+                    offsets[block.slot],
+                )
             )
         elif isinstance(block, TsBlock):
             results.append(next(typescript))

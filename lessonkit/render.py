@@ -99,6 +99,7 @@ def render_console(block: ConsoleBlock, run: ConsoleRun, key: str | None = None)
         "kind": block.kind,
         "options": block.options,
         "setup": run.setup,
+        "offset": run.offset,
         "label": block.label,
     }
     entries = (

@@ -7,10 +7,12 @@ einem festen Seed, jede Zeit ist simuliert (Ticks): Derselbe Code gibt überall 
 - ``Queue``: Ack, Visibility Timeout, Dead Letter Queue (Lektion 1),
 - ``Log``: Topics, Partitionen, Offsets, Consumer-Gruppen wie Kafka (Lektion 2),
 - ``EventStore``: Event Sourcing, Projektionen, Snapshots, CQRS (Lektion 3),
+- ``EventLoop``: ein Modell der Event Loop von JavaScript, Reihenfolge wie Node.js (Lektion 3),
 - ``pysim.stoerung``: simulierte Abstürze für Übungen,
 - ``SimFehler``: die Basisklasse aller Fehler (deutsche Meldungen).
 """
 
+from .eventloop import EventLoop
 from .eventstore import Event, EventStore, Projektion, Projektor, bestand, kontostand
 from .fehler import (
     SimFehler,
@@ -31,6 +33,7 @@ from .zeit import Zeit
 
 __all__ = [
     "Event",
+    "EventLoop",
     "EventStore",
     "FakeNetz",
     "Log",

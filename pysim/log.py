@@ -155,7 +155,7 @@ class Topic:
         return self.bild().svg
 
     def __repr__(self) -> str:
-        zeilen = [f"Topic „{self.name}“ mit {self.partitionen} Partitionen"]
+        zeilen = [f"Topic „{self.name}“ mit {regeln.partitionen_text(self.partitionen)}"]
         for p, eintraege in enumerate(self._partitionen):
             if eintraege:
                 keys = " ".join(r.key if r.key is not None else "-" for r in eintraege[-5:])
@@ -237,7 +237,7 @@ class Log:
         if name in self._topics:
             alt = self._topics[name].partitionen
             raise TopicExistiertSchon(
-                f"Das Topic „{name}“ gibt es schon (mit {alt} Partitionen). "
+                f"Das Topic „{name}“ gibt es schon (mit {regeln.partitionen_text(alt)}). "
                 f"Wähle einen anderen Namen."
             )
         topic = Topic(name, partitions)

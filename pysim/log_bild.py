@@ -193,11 +193,11 @@ def topic_bild(topic: Topic, gruppen: list[Gruppe]) -> Bild:
     """Ein Topic mit den Zeilen der angegebenen Gruppen."""
     if gruppen:
         titel = (
-            f"Topic „{topic.name}“ mit {topic.partitionen} Partitionen und den Gruppen "
+            f"Topic „{topic.name}“ mit {regeln.partitionen_text(topic.partitionen)} und den Gruppen "
             + ", ".join(f"„{g.name}“" for g in gruppen)
         )
     else:
-        titel = f"Topic „{topic.name}“ mit {topic.partitionen} Partitionen"
+        titel = f"Topic „{topic.name}“ mit {regeln.partitionen_text(topic.partitionen)}"
     links = _links([topic], gruppen)
     breite = _breite_mit_texten(_breite(links, [topic]), [topic], gruppen)
     legende = _legende(breite, bool(gruppen))

@@ -71,3 +71,8 @@ def reset_ziel(to: int | str, ende: int) -> int:
             f"reset braucht eine Zahl ab 0, „earliest“ oder „latest“, nicht {to!r}."
         )
     return min(to, ende)
+
+
+def partitionen_text(anzahl: int) -> str:
+    """„1 Partition“, „3 Partitionen“: die Anzahl mit dem passenden Wort."""
+    return f"{anzahl} Partition" if anzahl == 1 else f"{anzahl} Partitionen"

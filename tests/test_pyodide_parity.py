@@ -40,6 +40,7 @@ def collect_pages(site: Path) -> list[dict[str, Any]]:
                 cells.append({"session": data["key"], "code": code, "label": data["label"]})
                 cells[-1]["built_text"] = block.select_one(".lk-console__log").get_text()
                 cells[-1]["entries"] = len(block.select(".lk-console__entry"))
+                cells[-1]["offset"] = data.get("offset", 0)
                 cells[-1]["console"] = True
             else:
                 cells.append({key: data[key] for key in ("session", "code", "label")})
@@ -72,20 +73,22 @@ def test_cells_agree_in_cpython_and_pyodide(
         for cell, ours, theirs in zip(page["cells"], native, in_pyodide["results"], strict=True):
             where = f"{page['name']} {cell['label']}"
             if cell.get("console"):
-                assert_console_matches_build(ours, cell["built_text"], cell["entries"], where)
+                assert_console_matches_build(
+                    ours, cell["built_text"], cell["offset"], cell["entries"], where
+                )
             else:
                 assert visible_text(ours) == cell["built_text"], f"{where}: build output differs"
             assert theirs == ours, f"{where}: Pyodide differs from CPython"
 
 
 def assert_console_matches_build(
-    result: dict[str, Any], built: str, entries: int, where: str
+    result: dict[str, Any], built: str, offset: int, entries: int, where: str
 ) -> None:
-    """The console's own commands (the last ``entries`` of its session's setup) answered
-    exactly as its built transcript shows, in order. Hidden setups show no transcript."""
+    """The console's own commands (``entries`` lines of its session's setup, starting at
+    ``offset``) answered exactly as its built transcript shows. Hidden setups show none."""
     assert result["error"] is None, f"{where}: {result['error']}"
     lines = "".join(t for _, t in result["output"]).splitlines()
-    answers = [json.loads(line)["text"] for line in lines][len(lines) - entries :]
+    answers = [json.loads(line)["text"] for line in lines][offset : offset + entries]
     position = 0
     for answer in answers:
         found = built.find(answer, position)

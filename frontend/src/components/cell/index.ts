@@ -155,7 +155,7 @@ export class Cell {
       return !failed || result.error_type === this.data.raises;
     } catch (error) {
       if (error instanceof RestartedError) {
-        this.setState("idle");
+        // Stopped: `forget()` already told the reader; keep its state.
       } else {
         this.output.clear();
         this.output.showNotice(`Python konnte nicht gestartet werden: ${String(error)}`, "warning");
@@ -245,6 +245,7 @@ export class CellPage {
     for (const cell of before) {
       cell.markRunning();
       const ok = await cell.execute(this.runtime);
+      if (this.runtime.epoch !== epoch) return; // stopped meanwhile: every cell was told
       if (!ok) {
         target.setState("error", `Abgebrochen: ${cell.data.label} davor schlug fehl`);
         for (const rest of before.slice(before.indexOf(cell) + 1)) rest.setState("idle");
