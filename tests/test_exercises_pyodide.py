@@ -1,0 +1,87 @@
+"""Every exercise of the site is judged the same in Pyodide as at build time.
+
+For each exercise on the built pages, its solution and its starting point are
+checked through lessonkit.checks in CPython and in real Pyodide under Node.js
+(the browser's checks); the outcomes must be identical, the solution must pass
+and the start must fail.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from bs4 import BeautifulSoup
+
+from tests.pyodide import run_in_pyodide, run_natively
+
+CHECK = """
+import json
+from lessonkit.checks import check_code, check_console, predict
+from lessonkit.consoles import ConsoleSessions
+from lessonkit.kernel import Kernel
+
+data = json.loads({data!r})
+answer = {answer!r}
+if data["type"] == "vorhersage":
+    outcome = await predict(data["code"], answer, Kernel(), "vorhersage")
+    outcome.pop("result")
+    print(json.dumps(outcome, ensure_ascii=False, sort_keys=True))
+elif data["type"] == "aufgabe":
+    for code in (data["loesung"], data["start"]):
+        outcome = await check_code(data["vorbereitung"], code, data["pruefung"])
+        print(json.dumps(outcome.to_dict(), ensure_ascii=False, sort_keys=True))
+elif data["type"] == "konsolen-aufgabe":
+    for commands in (data["loesung"], []):
+        console, _ = ConsoleSessions().get("k", data["kind"], data["options"], data["setup"])
+        for command in commands:
+            console.run(command)
+        outcome = check_console(console, data["kind"], data["pruefung"])
+        print(json.dumps(outcome.to_dict(), ensure_ascii=False, sort_keys=True))
+"""
+
+
+def exercise_cells(site: Path) -> list[dict[str, Any]]:
+    cells = []
+    for path in sorted(site.rglob("*.html")):
+        soup = BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+        for exercise in soup.select("[data-lk-exercise]"):
+            data = json.loads(exercise.select_one("script.lk-exercise__data").get_text())
+            if data["type"] == "quiz":
+                continue  # checked in the page itself, without Python
+            answer = ""
+            if data["type"] == "vorhersage":
+                answer = exercise.select_one(".lk-exercise__answer code").get_text()
+            label = f"{path.relative_to(site).as_posix()} {data['id']}"
+            cells.append(
+                {
+                    "session": label,
+                    "code": CHECK.format(data=json.dumps(data), answer=answer),
+                    "label": label,
+                }
+            )
+    return cells
+
+
+def verdicts(result: dict[str, Any]) -> list[dict[str, Any]]:
+    assert result["error"] is None, result["error"]
+    return [json.loads(line) for line in "".join(t for _, t in result["output"]).splitlines()]
+
+
+@pytest.mark.pyodide
+def test_exercises_are_judged_alike_in_cpython_and_pyodide(
+    built_site: Path, tmp_path: Path
+) -> None:
+    cells = exercise_cells(built_site)
+    assert len(cells) >= 10
+    native = run_natively(cells)
+    pyodide = run_in_pyodide([{"name": "exercises", "cells": cells}], tmp_path, snapshot=True)
+    for cell, ours, theirs in zip(cells, native, pyodide["pages"][0]["results"], strict=True):
+        mine, browser = verdicts(ours), verdicts(theirs)
+        assert mine == browser, f"{cell['label']}: Pyodide judges differently"
+        if len(mine) == 1:  # a prediction: the stated answer is right
+            assert mine[0]["correct"], cell["label"]
+        else:  # a task: the solution passes, the start does not
+            assert mine[0]["ok"] and not mine[1]["ok"], cell["label"]
