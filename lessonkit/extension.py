@@ -70,7 +70,9 @@ class BlockRunner(Postprocessor):
 
     def run(self, text: str) -> str:
         page: PageState | None = getattr(self.md, "lessonkit_page", None)
-        if page is None or not page.blocks:
+        # Python-Markdown's toc runs every postprocessor on each heading's inner HTML,
+        # too: only text with our placeholders is the page itself.
+        if page is None or not page.blocks or not PLACEHOLDER.search(text):
             return text
         try:
             results = run_page(page)

@@ -21,7 +21,13 @@ def make_markdown(docs: Path) -> markdown.Markdown:
         for name in FENCES
     ]
     return markdown.Markdown(
-        extensions=["admonition", "pymdownx.tabbed", "lessonkit.extension", "pymdownx.superfences"],
+        extensions=[
+            "toc",
+            "admonition",
+            "pymdownx.tabbed",
+            "lessonkit.extension",
+            "pymdownx.superfences",
+        ],
         extension_configs={
             "lessonkit.extension": {"docs_dir": str(docs)},
             "pymdownx.superfences": {"custom_fences": fences},
@@ -154,3 +160,11 @@ def test_front_matter_keeps_line_numbers_right(tmp_path: Path) -> None:
     # MkDocs strips the front matter before rendering: convert only the rest.
     with pytest.raises(LessonError, match=r"mit-kopf\.md:5: "):
         make_markdown(docs).convert("```pycell\n1/0\n```\n")
+
+
+def test_a_page_runs_once_however_many_headings_it_has(tmp_path: Path) -> None:
+    # toc runs every postprocessor on each heading; the cells must still run once.
+    log = tmp_path / "runs.txt"
+    headings = "".join(f"## Abschnitt {i}\n\nText.\n\n" for i in range(5))
+    convert(tmp_path, f"# Titel\n\n{headings}```pycell\nopen({str(log)!r}, 'a').write('x')\n```\n")
+    assert log.read_text() == "x"
