@@ -5,7 +5,9 @@
  * cell, an old draft is not silently put into the new cell.
  */
 
-const PREFIX = "lk:draft:";
+import { readItem, removeItem, writeItem } from "../../runtime/storage";
+
+export const DRAFT_PREFIX = "lk:draft:";
 
 /** A short, stable hash (FNV-1a) of a string, as hex. */
 export function hashText(text: string): string {
@@ -21,32 +23,19 @@ export class DraftStore {
   private readonly key: string;
 
   constructor(page: string, index: number, authorCode: string) {
-    this.key = `${PREFIX}${page}#${index}:${hashText(authorCode)}`;
+    this.key = `${DRAFT_PREFIX}${page}#${index}:${hashText(authorCode)}`;
   }
 
   load(): string | null {
-    try {
-      return window.localStorage.getItem(this.key);
-    } catch {
-      return null; // storage disabled (private window, policy): the page still works
-    }
+    return readItem(this.key);
   }
 
   /** Returns false when the draft could not be saved. */
   save(code: string): boolean {
-    try {
-      window.localStorage.setItem(this.key, code);
-      return true;
-    } catch {
-      return false;
-    }
+    return writeItem(this.key, code);
   }
 
   clear(): void {
-    try {
-      window.localStorage.removeItem(this.key);
-    } catch {
-      // nothing stored, nothing to clear
-    }
+    removeItem(this.key);
   }
 }

@@ -7,6 +7,7 @@
  * restored. Where storage is unavailable the page still works.
  */
 import { pagePath } from "../../runtime/page";
+import { readItem, removeItem, writeItem } from "../../runtime/storage";
 
 export const PREFIX = "lk:exercise:";
 
@@ -19,13 +20,19 @@ export interface Progress {
 
 /** True when localStorage can be written (not in some private windows, not when full). */
 export function storageAvailable(): boolean {
+  const probe = `${PREFIX}probe`;
+  const works = writeItem(probe, "1");
+  removeItem(probe);
+  return works;
+}
+
+/** The stored progress under `key`, or null (nothing stored, or unreadable). */
+export function readProgress(key: string): Progress | null {
+  const text = readItem(key);
   try {
-    const probe = `${PREFIX}probe`;
-    window.localStorage.setItem(probe, "1");
-    window.localStorage.removeItem(probe);
-    return true;
+    return text ? (JSON.parse(text) as Progress) : null;
   } catch {
-    return false;
+    return null;
   }
 }
 
@@ -46,13 +53,7 @@ export class ProgressStore {
 
   /** What is stored: current (same digest), stale (an older version), or nothing. */
   load(): { current: Progress | null; stale: Progress | null } {
-    let stored: Progress | null = null;
-    try {
-      const text = window.localStorage.getItem(this.key);
-      stored = text ? (JSON.parse(text) as Progress) : null;
-    } catch {
-      stored = null;
-    }
+    const stored = readProgress(this.key);
     if (!stored) return { current: null, stale: null };
     return stored.digest === this.digest ? { current: stored, stale: null } : { current: null, stale: stored };
   }
@@ -61,19 +62,10 @@ export class ProgressStore {
   save(change: Partial<Progress>): boolean {
     const { current } = this.load();
     const next: Progress = { digest: this.digest, solved: false, ...current, ...change };
-    try {
-      window.localStorage.setItem(this.key, JSON.stringify(next));
-      return true;
-    } catch {
-      return false;
-    }
+    return writeItem(this.key, JSON.stringify(next));
   }
 
   clear(): void {
-    try {
-      window.localStorage.removeItem(this.key);
-    } catch {
-      // nothing stored
-    }
+    removeItem(this.key);
   }
 }

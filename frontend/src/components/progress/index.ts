@@ -3,7 +3,9 @@
  * its exercises this reader has solved (from localStorage, see
  * ../exercise/progress.ts), and `Fortschritt zurücksetzen`.
  */
-import { PREFIX, type Progress, progressKey, storageAvailable } from "../exercise/progress";
+import { removeItem, keysWith } from "../../runtime/storage";
+import { DRAFT_PREFIX } from "../cell/storage";
+import { PREFIX, progressKey, readProgress, storageAvailable } from "../exercise/progress";
 
 interface LessonExercises {
   path: string;
@@ -11,14 +13,7 @@ interface LessonExercises {
 }
 
 function solved(lesson: LessonExercises): number {
-  return lesson.ids.filter((id) => {
-    try {
-      const stored = window.localStorage.getItem(progressKey(lesson.path, id));
-      return stored !== null && (JSON.parse(stored) as Progress).solved;
-    } catch {
-      return false;
-    }
-  }).length;
+  return lesson.ids.filter((id) => readProgress(progressKey(lesson.path, id))?.solved === true).length;
 }
 
 function render(root: HTMLElement, lessons: LessonExercises[]): void {
@@ -33,12 +28,7 @@ function render(root: HTMLElement, lessons: LessonExercises[]): void {
 
 /** Forget every solved exercise and every saved draft of this course in this browser. */
 function resetAll(): void {
-  const keys: string[] = [];
-  for (let i = 0; i < window.localStorage.length; i++) {
-    const key = window.localStorage.key(i);
-    if (key?.startsWith(PREFIX) || key?.startsWith("lk:draft:")) keys.push(key);
-  }
-  for (const key of keys) window.localStorage.removeItem(key);
+  for (const key of keysWith(PREFIX, DRAFT_PREFIX)) removeItem(key);
 }
 
 export function mountProgress(scope: ParentNode): void {
