@@ -104,10 +104,8 @@ def console_build_seconds(site: Path) -> tuple[int, float]:
 
     setups = []
     for path in site.rglob("*.html"):
-        for script in BeautifulSoup(path.read_text(), "html.parser").select(
-            "script.lk-console__data"
-        ):
-            data = json.loads(script.get_text())
+        for element in BeautifulSoup(path.read_text(), "html.parser").select(".lk-console__data"):
+            data = json.loads(element["data-lk-json"])
             setups.append((data["kind"], data["options"], data["setup"]))
     start = time.perf_counter()
     for kind, options, setup in setups:

@@ -11,7 +11,6 @@ the starting point fails, a quiz has a right answer) and writes its HTML
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 from dataclasses import dataclass, field
 from html import escape
@@ -23,6 +22,7 @@ from lessonkit.blocks import Block
 from lessonkit.checks import TaskOutcome, check_code, check_console, compare_prediction, evaluate
 from lessonkit.consoles import ConsoleSessions
 from lessonkit.kernel import Kernel
+from lessonkit.pagedata import data_element
 
 _SECTION = re.compile(r"^--- ?([a-zäöü]+)\s*$")
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,60}$")
@@ -318,10 +318,6 @@ def md(text: str) -> str:
     return markdown.markdown(text, extensions=_MARKDOWN_EXTENSIONS) if text.strip() else ""
 
 
-def _json_for_script(data: object) -> str:
-    return json.dumps(data, ensure_ascii=False).replace("<", "\\u003c")
-
-
 def exercise_data(exercise: Exercise) -> dict[str, Any]:
     """What the browser needs to run and check the exercise."""
     base = {
@@ -403,7 +399,7 @@ def render_exercise(exercise: Exercise, highlight_python: Any, console_html: str
         parts.append(_details("lk-exercise__solution", "Lösung", f"<ul>{right}</ul>"))
     return (
         f'<div class="lk-exercise" data-lk-exercise data-type="{exercise.type}" id="{escape(exercise.id)}">'
-        f'<script type="application/json" class="lk-exercise__data">{_json_for_script(exercise_data(exercise))}</script>'
+        f"{data_element('exercise', exercise_data(exercise))}"
         f'<div class="lk-exercise__head">{escape(title)}</div>'
         f"{''.join(parts)}"
         '<output class="lk-exercise__feedback" aria-live="polite"></output>'

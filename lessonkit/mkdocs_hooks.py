@@ -15,7 +15,7 @@ from mkdocs.plugins import event_priority
 from lessonkit.assets import build_all
 
 
-@event_priority(100)  # before mermaid2 checks that its JavaScript file exists
+@event_priority(100)  # before any plugin looks at docs/
 def on_config(config: Any, **kwargs: Any) -> Any:
     build_all()
     return config

@@ -7,7 +7,6 @@ finds their exercises by their fence headers; the browser
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from html import escape
@@ -15,6 +14,7 @@ from pathlib import Path
 
 from lessonkit.blocks import PageState, ProgressBlock
 from lessonkit.errors import LessonError
+from lessonkit.pagedata import data_element
 
 _EXERCISE = re.compile(
     r'^[ \t>]*(?:`{3,}|~{3,})[ \t]*(?:vorhersage|aufgabe|konsolen-aufgabe|quiz)\b[^\n]*\bid="([^"]+)"',
@@ -54,10 +54,9 @@ def render_progress(block: ProgressBlock, page: PageState) -> str:
             f'<tr><td><a href="{escape(href)}">{escape(title)}</a></td>'
             f'<td class="lk-progress__count" data-path="{escape(target)}">{len(ids)} Übungen</td></tr>'
         )
-    payload = json.dumps(data, ensure_ascii=False).replace("<", "\\u003c")
     return (
         '<div class="lk-progress" data-lk-progress>'
-        f'<script type="application/json" class="lk-progress__data">{payload}</script>'
+        f"{data_element('progress', data)}"
         "<table><thead><tr><th>Lektion</th><th>Übungen</th></tr></thead>"
         f"<tbody>{''.join(rows)}</tbody></table>"
         "</div>"

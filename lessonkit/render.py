@@ -8,7 +8,6 @@ so the page looks the same before and after Python runs in the browser.
 
 from __future__ import annotations
 
-import json
 from html import escape
 
 from pygments import highlight
@@ -19,16 +18,12 @@ from lessonkit.blocks import Block, Cell, ConsoleBlock, TsBlock
 from lessonkit.execute import BlockResult, ConsoleRun, ExerciseRun, Rendered
 from lessonkit.exercises import ConsoleTask, Exercise, render_exercise
 from lessonkit.kernel import CellResult
+from lessonkit.pagedata import data_element
 from lessonkit.typescript import TsResult
 from pysim.console import ConsoleResult
 
 _FORMATTER = HtmlFormatter(cssclass="highlight", wrapcode=True)
 _LEXER = PythonLexer()
-
-
-def _json_for_script(data: object) -> str:
-    # Inside <script>, "</" would end the element: escape "<" in the JSON text.
-    return json.dumps(data, ensure_ascii=False).replace("<", "\\u003c")
 
 
 def render_output(result: CellResult | None) -> str:
@@ -67,7 +62,7 @@ def render_cell(cell: Cell, result: CellResult | None) -> str:
     code_html = highlight(cell.code, _LEXER, _FORMATTER)
     return (
         f"<div {attrs}>"
-        f'<script type="application/json" class="lk-cell__data">{_json_for_script(data)}</script>'
+        f"{data_element('cell', data)}"
         f'<div class="lk-cell__head"><span class="lk-cell__label">{escape(cell.label)}</span></div>'
         f'<div class="lk-cell__code">{code_html}</div>'
         f'<output class="lk-output" aria-live="polite" aria-label="Ergebnis von {escape(cell.label)}">'
@@ -113,7 +108,7 @@ def render_console(block: ConsoleBlock, run: ConsoleRun, key: str | None = None)
     picture = run.svg or ""
     return (
         f'<div class="lk-console" data-lk-console data-kind="{block.kind}">'
-        f'<script type="application/json" class="lk-console__data">{_json_for_script(data)}</script>'
+        f"{data_element('console', data)}"
         f'<div class="lk-console__head">{escape(title)}</div>'
         f'<div class="lk-console__picture">{picture}</div>'
         f'<pre class="lk-console__log" role="log" aria-live="polite" '

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import functools
-import http.server
 import os
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from tests.siteserver import StaticServer
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
@@ -26,38 +25,40 @@ CHROMIUM_ARGS = [
 ]
 
 
-def mkdocs_build(site_dir: Path, config: Path | None = None) -> subprocess.CompletedProcess[str]:
+def mkdocs_build(
+    site_dir: Path, config: Path | None = None, site_url: str | None = None
+) -> subprocess.CompletedProcess[str]:
     """Run ``mkdocs build --strict`` (as the README's commands do)."""
     command = [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site_dir)]
     if config is not None:
         command += ["--config-file", str(config)]
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    if site_url is not None:
+        env["SITE_URL"] = site_url
     return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, env=env)
 
 
 @pytest.fixture(scope="session")
-def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The whole course, built strictly once per test session."""
-    site = tmp_path_factory.mktemp("site")
-    result = mkdocs_build(site)
+def site_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[StaticServer]:
+    """A server on 127.0.0.1 for the built site (it knows its address before the build)."""
+    server = StaticServer(tmp_path_factory.mktemp("site"))
+    yield server
+    server.close()
+
+
+@pytest.fixture(scope="session")
+def built_site(site_server: StaticServer) -> Path:
+    """The whole course, built strictly once per test session, for ``site_server``'s address."""
+    site = site_server.directory
+    result = mkdocs_build(site, site_url=site_server.url)
     assert result.returncode == 0, result.stdout + result.stderr
     return site
 
 
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:
-        pass
-
-
 @pytest.fixture(scope="session")
-def site_url(built_site: Path) -> Iterator[str]:
-    """The built site served on 127.0.0.1 (a free port)."""
-    handler = functools.partial(_QuietHandler, directory=str(built_site))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
-    server.shutdown()
+def site_url(built_site: Path, site_server: StaticServer) -> str:
+    """The address of the built site."""
+    return site_server.url
 
 
 @pytest.fixture(scope="session")

@@ -48,7 +48,7 @@ def exercise_cells(site: Path) -> list[dict[str, Any]]:
     for path in sorted(site.rglob("*.html")):
         soup = BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
         for exercise in soup.select("[data-lk-exercise]"):
-            data = json.loads(exercise.select_one("script.lk-exercise__data").get_text())
+            data = json.loads(exercise.select_one(".lk-exercise__data")["data-lk-json"])
             if data["type"] == "quiz":
                 continue  # checked in the page itself, without Python
             answer = ""

@@ -21,7 +21,7 @@ ABSOLUTE = re.compile(r"""https?://[^\s"'`)<>\\]+""")
 NEVER_FETCHED = {
     "www.w3.org": "XML namespace names (SVG, XHTML, XLink, MathML), not addresses",
     "unpkg.com": "Material loads mermaid from there only if window.mermaid is missing; "
-    "mermaid2 serves it from this site. The ResizeObserver polyfill is only for browsers without it.",
+    "our page script defines it (components/mermaid) and loads mermaid from this site. The ResizeObserver polyfill is only for browsers without it.",
     "api.github.com": "Material's repository facts, only with repo_url, which mkdocs.yml does not set",
     "${e}": "Material's GitLab facts, only with a GitLab repo_url (not set)",
     "${t}": "Pyodide's socket emulation, only when Python code opens a socket",

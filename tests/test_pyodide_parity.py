@@ -34,7 +34,7 @@ def collect_pages(site: Path) -> list[dict[str, Any]]:
         soup = BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
         cells = []
         for block in soup.select("[data-lk-cell], [data-lk-console]"):
-            data = json.loads(block.select_one("script").get_text())
+            data = json.loads(block.select_one("[data-lk-json]")["data-lk-json"])
             if block.has_attr("data-lk-console"):
                 code = CONSOLE_CODE.format(**data)
                 cells.append({"session": data["key"], "code": code, "label": data["label"]})

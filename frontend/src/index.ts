@@ -1,13 +1,16 @@
 /**
- * Entry point of the page script: mounts cells and consoles on every page Material shows.
+ * Entry point of the page script: mounts cells, consoles and exercises on every
+ * page Material shows.
  *
- * Material for MkDocs publishes each new page on its `document$` observable
- * (also after instant navigation), so we start from there, not from
- * DOMContentLoaded. Without Material we fall back to the DOM being ready.
+ * Material for MkDocs publishes each new page on its `document$` observable.
+ * With instant navigation this script runs once per visit, not once per page:
+ * the Python worker survives page changes, and each later page only gets fresh
+ * namespaces. Without Material we fall back to the DOM being ready.
  */
 import { mountCells } from "./components/cell";
 import { mountConsoles } from "./components/console";
 import { mountExercises } from "./components/exercise";
+import { installMermaidLoader } from "./components/mermaid";
 import { mountProgress } from "./components/progress";
 import { PythonRuntime } from "./runtime/python";
 
@@ -19,21 +22,29 @@ declare global {
   interface Window {
     document$?: Observable;
     /** The page's Python runtime, exposed for tests and the benchmark. */
-    lessonkit?: { runtime: PythonRuntime };
+    lessonkit?: { runtime: PythonRuntime; pages: number };
   }
 }
 
 const runtime = new PythonRuntime(new URL("./worker.js", import.meta.url));
-window.lessonkit = { runtime };
+const lessonkit = { runtime, pages: 0 };
+window.lessonkit = lessonkit;
+installMermaidLoader(new URL("../mermaid.min.js", import.meta.url));
 
 function mountPage(): void {
+  lessonkit.pages += 1;
+  const first = lessonkit.pages === 1;
+  if (!first) runtime.newPage();
+  // Tests wait for this to know that the page's components are mounted.
+  document.documentElement.dataset["lkPage"] = String(lessonkit.pages);
   mountProgress(document);
   const cells = mountCells(document, runtime).cells.length;
   const consoles = mountConsoles(document, runtime).length;
   const exercises = mountExercises(document, runtime).length;
   if (cells + consoles + exercises === 0) return;
-  // The <head> already started Python on pages with cells; otherwise start when idle.
-  if (window.lessonkitEarlyWorker) void runtime.start().catch(() => undefined);
+  // On the first page the <head> already started Python if the page has cells;
+  // a later page starts it at once (the reader came to work); otherwise when idle.
+  if (window.lessonkitEarlyWorker || !first) void runtime.start().catch(() => undefined);
   else runtime.warmUp();
 }
 

@@ -29,7 +29,7 @@ def test_log_console_shows_its_setup_and_the_picture(tmp_path: Path) -> None:
         console.select_one(".lk-console__picture svg title").get_text()
         == "Topic „orders“ mit 3 Partitionen"
     )
-    data = json.loads(console.select_one("script.lk-console__data").get_text())
+    data = json.loads(console.select_one(".lk-console__data")["data-lk-json"])
     assert data["kind"] == "log" and data["label"] == "Konsole 1"
     assert data["setup"][0] == "create topic orders partitions 3"
 
@@ -51,7 +51,7 @@ def test_consoles_of_one_session_share_their_state(tmp_path: Path) -> None:
     )
     _, second, third = soup.select("[data-lk-console]")
     assert "Partition 0, Offset 0" in second.get_text()
-    second_data = json.loads(second.select_one("script").get_text())
+    second_data = json.loads(second.select_one("[data-lk-json]")["data-lk-json"])
     assert second_data["setup"] == [
         "create topic orders partitions 3",
         'produce orders {"order":1}',

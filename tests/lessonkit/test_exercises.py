@@ -74,7 +74,7 @@ def test_sound_exercises_render_with_their_data(tmp_path: Path) -> None:
         "Übung 3 · Konsolen-Aufgabe",
         "Übung 4 · Test",
     ]
-    data = [json.loads(e.select_one("script.lk-exercise__data").get_text()) for e in exercises]
+    data = [json.loads(e.select_one(".lk-exercise__data")["data-lk-json"]) for e in exercises]
     assert data[3]["richtig"] == [0]
     assert exercises[2].select_one("[data-lk-console]") is not None
     assert "Antwort:" in exercises[0].select_one("details.lk-exercise__solution").get_text()

@@ -53,6 +53,8 @@ export class PythonRuntime {
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
   private queue: Promise<unknown> = Promise.resolve();
+  /** Requests queued or running (the worker is busy while this is above zero). */
+  private inFlight = 0;
   private readonly listeners = new Set<Listener>();
 
   constructor(private readonly workerUrl: URL) {}
@@ -115,6 +117,7 @@ export class PythonRuntime {
 
   private enqueue<T>(message: (id: number) => ToWorker, onChunk: Pending["onChunk"]): Promise<T> {
     const epoch = this.epoch;
+    this.inFlight += 1;
     const job = this.queue.then(async () => {
       if (epoch !== this.epoch) throw new RestartedError();
       await this.start();
@@ -125,7 +128,20 @@ export class PythonRuntime {
       });
     });
     this.queue = job.catch(() => undefined);
+    void this.queue.then(() => {
+      if (epoch === this.epoch) this.inFlight -= 1;
+    });
     return job;
+  }
+
+  /**
+   * Instant navigation showed another page: give it fresh namespaces and consoles
+   * but keep Python. If the old page left something running (an endless loop,
+   * a long cell), restart instead, so the new page does not wait for it.
+   */
+  newPage(): void {
+    if (this.inFlight > 0) this.restart();
+    else this.resetNamespaces();
   }
 
   /** Forget all namespaces (a new page) without restarting Python. */
@@ -139,6 +155,7 @@ export class PythonRuntime {
     this.worker = null;
     this.ready = null;
     this.queue = Promise.resolve();
+    this.inFlight = 0;
     for (const pending of this.pending.values()) pending.reject(new RestartedError());
     this.pending.clear();
     this.epoch += 1;

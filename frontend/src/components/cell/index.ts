@@ -11,6 +11,7 @@ import { RestartedError } from "../../runtime/python";
 import { OutputView } from "../output/render";
 import type { CellEditor } from "./editor";
 import { DraftStore } from "./storage";
+import { readData } from "../data";
 
 interface CellData {
   code: string;
@@ -62,8 +63,7 @@ export class Cell {
     private readonly page: CellPage,
     index: number,
   ) {
-    const script = root.querySelector<HTMLScriptElement>("script.lk-cell__data");
-    this.data = JSON.parse(script?.textContent ?? "{}") as CellData;
+    this.data = readData(root, ".lk-cell__data", {} as CellData);
     this.outputElement = root.querySelector<HTMLOutputElement>("output.lk-output")!;
     this.buildOutput = [...this.outputElement.childNodes];
     this.output = new OutputView(this.outputElement);

@@ -10,6 +10,7 @@ import type { PythonRuntime } from "../../runtime/python";
 import { RestartedError } from "../../runtime/python";
 import { commonPrefix, History } from "./history";
 import { type ConsoleResult, Transcript } from "./transcript";
+import { readData } from "../data";
 
 interface ConsoleData {
   key: string;
@@ -35,8 +36,7 @@ export class CommandConsole {
     readonly root: HTMLElement,
     private readonly runtime: PythonRuntime,
   ) {
-    const script = root.querySelector<HTMLScriptElement>("script.lk-console__data");
-    this.data = JSON.parse(script?.textContent ?? "{}") as ConsoleData;
+    this.data = readData(root, ".lk-console__data", {} as ConsoleData);
     this.log = root.querySelector<HTMLElement>(".lk-console__log")!;
     this.picture = root.querySelector<HTMLElement>(".lk-console__picture")!;
     this.initialLog = [...this.log.childNodes].map((node) => node.cloneNode(true));

@@ -13,6 +13,7 @@ import { OutputView } from "../output/render";
 import type { CellResult } from "../../runtime/protocol";
 import { Feedback, type TaskOutcome } from "./feedback";
 import { type Progress, ProgressStore, storageAvailable } from "./progress";
+import { readData } from "../data";
 
 interface ExerciseData {
   id: string;
@@ -60,7 +61,7 @@ abstract class Exercise {
     readonly root: HTMLElement,
     protected readonly runtime: PythonRuntime,
   ) {
-    this.data = JSON.parse(root.querySelector("script.lk-exercise__data")?.textContent ?? "{}") as ExerciseData;
+    this.data = readData(root, ".lk-exercise__data", {} as ExerciseData);
     this.feedback = new Feedback(root.querySelector<HTMLOutputElement>("output.lk-exercise__feedback")!);
     this.progress = new ProgressStore(this.data.id, this.data.digest);
     this.solution = root.querySelector<HTMLDetailsElement>("details.lk-exercise__solution");
@@ -316,9 +317,7 @@ class ConsoleTaskExercise extends Exercise {
   }
 
   protected async check(): Promise<void> {
-    const consoleData = JSON.parse(this.root.querySelector("script.lk-console__data")?.textContent ?? "{}") as {
-      key: string;
-    };
+    const consoleData = readData(this.root, ".lk-console__data", { key: "" });
     const outcome = await this.runtime.call<TaskOutcome>({
       name: "exercise.check_console",
       args: {

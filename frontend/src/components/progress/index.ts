@@ -6,6 +6,7 @@
 import { removeItem, keysWith } from "../../runtime/storage";
 import { DRAFT_PREFIX } from "../cell/storage";
 import { PREFIX, progressKey, readProgress, storageAvailable } from "../exercise/progress";
+import { readData } from "../data";
 
 interface LessonExercises {
   path: string;
@@ -34,7 +35,7 @@ function resetAll(): void {
 export function mountProgress(scope: ParentNode): void {
   for (const root of scope.querySelectorAll<HTMLElement>("[data-lk-progress]:not([data-lk-mounted])")) {
     root.dataset["lkMounted"] = "true";
-    const lessons = JSON.parse(root.querySelector("script.lk-progress__data")?.textContent ?? "[]") as LessonExercises[];
+    const lessons = readData<LessonExercises[]>(root, ".lk-progress__data", []);
     if (!storageAvailable()) {
       root.insertAdjacentHTML(
         "beforeend",
