@@ -1,0 +1,146 @@
+"""The course built with Zensical (Material for MkDocs' successor) instead of MkDocs.
+
+``scripts/build-zensical`` builds it once for this module; the tests check that the
+pages carry the build's real outputs and Material's page machinery, that nothing in
+the output fetches from another origin (the same checks as for the MkDocs build), and,
+in headless Chromium, that a cell runs, a console takes a command, an exercise is
+checked and the search works, with no request leaving 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from bs4 import BeautifulSoup
+from playwright.sync_api import Page, expect
+
+import tests.test_no_foreign_origin as foreign
+from tests.browser.conftest import OPEN_SHADOW_ROOTS, RecordingPage
+from tests.browser.test_cells import cell, run
+from tests.browser.test_consoles import command, console
+from tests.browser.test_exercises import check, exercise
+from tests.conftest import ROOT
+from tests.siteserver import StaticServer
+
+FIRST_STEPS = "erste-schritte/"
+
+
+@pytest.fixture(scope="module")
+def zensical_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[StaticServer]:
+    """A server on 127.0.0.1 for the Zensical build (its address goes into site_url)."""
+    server = StaticServer(tmp_path_factory.mktemp("zensical-site"))
+    yield server
+    server.close()
+
+
+@pytest.fixture(scope="module")
+def zensical_site(zensical_server: StaticServer) -> Path:
+    """The whole course, built strictly with Zensical, once for this module."""
+    env = {**os.environ, "SITE_URL": zensical_server.url, "LESSONKIT_SKIP_SETUP": "1"}
+    result = subprocess.run(
+        [str(ROOT / "scripts" / "build-zensical"), str(zensical_server.directory)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    return zensical_server.directory
+
+
+def soup(site: Path, page: str) -> BeautifulSoup:
+    return BeautifulSoup((site / page / "index.html").read_text(encoding="utf-8"), "html.parser")
+
+
+def test_pages_carry_the_build_outputs_and_materials_machinery(zensical_site: Path) -> None:
+    page = soup(zensical_site, "erste-schritte")
+    assert page.find("html")["lang"] == "de"
+    cells = page.select("[data-lk-cell]")
+    assert len(cells) >= 5
+    assert (
+        cells[0].select_one("output").get_text()
+        == "1 bestellung-1\n2 bestellung-2\n3 bestellung-3\n3"
+    )
+    assert page.select("[data-lk-console]") and page.select("[data-lk-exercise]")
+    # overrides/main.html (theme.custom_dir) starts the worker in <head>.
+    assert "lessonkitEarlyWorker" in str(page.find("head"))
+    # extra_javascript keeps type: module; the theme has Material's __config for the page script.
+    scripts = [script for script in page.select("script[src]") if "lessonkit.js" in script["src"]]
+    assert [script.get("type") for script in scripts] == ["module"]
+    assert page.select_one("script#__config") is not None
+    generated = zensical_site / "assets" / "generated"
+    for name in ("runtime.json", "js/lessonkit.js", "js/worker.js", "pyodide/pyodide.asm.wasm"):
+        assert (generated / name).stat().st_size > 0, name
+
+
+def test_output_fetches_nothing_from_other_origins(zensical_site: Path) -> None:
+    foreign.test_html_fetches_nothing_from_other_origins(zensical_site)
+    foreign.test_css_fetches_nothing_from_other_origins(zensical_site)
+    foreign.test_javascript_mentions_only_known_harmless_hosts(zensical_site)
+    foreign.test_our_own_code_names_no_other_origin(zensical_site)
+
+
+@pytest.fixture
+def recorded(
+    browser: object, zensical_site: Path, zensical_server: StaticServer
+) -> Iterator[RecordingPage]:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})  # type: ignore[attr-defined]
+    context.add_init_script(OPEN_SHADOW_ROOTS)
+    page = context.new_page()
+    requests: list[str] = []
+    page.on("request", lambda request: requests.append(request.url))
+    page.set_default_timeout(60_000)
+    yield RecordingPage(page, requests)
+    context.close()
+
+
+@pytest.mark.browser
+def test_cell_console_exercise_navigation_and_search_stay_on_the_site(
+    recorded: RecordingPage, zensical_server: StaticServer
+) -> None:
+    page: Page = recorded.page  # type: ignore[assignment]
+    page.goto(zensical_server.url + FIRST_STEPS)
+
+    first = cell(page, 1)
+    first.locator("output").evaluate("node => node.replaceChildren()")  # forget the build's output
+    run(first)
+    expect(first).to_have_attribute("data-state", "done")
+    expect(first.locator(".lk-output__text")).to_have_text(
+        "1 bestellung-1\n2 bestellung-2\n3 bestellung-3\n"
+    )
+    expect(first.locator(".lk-output__value")).to_have_text("3")
+
+    log = console(page)
+    command(page, log, 'produce orders key=order-61 {"order":61,"event":"placed"}')
+    expect(log.locator(".lk-console__entry").last).to_contain_text("Partition 1, Offset 1")
+
+    quiz = exercise(page, "erstes-quiz")
+    quiz.get_by_label("In deinem Browser, in einem Web Worker.").check()
+    check(quiz)
+    expect(quiz).to_have_attribute("data-solved", "true")
+
+    expect(page.locator("div.mermaid svg")).to_contain_text("Versand")
+
+    # Instant navigation: the next page comes without a reload (the window keeps its
+    # marker), Zensical's document$ announces it and its cells run.
+    page.evaluate("window.lkSamePage = true")
+    page.locator(".md-nav__link", has_text="1 · Queues und Idempotenz").first.click()
+    expect(page).to_have_url(re.compile("lektionen/queues-und-idempotenz/"))
+    expect(page.locator("h1")).to_contain_text("Grundprobleme, Queues und idempotente Konsumenten")
+    run(cell(page, 1))
+    expect(cell(page, 1)).to_have_attribute("data-state", "done")
+    assert page.evaluate("window.lkSamePage") is True
+
+    page.goto(zensical_server.url)
+    # Zensical's own search: a dialog (in a shadow root) instead of Material's field.
+    page.locator(".md-search__button").click()
+    page.keyboard.type("Bestellung", delay=20)  # the search runs in its own worker, offline
+    expect(page.get_by_role("listbox").get_by_role("option").first).to_contain_text("Bestellung")
+
+    assert any("pyodide.asm.wasm" in url for url in recorded.requests)
+    assert recorded.foreign_requests() == []
