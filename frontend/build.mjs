@@ -1,6 +1,7 @@
 // Bundle the front-end with esbuild into docs/assets/generated/js/.
-// Two entry points: the page script (ES module, code-split so the editor loads
-// only when a page has cells) and the Pyodide worker (a module worker).
+// Three entry points: the page script (ES module, code-split so the editor loads
+// only when a page has cells), the Pyodide worker (a module worker) and the
+// worker that inflates the memory snapshot beside it.
 // Files are written only when their content changed, so `mkdocs serve`, which
 // watches docs/, does not rebuild in a loop.
 import * as esbuild from "esbuild";
@@ -15,6 +16,7 @@ const result = await esbuild.build({
   entryPoints: {
     lessonkit: "frontend/src/index.ts",
     worker: "frontend/src/worker/python-worker.ts",
+    inflate: "frontend/src/worker/inflate-worker.ts",
   },
   outdir: "docs/assets/generated/js",
   bundle: true,

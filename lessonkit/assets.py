@@ -6,7 +6,7 @@
 * ``packages-<hash>.zip``: ``pysim`` and the browser's part of ``lessonkit`` (kernel,
   consoles, bridge), unpacked into the
   worker's Python; its name carries a content hash so browsers never run a stale copy;
-* ``snapshot-<hash>.bin.gz``: a Pyodide memory snapshot with those packages already
+* ``snapshot-<hash>.lks.gz``: a Pyodide memory snapshot (zero pages left out, gzip) with those packages already
   imported (made under Node.js; the worker falls back to a plain start without it);
 * ``runtime.json``: tells the worker the current names.
 
@@ -100,9 +100,9 @@ def build_snapshot(packages: str, out: Path = OUT) -> str | None:
     """The memory snapshot for ``packages`` (made once per zip and Pyodide version)."""
     pyodide_version = json.loads((NODE_MODULES / "pyodide" / "package.json").read_text())["version"]
     key = hashlib.sha256(f"{packages}:{pyodide_version}".encode()).hexdigest()[:12]
-    name = f"snapshot-{key}.bin.gz"
+    name = f"snapshot-{key}.lks.gz"
     if not (out / name).exists():
-        for old in out.glob("snapshot-*.bin.gz"):
+        for old in out.glob("snapshot-*"):
             old.unlink()
         done = subprocess.run(
             [

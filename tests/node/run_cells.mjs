@@ -1,15 +1,16 @@
 // Run cells in real Pyodide under Node.js, with the same kernel and packages
-// the site ships. Input (stdin, JSON): {packages: "<zip path>", snapshot?: "<.bin.gz>", pages: [{name,
+// the site ships. Input (stdin, JSON): {packages: "<zip path>", snapshot?: "<.lks.gz>", pages: [{name,
 // cells: [{session, code, label}]}]}. Output (stdout, JSON): per page, the
 // CellResult dicts in order. Each page starts with fresh namespaces.
 import { readFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import { loadPyodide } from "pyodide";
+import { unpackPages } from "../../lessonkit/node/snapshot_format.mjs";
 
 const job = JSON.parse(readFileSync(0, "utf8"));
-// With job.snapshot (a .bin.gz from lessonkit/node/make_snapshot.mjs), start as the site does.
+// With job.snapshot (a .lks.gz from lessonkit/node/make_snapshot.mjs), start as the site does.
 const pyodide = job.snapshot
-  ? await loadPyodide({ _loadSnapshot: gunzipSync(readFileSync(job.snapshot)) })
+  ? await loadPyodide({ _loadSnapshot: unpackPages(gunzipSync(readFileSync(job.snapshot))) })
   : await loadPyodide();
 pyodide.unpackArchive(new Uint8Array(readFileSync(job.packages)), "zip", { extractDir: "/home/pyodide/lessonkit-packages" });
 pyodide.runPython("import sys\nif '/home/pyodide/lessonkit-packages' not in sys.path: sys.path.insert(0, '/home/pyodide/lessonkit-packages')");

@@ -34,7 +34,7 @@ export type ToWorker =
   | { type: "reset" };
 
 export type FromWorker =
-  | { type: "ready"; seconds: number }
+  | { type: "ready"; seconds: number; stages: Record<string, number> }
   | { type: "chunk"; id: number; stream: string; text: string }
   | { type: "result"; id: number; result: CellResult }
   | { type: "value"; id: number; value: unknown }

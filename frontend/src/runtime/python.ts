@@ -47,6 +47,10 @@ export class PythonRuntime {
   state: RuntimeState = "idle";
   /** Seconds from starting the worker until Python was ready (for the benchmark). */
   readySeconds: number | null = null;
+  /** Milliseconds since the worker started at which each boot stage ended (for the benchmark). */
+  readyStages: Record<string, number> = {};
+  /** `performance.now()` of the page when Python reported ready (for the benchmark). */
+  readyAt: number | null = null;
 
   private worker: Worker | null = null;
   private ready: Promise<void> | null = null;
@@ -77,6 +81,8 @@ export class PythonRuntime {
         const message = event.data;
         if (message.type === "ready") {
           this.readySeconds = message.seconds;
+          this.readyStages = message.stages;
+          this.readyAt = performance.now();
           this.setState("ready");
           resolve();
         } else if (message.type === "failed" && message.id === null) {

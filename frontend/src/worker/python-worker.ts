@@ -10,6 +10,7 @@
 import type { PyodideInterface } from "pyodide";
 import type { PyProxy } from "pyodide/ffi";
 import type { CellResult, FromWorker, ToWorker } from "../runtime/protocol";
+import { fetchSnapshotElsewhere } from "./snapshot";
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -23,27 +24,24 @@ interface Runtime {
 interface LoadOptions {
   indexURL: string;
   packageBaseUrl: string;
-  _loadSnapshot?: Uint8Array;
+  _loadSnapshot?: Promise<Uint8Array>;
 }
 
 type LoadPyodide = (options: LoadOptions) => Promise<PyodideInterface>;
 
-/** Fetch and unzip the memory snapshot (the worker decompresses it, whatever the host does). */
-async function fetchSnapshot(url: URL): Promise<Uint8Array> {
-  const response = await fetch(url);
-  if (!response.ok || !response.body) throw new Error(`${url.pathname}: HTTP ${response.status}`);
-  const stream = response.body.pipeThrough(new DecompressionStream("gzip"));
-  return new Uint8Array(await new Response(stream).arrayBuffer());
-}
-
 /**
  * Start Pyodide from the snapshot when there is one (Python ready in a fraction of the
  * time); fall back to a plain start, and say so in the console, not to the reader.
+ * The snapshot is handed over while it still downloads: Pyodide fetches and compiles
+ * its WebAssembly meanwhile and awaits the snapshot only right before it needs it.
  */
-async function start(load: LoadPyodide, runtime: Runtime, base: URL, options: LoadOptions): Promise<PyodideInterface> {
-  if (runtime.snapshot) {
+async function start(
+  load: LoadPyodide,
+  snapshot: Promise<Uint8Array> | null,
+  options: LoadOptions,
+): Promise<PyodideInterface> {
+  if (snapshot) {
     try {
-      const snapshot = await fetchSnapshot(new URL(runtime.snapshot, base));
       return await load({ ...options, _loadSnapshot: snapshot });
     } catch (error) {
       console.warn("lessonkit: Speicherabbild nicht nutzbar, Python startet ohne.", error);
@@ -58,12 +56,27 @@ function post(message: FromWorker): void {
   self.postMessage(message);
 }
 
+/** Milliseconds since the worker started, per boot stage (read by the benchmark). */
+const stages: Record<string, number> = {};
+const stage = (name: string): void => {
+  stages[name] = Math.round(performance.now());
+};
+
 async function boot(): Promise<Python> {
   const started = performance.now();
+  stage("boot");
   // The worker lives in assets/generated/js/; its assets are one folder up.
   const base = new URL("../", import.meta.url);
   const runtime = (await (await fetch(new URL("runtime.json", base), { cache: "no-cache" })).json()) as Runtime;
+  stage("runtime.json");
   const pyodideBase = new URL(runtime.pyodide, base);
+  const snapshot = runtime.snapshot
+    ? fetchSnapshotElsewhere(new URL(runtime.snapshot, base), new URL("inflate.js", import.meta.url)).then((bytes) => {
+        stage("snapshot");
+        return bytes;
+      })
+    : null;
+  snapshot?.catch(() => undefined); // reported by start() when it is awaited
   const packages = fetch(new URL(runtime.packages, base)).then((response) => {
     if (!response.ok) throw new Error(`${runtime.packages}: HTTP ${response.status}`);
     return response.arrayBuffer();
@@ -71,17 +84,21 @@ async function boot(): Promise<Python> {
   const module = (await import(/* @vite-ignore */ new URL("pyodide.mjs", pyodideBase).href)) as {
     loadPyodide: LoadPyodide;
   };
+  stage("pyodide.mjs");
   // packageBaseUrl: never fall back to a CDN for packages; everything comes from this site.
   const options = { indexURL: pyodideBase.href, packageBaseUrl: pyodideBase.href };
-  const pyodide = await start(module.loadPyodide, runtime, base, options);
+  const pyodide = await start(module.loadPyodide, snapshot, options);
+  stage("loadPyodide");
   // The snapshot holds Python's memory but no files: unpack the packages for later imports.
   pyodide.unpackArchive(await packages, "zip", { extractDir: PACKAGE_DIR });
   pyodide.runPython(
     `import sys\nif ${JSON.stringify(PACKAGE_DIR)} not in sys.path: sys.path.insert(0, ${JSON.stringify(PACKAGE_DIR)})`,
   );
+  stage("packages");
   const bridge = pyodide.pyimport("lessonkit.bridge") as PyProxy;
   const kernel = bridge.kernel as PyProxy;
-  post({ type: "ready", seconds: (performance.now() - started) / 1000 });
+  stage("bridge");
+  post({ type: "ready", seconds: (performance.now() - started) / 1000, stages });
   return { kernel, bridge };
 }
 

@@ -5,9 +5,10 @@
  * dark): it calls `mermaid.initialize(config)` once and `mermaid.render(id, text)`
  * per diagram, and fetches mermaid from unpkg.com when no global `mermaid`
  * exists. We install a small stand-in under that name before Material looks:
- * the first `render` loads the site's own copy of mermaid (2.9 MB, so pages
- * without diagrams never pay for it), hands it the saved configuration and
- * passes the call on. This also holds after instant navigation, where no page
+ * the first `render` loads the site's own copy of mermaid (3.5 MB, so pages
+ * without diagrams never pay for it) once the browser is idle (a reader who
+ * clicks "Ausführen" at once gets Python's answer first), hands it the saved
+ * configuration and passes the call on. This also holds after instant navigation, where no page
  * script runs again.
  */
 
@@ -20,6 +21,13 @@ declare global {
   interface Window {
     mermaid?: MermaidApi;
   }
+}
+
+function whenIdle(): Promise<void> {
+  return new Promise((resolve) => {
+    if ("requestIdleCallback" in window) window.requestIdleCallback(() => resolve(), { timeout: 2000 });
+    else setTimeout(resolve, 200);
+  });
 }
 
 function loadScript(url: URL): Promise<void> {
@@ -42,13 +50,15 @@ export function installMermaidLoader(scriptUrl: URL): void {
       config = value;
     },
     render(id: string, text: string): Promise<unknown> {
-      real ??= loadScript(scriptUrl).then(() => {
-        // The script replaced the stand-in with the real mermaid.
-        const mermaid = window.mermaid;
-        if (!mermaid || mermaid === stand) throw new Error("mermaid fehlt nach dem Laden.");
-        mermaid.initialize(config);
-        return mermaid;
-      });
+      real ??= whenIdle()
+        .then(() => loadScript(scriptUrl))
+        .then(() => {
+          // The script replaced the stand-in with the real mermaid.
+          const mermaid = window.mermaid;
+          if (!mermaid || mermaid === stand) throw new Error("mermaid fehlt nach dem Laden.");
+          mermaid.initialize(config);
+          return mermaid;
+        });
       return real.then((mermaid) => mermaid.render(id, text));
     },
   } satisfies MermaidApi;

@@ -1,0 +1,44 @@
+"""How Python starts in the browser: from the memory snapshot, or plainly when it cannot."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, Route, expect
+
+from tests.browser.test_cells import cell, run
+
+pytestmark = pytest.mark.browser
+
+PAGE = "erste-schritte/"
+
+
+def ready_stages(page: Page) -> dict[str, int]:
+    page.wait_for_function("window.lessonkit && window.lessonkit.runtime.state === 'ready'")
+    return page.evaluate("window.lessonkit.runtime.readyStages")
+
+
+def test_python_starts_from_the_snapshot(page: Page, site_url: str) -> None:
+    warnings: list[str] = []
+    page.on("console", lambda message: warnings.append(message.text))
+    page.goto(site_url + PAGE)
+    stages = ready_stages(page)
+    assert "snapshot" in stages and stages["snapshot"] <= stages["loadPyodide"]
+    assert not [text for text in warnings if "Speicherabbild" in text]
+    run(cell(page, 1))
+    expect(cell(page, 1).locator(".lk-output__value")).to_have_text("3")
+
+
+def test_a_broken_snapshot_falls_back_to_a_plain_start(page: Page, site_url: str) -> None:
+    warnings: list[str] = []
+    page.on("console", lambda message: warnings.append(message.text))
+
+    def garbage(route: Route) -> None:
+        route.fulfill(status=200, body=b"not a snapshot", content_type="application/gzip")
+
+    page.context.route("**/snapshot-*", garbage)
+    page.goto(site_url + PAGE)
+    stages = ready_stages(page)
+    assert "snapshot" not in stages
+    assert [text for text in warnings if "Speicherabbild nicht nutzbar" in text]
+    run(cell(page, 1))  # the reader notices nothing
+    expect(cell(page, 1).locator(".lk-output__value")).to_have_text("3")
