@@ -1,80 +1,107 @@
-"""Benchmark: how fast a reader gets the first output of a cell.
+"""Benchmark: how fast a reader gets Python's answers, and what the site costs in bytes.
 
 Prints figures; asserts nothing. Usage (after ./scripts/setup):
 
-    .venv/bin/python benchmarks/bench_site.py [--runs 3] [--build]
+    .venv/bin/python benchmarks/bench_site.py [--runs 5]
 
-Serves ``site/`` on 127.0.0.1 with ``Cache-Control: max-age=600`` (what GitHub
-Pages sends) and drives Debian's Chromium:
+Builds the site into a temporary folder for a server on 127.0.0.1 that sends
+``Cache-Control: max-age=600`` (what GitHub Pages sends), then drives Debian's
+Chromium headless. Per run, a new browser profile:
 
-* cold: a new browser profile; navigate and click ``Ausführen`` at once;
+* snapshot start, cold: navigate to the first page and click ``Ausführen`` at once;
   time from navigation start until the cell's output is on screen;
-* warm: the same profile again (files come from the HTTP cache);
-* second run: clicking ``Ausführen`` once Python is loaded;
-* console: a command's round trip (typed, Enter, answer and picture on screen)
-  once Python is loaded; and the build time the site's consoles add;
-* bytes: what the cold visit transferred (raw, and gzip-compressed as a
-  static host would serve it).
+* second run: clicking ``Ausführen`` again once Python is loaded;
+* console: a command's round trip (typed, Enter, answer and picture on screen);
+* second page: follow a navigation link (instant navigation), click ``Ausführen`` at
+  once; time from the click until the output is on screen;
+* snapshot start, warm: a new tab in the same profile (files from the HTTP cache);
+* plain start, cold and warm: the same with the snapshot unavailable (the worker falls
+  back to booting Python);
+* bytes of the first visit and of the second page: raw, and as a static host serves
+  them (gzip -6 for compressible types; zip, gzip and images as they are).
 """
 
 from __future__ import annotations
 
 import argparse
-import functools
 import gzip
-import http.server
+import json
+import os
 import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tests.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from tests.siteserver import StaticServer  # noqa: E402
 
-PAGE = "erste-schritte/"
+FIRST_PAGE = "erste-schritte/"
+SECOND_PAGE_LINK = "Queues und Idempotenz"
 CELL = "[data-lk-cell]:not([hidden])"
+COMPRESSIBLE = ("text/", "javascript", "json", "xml", "svg", "wasm")
 
 
-class CachingHandler(http.server.SimpleHTTPRequestHandler):
-    def end_headers(self) -> None:
-        self.send_header("Cache-Control", "max-age=600")
-        super().end_headers()
+class Transfer:
+    """Bytes of the responses a page received, raw and as a static host would send them."""
 
-    def log_message(self, format: str, *args: object) -> None:
-        pass
+    def __init__(self) -> None:
+        self.files: dict[str, tuple[int, int]] = {}
 
+    def record(self, response: object) -> None:
+        try:
+            body: bytes = response.body()  # type: ignore[attr-defined]
+        except Exception:  # redirects and aborted requests have no body
+            return
+        kind = response.headers.get("content-type", "")  # type: ignore[attr-defined]
+        served = len(gzip.compress(body, 6)) if any(k in kind for k in COMPRESSIBLE) else len(body)
+        self.files[response.url] = (len(body), served)  # type: ignore[attr-defined]
 
-def serve(site: Path) -> tuple[http.server.ThreadingHTTPServer, str]:
-    handler = functools.partial(CachingHandler, directory=str(site))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, f"http://127.0.0.1:{server.server_address[1]}/"
+    def totals(self) -> tuple[float, float]:
+        return (
+            sum(raw for raw, _ in self.files.values()) / 1e6,
+            sum(served for _, served in self.files.values()) / 1e6,
+        )
+
+    def largest(self, count: int = 6) -> str:
+        files = sorted(self.files.items(), key=lambda item: -item[1][1])[:count]
+        return ", ".join(
+            f"{url.rsplit('/', 1)[-1] or url} {served / 1e6:.2f}" for url, (_, served) in files
+        )
 
 
 def first_output(page: object, url: str) -> float:
     """Navigate, click the first cell's Ausführen as soon as it exists; seconds to output."""
     page.goto(url, wait_until="commit")  # type: ignore[attr-defined]
-    button = page.locator(CELL).first.get_by_role("button", name="Zelle 1 ausführen")  # type: ignore[attr-defined]
-    button.click()
-    page.locator(CELL).first.and_(page.locator("[data-state=done]")).wait_for()  # type: ignore[attr-defined]
+    first = page.locator(CELL).first  # type: ignore[attr-defined]
+    first.get_by_role("button", name="Zelle 1 ausführen").click()
+    first.and_(page.locator("[data-state=done]")).wait_for()  # type: ignore[attr-defined]
     return page.evaluate("performance.now()") / 1000  # type: ignore[attr-defined]
 
 
+CLICK_AND_WAIT = """async () => {
+    const cell = document.querySelector('[data-lk-cell]:not([hidden])');
+    const start = performance.now();
+    cell.querySelector('.lk-button--run').click();
+    while (cell.dataset.state !== 'done') await new Promise(r => setTimeout(r, 1));
+    return (performance.now() - start) / 1000;
+}"""
+
+
 def second_run(page: object) -> float:
-    return page.evaluate(  # type: ignore[attr-defined]
-        """async () => {
-            const cell = document.querySelector('[data-lk-cell]:not([hidden])');
-            const start = performance.now();
-            cell.querySelector('.lk-button--run').click();
-            while (cell.dataset.state !== 'done') await new Promise(r => setTimeout(r, 1));
-            return (performance.now() - start) / 1000;
-        }"""
-    )
+    return page.evaluate(CLICK_AND_WAIT)  # type: ignore[attr-defined]
+
+
+def second_page(page: object) -> float:
+    """Follow a navigation link (instant navigation), then run the first cell at once."""
+    page.get_by_role("navigation").get_by_role("link", name=SECOND_PAGE_LINK).first.click()  # type: ignore[attr-defined]
+    page.locator("html[data-lk-page='2']").wait_for(state="attached")  # type: ignore[attr-defined]
+    return page.evaluate(CLICK_AND_WAIT)  # type: ignore[attr-defined]
 
 
 def console_round_trip(page: object) -> float:
@@ -96,8 +123,6 @@ def console_round_trip(page: object) -> float:
 
 def console_build_seconds(site: Path) -> tuple[int, float]:
     """How long the build spends on the site's consoles: (count, seconds)."""
-    import json
-
     from bs4 import BeautifulSoup
 
     from lessonkit.consoles import ConsoleSessions
@@ -113,62 +138,114 @@ def console_build_seconds(site: Path) -> tuple[int, float]:
     return len(setups), time.perf_counter() - start
 
 
-def measure(site: Path, runs: int) -> None:
+class Figures:
+    def __init__(self) -> None:
+        self.values: dict[str, list[float]] = {}
+        self.stages: dict[str, list[dict[str, int]]] = {}
+
+    def add(self, name: str, value: float) -> None:
+        self.values.setdefault(name, []).append(value)
+
+    def line(self, name: str, unit: float = 1.0, suffix: str = "s") -> None:
+        values = self.values[name]
+        shown = ", ".join(f"{v * unit:.3f}" for v in values)
+        print(f"{name:<46} median {statistics.median(values) * unit:7.3f} {suffix}   ({shown})")
+
+
+def measure(server: StaticServer, runs: int) -> tuple[Figures, Transfer, Transfer]:
     from playwright.sync_api import sync_playwright
 
-    server, base = serve(site)
-    cold, warm, again, ready, console = [], [], [], [], []
-    raw_bytes = gzip_bytes = 0
+    figures = Figures()
+    first_visit, second_visit = Transfer(), Transfer()
+    url = server.url + FIRST_PAGE
     with sync_playwright() as playwright:
-        for run in range(runs):
-            with tempfile.TemporaryDirectory() as profile:
+
+        def profile(plain: bool, body: Callable[[object], None]) -> None:
+            with tempfile.TemporaryDirectory() as folder:
                 context = playwright.chromium.launch_persistent_context(
-                    profile, executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
+                    folder, executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
                 )
-                page = context.new_page()
-                sizes: dict[str, bytes] = {}
-                page.on("response", lambda r, sizes=sizes: sizes.setdefault(r.url, r.body()))
-                cold.append(first_output(page, base + PAGE))
-                ready.append(page.evaluate("window.lessonkit.runtime.readySeconds"))
-                again.append(statistics.median(second_run(page) for _ in range(5)))
-                console.append(statistics.median(console_round_trip(page) for _ in range(10)))
-                page.close()
-                if run == 0:
-                    raw_bytes = sum(len(body) for body in sizes.values())
-                    gzip_bytes = sum(len(gzip.compress(body, 6)) for body in sizes.values())
-                page = context.new_page()
-                warm.append(first_output(page, base + PAGE))
+                if plain:
+                    context.route("**/snapshot-*", lambda route: route.fulfill(status=404))
+                body(context)
                 context.close()
-    server.shutdown()
 
-    def line(name: str, values: list[float], unit: float = 1.0, suffix: str = "s") -> None:
-        shown = ", ".join(f"{v * unit:.3f}" for v in values)
-        print(f"{name:<44} median {statistics.median(values) * unit:7.3f} {suffix}   ({shown})")
+        for run in range(runs):
 
-    print(f"Page: /{PAGE}, {runs} runs, Chromium headless on 127.0.0.1")
-    line("cold profile: navigation -> first output", cold)
-    line("  of which worker start -> Python ready", ready)
-    line("warm profile: navigation -> first output", warm)
-    line("second run: click -> output", again, 1000, "ms")
-    line("console command: Enter -> answer on screen", console, 1000, "ms")
-    count, seconds = console_build_seconds(site)
-    print(f"{'build time of the site consoles':<44} {seconds * 1000:7.1f} ms for {count} consoles")
-    print(f"{'bytes of a cold visit (raw)':<44} {raw_bytes / 1e6:7.2f} MB")
-    print(f"{'bytes of a cold visit (gzip -6, as served)':<44} {gzip_bytes / 1e6:7.2f} MB")
+            def snapshot_start(context: object, run: int = run) -> None:
+                page = context.new_page()  # type: ignore[attr-defined]
+                if run == 0:
+                    page.on("response", first_visit.record)
+                figures.add(
+                    "snapshot start, cold: navigation -> first output", first_output(page, url)
+                )
+                stages = page.evaluate("window.lessonkit.runtime.readyStages")
+                figures.stages.setdefault("snapshot", []).append(stages)
+                figures.add("second run: click -> output", second_run(page))
+                figures.add(
+                    "console command: Enter -> answer on screen",
+                    statistics.median(console_round_trip(page) for _ in range(5)),
+                )
+                if run == 0:
+                    page.wait_for_load_state("networkidle")
+                    page.remove_listener("response", first_visit.record)
+                    page.on("response", second_visit.record)
+                figures.add("second page: click -> first output", second_page(page))
+                if run == 0:
+                    page.wait_for_load_state("networkidle")
+                page.close()
+                page = context.new_page()  # type: ignore[attr-defined]
+                figures.add(
+                    "snapshot start, warm: navigation -> first output", first_output(page, url)
+                )
+
+            def plain_start(context: object) -> None:
+                page = context.new_page()  # type: ignore[attr-defined]
+                figures.add(
+                    "plain start, cold: navigation -> first output", first_output(page, url)
+                )
+                page.close()
+                page = context.new_page()  # type: ignore[attr-defined]
+                figures.add(
+                    "plain start, warm: navigation -> first output", first_output(page, url)
+                )
+
+            profile(False, snapshot_start)
+            profile(True, plain_start)
+    return figures, first_visit, second_visit
+
+
+def build(site: Path, url: str) -> None:
+    env = {**os.environ, "SITE_URL": url, "NO_MKDOCS_2_WARNING": "1"}
+    command = [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "--site-dir", str(site)]
+    subprocess.run(command, cwd=ROOT, check=True, env=env)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--build", action="store_true", help="build the site first")
+    parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
-    site = ROOT / "site"
-    if args.build or not (site / PAGE / "index.html").exists():
-        subprocess.run(
-            [sys.executable, "-m", "mkdocs", "build", "--strict", "-q"], cwd=ROOT, check=True
-        )
-    time.sleep(0.1)
-    measure(site, args.runs)
+    with tempfile.TemporaryDirectory() as folder:
+        site = Path(folder)
+        server = StaticServer(site, cache_seconds=600)
+        build(site, server.url)
+        figures, first_visit, second_visit = measure(server, args.runs)
+        server.close()
+        count, seconds = console_build_seconds(site)
+
+    print(f"First page /{FIRST_PAGE}, second page „{SECOND_PAGE_LINK}“, {args.runs} runs")
+    for name in figures.values:
+        unit, suffix = (1000, "ms") if "run:" in name or "console" in name else (1, "s")
+        figures.line(name, unit, suffix)
+    stages = figures.stages["snapshot"]
+    names = [name for name in stages[0] if all(name in s for s in stages)]
+    print("  worker stages, ms since the worker started (median):")
+    print("    " + ", ".join(f"{n} {statistics.median(s[n] for s in stages):.0f}" for n in names))
+    print(f"{'build time of the site consoles':<46} {seconds * 1000:7.1f} ms for {count} consoles")
+    for name, transfer in (("first visit", first_visit), ("second page", second_visit)):
+        raw, served = transfer.totals()
+        print(f"{'bytes, ' + name + ' (raw / as served)':<46} {raw:7.2f} MB / {served:.2f} MB")
+        print(f"    largest as served (MB): {transfer.largest()}")
 
 
 if __name__ == "__main__":
