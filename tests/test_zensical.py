@@ -21,7 +21,7 @@ from playwright.sync_api import Page, expect
 
 import tests.test_no_foreign_origin as foreign
 from tests.browser.conftest import OPEN_SHADOW_ROOTS, RecordingPage
-from tests.browser.test_cells import cell, run
+from tests.browser.test_cells import cell, run, show_diagram
 from tests.browser.test_consoles import command, console
 from tests.browser.test_exercises import check, exercise
 from tests.conftest import ROOT
@@ -124,7 +124,7 @@ def test_cell_console_exercise_navigation_and_search_stay_on_the_site(
     check(quiz)
     expect(quiz).to_have_attribute("data-solved", "true")
 
-    expect(page.locator("div.mermaid svg")).to_contain_text("Versand")
+    expect(show_diagram(page)).to_contain_text("Versand")
 
     # Instant navigation: the next page comes without a reload (the window keeps its
     # marker), Zensical's document$ announces it and its cells run.

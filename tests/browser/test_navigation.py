@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import RecordingPage
-from tests.browser.test_cells import cell, editor, run
+from tests.browser.test_cells import cell, editor, run, show_diagram
 
 pytestmark = pytest.mark.browser
 
@@ -41,7 +41,7 @@ def test_python_survives_three_lessons_and_back_and_forward(
     go(page, "Erste Schritte", 2)
     run(cell(page, 1))
     expect(cell(page, 1).locator(".lk-output__value")).to_have_text("3")
-    expect(page.locator("div.mermaid svg").first).to_be_visible()  # drawn after navigation too
+    expect(show_diagram(page)).to_be_visible()  # drawn after navigation too
 
     go(page, re.compile("Queues und Idempotenz"), 3)
     assert python_value(page, "'bestellungen' in globals()") == "False"  # fresh namespace

@@ -1,15 +1,15 @@
 /**
- * Mermaid from this site, loaded only when a page shows a diagram.
+ * Mermaid from this site, loaded only when a diagram comes into view.
  *
  * Material for MkDocs draws `pre.mermaid` blocks itself (themed for light and
  * dark): it calls `mermaid.initialize(config)` once and `mermaid.render(id, text)`
  * per diagram, and fetches mermaid from unpkg.com when no global `mermaid`
- * exists. We install a small stand-in under that name before Material looks:
- * the first `render` loads the site's own copy of mermaid (3.5 MB, so pages
- * without diagrams never pay for it) once the browser is idle (a reader who
- * clicks "Ausführen" at once gets Python's answer first), hands it the saved
- * configuration and passes the call on. This also holds after instant navigation, where no page
- * script runs again.
+ * exists. We keep a small stand-in under that name: each `render` waits until
+ * its diagram is near the viewport, the first one loads the site's own copy of
+ * mermaid (3.5 MB; pages without diagrams never pay for it), and the call is
+ * passed on. Drawing a diagram takes the main thread for a while, so a reader
+ * who clicks "Ausführen" at the top of a page gets Python's answer first. The
+ * stand-in stays in place after instant navigation, where no page script runs again.
  */
 
 interface MermaidApi {
@@ -23,10 +23,25 @@ declare global {
   }
 }
 
-function whenIdle(): Promise<void> {
+const waiting = new WeakSet<Element>();
+
+/** Resolves when the diagram with source `text` is near the viewport (at once if not found). */
+function whenNearViewport(text: string): Promise<void> {
+  const element = [...document.querySelectorAll("pre.mermaid")].find(
+    (candidate) => candidate.textContent === text && !waiting.has(candidate),
+  );
+  if (!element) return Promise.resolve();
+  waiting.add(element);
   return new Promise((resolve) => {
-    if ("requestIdleCallback" in window) window.requestIdleCallback(() => resolve(), { timeout: 2000 });
-    else setTimeout(resolve, 200);
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (!entries.some((entry) => entry.isIntersecting)) return;
+        observer.disconnect();
+        resolve();
+      },
+      { rootMargin: "300px 0px" },
+    );
+    observer.observe(element);
   });
 }
 
@@ -45,22 +60,24 @@ export function installMermaidLoader(scriptUrl: URL): void {
   if (window.mermaid) return;
   let config: unknown = {};
   let real: Promise<MermaidApi> | null = null;
-  const stand = {
+  const load = async (): Promise<MermaidApi> => {
+    await loadScript(scriptUrl);
+    // The script put the real mermaid in our place; keep the stand-in in charge.
+    const mermaid = window.mermaid;
+    window.mermaid = stand;
+    if (!mermaid || mermaid === stand) throw new Error("mermaid fehlt nach dem Laden.");
+    mermaid.initialize(config);
+    return mermaid;
+  };
+  const stand: MermaidApi = {
     initialize(value: unknown): void {
       config = value;
     },
-    render(id: string, text: string): Promise<unknown> {
-      real ??= whenIdle()
-        .then(() => loadScript(scriptUrl))
-        .then(() => {
-          // The script replaced the stand-in with the real mermaid.
-          const mermaid = window.mermaid;
-          if (!mermaid || mermaid === stand) throw new Error("mermaid fehlt nach dem Laden.");
-          mermaid.initialize(config);
-          return mermaid;
-        });
-      return real.then((mermaid) => mermaid.render(id, text));
+    async render(id: string, text: string): Promise<unknown> {
+      await whenNearViewport(text);
+      real ??= load();
+      return (await real).render(id, text);
     },
-  } satisfies MermaidApi;
+  };
   window.mermaid = stand;
 }
