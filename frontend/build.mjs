@@ -4,9 +4,12 @@
 // worker that inflates the memory snapshot beside it.
 // Files are written only when their content changed, so `mkdocs serve`, which
 // watches docs/, does not rebuild in a loop.
+// Then the service worker (frontend/src/sw/) into docs/sw.js, the site's root, with
+// the deployment's version and the runtime files to precache baked in.
 import * as esbuild from "esbuild";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -31,15 +34,70 @@ const result = await esbuild.build({
   write: false,
 });
 
-for (const file of result.outputFiles) {
-  let old = null;
-  try {
-    old = readFileSync(file.path);
-  } catch {
-    // a new file
-  }
-  if (old === null || !old.equals(Buffer.from(file.contents))) {
-    mkdirSync(dirname(file.path), { recursive: true });
-    writeFileSync(file.path, file.contents);
+function writeChanged(outputFiles) {
+  for (const file of outputFiles) {
+    let old = null;
+    try {
+      old = readFileSync(file.path);
+    } catch {
+      // a new file
+    }
+    if (old === null || !old.equals(Buffer.from(file.contents))) {
+      mkdirSync(dirname(file.path), { recursive: true });
+      writeFileSync(file.path, file.contents);
+    }
   }
 }
+
+// --- The service worker -------------------------------------------------------------
+// Its version is a hash of every file under assets/generated/ (what it serves cache-first;
+// source maps are left to the network), so a deployment that changes any of them changes
+// sw.js and browsers install it anew. The bundle's new files count as they will be written.
+// Its precache list is the runtime shell: this build's scripts, runtime.json and what it
+// names, Pyodide's files, mermaid (loaded only when a diagram comes into view). Paths are
+// relative to the site root (docs/).
+const docs = join(root, "docs");
+const generated = join(docs, "assets/generated");
+
+function filesUnder(dir) {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? filesUnder(join(dir, entry.name)) : [join(dir, entry.name)],
+  );
+}
+
+const siteRelative = (path) => relative(docs, path).split("\\").join("/");
+const precache = result.outputFiles.map((file) => file.path).filter((path) => path.endsWith(".js"));
+if (existsSync(join(generated, "mermaid.min.js"))) precache.push(join(generated, "mermaid.min.js"));
+const runtimeJson = join(generated, "runtime.json");
+if (existsSync(runtimeJson)) {
+  const runtime = JSON.parse(readFileSync(runtimeJson, "utf8"));
+  precache.push(runtimeJson, join(generated, runtime.packages));
+  if (runtime.snapshot) precache.push(join(generated, runtime.snapshot));
+  precache.push(...filesUnder(join(generated, runtime.pyodide)));
+}
+const contents = new Map(filesUnder(generated).map((path) => [siteRelative(path), null]));
+for (const file of result.outputFiles) contents.set(siteRelative(file.path), file.contents);
+const version = createHash("sha256");
+for (const [path, data] of [...contents].sort(([a], [b]) => (a < b ? -1 : 1))) {
+  if (!path.endsWith(".map")) version.update(`${path}\0`).update(data ?? readFileSync(join(docs, path)));
+}
+const offline = {
+  version: version.digest("hex").slice(0, 16),
+  precache: precache.map(siteRelative).sort(),
+};
+
+const serviceWorker = await esbuild.build({
+  absWorkingDir: root,
+  entryPoints: ["frontend/src/sw/service-worker.ts"],
+  outfile: "docs/sw.js",
+  bundle: true,
+  format: "iife",
+  target: ["es2022"],
+  minify: true,
+  define: { OFFLINE: JSON.stringify(offline) },
+  logLevel: "warning",
+  write: false,
+});
+// Written together, so that `mkdocs serve` sees one change, not two.
+writeChanged([...result.outputFiles, ...serviceWorker.outputFiles]);

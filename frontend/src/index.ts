@@ -12,6 +12,7 @@ import { mountConsoles } from "./components/console";
 import { mountExercises } from "./components/exercise";
 import { installMermaidLoader } from "./components/mermaid";
 import { mountProgress } from "./components/progress";
+import { registerOffline } from "./offline/register";
 import { PythonRuntime } from "./runtime/python";
 
 interface Observable {
@@ -30,6 +31,7 @@ const runtime = new PythonRuntime(new URL("./worker.js", import.meta.url));
 const lessonkit = { runtime, pages: 0 };
 window.lessonkit = lessonkit;
 installMermaidLoader(new URL("../mermaid.min.js", import.meta.url));
+registerOffline(runtime);
 
 function mountPage(): void {
   lessonkit.pages += 1;

@@ -1,0 +1,171 @@
+/**
+ * The page's side of offline use: registers the service worker (sw/service-worker.ts,
+ * built to the site's root as sw.js), hands it what the page loaded before it took
+ * control, and offers to reload when a new deployment is ready.
+ *
+ * `<html data-lk-offline="bereit">` says that this page and the Python runtime are
+ * cached ("unvollständig" if something could not be stored); tests wait for it.
+ * Under `mkdocs serve` with live reload nothing is registered and an earlier
+ * registration on the same origin is removed, so authors always see fresh files.
+ */
+import { siteRoot } from "../runtime/page";
+import type { PythonRuntime } from "../runtime/python";
+import { CACHE_PREFIX, type KeptReply, type ToServiceWorker } from "./protocol";
+
+interface Observable {
+  subscribe(next: () => void): unknown;
+}
+
+/** mkdocs serve's live-reload script defines `window.livereload` before module scripts run. */
+function servedByMkdocs(): boolean {
+  return typeof (window as unknown as { livereload?: unknown }).livereload === "function";
+}
+
+async function removeRegistration(root: URL): Promise<void> {
+  const registration = await navigator.serviceWorker.getRegistration(root.href);
+  if (registration && registration.scope === root.href) await registration.unregister();
+  for (const name of await caches.keys()) {
+    if (name.startsWith(CACHE_PREFIX)) await caches.delete(name);
+  }
+}
+
+function send(worker: ServiceWorker, message: ToServiceWorker, transfer: Transferable[] = []): void {
+  worker.postMessage(message, transfer);
+}
+
+/**
+ * Material's search worker loads lunr with importScripts: those requests are not in this
+ * page's resource timing, so they are named here (mkdocs.yml: search in German).
+ */
+const SEARCH_FILES = [
+  "assets/javascripts/lunr/min/lunr.stemmer.support.min.js",
+  "assets/javascripts/lunr/min/lunr.de.min.js",
+];
+
+/** What this page loaded from this site: the page itself, its resources, the search's files. */
+function loadedUrls(): string[] {
+  const page = new URL(location.href);
+  page.hash = "";
+  const resources = performance
+    .getEntriesByType("resource")
+    .map((entry) => entry.name)
+    .filter((name) => new URL(name).origin === location.origin);
+  const search = document.querySelector(".md-search")
+    ? SEARCH_FILES.map((path) => new URL(path, siteRoot()).href)
+    : [];
+  return [...new Set([page.href, ...resources, ...search])];
+}
+
+/** Ask the active service worker to keep this page; mark the page when all is cached. */
+async function keepPage(): Promise<void> {
+  const registration = await navigator.serviceWorker.ready;
+  const active = registration.active;
+  if (!active) return;
+  const channel = new MessageChannel();
+  const reply = new Promise<KeptReply>((resolve) => {
+    channel.port1.onmessage = (event: MessageEvent<KeptReply>) => resolve(event.data);
+  });
+  send(active, { type: "keep", urls: loadedUrls() }, [channel.port2]);
+  const { complete } = await reply;
+  document.documentElement.dataset["lkOffline"] = complete ? "bereit" : "unvollständig";
+}
+
+let reloadOnChange = false;
+
+/** A small notice with "Neu laden"; the page only reloads when the reader asks. */
+function showUpdateNotice(registration: ServiceWorkerRegistration): void {
+  if (document.querySelector(".lk-update")) return;
+  const notice = document.createElement("div");
+  notice.className = "lk-update";
+  notice.setAttribute("role", "status");
+  const text = document.createElement("span");
+  text.textContent = "Eine neue Version des Kurses ist da.";
+  const reload = document.createElement("button");
+  reload.type = "button";
+  reload.className = "lk-button lk-button--run";
+  reload.textContent = "Neu laden";
+  reload.addEventListener("click", () => {
+    const waiting = registration.waiting;
+    if (!waiting) {
+      // Another tab already switched to the new version.
+      location.reload();
+      return;
+    }
+    reload.disabled = true;
+    reloadOnChange = true;
+    send(waiting, { type: "skip-waiting" });
+  });
+  const later = document.createElement("button");
+  later.type = "button";
+  later.className = "lk-button";
+  later.textContent = "Später";
+  later.addEventListener("click", () => notice.remove());
+  notice.append(text, reload, later);
+  document.body.append(notice);
+}
+
+function watchForUpdates(registration: ServiceWorkerRegistration): void {
+  // A waiting worker with a controller is an update; without a controller it is the first install.
+  if (registration.waiting && navigator.serviceWorker.controller) showUpdateNotice(registration);
+  registration.addEventListener("updatefound", () => {
+    const installing = registration.installing;
+    installing?.addEventListener("statechange", () => {
+      if (installing.state === "installed" && navigator.serviceWorker.controller) {
+        showUpdateNotice(registration);
+      }
+    });
+  });
+  navigator.serviceWorker.addEventListener("controllerchange", () => {
+    if (reloadOnChange) location.reload();
+  });
+}
+
+/**
+ * Resolves once the page has loaded and Python is not loading: the service worker's first
+ * install then finds the runtime in the HTTP cache instead of downloading it a second time
+ * alongside the Python worker (9.6 MB of WebAssembly were fetched twice otherwise).
+ */
+async function settled(runtime: Pick<PythonRuntime, "state" | "subscribe">): Promise<void> {
+  if (document.readyState !== "complete") {
+    await new Promise((resolve) => window.addEventListener("load", resolve, { once: true }));
+  }
+  if (runtime.state !== "loading") return;
+  await new Promise<void>((resolve) => {
+    const stop = runtime.subscribe(() => {
+      if (runtime.state === "loading") return;
+      stop();
+      resolve();
+    });
+  });
+}
+
+/** Register the service worker; call once per page load. */
+export function registerOffline(runtime: Pick<PythonRuntime, "state" | "subscribe">): void {
+  if (!("serviceWorker" in navigator)) return;
+  const root = siteRoot();
+  if (servedByMkdocs()) {
+    void removeRegistration(root).catch(() => undefined);
+    return;
+  }
+  const sw = new URL("sw.js", root);
+  const registered = settled(runtime).then(() =>
+    navigator.serviceWorker.register(sw, { updateViaCache: "none" }),
+  );
+  registered.then(watchForUpdates, (error: unknown) => {
+    console.warn("lessonkit: Offline-Speicher nicht verfügbar.", error);
+  });
+  const keep = () => void registered.then(keepPage).catch(() => undefined);
+  // Material publishes every page (also after instant navigation) on document$; an
+  // instant page change is also a good moment to look for a new deployment.
+  const document$ = (window as unknown as { document$?: Observable }).document$;
+  if (document$) {
+    let pages = 0;
+    document$.subscribe(() => {
+      pages += 1;
+      if (pages > 1) void registered.then((registration) => registration.update()).catch(() => undefined);
+      keep();
+    });
+  } else {
+    keep();
+  }
+}

@@ -1,0 +1,145 @@
+"""Offline use: the service worker keeps a visited lesson working without a network,
+and a new deployment replaces its cache only when the reader asks.
+
+Each test serves its own copy of the built site and closes that server to take the
+network away (as well as switching the browser context offline), so nothing can
+quietly come from the network. Each test has a fresh browser context: service
+workers and their caches live per context.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from tests.siteserver import StaticServer
+
+pytestmark = pytest.mark.browser
+
+FIRST_STEPS = "erste-schritte/"
+NOT_VISITED = "lektionen/ereignisstroeme/"
+VERSION = re.compile(r'version:"([0-9a-f]{16})"')
+
+
+@pytest.fixture
+def site(built_site: Path, tmp_path: Path) -> Iterator[StaticServer]:
+    """A copy of the built site on a server of its own, which the test may stop."""
+    copy = tmp_path / "site"
+    shutil.copytree(built_site, copy)
+    server = StaticServer(copy)
+    yield server
+    server.close()
+
+
+@pytest.fixture
+def context(browser: Browser) -> Iterator[BrowserContext]:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(60_000)
+    yield context
+    context.close()
+
+
+def visit_until_cached(page: Page, url: str) -> None:
+    page.goto(url)
+    expect(page.locator("html")).to_have_attribute("data-lk-offline", "bereit")
+
+
+def run_first_cell(page: Page) -> None:
+    cell = page.locator("[data-lk-cell]:not([hidden])").first
+    cell.locator("output").evaluate("node => node.replaceChildren()")  # forget the build's output
+    cell.get_by_role("button", name=re.compile("ausführen$")).click()
+    expect(cell).to_have_attribute("data-state", "done")
+    expect(cell.locator(".lk-output__text")).to_have_text(
+        "1 bestellung-1\n2 bestellung-2\n3 bestellung-3\n"
+    )
+
+
+def use_console(page: Page) -> None:
+    log = page.locator("[data-lk-console][data-kind=log]").first
+    box = log.get_by_label("Befehl für Konsole", exact=False)
+    box.fill('produce orders key=order-61 {"order":61,"event":"placed"}')
+    box.press("Enter")
+    expect(log.locator(".lk-console__entry").last).to_contain_text("Partition 1, Offset 1")
+
+
+def cache_names(page: Page) -> list[str]:
+    return sorted(page.evaluate("caches.keys()"))
+
+
+def test_visited_lesson_works_offline(context: BrowserContext, site: StaticServer) -> None:
+    page = context.new_page()
+    visit_until_cached(page, site.url + FIRST_STEPS)
+
+    site.close()
+    context.set_offline(True)
+    failed: list[str] = []
+    page.on("requestfailed", lambda request: failed.append(request.url))
+    page.reload()
+    assert page.evaluate("navigator.serviceWorker.controller !== null")
+    expect(page.locator("h1").first).to_contain_text("Erste Schritte")
+    run_first_cell(page)
+    # Python came from the memory snapshot (fetched by a worker's worker), not a plain start.
+    assert "snapshot" in page.evaluate("window.lessonkit.runtime.readyStages")
+    use_console(page)
+    page.locator(".md-search__input").first.click()
+    page.keyboard.type("Bestellung", delay=20)
+    expect(page.locator(".md-search-result__meta")).to_contain_text("Suchergebnis")
+    assert failed == []
+
+    # A page never opened online is not stored: a short German note, not the browser's error.
+    page.goto(site.url + NOT_VISITED)
+    expect(page.locator("h1")).to_have_text("Du bist offline")
+
+
+def test_new_deployment_offers_reload_and_replaces_the_cache(
+    context: BrowserContext, site: StaticServer
+) -> None:
+    page = context.new_page()
+    visit_until_cached(page, site.url + FIRST_STEPS)
+    sw = site.directory / "sw.js"
+    old = VERSION.search(sw.read_text()).group(1)
+    assert f"lessonkit-shell-{old}" in cache_names(page)
+
+    # A new deployment: the service worker's version changes.
+    new = "0123456789abcdef"
+    assert new != old
+    sw.write_text(sw.read_text().replace(old, new))
+    page.reload()  # the browser looks for a new service worker on navigation
+    page.evaluate("window.sameDocument = true")
+    notice = page.locator(".lk-update")
+    expect(notice).to_contain_text("Eine neue Version des Kurses ist da.")
+    # The reader is not interrupted: the page was not reloaded by itself.
+    assert page.evaluate("window.sameDocument") is True
+    assert f"lessonkit-shell-{old}" in cache_names(page)
+
+    with page.expect_navigation():
+        notice.get_by_role("button", name="Neu laden").click()
+    assert page.evaluate("window.sameDocument") is None
+    expect(page.locator("html")).to_have_attribute("data-lk-offline", "bereit")
+    names = cache_names(page)
+    assert f"lessonkit-shell-{new}" in names
+    assert f"lessonkit-shell-{old}" not in names
+    expect(page.locator(".lk-update")).to_have_count(0)
+
+    # The new cache is complete on its own.
+    site.close()
+    context.set_offline(True)
+    page.reload()
+    run_first_cell(page)
+
+
+def test_no_service_worker_under_live_reload(context: BrowserContext, site: StaticServer) -> None:
+    page = context.new_page()
+    visit_until_cached(page, site.url + FIRST_STEPS)
+    # mkdocs serve's live-reload script defines window.livereload.
+    page.add_init_script("window.livereload = function () {};")
+    page.reload()
+    page.wait_for_function(
+        "async () => (await navigator.serviceWorker.getRegistrations()).length === 0"
+    )
+    page.wait_for_function("async () => (await caches.keys()).length === 0")
