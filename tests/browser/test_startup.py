@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, Route, expect
 
+from tests.browser.conftest import RecordingPage
 from tests.browser.test_cells import cell, run
 
 pytestmark = pytest.mark.browser
@@ -41,4 +42,26 @@ def test_a_broken_snapshot_falls_back_to_a_plain_start(page: Page, site_url: str
     assert "snapshot" not in stages
     assert [text for text in warnings if "Speicherabbild nicht nutzbar" in text]
     run(cell(page, 1))  # the reader notices nothing
+    expect(cell(page, 1).locator(".lk-output__value")).to_have_text("3")
+
+
+def test_the_inflated_snapshot_is_kept_for_the_next_visit(
+    recorded: RecordingPage, site_url: str
+) -> None:
+    page = recorded.page
+    page.goto(site_url + PAGE)
+    ready_stages(page)
+    kept = """async () => {
+        const cache = await caches.open("lessonkit-memory");
+        return (await cache.keys()).map((request) => new URL(request.url).pathname);
+    }"""
+    page.wait_for_function(f"({kept})().then((keys) => keys.length === 1)")
+    (name,) = page.evaluate(kept)
+    assert name.startswith("/assets/generated/snapshot-")
+
+    fetched = len([url for url in recorded.requests if "/snapshot-" in url])
+    page.reload()
+    assert "snapshot" in ready_stages(page)  # started from the snapshot again
+    assert len([url for url in recorded.requests if "/snapshot-" in url]) == fetched
+    run(cell(page, 1))
     expect(cell(page, 1).locator(".lk-output__value")).to_have_text("3")

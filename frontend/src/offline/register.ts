@@ -8,6 +8,7 @@
  * Under `mkdocs serve` with live reload nothing is registered and an earlier
  * registration on the same origin is removed, so authors always see fresh files.
  */
+import { whenIdle } from "../runtime/idle";
 import { siteRoot } from "../runtime/page";
 import type { PythonRuntime } from "../runtime/python";
 import { CACHE_PREFIX, type KeptReply, type ToServiceWorker } from "./protocol";
@@ -121,26 +122,23 @@ function watchForUpdates(registration: ServiceWorkerRegistration): void {
 }
 
 /**
- * Resolves once the page has loaded and Python is not loading: the service worker's first
+ * Resolves once the page has loaded and Python has settled: the service worker's first
  * install then finds the runtime in the HTTP cache instead of downloading it a second time
- * alongside the Python worker (9.6 MB of WebAssembly were fetched twice otherwise).
+ * alongside the Python worker (9.6 MB of WebAssembly were fetched twice otherwise). Then
+ * two seconds later: storing 24 MB takes the processor for a while, and the reader who
+ * runs a cell as soon as Python is ready should not wait for it.
  */
-async function settled(runtime: Pick<PythonRuntime, "state" | "subscribe">): Promise<void> {
+async function settled(runtime: Pick<PythonRuntime, "settled">): Promise<void> {
   if (document.readyState !== "complete") {
     await new Promise((resolve) => window.addEventListener("load", resolve, { once: true }));
   }
-  if (runtime.state !== "loading") return;
-  await new Promise<void>((resolve) => {
-    const stop = runtime.subscribe(() => {
-      if (runtime.state === "loading") return;
-      stop();
-      resolve();
-    });
-  });
+  await runtime.settled();
+  await new Promise((resolve) => setTimeout(resolve, 2000));
+  await whenIdle();
 }
 
 /** Register the service worker; call once per page load. */
-export function registerOffline(runtime: Pick<PythonRuntime, "state" | "subscribe">): void {
+export function registerOffline(runtime: Pick<PythonRuntime, "settled">): void {
   if (!("serviceWorker" in navigator)) return;
   const root = siteRoot();
   if (servedByMkdocs()) {

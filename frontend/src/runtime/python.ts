@@ -2,6 +2,7 @@
  * The page's connection to Python: one worker, started on first need or when
  * the page is idle, and restarted when the reader stops a running cell.
  */
+import { whenIdle } from "./idle";
 import type { CallRequest, CellResult, FromWorker, RunRequest, ToWorker } from "./protocol";
 
 export type RuntimeState = "idle" | "loading" | "ready" | "broken";
@@ -106,9 +107,25 @@ export class PythonRuntime {
 
   /** Start Python in the background once the browser is idle. */
   warmUp(): void {
-    const start = () => void this.start().catch(() => undefined);
-    if ("requestIdleCallback" in window) window.requestIdleCallback(start, { timeout: 3000 });
-    else setTimeout(start, 1500);
+    void whenIdle().then(() => this.start().catch(() => undefined));
+  }
+
+  /**
+   * Resolves once Python is not loading (ready, broken or not started), then when the
+   * browser is idle: work that can wait (the editors, the offline cache) waits for it,
+   * so it does not compete with Python's start for the processor.
+   */
+  async settled(): Promise<void> {
+    if (this.state === "loading") {
+      await new Promise<void>((resolve) => {
+        const stop = this.subscribe(() => {
+          if (this.state === "loading") return;
+          stop();
+          resolve();
+        });
+      });
+    }
+    await whenIdle();
   }
 
   /** Run code; requests run one after another in the order they were made. */
