@@ -14,7 +14,9 @@ Chromium headless. Per run, a new browser profile:
 * console: a command's round trip (typed, Enter, answer and picture on screen);
 * second page: follow a navigation link (instant navigation), click ``Ausführen`` at
   once; time from the click until the output is on screen;
-* snapshot start, warm: a new tab in the same profile (files from the HTTP cache);
+* snapshot start, warm: a new tab in the same profile, once the service worker has
+  stored the site for offline use (files from its cache, the inflated snapshot from the
+  Cache API);
 * plain start, cold and warm: the same with the snapshot unavailable (the worker falls
   back to booting Python);
 * bytes of the first visit and of the second page: raw, and as a static host serves
@@ -193,6 +195,8 @@ def measure(server: StaticServer, runs: int) -> tuple[Figures, Transfer, Transfe
                 figures.add("second page: click -> first output", second_page(page))
                 if run == 0:
                     page.wait_for_load_state("networkidle")
+                # A returning reader finds the offline cache complete: wait for it.
+                page.locator("html[data-lk-offline]").wait_for(state="attached", timeout=60_000)
                 page.close()
                 page = context.new_page()  # type: ignore[attr-defined]
                 figures.add(
