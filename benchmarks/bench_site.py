@@ -19,6 +19,8 @@ Chromium headless. Per run, a new browser profile:
   Cache API);
 * plain start, cold and warm: the same with the snapshot unavailable (the worker falls
   back to booting Python);
+* worker alone, cold and warm: a bare page that only starts the Python worker and runs
+  one cell through it: what the same start costs without the Material page around it;
 * bytes of the first visit and of the second page: raw, and as a static host serves
   them (gzip -6 for compressible types; zip, gzip and images as they are).
 """
@@ -46,6 +48,16 @@ from tests.siteserver import StaticServer  # noqa: E402
 FIRST_PAGE = "erste-schritte/"
 SECOND_PAGE_LINK = "Queues und Idempotenz"
 CELL = "[data-lk-cell]:not([hidden])"
+BARE_PAGE = "bench-worker-alone.html"
+BARE_HTML = """<!doctype html><html lang="de"><head><meta charset="utf-8"><script>
+const worker = new Worker("assets/generated/js/worker.js", { type: "module", name: "python" });
+worker.onmessage = (event) => {
+  if (event.data.type === "ready")
+    worker.postMessage({ type: "run", id: 1, session: "s", code: "x = 1\\nx + 1", label: "Zelle 1" });
+  if (event.data.type === "result") window.firstOutput = performance.now() / 1000;
+};
+</script></head><body></body></html>
+"""
 COMPRESSIBLE = ("text/", "javascript", "json", "xml", "svg", "wasm")
 
 
@@ -214,8 +226,19 @@ def measure(server: StaticServer, runs: int) -> tuple[Figures, Transfer, Transfe
                     "plain start, warm: navigation -> first output", first_output(page, url)
                 )
 
+            def worker_alone(context: object) -> None:
+                for name in ("worker alone, cold", "worker alone, warm"):
+                    page = context.new_page()  # type: ignore[attr-defined]
+                    page.goto(server.url + BARE_PAGE)
+                    page.wait_for_function("typeof window.firstOutput === 'number'")
+                    figures.add(
+                        f"{name}: navigation -> first output", page.evaluate("window.firstOutput")
+                    )
+                    page.close()
+
             profile(False, snapshot_start)
             profile(True, plain_start)
+            profile(False, worker_alone)
     return figures, first_visit, second_visit
 
 
@@ -233,6 +256,7 @@ def main() -> None:
         site = Path(folder)
         server = StaticServer(site, cache_seconds=600)
         build(site, server.url)
+        (site / BARE_PAGE).write_text(BARE_HTML)
         figures, first_visit, second_visit = measure(server, args.runs)
         server.close()
         count, seconds = console_build_seconds(site)
