@@ -53,7 +53,7 @@ def test_page_shows_build_results_before_python(page: Page, site_url: str) -> No
     )
     expect(first.locator(".lk-console__log")).to_contain_text("Hash 982, 982 % 3 = 1")
     # Order lost between partitions: "shipped" is read before "placed".
-    log = console_titled(page, "Konsole 3 ·").locator(".lk-console__log").inner_text()
+    log = console_titled(page, "Konsole 3 ·").locator(".lk-console__log").text_content() or ""
     read = log.split("email-1 liest")[1]
     assert read.index('"shipped"') < read.index('{"order":61,"event":"placed"}')
 
