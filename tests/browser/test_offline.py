@@ -23,15 +23,22 @@ pytestmark = pytest.mark.browser
 
 FIRST_STEPS = "erste-schritte/"
 NOT_VISITED = "lektionen/ereignisstroeme/"
+SECOND_VISITED = "lektionen/queues-und-idempotenz/"
 VERSION = re.compile(r'version:"([0-9a-f]{16})"')
 
 
 @pytest.fixture
-def site(built_site: Path, tmp_path: Path) -> Iterator[StaticServer]:
-    """A copy of the built site on a server of its own, which the test may stop."""
+def site(built_site: Path, site_url: str, tmp_path: Path) -> Iterator[StaticServer]:
+    """A copy of the built site on a server of its own, which the test may stop.
+
+    The sitemap is rewritten to the copy's address: instant navigation only treats
+    links as internal when the sitemap's addresses carry the page's port.
+    """
     copy = tmp_path / "site"
-    shutil.copytree(built_site, copy)
     server = StaticServer(copy)
+    shutil.copytree(built_site, copy)
+    sitemap = copy / "sitemap.xml"
+    sitemap.write_text(sitemap.read_text().replace(site_url, server.url))
     yield server
     server.close()
 
@@ -143,3 +150,29 @@ def test_no_service_worker_under_live_reload(context: BrowserContext, site: Stat
         "async () => (await navigator.serviceWorker.getRegistrations()).length === 0"
     )
     page.wait_for_function("async () => (await caches.keys()).length === 0")
+
+
+def test_instant_navigation_between_visited_lessons_offline(
+    context: BrowserContext, site: StaticServer
+) -> None:
+    page = context.new_page()
+    visit_until_cached(page, site.url + SECOND_VISITED)
+    page.get_by_role("navigation").get_by_role("link", name="Erste Schritte").first.click()
+    expect(page.locator("html")).to_have_attribute("data-lk-page", "2")
+    expect(page.locator("html")).to_have_attribute("data-lk-offline", "bereit")
+
+    site.close()
+    context.set_offline(True)
+    page.evaluate("window.sameDocument = true")
+    run_first_cell(page)
+    page.get_by_role("navigation").get_by_role(
+        "link", name=re.compile("Queues und Idempotenz")
+    ).first.click()
+    expect(page.locator("html")).to_have_attribute("data-lk-page", "3")
+    cell = page.locator("[data-lk-cell]:not([hidden])").first
+    cell.get_by_role("button", name=re.compile("ausführen$")).click()
+    expect(cell).to_have_attribute("data-state", "done")
+    page.go_back()
+    expect(page.locator("html")).to_have_attribute("data-lk-page", "4")
+    run_first_cell(page)
+    assert page.evaluate("window.sameDocument") is True  # no full page load, no network
