@@ -8,7 +8,7 @@
 // the deployment's version and the runtime files to precache baked in.
 import * as esbuild from "esbuild";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -48,6 +48,12 @@ function writeChanged(outputFiles) {
     }
   }
 }
+
+// Chunks of earlier builds (their names carry content hashes) would otherwise pile up
+// in the output and be deployed with the site: remove what this build did not make.
+const outdir = join(root, "docs/assets/generated/js");
+const made = new Set(result.outputFiles.map((file) => file.path));
+for (const path of filesUnder(outdir)) if (!made.has(path)) unlinkSync(path);
 
 // --- The service worker -------------------------------------------------------------
 // Its version is a hash of every file under assets/generated/ (what it serves cache-first;
