@@ -20,7 +20,7 @@ from bs4 import BeautifulSoup
 from playwright.sync_api import Page, expect
 
 import tests.test_no_foreign_origin as foreign
-from tests.browser.conftest import OPEN_SHADOW_ROOTS, RecordingPage
+from tests.browser.conftest import RecordingPage, recording_page
 from tests.browser.test_cells import cell, run, show_diagram
 from tests.browser.test_consoles import command, console
 from tests.browser.test_exercises import check, exercise
@@ -89,14 +89,8 @@ def test_output_fetches_nothing_from_other_origins(zensical_site: Path) -> None:
 def recorded(
     browser: object, zensical_site: Path, zensical_server: StaticServer
 ) -> Iterator[RecordingPage]:
-    context = browser.new_context(viewport={"width": 1280, "height": 900})  # type: ignore[attr-defined]
-    context.add_init_script(OPEN_SHADOW_ROOTS)
-    page = context.new_page()
-    requests: list[str] = []
-    page.on("request", lambda request: requests.append(request.url))
-    page.set_default_timeout(60_000)
-    yield RecordingPage(page, requests)
-    context.close()
+    with recording_page(browser) as recorded:
+        yield recorded
 
 
 @pytest.mark.browser

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import contextmanager
 from urllib.parse import urlsplit
 
 import pytest
@@ -29,8 +30,9 @@ class RecordingPage:
         return [url for url in self.requests if urlsplit(url).hostname not in ("127.0.0.1", None)]
 
 
-@pytest.fixture
-def recorded(browser: object, site_url: str) -> Iterator[RecordingPage]:
+@contextmanager
+def recording_page(browser: object) -> Iterator[RecordingPage]:
+    """A page in a fresh desktop-sized context that records its requests."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})  # type: ignore[attr-defined]
     context.add_init_script(OPEN_SHADOW_ROOTS)
     page = context.new_page()
@@ -39,6 +41,12 @@ def recorded(browser: object, site_url: str) -> Iterator[RecordingPage]:
     page.set_default_timeout(60_000)
     yield RecordingPage(page, requests)
     context.close()
+
+
+@pytest.fixture
+def recorded(browser: object, site_url: str) -> Iterator[RecordingPage]:
+    with recording_page(browser) as recorded:
+        yield recorded
 
 
 @pytest.fixture
