@@ -8,7 +8,8 @@ veränderbare Kopie, aus der man ein neues Ereignis bauen kann.
 
 from __future__ import annotations
 
-from typing import Any, NoReturn
+from collections.abc import Callable
+from typing import Any, NoReturn, TypeVar
 
 from .fehler import UnveraenderlichFehler
 
@@ -20,6 +21,25 @@ MELDUNG = (
 
 def _verboten(*_args: Any, **_kwargs: Any) -> NoReturn:
     raise UnveraenderlichFehler(MELDUNG)
+
+
+K = TypeVar("K", bound=type)
+
+
+def felder_fest(meldung: str) -> Callable[[K], K]:
+    """Klassen-Dekorator (über ``@dataclass(frozen=True)``): Setzen und Löschen eines Feldes
+    meldet ``meldung`` als ``UnveraenderlichFehler`` statt Pythons englischem
+    ``FrozenInstanceError``."""
+
+    def verboten(*_args: Any) -> NoReturn:
+        raise UnveraenderlichFehler(meldung)
+
+    def festmachen(cls: K) -> K:
+        cls.__setattr__ = verboten  # type: ignore[assignment,method-assign]
+        cls.__delattr__ = verboten  # type: ignore[assignment,method-assign]
+        return cls
+
+    return festmachen
 
 
 class FesterDict(dict):

@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .eingefroren import einfrieren
+from .eingefroren import einfrieren, felder_fest
 from .fehler import (
     UnbekannterStream,
     UngueltigeEingabe,
@@ -38,6 +38,7 @@ UNVERAENDERLICH = (
 )
 
 
+@felder_fest(UNVERAENDERLICH)
 @dataclass(frozen=True, slots=True)
 class Event:
     """Ein gespeichertes Ereignis (unveränderlich)."""
@@ -50,14 +51,6 @@ class Event:
 
     def __repr__(self) -> str:
         return f"Event({self.stream} v{self.version} t={self.zeit} {self.daten!r})"
-
-
-def _unveraenderlich(self: object, name: str, value: Any = None) -> None:
-    raise UnveraenderlichFehler(UNVERAENDERLICH)
-
-
-Event.__setattr__ = _unveraenderlich  # type: ignore[assignment,method-assign]
-Event.__delattr__ = _unveraenderlich  # type: ignore[assignment,method-assign]
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from . import log_regeln as regeln
-from .eingefroren import einfrieren
+from .eingefroren import einfrieren, felder_fest
 from .fehler import (
     TopicExistiertSchon,
     UnbekannteGruppe,
@@ -43,10 +43,7 @@ UNVERAENDERLICH = (
 )
 
 
-def _unveraenderlich(self: object, name: str, value: Any = None) -> NoReturn:
-    raise UnveraenderlichFehler(UNVERAENDERLICH)
-
-
+@felder_fest(UNVERAENDERLICH)
 @dataclass(frozen=True, slots=True)
 class Record:
     """Ein Eintrag: ``p1:0`` ist Partition 1, Offset 0. Unveränderlich."""
@@ -65,11 +62,6 @@ class Record:
     def __repr__(self) -> str:
         key = "" if self.key is None else f" key={self.key}"
         return f"Record({self.adresse}{key} {self.value!r})"
-
-
-# Setzen und Löschen von Feldern meldet einen deutschen Fehler (statt FrozenInstanceError).
-Record.__setattr__ = _unveraenderlich  # type: ignore[assignment,method-assign]
-Record.__delattr__ = _unveraenderlich  # type: ignore[assignment,method-assign]
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from playwright.sync_api import Page, expect
 
 import tests.test_no_foreign_origin as foreign
 from tests.browser.conftest import RecordingPage, recording_page
-from tests.browser.test_cells import cell, run, show_diagram
+from tests.browser.test_cells import cell, run, run_first_steps_cell_1, show_diagram
 from tests.browser.test_consoles import command, console
 from tests.browser.test_exercises import check, exercise
 from tests.conftest import ROOT
@@ -100,14 +100,7 @@ def test_cell_console_exercise_navigation_and_search_stay_on_the_site(
     page: Page = recorded.page  # type: ignore[assignment]
     page.goto(zensical_server.url + FIRST_STEPS)
 
-    first = cell(page, 1)
-    first.locator("output").evaluate("node => node.replaceChildren()")  # forget the build's output
-    run(first)
-    expect(first).to_have_attribute("data-state", "done")
-    expect(first.locator(".lk-output__text")).to_have_text(
-        "1 bestellung-1\n2 bestellung-2\n3 bestellung-3\n"
-    )
-    expect(first.locator(".lk-output__value")).to_have_text("3")
+    run_first_steps_cell_1(page)
 
     log = console(page)
     command(page, log, 'produce orders key=order-61 {"order":61,"event":"placed"}')

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from ..log import ERLAUBTE_ZEICHEN
@@ -42,22 +42,27 @@ def _zeiger(text: str, pos: int) -> list[str]:
     return ["  " + vorne + ausschnitt + hinten, "  " + " " * (len(vorne) + pos - start) + "^"]
 
 
+def _ausserhalb_von_texten(text: str) -> Iterator[tuple[int, str]]:
+    """Die Zeichen von JSON-``text`` mit ihrer Stelle, ohne den Inhalt von Texten: von einem
+    Text kommt nur das öffnende ``"``."""
+    in_text = escape = False
+    for i, zeichen in enumerate(text):
+        if not in_text:
+            in_text = zeichen == '"'
+            yield i, zeichen
+        elif escape:
+            escape = False
+        elif zeichen == "\\":
+            escape = True
+        elif zeichen == '"':
+            in_text = False
+
+
 def _erstes_ueberzaehliges_komma(text: str) -> int | None:
     """Die Stelle des ersten Kommas direkt vor ``}`` oder ``]`` (außerhalb von Texten)."""
-    in_text = escape = False
     komma: int | None = None
-    for i, zeichen in enumerate(text):
-        if in_text:
-            if escape:
-                escape = False
-            elif zeichen == "\\":
-                escape = True
-            elif zeichen == '"':
-                in_text = False
-            continue
-        if zeichen == '"':
-            in_text, komma = True, None
-        elif zeichen == ",":
+    for i, zeichen in _ausserhalb_von_texten(text):
+        if zeichen == ",":
             komma = i
         elif zeichen in "}]" and komma is not None:
             return komma
@@ -68,19 +73,9 @@ def _erstes_ueberzaehliges_komma(text: str) -> int | None:
 
 def _tiefe(text: str) -> int:
     """Wie tief ``[`` und ``{`` (außerhalb von Texten) höchstens verschachtelt sind."""
-    in_text = escape = False
     tiefe = hoechste = 0
-    for zeichen in text:
-        if in_text:
-            if escape:
-                escape = False
-            elif zeichen == "\\":
-                escape = True
-            elif zeichen == '"':
-                in_text = False
-        elif zeichen == '"':
-            in_text = True
-        elif zeichen in "[{":
+    for _, zeichen in _ausserhalb_von_texten(text):
+        if zeichen in "[{":
             tiefe += 1
             hoechste = max(hoechste, tiefe)
         elif zeichen in "]}":

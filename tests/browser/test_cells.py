@@ -30,8 +30,8 @@ def run(target: Locator) -> None:
     expect(target).to_have_attribute("data-state", re.compile("done|error"))
 
 
-def test_cell_runs_and_shows_its_output(page: Page, site_url: str) -> None:
-    page.goto(site_url + FIRST_STEPS)
+def run_first_steps_cell_1(page: Page) -> None:
+    """Run cell 1 of "Erste Schritte" in the browser and check its live output."""
     first = cell(page, 1)
     first.locator("output").evaluate("node => node.replaceChildren()")  # forget the build's output
     run(first)
@@ -40,6 +40,11 @@ def test_cell_runs_and_shows_its_output(page: Page, site_url: str) -> None:
         "1 bestellung-1\n2 bestellung-2\n3 bestellung-3\n"
     )
     expect(first.locator(".lk-output__value")).to_have_text("3")
+
+
+def test_cell_runs_and_shows_its_output(page: Page, site_url: str) -> None:
+    page.goto(site_url + FIRST_STEPS)
+    run_first_steps_cell_1(page)
 
 
 def test_second_cell_sees_the_first_cells_variables(page: Page, site_url: str) -> None:

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
+from tests.browser.test_cells import run_first_steps_cell_1
 from tests.siteserver import StaticServer
 
 pytestmark = pytest.mark.browser
@@ -56,16 +57,6 @@ def visit_until_cached(page: Page, url: str) -> None:
     expect(page.locator("html")).to_have_attribute("data-lk-offline", "bereit")
 
 
-def run_first_cell(page: Page) -> None:
-    cell = page.locator("[data-lk-cell]:not([hidden])").first
-    cell.locator("output").evaluate("node => node.replaceChildren()")  # forget the build's output
-    cell.get_by_role("button", name=re.compile("ausführen$")).click()
-    expect(cell).to_have_attribute("data-state", "done")
-    expect(cell.locator(".lk-output__text")).to_have_text(
-        "1 bestellung-1\n2 bestellung-2\n3 bestellung-3\n"
-    )
-
-
 def use_console(page: Page) -> None:
     log = page.locator("[data-lk-console][data-kind=log]").first
     box = log.get_by_label("Befehl für Konsole", exact=False)
@@ -89,7 +80,7 @@ def test_visited_lesson_works_offline(context: BrowserContext, site: StaticServe
     page.reload()
     assert page.evaluate("navigator.serviceWorker.controller !== null")
     expect(page.locator("h1").first).to_contain_text("Erste Schritte")
-    run_first_cell(page)
+    run_first_steps_cell_1(page)
     # Python came from the memory snapshot (fetched by a worker's worker), not a plain start.
     assert "snapshot" in page.evaluate("window.lessonkit.runtime.readyStages")
     use_console(page)
@@ -137,7 +128,7 @@ def test_new_deployment_offers_reload_and_replaces_the_cache(
     site.close()
     context.set_offline(True)
     page.reload()
-    run_first_cell(page)
+    run_first_steps_cell_1(page)
 
 
 def test_no_service_worker_under_live_reload(context: BrowserContext, site: StaticServer) -> None:
@@ -164,7 +155,7 @@ def test_instant_navigation_between_visited_lessons_offline(
     site.close()
     context.set_offline(True)
     page.evaluate("window.sameDocument = true")
-    run_first_cell(page)
+    run_first_steps_cell_1(page)
     page.get_by_role("navigation").get_by_role(
         "link", name=re.compile("Queues und Idempotenz")
     ).first.click()
@@ -174,5 +165,5 @@ def test_instant_navigation_between_visited_lessons_offline(
     expect(cell).to_have_attribute("data-state", "done")
     page.go_back()
     expect(page.locator("html")).to_have_attribute("data-lk-page", "4")
-    run_first_cell(page)
+    run_first_steps_cell_1(page)
     assert page.evaluate("window.sameDocument") is True  # no full page load, no network

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from tests.pyodide import run_in_pyodide, run_natively
+from tests.pysim.test_console_queue import UEBUNG_1
 
 LOG_SKRIPT = [
     "create topic orders partitions 3",
@@ -47,14 +48,7 @@ LOG_SKRIPT = [
 ]
 
 QUEUE_SKRIPT = [
-    "send zahlung-1",
-    "send zahlung-2",
-    "receive as A",
-    "tick 2",
-    "receive as B",
-    "ack 2",
-    "tick 2",
-    "receive as C",
+    *UEBUNG_1,
     "status",
     "ack 1",
     "ack 1",

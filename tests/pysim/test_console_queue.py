@@ -23,19 +23,23 @@ def ausfuehren(q: QueueConsole, zeile: str) -> ConsoleResult:
     return r
 
 
+#: Übung 1 von Lektion 1: A ist langsam, B und C holen sich Arbeit.
+UEBUNG_1 = [
+    "send zahlung-1",
+    "send zahlung-2",
+    "receive as A",
+    "tick 2",
+    "receive as B",
+    "ack 2",
+    "tick 2",
+    "receive as C",
+]
+
+
 def uebung_1() -> QueueConsole:
-    """Übung 1 von Lektion 1: A ist langsam, B und C holen sich Arbeit."""
+    """Die Konsole nach Übung 1 (Visibility Timeout 3)."""
     q = QueueConsole(visibility_timeout=3)
-    for zeile in [
-        "send zahlung-1",
-        "send zahlung-2",
-        "receive as A",
-        "tick 2",
-        "receive as B",
-        "ack 2",
-        "tick 2",
-        "receive as C",
-    ]:
+    for zeile in UEBUNG_1:
         assert q.run(zeile).ok, zeile
     return q
 
