@@ -3,8 +3,9 @@
 Prints figures; asserts nothing. On a shared two-core machine the time to the first
 output drifts by ±15 % from minute to minute, so two separate benchmark runs cannot
 tell a 0.1 s change. This one serves two built sites side by side and alternates them,
-run by run, each in a fresh browser profile (cold, then warm), and reports the medians
-and the median of the paired differences. Usage, e.g. for a change in the worker:
+run by run, each in a fresh browser profile (cold; warm from the HTTP cache; warm once
+the service worker has stored the site), and reports the medians and the median of the
+paired differences. Usage, e.g. for a change in the worker:
 
     git stash && SITE_URL=http://127.0.0.1:8765/ .venv/bin/mkdocs build -q -d /tmp/a
     git stash pop && SITE_URL=http://127.0.0.1:8765/ .venv/bin/mkdocs build -q -d /tmp/b
@@ -22,9 +23,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.bench_site import first_output  # noqa: E402
-from tests.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from benchmarks.bench_site import first_output, open_profile  # noqa: E402
 from tests.siteserver import StaticServer  # noqa: E402
+
+STARTS = ("cold", "warm, HTTP cache", "warm, service worker")
 
 
 def main() -> None:
@@ -42,27 +44,29 @@ def main() -> None:
         "B": StaticServer(args.b, cache_seconds=600),
     }
     times: dict[tuple[str, str], list[float]] = {
-        (site, start): [] for site in servers for start in ("cold", "warm")
+        (site, start): [] for site in servers for start in STARTS
     }
     with sync_playwright() as playwright:
         for run in range(args.pairs):
             for site in ("A", "B") if run % 2 == 0 else ("B", "A"):
                 with tempfile.TemporaryDirectory() as folder:
-                    context = playwright.chromium.launch_persistent_context(
-                        folder, executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
-                    )
-                    for start in ("cold", "warm"):
+                    context = open_profile(playwright, folder)
+                    for start in STARTS:
                         page = context.new_page()
                         times[(site, start)].append(
                             first_output(page, servers[site].url + args.page)
                         )
+                        if start == "warm, HTTP cache":  # next: once the offline cache is complete
+                            page.locator("html[data-lk-offline]").wait_for(
+                                state="attached", timeout=60_000
+                            )
                         page.close()
                     context.close()
     for server in servers.values():
         server.close()
 
     print(f"/{args.page}, {args.pairs} pairs, navigation -> first output")
-    for start in ("cold", "warm"):
+    for start in STARTS:
         a, b = times[("A", start)], times[("B", start)]
         paired = statistics.median(y - x for x, y in zip(a, b, strict=True))
         print(
