@@ -4,8 +4,9 @@
 * Pyodide's runtime files from the pinned npm package (served by the site, no CDN);
 * mermaid's browser build from the pinned npm package;
 * ``packages-<hash>.zip``: ``pysim`` and the browser's part of ``lessonkit`` (kernel,
-  consoles, bridge), unpacked into the
-  worker's Python; its name carries a content hash so browsers never run a stale copy;
+  consoles, bridge), which the worker's Python imports from directly (zipimport,
+  ``lessonkit/node/packages.mjs``); its name carries a content hash so browsers never
+  run a stale copy;
 * ``snapshot-<hash>.lks.gz``: a Pyodide memory snapshot (zero pages left out, gzip) with those packages already
   imported (made under Node.js; the worker falls back to a plain start without it);
 * ``runtime.json``: tells the worker the current names.
@@ -28,6 +29,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "docs" / "assets" / "generated"
 NODE_MODULES = ROOT / "node_modules"
+NODE_SCRIPTS = ROOT / "lessonkit" / "node"
+# The scripts that decide what a snapshot holds; a change to one makes a new snapshot.
+SNAPSHOT_MAKERS = ("make_snapshot.mjs", "packages.mjs", "snapshot_format.mjs")
 
 #: What Pyodide needs to start: its loader, the WebAssembly module, the standard library.
 PYODIDE_FILES = (
@@ -97,9 +101,11 @@ def build_packages(out: Path = OUT) -> str:
 
 
 def build_snapshot(packages: str, out: Path = OUT) -> str | None:
-    """The memory snapshot for ``packages`` (made once per zip and Pyodide version)."""
+    """The memory snapshot for ``packages``: made once per zip, Pyodide version and way
+    of making it (the scripts that make it are part of the key)."""
     pyodide_version = json.loads((NODE_MODULES / "pyodide" / "package.json").read_text())["version"]
-    key = hashlib.sha256(f"{packages}:{pyodide_version}".encode()).hexdigest()[:12]
+    makers = "".join((NODE_SCRIPTS / name).read_text() for name in SNAPSHOT_MAKERS)
+    key = hashlib.sha256(f"{packages}:{pyodide_version}:{makers}".encode()).hexdigest()[:12]
     name = f"snapshot-{key}.lks.gz"
     if not (out / name).exists():
         for old in out.glob("snapshot-*"):
@@ -107,7 +113,7 @@ def build_snapshot(packages: str, out: Path = OUT) -> str | None:
         done = subprocess.run(
             [
                 "node",
-                str(ROOT / "lessonkit" / "node" / "make_snapshot.mjs"),
+                str(NODE_SCRIPTS / "make_snapshot.mjs"),
                 str(out / packages),
                 str(out / name),
             ],

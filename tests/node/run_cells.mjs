@@ -5,6 +5,7 @@
 import { readFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import { loadPyodide } from "pyodide";
+import { installPackages } from "../../lessonkit/node/packages.mjs";
 import { unpackPages } from "../../lessonkit/node/snapshot_format.mjs";
 
 const job = JSON.parse(readFileSync(0, "utf8"));
@@ -12,8 +13,7 @@ const job = JSON.parse(readFileSync(0, "utf8"));
 const pyodide = job.snapshot
   ? await loadPyodide({ _loadSnapshot: unpackPages(gunzipSync(readFileSync(job.snapshot))) })
   : await loadPyodide();
-pyodide.unpackArchive(new Uint8Array(readFileSync(job.packages)), "zip", { extractDir: "/home/pyodide/lessonkit-packages" });
-pyodide.runPython("import sys\nif '/home/pyodide/lessonkit-packages' not in sys.path: sys.path.insert(0, '/home/pyodide/lessonkit-packages')");
+installPackages(pyodide, new Uint8Array(readFileSync(job.packages)));
 const kernel = pyodide.runPython("from lessonkit.kernel import Kernel\nKernel()");
 
 const pages = [];
