@@ -11,14 +11,18 @@ import functools
 import http.server
 import threading
 from pathlib import Path
+from typing import ClassVar
 
 
 class _Handler(http.server.SimpleHTTPRequestHandler):
     cache_seconds: int | None = None
+    extra_headers: ClassVar[dict[str, str]] = {}
 
     def end_headers(self) -> None:
         if self.cache_seconds is not None:
             self.send_header("Cache-Control", f"max-age={self.cache_seconds}")
+        for name, value in self.extra_headers.items():
+            self.send_header(name, value)
         super().end_headers()
 
     def log_message(self, format: str, *args: object) -> None:
@@ -26,11 +30,18 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
 
 
 class StaticServer:
-    """Serves ``directory`` (which may still be empty) until ``close()``."""
+    """Serves ``directory`` (which may still be empty) until ``close()``, with
+    ``Cache-Control: max-age=<cache_seconds>`` if given and ``extra_headers``."""
 
-    def __init__(self, directory: Path, cache_seconds: int | None = None) -> None:
+    def __init__(
+        self,
+        directory: Path,
+        cache_seconds: int | None = None,
+        extra_headers: dict[str, str] | None = None,
+    ) -> None:
         self.directory = directory
-        handler = type("Handler", (_Handler,), {"cache_seconds": cache_seconds})
+        attributes = {"cache_seconds": cache_seconds, "extra_headers": extra_headers or {}}
+        handler = type("Handler", (_Handler,), attributes)
         self._server = http.server.ThreadingHTTPServer(
             ("127.0.0.1", 0), functools.partial(handler, directory=str(directory))
         )

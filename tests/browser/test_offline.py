@@ -33,10 +33,11 @@ def site(built_site: Path, site_url: str, tmp_path: Path) -> Iterator[StaticServ
     """A copy of the built site on a server of its own, which the test may stop.
 
     The sitemap is rewritten to the copy's address: instant navigation only treats
-    links as internal when the sitemap's addresses carry the page's port.
+    links as internal when the sitemap's addresses carry the page's port. The server
+    sends `Vary: Accept-Encoding`, as GitHub Pages does: cached files must still match.
     """
     copy = tmp_path / "site"
-    server = StaticServer(copy)
+    server = StaticServer(copy, extra_headers={"Vary": "Accept-Encoding"})
     shutil.copytree(built_site, copy)
     sitemap = copy / "sitemap.xml"
     sitemap.write_text(sitemap.read_text().replace(site_url, server.url))
@@ -92,6 +93,27 @@ def test_visited_lesson_works_offline(context: BrowserContext, site: StaticServe
     # A page never opened online is not stored: a short German note, not the browser's error.
     page.goto(site.url + NOT_VISITED)
     expect(page.locator("h1")).to_have_text("Du bist offline")
+
+
+def test_returning_visit_does_not_wait_for_the_service_worker(
+    context: BrowserContext, site: StaticServer
+) -> None:
+    page = context.new_page()
+    visit_until_cached(page, site.url + FIRST_STEPS)
+    page.reload()
+    run_first_steps_cell_1(page)
+    # The page's HTML is requested while the service worker starts (navigation preload).
+    state = page.evaluate(
+        "async () => (await navigator.serviceWorker.ready).navigationPreload.getState()"
+    )
+    assert state["enabled"] is True
+    # Chromium answers the runtime from the shell cache by a static route: no fetch event.
+    sources = page.evaluate(
+        """() => Object.fromEntries(performance.getEntriesByType('resource')
+            .filter((entry) => entry.name.includes('/assets/generated/'))
+            .map((entry) => [entry.name.split('/').pop(), entry.workerMatchedSourceType]))"""
+    )
+    assert sources["lessonkit.js"] == "cache", sources
 
 
 def test_new_deployment_offers_reload_and_replaces_the_cache(
