@@ -1,7 +1,9 @@
-"""MkDocs hooks: build the browser assets before MkDocs reads its configuration.
+"""MkDocs hooks: build the browser assets before MkDocs reads its configuration,
+and give the templates the ``split`` filter that Zensical's template engine
+(minijinja) has built in, so ``overrides/main.html`` renders in both.
 
-Only a convenience for ``mkdocs build`` and ``mkdocs serve`` (so a change to
-``pysim`` or ``frontend/src`` reaches the served site). Everything the pages
+The assets hook is only a convenience for ``mkdocs build`` and ``mkdocs serve`` (so a
+change to ``pysim`` or ``frontend/src`` reaches the served site). Everything the pages
 themselves need lives in the Markdown extension; other generators run
 ``python -m lessonkit.assets`` first instead.
 """
@@ -10,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from jinja2 import Environment
 from mkdocs.plugins import event_priority
 
 from lessonkit.assets import build_all
@@ -19,3 +22,13 @@ from lessonkit.assets import build_all
 def on_config(config: Any, **kwargs: Any) -> Any:
     build_all()
     return config
+
+
+def split(value: str, separator: str | None = None, maxsplits: int | None = None) -> list[str]:
+    """minijinja's ``split`` filter: ``value.split(separator, maxsplits)``."""
+    return value.split(separator, -1 if maxsplits is None else maxsplits)
+
+
+def on_env(env: Environment, **kwargs: Any) -> Environment:
+    env.filters.setdefault("split", split)
+    return env

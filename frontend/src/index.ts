@@ -5,7 +5,10 @@
  * Material for MkDocs publishes each new page on its `document$` observable.
  * With instant navigation this script runs once per visit, not once per page:
  * the Python worker survives page changes, and each later page only gets fresh
- * namespaces. Without Material we fall back to the DOM being ready.
+ * namespaces. On pages with Python, Material's script comes only once Python is
+ * ready (overrides/main.html), so this script mounts the first page itself and
+ * follows `document$` from the moment Material says it is there
+ * ("lessonkit:theme"). Without Material we fall back to the DOM being ready.
  */
 import { mountCells } from "./components/cell";
 import { mountConsoles } from "./components/console";
@@ -50,10 +53,19 @@ function mountPage(): void {
   else runtime.warmUp();
 }
 
+/** Mount later pages from Material's stream, which first replays the page mounted already. */
+function followLateTheme(): void {
+  let replay = true;
+  window.document$?.subscribe(() => {
+    if (replay) replay = false;
+    else mountPage();
+  });
+}
+
 if (window.document$) {
   window.document$.subscribe(mountPage);
-} else if (document.readyState === "loading") {
-  document.addEventListener("DOMContentLoaded", mountPage, { once: true });
 } else {
-  mountPage();
+  window.addEventListener("lessonkit:theme", followLateTheme, { once: true });
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", mountPage, { once: true });
+  else mountPage();
 }

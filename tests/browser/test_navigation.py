@@ -89,6 +89,8 @@ def test_a_cell_left_running_does_not_block_the_next_page(page: Page, site_url: 
     editor(target).fill("while True:\n    pass")
     target.get_by_role("button", name=re.compile("ausführen$")).click()
     expect(target).to_have_attribute("data-state", "running")
+    # Instant navigation is Material's: its script comes once Python is ready.
+    page.wait_for_function("typeof window.document$ === 'object'")
 
     go(page, re.compile("Queues und Idempotenz"), 2)
     run(cell(page, 1))  # Python was restarted for the new page

@@ -1,0 +1,75 @@
+"""On pages with Python, Material's script waits until Python is ready (overrides/main.html).
+
+It comes earlier when Python fails or the reader touches the page outside the course's
+blocks, after 2.5 s at the latest; then search, instant navigation and the page script's
+later pages work as before.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, Route, expect
+
+from tests.browser.test_cells import cell, run
+
+pytestmark = pytest.mark.browser
+
+PAGE = "erste-schritte/"
+THEME_LOADED = "typeof window.document$ === 'object'"
+
+
+def bundle_requested_at(page: Page) -> float:
+    return page.evaluate(
+        """() => performance.getEntriesByType('resource')
+            .find((entry) => /javascripts\\/bundle\\.[0-9a-f]+\\.min\\.js$/.test(entry.name)).startTime"""
+    )
+
+
+def hang(route: Route) -> None:
+    """Never answer: Python keeps loading."""
+
+
+def search(page: Page) -> None:
+    page.locator(".md-search__input").first.click()
+    page.keyboard.type("Bestellung", delay=20)
+    expect(page.locator(".md-search-result__meta")).to_contain_text("Suchergebnis")
+
+
+def test_theme_script_comes_once_python_is_ready(page: Page, site_url: str) -> None:
+    page.goto(site_url + PAGE)
+    page.wait_for_function(THEME_LOADED)
+    ready_at = page.evaluate("window.lessonkit.runtime.readyAt")
+    assert ready_at is not None and bundle_requested_at(page) >= ready_at
+    # Material works as usual: copy buttons, search, instant navigation with fresh cells.
+    expect(page.get_by_role("button", name="In Zwischenablage kopieren").first).to_be_attached()
+    search(page)
+    page.keyboard.press("Escape")
+    page.get_by_role("navigation").get_by_role(
+        "link", name=re.compile("Queues und Idempotenz")
+    ).first.click()
+    expect(page.locator("html")).to_have_attribute("data-lk-page", "2")
+    run(cell(page, 1))
+
+
+def test_theme_script_comes_when_the_reader_touches_the_page(page: Page, site_url: str) -> None:
+    page.route("**/pyodide.asm.wasm", hang)
+    page.goto(site_url + PAGE)
+    page.wait_for_function("window.lessonkit && window.lessonkit.pages === 1")
+    assert page.evaluate(THEME_LOADED) is False
+    search(page)  # the click into the search box brings the theme
+    assert page.evaluate("window.lessonkit.runtime.state") == "loading"
+
+
+def test_theme_script_comes_without_python_after_a_while(page: Page, site_url: str) -> None:
+    page.route("**/assets/generated/js/worker.js", hang)
+    page.goto(site_url + PAGE)
+    page.wait_for_function(THEME_LOADED, timeout=10_000)
+    search(page)
+
+
+def test_pages_without_python_load_the_theme_as_usual(page: Page, site_url: str) -> None:
+    page.goto(site_url)  # the start page: progress overview, no Python
+    assert page.evaluate("typeof window.lessonkitTheme") == "undefined"
+    page.wait_for_function(THEME_LOADED)
