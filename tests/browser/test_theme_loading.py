@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import Page, Route, expect
+from playwright.sync_api import Browser, Page, Route, expect
 
 from tests.browser.test_cells import cell, run
 
@@ -67,6 +67,18 @@ def test_theme_script_comes_without_python_after_a_while(page: Page, site_url: s
     page.goto(site_url + PAGE)
     page.wait_for_function(THEME_LOADED, timeout=10_000)
     search(page)
+
+
+def test_dark_system_gets_the_dark_scheme_before_the_theme_script(
+    browser: Browser, site_url: str
+) -> None:
+    context = browser.new_context(color_scheme="dark")
+    page = context.new_page()
+    page.route("**/pyodide.asm.wasm", hang)
+    page.goto(site_url + PAGE)
+    assert page.evaluate(THEME_LOADED) is False
+    expect(page.locator("body")).to_have_attribute("data-md-color-scheme", "slate")
+    context.close()
 
 
 def test_pages_without_python_load_the_theme_as_usual(page: Page, site_url: str) -> None:
