@@ -65,3 +65,26 @@ def test_the_inflated_snapshot_is_kept_for_the_next_visit(
     assert len([url for url in recorded.requests if "/snapshot-" in url]) == fetched
     run(cell(page, 1))
     expect(cell(page, 1).locator(".lk-output__value")).to_have_text("3")
+
+
+PACKAGES_CHECK = """
+import os, sys, pysim.log
+zip = "/home/pyodide/lessonkit-packages.zip"
+[zip in sys.path, pysim.log.__file__.startswith(zip), sorted(os.listdir("/home/pyodide"))]
+"""
+
+
+@pytest.mark.parametrize("start", ["snapshot", "plain"])
+def test_python_imports_the_packages_from_their_zip(page: Page, site_url: str, start: str) -> None:
+    # Written into the file system as it is, not unpacked (lessonkit/node/packages.mjs).
+    if start == "plain":
+        page.context.route("**/snapshot-*", lambda route: route.fulfill(status=404))
+    page.goto(site_url + PAGE)
+    stages = ready_stages(page)
+    assert ("snapshot" in stages) == (start == "snapshot")
+    value = page.evaluate(
+        """async (code) => (await window.lessonkit.runtime.run(
+            { session: "check", label: "Test", code }, () => undefined)).value""",
+        PACKAGES_CHECK,
+    )
+    assert value == "[True, True, ['lessonkit-packages.zip']]"

@@ -10,6 +10,7 @@
 import type { PyodideInterface } from "pyodide";
 import type { PyProxy } from "pyodide/ffi";
 import type { CellResult, FromWorker, ToWorker } from "../runtime/protocol";
+import { installPackages } from "../../../lessonkit/node/packages.mjs";
 import { fetchSnapshotElsewhere } from "./snapshot";
 
 declare const self: DedicatedWorkerGlobalScope;
@@ -50,8 +51,6 @@ async function start(
   return load(options);
 }
 
-const PACKAGE_DIR = "/home/pyodide/lessonkit-packages";
-
 function post(message: FromWorker): void {
   self.postMessage(message);
 }
@@ -89,11 +88,8 @@ async function boot(): Promise<Python> {
   const options = { indexURL: pyodideBase.href, packageBaseUrl: pyodideBase.href };
   const pyodide = await start(module.loadPyodide, snapshot, options);
   stage("loadPyodide");
-  // The snapshot holds Python's memory but no files: unpack the packages for later imports.
-  pyodide.unpackArchive(await packages, "zip", { extractDir: PACKAGE_DIR });
-  pyodide.runPython(
-    `import sys\nif ${JSON.stringify(PACKAGE_DIR)} not in sys.path: sys.path.insert(0, ${JSON.stringify(PACKAGE_DIR)})`,
-  );
+  // The snapshot holds Python's memory but no files: the packages zip, for later imports.
+  installPackages(pyodide, new Uint8Array(await packages));
   stage("packages");
   const bridge = pyodide.pyimport("lessonkit.bridge") as PyProxy;
   const kernel = bridge.kernel as PyProxy;
