@@ -111,8 +111,15 @@ def test_script_inside_a_picture_does_not_run(page: Page, site_url: str) -> None
 
 
 def show_diagram(page: Page) -> Locator:
-    """Scroll to the page's first mermaid diagram (drawn when near the viewport)."""
-    page.locator(".mermaid").first.scroll_into_view_if_needed()
+    """Scroll to the page's first mermaid diagram (drawn when near the viewport).
+
+    Scrolled by the page itself: the theme replaces `pre.mermaid` by the drawn
+    `div.mermaid` once it is near, which could detach the element under Playwright's
+    own scrolling, which waits for the element to hold still first.
+    """
+    page.locator(".mermaid").first.evaluate(
+        "(element) => element.scrollIntoView({ block: 'center' })"
+    )
     return page.locator("div.mermaid svg").first
 
 
