@@ -27,6 +27,8 @@ declare global {
     document$?: Observable;
     /** The page's Python runtime, exposed for tests and the benchmark. */
     lessonkit?: { runtime: PythonRuntime; pages: number };
+    /** The loader of Material's script on pages with Python (overrides/main.html). */
+    lessonkitTheme?: { load(): void };
   }
 }
 
@@ -35,6 +37,17 @@ const lessonkit = { runtime, pages: 0 };
 window.lessonkit = lessonkit;
 installMermaidLoader(new URL("../mermaid.min.js", import.meta.url));
 registerOffline(runtime);
+
+/**
+ * Material's script waits for Python (overrides/main.html). It comes once Python has
+ * started and what the reader asked for meanwhile is on the page, one frame later:
+ * evaluating it takes the main thread for ~0.1–0.3 s, which would hold up that output.
+ */
+function loadThemeAfterFirstOutput(): void {
+  const theme = window.lessonkitTheme;
+  if (!theme) return;
+  void runtime.drained().then(() => requestAnimationFrame(() => setTimeout(() => theme.load(), 0)));
+}
 
 function mountPage(): void {
   lessonkit.pages += 1;
@@ -51,6 +64,7 @@ function mountPage(): void {
   // a later page starts it at once (the reader came to work); otherwise when idle.
   if (window.lessonkitEarlyWorker || !first) void runtime.start().catch(() => undefined);
   else runtime.warmUp();
+  if (first) loadThemeAfterFirstOutput();
 }
 
 /** Mount later pages from Material's stream, which first replays the page mounted already. */

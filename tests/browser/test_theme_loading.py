@@ -53,6 +53,31 @@ def test_theme_script_comes_once_python_is_ready(page: Page, site_url: str) -> N
     run(cell(page, 1))
 
 
+CLICK_AT_ONCE = """
+new MutationObserver((records, observer) => {
+  const cell = document.querySelector("[data-lk-cell]:not([hidden])");
+  const button = cell && cell.querySelector(".lk-button--run");
+  if (!button) return;
+  observer.disconnect();
+  const output = cell.querySelector("output");
+  new MutationObserver(() => {
+    if (output.textContent !== "") window.firstOutputAt ??= performance.now();
+  }).observe(output, { childList: true, subtree: true, characterData: true });
+  button.click();
+}).observe(document, { childList: true, subtree: true });
+"""
+
+
+def test_theme_script_waits_for_the_output_the_reader_asked_for(page: Page, site_url: str) -> None:
+    # Evaluating it takes the main thread for a while; the output comes first.
+    page.add_init_script(CLICK_AT_ONCE)
+    page.goto(site_url + PAGE)
+    page.wait_for_function(THEME_LOADED)
+    first_output_at = page.evaluate("window.firstOutputAt")
+    assert first_output_at is not None and bundle_requested_at(page) >= first_output_at
+    expect(cell(page, 1).locator(".lk-output__value")).to_have_text("3")
+
+
 def test_theme_script_comes_when_the_reader_touches_the_page(page: Page, site_url: str) -> None:
     page.route("**/pyodide.asm.wasm", hang)
     page.goto(site_url + PAGE)

@@ -128,6 +128,15 @@ export class PythonRuntime {
     await whenIdle();
   }
 
+  /**
+   * Resolves once Python has started (or failed to) and the runs and calls asked for
+   * until then are done: the first output the reader asked for is on the page.
+   */
+  async drained(): Promise<void> {
+    await this.start().catch(() => undefined);
+    await this.queue;
+  }
+
   /** Run code; requests run one after another in the order they were made. */
   run(request: RunRequest, onChunk: Pending["onChunk"]): Promise<CellResult> {
     return this.enqueue<CellResult>((id) => ({ type: "run", id, ...request }), onChunk);
