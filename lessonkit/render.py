@@ -76,13 +76,22 @@ CONSOLE_TITLES = {"log": "Log-Konsole", "queue": "Queue-Konsole"}
 PROMPT = "$ "
 
 
+def render_console_lines(text: str) -> str:
+    """A console answer, a block per line: a line too long for a phone wraps with a
+    hanging indent (docs/assets/lessonkit.css), not back at the left edge."""
+    lines = "".join(
+        f'<span class="lk-console__line">{escape(line)}\n</span>' for line in text.split("\n")
+    )
+    return f'<span class="lk-console__out">{lines}</span>'
+
+
 def render_console_entry(command: str, result: ConsoleResult) -> str:
     """One command and its answer in a console's transcript."""
     state = "ok" if result.ok else "error"
     return (
         f'<span class="lk-console__entry lk-console__entry--{state}">'
         f'<span class="lk-console__cmd">{escape(PROMPT + command)}</span>\n'
-        + (f'<span class="lk-console__out">{escape(result.text)}</span>\n' if result.text else "")
+        + (render_console_lines(result.text) if result.text else "")
         + "</span>"
     )
 

@@ -36,6 +36,12 @@ def test_commands_change_text_and_picture(page: Page, site_url: str) -> None:
     last = log.locator(".lk-console__entry").last
     expect(last).to_have_class("lk-console__entry lk-console__entry--error")
     expect(last).to_contain_text("Meintest du `describe`?")
+    # Live answers have the build's markup: a block per line (hanging indent on phones).
+    lines = last.locator(".lk-console__out > .lk-console__line")
+    expect(lines.first).to_be_visible()
+    assert last.locator(".lk-console__out").evaluate("(out) => out.textContent") == "".join(
+        lines.all_text_contents()
+    )
 
 
 def test_history_completion_and_reset(page: Page, site_url: str) -> None:

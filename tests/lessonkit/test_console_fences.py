@@ -85,3 +85,13 @@ def test_expected_failure_is_shown_and_must_fail(tmp_path: Path) -> None:
 def test_bad_console_option_names_file_and_line(tmp_path: Path) -> None:
     with pytest.raises(SuperFencesException, match=r"seite\.md:1: .*visibility_timeout=„0“"):
         convert(tmp_path, '```queue-console visibility_timeout="0"\nsend a\n```\n')
+
+
+def test_console_answers_are_a_block_per_line_with_the_text_unchanged(tmp_path: Path) -> None:
+    # A line too long for a phone then wraps with a hanging indent (lessonkit.css).
+    soup = convert(tmp_path, "```log-console\nhelp\n```\n")
+    answer = soup.select_one(".lk-console__out")
+    lines = answer.select(".lk-console__line")
+    assert len(lines) > 5 and lines[0].get_text() == "Befehle der Log-Konsole:\n"
+    assert all(line.get_text().count("\n") == 1 for line in lines)
+    assert answer.get_text() == "".join(line.get_text() for line in lines)

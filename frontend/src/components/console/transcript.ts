@@ -21,6 +21,13 @@ function span(className: string, text: string): HTMLSpanElement {
   return node;
 }
 
+/** The answer, a block per line (as lessonkit/render.py's render_console_lines). */
+function answer(text: string): HTMLSpanElement {
+  const out = span("lk-console__out", "");
+  out.append(...text.split("\n").map((line) => span("lk-console__line", `${line}\n`)));
+  return out;
+}
+
 export class Transcript {
   constructor(
     private readonly log: HTMLElement,
@@ -35,7 +42,7 @@ export class Transcript {
     }
     const entry = span(`lk-console__entry lk-console__entry--${result.ok ? "ok" : "error"}`, "");
     entry.append(span("lk-console__cmd", PROMPT + command), "\n");
-    if (result.text) entry.append(span("lk-console__out", result.text), "\n");
+    if (result.text) entry.append(answer(result.text));
     this.log.append(entry);
     this.log.scrollTop = this.log.scrollHeight;
     if (result.svg) this.picture.replaceChildren(sanitizeSvg(result.svg));
