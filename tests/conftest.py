@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -38,12 +39,24 @@ def mkdocs_build(
     return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, env=env)
 
 
+@contextmanager
+def server_for_a_build(
+    tmp_path_factory: pytest.TempPathFactory, name: str
+) -> Iterator[StaticServer]:
+    """A server on 127.0.0.1 for a still empty folder: a build is told its address first
+    (instant navigation needs the sitemap's addresses to carry the server's port)."""
+    server = StaticServer(tmp_path_factory.mktemp(name))
+    try:
+        yield server
+    finally:
+        server.close()
+
+
 @pytest.fixture(scope="session")
 def site_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[StaticServer]:
-    """A server on 127.0.0.1 for the built site (it knows its address before the build)."""
-    server = StaticServer(tmp_path_factory.mktemp("site"))
-    yield server
-    server.close()
+    """The server for the course built with MkDocs (``built_site``)."""
+    with server_for_a_build(tmp_path_factory, "site") as server:
+        yield server
 
 
 @pytest.fixture(scope="session")

@@ -24,7 +24,7 @@ from tests.browser.conftest import RecordingPage, recording_page
 from tests.browser.test_cells import cell, run, run_first_steps_cell_1, show_diagram
 from tests.browser.test_consoles import command, console
 from tests.browser.test_exercises import check, exercise
-from tests.conftest import ROOT
+from tests.conftest import ROOT, server_for_a_build
 from tests.siteserver import StaticServer
 
 FIRST_STEPS = "erste-schritte/"
@@ -32,10 +32,9 @@ FIRST_STEPS = "erste-schritte/"
 
 @pytest.fixture(scope="module")
 def zensical_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[StaticServer]:
-    """A server on 127.0.0.1 for the Zensical build (its address goes into site_url)."""
-    server = StaticServer(tmp_path_factory.mktemp("zensical-site"))
-    yield server
-    server.close()
+    """The server for the course built with Zensical (``zensical_site``)."""
+    with server_for_a_build(tmp_path_factory, "zensical-site") as server:
+        yield server
 
 
 @pytest.fixture(scope="module")
