@@ -8,6 +8,10 @@ So arbeitet sie (Lektion 1):
   Ticks. Ist nichts sichtbar, kommt ``None``.
 - ``ack(id)`` bestätigt und löscht die Nachricht. Ist sie schon weg, ändert sich nichts, und der
   Rückgabewert ``False`` sagt das.
+- ``ack(id, versuch=n)`` bestätigt nur die n-te Auslieferung, wie ein Receipt Handle bei Amazon SQS:
+  Wurde die Nachricht inzwischen erneut ausgeliefert, ist das Ack veraltet, ändert nichts und gibt
+  ``False`` zurück. (SQS sagt für diesen Fall nur: Die Nachricht wird „vielleicht nicht“ gelöscht;
+  pysim wählt die sichere, feste Variante.)
 - Kommt bis zum Ablauf des Timeouts kein Ack, wird die Nachricht wieder sichtbar. Mit
   ``max_versuche`` wandert sie stattdessen in die Dead Letter Queue ``dlq``, sobald sie so oft
   ausgeliefert wurde und ihr letztes Timeout abläuft.
@@ -39,10 +43,15 @@ UEBERGAENGE: dict[tuple[str, str], str | None] = {
     (SICHTBAR, "ausliefern"): UNTERWEGS,
     (SICHTBAR, "ack"): BESTAETIGT,
     (UNTERWEGS, "ack"): BESTAETIGT,
+    # An ack for an earlier delivery (an old receipt handle) changes nothing.
+    (SICHTBAR, "ack_veraltet"): None,
+    (UNTERWEGS, "ack_veraltet"): None,
     (UNTERWEGS, "timeout"): SICHTBAR,
     (UNTERWEGS, "timeout_nach_letztem_versuch"): IN_DLQ,
     (BESTAETIGT, "ack"): None,
     (IN_DLQ, "ack"): None,
+    (BESTAETIGT, "ack_veraltet"): None,
+    (IN_DLQ, "ack_veraltet"): None,
 }
 
 #: Zustände, in denen eine Nachricht noch als offen zählt.
@@ -220,15 +229,31 @@ class Queue:
         self._verlauf.append((jetzt, m.id, "ausgeliefert", m.versuche, consumer, m.sichtbar_ab))
         return {"id": m.id, "body": m.body, "versuche": m.versuche}
 
-    def ack(self, id: int) -> bool:
+    def ack(self, id: int, versuch: int | None = None) -> bool:
         """Bestätigt eine Nachricht und löscht sie.
 
         ``True``: gelöscht. ``False``: Sie war schon weg (bestätigt oder in der DLQ), es ändert
         sich nichts. Eine ID, die diese Queue nie vergeben hat, ist ein Fehler.
+
+        ``versuch``: die Auslieferung, die bestätigt wird (``m["versuche"]`` aus ``receive``), wie
+        ein Receipt Handle bei SQS. Ist die Nachricht seitdem erneut ausgeliefert worden, ist das Ack
+        veraltet: ``False``, und nichts ändert sich. Ohne ``versuch`` gilt das Ack der Nachricht,
+        egal, wer sie gerade hat.
         """
         m = self._finde(id)
+        if versuch is not None:
+            pruefe_ganzzahl(versuch, "versuch", 1)
         self._abgelaufene()
-        neu = uebergang(m.zustand, "ack")
+        ereignis = "ack"
+        if versuch is not None:
+            if versuch > m.versuche:
+                raise UngueltigeEingabe(
+                    f"Nachricht {id} wurde bisher {m.versuche}-mal ausgeliefert; "
+                    f"einen Versuch {versuch} gibt es noch nicht."
+                )
+            if versuch < m.versuche:
+                ereignis = "ack_veraltet"
+        neu = uebergang(m.zustand, ereignis)
         if neu is None:
             return False
         m.zustand = neu
@@ -237,6 +262,16 @@ class Queue:
         m.sichtbar_ab = None
         self._offen -= 1
         return True
+
+    def auslieferung(self, id: int, consumer: str) -> int | None:
+        """Der Versuch, mit dem ``consumer`` die Nachricht zuletzt bekam (``None``: nie)."""
+        self._finde(id)
+        versuche = [
+            e.versuch
+            for e in self.verlauf(id)
+            if e.art == "ausgeliefert" and e.consumer == consumer
+        ]
+        return versuche[-1] if versuche else None
 
     def _timeout(self, m: _Nachricht, jetzt: int) -> None:
         """Das Timeout von ``m`` ist zum Tick ``jetzt`` abgelaufen."""

@@ -15,7 +15,7 @@ from typing import Any
 from ..warteschlange import BESTAETIGT, IN_DLQ, SICHTBAR, UNTERWEGS, Queue
 from .basis import BasisKonsole, gemeinsame_befehle
 from .ergebnis import ConsoleResult
-from .parser import Aufruf, Befehl, Befehlstabelle, Option, Wert, kuerze_wort
+from .parser import Aufruf, Befehl, Befehlstabelle, EingabeFehler, Option, Wert, kuerze_wort
 from .werte import anzahl, pruefe_neuer_name, tabelle
 
 #: So viele Ticks lässt ``tick`` auf einmal vergehen.
@@ -49,12 +49,18 @@ BEFEHLE = Befehlstabelle(
         ),
         Befehl(
             name="ack",
-            syntax="ack <id>",
+            syntax="ack <id> [as <consumer>]",
             kurz="eine Nachricht bestätigen (löscht sie)",
-            beispiele=("ack 1",),
+            beispiele=("ack 1", "ack 1 as A"),
             methode="_ack",
-            erklaerung=("Ein ack für eine schon gelöschte Nachricht ändert nichts.",),
+            erklaerung=(
+                "Ein ack für eine schon gelöschte Nachricht ändert nichts.",
+                "Mit „as A“ gilt das ack nur für die letzte Auslieferung an A, wie ein "
+                "Receipt Handle bei Amazon SQS: Hat inzwischen ein anderer Consumer die "
+                "Nachricht neu bekommen, ändert es nichts.",
+            ),
             positionen=(Wert("id", "<id>", "id", 1),),
+            optionen=(Option("as", Wert("consumer", "<consumer>", "consumer")),),
         ),
         Befehl(
             name="tick",
@@ -156,15 +162,32 @@ class QueueConsole(BasisKonsole):
     def _ack(self, aufruf: Aufruf) -> ConsoleResult:
         q = self._queue
         nid = aufruf.werte["id"]
+        consumer = aufruf.werte.get("consumer")
         vorher = q.zustand(nid)
-        if q.ack(nid):
+        versuch = None
+        if consumer is not None:
+            versuch = q.auslieferung(nid, consumer)
+            if versuch is None:
+                raise EingabeFehler(
+                    f"{consumer} hat Nachricht {nid} nie bekommen:\nEs gibt nichts zu bestätigen."
+                )
+        aktuell = q.verlauf(nid)[-1]
+        if q.ack(nid, versuch=versuch):
             text = f"Nachricht {nid} bestätigt und gelöscht."
             if vorher == SICHTBAR:
                 text += "\n(Ihr Timeout war schon abgelaufen; sie war wieder sichtbar.)"
         elif vorher == IN_DLQ:
             text = f"Nachricht {nid} liegt in der Dead Letter Queue.\nDieses ack ändert nichts."
-        else:
+        elif vorher == BESTAETIGT:
             text = f"Nachricht {nid} ist schon bestätigt und gelöscht.\nDieses ack ändert nichts."
+        else:
+            neu = max(e.versuch for e in q.verlauf(nid))
+            bei = f" bei {aktuell.consumer}" if vorher == UNTERWEGS and aktuell.consumer else ""
+            text = (
+                f"{consumer} bestätigt Versuch {versuch}, aber Nachricht {nid}\n"
+                f"ist inzwischen Versuch {neu}{bei}. Das ack ist veraltet\n"
+                "und ändert nichts."
+            )
         return self._ok(aufruf, text, self._bild())
 
     def _tick(self, aufruf: Aufruf) -> ConsoleResult:

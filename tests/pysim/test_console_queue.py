@@ -164,7 +164,9 @@ FEHLER = [
     ("ack x", "Nach `ack` kommt eine ganze Zahl ab 1, nicht „x“.", "ack"),
     ("ack 0", "nicht 0", "ack"),
     ("ack 9", "nie eine Nachricht mit der ID 9", "ack"),
-    ("ack 1 2", "Zu viele Wörter", "ack"),
+    ("ack 1 2", "Das Wort „2“ versteht `ack` hier nicht.", "ack"),
+    ("ack 1 as", "Nach `as` fehlt <consumer>.", "ack"),
+    ("ack 1 as A", "A hat Nachricht 1 nie bekommen:", "ack"),
     ("tick -1", "nicht „-1“", "tick"),
     ("tick 101", "von 0 bis 100, nicht 101", "tick"),
     ("tick 1 2", "Zu viele Wörter", "tick"),
@@ -232,3 +234,27 @@ def test_state_dump() -> None:
     assert dump[1] == "  1 'zahlung-1' unterwegs consumer='C' sichtbar_ab=7"
     assert "  t=3: Nachricht 1 wieder sichtbar" in dump
     assert uebung_1().state_dump() == q.state_dump()
+
+
+def test_ack_as_consumer_wie_receipt_handle() -> None:
+    q = QueueConsole(visibility_timeout=3)
+    for zeile in ["send zahlung-1", "send zahlung-2", "receive as A", "tick 2"]:
+        assert q.run(zeile).ok
+    for zeile in ["receive as B", "ack 2", "tick 1", "receive as C"]:
+        assert q.run(zeile).ok
+    r = ausfuehren(q, "ack 1 as A")  # late, C holds attempt 2
+    assert r.ok
+    assert r.text.splitlines() == [
+        "A bestätigt Versuch 1, aber Nachricht 1",
+        "ist inzwischen Versuch 2 bei C. Das ack ist veraltet",
+        "und ändert nichts.",
+    ]
+    assert q.queue.zustand(1) == "unterwegs"
+    r = ausfuehren(q, "ack 1 as B")  # B never had message 1
+    assert not r.ok
+    assert r.text.startswith("B hat Nachricht 1 nie bekommen:")
+    r = ausfuehren(q, "ack 1 as C")
+    assert r.text == "Nachricht 1 bestätigt und gelöscht."
+    r = ausfuehren(q, "ack 1 as A")
+    assert r.text.splitlines()[0] == "Nachricht 1 ist schon bestätigt und gelöscht."
+    assert q.queue.offen() == 0

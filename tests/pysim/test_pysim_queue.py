@@ -329,3 +329,69 @@ def test_verlauf_mit_verspaetet_verarbeitetem_timeout_bleibt_zeitlich_geordnet()
         (1, 1, "wieder_sichtbar"),
         (5, 2, "gesendet"),
     ]
+
+
+def test_ack_mit_versuch_wie_receipt_handle() -> None:
+    # A is slow, the timeout runs out, C receives the message anew (attempt 2).
+    q = Queue(visibility_timeout=3)
+    q.send("zahlung-1")
+    a = q.receive("A")
+    q.tick(3)
+    c = q.receive("C")
+    assert (a["versuche"], c["versuche"]) == (1, 2)
+    # A's late ack belongs to an earlier delivery: it changes nothing.
+    assert q.ack(a["id"], versuch=a["versuche"]) is False
+    assert q.zustand(1) == UNTERWEGS and q.offen() == 1
+    assert [e.art for e in q.verlauf(1)][-1] == "ausgeliefert"
+    # C's ack belongs to the latest delivery and deletes the message.
+    assert q.ack(c["id"], versuch=c["versuche"]) is True
+    assert q.offen() == 0
+    # Afterwards both handles are without effect.
+    assert q.ack(1, versuch=1) is False
+    assert q.ack(1, versuch=2) is False
+
+
+def test_ack_mit_versuch_nach_timeout_ohne_neue_auslieferung() -> None:
+    # Visible again but not received anew: the last delivery is still A's.
+    q = Queue(visibility_timeout=3)
+    q.send("zahlung-1")
+    a = q.receive("A")
+    q.tick(5)
+    assert q.zustand(1) == SICHTBAR
+    assert q.ack(a["id"], versuch=a["versuche"]) is True
+    assert q.offen() == 0
+
+
+def test_ack_ohne_versuch_bleibt_wie_bisher() -> None:
+    q = Queue(visibility_timeout=3)
+    q.send("zahlung-1")
+    q.receive("A")
+    q.tick(3)
+    q.receive("C")
+    assert q.ack(1) is True  # by ID: deletes, whoever holds it
+    assert q.offen() == 0
+
+
+def test_ack_mit_ungueltigem_versuch_ist_fehler_und_aendert_nichts() -> None:
+    q = Queue(visibility_timeout=3)
+    q.send("zahlung-1")
+    q.receive("A")
+    with pytest.raises(UngueltigeEingabe, match="einen Versuch 2 gibt es noch nicht"):
+        q.ack(1, versuch=2)
+    with pytest.raises(UngueltigeEingabe, match="versuch muss mindestens 1 sein"):
+        q.ack(1, versuch=0)
+    with pytest.raises(UngueltigeEingabe):
+        q.ack(1, versuch="1")  # type: ignore[arg-type]
+    assert q.zustand(1) == UNTERWEGS and q.offen() == 1
+
+
+def test_auslieferung_je_consumer() -> None:
+    q = Queue(visibility_timeout=3)
+    q.send("zahlung-1")
+    q.receive("A")
+    q.tick(3)
+    q.receive("C")
+    assert q.auslieferung(1, "A") == 1
+    assert q.auslieferung(1, "C") == 2
+    assert q.auslieferung(1, "B") is None
+    assert uebergang(UNTERWEGS, "ack_veraltet") is None
