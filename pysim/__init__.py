@@ -5,7 +5,8 @@ einem festen Seed, jede Zeit ist simuliert (Ticks): Derselbe Code gibt überall 
 
 - ``FakeNetz``: verliert, verdoppelt und verzögert Nachrichten (Lektion 1),
 - ``Queue``: Ack, Visibility Timeout, Dead Letter Queue (Lektion 1),
-- ``Log``: Topics, Partitionen, Offsets, Consumer-Gruppen wie Kafka (Lektion 2),
+- ``Log``: Topics, Partitionen, Offsets, Consumer-Gruppen, Ausfall und Neuaufteilung wie Kafka
+  (Lektion 2),
 - ``EventStore``: Event Sourcing, Projektionen, Snapshots, CQRS (Lektion 3),
 - ``EventLoop``: ein Modell der Event Loop von JavaScript, Reihenfolge wie Node.js (Lektion 3),
 - ``pysim.stoerung``: simulierte Abstürze für Übungen,
@@ -26,12 +27,15 @@ from .fehler import (
     UnveraenderlichFehler,
     VersionsKonflikt,
 )
-from .log import Log, Record
+from .log import Entfernt, Log, Record
+from .log_regeln import CommitAbgelehnt
 from .netz import FakeNetz
 from .warteschlange import Queue
 from .zeit import Zeit
 
 __all__ = [
+    "CommitAbgelehnt",
+    "Entfernt",
     "Event",
     "EventLoop",
     "EventStore",

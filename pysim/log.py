@@ -11,7 +11,15 @@ Die Methoden entsprechen den Befehlen der Konsole in Lektion 2::
     log.offsets("orders")                     # Enden und Positionen aller Gruppen
     log.reset("billing", to=0)                # oder "earliest" / "latest"
 
-Die Regeln (Partition wählen, Startposition, Aufteilung, reset) stehen in ``log_regeln.py``.
+Ausfall und Neuaufteilung (Rebalance)::
+
+    log = Log(session_timeout=3)              # 3 Ticks ohne consume überlebt ein Mitglied
+    log.consume("orders", "billing", member="billing-2", commit=False)   # liest, speichert nicht
+    log.tick(4)                               # billing-2 ist entfernt, billing-1 übernimmt
+    log.commit("orders", "billing", member="billing-2")                  # -> CommitAbgelehnt
+
+Die Regeln (Partition wählen, Startposition, Aufteilung je Topic, reset, Zustände eines
+Mitglieds, Generationen) stehen in ``log_regeln.py``, mit den Vereinfachungen gegenüber Kafka.
 Der Simulator bildet keine Retention und keine Log Compaction nach.
 """
 
@@ -32,6 +40,7 @@ from .fehler import (
     pruefe_ganzzahl,
     pruefe_name,
 )
+from .log_regeln import CommitAbgelehnt
 from .svg import Bild
 
 ERLAUBTE_ZEICHEN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
@@ -66,20 +75,25 @@ class Record:
 
 @dataclass(frozen=True)
 class GruppenZeile:
-    """Eine Zeile von ``describe``: wo die Gruppe in einer Partition steht."""
+    """Eine Zeile von ``describe``: wo die Gruppe in einer Partition steht.
+
+    ``position`` und ``lag`` sind ``None``, solange für diese Partition keine Position gespeichert
+    ist (z. B. weil das Mitglied, das sie las, nur ``commit=False`` gelesen hat).
+    """
 
     topic: str
     partition: int
-    position: int
+    position: int | None
     end: int
-    lag: int
+    lag: int | None
     member: str | None
 
     def __repr__(self) -> str:
         wer = self.member if self.member is not None else "niemand"
         return (
-            f"GruppenZeile({self.topic} p{self.partition}: Position {self.position}, "
-            f"Ende {self.end}, Rückstand {self.lag}, liest: {wer})"
+            f"GruppenZeile({self.topic} p{self.partition}: "
+            f"Position {regeln.position_text(self.position)}, Ende {self.end}, "
+            f"Rückstand {regeln.position_text(self.lag)}, liest: {wer})"
         )
 
 
@@ -89,13 +103,13 @@ class Offsets:
 
     topic: str
     enden: tuple[int, ...]
-    gruppen: dict[str, tuple[int, ...]]
+    gruppen: dict[str, tuple[int | None, ...]]
 
     def __repr__(self) -> str:
         namen = list(self.gruppen)
         kopf = ["Partition", "Ende", *namen]
         zeilen = [
-            [f"p{p}", str(ende), *(str(self.gruppen[g][p]) for g in namen)]
+            [f"p{p}", str(ende), *(regeln.position_text(self.gruppen[g][p]) for g in namen)]
             for p, ende in enumerate(self.enden)
         ]
         breiten = [max(len(z[i]) for z in [kopf, *zeilen]) for i in range(len(kopf))]
@@ -105,6 +119,38 @@ class Offsets:
         if not namen:
             text.append("  (noch keine Gruppe hat eine Position gespeichert)")
         return "\n".join(t.rstrip() for t in text)
+
+
+@dataclass(frozen=True)
+class Entfernt:
+    """Ein Mitglied, das ``tick`` aus seiner Gruppe entfernt hat (Session-Timeout).
+
+    ``uebernahme``: je Partition, die es las, ``(topic, partition, neues Mitglied oder None)``.
+    """
+
+    group: str
+    member: str
+    zeit: int
+    ohne_lesen: int
+    timeout: int
+    generation: int
+    uebernahme: tuple[tuple[str, int, str | None], ...]
+
+    def __str__(self) -> str:
+        text = (
+            f"{self.member} aus „{self.group}“ entfernt (t={self.zeit}): {self.ohne_lesen} Ticks "
+            f"ohne consume, Session-Timeout {self.timeout}"
+        )
+        if self.uebernahme:
+            teile = [
+                f"{t} p{p} → {wer if wer is not None else 'niemand'}"
+                for t, p, wer in self.uebernahme
+            ]
+            text += "; " + ", ".join(teile)
+        return text
+
+    def __repr__(self) -> str:
+        return f"Entfernt({self})"
 
 
 class Topic:
@@ -160,31 +206,80 @@ class Topic:
 
 
 class Gruppe:
-    """Eine Consumer-Gruppe: Mitglieder und eine gespeicherte Position je Partition."""
+    """Eine Consumer-Gruppe: Mitglieder, ihre Topics, eine gespeicherte Position je Partition.
+
+    Jede Änderung der Mitglieder oder ihrer Topics ist eine Neuaufteilung (Rebalance) und erhöht
+    die Generation. Was ein Mitglied gelesen hat, merkt sich die Gruppe mit der Generation des
+    Lesens: Nur in derselben Generation darf es diese Position speichern (``Log.commit``).
+    """
 
     def __init__(self, log: Log, name: str) -> None:
         self._log = log
         self.name = name
+        self._generation = 0
         self._mitglieder: list[str] = []
-        self._positionen: dict[str, list[int]] = {}
+        self._zustand: dict[str, str] = {}
+        self._abos: dict[str, set[str]] = {}
+        self._zuletzt: dict[str, int] = {}
+        self._positionen: dict[str, dict[int, int]] = {}
+        # (Mitglied, Topic) -> (Generation, {Partition: (Start, Ende)}) des letzten Lesens.
+        self._gelesen: dict[tuple[str, str], tuple[int, dict[int, tuple[int, int]]]] = {}
+        self._entfernt: dict[str, Entfernt] = {}
 
     @property
     def mitglieder(self) -> list[str]:
         """Die Mitglieder, nach Namen sortiert (so teilt der Range-Assignor auf)."""
         return list(self._mitglieder)
 
+    @property
+    def generation(self) -> int:
+        """Wie oft die Gruppe neu aufgeteilt wurde (1 nach dem ersten Beitritt)."""
+        return self._generation
+
     def topics(self) -> list[str]:
-        """Die Topics, für die diese Gruppe eine Position gespeichert hat."""
-        return sorted(self._positionen)
+        """Die Topics, für die diese Gruppe mindestens eine Position gespeichert hat."""
+        return sorted(t for t, positionen in self._positionen.items() if positionen)
+
+    def topics_von(self, member: str) -> list[str]:
+        """Die Topics, die ``member`` liest (leer für Nicht-Mitglieder)."""
+        return sorted(self._abos.get(member, set()))
+
+    def zustand(self, member: str) -> str | None:
+        """``Mitglied``, ``entfernt``, ``ausgetreten`` oder ``None`` (nie beigetreten)."""
+        return self._zustand.get(member)
+
+    def zuletzt_gelesen(self, member: str) -> int | None:
+        """Der Tick, an dem ``member`` zuletzt gelesen hat (``None``: nie)."""
+        return self._zuletzt.get(member)
+
+    def entfernt(self) -> list[Entfernt]:
+        """Die Mitglieder, die der Session-Timeout entfernt hat und die nicht wieder lesen."""
+        return [e for m, e in sorted(self._entfernt.items()) if self._zustand[m] == regeln.ENTFERNT]
 
     def position(self, topic: str, partition: int) -> int | None:
         """Die gespeicherte Position (der nächste zu lesende Offset) oder ``None``."""
-        positionen = self._positionen.get(topic)
-        return None if positionen is None else positionen[partition]
+        return self._positionen.get(topic, {}).get(partition)
 
     def zuteilung(self, topic: str) -> dict[int, str]:
-        """Partition -> Mitglied, das sie liest (Range-Assignor)."""
-        return regeln.zuteilen(self._mitglieder, self._log._topic(topic).partitionen)
+        """Partition -> Mitglied, das sie liest (Range-Assignor unter den Lesern dieses Topics)."""
+        leser = regeln.leser(self._mitglieder, self._abos, topic)
+        return regeln.zuteilen(leser, self._log._topic(topic).partitionen)
+
+    def ungespeichert(self, topic: str, partition: int) -> tuple[int, int] | None:
+        """``(von, bis)``: gelesen, aber die Position dafür ist nicht gespeichert (oder ``None``).
+
+        Genau diese Einträge liest das nächste Mitglied dieser Partition noch einmal.
+        """
+        gespeichert = self.position(topic, partition)
+        bereich: tuple[int, int] | None = None
+        for (_, t), (_, bereiche) in sorted(self._gelesen.items()):
+            if t != topic or partition not in bereiche:
+                continue
+            start, ende = bereiche[partition]
+            von = start if gespeichert is None else max(start, gespeichert)
+            if ende > von and (bereich is None or ende > bereich[1]):
+                bereich = (von, ende)
+        return bereich
 
     def bild(self) -> Bild:
         """Für jedes gelesene Topic die Partitionen mit der Zeile dieser Gruppe."""
@@ -197,24 +292,97 @@ class Gruppe:
 
     def __repr__(self) -> str:
         mitglieder = ", ".join(self._mitglieder) if self._mitglieder else "keine"
-        zeilen = [f"Gruppe „{self.name}“, Mitglieder: {mitglieder}"]
+        zeilen = [f"Gruppe „{self.name}“, Generation {self._generation}, Mitglieder: {mitglieder}"]
         for zeile in self._log.describe(self.name):
             wer = zeile.member if zeile.member is not None else "niemand"
             zeilen.append(
-                f"  {zeile.topic} p{zeile.partition}: Position {zeile.position} von "
-                f"{zeile.end}, Rückstand {zeile.lag}, liest: {wer}"
+                f"  {zeile.topic} p{zeile.partition}: Position "
+                f"{regeln.position_text(zeile.position)} von {zeile.end}, Rückstand "
+                f"{regeln.position_text(zeile.lag)}, liest: {wer}"
             )
         if len(zeilen) == 1:
             zeilen.append("  (noch keine gespeicherte Position)")
+        zeilen.extend(f"  {e}" for e in self.entfernt())
         return "\n".join(zeilen)
 
 
 class Log:
-    """Das ganze Log: Topics und Consumer-Gruppen."""
+    """Das ganze Log: Topics und Consumer-Gruppen.
 
-    def __init__(self) -> None:
+    ``session_timeout``: nach wie vielen Ticks ohne ``consume`` ein Mitglied aus seiner Gruppe
+    entfernt wird (``None``: nie). Die Zeit läuft nur mit ``tick``.
+    """
+
+    def __init__(self, session_timeout: int | None = None) -> None:
         self._topics: dict[str, Topic] = {}
         self._gruppen: dict[str, Gruppe] = {}
+        self._zeit = 0
+        self._session_timeout = _pruefe_timeout(session_timeout)
+
+    @property
+    def zeit(self) -> int:
+        """Die simulierte Zeit in Ticks (beginnt bei 0, wächst nur mit ``tick``)."""
+        return self._zeit
+
+    @property
+    def session_timeout(self) -> int | None:
+        """Ticks ohne ``consume``, die ein Mitglied überlebt; ``None``: keine Entfernung."""
+        return self._session_timeout
+
+    @session_timeout.setter
+    def session_timeout(self, ticks: int | None) -> None:
+        self._session_timeout = _pruefe_timeout(ticks)
+
+    def tick(self, n: int = 1) -> list[Entfernt]:
+        """Lässt ``n`` Ticks vergehen. Gibt die Mitglieder zurück, die dabei entfernt wurden.
+
+        Ein Mitglied, das länger als ``session_timeout`` Ticks nicht gelesen hat, verlässt seine
+        Gruppe; die übrigen teilen die Partitionen neu auf (neue Generation). Wer danach noch
+        speichern will, was er vorher gelesen hat, bekommt ``CommitAbgelehnt``.
+        """
+        pruefe_ganzzahl(n, "Die Anzahl der Ticks", 0)
+        entfernt: list[Entfernt] = []
+        for _ in range(n):
+            self._zeit += 1
+            for name in self.groups():
+                entfernt.extend(self._entferne_abgelaufene(self._gruppen[name]))
+        return entfernt
+
+    def _entferne_abgelaufene(self, g: Gruppe) -> list[Entfernt]:
+        timeout = self._session_timeout
+        tote = [
+            m
+            for m in g._mitglieder
+            if timeout is not None and regeln.abgelaufen(g._zuletzt[m], self._zeit, timeout)
+        ]
+        if not tote or timeout is None:
+            return []
+        vorher = {t: g.zuteilung(t) for t in sorted({t for m in tote for t in g._abos[m]})}
+        for m in tote:
+            g._zustand[m] = regeln.uebergang(g._zustand[m], "timeout", m, g.name)
+            g._mitglieder.remove(m)
+            del g._abos[m]
+        g._generation += 1
+        ergebnis = []
+        for m in tote:
+            uebernahme = tuple(
+                (t, p, g.zuteilung(t).get(p))
+                for t, zuteilung in vorher.items()
+                for p in sorted(zuteilung)
+                if zuteilung[p] == m
+            )
+            e = Entfernt(
+                g.name,
+                m,
+                self._zeit,
+                self._zeit - g._zuletzt[m],
+                timeout,
+                g._generation,
+                uebernahme,
+            )
+            g._entfernt[m] = e
+            ergebnis.append(e)
+        return ergebnis
 
     # --- Topics ---
 
@@ -279,13 +447,38 @@ class Log:
     def leave(self, group: str, member: str) -> list[str]:
         """Ein Mitglied verlässt die Gruppe; die übrigen teilen die Partitionen neu auf."""
         g = self._gruppe(group)
-        if member not in g._mitglieder:
+        zustand = g._zustand.get(member) if isinstance(member, str) else None
+        if zustand is None:
             raise UngueltigeEingabe(
                 f"„{member}“ ist kein Mitglied der Gruppe „{group}“. "
                 f"Mitglieder: {aufzaehlung(g._mitglieder)}."
             )
+        neu = regeln.uebergang(zustand, "leave", member, group, self._warum_weg(g, member))
+        g._zustand[member] = neu
         g._mitglieder.remove(member)
+        del g._abos[member]
+        g._generation += 1
         return g.mitglieder
+
+    def _warum_weg(self, g: Gruppe, member: str) -> str:
+        """Warum ``member`` nicht mehr in ``g`` ist, und wer seine Partitionen jetzt liest."""
+        zustand = g._zustand.get(member)
+        if zustand == regeln.AUSGETRETEN:
+            return "Es ist mit leave ausgetreten."
+        e = g._entfernt.get(member)
+        if zustand != regeln.ENTFERNT or e is None:
+            return ""
+        text = (
+            f"Es hat {e.ohne_lesen} Ticks lang nicht gelesen (Session-Timeout {e.timeout}) "
+            f"und wurde bei t={e.zeit} entfernt."
+        )
+        if e.uebernahme:
+            teile = [
+                f"p{p} von „{t}“ liest jetzt {wer if wer is not None else 'niemand'}"
+                for t, p, wer in e.uebernahme
+            ]
+            text += " " + ", ".join(teile) + "."
+        return text
 
     # --- Schreiben ---
 
@@ -370,20 +563,27 @@ class Log:
         if max is not None:
             pruefe_ganzzahl(max, "max", 1)
         g = self._gruppen.get(group) or Gruppe(self, group)
-        mitglieder = g._mitglieder if mitglied in g._mitglieder else [*g._mitglieder, mitglied]
-        zuteilung = regeln.zuteilen(mitglieder, t.partitionen)
-        gespeichert = g._positionen.get(topic)
-        start = (
-            list(gespeichert)
-            if gespeichert is not None
-            else regeln.startpositionen(t.enden(), bool(from_beginning))
+        zustand = g._zustand.get(mitglied)
+        neuer_zustand = (
+            regeln.MITGLIED
+            if zustand is None
+            else regeln.uebergang(zustand, "consume", mitglied, group)
         )
-        neu = list(start)
+        beitritt = mitglied not in g._mitglieder
+        mitglieder = sorted([*g._mitglieder, mitglied]) if beitritt else g._mitglieder
+        abos = {**g._abos, mitglied: g._abos.get(mitglied, set()) | {topic}}
+        rebalance = beitritt or topic not in g._abos.get(mitglied, set())
+        zuteilung = regeln.zuteilen(regeln.leser(mitglieder, abos, topic), t.partitionen)
+        meine = [p for p in range(t.partitionen) if zuteilung.get(p) == mitglied]
+        gespeichert = g._positionen.get(topic, {})
+        start = {
+            p: regeln.startposition(gespeichert.get(p), t.ende(p), bool(from_beginning))
+            for p in meine
+        }
+        neu = dict(start)
         ergebnis: list[Record] = []
         rest = max
-        for p in range(t.partitionen):
-            if zuteilung.get(p) != mitglied:
-                continue
+        for p in meine:
             stop = None if rest is None else start[p] + rest
             gelesen = t.records(p, start[p], stop)
             ergebnis.extend(gelesen)
@@ -394,35 +594,81 @@ class Log:
                     break
         # Ab hier wird der Zustand verändert (alles oben konnte noch scheitern).
         self._gruppen[group] = g
-        if mitglied not in g._mitglieder:
-            g._mitglieder = sorted([*g._mitglieder, mitglied])
+        if rebalance:
+            g._generation += 1
+        g._mitglieder = mitglieder
+        g._zustand[mitglied] = neuer_zustand
+        g._abos[mitglied] = abos[mitglied]
+        g._zuletzt[mitglied] = self._zeit
+        g._gelesen[(mitglied, topic)] = (g._generation, {p: (start[p], neu[p]) for p in meine})
         if commit:
-            g._positionen[topic] = neu
+            g._positionen.setdefault(topic, {}).update(neu)
         return ergebnis
+
+    def commit(self, topic: str, group: str, member: str | None = None) -> dict[int, int]:
+        """Speichert die Position, bis zu der ``member`` zuletzt gelesen hat (Commit).
+
+        Gedacht nach ``consume(..., commit=False)``: erst verarbeiten, dann speichern. Gespeichert
+        wird nur für die Partitionen, die das Mitglied beim Lesen hatte. Gibt ``{Partition:
+        Position}`` zurück.
+
+        Wurde das Mitglied inzwischen entfernt (Session-Timeout), ist es ausgetreten, oder wurde die
+        Gruppe seit dem Lesen neu aufgeteilt, kommt ``CommitAbgelehnt``, und nichts ändert sich.
+        """
+        self._topic(topic)
+        g = self._gruppe(group)
+        mitglied = f"{group}-1" if member is None else pruefe_name(member, "Der Name des Mitglieds")
+        zustand = g._zustand.get(mitglied)
+        if zustand is None:
+            raise UngueltigeEingabe(
+                f"„{mitglied}“ ist kein Mitglied der Gruppe „{group}“ und hat nichts gelesen. "
+                f"Mitglieder: {aufzaehlung(g._mitglieder)}."
+            )
+        regeln.uebergang(zustand, "commit", mitglied, group, self._warum_weg(g, mitglied))
+        lesung = g._gelesen.get((mitglied, topic))
+        if lesung is None:
+            raise UngueltigeEingabe(
+                f"{mitglied} hat „{topic}“ noch nicht gelesen: Es gibt keine Position zum "
+                f"Speichern. Erst consume(…, commit=False), dann commit."
+            )
+        generation, bereiche = lesung
+        if not regeln.commit_generation_passt(generation, g._generation):
+            raise CommitAbgelehnt(
+                f"{mitglied} kann keine Position speichern: Die Gruppe „{group}“ wurde neu "
+                f"aufgeteilt, seit {mitglied} gelesen hat (Generation {generation}, jetzt "
+                f"{g._generation}). Seine Partitionen kann jetzt ein anderes Mitglied lesen. "
+                f"Nichts wurde gespeichert; lies neu (consume)."
+            )
+        neu = {p: ende for p, (_, ende) in bereiche.items()}
+        g._positionen.setdefault(topic, {}).update(neu)
+        return neu
 
     # --- Überblick ---
 
     def describe(self, group: str) -> list[GruppenZeile]:
-        """Je Topic und Partition: Position, Ende, Rückstand (Ende − Position) und Mitglied."""
+        """Je Topic und Partition: Position, Ende, Rückstand (Ende − Position) und Mitglied.
+
+        Eine Partition ohne gespeicherte Position hat Position und Rückstand ``None``.
+        """
         g = self._gruppe(group)
         zeilen = []
         for name in g.topics():
             t = self._topics[name]
-            zuteilung = regeln.zuteilen(g._mitglieder, t.partitionen)
-            for p, position in enumerate(g._positionen[name]):
+            zuteilung = g.zuteilung(name)
+            for p in range(t.partitionen):
+                position = g.position(name, p)
                 ende = t.ende(p)
-                zeilen.append(
-                    GruppenZeile(name, p, position, ende, ende - position, zuteilung.get(p))
-                )
+                lag = None if position is None else ende - position
+                zeilen.append(GruppenZeile(name, p, position, ende, lag, zuteilung.get(p)))
         return zeilen
 
     def offsets(self, topic: str) -> Offsets:
         """Das Ende jeder Partition und die Position jeder Gruppe, die dieses Topic liest."""
         t = self._topic(topic)
         gruppen = {
-            name: tuple(self._gruppen[name]._positionen[topic])
+            name: tuple(self._gruppen[name].position(topic, p) for p in range(t.partitionen))
             for name in self.groups()
-            if topic in self._gruppen[name]._positionen
+            if topic in self._gruppen[name].topics()
         }
         return Offsets(topic, t.enden(), gruppen)
 
@@ -443,9 +689,12 @@ class Log:
                     f"Gib das Topic an: reset({group!r}, to=…, topic=…)."
                 )
         neu = {
-            name: [regeln.reset_ziel(to, e) for e in self._topics[name].enden()] for name in namen
+            name: {p: regeln.reset_ziel(to, e) for p, e in enumerate(self._topics[name].enden())}
+            for name in namen
         }
         g._positionen.update(neu)
+        # What was read before the reset is no longer "read but not stored".
+        g._gelesen = {k: v for k, v in g._gelesen.items() if k[1] not in neu}
         return [z for z in self.describe(group) if z.topic in neu]
 
     def bild(self, topic: str, gruppen: list[str] | None = None) -> Bild:
@@ -454,7 +703,7 @@ class Log:
 
         t = self._topic(topic)
         namen = (
-            [n for n in self.groups() if topic in self._gruppen[n]._positionen]
+            [n for n in self.groups() if topic in self._gruppen[n].topics()]
             if gruppen is None
             else gruppen
         )
@@ -462,7 +711,18 @@ class Log:
 
     def __repr__(self) -> str:
         teile = [f"{n} ({self._topics[n].partitionen} Partitionen)" for n in self.topics()]
+        zeit = "" if self._zeit == 0 and self._session_timeout is None else f"; t={self._zeit}"
+        timeout = (
+            "" if self._session_timeout is None else f", Session-Timeout {self._session_timeout}"
+        )
         return (
             f"Log: Topics: {', '.join(teile) if teile else 'keine'}; "
-            f"Gruppen: {', '.join(self.groups()) if self._gruppen else 'keine'}"
+            f"Gruppen: {', '.join(self.groups()) if self._gruppen else 'keine'}{zeit}{timeout}"
         )
+
+
+def _pruefe_timeout(ticks: int | None) -> int | None:
+    """``None`` oder eine ganze Zahl ab 1 (Ticks ohne ``consume``, die ein Mitglied überlebt)."""
+    if ticks is None:
+        return None
+    return pruefe_ganzzahl(ticks, "Der Session-Timeout (in Ticks)", 1)

@@ -2,8 +2,12 @@
 
 - Jede Partition ist eine Zeile. Eine Zelle ist ein Eintrag: oben der Offset, darunter das Ende
   des Schlüssels. Die gestrichelte Zelle ist die Stelle, an die der nächste Eintrag kommt.
-- Unter jeder Partition hat jede Gruppe ihre eigene Zeile: Der gefärbte Teil ist gelesen, ▲ steht
-  an der Stelle, an der die Gruppe als Nächstes liest. Links steht, welches Mitglied liest.
+- Unter jeder Partition hat jede Gruppe ihre eigene Zeile: Der gefärbte Teil ist gelesen und seine
+  Position gespeichert, ▲ steht an der Stelle, an der die Gruppe als Nächstes liest. Links steht,
+  welches Mitglied die Partition liest (die Aufteilung); nach einer Neuaufteilung steht dort ein
+  anderer Name. Blau gestrichelte Zellen sind gelesen, aber ohne gespeicherte Position: Sie liest
+  das nächste Mitglied noch einmal. Ohne gespeicherte Position steht „–“ in der Zeile.
+- Unter den Partitionen: untätige Mitglieder und Mitglieder, die der Session-Timeout entfernt hat.
 - Lange Partitionen zeigen nur ihre letzten Zellen, davor „…“.
 """
 
@@ -48,18 +52,33 @@ def _untaetige(topic: Topic, gruppen: list[Gruppe]) -> list[str]:
     """Je Gruppe mit untätigen Mitgliedern (mehr Mitglieder als Partitionen) eine Zeile."""
     zeilen = []
     for g in gruppen:
-        zuteilung = regeln.zuteilen(g.mitglieder, topic.partitionen)
-        untaetig = [m for m in g.mitglieder if m not in zuteilung.values()]
+        zuteilung = g.zuteilung(topic.name)
+        leser = [m for m in g.mitglieder if topic.name in g.topics_von(m)]
+        untaetig = [m for m in leser if m not in zuteilung.values()]
         if untaetig:
             zeilen.append(f"{g.name} · {', '.join(untaetig)}: untätig, keine Partition frei")
     return zeilen
+
+
+def _entfernte(topic: Topic, gruppen: list[Gruppe]) -> list[str]:
+    """Je Mitglied, das der Session-Timeout entfernt hat und das dieses Topic las, eine Zeile."""
+    return [
+        f"{g.name} · {e.member}: entfernt bei t={e.zeit} ({e.ohne_lesen} Ticks ohne consume)"
+        for g in gruppen
+        for e in g.entfernt()
+        if any(t == topic.name for t, _, _ in e.uebernahme)
+    ]
+
+
+def _hinweise(topic: Topic, gruppen: list[Gruppe]) -> list[str]:
+    return [*_untaetige(topic, gruppen), *_entfernte(topic, gruppen)]
 
 
 def _hoehe_topic(topic: Topic, gruppen: list[Gruppe]) -> int:
     return (
         24
         + topic.partitionen * (PARTITION_H + len(gruppen) * (GRUPPE_H + 4) + ABSTAND)
-        + UNTAETIG_H * len(_untaetige(topic, gruppen))
+        + UNTAETIG_H * len(_hinweise(topic, gruppen))
     )
 
 
@@ -114,16 +133,29 @@ def _zeichne_topic(
         y += PARTITION_H
         for g in gruppen:
             position = g.position(topic.name, p)
-            mitglied = regeln.zuteilen(g.mitglieder, topic.partitionen).get(p)
+            mitglied = g.zuteilung(topic.name).get(p)
+            offen = g.ungespeichert(topic.name, p)
             z.text(RAND + 8, y + 14, _gruppen_label(g, mitglied), groesse=11)
             if position is None:
-                z.text(links, y + 14, "noch keine Position", groesse=11, farbe_name="muted")
+                text = f"{regeln.position_text(None)}  noch keine Position gespeichert"
+                z.text(links, y + 14, text, groesse=11, farbe_name="muted", klasse="ohne-position")
                 y += GRUPPE_H + 4
                 continue
             for offset in range(erster, ende + 1):
                 x = x0 + (offset - erster) * SCHRITT
                 if offset < position:
                     z.rechteck(x, y + 2, ZELLE, 14, fuellung="read", rand="line", klasse="gelesen")
+                elif offen is not None and offen[0] <= offset < offen[1]:
+                    z.rechteck(
+                        x,
+                        y + 2,
+                        ZELLE,
+                        14,
+                        fuellung=None,
+                        rand="accent",
+                        gestrichelt=True,
+                        klasse="ungespeichert",
+                    )
                 else:
                     z.rechteck(x, y + 2, ZELLE, 14, fuellung=None, rand="line")
             if position >= erster:
@@ -146,13 +178,16 @@ def _zeichne_topic(
     for zeile in _untaetige(topic, gruppen):
         z.text(RAND + 8, y + 10, zeile, groesse=11, farbe_name="muted", klasse="untaetig")
         y += UNTAETIG_H
+    for zeile in _entfernte(topic, gruppen):
+        z.text(RAND + 8, y + 10, zeile, groesse=11, farbe_name="warn", klasse="entfernt")
+        y += UNTAETIG_H
     return y
 
 
 def _links(topics: list[Topic], gruppen: list[Gruppe]) -> int:
     labels = [f"P{t.partitionen - 1}" for t in topics]
     for g in gruppen:
-        for m in [*g.mitglieder, None]:
+        for m in [*g.mitglieder, *(e.member for e in g.entfernt()), None]:
             labels.append(_gruppen_label(g, m))
     return RAND + max([textbreite(t, 11) + 8 for t in labels] + [40]) + 12
 
@@ -163,12 +198,25 @@ def _breite(links: int, topics: list[Topic]) -> int:
 
 
 LEGENDE = "gestrichelt: nächster Eintrag · gefärbt: gelesen · ▲ nächste Leseposition"
+LEGENDE_OFFEN = "blau gestrichelt: gelesen, Position nicht gespeichert"
 LEGENDE_ZEILE = 14
 
 
-def _legende(breite: int, mit_gruppen: bool) -> list[str]:
+def _mit_offenen(topics: list[Topic], gruppen: list[Gruppe]) -> bool:
+    """Gibt es irgendwo gelesene Einträge ohne gespeicherte Position?"""
+    return any(
+        g.ungespeichert(t.name, p) is not None and g.position(t.name, p) is not None
+        for t in topics
+        for p in range(t.partitionen)
+        for g in gruppen
+    )
+
+
+def _legende(breite: int, mit_gruppen: bool, mit_offenen: bool = False) -> list[str]:
     """Die Legende in Zeilen, die in ``breite`` passen (schmale Bilder: untereinander)."""
     teile = LEGENDE.split(" · ") if mit_gruppen else LEGENDE.split(" · ")[:1]
+    if mit_offenen:
+        teile.append(LEGENDE_OFFEN)
     zeilen: list[str] = []
     for teil in teile:
         if zeilen and textbreite(zeilen[-1] + " · " + teil, 10) + 2 * RAND <= breite:
@@ -180,7 +228,7 @@ def _legende(breite: int, mit_gruppen: bool) -> list[str]:
 
 def _breite_mit_texten(breite: int, topics: list[Topic], gruppen: list[Gruppe]) -> int:
     """Verbreitert das Bild, falls eine Zeile über untätige Mitglieder nicht hineinpasst."""
-    texte = [zeile for t in topics for zeile in _untaetige(t, gruppen)]
+    texte = [zeile for t in topics for zeile in _hinweise(t, gruppen)]
     return max([breite] + [RAND + 8 + textbreite(t, 11) + RAND for t in texte])
 
 
@@ -200,7 +248,7 @@ def topic_bild(topic: Topic, gruppen: list[Gruppe]) -> Bild:
         titel = f"Topic „{topic.name}“ mit {regeln.partitionen_text(topic.partitionen)}"
     links = _links([topic], gruppen)
     breite = _breite_mit_texten(_breite(links, [topic]), [topic], gruppen)
-    legende = _legende(breite, bool(gruppen))
+    legende = _legende(breite, bool(gruppen), _mit_offenen([topic], gruppen))
     hoehe = 8 + _hoehe_topic(topic, gruppen) + 10 + LEGENDE_ZEILE * len(legende)
     z = Zeichnung(breite, hoehe, titel)
     y = _zeichne_topic(z, 8, links, topic, gruppen, f"Topic „{topic.name}“")
@@ -219,7 +267,7 @@ def gruppen_bild(log: Log, gruppe: Gruppe) -> Bild:
         z.text(RAND, 22, f"Gruppe „{gruppe.name}“", fett=True, groesse=13)
         z.text(RAND, 44, "Noch keine gespeicherte Position.", farbe_name="muted")
         return Bild(z.svg(), titel)
-    legende = _legende(breite, True)
+    legende = _legende(breite, True, _mit_offenen(topics, [gruppe]))
     hoehe = 8 + sum(_hoehe_topic(t, [gruppe]) for t in topics) + 10 + LEGENDE_ZEILE * len(legende)
     z = Zeichnung(breite, hoehe, titel)
     y = 8

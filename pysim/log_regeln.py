@@ -4,16 +4,95 @@ Hier steht, was der Simulator entscheidet; ``log.py`` führt es nur aus:
 
 - in welche Partition ein Eintrag geht (Schlüssel-Hash oder reihum),
 - wo eine Gruppe zu lesen beginnt (gespeicherte Position, sonst Ende oder Anfang),
-- welches Mitglied einer Gruppe welche Partition liest (wie Kafkas Range-Assignor),
-- wohin ``reset`` eine Position setzt.
+- welches Mitglied einer Gruppe welche Partition liest (wie Kafkas Range-Assignor, je Topic unter
+  den Mitgliedern, die dieses Topic lesen),
+- wohin ``reset`` eine Position setzt,
+- wie ein Mitglied seinen Zustand wechselt (``UEBERGAENGE``): lesen, Position speichern,
+  Session-Timeout, austreten; und wann ein Commit abgelehnt wird (Generationen).
 
-Vereinfachung gegenüber Kafka: Kafka hasht den Schlüssel mit murmur2; der Simulator nimmt die Summe
-der Zeichencodes, damit man es von Hand nachrechnen kann.
+Vereinfachungen gegenüber Kafka (in Lektion 2 benannt):
+
+- Kafka hasht den Schlüssel mit murmur2; der Simulator nimmt die Summe der Zeichencodes, damit man
+  es von Hand nachrechnen kann.
+- Zeit sind Ticks, keine Millisekunden. Ein Mitglied lebt, solange es liest: Kafka trennt das in
+  Herzschläge eines Hintergrund-Threads (``session.timeout.ms``) und den Abstand zwischen zwei
+  ``poll()`` (``max.poll.interval.ms``). Der Simulator kennt nur das zweite und nennt es
+  Session-Timeout.
+- Eine Neuaufteilung geschieht sofort und auf einmal (wie das klassische „eager“-Protokoll), ohne
+  Wartezeit und ohne Join/Sync-Runden.
+- Jede Änderung der Mitglieder oder ihrer Topics erhöht die Generation der Gruppe. Ein Commit mit
+  einer älteren Generation wird abgelehnt (in Kafka: ``CommitFailedException``, Fehlercode
+  ``ILLEGAL_GENERATION``; das neuere Protokoll aus KIP-848 prüft stattdessen eine Epoche je
+  Mitglied).
 """
 
 from __future__ import annotations
 
-from .fehler import UngueltigeEingabe
+from .fehler import SimFehler, UngueltigeEingabe
+
+
+class CommitAbgelehnt(SimFehler):
+    """Ein Mitglied will eine Position speichern, darf es aber nicht mehr.
+
+    Es wurde aus der Gruppe entfernt (Session-Timeout), ist ausgetreten, oder die Gruppe wurde seit
+    seinem Lesen neu aufgeteilt. Wie Kafkas ``CommitFailedException``: Nichts wird gespeichert.
+    """
+
+
+# --- Zustände eines Mitglieds und die erlaubten Übergänge (die einzige Stelle mit Regeln) ---
+
+MITGLIED = "Mitglied"
+ENTFERNT = "entfernt"  # nach dem Session-Timeout vom Simulator entfernt
+AUSGETRETEN = "ausgetreten"  # mit leave selbst gegangen
+
+#: (Zustand, Ereignis) -> neuer Zustand. Was hier fehlt, ist verboten: ``uebergang`` sagt, warum.
+#: Ein entferntes oder ausgetretenes Mitglied, das wieder liest, tritt neu bei (neue Generation).
+UEBERGAENGE: dict[tuple[str, str], str] = {
+    (MITGLIED, "consume"): MITGLIED,
+    (MITGLIED, "commit"): MITGLIED,
+    (MITGLIED, "timeout"): ENTFERNT,
+    (MITGLIED, "leave"): AUSGETRETEN,
+    (ENTFERNT, "consume"): MITGLIED,
+    (AUSGETRETEN, "consume"): MITGLIED,
+}
+
+_WARUM_NICHT = {
+    "commit": "kann keine Position speichern",
+    "leave": "kann nicht austreten",
+}
+
+
+def uebergang(zustand: str, ereignis: str, mitglied: str, gruppe: str, warum: str = "") -> str:
+    """Der neue Zustand nach ``ereignis`` laut ``UEBERGAENGE``; sonst ein Fehler, der sagt, warum.
+
+    ``warum`` ergänzt die Meldung (z. B. wann und weshalb das Mitglied entfernt wurde).
+    """
+    neu = UEBERGAENGE.get((zustand, ereignis))
+    if neu is not None:
+        return neu
+    if ereignis not in _WARUM_NICHT:
+        raise AssertionError(
+            f"Interner Fehler: „{ereignis}“ ist im Zustand „{zustand}“ nicht vorgesehen."
+        )
+    text = (
+        f"{mitglied} {_WARUM_NICHT[ereignis]}: Es ist kein Mitglied der Gruppe „{gruppe}“ mehr "
+        f"(Zustand: {zustand})."
+    )
+    if warum:
+        text += " " + warum
+    if ereignis == "commit":
+        raise CommitAbgelehnt(text)
+    raise UngueltigeEingabe(text)
+
+
+def abgelaufen(zuletzt: int, jetzt: int, timeout: int | None) -> bool:
+    """Hat ein Mitglied länger als ``timeout`` Ticks nicht gelesen? Genau ``timeout`` ist erlaubt."""
+    return timeout is not None and jetzt - zuletzt > timeout
+
+
+def commit_generation_passt(gelesen_in: int, jetzt: int) -> bool:
+    """Ein Commit gilt nur in der Generation, in der gelesen wurde (Kafkas Generation-Fencing)."""
+    return gelesen_in == jetzt
 
 
 def schluessel_hash(key: str) -> int:
@@ -39,8 +118,24 @@ def startpositionen(enden: tuple[int, ...], from_beginning: bool) -> list[int]:
     return [0] * len(enden) if from_beginning else list(enden)
 
 
+def startposition(gespeichert: int | None, ende: int, from_beginning: bool) -> int:
+    """Wo ein Mitglied in einer Partition zu lesen beginnt, je Partition für sich.
+
+    Die gespeicherte Position gewinnt. Ohne sie: am Ende, mit from_beginning bei 0 (wie Kafkas
+    ``auto.offset.reset`` = ``latest`` bzw. ``earliest``, das auch je Partition gilt).
+    """
+    if gespeichert is not None:
+        return gespeichert
+    return 0 if from_beginning else ende
+
+
+def leser(mitglieder: list[str], abos: dict[str, set[str]], topic: str) -> list[str]:
+    """Die Mitglieder, die ``topic`` lesen: Nur unter ihnen wird dieses Topic aufgeteilt."""
+    return [m for m in mitglieder if topic in abos.get(m, set())]
+
+
 def zuteilen(mitglieder: list[str], partitionen: int) -> dict[int, str]:
-    """Range-Assignor: Partition -> Mitglied.
+    """Range-Assignor für ein Topic: Partition -> Mitglied.
 
     Die Mitglieder werden nach Namen sortiert. Jedes bekommt einen zusammenhängenden Block; die
     ersten bekommen je eine Partition mehr, wenn es nicht aufgeht. 3 Partitionen, 2 Mitglieder:
@@ -76,3 +171,8 @@ def reset_ziel(to: int | str, ende: int) -> int:
 def partitionen_text(anzahl: int) -> str:
     """„1 Partition“, „3 Partitionen“: die Anzahl mit dem passenden Wort."""
     return f"{anzahl} Partition" if anzahl == 1 else f"{anzahl} Partitionen"
+
+
+def position_text(position: int | None) -> str:
+    """Eine Position für Text und Bild: die Zahl oder „–“ (noch keine gespeichert)."""
+    return "–" if position is None else str(position)

@@ -17,7 +17,7 @@ import difflib
 from typing import Any
 
 from .. import log_regeln as regeln
-from ..log import Log, Record
+from ..log import Gruppe, Log, Record
 from .basis import BasisKonsole, gemeinsame_befehle
 from .ergebnis import ConsoleResult
 from .parser import (
@@ -37,6 +37,8 @@ from .werte import anzahl, lies_json, namen, pruefe_neuer_name, tabelle, zeige_j
 MAX_PARTITIONEN = 12
 #: So viele Einträge zeigen read und consume als Text, danach „… und n weitere“.
 MAX_ZEILEN = 30
+#: So viele Ticks auf einmal nimmt tick an (so viele nimmt auch timeout).
+MAX_TICKS = 100
 
 TOPIC = Wert("topic", "<topic>", "topic")
 GRUPPE = Wert("gruppe", "<gruppe>", "gruppe")
@@ -116,7 +118,9 @@ BEFEHLE = Befehlstabelle(
                 "gespeicherte Position steht. Eine neue Gruppe beginnt am Ende, mit "
                 "from-beginning am Anfang. Die Partitionen werden unter den Mitgliedern "
                 "aufgeteilt. max begrenzt die Anzahl der Einträge. no-commit liest, ohne die "
-                "Position zu speichern (wie ein Absturz vor dem Commit).",
+                "Position zu speichern (wie ein Absturz vor dem Commit, oder: erst "
+                "verarbeiten, dann mit commit speichern). Jedes consume zählt als "
+                "Lebenszeichen des Mitglieds (siehe timeout).",
             ),
             positionen=(TOPIC,),
             optionen=(
@@ -126,6 +130,69 @@ BEFEHLE = Befehlstabelle(
                 Option("from-beginning"),
                 Option("no-commit"),
             ),
+        ),
+        Befehl(
+            name="commit",
+            syntax="commit <topic> group <gruppe> [as <mitglied>]",
+            kurz="Position speichern, was no-commit gelesen hat",
+            beispiele=(
+                "commit orders group billing",
+                "commit orders group billing as billing-2",
+            ),
+            methode="_commit",
+            erklaerung=(
+                "Speichert die Position bis dahin, wo das Mitglied zuletzt gelesen hat, nur "
+                "für seine eigenen Partitionen. Ein Mitglied, das der Session-Timeout entfernt "
+                "hat, kann nichts mehr speichern; ebenso nach einer Neuaufteilung seit dem "
+                "Lesen (wie Kafkas CommitFailedException).",
+            ),
+            positionen=(TOPIC,),
+            optionen=(
+                Option("group", GRUPPE, pflicht=True),
+                Option("as", Wert("mitglied", "<mitglied>", "mitglied_je")),
+            ),
+        ),
+        Befehl(
+            name="tick",
+            syntax="tick [<n>]",
+            kurz="die Zeit um n Ticks (ohne n: 1) vorstellen",
+            beispiele=("tick", "tick 4"),
+            methode="_tick",
+            erklaerung=(
+                "Hat ein Mitglied länger als den Session-Timeout nicht gelesen (consume), wird "
+                "es aus seiner Gruppe entfernt, und die übrigen teilen seine Partitionen neu "
+                f"auf. Höchstens {MAX_TICKS} Ticks auf einmal.",
+            ),
+            positionen=(Wert("n", "<n>", "zahl", 0, MAX_TICKS),),
+            letzte_optional=True,
+        ),
+        Befehl(
+            name="timeout",
+            syntax="timeout [<ticks>|off]",
+            kurz="Session-Timeout: Ticks ohne consume bis zum Aus",
+            beispiele=("timeout 3", "timeout off", "timeout"),
+            methode="_session_timeout",
+            erklaerung=(
+                "Ein Mitglied, das länger als <ticks> Ticks nicht liest, fällt bei tick aus "
+                "der Gruppe. off: nie (so beginnt jede Konsole). Ohne Wert: zeigt die "
+                "Einstellung. In Kafka entspricht das max.poll.interval.ms (und "
+                "session.timeout.ms für Herzschläge), in Millisekunden.",
+            ),
+            positionen=(Wert("timeout", "<ticks>|off", "timeout"),),
+            letzte_optional=True,
+        ),
+        Befehl(
+            name="leave",
+            syntax="leave group <gruppe> <mitglied>",
+            kurz="ein Mitglied geordnet austreten lassen",
+            beispiele=("leave group billing billing-2",),
+            methode="_leave",
+            erklaerung=(
+                "Die übrigen Mitglieder teilen die Partitionen sofort neu auf, ohne auf den "
+                "Session-Timeout zu warten (wie consumer.close() in Kafka).",
+            ),
+            woerter=("group",),
+            positionen=(GRUPPE, Wert("mitglied", "<mitglied>", "mitglied_aktiv")),
         ),
         Befehl(
             name="offsets",
@@ -243,6 +310,26 @@ class Console(BasisKonsole):
             if gruppe in self._log.groups() and text in self._log.members(gruppe):
                 return text
             return pruefe_neuer_name(text, "Ein Mitgliedsname")
+        if art == "mitglied_aktiv":
+            mitglieder = self._log.members(werte["gruppe"])
+            if text in mitglieder:
+                return text
+            raise EingabeFehler(
+                f"„{kuerze_wort(text)}“ ist kein Mitglied der Gruppe „{werte['gruppe']}“. "
+                f"Mitglieder: {namen(mitglieder)}."
+            )
+        if art == "mitglied_je":
+            g = self._log.group(werte["gruppe"])
+            if g.zustand(text) is not None:
+                return text
+            raise EingabeFehler(
+                f"„{kuerze_wort(text)}“ war nie Mitglied der Gruppe „{werte['gruppe']}“ und hat "
+                f"nichts gelesen. Mitglieder: {namen(g.mitglieder)}."
+            )
+        if art == "timeout":
+            if text.lower() in ("off", "aus"):
+                return None
+            return zahl(text, "Nach `timeout`", 1, MAX_TICKS)
         if art == "partition":
             n = self._log.topic(werte["topic"]).partitionen
             if text >= n:
@@ -308,6 +395,13 @@ class Console(BasisKonsole):
             while f"{gruppe}-{n}" in mitglieder:
                 n += 1
             return [*mitglieder, f"{gruppe}-{n}"]
+        if art == "mitglied_aktiv" and werte.get("gruppe") in log.groups():
+            return log.members(werte["gruppe"])
+        if art == "mitglied_je" and werte.get("gruppe") in log.groups():
+            g = log.group(werte["gruppe"])
+            return [*g.mitglieder, *(e.member for e in g.entfernt())]
+        if art == "timeout":
+            return ["3", "off"]
         if art == "partition" and werte.get("topic") in log.topics():
             return [str(p) for p in range(log.topic(werte["topic"]).partitionen)]
         if art == "ziel":
@@ -405,8 +499,13 @@ class Console(BasisKonsole):
         von_anfang = bool(w.get("from-beginning"))
         commit = not w.get("no-commit")
         neue_gruppe = gruppe not in log.groups()
-        neues_mitglied = neue_gruppe or mitglied not in log.members(gruppe)
-        hatte_position = not neue_gruppe and log.group(gruppe).position(topic, 0) is not None
+        vorher = None if neue_gruppe else log.group(gruppe)
+        war = None if vorher is None else vorher.zustand(mitglied)
+        neues_mitglied = war != regeln.MITGLIED
+        generation = 0 if vorher is None else vorher.generation
+        positionen_vorher = (
+            {} if vorher is None else {p: vorher.position(topic, p) for p in range(_n(log, topic))}
+        )
         records = log.consume(
             topic,
             gruppe,
@@ -418,20 +517,30 @@ class Console(BasisKonsole):
         g = log.group(gruppe)
         zuteilung = g.zuteilung(topic)
         meine = [p for p in sorted(zuteilung) if zuteilung[p] == mitglied]
+        ohne = [p for p in meine if positionen_vorher.get(p) is None]
         zeilen: list[str] = []
         if neue_gruppe:
             zeilen.append(f"Neue Gruppe „{gruppe}“, Mitglied {mitglied}.")
-        elif neues_mitglied:
-            zeilen.append(f"{mitglied} tritt der Gruppe „{gruppe}“ bei.")
-            zeilen.append("Neue Aufteilung:")
-            zeilen.extend(_aufteilung(g.mitglieder, zuteilung))
-        if not hatte_position:
+        elif neues_mitglied or g.generation != generation:
+            if war in (regeln.ENTFERNT, regeln.AUSGETRETEN):
+                zeilen.append(f"{mitglied} ({war}) tritt der Gruppe „{gruppe}“ neu bei.")
+            elif neues_mitglied:
+                zeilen.append(f"{mitglied} tritt der Gruppe „{gruppe}“ bei.")
+            else:
+                zeilen.append(f"{mitglied} liest jetzt auch „{topic}“.")
+            zeilen.append(f"Neue Aufteilung (Generation {g.generation}):")
+            zeilen.extend(_aufteilung(_leser(g, topic), zuteilung))
+        if meine and len(ohne) == len(meine):
             if von_anfang:
                 zeilen.append("Noch keine Position: Start am Anfang (from-beginning).")
             else:
                 zeilen.append("Noch keine Position: Start am Ende.")
                 zeilen.append("Die Gruppe liest nur, was ab jetzt kommt.")
-        elif von_anfang:
+        elif ohne:
+            teile = ", ".join(f"p{p}" for p in ohne)
+            wo = "am Anfang (from-beginning)" if von_anfang else "am Ende"
+            zeilen.append(f"Ohne gespeicherte Position: {teile}, Start {wo}.")
+        elif von_anfang and meine:
             zeilen.append("from-beginning zählt nicht: Die Gruppe hat schon")
             zeilen.append("eine Position, und die Position gewinnt.")
         if not meine:
@@ -440,7 +549,7 @@ class Console(BasisKonsole):
                 absatz(
                     f"{mitglied} bekommt keine Partition: "
                     f"{anzahl(n, 'Partition', 'Partitionen')}, "
-                    f"{anzahl(len(g.mitglieder), 'Mitglied', 'Mitglieder')}. "
+                    f"{anzahl(len(_leser(g, topic)), 'Mitglied', 'Mitglieder')}. "
                     f"{mitglied} ist untätig."
                 )
             )
@@ -462,12 +571,115 @@ class Console(BasisKonsole):
                 zeilen.append("no-commit: Position nicht gespeichert.")
         return self._ok(aufruf, "\n".join(zeilen), self._bild(topic))
 
+    def _commit(self, aufruf: Aufruf) -> ConsoleResult:
+        w = aufruf.werte
+        topic, gruppe = w["topic"], w["gruppe"]
+        mitglied = w.get("mitglied") or f"{gruppe}-1"
+        g = self._log.group(gruppe)
+        vorher = {p: g.position(topic, p) for p in range(_n(self._log, topic))}
+        neu = self._log.commit(topic, gruppe, member=mitglied)
+        if not neu:
+            text = f"{mitglied} hatte beim Lesen keine Partition: nichts zu speichern."
+            return self._ok(aufruf, text, self._bild(topic))
+        teile = ", ".join(
+            f"p{p}: {regeln.position_text(vorher[p])} → {pos}" for p, pos in sorted(neu.items())
+        )
+        zeilen = [f"Position gespeichert (Commit) für {mitglied}:", f"  {teile}"]
+        return self._ok(aufruf, "\n".join(zeilen), self._bild(topic))
+
+    def _tick(self, aufruf: Aufruf) -> ConsoleResult:
+        log = self._log
+        n = aufruf.werte.get("n", 1)
+        entfernt = log.tick(n)
+        timeout = log.session_timeout
+        zeilen = [f"Zeit: t={log.zeit} (+{n})."]
+        if timeout is None:
+            zeilen.append("Ohne Session-Timeout wird niemand entfernt")
+            zeilen.append("(timeout 3 schaltet ihn ein).")
+        for e in entfernt:
+            zeilen.append(
+                absatz(
+                    f"t={e.zeit}: {e.member} hat {e.ohne_lesen} Ticks nicht gelesen "
+                    f"(Session-Timeout {e.timeout}): aus „{e.group}“ entfernt."
+                )
+            )
+            g = log.group(e.group)
+            for topic in sorted({t for t, _, _ in e.uebernahme}):
+                zeilen.append(f"Neue Aufteilung in „{topic}“ (Generation {e.generation}):")
+                zeilen.extend(_aufteilung(_leser(g, topic), g.zuteilung(topic)))
+                for t, p, wer in e.uebernahme:
+                    if t == topic and wer is not None:
+                        zeilen.append(
+                            f"  {wer} liest p{p} ab Position "
+                            f"{regeln.position_text(g.position(topic, p))}."
+                        )
+        if timeout is not None and not entfernt:
+            wach = self._wach_text()
+            if wach:
+                zeilen.append(wach)
+        return self._ok(aufruf, "\n".join(zeilen), self._bild())
+
+    def _wach_text(self) -> str:
+        """Wer dem Session-Timeout am nächsten ist (für tick ohne Entfernung)."""
+        log = self._log
+        timeout = log.session_timeout
+        if timeout is None:
+            return ""
+        naechste = []
+        for name in log.groups():
+            g = log.group(name)
+            for m in g.mitglieder:
+                zuletzt = g.zuletzt_gelesen(m)
+                if zuletzt is not None:
+                    naechste.append((log.zeit - zuletzt, m))
+        if not naechste:
+            return ""
+        ohne, wer = max(naechste, key=lambda x: (x[0], x[1]))
+        return absatz(
+            f"Niemand entfernt. Am längsten ohne consume: {wer} "
+            f"({anzahl(ohne, 'Tick', 'Ticks')}; entfernt wird ab {timeout + 1})."
+        )
+
+    def _session_timeout(self, aufruf: Aufruf) -> ConsoleResult:
+        log = self._log
+        if "timeout" not in aufruf.werte:
+            wert = log.session_timeout
+            text = (
+                "Kein Session-Timeout: Niemand wird entfernt."
+                if wert is None
+                else f"Session-Timeout: {anzahl(wert, 'Tick', 'Ticks')} (jetzt t={log.zeit})."
+            )
+            return self._ok(aufruf, text, self._bild())
+        log.session_timeout = aufruf.werte["timeout"]
+        wert = log.session_timeout
+        if wert is None:
+            text = "Session-Timeout aus: Niemand wird mehr entfernt."
+        else:
+            text = (
+                f"Session-Timeout: {anzahl(wert, 'Tick', 'Ticks')}. Wer länger als {wert} "
+                f"ohne consume bleibt, fliegt bei tick aus der Gruppe."
+            )
+        return self._ok(aufruf, absatz(text), self._bild())
+
+    def _leave(self, aufruf: Aufruf) -> ConsoleResult:
+        gruppe, mitglied = aufruf.werte["gruppe"], aufruf.werte["mitglied"]
+        g = self._log.group(gruppe)
+        topics = g.topics_von(mitglied)
+        self._log.leave(gruppe, mitglied)
+        zeilen = [f"{mitglied} verlässt die Gruppe „{gruppe}“."]
+        for topic in topics:
+            zeilen.append(f"Neue Aufteilung in „{topic}“ (Generation {g.generation}):")
+            zeilen.extend(_aufteilung(_leser(g, topic), g.zuteilung(topic)))
+        if not topics:
+            zeilen.append("Es hatte noch nichts gelesen.")
+        return self._ok(aufruf, "\n".join(zeilen), self._bild(topics[0] if topics else None))
+
     def _offsets(self, aufruf: Aufruf) -> ConsoleResult:
         topic = aufruf.werte["topic"]
         o = self._log.offsets(topic)
         gruppen = list(o.gruppen)
         zeilen = [
-            [f"p{p}", str(ende), *(str(o.gruppen[g][p]) for g in gruppen)]
+            [f"p{p}", str(ende), *(regeln.position_text(o.gruppen[g][p]) for g in gruppen)]
             for p, ende in enumerate(o.enden)
         ]
         text = [f"Offsets von „{topic}“ (Ende und Position je Gruppe):"]
@@ -476,12 +688,17 @@ class Console(BasisKonsole):
             text.append("Noch keine Gruppe hat hier eine Position gespeichert.")
         else:
             text.append("Rückstand = Ende − Position.")
+            if any(pos is None for g in gruppen for pos in o.gruppen[g]):
+                text.append("–: noch keine Position gespeichert.")
         return self._ok(aufruf, "\n".join(text), self._bild(topic))
 
     def _describe(self, aufruf: Aufruf) -> ConsoleResult:
         gruppe = aufruf.werte["gruppe"]
         g = self._log.group(gruppe)
-        zeilen = [absatz(f"Gruppe „{gruppe}“, Mitglieder: {', '.join(g.mitglieder) or 'keine'}")]
+        zeilen = [
+            absatz(f"Gruppe „{gruppe}“, Mitglieder: {', '.join(g.mitglieder) or 'keine'}"),
+            f"Generation {g.generation} (zählt jede Neuaufteilung).",
+        ]
         beschreibung = self._log.describe(gruppe)
         if not beschreibung:
             zeilen.append("Noch keine gespeicherte Position (nur mit no-commit gelesen).")
@@ -492,20 +709,36 @@ class Console(BasisKonsole):
                     [
                         z.topic,
                         str(z.partition),
-                        str(z.position),
+                        regeln.position_text(z.position),
                         str(z.end),
-                        str(z.lag),
+                        regeln.position_text(z.lag),
                         z.member or "-",
                     ]
                     for z in beschreibung
                 ],
             )
             for topic in g.topics():
-                untaetig = [m for m in g.mitglieder if m not in g.zuteilung(topic).values()]
+                untaetig = [m for m in _leser(g, topic) if m not in g.zuteilung(topic).values()]
                 if untaetig:
                     zeilen.append(
                         f"Untätig in „{topic}“: {', '.join(untaetig)} (keine Partition frei)."
                     )
+            if any(z.position is None for z in beschreibung):
+                zeilen.append("–: noch keine Position gespeichert.")
+        if self._log.session_timeout is not None:
+            for m in g.mitglieder:
+                zuletzt = g.zuletzt_gelesen(m)
+                if zuletzt is not None:
+                    zeilen.append(
+                        f"{m}: zuletzt consume bei t={zuletzt} (jetzt t={self._log.zeit})."
+                    )
+        for e in g.entfernt():
+            zeilen.append(
+                absatz(
+                    f"{e.member}: entfernt bei t={e.zeit} ({e.ohne_lesen} Ticks ohne consume, "
+                    f"Session-Timeout {e.timeout})."
+                )
+            )
         return self._ok(aufruf, "\n".join(zeilen), g.bild().svg)
 
     def _groups(self, aufruf: Aufruf) -> ConsoleResult:
@@ -545,7 +778,7 @@ class Console(BasisKonsole):
             teile = []
             for p, alt in enumerate(vorher[t]):
                 neu = g.position(t, p)
-                teile.append(f"p{p}: {'-' if alt is None else alt} → {neu}")
+                teile.append(f"p{p}: {regeln.position_text(alt)} → {neu}")
                 begrenzt = begrenzt or (isinstance(ziel, int) and neu < ziel)
             zeilen.append("  " + ", ".join(teile))
         if begrenzt:
@@ -575,12 +808,22 @@ class Console(BasisKonsole):
             for p in range(t.partitionen):
                 for r in t.records(p):
                     zeilen.append(f"  {r.adresse} key={r.key!r} {zeige_json(r.value)}")
-        for name in self._log.groups():
-            g = self._log.group(name)
-            zeilen.append(f"group {name} members={','.join(g.mitglieder)}")
+        log = self._log
+        zeilen.append(f"time {log.zeit} session_timeout={log.session_timeout}")
+        for name in log.groups():
+            g = log.group(name)
+            zeilen.append(
+                f"group {name} generation={g.generation} members={','.join(g.mitglieder)}"
+            )
+            for m in sorted({*g.mitglieder, *(e.member for e in g.entfernt())}):
+                zeilen.append(
+                    f"  member {m} state={g.zustand(m)} last={g.zuletzt_gelesen(m)} "
+                    f"topics={g.topics_von(m)}"
+                )
             for t in g.topics():
-                positionen = [g.position(t, p) for p in range(self._log.topic(t).partitionen)]
+                positionen = [g.position(t, p) for p in range(log.topic(t).partitionen)]
                 zeilen.append(f"  {t} positions={positionen}")
+            zeilen.extend(f"  unsaved {k}={v}" for k, v in sorted(g._gelesen.items()))
         return "\n".join(zeilen)
 
 
@@ -597,8 +840,19 @@ def _eintraege(records: list[Record], einzug: str = "") -> list[str]:
     return zeilen
 
 
+def _n(log: Log, topic: str) -> int:
+    return log.topic(topic).partitionen
+
+
+def _leser(g: Gruppe, topic: str) -> list[str]:
+    """Die Mitglieder von ``g``, die ``topic`` lesen (unter ihnen wird es aufgeteilt)."""
+    return [m for m in g.mitglieder if topic in g.topics_von(m)]
+
+
 def _aufteilung(mitglieder: list[str], zuteilung: dict[int, str]) -> list[str]:
     """Je Mitglied eine Zeile ``  billing-1: p0, p1`` (oder ``untätig``)."""
+    if not mitglieder:
+        return ["  niemand: Kein Mitglied liest dieses Topic mehr."]
     zeilen = []
     for m in mitglieder:
         partitionen = [f"p{p}" for p in sorted(zuteilung) if zuteilung[p] == m]

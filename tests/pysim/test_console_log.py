@@ -202,6 +202,8 @@ def test_describe_tabelle() -> None:
     r = ausfuehren(c, "describe group billing")
     zeilen = r.text.splitlines()
     assert zeilen[0] == "Gruppe „billing“, Mitglieder: billing-1, billing-2"
+    assert zeilen[1] == "Generation 2 (zählt jede Neuaufteilung)."
+    zeilen = zeilen[1:]
     assert zeilen[1].split() == ["TOPIC", "PARTITION", "POSITION", "ENDE", "RÜCKSTAND", "MITGLIED"]
     assert zeilen[2].split() == ["orders", "0", "1", "1", "0", "billing-1"]
     assert zeilen[4].split() == ["orders", "2", "1", "1", "0", "billing-2"]
@@ -310,6 +312,10 @@ def test_zeilen_hoechstens_60_zeichen() -> None:
                 "produce",
                 "read",
                 "consume",
+                "commit",
+                "tick",
+                "timeout",
+                "leave",
                 "offsets",
                 "describe",
                 "groups",
@@ -364,9 +370,16 @@ def test_vorhandenes_log_und_state_dump() -> None:
     assert c.state_dump().splitlines() == [
         "topic orders partitions=2 reihum=1",
         '  p0:0 key=None {"a":1}',
+        "time 0 session_timeout=None",
     ]
     c.run("consume orders group g from-beginning")
-    assert c.state_dump().splitlines()[-2:] == ["group g members=g-1", "  orders positions=[1, 0]"]
+    assert c.state_dump().splitlines()[-5:] == [
+        "time 0 session_timeout=None",
+        "group g generation=1 members=g-1",
+        "  member g-1 state=Mitglied last=0 topics=['orders']",
+        "  orders positions=[1, 0]",
+        "  unsaved ('g-1', 'orders')=(1, {0: (0, 1), 1: (0, 0)})",
+    ]
 
 
 # --- Fehler ---
@@ -568,19 +581,29 @@ def test_gleiche_eingabe_gleiches_bild() -> None:
             "",
             [
                 "clear",
+                "commit",
                 "consume",
                 "create",
                 "describe",
                 "groups",
                 "hilfe",
+                "leave",
                 "offsets",
                 "produce",
                 "read",
                 "reset",
+                "tick",
+                "timeout",
                 "topics",
             ],
         ),
-        ("c", ["clear", "consume", "create"]),
+        ("c", ["clear", "commit", "consume", "create"]),
+        ("commit orders ", ["as", "group"]),
+        ("commit orders group billing as ", ["billing-1"]),
+        ("leave ", ["group"]),
+        ("leave group billing ", ["billing-1"]),
+        ("timeout ", ["3", "off"]),
+        ("tick ", []),
         ("con", ["consume"]),
         ("CON", ["consume"]),
         ("create ", ["topic"]),
@@ -610,15 +633,19 @@ def test_gleiche_eingabe_gleiches_bild() -> None:
             "hilfe ",
             [
                 "clear",
+                "commit",
                 "consume",
                 "create",
                 "describe",
                 "groups",
                 "hilfe",
+                "leave",
                 "offsets",
                 "produce",
                 "read",
                 "reset",
+                "tick",
+                "timeout",
                 "topics",
             ],
         ),

@@ -463,7 +463,7 @@ def test_reprs(log: Log) -> None:
         "  p2: leer, nächster Offset 0"
     )
     assert repr(log.group("billing")) == (
-        "Gruppe „billing“, Mitglieder: billing-1\n"
+        "Gruppe „billing“, Generation 1, Mitglieder: billing-1\n"
         "  orders p0: Position 0 von 0, Rückstand 0, liest: billing-1\n"
         "  orders p1: Position 1 von 1, Rückstand 0, liest: billing-1\n"
         "  orders p2: Position 0 von 0, Rückstand 0, liest: billing-1"

@@ -1,0 +1,474 @@
+"""Ausfall, Session-Timeout und Neuaufteilung im Log: Modell, Regeln und Konsole.
+
+Die Eigenschaften (hypothesis): Entfernt wird nur nach dem Timeout, nie davor; ein entferntes
+Mitglied speichert nie eine Position, und sein Versuch ändert nichts; die Aufteilung gilt je
+Topic; ein Commit speichert nur eigene Partitionen; gleiche Schritte, gleicher Zustand.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pysim import Log, SimFehler, UngueltigeEingabe
+from pysim import log_regeln as regeln
+from pysim.console import Console
+from pysim.log_regeln import CommitAbgelehnt
+
+EINSTELLUNGEN = settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+
+
+def zustand(log: Log) -> str:
+    """Alles, was ein Aufruf ändern könnte, als Text (wie die Konsole es vergleicht)."""
+    return Console(log).state_dump()
+
+
+def zwei_mitglieder(timeout: int | None = 3) -> Log:
+    """orders mit 3 Partitionen, 6 Einträgen; billing-1 hat p0, p1; billing-2 hat p2."""
+    log = Log(session_timeout=timeout)
+    log.create_topic("orders", partitions=3)
+    log.consume("orders", "billing", from_beginning=True)
+    log.consume("orders", "billing", member="billing-2")
+    for i in range(6):
+        log.produce("orders", {"n": i})  # reihum: p0: 0,3  p1: 1,4  p2: 2,5
+    return log
+
+
+# --- Regeln ---
+
+
+def test_abgelaufen_erst_nach_dem_timeout() -> None:
+    assert not regeln.abgelaufen(0, 3, 3)
+    assert regeln.abgelaufen(0, 4, 3)
+    assert not regeln.abgelaufen(0, 10**6, None)
+
+
+def test_startposition_je_partition() -> None:
+    assert regeln.startposition(5, 9, from_beginning=True) == 5
+    assert regeln.startposition(None, 9, from_beginning=True) == 0
+    assert regeln.startposition(None, 9, from_beginning=False) == 9
+
+
+def test_uebergaenge() -> None:
+    assert regeln.uebergang(regeln.MITGLIED, "timeout", "m", "g") == regeln.ENTFERNT
+    assert regeln.uebergang(regeln.ENTFERNT, "consume", "m", "g") == regeln.MITGLIED
+    with pytest.raises(CommitAbgelehnt, match="Zustand: entfernt"):
+        regeln.uebergang(regeln.ENTFERNT, "commit", "m", "g")
+    with pytest.raises(UngueltigeEingabe, match="kann nicht austreten"):
+        regeln.uebergang(regeln.AUSGETRETEN, "leave", "m", "g")
+    with pytest.raises(AssertionError, match="Interner Fehler"):
+        regeln.uebergang(regeln.ENTFERNT, "timeout", "m", "g")
+
+
+def test_position_text() -> None:
+    assert regeln.position_text(None) == "–"
+    assert regeln.position_text(0) == "0"
+
+
+# --- Session-Timeout ---
+
+
+def test_timeout_wird_geprueft() -> None:
+    for falsch in (0, -1, 1.5, "3", True):
+        with pytest.raises(UngueltigeEingabe, match="Session-Timeout"):
+            Log(session_timeout=falsch)  # type: ignore[arg-type]
+    log = Log()
+    assert log.session_timeout is None and log.zeit == 0
+    log.session_timeout = 2
+    assert log.session_timeout == 2
+    with pytest.raises(UngueltigeEingabe):
+        log.tick(-1)
+
+
+def test_ohne_timeout_wird_niemand_entfernt() -> None:
+    log = zwei_mitglieder(timeout=None)
+    assert log.tick(1000) == []
+    assert log.members("billing") == ["billing-1", "billing-2"]
+    assert log.zeit == 1000
+
+
+def test_entfernt_genau_nach_dem_timeout() -> None:
+    log = zwei_mitglieder()
+    assert log.tick(3) == []  # genau 3 Ticks ohne consume: noch dabei
+    assert log.members("billing") == ["billing-1", "billing-2"]
+    entfernt = log.tick()
+    assert [(e.member, e.zeit, e.ohne_lesen, e.timeout) for e in entfernt] == [
+        ("billing-1", 4, 4, 3),
+        ("billing-2", 4, 4, 3),
+    ]
+    assert log.members("billing") == []
+
+
+def test_consume_haelt_am_leben() -> None:
+    log = zwei_mitglieder()
+    for _ in range(5):
+        log.tick(2)
+        log.consume("orders", "billing")  # billing-1 liest regelmäßig
+    assert log.members("billing") == ["billing-1"]
+    assert log.group("billing").zuteilung("orders") == {
+        0: "billing-1",
+        1: "billing-1",
+        2: "billing-1",
+    }
+
+
+def test_entfernen_teilt_neu_auf_und_zaehlt_die_generation() -> None:
+    log = zwei_mitglieder()
+    g = log.group("billing")
+    assert g.generation == 2
+    log.tick(2)
+    log.consume("orders", "billing")
+    assert log.tick(0) == []  # tick(0) lässt keine Zeit vergehen
+    assert g.generation == 2
+    (e,) = log.tick(2)
+    assert (e.member, e.zeit, e.generation) == ("billing-2", 4, 3)
+    assert g.generation == 3
+    assert g.zuteilung("orders") == {0: "billing-1", 1: "billing-1", 2: "billing-1"}
+    assert [x.member for x in g.entfernt()] == ["billing-2"]
+
+
+def test_wer_uebernimmt_und_ab_welcher_position() -> None:
+    log = zwei_mitglieder()
+    log.consume("orders", "billing", member="billing-2", commit=False)  # liest p2:0, p2:1
+    log.tick(3)
+    log.consume("orders", "billing")
+    (e,) = log.tick()
+    assert (e.member, e.uebernahme, e.generation) == (
+        "billing-2",
+        (("orders", 2, "billing-1"),),
+        3,
+    )
+    assert "p2 → billing-1" in str(e)
+    # billing-1 liest p2 ab der gespeicherten Position 0: dieselben zwei Einträge noch einmal.
+    wieder = log.consume("orders", "billing")
+    assert [r.adresse for r in wieder] == ["p2:0", "p2:1"]
+
+
+def test_zombie_kann_nicht_speichern_und_aendert_nichts() -> None:
+    log = zwei_mitglieder()
+    log.consume("orders", "billing", member="billing-2", commit=False)
+    log.tick(3)
+    log.consume("orders", "billing")
+    log.tick()
+    vorher = zustand(log)
+    with pytest.raises(CommitAbgelehnt) as info:
+        log.commit("orders", "billing", member="billing-2")
+    meldung = str(info.value)
+    assert "billing-2 kann keine Position speichern" in meldung
+    assert "4 Ticks lang nicht gelesen (Session-Timeout 3)" in meldung
+    assert "p2 von „orders“ liest jetzt billing-1" in meldung
+    assert isinstance(info.value, SimFehler)
+    assert zustand(log) == vorher
+    assert log.group("billing").position("orders", 2) == 0
+
+
+def test_zombie_tritt_mit_consume_neu_bei() -> None:
+    log = zwei_mitglieder()
+    log.tick(3)
+    log.consume("orders", "billing")
+    log.tick()
+    g = log.group("billing")
+    assert g.zustand("billing-2") == regeln.ENTFERNT
+    log.consume("orders", "billing", member="billing-2")
+    assert g.zustand("billing-2") == regeln.MITGLIED
+    assert g.zuteilung("orders")[2] == "billing-2"
+    assert g.entfernt() == []
+
+
+def test_commit_nach_neuaufteilung_wird_abgelehnt() -> None:
+    log = zwei_mitglieder()
+    log.consume("orders", "billing", commit=False)  # billing-1 liest p0 und p1
+    log.consume("orders", "billing", member="billing-3")  # Neuaufteilung: Generation 3
+    vorher = zustand(log)
+    with pytest.raises(CommitAbgelehnt, match=r"Generation 2, jetzt 3"):
+        log.commit("orders", "billing")
+    assert zustand(log) == vorher
+
+
+def test_commit_speichert_was_gelesen_wurde() -> None:
+    log = zwei_mitglieder()
+    gelesen = log.consume("orders", "billing", member="billing-2", commit=False)
+    assert [r.adresse for r in gelesen] == ["p2:0", "p2:1"]
+    assert log.group("billing").position("orders", 2) == 0
+    assert log.group("billing").ungespeichert("orders", 2) == (0, 2)
+    assert log.commit("orders", "billing", member="billing-2") == {2: 2}
+    assert log.group("billing").position("orders", 2) == 2
+    assert log.group("billing").ungespeichert("orders", 2) is None
+    assert log.consume("orders", "billing", member="billing-2") == []
+
+
+def test_commit_fehler() -> None:
+    log = zwei_mitglieder()
+    vorher = zustand(log)
+    with pytest.raises(UngueltigeEingabe, match="kein Mitglied"):
+        log.commit("orders", "billing", member="billing-9")
+    log.create_topic("stock")
+    with pytest.raises(UngueltigeEingabe, match="noch nicht gelesen"):
+        log.commit("stock", "billing")
+    log.leave("billing", "billing-2")
+    with pytest.raises(CommitAbgelehnt, match="mit leave ausgetreten"):
+        log.commit("orders", "billing", member="billing-2")
+    with pytest.raises(UngueltigeEingabe, match="kann nicht austreten"):
+        log.leave("billing", "billing-2")
+    assert "billing-2" not in log.members("billing")
+    del vorher
+
+
+# --- Aufteilung je Topic, Positionen nur für eigene Partitionen ---
+
+
+def test_aufteilung_je_topic() -> None:
+    log = Log()
+    log.create_topic("orders", partitions=2)
+    log.create_topic("stock", partitions=2)
+    log.consume("orders", "g", member="a")
+    log.consume("stock", "g", member="b")
+    g = log.group("g")
+    # a liest nur orders, b nur stock: Jeder bekommt alle Partitionen seines Topics.
+    assert g.zuteilung("orders") == {0: "a", 1: "a"}
+    assert g.zuteilung("stock") == {0: "b", 1: "b"}
+    log.consume("stock", "g", member="a")
+    assert g.zuteilung("stock") == {0: "a", 1: "b"}
+    assert g.zuteilung("orders") == {0: "a", 1: "a"}
+
+
+def test_commit_nur_fuer_eigene_partitionen() -> None:
+    log = Log()
+    log.create_topic("orders", partitions=3)
+    for i in range(3):
+        log.produce("orders", i)
+    log.consume("orders", "g", member="g-1", commit=False, from_beginning=True)
+    log.consume("orders", "g", member="g-2", from_beginning=True)  # g-2 hat p2
+    assert log.offsets("orders").gruppen["g"] == (None, None, 1)
+    zeilen = log.describe("g")
+    assert [(z.position, z.lag, z.member) for z in zeilen] == [
+        (None, None, "g-1"),
+        (None, None, "g-1"),
+        (1, 0, "g-2"),
+    ]
+    assert "Position –" in repr(zeilen[0]) and "Rückstand –" in repr(zeilen[0])
+    assert "p0         1     –" in repr(log.offsets("orders"))
+
+
+def test_bild_zeigt_aufteilung_strich_und_ungespeichertes() -> None:
+    log = zwei_mitglieder()
+    log.consume("orders", "billing", member="billing-2", commit=False)
+    svg = log.bild("orders").svg
+    assert 'class="ungespeichert"' in svg
+    assert "gelesen, Position nicht gespeichert" in svg
+    assert "billing · billing-2" in svg
+    log.tick(3)
+    log.consume("orders", "billing")
+    log.tick()
+    svg = log.bild("orders").svg
+    assert "billing · billing-2: entfernt bei t=4 (4 Ticks ohne consume)" in svg
+    assert "billing · billing-2" in svg  # die Hinweiszeile
+    assert svg.count("billing · billing-1") == 3  # jetzt liest billing-1 alle drei
+    neu = Log()
+    neu.create_topic("orders", partitions=2)
+    neu.consume("orders", "g", member="a", commit=False)
+    neu.consume("orders", "g", member="b")
+    assert "–  noch keine Position gespeichert" in neu.bild("orders").svg
+
+
+def test_reset_vergisst_ungespeichertes() -> None:
+    log = zwei_mitglieder()
+    log.consume("orders", "billing", member="billing-2", commit=False)
+    log.reset("billing", to="latest")
+    assert log.group("billing").ungespeichert("orders", 2) is None
+
+
+# --- Konsole ---
+
+
+def test_konsole_erzaehlt_den_ausfall() -> None:
+    c = Console()
+    for zeile in [
+        "timeout 3",
+        "create topic orders partitions 3",
+        "consume orders group billing",
+        "consume orders group billing as billing-2",
+        'produce orders key=customer-5 {"order":65}',
+        "consume orders group billing as billing-2 no-commit",
+        "tick 3",
+        "consume orders group billing",
+    ]:
+        assert c.run(zeile).ok, zeile
+    r = c.run("tick")
+    assert r.ok and r.svg is not None
+    assert "billing-2 hat 4 Ticks nicht gelesen" in r.text
+    assert "Neue Aufteilung in „orders“ (Generation 3):" in r.text
+    assert "billing-1 liest p2 ab Position 0." in r.text
+    vorher = c.state_dump()
+    r = c.run("commit orders group billing as billing-2")
+    assert not r.ok and "kann keine Position speichern" in r.text
+    assert c.state_dump() == vorher
+    r = c.run("consume orders group billing")
+    assert '{"order":65}' in r.text  # noch einmal gelesen
+    r = c.run("describe group billing")
+    assert "billing-2: entfernt bei t=4" in r.text
+
+
+def test_konsole_commit_tick_timeout_leave() -> None:
+    c = Console()
+    for zeile in [
+        "create topic orders partitions 2",
+        'produce orders {"n":1}',
+        "consume orders group g from-beginning no-commit",
+    ]:
+        assert c.run(zeile).ok
+    r = c.run("offsets orders")
+    assert "Noch keine Gruppe" in r.text
+    r = c.run("commit orders group g")
+    assert r.ok and "p0: – → 1" in r.text
+    r = c.run("tick 2")
+    assert "Ohne Session-Timeout wird niemand entfernt" in r.text
+    assert c.run("timeout").text.startswith("Kein Session-Timeout")
+    assert c.run("timeout 5").ok and c.log.session_timeout == 5
+    r = c.run("tick")
+    assert "Am längsten ohne consume: g-1 (3 Ticks;\nentfernt wird ab 6)." in r.text
+    assert c.run("timeout off").ok and c.log.session_timeout is None
+    r = c.run("leave group g g-1")
+    assert r.ok and "niemand: Kein Mitglied liest" in r.text
+
+
+@pytest.mark.parametrize(
+    ("zeile", "meldung"),
+    [
+        ("tick x", "ganze Zahl"),
+        ("tick 101", "von 0 bis 100"),
+        ("timeout 0", "von 1 bis 100"),
+        ("timeout nie", "ganze Zahl"),
+        ("leave group billing billing-9", "kein Mitglied der Gruppe"),
+        ("leave group nope x", "gibt es nicht"),
+        ("leave billing billing-1", "das Wort `group`"),
+        ("commit orders", "Es fehlt `group <gruppe>`."),
+        ("commit orders group billing as billing-9", "war nie Mitglied"),
+        ("commit orders group billing", "noch nicht gelesen"),
+    ],
+)
+def test_konsole_fehler(zeile: str, meldung: str) -> None:
+    c = Console()
+    c.run("create topic orders partitions 3")
+    c.run("create topic stock")
+    c.run("consume stock group billing")
+    vorher = c.state_dump()
+    r = c.run(zeile)
+    assert not r.ok and meldung in r.text, r.text
+    assert c.state_dump() == vorher
+    assert all(len(z) <= 60 for z in r.text.splitlines()), r.text
+
+
+# --- Eigenschaften ---
+
+ops = st.lists(
+    st.one_of(
+        st.tuples(st.just("produce"), st.sampled_from(["orders", "stock"])),
+        st.tuples(
+            st.just("consume"),
+            st.sampled_from(["orders", "stock"]),
+            st.sampled_from(["m-1", "m-2", "m-3"]),
+            st.booleans(),
+        ),
+        st.tuples(
+            st.just("commit"), st.sampled_from(["orders", "stock"]), st.sampled_from(["m-1", "m-2"])
+        ),
+        st.tuples(st.just("tick"), st.integers(0, 4)),
+        st.tuples(st.just("leave"), st.sampled_from(["m-1", "m-2", "m-3"])),
+    ),
+    max_size=40,
+)
+
+
+def ausfuehren(log: Log, op: tuple) -> None:
+    if op[0] == "produce":
+        log.produce(op[1], 1)
+    elif op[0] == "consume":
+        log.consume(op[1], "g", member=op[2], commit=op[3], from_beginning=True)
+    elif op[0] == "commit":
+        log.commit(op[1], "g", member=op[2])
+    elif op[0] == "tick":
+        log.tick(op[1])
+    else:
+        log.leave("g", op[1])
+
+
+@EINSTELLUNGEN
+@given(ops=ops, timeout=st.integers(1, 4), partitionen=st.integers(1, 4))
+def test_eigenschaften_des_ausfalls(ops, timeout, partitionen) -> None:
+    log = Log(session_timeout=timeout)
+    log.create_topic("orders", partitions=partitionen)
+    log.create_topic("stock", partitions=2)
+    zuletzt: dict[str, int] = {}
+    for op in ops:
+        vorher = zustand(log)
+        g = log.group("g") if "g" in log.groups() else None
+        positionen_vorher = {t: log.offsets(t).gruppen.get("g") for t in ("orders", "stock")}
+        zuteilung_vorher = {t: g.zuteilung(t) for t in ("orders", "stock")} if g is not None else {}
+        try:
+            ausfuehren(log, op)
+        except SimFehler as e:
+            assert zustand(log) == vorher  # ein Fehler ändert nichts
+            if op[0] == "commit" and g is not None:
+                z = g.zustand(op[2])
+                if z in (regeln.ENTFERNT, regeln.AUSGETRETEN):
+                    assert isinstance(e, CommitAbgelehnt)
+            continue
+        g = log.group("g") if "g" in log.groups() else None
+        if op[0] == "consume":
+            zuletzt[op[2]] = log.zeit
+        if op[0] == "commit":
+            # Ein erfolgreicher Commit kam von einem Mitglied und änderte nur dessen Partitionen.
+            assert g is not None and g.zustand(op[2]) == regeln.MITGLIED
+            t = op[1]
+            neu = log.offsets(t).gruppen.get("g")
+            alt = positionen_vorher[t] or (None,) * len(neu or ())
+            eigene = {p for p, m in zuteilung_vorher[t].items() if m == op[2]}
+            for p, (a, b) in enumerate(zip(alt, neu or (), strict=True)):
+                if a != b:
+                    assert p in eigene
+        if op[0] == "consume" and op[3]:
+            t = op[1]
+            neu = log.offsets(t).gruppen.get("g") or ()
+            alt = positionen_vorher[t] or (None,) * len(neu)
+            eigene = {p for p, m in g.zuteilung(t).items() if m == op[2]}  # type: ignore[union-attr]
+            for p, (a, b) in enumerate(zip(alt, neu, strict=True)):
+                if a != b:
+                    assert p in eigene
+        if g is None:
+            continue
+        for m in g.mitglieder:
+            # Nie vor dem Timeout entfernt: Wer Mitglied ist, hat vor höchstens timeout Ticks
+            # gelesen.
+            assert log.zeit - zuletzt[m] <= timeout
+        for e in g.entfernt():
+            # Entfernt nur nach dem Timeout.
+            assert e.ohne_lesen > timeout and e.ohne_lesen == timeout + 1
+        for t in ("orders", "stock"):
+            leser = [m for m in g.mitglieder if t in g.topics_von(m)]
+            zuteilung = g.zuteilung(t)
+            # Je Topic aufgeteilt, nur unter seinen Lesern; jede Partition hat einen Leser.
+            assert set(zuteilung.values()) <= set(leser)
+            if leser:
+                assert sorted(zuteilung) == list(range(log.topic(t).partitionen))
+
+
+@EINSTELLUNGEN
+@given(ops=ops, timeout=st.integers(1, 4))
+def test_gleiche_schritte_gleicher_zustand(ops, timeout) -> None:
+    def lauf() -> tuple[str, str]:
+        log = Log(session_timeout=timeout)
+        log.create_topic("orders", partitions=3)
+        log.create_topic("stock", partitions=2)
+        meldungen = []
+        for op in ops:
+            try:
+                ausfuehren(log, op)
+            except SimFehler as e:
+                meldungen.append(str(e))
+        return zustand(log) + log.bild("orders").svg, "\n".join(meldungen)
+
+    assert lauf() == lauf()
