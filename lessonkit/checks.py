@@ -7,16 +7,34 @@ kernel; the browser reaches them through ``lessonkit.bridge``.
 
 Authors write checks as functions decorated with ``@pruefe("what it checks")``
 that ``assert`` with a German message; see docs/autoren.md.
+
+A reader's code must not pass by cheating the comparison: ``==``, ``!=``, ``in``
+and ``not in`` in a check are rewritten to ``gleich``/``enthalten`` (see there),
+which an object whose ``__eq__`` always returns ``True`` cannot fool. Nothing a
+check says back may flood the page: messages are cut to ``MAX_CHECK_CHARS``.
 """
 
 from __future__ import annotations
 
 import ast
+import itertools
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from lessonkit.kernel import CellResult, Kernel, format_error
+from lessonkit.kernel import CellResult, Kernel, bounded_repr, format_error, no_input
+
+#: Longest message of one check that is shown.
+MAX_CHECK_CHARS = 2_000
+#: Longest piece of the reader's answer that a message repeats.
+MAX_ECHO_CHARS = 200
+#: Longest value that a prediction's message shows.
+MAX_SHOWN_CHARS = 500
+
+EXIT_IN_CHECK = (
+    "Dein Code rief sys.exit() oder exit() auf. Eine Aufgabe prüft, was deine "
+    "Funktionen zurückgeben: gib das Ergebnis mit return zurück, statt das Programm zu beenden."
+)
 
 ORDINALS = ("erste", "zweite", "dritte", "vierte", "fünfte", "sechste", "siebte", "achte")
 
@@ -62,22 +80,122 @@ def _registry(namespace: dict[str, Any]) -> list[tuple[str, Callable[[], Any]]]:
 def run_checks(pruefung: str, namespace: dict[str, Any]) -> list[CheckOutcome]:
     """Define the author's checks in ``namespace`` and run each, in order."""
     checks = _registry(namespace)
-    exec(compile(pruefung, "<pruefung>", "exec"), namespace)
+    namespace["__lk_gleich"] = gleich
+    namespace["__lk_enthalten"] = enthalten
+    tree = _StrictComparisons().visit(ast.parse(pruefung, "<pruefung>"))
+    exec(compile(ast.fix_missing_locations(tree), "<pruefung>", "exec"), namespace)
     outcomes = []
-    for name, function in checks:
-        try:
-            function()
-        except AssertionError as exc:
-            outcomes.append(
-                CheckOutcome(name, False, str(exc) or "Diese Prüfung ist nicht erfüllt.")
-            )
-        except Exception as exc:  # the reader's code raised inside a check
-            outcomes.append(CheckOutcome(name, False, format_error(exc).strip()))
-        else:
-            outcomes.append(CheckOutcome(name, True))
+    with no_input():
+        for name, function in checks:
+            try:
+                function()
+            except AssertionError as exc:
+                message = str(exc) or "Diese Prüfung ist nicht erfüllt."
+                outcomes.append(CheckOutcome(name, False, _cut(message)))
+            except SystemExit:
+                outcomes.append(CheckOutcome(name, False, EXIT_IN_CHECK))
+            except KeyboardInterrupt:
+                raise
+            except BaseException as exc:  # the reader's code raised inside a check
+                outcomes.append(CheckOutcome(name, False, _cut(format_error(exc).strip())))
+            else:
+                outcomes.append(CheckOutcome(name, True))
     if not checks:
         raise ValueError("Die Prüfung definiert keine einzige Funktion mit @pruefe(…).")
     return outcomes
+
+
+def _cut(message: str) -> str:
+    if len(message) <= MAX_CHECK_CHARS:
+        return message
+    return message[:MAX_CHECK_CHARS] + f" … (Meldung gekürzt auf {MAX_CHECK_CHARS} Zeichen)"
+
+
+class _StrictComparisons(ast.NodeTransformer):
+    """``a == b`` -> ``gleich(a, b)``, ``a != b`` -> ``not gleich(a, b)``, likewise ``in``.
+
+    Only single comparisons: a chain (``a == b == c``) keeps Python's meaning.
+    """
+
+    def visit_Compare(self, node: ast.Compare) -> ast.AST:
+        self.generic_visit(node)
+        if len(node.ops) != 1:
+            return node
+        op = node.ops[0]
+        helper = {ast.Eq: "__lk_gleich", ast.NotEq: "__lk_gleich", ast.In: "__lk_enthalten"}
+        name = helper.get(type(op), "__lk_enthalten" if isinstance(op, ast.NotIn) else None)
+        if name is None:
+            return node
+        call: ast.expr = ast.Call(
+            func=ast.Name(id=name, ctx=ast.Load()),
+            args=[node.left, node.comparators[0]],
+            keywords=[],
+        )
+        if isinstance(op, (ast.NotEq, ast.NotIn)):
+            call = ast.UnaryOp(op=ast.Not(), operand=call)
+        return ast.copy_location(call, node)
+
+
+def _eq_of(kind: type) -> Any:
+    """The ``__eq__`` that Python really uses for ``kind``, read from the class dicts.
+
+    (``kind.__eq__`` could be answered by a metaclass with something else.)
+    """
+    for klass in type.__dict__["__mro__"].__get__(kind):
+        eq = type.__dict__["__dict__"].__get__(klass).get("__eq__")
+        if eq is not None:
+            return eq
+    return object.__eq__
+
+
+#: Equality of these built-in types is plain C code that only looks at values
+#: (``object.__eq__`` is identity): a reader cannot change what it says.
+_PLAIN_EQ = tuple(_eq_of(kind) for kind in (object, int, float, complex, str, bytes, range))
+_SEQUENCE_EQ = (_eq_of(list), _eq_of(tuple))
+_COLLECTION_EQ = (*_SEQUENCE_EQ, _eq_of(dict), _eq_of(set), _eq_of(frozenset))
+
+
+def _plain(value: Any, depth: int = 0) -> bool:
+    """True if ``==`` on ``value`` runs only built-in equality: plain values, and lists,
+    tuples, dicts and sets (also subclasses that keep their ``__eq__``) of plain values."""
+    eq = _eq_of(type(value))
+    if any(eq is plain for plain in _PLAIN_EQ):
+        return True
+    if depth > 50 or not any(eq is collection for collection in _COLLECTION_EQ):
+        return False
+    parts = itertools.chain.from_iterable(value.items()) if isinstance(value, dict) else value
+    return all(_plain(part, depth + 1) for part in parts)
+
+
+def gleich(a: Any, b: Any) -> bool:
+    """``a == b`` as a check means it, strictly.
+
+    Plain values (``_plain``) compare as Python compares them: ``70 == 70.0``,
+    ``[1, 'a'] == [1, 'a']``. Otherwise lists and tuples compare part by part, dicts
+    with plain keys key by key, and anything else only with an object of exactly its
+    own type, and must be equal both ways. So a reader's object whose ``__eq__`` always
+    says ``True`` equals nothing but objects of its own class: the author's values in a
+    check never are. (An object of the same foreign type is trusted to compare
+    honestly, e.g. two pysim objects.)
+    """
+    if _plain(a) and _plain(b):
+        return bool(a == b)
+    eq = _eq_of(type(a))
+    if eq is _eq_of(type(b)):
+        if any(eq is sequence for sequence in _SEQUENCE_EQ):
+            return len(a) == len(b) and all(gleich(x, y) for x, y in zip(a, b, strict=True))
+        if eq is _eq_of(dict) and all(_plain(key) for key in itertools.chain(a, b)):
+            return a.keys() == b.keys() and all(gleich(a[key], b[key]) for key in a)
+    return type(a) is type(b) and bool(a == b) and bool(b == a)
+
+
+def enthalten(item: Any, container: Any) -> bool:
+    """``item in container`` with ``gleich`` for the parts of a built-in collection."""
+    if _plain(item) and _plain(container):
+        return item in container
+    if any(_eq_of(type(container)) is kind for kind in _COLLECTION_EQ):
+        return any(gleich(item, part) for part in container)
+    return item in container
 
 
 async def check_code(vorbereitung: str, code: str, pruefung: str) -> TaskOutcome:
@@ -124,9 +242,20 @@ def parse_answer(text: str) -> Any:
         return ast.literal_eval(text.strip())
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
         raise ValueError(
-            f"„{text.strip()}“ ist kein Python-Wert. Schreib Zahlen, Zeichenketten in "
+            f"„{_echo(text.strip())}“ ist kein Python-Wert. Schreib Zahlen, Zeichenketten in "
             "Anführungszeichen, Tupel in runden Klammern, z. B. (2, 'a', True)."
         ) from None
+
+
+def _echo(text: str) -> str:
+    """The reader's own text, repeated in a message, at most ``MAX_ECHO_CHARS`` long."""
+    return text if len(text) <= MAX_ECHO_CHARS else text[:MAX_ECHO_CHARS] + " …"
+
+
+def _shown(value: Any, limit: int = MAX_SHOWN_CHARS) -> str:
+    """``repr(value)`` for a message, cut (without building all of it) when long."""
+    text, cut = bounded_repr(value, limit)
+    return text + " …" if cut else text
 
 
 def _ordinal(index: int) -> str:
@@ -139,21 +268,23 @@ def compare_prediction(actual: Any, answer_text: str) -> PredictionOutcome:
         answer = parse_answer(answer_text)
     except ValueError as exc:
         return PredictionOutcome(valid=False, message=str(exc))
-    shown = repr(actual)
-    if answer == actual and type(answer) is type(actual):
+    shown = _shown(actual)
+    if type(answer) is type(actual) and gleich(answer, actual):
         return PredictionOutcome(True, True, f"Richtig: der Code liefert {shown}.", shown)
     if isinstance(actual, (tuple, list)) and isinstance(answer, (tuple, list)):
         if len(answer) == len(actual):
-            parts = [a == b for a, b in zip(answer, actual, strict=True)]
+            parts = [gleich(a, b) for a, b in zip(answer, actual, strict=True)]
             wrong = [i for i, ok in enumerate(parts) if not ok]
             if not wrong:
                 return PredictionOutcome(
                     True, True, f"Richtig: der Code liefert {shown}.", shown, parts
                 )
             details = "; ".join(
-                f"{_ordinal(i)} ist {actual[i]!r}, nicht {answer[i]!r}" for i in wrong
+                f"{_ordinal(i)} ist {_shown(actual[i], MAX_ECHO_CHARS)}, "
+                f"nicht {_shown(answer[i], MAX_ECHO_CHARS)}"
+                for i in wrong
             )
-            message = f"{parts.count(True)} von {len(parts)} richtig: {details}."
+            message = _cut(f"{parts.count(True)} von {len(parts)} richtig: {details}.")
             return PredictionOutcome(True, False, message, shown, parts)
         return PredictionOutcome(
             True,

@@ -16,17 +16,28 @@ statement is an expression, its value is shown (``repr``, or a picture when it
 has ``_repr_svg_``); an exception becomes a short German traceback that only
 lists the reader's own cells, with their own line numbers. Top-level ``await``
 is allowed.
+
+Nothing a cell produces may freeze or crash the tab, so every channel has a
+limit, enforced here (the worker and the page trust these sizes): output
+(``MAX_OUTPUT_*``), the value's repr (``MAX_VALUE_CHARS``, computed without
+building the whole repr of a large built-in value), the traceback and its
+message (``MAX_ERROR_CHARS``), pictures (``MAX_SVG_CHARS``). What was cut is
+said in German where it was cut. Output reaches the page in batches, at most
+every ``FLUSH_SECONDS``, so many small writes do not flood it with messages.
 """
 
 from __future__ import annotations
 
 import ast
+import asyncio
 import contextlib
 import inspect
 import json
 import linecache
+import sys
+import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from types import CodeType
 from typing import Any
@@ -38,6 +49,28 @@ MAX_OUTPUT_CHARS = 200_000
 TRUNCATION_NOTE = (
     "\n… Ausgabe gekürzt: mehr als {lines} Zeilen oder {chars} Zeichen. "
     "Der Rest wurde verworfen, die Zelle lief aber weiter.\n"
+)
+
+#: Longest repr of a cell's value that is shown.
+MAX_VALUE_CHARS = 10_000
+#: Longest traceback that is shown, and the longest exception message in it.
+MAX_ERROR_CHARS = 10_000
+MAX_MESSAGE_CHARS = MAX_ERROR_CHARS // 2
+#: Tracebacks with more frames keep the first and last ``KEPT_FRAMES`` of them.
+MAX_FRAMES = 30
+KEPT_FRAMES = 10
+#: Largest picture (SVG text) that is shown; a larger one is replaced by a note.
+MAX_SVG_CHARS = 1_000_000
+#: Streamed output is handed to ``on_chunk`` at most this often (plus first and last).
+FLUSH_SECONDS = 0.05
+
+NO_INPUT_MESSAGE = (
+    "input() geht hier nicht: Eine Zelle bekommt keine Tastatureingabe (kein Terminal). "
+    "Schreib den Wert direkt in den Code, z. B. name = 'Ada'."
+)
+EXIT_NOTE = (
+    "sys.exit() und exit() beenden hier nur diese Zelle; Python läuft weiter "
+    "und die Variablen bleiben.\n"
 )
 
 #: Receives each captured piece of output as it is written: ("stdout" | "stderr", text).
@@ -81,38 +114,74 @@ class CellResult:
         return json.dumps(self.to_dict(), ensure_ascii=False)
 
 
+class _Output:
+    """Output of one run: pieces in order (joined once at the end) and batches for the page."""
+
+    def __init__(self, on_chunk: ChunkCallback | None) -> None:
+        #: [stream, pieces] with adjacent pieces of one stream together.
+        self.pieces: list[tuple[str, list[str]]] = []
+        self._on_chunk = on_chunk
+        self._pending: list[tuple[str, list[str]]] = []
+        self._flushed_at = -FLUSH_SECONDS  # the first write of a run is handed over at once
+        self._timer: Any = None
+
+    def add(self, stream: str, text: str) -> None:
+        for target in (self.pieces, self._pending) if self._on_chunk else (self.pieces,):
+            if target and target[-1][0] == stream:
+                target[-1][1].append(text)
+            else:
+                target.append((stream, [text]))
+        if self._on_chunk is None:
+            return
+        if time.monotonic() - self._flushed_at >= FLUSH_SECONDS:
+            self.flush()
+        elif self._timer is None:
+            self._flush_later()
+
+    def _flush_later(self) -> None:
+        """While the cell awaits, the event loop hands over what waits (no later write may come)."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        self._timer = loop.call_later(FLUSH_SECONDS, self.flush)
+
+    def flush(self) -> None:
+        """Hand what waits to ``on_chunk``, one call per stretch of one stream."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        pending, self._pending = self._pending, []
+        self._flushed_at = time.monotonic()
+        if self._on_chunk is not None:
+            for stream, pieces in pending:
+                self._on_chunk(stream, "".join(pieces))
+
+    def merged(self) -> list[tuple[str, str]]:
+        return [(stream, "".join(pieces)) for stream, pieces in self.pieces]
+
+
 class _Capture:
     """A text stream that records what a cell writes, up to the output limits."""
 
-    def __init__(self, name: str, result: CellResult, on_chunk: ChunkCallback | None) -> None:
+    def __init__(self, name: str, result: CellResult, output: _Output, budget: _Budget) -> None:
         self._name = name
         self._result = result
-        self._on_chunk = on_chunk
-        self.budget = _Budget()
+        self._output = output
+        self.budget = budget
 
     def write(self, text: str) -> int:
         if not isinstance(text, str):
             raise TypeError(f"write() argument must be str, not {type(text).__name__}")
         kept = self.budget.take(text)
         if kept:
-            self._append(kept)
+            self._output.add(self._name, kept)
         if self.budget.exhausted and not self._result.truncated:
             self._result.truncated = True
-            self._append(
-                TRUNCATION_NOTE.format(lines=MAX_OUTPUT_LINES, chars=MAX_OUTPUT_CHARS),
-                stream="stderr",
+            self._output.add(
+                "stderr", TRUNCATION_NOTE.format(lines=MAX_OUTPUT_LINES, chars=MAX_OUTPUT_CHARS)
             )
         return len(text)
-
-    def _append(self, text: str, stream: str | None = None) -> None:
-        name = stream or self._name
-        output = self._result.output
-        if output and output[-1][0] == name:
-            output[-1] = (name, output[-1][1] + text)
-        else:
-            output.append((name, text))
-        if self._on_chunk is not None:
-            self._on_chunk(name, text)
 
     def flush(self) -> None:
         pass
@@ -123,6 +192,48 @@ class _Capture:
     @property
     def encoding(self) -> str:
         return "utf-8"
+
+
+class _NoInput:
+    """``sys.stdin`` of a run: there is no keyboard, so reading says so in German.
+
+    An ``EOFError`` like Python's own at the end of input, so ``except EOFError`` works.
+    """
+
+    def readline(self, size: int = -1) -> str:
+        raise EOFError(NO_INPUT_MESSAGE)
+
+    read = readline
+
+    def readlines(self, hint: int = -1) -> list[str]:
+        raise EOFError(NO_INPUT_MESSAGE)
+
+    def __iter__(self) -> _NoInput:
+        return self
+
+    def __next__(self) -> str:
+        raise EOFError(NO_INPUT_MESSAGE)
+
+    def isatty(self) -> bool:
+        return False
+
+    def fileno(self) -> int:
+        raise OSError(NO_INPUT_MESSAGE)
+
+    @property
+    def encoding(self) -> str:
+        return "utf-8"
+
+
+@contextlib.contextmanager
+def no_input() -> Iterator[None]:
+    """``input()`` and ``sys.stdin`` raise a German ``EOFError`` instead of waiting."""
+    saved = sys.stdin
+    sys.stdin = _NoInput()  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        sys.stdin = saved
 
 
 class _Budget:
@@ -186,25 +297,72 @@ async def _evaluate(code: CodeType, namespace: dict[str, Any]) -> Any:
 
 
 def format_error(exc: BaseException) -> str:
-    """A short traceback in German that lists only frames of cells."""
-    lines = ["Traceback (letzter Aufruf zuletzt):\n"]
-    for frame in traceback.extract_tb(exc.__traceback__):
-        label = _label_of(frame.filename)
-        if label is None:
-            continue  # frames of the kernel, Pyodide or libraries: not the reader's code
-        where = f"  {label}, Zeile {frame.lineno}"
+    """A short traceback in German that lists only frames of cells, at most ``MAX_ERROR_CHARS``."""
+    frames = [
+        frame
+        for frame in traceback.extract_tb(exc.__traceback__)
+        # frames of the kernel, Pyodide or libraries: not the reader's code
+        if _label_of(frame.filename) is not None
+    ]
+    lines = ["Traceback (letzter Aufruf zuletzt):\n"] if frames else []
+    if len(frames) > MAX_FRAMES:  # deep recursion: the start and the end say what happened
+        left_out = len(frames) - 2 * KEPT_FRAMES
+        frames = [*frames[:KEPT_FRAMES], None, *frames[-KEPT_FRAMES:]]  # type: ignore[list-item]
+    for frame in frames:
+        if frame is None:
+            lines.append(f"  … {_zahl(left_out)} weitere Aufrufe ausgelassen …\n")
+            continue
+        where = f"  {_label_of(frame.filename)}, Zeile {frame.lineno}"
         if frame.name != "<module>":
             where += f", in {frame.name}"
         lines.append(where + "\n")
         if frame.line:
-            lines.append(f"    {frame.line.strip()}\n")
-    if len(lines) == 1:
-        lines = []
+            lines.append(f"    {_shorten(frame.line.strip(), 200)}\n")
     if isinstance(exc, SyntaxError):
         lines.extend(_format_syntax_error(exc))
     else:
-        lines.extend(traceback.format_exception_only(type(exc), exc))
-    return "".join(lines)
+        lines.extend(_format_exception_only(exc))
+    if isinstance(exc, SystemExit):
+        lines.append(EXIT_NOTE)
+    text = "".join(lines)
+    if len(text) > MAX_ERROR_CHARS:
+        text = (
+            text[:MAX_ERROR_CHARS]
+            + f"\n… Fehlermeldung gekürzt auf {_zahl(MAX_ERROR_CHARS)} Zeichen.\n"
+        )
+    return text
+
+
+def _format_exception_only(exc: BaseException) -> list[str]:
+    """Python's last traceback line(s), with the message cut before it is copied.
+
+    ``str()`` of an exception with one ``str`` argument returns that very string, so a
+    100 MB message is sliced here rather than copied into "ValueError: …" first.
+    """
+    try:
+        message = str(exc)
+    except Exception:
+        message = ""
+    if len(message) <= MAX_MESSAGE_CHARS:
+        return traceback.format_exception_only(type(exc), exc)
+    kind = type(exc)
+    name = kind.__qualname__
+    if kind.__module__ not in ("__main__", "builtins"):
+        name = f"{kind.__module__}.{name}"
+    return [
+        f"{name}: {message[:MAX_MESSAGE_CHARS]}\n",
+        f"… Meldung gekürzt: {_zahl(len(message))} Zeichen, "
+        f"gezeigt werden die ersten {_zahl(MAX_MESSAGE_CHARS)}.\n",
+    ]
+
+
+def _zahl(number: int) -> str:
+    """German digit grouping: 10000 -> "10.000"."""
+    return f"{number:,}".replace(",", ".")
+
+
+def _shorten(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[:limit] + " …"
 
 
 def _format_syntax_error(exc: SyntaxError) -> list[str]:
@@ -237,12 +395,17 @@ async def run_cell_async(
     filename = cell_filename(label)
     # Register the source so tracebacks can quote the reader's lines.
     linecache.cache[filename] = (len(code), None, code.splitlines(keepends=True), filename)
-    stdout = _Capture("stdout", result, on_chunk)
-    stderr = _Capture("stderr", result, on_chunk)
-    stderr.budget = stdout.budget
+    output = _Output(on_chunk)
+    budget = _Budget()  # one budget for both streams
+    stdout = _Capture("stdout", result, output, budget)
+    stderr = _Capture("stderr", result, output, budget)
     namespace.setdefault("__name__", "__main__")
     try:
-        with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):  # type: ignore[type-var]
+        with (
+            contextlib.redirect_stdout(stdout),  # type: ignore[type-var]
+            contextlib.redirect_stderr(stderr),  # type: ignore[type-var]
+            no_input(),
+        ):
             body, expr = _compile(code, filename)
             if body is not None:
                 await _evaluate(body, namespace)
@@ -255,6 +418,9 @@ async def run_cell_async(
             result.error = "KeyboardInterrupt: Die Zelle wurde gestoppt.\n"
         else:
             result.error = format_error(exc)
+    finally:
+        output.flush()
+        result.output = output.merged()
     return result
 
 
@@ -266,9 +432,101 @@ def _show_value(value: Any, result: CellResult) -> None:
     if callable(to_svg) and not isinstance(value, type):
         svg = to_svg()
         if isinstance(svg, str):
-            result.svg = svg
+            if len(svg) <= MAX_SVG_CHARS:
+                result.svg = svg
+            else:
+                result.value = (
+                    f"Bild nicht gezeigt: Das SVG hat {_zahl(len(svg))} Zeichen, "
+                    f"erlaubt sind {_zahl(MAX_SVG_CHARS)}."
+                )
             return
-    result.value = repr(value)
+    text, cut = bounded_repr(value, MAX_VALUE_CHARS)
+    if cut:
+        text += f"\n… Wert gekürzt: gezeigt werden die ersten {_zahl(MAX_VALUE_CHARS)} Zeichen."
+    result.value = text
+
+
+class _Full(Exception):
+    """The repr being written has reached its limit."""
+
+
+class _Limited:
+    """Collects the pieces of a repr until ``limit`` characters, then raises ``_Full``."""
+
+    def __init__(self, limit: int) -> None:
+        self.pieces: list[str] = []
+        self.left = limit
+
+    def add(self, text: str) -> None:
+        if len(text) > self.left:
+            self.pieces.append(text[: self.left])
+            self.left = 0
+            raise _Full
+        self.pieces.append(text)
+        self.left -= len(text)
+
+
+#: Exact built-in containers whose repr ``bounded_repr`` writes itself, piece by piece:
+#: (opening, closing, shown for an empty one, shown for a recursive reference).
+_CONTAINERS: dict[type, tuple[str, str, str, str]] = {
+    list: ("[", "]", "[]", "[...]"),
+    tuple: ("(", ")", "()", "(...)"),
+    dict: ("{", "}", "{}", "{...}"),
+    set: ("{", "}", "set()", "set(...)"),
+    frozenset: ("frozenset({", "})", "frozenset()", "frozenset(...)"),
+}
+
+
+def bounded_repr(value: Any, limit: int) -> tuple[str, bool]:
+    """``repr(value)`` cut to ``limit`` characters, and whether it was cut.
+
+    Built-in strings and containers (exact types) are written piece by piece and
+    stop at the limit, so a list of a million numbers or a 100 MB string is never
+    turned into one huge string; for them the text equals ``repr`` exactly while
+    it fits. Anything else is ``repr``'d as usual and then cut.
+    """
+    out = _Limited(limit)
+    try:
+        _write_repr(value, out, set())
+    except _Full:
+        return "".join(out.pieces), True
+    return "".join(out.pieces), False
+
+
+def _write_repr(value: Any, out: _Limited, active: set[int]) -> None:
+    kind = type(value)
+    if kind in (str, bytes, bytearray) and len(value) > out.left:
+        # A repr is at least as long as the text: the start of the text is enough.
+        out.add(repr(value[: out.left + 1]))
+        return
+    shape = _CONTAINERS.get(kind)
+    if shape is None:
+        out.add(repr(value))
+        return
+    opening, closing, empty, recursive = shape
+    if not value:
+        out.add(empty)
+        return
+    if id(value) in active:  # like repr: a container inside itself
+        out.add(recursive)
+        return
+    active.add(id(value))
+    try:
+        out.add(opening)
+        for index, item in enumerate(value.items() if kind is dict else value):
+            if index:
+                out.add(", ")
+            if kind is dict:
+                _write_repr(item[0], out, active)
+                out.add(": ")
+                _write_repr(item[1], out, active)
+            else:
+                _write_repr(item, out, active)
+        if kind is tuple and len(value) == 1:
+            out.add(",")
+        out.add(closing)
+    finally:
+        active.discard(id(value))
 
 
 class Kernel:

@@ -7,7 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from lessonkit.checks import MAX_CHECK_CHARS, check_code, compare_prediction
 from lessonkit.errors import LessonError
+from lessonkit.execute import run_sync
+from lessonkit.kernel import Kernel
 from tests.lessonkit.test_fences import convert
 
 PREDICTION = """```vorhersage id="p"
@@ -153,3 +156,83 @@ def test_duplicate_ids_are_refused(tmp_path: Path) -> None:
     quiz = '```quiz id="q"\n--- frage\nJa?\n--- richtig\nA\n--- falsch\nB\n```\n'
     with pytest.raises(LessonError, match="Die id „q“ gibt es auf dieser Seite mehrmals"):
         convert(tmp_path, quiz + "\n" + quiz)
+
+
+# --- Checks a reader cannot fool or flood (issue 15, items 6 and 13) -------------------
+
+EVIL = "class Immer:\n    def __eq__(self, other):\n        return True\n    __hash__ = None\n"
+CHECK_70 = (
+    '@pruefe("summe([30, 40]) ist 70")\ndef _():\n'
+    "    ergebnis = summe([30, 40])\n"
+    '    assert ergebnis == 70, f"summe([30, 40]) liefert {ergebnis!r}."\n'
+)
+
+
+def check(code: str, pruefung: str = CHECK_70) -> dict:
+    return run_sync(lambda: check_code("", code, pruefung)).to_dict()
+
+
+@pytest.mark.parametrize(
+    ("answer", "test"),
+    [
+        ("Immer()", "ergebnis == 70"),
+        ("[Immer()]", "ergebnis == [70]"),
+        ("(1, Immer())", "ergebnis == (1, 2)"),
+        ("{'a': Immer()}", "ergebnis == {'a': 1}"),
+        ("type('Zahl', (int,), {'__eq__': lambda s, o: True})(1)", "ergebnis == 70"),
+        ("Immer()", "ergebnis in (1, 2)"),
+        ("[1, Immer()]", "not ergebnis != [1, 2]"),
+    ],
+)
+def test_an_object_that_equals_everything_does_not_pass(answer: str, test: str) -> None:
+    pruefung = CHECK_70.replace("ergebnis == 70", test)
+    outcome = check(EVIL + f"def summe(xs):\n    return {answer}\n", pruefung)
+    assert outcome["ok"] is False
+    assert outcome["checks"][0]["ok"] is False
+
+
+def test_equal_plain_values_still_pass() -> None:
+    pruefung = (
+        '@pruefe("Werte")\ndef _():\n'
+        "    assert summe([30, 40]) == 70.0\n"
+        "    assert [summe([1]), 'a'] == [1, 'a']\n"
+        "    assert {'k': (1, 2)} != {'k': (1, 3)}\n"
+        "    assert summe([1]) in (1, 2)\n"
+        "    assert HTTPStatus.OK == 200\n"
+    )
+    code = "from http import HTTPStatus\ndef summe(xs):\n    return sum(xs)\n"
+    assert check(code, pruefung)["ok"] is True
+
+
+def test_sys_exit_inside_a_check_gives_a_german_message() -> None:
+    outcome = check("import sys\ndef summe(xs):\n    sys.exit(0)\n")
+    assert outcome["ok"] is False
+    message = outcome["checks"][0]["message"]
+    assert "sys.exit()" in message and "return" in message
+
+
+def test_a_huge_check_message_is_cut() -> None:
+    outcome = check("def summe(xs):\n    return 'x' * 10**6\n")
+    message = outcome["checks"][0]["message"]
+    assert len(message) < MAX_CHECK_CHARS + 200
+    assert "gekürzt" in message
+
+
+def test_a_prediction_with_a_fake_part_is_not_right() -> None:
+    evil = run_sync(lambda: _value(EVIL + "(1, Immer())"))
+    outcome = compare_prediction(evil, "(1, 2)")
+    assert outcome.correct is False
+    assert outcome.parts == [True, False]
+
+
+def test_a_huge_answer_is_not_echoed_in_full() -> None:
+    outcome = compare_prediction(1, "(" * 100_000)
+    assert outcome.valid is False
+    assert len(outcome.message) < 600
+    outcome = compare_prediction((1, 2), "(1, '" + "a" * 100_000 + "')")
+    assert outcome.valid is True
+    assert len(outcome.message) < 600
+
+
+async def _value(code: str) -> object:
+    return (await Kernel().run("p", code)).raw_value

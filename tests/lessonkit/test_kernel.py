@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
+import tracemalloc
+
 import pytest
 
 from lessonkit.execute import run_sync
-from lessonkit.kernel import MAX_OUTPUT_LINES, Kernel, run_cell_async
+from lessonkit.kernel import (
+    MAX_ERROR_CHARS,
+    MAX_OUTPUT_LINES,
+    MAX_VALUE_CHARS,
+    Kernel,
+    run_cell_async,
+)
 
 
 def run(code: str, namespace: dict | None = None) -> dict:
@@ -97,3 +106,156 @@ def test_sessions_share_and_separate_namespaces() -> None:
     assert other["error_type"] == "NameError"
     kernel.reset()
     assert kernel.sessions == {}
+
+
+# --- Hostile output: every channel is capped (issue 15, items 5-7 and 13) ---------------
+
+
+def test_a_huge_value_is_cut_with_a_note() -> None:
+    value = run("list(range(10**6))")["value"]
+    assert value.startswith("[0, 1, 2, 3, ")
+    assert len(value) < MAX_VALUE_CHARS + 200
+    assert "Wert gekürzt" in value
+
+
+def peak_memory_of(setup: str, code: str) -> tuple[dict, int]:
+    """Run ``setup``, then ``code`` in the same namespace; the peak of new memory for ``code``."""
+    namespace: dict = {}
+    run(setup, namespace)
+    tracemalloc.start()
+    try:
+        result = run(code, namespace)
+        return result, tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_a_huge_string_is_cut_without_copying_it() -> None:
+    result, peak = peak_memory_of("s = 'a' * 10**8", "s")
+    assert result["value"].startswith("'aaaa")
+    assert len(result["value"]) < MAX_VALUE_CHARS + 200
+    assert "Wert gekürzt" in result["value"]
+    assert peak < 5_000_000
+
+
+def test_a_huge_exception_message_is_cut_without_copying_it() -> None:
+    result, peak = peak_memory_of("s = 'x' * 10**8", "raise ValueError(s)")
+    assert result["error_type"] == "ValueError"
+    assert "ValueError: xxxx" in result["error"]
+    assert len(result["error"]) < MAX_ERROR_CHARS + 300
+    assert "Meldung gekürzt" in result["error"]
+    assert peak < 5_000_000
+
+
+def test_a_deep_traceback_keeps_its_first_and_last_calls() -> None:
+    result = run("def f(n):\n    return f(n - 1) if n else 1 / 0\n\nf(500)")
+    assert result["error_type"] == "ZeroDivisionError"
+    assert result["error"].count("in f") < 50
+    assert "weitere Aufrufe ausgelassen" in result["error"]
+    assert result["error"].endswith("ZeroDivisionError: division by zero\n")
+
+
+def test_a_huge_picture_is_replaced_by_a_note() -> None:
+    code = (
+        "class Bild:\n    def _repr_svg_(self):\n"
+        "        return '<svg>' + ' ' * 50_000_000 + '</svg>'\nBild()"
+    )
+    result = run(code)
+    assert result["svg"] is None
+    assert "Bild nicht gezeigt" in result["value"]
+
+
+VALUES = [
+    "[]",
+    "()",
+    "(1,)",
+    "{}",
+    "set()",
+    "frozenset()",
+    "frozenset({1})",
+    "{1, 2}",
+    "[1, 'a', b'x', bytearray(b'y'), 1.5, None, True, 3j]",
+    "{'a': [1, (2, 3)], 'b': {'c': {4, 5}}}",
+    "['it\\'s', \"\\\"\", '\\n', 'ü', '\\x00']",
+    "__import__('collections').OrderedDict(a=1)",
+    "__import__('collections').Counter('abba')",
+    "__import__('collections').namedtuple('P', 'x y')(1, [2])",
+    "[range(3), type, len, ...]",
+]
+
+
+@pytest.mark.parametrize("code", VALUES)
+def test_a_short_value_is_shown_exactly_as_repr(code: str) -> None:
+    assert run(code)["value"] == repr(eval(code))
+
+
+def test_recursive_containers_are_shown_as_repr_shows_them() -> None:
+    assert run("a = [1]\na.append(a)\nd = {}\nd['d'] = d\n(a, d)")["value"] == (
+        "([1, [...]], {'d': {...}})"
+    )
+
+
+def test_many_small_writes_reach_the_page_in_a_few_batches() -> None:
+    seen: list[tuple[str, str]] = []
+    code = (
+        "import sys\nfor i in range(300_000):\n    print('a', end='')\n"
+        "    if i % 100_000 == 0:\n        print('!', file=sys.stderr)"
+    )
+    result = run_sync(
+        lambda: run_cell_async(code, {}, "Zelle", lambda s, t: seen.append((s, t)))
+    ).to_dict()
+    assert len(seen) < 200
+    merged: list[list[str]] = []
+    for stream, text in seen:  # the batches, merged like the result's output
+        if merged and merged[-1][0] == stream:
+            merged[-1][1] += text
+        else:
+            merged.append([stream, text])
+    assert merged == result["output"]
+    assert [stream for stream, _ in merged][:4] == ["stdout", "stderr", "stdout", "stderr"]
+
+
+def test_the_first_output_of_a_run_is_handed_over_at_once() -> None:
+    seen: list[tuple[str, str]] = []
+    code = "import time\nprint('vorher')\ntime.sleep(0.2)\nprint('nachher')"
+
+    def on_chunk(stream: str, text: str) -> None:
+        seen.append((stream, text))
+
+    async def scenario() -> list[tuple[str, str]]:
+        task = asyncio.ensure_future(run_cell_async(code, {}, "Zelle", on_chunk))
+        await asyncio.sleep(0)
+        await task
+        return seen
+
+    run_sync(scenario)
+    assert seen[0] == ("stdout", "vorher")
+    assert "".join(text for _, text in seen) == "vorher\nnachher\n"
+
+
+def test_output_waiting_while_a_cell_awaits_is_handed_over() -> None:
+    seen: list[str] = []
+    code = "import asyncio\nprint('a')\nprint('b')\nawait asyncio.sleep(0.3)\n'fertig'"
+    marks: list[str] = []
+
+    async def scenario() -> None:
+        task = asyncio.ensure_future(run_cell_async(code, {}, "Zelle", lambda s, t: seen.append(t)))
+        await asyncio.sleep(0.2)
+        marks.append("".join(seen))
+        await task
+
+    run_sync(scenario)
+    assert marks == ["a\nb\n"]
+
+
+def test_input_says_in_german_that_there_is_no_keyboard_input() -> None:
+    result = run("name = input('Wie heißt du? ')")
+    assert result["error_type"] == "EOFError"
+    assert "keine Tastatureingabe" in result["error"]
+    assert result["output"] == [["stdout", "Wie heißt du? "]]
+
+
+def test_sys_exit_in_a_cell_is_explained_in_german() -> None:
+    result = run("import sys\nsys.exit(3)")
+    assert result["error_type"] == "SystemExit"
+    assert "beenden hier nur diese Zelle" in result["error"]
