@@ -11,7 +11,7 @@ Die Methoden entsprechen den Befehlen der Konsole in Lektion 2::
     log.offsets("orders")                     # Enden und Positionen aller Gruppen
     log.reset("billing", to=0)                # oder "earliest" / "latest"
 
-Ausfall und Neuaufteilung (Rebalance)::
+Ausfall und Neuverteilung (Rebalance)::
 
     log = Log(session_timeout=3)              # 3 Ticks ohne consume überlebt ein Mitglied
     log.consume("orders", "billing", member="billing-2", commit=False)   # liest, speichert nicht
@@ -123,7 +123,7 @@ class Offsets:
 
 @dataclass(frozen=True)
 class Entfernt:
-    """Ein Mitglied, das ``tick`` aus seiner Gruppe entfernt hat (Session-Timeout).
+    """Ein Mitglied, das ``tick`` aus seiner Gruppe entfernt hat (Sitzungs-Zeitfenster).
 
     ``uebernahme``: je Partition, die es las, ``(topic, partition, neues Mitglied oder None)``.
     """
@@ -139,7 +139,7 @@ class Entfernt:
     def __str__(self) -> str:
         text = (
             f"{self.member} aus „{self.group}“ entfernt (t={self.zeit}): {self.ohne_lesen} Ticks "
-            f"ohne consume, Session-Timeout {self.timeout}"
+            f"ohne consume, Sitzungs-Zeitfenster {self.timeout}"
         )
         if self.uebernahme:
             teile = [
@@ -208,7 +208,7 @@ class Topic:
 class Gruppe:
     """Eine Consumer-Gruppe: Mitglieder, ihre Topics, eine gespeicherte Position je Partition.
 
-    Jede Änderung der Mitglieder oder ihrer Topics ist eine Neuaufteilung (Rebalance) und erhöht
+    Jede Änderung der Mitglieder oder ihrer Topics ist eine Neuverteilung (Rebalance) und erhöht
     die Generation. Was ein Mitglied gelesen hat, merkt sich die Gruppe mit der Generation des
     Lesens: Nur in derselben Generation darf es diese Position speichern (``Log.commit``).
     """
@@ -233,7 +233,7 @@ class Gruppe:
 
     @property
     def generation(self) -> int:
-        """Wie oft die Gruppe neu aufgeteilt wurde (1 nach dem ersten Beitritt)."""
+        """Wie oft die Gruppe neu verteilt wurde (1 nach dem ersten Beitritt)."""
         return self._generation
 
     def topics(self) -> list[str]:
@@ -253,7 +253,7 @@ class Gruppe:
         return self._zuletzt.get(member)
 
     def entfernt(self) -> list[Entfernt]:
-        """Die Mitglieder, die der Session-Timeout entfernt hat und die nicht wieder lesen."""
+        """Die Mitglieder, die das Sitzungs-Zeitfenster entfernt hat und die nicht wieder lesen."""
         return [e for m, e in sorted(self._entfernt.items()) if self._zustand[m] == regeln.ENTFERNT]
 
     def position(self, topic: str, partition: int) -> int | None:
@@ -337,7 +337,7 @@ class Log:
         """Lässt ``n`` Ticks vergehen. Gibt die Mitglieder zurück, die dabei entfernt wurden.
 
         Ein Mitglied, das länger als ``session_timeout`` Ticks nicht gelesen hat, verlässt seine
-        Gruppe; die übrigen teilen die Partitionen neu auf (neue Generation). Wer danach noch
+        Gruppe; die übrigen verteilen die Partitionen neu (neue Generation). Wer danach noch
         speichern will, was er vorher gelesen hat, bekommt ``CommitAbgelehnt``.
         """
         pruefe_ganzzahl(n, "Die Anzahl der Ticks", 0)
@@ -445,7 +445,7 @@ class Log:
             ) from None
 
     def leave(self, group: str, member: str) -> list[str]:
-        """Ein Mitglied verlässt die Gruppe; die übrigen teilen die Partitionen neu auf."""
+        """Ein Mitglied verlässt die Gruppe; die übrigen verteilen die Partitionen neu."""
         g = self._gruppe(group)
         zustand = g._zustand.get(member) if isinstance(member, str) else None
         if zustand is None:
@@ -469,7 +469,7 @@ class Log:
         if zustand != regeln.ENTFERNT or e is None:
             return ""
         text = (
-            f"Es hat {e.ohne_lesen} Ticks lang nicht gelesen (Session-Timeout {e.timeout}) "
+            f"Es hat {e.ohne_lesen} Ticks lang nicht gelesen (Sitzungs-Zeitfenster {e.timeout}) "
             f"und wurde bei t={e.zeit} entfernt."
         )
         if e.uebernahme:
@@ -612,8 +612,8 @@ class Log:
         wird nur für die Partitionen, die das Mitglied beim Lesen hatte. Gibt ``{Partition:
         Position}`` zurück.
 
-        Wurde das Mitglied inzwischen entfernt (Session-Timeout), ist es ausgetreten, oder wurde die
-        Gruppe seit dem Lesen neu aufgeteilt, kommt ``CommitAbgelehnt``, und nichts ändert sich.
+        Wurde das Mitglied inzwischen entfernt (Sitzungs-Zeitfenster), ist es ausgetreten, oder wurde die
+        Gruppe seit dem Lesen neu verteilt, kommt ``CommitAbgelehnt``, und nichts ändert sich.
         """
         self._topic(topic)
         g = self._gruppe(group)
@@ -713,7 +713,9 @@ class Log:
         teile = [f"{n} ({self._topics[n].partitionen} Partitionen)" for n in self.topics()]
         zeit = "" if self._zeit == 0 and self._session_timeout is None else f"; t={self._zeit}"
         timeout = (
-            "" if self._session_timeout is None else f", Session-Timeout {self._session_timeout}"
+            ""
+            if self._session_timeout is None
+            else f", Sitzungs-Zeitfenster {self._session_timeout}"
         )
         return (
             f"Log: Topics: {', '.join(teile) if teile else 'keine'}; "
@@ -725,4 +727,4 @@ def _pruefe_timeout(ticks: int | None) -> int | None:
     """``None`` oder eine ganze Zahl ab 1 (Ticks ohne ``consume``, die ein Mitglied überlebt)."""
     if ticks is None:
         return None
-    return pruefe_ganzzahl(ticks, "Der Session-Timeout (in Ticks)", 1)
+    return pruefe_ganzzahl(ticks, "Das Sitzungs-Zeitfenster (in Ticks)", 1)

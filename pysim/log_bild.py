@@ -4,10 +4,10 @@
   des Schlüssels. Die gestrichelte Zelle ist die Stelle, an die der nächste Eintrag kommt.
 - Unter jeder Partition hat jede Gruppe ihre eigene Zeile: Der gefärbte Teil ist gelesen und seine
   Position gespeichert, ▲ steht an der Stelle, an der die Gruppe als Nächstes liest. Links steht,
-  welches Mitglied die Partition liest (die Aufteilung); nach einer Neuaufteilung steht dort ein
+  welches Mitglied die Partition liest (die Aufteilung); nach einer Neuverteilung steht dort ein
   anderer Name. Blau gestrichelte Zellen sind gelesen, aber ohne gespeicherte Position: Sie liest
   das nächste Mitglied noch einmal. Ohne gespeicherte Position steht „–“ in der Zeile.
-- Unter den Partitionen: untätige Mitglieder und Mitglieder, die der Session-Timeout entfernt hat.
+- Unter den Partitionen: untätige Mitglieder und Mitglieder, die das Sitzungs-Zeitfenster entfernt hat.
 - Lange Partitionen zeigen nur ihre letzten Zellen, davor „…“.
 """
 
@@ -61,7 +61,7 @@ def _untaetige(topic: Topic, gruppen: list[Gruppe]) -> list[str]:
 
 
 def _entfernte(topic: Topic, gruppen: list[Gruppe]) -> list[str]:
-    """Je Mitglied, das der Session-Timeout entfernt hat und das dieses Topic las, eine Zeile."""
+    """Je Mitglied, das das Sitzungs-Zeitfenster entfernt hat und das dieses Topic las, eine Zeile."""
     return [
         f"{g.name} · {e.member}: entfernt bei t={e.zeit} ({e.ohne_lesen} Ticks ohne consume)"
         for g in gruppen

@@ -8,7 +8,7 @@ Hier steht, was der Simulator entscheidet; ``log.py`` führt es nur aus:
   den Mitgliedern, die dieses Topic lesen),
 - wohin ``reset`` eine Position setzt,
 - wie ein Mitglied seinen Zustand wechselt (``UEBERGAENGE``): lesen, Position speichern,
-  Session-Timeout, austreten; und wann ein Commit abgelehnt wird (Generationen).
+  Sitzungs-Zeitfenster, austreten; und wann ein Commit abgelehnt wird (Generationen).
 
 Vereinfachungen gegenüber Kafka (in Lektion 2 benannt):
 
@@ -17,8 +17,8 @@ Vereinfachungen gegenüber Kafka (in Lektion 2 benannt):
 - Zeit sind Ticks, keine Millisekunden. Ein Mitglied lebt, solange es liest: Kafka trennt das in
   Herzschläge eines Hintergrund-Threads (``session.timeout.ms``) und den Abstand zwischen zwei
   ``poll()`` (``max.poll.interval.ms``). Der Simulator kennt nur das zweite und nennt es
-  Session-Timeout.
-- Eine Neuaufteilung geschieht sofort und auf einmal (wie das klassische „eager“-Protokoll), ohne
+  Sitzungs-Zeitfenster (Session Timeout).
+- Eine Neuverteilung geschieht sofort und auf einmal (wie das klassische „eager“-Protokoll), ohne
   Wartezeit und ohne Join/Sync-Runden.
 - Jede Änderung der Mitglieder oder ihrer Topics erhöht die Generation der Gruppe. Ein Commit mit
   einer älteren Generation wird abgelehnt (in Kafka: ``CommitFailedException``, Fehlercode
@@ -34,15 +34,15 @@ from .fehler import SimFehler, UngueltigeEingabe
 class CommitAbgelehnt(SimFehler):
     """Ein Mitglied will eine Position speichern, darf es aber nicht mehr.
 
-    Es wurde aus der Gruppe entfernt (Session-Timeout), ist ausgetreten, oder die Gruppe wurde seit
-    seinem Lesen neu aufgeteilt. Wie Kafkas ``CommitFailedException``: Nichts wird gespeichert.
+    Es wurde aus der Gruppe entfernt (Sitzungs-Zeitfenster), ist ausgetreten, oder die Gruppe wurde seit
+    seinem Lesen neu verteilt. Wie Kafkas ``CommitFailedException``: Nichts wird gespeichert.
     """
 
 
 # --- Zustände eines Mitglieds und die erlaubten Übergänge (die einzige Stelle mit Regeln) ---
 
 MITGLIED = "Mitglied"
-ENTFERNT = "entfernt"  # nach dem Session-Timeout vom Simulator entfernt
+ENTFERNT = "entfernt"  # nach dem Sitzungs-Zeitfenster vom Simulator entfernt
 AUSGETRETEN = "ausgetreten"  # mit leave selbst gegangen
 
 #: (Zustand, Ereignis) -> neuer Zustand. Was hier fehlt, ist verboten: ``uebergang`` sagt, warum.

@@ -142,8 +142,8 @@ BEFEHLE = Befehlstabelle(
             methode="_commit",
             erklaerung=(
                 "Speichert die Position bis dahin, wo das Mitglied zuletzt gelesen hat, nur "
-                "für seine eigenen Partitionen. Ein Mitglied, das der Session-Timeout entfernt "
-                "hat, kann nichts mehr speichern; ebenso nach einer Neuaufteilung seit dem "
+                "für seine eigenen Partitionen. Ein Mitglied, das das Sitzungs-Zeitfenster entfernt "
+                "hat, kann nichts mehr speichern; ebenso nach einer Neuverteilung seit dem "
                 "Lesen (wie Kafkas CommitFailedException).",
             ),
             positionen=(TOPIC,),
@@ -159,7 +159,7 @@ BEFEHLE = Befehlstabelle(
             beispiele=("tick", "tick 4"),
             methode="_tick",
             erklaerung=(
-                "Hat ein Mitglied länger als den Session-Timeout nicht gelesen (consume), wird "
+                "Hat ein Mitglied länger als das Sitzungs-Zeitfenster nicht gelesen (consume), wird "
                 "es aus seiner Gruppe entfernt, und die übrigen teilen seine Partitionen neu "
                 f"auf. Höchstens {MAX_TICKS} Ticks auf einmal.",
             ),
@@ -169,7 +169,7 @@ BEFEHLE = Befehlstabelle(
         Befehl(
             name="timeout",
             syntax="timeout [<ticks>|off]",
-            kurz="Session-Timeout: Ticks ohne consume bis zum Aus",
+            kurz="Sitzungs-Zeitfenster: Ticks ohne consume",
             beispiele=("timeout 3", "timeout off", "timeout"),
             methode="_session_timeout",
             erklaerung=(
@@ -188,8 +188,8 @@ BEFEHLE = Befehlstabelle(
             beispiele=("leave group billing billing-2",),
             methode="_leave",
             erklaerung=(
-                "Die übrigen Mitglieder teilen die Partitionen sofort neu auf, ohne auf den "
-                "Session-Timeout zu warten (wie consumer.close() in Kafka).",
+                "Die übrigen Mitglieder teilen die Partitionen sofort neu auf, ohne auf das "
+                "Sitzungs-Zeitfenster zu warten (wie consumer.close() in Kafka).",
             ),
             woerter=("group",),
             positionen=(GRUPPE, Wert("mitglied", "<mitglied>", "mitglied_aktiv")),
@@ -594,13 +594,13 @@ class Console(BasisKonsole):
         timeout = log.session_timeout
         zeilen = [f"Zeit: t={log.zeit} (+{n})."]
         if timeout is None:
-            zeilen.append("Ohne Session-Timeout wird niemand entfernt")
+            zeilen.append("Ohne Sitzungs-Zeitfenster wird niemand entfernt")
             zeilen.append("(timeout 3 schaltet ihn ein).")
         for e in entfernt:
             zeilen.append(
                 absatz(
                     f"t={e.zeit}: {e.member} hat {e.ohne_lesen} Ticks nicht gelesen "
-                    f"(Session-Timeout {e.timeout}): aus „{e.group}“ entfernt."
+                    f"(Sitzungs-Zeitfenster {e.timeout}): aus „{e.group}“ entfernt."
                 )
             )
             g = log.group(e.group)
@@ -620,7 +620,7 @@ class Console(BasisKonsole):
         return self._ok(aufruf, "\n".join(zeilen), self._bild())
 
     def _wach_text(self) -> str:
-        """Wer dem Session-Timeout am nächsten ist (für tick ohne Entfernung)."""
+        """Wer dem Ende seines Sitzungs-Zeitfensters am nächsten ist (für tick ohne Entfernung)."""
         log = self._log
         timeout = log.session_timeout
         if timeout is None:
@@ -637,7 +637,7 @@ class Console(BasisKonsole):
         ohne, wer = max(naechste, key=lambda x: (x[0], x[1]))
         return absatz(
             f"Niemand entfernt. Am längsten ohne consume: {wer} "
-            f"({anzahl(ohne, 'Tick', 'Ticks')}; entfernt wird ab {timeout + 1})."
+            f"({anzahl(ohne, 'Tick', 'Ticks')}; ab {timeout + 1} Ticks wird es entfernt)."
         )
 
     def _session_timeout(self, aufruf: Aufruf) -> ConsoleResult:
@@ -645,18 +645,19 @@ class Console(BasisKonsole):
         if "timeout" not in aufruf.werte:
             wert = log.session_timeout
             text = (
-                "Kein Session-Timeout: Niemand wird entfernt."
+                "Kein Sitzungs-Zeitfenster: Niemand wird entfernt."
                 if wert is None
-                else f"Session-Timeout: {anzahl(wert, 'Tick', 'Ticks')} (jetzt t={log.zeit})."
+                else f"Sitzungs-Zeitfenster: {anzahl(wert, 'Tick', 'Ticks')} (jetzt t={log.zeit})."
             )
             return self._ok(aufruf, text, self._bild())
         log.session_timeout = aufruf.werte["timeout"]
         wert = log.session_timeout
         if wert is None:
-            text = "Session-Timeout aus: Niemand wird mehr entfernt."
+            text = "Sitzungs-Zeitfenster aus: Niemand wird mehr entfernt."
         else:
             text = (
-                f"Session-Timeout: {anzahl(wert, 'Tick', 'Ticks')}. Wer länger als {wert} "
+                f"Sitzungs-Zeitfenster: {anzahl(wert, 'Tick', 'Ticks')}. Wer länger als "
+                f"{anzahl(wert, 'Tick', 'Ticks')} "
                 f"ohne consume bleibt, fliegt bei tick aus der Gruppe."
             )
         return self._ok(aufruf, absatz(text), self._bild())
@@ -697,7 +698,7 @@ class Console(BasisKonsole):
         g = self._log.group(gruppe)
         zeilen = [
             absatz(f"Gruppe „{gruppe}“, Mitglieder: {', '.join(g.mitglieder) or 'keine'}"),
-            f"Generation {g.generation} (zählt jede Neuaufteilung).",
+            f"Generation {g.generation} (zählt jede Neuverteilung).",
         ]
         beschreibung = self._log.describe(gruppe)
         if not beschreibung:
@@ -736,7 +737,7 @@ class Console(BasisKonsole):
             zeilen.append(
                 absatz(
                     f"{e.member}: entfernt bei t={e.zeit} ({e.ohne_lesen} Ticks ohne consume, "
-                    f"Session-Timeout {e.timeout})."
+                    f"Sitzungs-Zeitfenster {e.timeout})."
                 )
             )
         return self._ok(aufruf, "\n".join(zeilen), g.bild().svg)

@@ -202,7 +202,7 @@ def test_describe_tabelle() -> None:
     r = ausfuehren(c, "describe group billing")
     zeilen = r.text.splitlines()
     assert zeilen[0] == "Gruppe „billing“, Mitglieder: billing-1, billing-2"
-    assert zeilen[1] == "Generation 2 (zählt jede Neuaufteilung)."
+    assert zeilen[1] == "Generation 2 (zählt jede Neuverteilung)."
     zeilen = zeilen[1:]
     assert zeilen[1].split() == ["TOPIC", "PARTITION", "POSITION", "ENDE", "RÜCKSTAND", "MITGLIED"]
     assert zeilen[2].split() == ["orders", "0", "1", "1", "0", "billing-1"]

@@ -1,4 +1,4 @@
-"""Ausfall, Session-Timeout und Neuaufteilung im Log: Modell, Regeln und Konsole.
+"""Ausfall, Sitzungs-Zeitfenster und Neuverteilung im Log: Modell, Regeln und Konsole.
 
 Die Eigenschaften (hypothesis): Entfernt wird nur nach dem Timeout, nie davor; ein entferntes
 Mitglied speichert nie eine Position, und sein Versuch ändert nichts; die Aufteilung gilt je
@@ -68,12 +68,12 @@ def test_position_text() -> None:
     assert regeln.position_text(0) == "0"
 
 
-# --- Session-Timeout ---
+# --- Sitzungs-Zeitfenster ---
 
 
 def test_timeout_wird_geprueft() -> None:
     for falsch in (0, -1, 1.5, "3", True):
-        with pytest.raises(UngueltigeEingabe, match="Session-Timeout"):
+        with pytest.raises(UngueltigeEingabe, match="Sitzungs-Zeitfenster"):
             Log(session_timeout=falsch)  # type: ignore[arg-type]
     log = Log()
     assert log.session_timeout is None and log.zeit == 0
@@ -158,7 +158,7 @@ def test_zombie_kann_nicht_speichern_und_aendert_nichts() -> None:
         log.commit("orders", "billing", member="billing-2")
     meldung = str(info.value)
     assert "billing-2 kann keine Position speichern" in meldung
-    assert "4 Ticks lang nicht gelesen (Session-Timeout 3)" in meldung
+    assert "4 Ticks lang nicht gelesen (Sitzungs-Zeitfenster 3)" in meldung
     assert "p2 von „orders“ liest jetzt billing-1" in meldung
     assert isinstance(info.value, SimFehler)
     assert zustand(log) == vorher
@@ -181,7 +181,7 @@ def test_zombie_tritt_mit_consume_neu_bei() -> None:
 def test_commit_nach_neuaufteilung_wird_abgelehnt() -> None:
     log = zwei_mitglieder()
     log.consume("orders", "billing", commit=False)  # billing-1 liest p0 und p1
-    log.consume("orders", "billing", member="billing-3")  # Neuaufteilung: Generation 3
+    log.consume("orders", "billing", member="billing-3")  # Neuverteilung: Generation 3
     vorher = zustand(log)
     with pytest.raises(CommitAbgelehnt, match=r"Generation 2, jetzt 3"):
         log.commit("orders", "billing")
@@ -325,11 +325,11 @@ def test_konsole_commit_tick_timeout_leave() -> None:
     r = c.run("commit orders group g")
     assert r.ok and "p0: – → 1" in r.text
     r = c.run("tick 2")
-    assert "Ohne Session-Timeout wird niemand entfernt" in r.text
-    assert c.run("timeout").text.startswith("Kein Session-Timeout")
+    assert "Ohne Sitzungs-Zeitfenster wird niemand entfernt" in r.text
+    assert c.run("timeout").text.startswith("Kein Sitzungs-Zeitfenster")
     assert c.run("timeout 5").ok and c.log.session_timeout == 5
     r = c.run("tick")
-    assert "Am längsten ohne consume: g-1 (3 Ticks;\nentfernt wird ab 6)." in r.text
+    assert "g-1 (3 Ticks; ab 6 Ticks wird es entfernt)" in " ".join(r.text.split())
     assert c.run("timeout off").ok and c.log.session_timeout is None
     r = c.run("leave group g g-1")
     assert r.ok and "niemand: Kein Mitglied liest" in r.text
