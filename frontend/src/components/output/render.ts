@@ -13,13 +13,96 @@ function element<K extends keyof HTMLElementTagNameMap>(tag: K, className: strin
 }
 
 /**
- * An SVG from Python, made safe: DOMPurify removes scripts, event handlers and
- * foreign references, so no code inside a picture can run in the page. Inline
- * (not an <img>) so pictures follow the light/dark palette via CSS variables.
+ * CSS properties a picture may set in a `style` attribute: how it is painted and how
+ * its text looks, never where it sits (no `position`, `transform`, `margin`, `z-index`
+ * …), so a picture cannot cover or hide the page. Longhands, as the browser's CSS
+ * parser spells them (it splits shorthands such as `font` into these).
+ */
+const PICTURE_STYLES = new Set([
+  "fill", "fill-opacity", "fill-rule", "stroke", "stroke-width", "stroke-dasharray",
+  "stroke-dashoffset", "stroke-linecap", "stroke-linejoin", "stroke-miterlimit",
+  "stroke-opacity", "opacity", "color", "paint-order", "vector-effect", "shape-rendering",
+  "text-rendering", "stop-color", "stop-opacity", "flood-color", "flood-opacity",
+  "lighting-color", "clip-rule", "font-family", "font-size", "font-style", "font-weight",
+  "font-variant", "font-variant-caps", "font-variant-numeric", "font-stretch", "letter-spacing",
+  "word-spacing", "text-anchor", "dominant-baseline", "alignment-baseline", "baseline-shift",
+  "text-decoration-line", "text-decoration-color", "text-decoration-style", "white-space",
+  "visibility", "max-width", "max-height", "width", "height",
+]);
+
+/** Attributes whose value is an address: a picture may only point into itself (`#id`). */
+const ADDRESS_ATTRIBUTES = new Set(["href", "xlink:href", "src"]);
+
+/** Class names of the page itself (Material `md-…`, the course `lk-…`): its CSS positions some. */
+const PAGE_CLASS = /^(md|lk)-/i;
+
+/**
+ * Would this CSS value load something? `url(…)` only to a part of the picture
+ * (`url(#gradient)`); no `image-set()`, `image()`, `src()` or `@import` at all.
+ * Checked on the browser's own serialisation, so CSS escapes are already resolved.
+ */
+function loadsSomething(value: string): boolean {
+  const lower = value.toLowerCase();
+  if (/image-set\(|image\(|src\(|@import|\\/.test(lower)) return true;
+  return lower.split("url(").slice(1).some((rest) => !/^\s*["']?#/.test(rest));
+}
+
+/** A `style` attribute reduced to `PICTURE_STYLES` that load nothing ("" if none is left). */
+function pictureStyle(value: string): string {
+  const probe = document.createElement("span").style;
+  probe.cssText = value;
+  const kept: string[] = [];
+  for (let index = 0; index < probe.length; index += 1) {
+    const name = probe.item(index);
+    const declared = probe.getPropertyValue(name);
+    if (!PICTURE_STYLES.has(name) || !declared || loadsSomething(declared)) continue;
+    const important = probe.getPropertyPriority(name) ? " !important" : "";
+    kept.push(`${name}:${declared}${important}`);
+  }
+  return kept.join(";");
+}
+
+/**
+ * One DOMPurify of its own for pictures (its hooks are not shared with other uses).
+ * DOMPurify removes scripts, event handlers, `<use>` and `<foreignObject>`; the
+ * configuration adds `<style>` (a picture's CSS would apply to the whole page) and
+ * `data-…` attributes (the theme's script looks elements up by them), and the hook
+ * keeps a picture from covering the page or loading anything: only `PICTURE_STYLES`
+ * in `style`, none of the page's own class names, addresses only to the picture's own
+ * parts, no attribute with a `url(…)` elsewhere (e.g. `fill="url(https://…)"`).
+ * The page's CSS adds `contain: paint` around pictures as a second fence.
+ */
+const purifier = DOMPurify(window);
+purifier.addHook("afterSanitizeAttributes", (node) => {
+  for (const attribute of [...node.attributes]) {
+    const name = attribute.name.toLowerCase();
+    const value = attribute.value;
+    if (name === "style") {
+      const style = pictureStyle(value);
+      if (style) node.setAttribute(attribute.name, style);
+      else node.removeAttribute(attribute.name);
+    } else if (name === "class") {
+      const own = value.split(/\s+/).filter((token) => token && !PAGE_CLASS.test(token));
+      if (own.length) node.setAttribute(attribute.name, own.join(" "));
+      else node.removeAttribute(attribute.name);
+    } else if (ADDRESS_ATTRIBUTES.has(name) ? !value.trim().startsWith("#") : loadsSomething(value)) {
+      node.removeAttribute(attribute.name);
+    }
+  }
+});
+
+/**
+ * An SVG from Python, made safe: no code inside a picture can run in the page, no
+ * picture can restyle, cover or hide the page or load anything from anywhere.
+ * Inline (not an <img>) so pictures follow the light/dark palette via CSS variables
+ * (`fill:var(--pysim-fg,#1f2937)` is kept as written).
  */
 export function sanitizeSvg(svg: string): DocumentFragment {
-  return DOMPurify.sanitize(svg, {
+  return purifier.sanitize(svg, {
     USE_PROFILES: { svg: true, svgFilters: true },
+    FORBID_TAGS: ["style", "foreignobject", "a"],
+    FORBID_ATTR: ["overflow"],
+    ALLOW_DATA_ATTR: false,
     RETURN_DOM_FRAGMENT: true,
   });
 }

@@ -1,0 +1,206 @@
+"""A reader's code cannot freeze, crash, cover or leak the page (issue 15, items 5-8).
+
+Huge values, messages and pictures are cut by the kernel; many small prints reach the
+page in a few batches; `input()` says in German why it cannot work; `Stopp` ends a
+flood of prints and a long sleep; a hostile picture neither covers the page nor
+loads anything from another origin, while pysim's pictures keep the palette.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Locator, Page, expect
+
+from tests.browser.conftest import RecordingPage
+from tests.browser.test_cells import FIRST_STEPS, cell, editor, run
+
+pytestmark = pytest.mark.browser
+
+#: Counts the worker's `chunk` messages (the page's worker is made with `new Worker`).
+COUNT_CHUNKS = """
+window.lkChunks = 0;
+const NativeWorker = window.Worker;
+window.Worker = class extends NativeWorker {
+  constructor(...args) {
+    super(...args);
+    this.addEventListener("message", (event) => {
+      if (event.data && event.data.type === "chunk") window.lkChunks += 1;
+    });
+  }
+};
+"""
+
+
+def run_code(page: Page, code: str, number: int = 6) -> Locator:
+    """Type ``code`` into cell ``number`` of "Erste Schritte", run it, return the cell."""
+    target = cell(page, number)
+    editor(target).fill(code)
+    run(target)
+    return target
+
+
+def start_code(page: Page, code: str, number: int = 6) -> Locator:
+    """Type and start ``code`` without waiting for the end."""
+    target = cell(page, number)
+    editor(target).fill(code)
+    target.get_by_role("button", name=re.compile("ausführen$")).click()
+    expect(target).to_have_attribute("data-state", "running")
+    return target
+
+
+def test_a_huge_value_shows_its_start_and_a_note(page: Page, site_url: str) -> None:
+    page.goto(site_url + FIRST_STEPS)
+    value = run_code(page, "list(range(10**6))").locator(".lk-output__value")
+    expect(value).to_contain_text("[0, 1, 2, 3,")
+    expect(value).to_contain_text("Wert gekürzt")
+    assert len(value.inner_text()) < 11_000
+
+
+def test_huge_strings_and_messages_do_not_crash_the_tab(page: Page, site_url: str) -> None:
+    page.goto(site_url + FIRST_STEPS)
+    target = run_code(page, "'a' * 10**8")
+    expect(target.locator(".lk-output__value")).to_contain_text("Wert gekürzt")
+    target = run_code(page, "raise ValueError('x' * 10**8)")
+    error = target.locator(".lk-output__error")
+    expect(error).to_contain_text("ValueError: xxxx")
+    expect(error).to_contain_text("Meldung gekürzt")
+    assert len(error.inner_text()) < 11_000
+    target = run_code(page, "'<svg>' + ' ' * 50_000_000 + '</svg>'")  # a text, not a picture
+    expect(target.locator(".lk-output__value")).to_contain_text("Wert gekürzt")
+    assert page.evaluate("1 + 1") == 2
+
+
+def test_a_huge_picture_is_not_drawn(page: Page, site_url: str) -> None:
+    page.goto(site_url + FIRST_STEPS)
+    target = run_code(
+        page,
+        "class Riesig:\n    def _repr_svg_(self):\n"
+        "        return '<svg>' + ' ' * 50_000_000 + '</svg>'\nRiesig()",
+    )
+    expect(target.locator(".lk-output__value")).to_contain_text("Bild nicht gezeigt")
+    assert target.locator(".lk-output__svg").count() == 0
+
+
+def test_many_small_prints_reach_the_page_in_a_few_messages(page: Page, site_url: str) -> None:
+    page.add_init_script(COUNT_CHUNKS)
+    page.goto(site_url + FIRST_STEPS)
+    target = run_code(page, "for _ in range(300_000):\n    print('a', end='')")
+    expect(target.locator(".lk-output__text")).to_contain_text("Ausgabe gekürzt")
+    assert target.locator(".lk-output__text").inner_text().startswith("a" * 1000)
+    assert 0 < page.evaluate("window.lkChunks") < 500  # one per print: 200,000
+
+
+def test_stopp_ends_a_flood_of_prints(page: Page, site_url: str) -> None:
+    page.goto(site_url + FIRST_STEPS)
+    target = start_code(page, "for _ in range(10**7):\n    print('a', end='')")
+    expect(target.locator(".lk-output__text")).to_contain_text("aaaa")
+    target.get_by_role("button", name="Stopp").click()
+    expect(target).to_have_attribute("data-state", "stopped")
+    run_code(page, "print('weiter')")
+    expect(target.locator("output")).to_have_text("weiter\n")
+
+
+def test_input_says_that_cells_have_no_keyboard_input(page: Page, site_url: str) -> None:
+    page.goto(site_url + FIRST_STEPS)
+    target = run_code(page, "name = input('Wie heißt du? ')")
+    expect(target).to_have_attribute("data-state", "error")
+    expect(target.locator(".lk-output__text")).to_have_text("Wie heißt du? ")
+    error = target.locator(".lk-output__error")
+    expect(error).to_contain_text("EOFError: input() geht hier nicht")
+    expect(error).to_contain_text("keine Tastatureingabe")
+
+
+def test_a_long_sleep_blocks_only_its_cell_and_stopp_ends_it(page: Page, site_url: str) -> None:
+    page.goto(site_url + FIRST_STEPS)
+    target = start_code(page, "import time\nprint('schlafe')\ntime.sleep(600)")
+    expect(target.locator(".lk-output__text")).to_have_text("schlafe")
+    # The page stays usable: another cell can be asked to run; it waits its turn.
+    other = cell(page, 1)
+    other.get_by_role("button", name=re.compile("ausführen$")).click()
+    expect(other).to_have_attribute("data-state", "queued")
+    target.get_by_role("button", name="Stopp").click()
+    expect(target).to_have_attribute("data-state", "stopped")
+    run_code(page, "print('wach')")
+    expect(target.locator("output")).to_have_text("wach\n")
+
+
+HOSTILE_PICTURE = r"""
+class Boese:
+    def _repr_svg_(self):
+        return '''<svg xmlns="http://www.w3.org/2000/svg"
+ xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 100 40" overflow="visible"
+ class="md-header lk-cell eigenes-bild" data-md-component="header"
+ style="position:fixed;inset:0;width:100vw;height:100vh;z-index:99999;
+ background:url(https://fremd.example/bg.png);max-width:100px">
+<style>@import url(https://fremd.example/a.css);
+ body { display: none !important } .md-header { visibility: hidden }</style>
+<rect width="100" height="40" style="fill:var(--pysim-cell,#f3f4f6);position:fixed;
+ transform:scale(50)"/>
+<rect width="10" height="10" fill="url(https://fremd.example/p.svg#p)"/>
+<rect width="10" height="10" style="fill:url('https://fremd.example/q.svg#q')"/>
+<rect width="10" height="10" style="fill:\75rl(https://fremd.example/e.svg#e)"/>
+<rect width="10" height="10" cursor="url(https://fremd.example/c.cur), auto"/>
+<image href="https://fremd.example/bild.png" width="10" height="10"/>
+<image xlink:href="//fremd.example/bild2.png" width="10" height="10"/>
+<use href="https://fremd.example/s.svg#x"/>
+<filter id="f"><feImage href="https://fremd.example/f.png"/></filter>
+<a href="https://fremd.example/"><text x="5" y="20">Link</text></a>
+<foreignObject width="100" height="40"><div xmlns="http://www.w3.org/1999/xhtml"
+ style="position:fixed;inset:0;background:red">Überdeckt</div></foreignObject>
+</svg>'''
+Boese()
+"""
+
+
+def test_a_hostile_picture_cannot_cover_the_page_or_load_from_elsewhere(
+    recorded: RecordingPage, site_url: str
+) -> None:
+    page = recorded.page
+    page.goto(site_url + FIRST_STEPS)
+    target = run_code(page, HOSTILE_PICTURE)
+    svg = target.locator(".lk-output__svg svg")
+    expect(svg).to_be_visible()
+    page.wait_for_load_state("networkidle")
+    assert recorded.foreign_requests() == []
+    # Nothing of the picture escapes its box or restyles the page.
+    assert target.locator(".lk-output__svg style, .lk-output__svg foreignObject").count() == 0
+    assert svg.get_attribute("class") == "eigenes-bild"
+    assert svg.get_attribute("data-md-component") is None
+    positions = svg.evaluate(
+        "(svg) => [svg, ...svg.querySelectorAll('*')].map((e) => getComputedStyle(e).position)"
+    )
+    assert set(positions) == {"static"}
+    assert page.evaluate("getComputedStyle(document.body).display") != "none"
+    expect(page.locator(".md-header")).to_be_visible()
+    # The other cells stay clickable: nothing lies on top of them.
+    cell(page, 1).get_by_role("button", name=re.compile("ausführen$")).click(trial=True)
+    box = svg.bounding_box()
+    assert box is not None and box["width"] <= 100
+    # What was safe is kept: the palette's colour of the first rectangle.
+    style = svg.locator("rect").first.get_attribute("style") or ""
+    assert "var(--pysim-cell" in style
+    assert "position" not in style and "transform" not in style
+
+
+PYSIM_PICTURE = """
+from pysim.svg import Bild, Zeichnung
+z = Zeichnung(120, 40, "Zwei Kästen")
+z.rechteck(4, 4, 50, 30, fuellung="cell", rand="fg")
+z.rechteck(64, 4, 50, 30, fuellung="ok", rand="warn")
+Bild(z.svg(), "Zwei Kästen")
+"""
+
+
+def test_pysim_pictures_keep_the_palette_in_light_and_dark(page: Page, site_url: str) -> None:
+    page.goto(site_url + FIRST_STEPS)
+    target = run_code(page, PYSIM_PICTURE)
+    rect = target.locator(".lk-output__svg svg rect").last
+    assert "var(--pysim-ok" in (rect.get_attribute("style") or "")
+    colours = []
+    for scheme in ("default", "slate"):
+        page.evaluate(f"document.body.setAttribute('data-md-color-scheme', '{scheme}')")
+        colours.append(rect.evaluate("(r) => [getComputedStyle(r).fill, getComputedStyle(r).stroke]"))
+    assert colours[0] == ["rgb(22, 163, 74)", "rgb(220, 38, 38)"]
+    assert colours[1] == ["rgb(74, 222, 128)", "rgb(248, 113, 113)"]
