@@ -12,40 +12,51 @@ pytestmark = pytest.mark.browser
 TEIL_1 = "lektionen/queues-und-idempotenz/"
 TEIL_2 = "lektionen/outbox-dlq-pubsub/"
 
-NICHT_ATOMAR = """import sqlite3
+#: Übung 3 with effect before check: a caught IntegrityError commits the effect.
+FALSCHE_REIHENFOLGE = """import sqlite3
 
 
 def verarbeite(con, msg):
-    schon = con.execute(
-        "SELECT 1 FROM gesehen WHERE msg_id = ?", (msg["id"],)
-    ).fetchone()
-    if schon:
-        return False
-    con.execute(
-        "UPDATE punkte SET stand = stand + ? WHERE kunde = ?",
-        (msg["body"]["punkte"], msg["body"]["kunde"]),
-    )
-    con.commit()
-    con.execute("INSERT INTO gesehen VALUES (?)", (msg["id"],))
-    con.commit()
-    return True
+    body = msg["body"]
+    with con:
+        con.execute(
+            "UPDATE punkte SET stand = stand + ? WHERE kunde = ?",
+            (body["punkte"], body["kunde"]),
+        )
+        con.execute(
+            "INSERT INTO mails (kunde, text) VALUES (?, ?)",
+            (body["kunde"], "Punkte gutgeschrieben"),
+        )
+        try:
+            con.execute(
+                "INSERT INTO gesehen (event_id) VALUES (?)",
+                (body["event_id"],),
+            )
+        except sqlite3.IntegrityError:
+            return False
+        return True
 """
 
 LOESUNG = """import sqlite3
 
 
 def verarbeite(con, msg):
+    body = msg["body"]
     with con:
         try:
             con.execute(
-                "INSERT INTO gesehen (msg_id) VALUES (?)",
-                (msg["id"],),
+                "INSERT INTO gesehen (event_id) VALUES (?)",
+                (body["event_id"],),
             )
         except sqlite3.IntegrityError:
             return False
         con.execute(
             "UPDATE punkte SET stand = stand + ? WHERE kunde = ?",
-            (msg["body"]["punkte"], msg["body"]["kunde"]),
+            (body["punkte"], body["kunde"]),
+        )
+        con.execute(
+            "INSERT INTO mails (kunde, text) VALUES (?, ?)",
+            (body["kunde"], "Punkte gutgeschrieben"),
         )
         return True
 """
@@ -102,6 +113,16 @@ def test_idempotent_consumer_cell_books_once(page: Page, site_url: str) -> None:
     idempotent = cell_with(page, "erstes, zweites = buche(msg), buche(msg)")
     run(idempotent)
     expect(idempotent.locator("output")).to_have_text("True False 70\n")
+    falsch = cell_with(page, "buche_falsch(msg), buche_falsch(msg)")
+    run(falsch)
+    expect(falsch.locator("output")).to_have_text("True False 40\n")
+
+
+def test_late_ack_with_receipt_handle_changes_nothing(page: Page, site_url: str) -> None:
+    page.goto(site_url + TEIL_1)
+    beleg = cell_with(page, 'spaet = q.ack(a["id"], versuch=a["versuche"])')
+    run(beleg)
+    expect(beleg.locator("output")).to_have_text("Ack von A: False | offen: 1\nAck von C: True\n")
 
 
 def test_queue_console_makes_the_message_visible_again(page: Page, site_url: str) -> None:
@@ -113,9 +134,11 @@ def test_queue_console_makes_the_message_visible_again(page: Page, site_url: str
     entry = command(queue, box, "receive as C")
     expect(entry).to_contain_text("C bekommt Nachricht 1 „zahlung-1“ (Versuch 2).")
     expect(queue.locator(".lk-console__picture svg")).to_contain_text("C")
-    entry = command(queue, box, "ack 1")
+    entry = command(queue, box, "ack 1 as A")  # A is finally done: an old delivery
+    expect(entry).to_contain_text("Das ack ist veraltet")
+    entry = command(queue, box, "ack 1 as C")
     expect(entry).to_contain_text("Nachricht 1 bestätigt und gelöscht.")
-    entry = command(queue, box, "ack 1")  # A is finally done too
+    entry = command(queue, box, "ack 1")
     expect(entry).to_contain_text("schon bestätigt")
 
 
@@ -130,20 +153,34 @@ def test_uebung_1_prediction(page: Page, site_url: str) -> None:
     expect(target).to_have_attribute("data-solved", "true")
 
 
-def test_uebung_3_non_atomic_fails_and_solution_passes(page: Page, site_url: str) -> None:
+def test_uebung_3_wrong_order_fails_and_solution_passes(page: Page, site_url: str) -> None:
     page.goto(site_url + TEIL_1)
-    target = exercise(page, "treuepunkte")
+    target = exercise(page, "treuepunkte-neue-id")
     target.scroll_into_view_if_needed()
     editor = target.locator(".cm-content")
-    editor.fill(NICHT_ATOMAR)
-    expect(check(target)).to_have_text("✗ 4 von 5 Prüfungen bestanden.")
+    editor.fill(FALSCHE_REIHENFOLGE)
+    expect(check(target)).to_have_text("✗ 6 von 8 Prüfungen bestanden.")
     failed = target.locator(".lk-check--failed")
-    expect(failed).to_have_count(1)
-    expect(failed).to_contain_text("Absturz nach dem 2. Schreibzugriff")
-    expect(failed).to_contain_text("anna 150 Punkte, und gesehen enthält []")
+    expect(failed).to_have_count(2)
+    expect(failed.last).to_contain_text("Der Shop sendet neu")
+    expect(failed.last).to_contain_text("anna hat 200 Punkte und 2 Mails")
     editor.fill(LOESUNG)
-    expect(check(target)).to_have_text("✓ Gelöst: alle 5 Prüfungen bestanden.")
+    expect(check(target)).to_have_text("✓ Gelöst: alle 8 Prüfungen bestanden.")
     expect(target).to_have_attribute("data-solved", "true")
+
+
+def test_uebung_4_diagnosis(page: Page, site_url: str) -> None:
+    page.goto(site_url + TEIL_1)
+    log = cell_with(page, "q = lauf(dauer=4)")
+    run(log)
+    expect(log.locator("output")).to_contain_text("t=10 W1: zahlung-1 belastet, ack -> False")
+    quiz = exercise(page, "diagnose-doppelt")
+    quiz.scroll_into_view_if_needed()
+    quiz.get_by_label("Die Arbeit dauert 4 Ticks, das Zeitfenster nur 3.").check()
+    expect(check(quiz)).to_contain_text("Noch nicht")
+    quiz.get_by_label("Die Worker sind nicht idempotent.").check()
+    check(quiz)
+    expect(quiz).to_have_attribute("data-solved", "true")
 
 
 def test_teil_2_dlq_console_and_console_task(page: Page, site_url: str) -> None:
