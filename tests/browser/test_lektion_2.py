@@ -77,7 +77,7 @@ def test_typed_commands_follow_the_story(page: Page, site_url: str) -> None:
     expect(entry).to_contain_text("Untätig in „orders“: warehouse-4")
 
     # Replay: from-beginning does not help, reset does.
-    replay = console_titled(page, "Konsole 10 ·")
+    replay = console_titled(page, "Konsole 13 ·")
     entry = command(replay, "consume orders group billing from-beginning")
     expect(entry).to_contain_text("from-beginning zählt nicht")
     entry = command(replay, "reset group analytics to latest")
@@ -111,9 +111,9 @@ def test_second_copy_needs_the_same_group(page: Page, site_url: str) -> None:
 def test_quiz_and_prediction(page: Page, site_url: str) -> None:
     page.goto(site_url + LESSON)
     quiz = page.locator("#kopien")
-    quiz.get_by_label("Jede Kopie liest jedes Ereignis.").check()
+    quiz.get_by_label("Jedes Mitglied liest jedes Ereignis.").check()
     expect(check(quiz)).to_contain_text("Noch nicht")
-    quiz.get_by_label("Eine Kopie bekommt keine Partition und bleibt untätig.").check()
+    quiz.get_by_label("Ein Mitglied bekommt keine Partition und bleibt untätig.").check()
     check(quiz)
     expect(quiz).to_have_attribute("data-solved", "true")
 
@@ -121,6 +121,47 @@ def test_quiz_and_prediction(page: Page, site_url: str) -> None:
     prediction.get_by_label("Deine Vorhersage").fill("[1, 1]")
     expect(check(prediction)).to_contain_text("0 von 2 richtig")
     prediction.get_by_label("Deine Vorhersage").fill("[0, 2]")
+    check(prediction)
+    expect(prediction).to_have_attribute("data-solved", "true")
+
+
+def test_rebalancing_before_after_and_zombie(page: Page, site_url: str) -> None:
+    page.goto(site_url + LESSON)
+    # Before: billing-2 reads partition 2 and has read two records it has not stored.
+    before = console_titled(page, "Konsole 9 ·").locator(".lk-console__picture svg")
+    expect(before.locator(".ungespeichert")).to_have_count(2)
+    expect(before).to_contain_text("billing · billing-2")
+    # After: billing-2 is gone, billing-1 reads partition 2 and gets 62 and 65 again.
+    after = console_titled(page, "Konsole 10 ·")
+    expect(after.locator(".lk-console__log")).to_contain_text("billing-2 hat 4 Ticks nicht")
+    expect(after.locator(".lk-console__picture svg .entfernt")).to_contain_text(
+        "billing-2: entfernt bei t=4"
+    )
+    # The zombie's commit is refused, typed live too; the state stays as it was.
+    zombie = console_titled(page, "Konsole 11 ·")
+    entry = command(zombie, "commit orders group billing as billing-2")
+    expect(entry).to_have_class(re.compile("lk-console__entry--error"))
+    expect(entry).to_contain_text("kann keine Position speichern")
+    entry = command(zombie, "describe group billing")
+    expect(entry).to_contain_text("Generation 3")
+
+
+def test_stalled_member_exercise_and_prediction(page: Page, site_url: str) -> None:
+    page.goto(site_url + LESSON)
+    task = page.locator("#haengt")
+    command(task, "consume orders group billing")
+    check(task)
+    expect(task.locator(".lk-check--failed").first).to_contain_text("noch Mitglied")
+    command(task, "leave group billing billing-2")
+    entry = command(task, "consume orders group billing")
+    expect(entry).to_contain_text('{"order":65,"total":19.9}')
+    expect(check(task)).to_contain_text("Gelöst")
+
+    prediction = page.locator("#doppelt-gelesen")
+    prediction.get_by_label("Deine Vorhersage").fill("[1, 3, 5]")
+    check(prediction)
+    expect(prediction).not_to_have_attribute("data-solved", "true")
+    prediction.get_by_label("Deine Vorhersage").fill("[3, 5]")
     check(prediction)
     expect(prediction).to_have_attribute("data-solved", "true")
 
