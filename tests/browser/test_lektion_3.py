@@ -91,3 +91,57 @@ def test_vorhersage_und_actor_aufgabe(page: Page, site_url: str) -> None:
     editor.fill(code.replace(alt, "        await zaehler.erhoehen()\n"))
     check(aufgabe)
     expect(aufgabe.locator(".lk-feedback")).to_have_text("✓ Gelöst: alle 2 Prüfungen bestanden.")
+
+
+def ts_output(page: Page, text: str) -> Locator:
+    """The Node.js output of the one TypeScript block whose code contains ``text``."""
+    blocks = page.locator("[data-lk-ts]").filter(has_text=text)
+    expect(blocks).to_have_count(1)
+    return blocks.first.locator("output")
+
+
+def test_typescript_blocks_show_what_the_prose_claims(page: Page, site_url: str) -> None:
+    """The prose builds on these Node.js outputs; a Node.js that behaves otherwise fails here."""
+    page.goto(site_url + LEKTION)
+    # An ES module runs its promise microtasks before process.nextTick; inside a timer not.
+    esm = ts_output(page, 'process.nextTick(() => console.log("nextTick"))')
+    expect(esm).to_have_text(re.compile(r"Node\.js\s*sync\s+promise\s+nextTick\s*$"))
+    timer = ts_output(page, "im Timer: nextTick")
+    expect(timer).to_have_text(re.compile(r"sync\s+im Timer: nextTick\s+im Timer: promise"))
+    ack = ts_output(page, "falsch: Ack, bevor gespeichert ist")
+    expect(ack).to_have_text(re.compile(r"m-1 bestätigt\s+m-1 gespeichert"))
+    diagnose = ts_output(page, "Sein Absturz ist echt")
+    expect(diagnose).to_contain_text("m-19 bestätigt")
+    expect(diagnose).to_contain_text("m-17 gespeichert")
+    expect(diagnose).not_to_contain_text("m-19 gespeichert")
+    expect(diagnose).to_contain_text("Exit-Code: 1")
+
+
+def test_supervisor_and_read_your_writes_run_in_the_browser(page: Page, site_url: str) -> None:
+    page.goto(site_url + LEKTION)
+    supervisor = cell_with(page, "async def durchlauf(postfach_bleibt)")
+    run(supervisor)
+    expect(supervisor).to_have_attribute("data-state", "done")
+    expect(supervisor.locator(".lk-output__text")).to_contain_text("c: Stand 1")
+    expect(supervisor.locator(".lk-output__text")).to_contain_text("verloren: ['c']")
+
+    lesen = cell_with(page, "def lies_mindestens(")
+    run(lesen)  # the write side, the projector and the payment run first
+    expect(lesen).to_have_attribute("data-state", "done")
+    expect(lesen.locator(".lk-output__text")).to_have_text(
+        "nach 3 Wartezeiten: ('Alice', 42, 'bezahlt', 2)\n"
+    )
+
+
+def test_diagnosis_quiz(page: Page, site_url: str) -> None:
+    page.goto(site_url + LEKTION)
+    quiz = page.locator("#diagnose-consumer")
+    quiz.get_by_label(re.compile("m-19 fehlt, weil")).check()
+    quiz.get_by_label(re.compile("Die Datenbank hat auch")).check()
+    check(quiz)
+    expect(quiz.locator(".lk-feedback")).to_contain_text("Noch nicht")
+    quiz.get_by_label(re.compile("Die Datenbank hat auch")).uncheck()
+    quiz.get_by_label(re.compile("Nach einem Neustart stellt")).check()
+    quiz.get_by_label(re.compile("Mit try")).check()
+    check(quiz)
+    expect(quiz).to_have_attribute("data-solved", "true")
