@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import re
 from dataclasses import dataclass, field
 
@@ -25,6 +26,9 @@ class Cell(Block):
     session: str = "main"
     hidden: bool = False
     raises: str | None = None
+    #: A check of the prose (``pruefung``, or a hidden cell of ``assert``s only): later
+    #: cells need nothing from it, so in the browser its failure never stops them.
+    check: bool = False
 
 
 @dataclass
@@ -65,6 +69,66 @@ class PageState:
     location: SourceLocation
     docs_dir: str = "docs"
     blocks: list[Block] = field(default_factory=list)
+
+
+def asserts_only(code: str) -> bool:
+    """Is ``code`` nothing but ``assert`` statements that bind no name (a prose check)?"""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return False
+    return (
+        bool(tree.body)
+        and all(isinstance(statement, ast.Assert) for statement in tree.body)
+        and not any(isinstance(node, ast.NamedExpr) for node in ast.walk(tree))
+    )
+
+
+def _scopes(tree: ast.AST) -> list[ast.AST]:
+    """``tree``'s nodes outside the bodies of functions and classes (the cell's own scope)."""
+    nodes: list[ast.AST] = []
+    todo = [tree]
+    while todo:
+        node = todo.pop()
+        nodes.append(node)
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            todo.extend(node.decorator_list)  # the body has a scope of its own
+        elif isinstance(node, ast.Lambda):
+            todo.extend(node.args.defaults)
+        else:
+            todo.extend(ast.iter_child_nodes(node))
+    return nodes
+
+
+def bound_names(code: str) -> set[str]:
+    """Names ``code`` binds in the namespace it runs in (assignments, imports, def, class)."""
+    names: set[str] = set()
+    for node in _scopes(ast.parse(code)):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store | ast.Del):
+            names.add(node.id)
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.add(node.name)
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            names.update((alias.asname or alias.name).split(".")[0] for alias in node.names)
+    names.update(
+        node.target.id
+        for node in ast.walk(ast.parse(code))
+        if isinstance(node, ast.NamedExpr) and isinstance(node.target, ast.Name)
+    )
+    return names
+
+
+def read_names(code: str) -> set[str]:
+    """Every name ``code`` reads anywhere (also inside functions: they read globals)."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return set()
+    return {
+        node.id
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)
+    }
 
 
 def placeholder(slot: int) -> str:

@@ -4,20 +4,82 @@ The worker owns one ``Kernel`` (the namespaces of the page's cells) and the
 page's consoles; it runs cells through ``kernel`` and everything else through
 ``call(name, args_json)``, which returns JSON text. Only the names in
 ``CALLS`` exist, so the page cannot ask Python for anything else.
+
+Background tasks (``asyncio.create_task``) belong to the cell that started them:
+their output goes to that cell (``lessonkit.kernel.cell_streams``), also while no
+cell runs, and a new page ends them all.
 """
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import json
+import sys
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TextIO
 
 from lessonkit.checks import check_code, check_console, predict
 from lessonkit.consoles import ConsoleSessions
-from lessonkit.kernel import Kernel
+from lessonkit.kernel import CellResult, ChunkCallback, Kernel, cell_streams
 
-kernel = Kernel()
+
+class _TaskStream:
+    """``sys.stdout``/``sys.stderr`` between runs: a background task's output goes to
+    the cell that started it; anything else to the worker's own stream."""
+
+    def __init__(self, name: str, base: TextIO) -> None:
+        self.name = name
+        self.base = base
+
+    def write(self, text: str) -> int:
+        owner = cell_streams.get()
+        if owner is not None:
+            return owner[self.name].write(text)
+        return self.base.write(text)
+
+    def flush(self) -> None:
+        self.base.flush()
+
+    def isatty(self) -> bool:
+        return False
+
+    @property
+    def encoding(self) -> str:
+        return "utf-8"
+
+
+class PageKernel(Kernel):
+    """The page's kernel: routes background tasks' output between runs."""
+
+    async def run(
+        self,
+        session: str,
+        code: str,
+        label: str = "Zelle",
+        on_chunk: ChunkCallback | None = None,
+    ) -> CellResult:
+        if not isinstance(sys.stdout, _TaskStream):
+            sys.stdout = _TaskStream("stdout", sys.stdout)  # type: ignore[assignment]
+        if not isinstance(sys.stderr, _TaskStream):
+            sys.stderr = _TaskStream("stderr", sys.stderr)  # type: ignore[assignment]
+        return await super().run(session, code, label, on_chunk)
+
+
+def cancel_tasks() -> int:
+    """End every asyncio task the page's cells started (all but the caller's); how many."""
+    try:
+        current = asyncio.current_task()
+        tasks = asyncio.all_tasks()
+    except RuntimeError:  # no running event loop: nothing can be pending
+        return 0
+    pending = [task for task in tasks if task is not current and not task.done()]
+    for task in pending:
+        task.cancel()
+    return len(pending)
+
+
+kernel = PageKernel()
 consoles = ConsoleSessions()
 
 
@@ -35,8 +97,20 @@ def _console_reset(key: str) -> None:
     consoles.reset(key)
 
 
+def _console_replay(commands: list[dict[str, Any]]) -> int:
+    """After a restart: run the reader's console commands again, in their order.
+
+    The simulations are deterministic, so each console reaches the state its
+    transcript shows. Each entry has the arguments of ``console.run``.
+    """
+    for command in commands:
+        _console_run(**command)
+    return len(commands)
+
+
 def _page_reset() -> None:
-    """A new page: fresh namespaces and consoles."""
+    """A new page: fresh namespaces and consoles, and no task of the old page runs on."""
+    cancel_tasks()
     kernel.reset()
     consoles.reset_all()
 
@@ -64,6 +138,7 @@ CALLS: dict[str, Callable[..., Any]] = {
     "console.run": _console_run,
     "console.complete": _console_complete,
     "console.reset": _console_reset,
+    "console.replay": _console_replay,
     "page.reset": _page_reset,
     "exercise.predict": _predict,
     "exercise.check_code": _check_code,

@@ -15,10 +15,19 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
-from lessonkit.blocks import Block, Cell, ConsoleBlock, PageState, ProgressBlock, TsBlock
+from lessonkit.blocks import (
+    Block,
+    Cell,
+    ConsoleBlock,
+    PageState,
+    ProgressBlock,
+    TsBlock,
+    bound_names,
+    read_names,
+)
 from lessonkit.consoles import ConsoleSessions, strip_expectation
 from lessonkit.errors import LessonError
-from lessonkit.exercises import ConsoleTask, Exercise, verify
+from lessonkit.exercises import ConsoleTask, Exercise, Prediction, verify
 from lessonkit.kernel import CellResult, Kernel
 from lessonkit.progress import render_progress
 from lessonkit.typescript import TsResult, run_typescript
@@ -83,7 +92,9 @@ def label_blocks(blocks: list[Block]) -> list[Block]:
         elif isinstance(block, TsBlock):
             block.label = "TypeScript"
         elif isinstance(block, Cell):
-            if block.hidden:
+            if block.check:
+                block.label = "Prüfung"
+            elif block.hidden:
                 block.label = "Vorbereitung"
             else:
                 cells += 1
@@ -94,6 +105,45 @@ def label_blocks(blocks: list[Block]) -> list[Block]:
         else:
             block.label = "Fortschritt"
     return ordered
+
+
+def check_checks(blocks: list[Block], path: str) -> None:
+    """A check (``pruefung``) may prepare nothing later blocks of its session read.
+
+    In the browser a failing check does not stop the next cell, so the next cell
+    must not need anything from it. ``blocks`` are in page order.
+    """
+    for index, block in enumerate(blocks):
+        if not (isinstance(block, Cell) and block.check):
+            continue
+        try:
+            live = bound_names(block.code)
+        except SyntaxError:
+            continue  # the run reports it with its line
+        for later in blocks[index + 1 :]:
+            if isinstance(later, Cell) and later.session == block.session:
+                code = later.code
+            elif isinstance(later, Prediction) and later.session == block.session:
+                code = later.code
+            else:
+                continue
+            try:
+                own = bound_names(code)
+            except SyntaxError:
+                own = set()
+            needed = sorted((read_names(code) - own) & live)
+            if needed:
+                names = ", ".join(f"„{name}“" for name in needed)
+                raise LessonError(
+                    path,
+                    block.line,
+                    f"Die Prüfung (`pruefung`, Sitzung „{block.session}“) legt {names} an, "
+                    f"und {later.label} (Zeile {later.line}) liest es. Eine Prüfung darf "
+                    "nichts vorbereiten: Im Browser hält ihr Scheitern die nächste Zelle "
+                    "nicht auf. Leg es in einer Vorbereitung (`hidden`) an oder nimm "
+                    "`pruefung` heraus.",
+                )
+            live -= own
 
 
 def check_cell(cell: Cell, result: CellResult, path: str) -> None:
@@ -202,6 +252,7 @@ def run_page(page: PageState) -> dict[int, BlockResult]:
                 block.line,
                 f"Die id „{block.id}“ gibt es auf dieser Seite mehrmals.",
             )
+    check_checks(ordered, page.location.path)
     cwd = os.getcwd()
     try:
         results = run_sync(lambda: _run_all(ordered, page))

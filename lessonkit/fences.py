@@ -40,6 +40,7 @@ from lessonkit.blocks import (
     PageState,
     ProgressBlock,
     TsBlock,
+    asserts_only,
     placeholder,
 )
 from lessonkit.errors import LessonError
@@ -103,13 +104,21 @@ class Fence:
 
 
 def _make_cell(slot: int, line: int, src: str, options: dict[str, Any]) -> Block:
+    check = options.get("pruefung", False)
+    hidden = options.get("hidden", False) or check  # a check is never shown
+    if check and options.get("raises"):
+        raise exercises.FenceError(
+            "Eine Prüfung (`pruefung`) erwartet keine Ausnahme: nimm `raises` heraus "
+            "oder `pruefung` (dann zeigt die Zelle den Fehler)."
+        )
     return Cell(
         slot=slot,
         line=line,
         code=src,
         session=options.get("session", "main"),
-        hidden=options.get("hidden", False),
+        hidden=hidden,
         raises=options.get("raises"),
+        check=check or (hidden and not options.get("raises") and asserts_only(src)),
     )
 
 
@@ -145,7 +154,14 @@ _COMMON: Options = {"session": _session, "hidden": lambda value: _flag("hidden",
 
 #: Every fence lessonkit provides, by its name in the Markdown.
 FENCES: dict[str, Fence] = {
-    "pycell": Fence({**_COMMON, "raises": _exception_name}, _make_cell),
+    "pycell": Fence(
+        {
+            **_COMMON,
+            "raises": _exception_name,
+            "pruefung": lambda value: _flag("pruefung", value),
+        },
+        _make_cell,
+    ),
     "log-console": Fence(_COMMON, _console_maker("log")),
     "queue-console": Fence(
         {

@@ -31,6 +31,7 @@ from __future__ import annotations
 import ast
 import asyncio
 import contextlib
+import contextvars
 import inspect
 import json
 import linecache
@@ -161,6 +162,14 @@ class _Output:
         return [(stream, "".join(pieces)) for stream, pieces in self.pieces]
 
 
+#: The streams of the cell whose code runs. asyncio copies the context into every task
+#: a cell starts, so a background task's output goes to the cell that started it (also
+#: after that cell ended: on ``on_chunk``), never into the cell that happens to run.
+cell_streams: contextvars.ContextVar[dict[str, _Capture] | None] = contextvars.ContextVar(
+    "lessonkit_cell_streams", default=None
+)
+
+
 class _Capture:
     """A text stream that records what a cell writes, up to the output limits."""
 
@@ -173,6 +182,9 @@ class _Capture:
     def write(self, text: str) -> int:
         if not isinstance(text, str):
             raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+        owner = cell_streams.get()
+        if owner is not None and owner[self._name] is not self:
+            return owner[self._name].write(text)  # a task another cell started
         kept = self.budget.take(text)
         if kept:
             self._output.add(self._name, kept)
@@ -400,6 +412,7 @@ async def run_cell_async(
     stdout = _Capture("stdout", result, output, budget)
     stderr = _Capture("stderr", result, output, budget)
     namespace.setdefault("__name__", "__main__")
+    streams = cell_streams.set({"stdout": stdout, "stderr": stderr})
     try:
         with (
             contextlib.redirect_stdout(stdout),  # type: ignore[type-var]
@@ -419,6 +432,7 @@ async def run_cell_async(
         else:
             result.error = format_error(exc)
     finally:
+        cell_streams.reset(streams)
         output.flush()
         result.output = output.merged()
     return result

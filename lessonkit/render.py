@@ -55,6 +55,7 @@ def render_cell(cell: Cell, result: CellResult | None) -> str:
         "label": cell.label,
         "hidden": cell.hidden,
         "raises": cell.raises,
+        "check": cell.check,
     }
     attrs = f'class="lk-cell" data-lk-cell data-session="{escape(cell.session)}"'
     if cell.hidden:

@@ -101,6 +101,55 @@ def test_sessions_and_hidden_cells(tmp_path: Path, header: str, expected: str) -
     assert expected in cells[1].select_one("output").get_text()
 
 
+def cell_data(cell: object) -> dict[str, object]:
+    import json
+
+    return json.loads(cell.select_one("[data-lk-json]")["data-lk-json"])  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("header", "code", "check", "label"),
+    [
+        ("pycell pruefung", "y = x + 1\nassert y == 2", True, "Prüfung"),
+        ("pycell hidden", "assert x == 1\nassert x > 0", True, "Prüfung"),
+        ("pycell hidden", "y = x\nassert y == 1", False, "Vorbereitung"),
+        ("pycell hidden", "assert (y := x) == 1", False, "Vorbereitung"),
+        ("pycell", "assert x == 1", False, "Zelle 1"),
+    ],
+)
+def test_prose_checks_are_told_apart_from_setup(
+    tmp_path: Path, header: str, code: str, check: bool, label: str
+) -> None:
+    soup = convert(tmp_path, f"```pycell hidden\nx = 1\n```\n\n```{header}\n{code}\n```\n")
+    cell = soup.select("[data-lk-cell]")[1]
+    data = cell_data(cell)
+    assert (data["check"], data["label"]) == (check, label)
+    assert cell.has_attr("hidden") == (header != "pycell")
+
+
+def test_a_failing_check_fails_the_build(tmp_path: Path) -> None:
+    with pytest.raises(LessonError, match=r"seite\.md:5: Prüfung .* AssertionError"):
+        convert(tmp_path, "```pycell\nx = 1\n```\n\n```pycell pruefung\nassert x == 2\n```\n")
+
+
+def test_a_check_may_not_prepare_what_a_later_cell_reads(tmp_path: Path) -> None:
+    text = (
+        "```pycell\nx = 1\n```\n\n```pycell pruefung\ny = x * 2\nassert y == 2\n```\n\n"
+        "```pycell\nprint(y)\n```\n"
+    )
+    with pytest.raises(LessonError, match=r"seite\.md:5: .*„y“ an, und Zelle 2 \(Zeile 10\)"):
+        convert(tmp_path, text)
+
+
+def test_a_later_cell_may_bind_the_checks_names_itself(tmp_path: Path) -> None:
+    text = (
+        "```pycell pruefung\ny = 2\nassert y == 2\n```\n\n"
+        "```pycell\ny = 3\nprint(y)\n```\n\n"
+        '```pycell session="anders"\ny = 4\n```\n'
+    )
+    assert outputs(convert(tmp_path, text))[1] == "3\n"
+
+
 def test_declared_exception_is_shown(tmp_path: Path) -> None:
     soup = convert(tmp_path, '```pycell raises="KeyError"\n{}["fehlt"]\n```\n')
     assert "KeyError: 'fehlt'" in soup.select_one(".lk-output__error").get_text()
@@ -142,6 +191,8 @@ def test_wrong_exception_fails(tmp_path: Path) -> None:
         ('pycell session="zwei wörter"', "kein gültiger Name"),
         ('pycell raises="Value Error!"', "kein Name einer Ausnahme"),
         ('pycell hidden="vielleicht"', "ist ein Schalter"),
+        ('pycell pruefung="vielleicht"', "ist ein Schalter"),
+        ('pycell pruefung raises="ValueError"', "erwartet keine Ausnahme"),
     ],
 )
 def test_bad_options_name_file_and_line(tmp_path: Path, header: str, message: str) -> None:

@@ -38,4 +38,6 @@ export type FromWorker =
   | { type: "chunk"; id: number; stream: string; text: string }
   | { type: "result"; id: number; result: CellResult }
   | { type: "value"; id: number; value: unknown }
-  | { type: "failed"; id: number | null; message: string };
+  | { type: "failed"; id: number | null; message: string }
+  /** Python died under a run (os._exit, a stack overflow, …): the page starts a new worker. */
+  | { type: "dead"; message: string };

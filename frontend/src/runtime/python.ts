@@ -1,6 +1,8 @@
 /**
  * The page's connection to Python: one worker, started on first need or when
- * the page is idle, and restarted when the reader stops a running cell.
+ * the page is idle, and restarted when the reader stops a running block, presses
+ * "Python neu starten", or Python dies under a run. A restart is an event every
+ * block of the page handles (`onRestart`): nothing the reader did is lost unsaid.
  */
 import { whenIdle } from "./idle";
 import type { CallRequest, CellResult, FromWorker, RunRequest, ToWorker } from "./protocol";
@@ -13,6 +15,17 @@ export class RestartedError extends Error {
     super("Python wurde neu gestartet.");
   }
 }
+
+/**
+ * A run or call that Python itself could not carry out after it had started (not an
+ * error of the reader's code, which is part of the result): Python is damaged.
+ */
+export class PythonFailedError extends Error {}
+
+/** Why Python was restarted: a block's `Stopp`, the page's button, or Python died. */
+export type RestartReason = "stopp" | "neustart" | "absturz";
+
+export type RestartListener = (reason: RestartReason) => void;
 
 interface Pending {
   onChunk: (stream: string, text: string) => void;
@@ -61,6 +74,10 @@ export class PythonRuntime {
   /** Requests queued or running (the worker is busy while this is above zero). */
   private inFlight = 0;
   private readonly listeners = new Set<Listener>();
+  /** The current page's blocks; a new page starts with none. */
+  private readonly restartListeners = new Set<RestartListener>();
+  /** Finished runs whose background tasks may still write (their cell's `onChunk`). */
+  private readonly finished = new Map<number, Pending["onChunk"]>();
 
   constructor(private readonly workerUrl: URL) {}
 
@@ -68,6 +85,12 @@ export class PythonRuntime {
   subscribe(listener: Listener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** Called after every restart, with its reason; the listeners of a page end with it. */
+  onRestart(listener: RestartListener): () => void {
+    this.restartListeners.add(listener);
+    return () => this.restartListeners.delete(listener);
   }
 
   /** Start the worker if it is not running; resolves when Python is ready. */
@@ -89,11 +112,17 @@ export class PythonRuntime {
         } else if (message.type === "failed" && message.id === null) {
           this.setState("broken");
           reject(new Error(message.message));
+        } else if (message.type === "dead") {
+          this.died(worker, message.message);
         } else {
           this.dispatch(message);
         }
       };
       worker.onerror = (event) => {
+        if (this.state === "ready") {
+          this.died(worker, event.message);
+          return;
+        }
         this.setState("broken");
         reject(new Error(event.message || "Der Python-Worker ließ sich nicht starten."));
       };
@@ -172,6 +201,8 @@ export class PythonRuntime {
    * a long cell), restart instead, so the new page does not wait for it.
    */
   newPage(): void {
+    this.restartListeners.clear(); // the old page's blocks are gone
+    this.finished.clear();
     if (this.inFlight > 0) this.restart();
     else this.resetNamespaces();
   }
@@ -181,8 +212,11 @@ export class PythonRuntime {
     if (this.worker) this.send({ type: "reset" });
   }
 
-  /** Stop whatever runs: end the worker, fail pending runs, start a new worker. */
-  restart(): void {
+  /**
+   * Stop whatever runs: end the worker (and with it every background task), fail
+   * pending runs, start a new worker, and tell the page's blocks why.
+   */
+  restart(reason: RestartReason = "stopp"): void {
     this.worker?.terminate();
     this.worker = null;
     this.ready = null;
@@ -190,9 +224,19 @@ export class PythonRuntime {
     this.inFlight = 0;
     for (const pending of this.pending.values()) pending.reject(new RestartedError());
     this.pending.clear();
+    this.finished.clear();
     this.epoch += 1;
     this.setState("idle");
     void this.start().catch(() => undefined);
+    // After the new start, so what the blocks ask for now (a console's replay) runs first.
+    for (const listener of [...this.restartListeners]) listener(reason);
+  }
+
+  /** Python died in `worker` (the current one): start again and say so. */
+  private died(worker: Worker, message: string): void {
+    if (worker !== this.worker) return;
+    console.warn("lessonkit: Python ist abgestürzt und startet neu.", message);
+    this.restart("absturz");
   }
 
   private send(message: ToWorker): void {
@@ -200,20 +244,26 @@ export class PythonRuntime {
   }
 
   private dispatch(message: FromWorker): void {
-    if (message.type === "ready") return;
+    if (message.type === "ready" || message.type === "dead") return;
+    if (message.type === "chunk" && message.id !== null && !this.pending.has(message.id)) {
+      // A background task of a finished run writes: into the cell that started it.
+      this.finished.get(message.id)?.(message.stream, message.text);
+      return;
+    }
     const pending = message.id === null ? undefined : this.pending.get(message.id);
     if (!pending) return;
     if (message.type === "chunk") {
       pending.onChunk(message.stream, message.text);
     } else if (message.type === "result") {
       this.pending.delete(message.id);
+      this.finished.set(message.id, pending.onChunk);
       pending.resolve(message.result as never);
     } else if (message.type === "value") {
       this.pending.delete(message.id);
       pending.resolve(message.value as never);
     } else {
       this.pending.delete(message.id ?? -1);
-      pending.reject(new Error(message.message));
+      pending.reject(new PythonFailedError(message.message));
     }
   }
 

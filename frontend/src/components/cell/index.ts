@@ -5,9 +5,13 @@
  * Notebook semantics: cells of one session share a namespace. Running a cell
  * first runs the earlier cells of its session that have not run since Python
  * (re)started, so a reader can start anywhere on the page.
+ *
+ * Hidden checks of the prose (`check`, lessonkit/fences.py) run after the cell
+ * they follow; when the reader's change makes one fail, the page says so kindly
+ * and the next cell still runs (later cells need nothing from a check).
  */
-import type { PythonRuntime } from "../../runtime/python";
-import { RestartedError } from "../../runtime/python";
+import type { PythonRuntime, RestartReason } from "../../runtime/python";
+import { PythonFailedError, RestartedError } from "../../runtime/python";
 import { OutputView } from "../output/render";
 import type { CellEditor } from "./editor";
 import { DraftStore } from "./storage";
@@ -19,6 +23,8 @@ interface CellData {
   label: string;
   hidden: boolean;
   raises: string | null;
+  /** A hidden check of the prose: its failure never stops the next cell. */
+  check?: boolean;
 }
 
 type CellState = "idle" | "queued" | "running" | "done" | "error" | "stopped";
@@ -40,6 +46,21 @@ function button(label: string, className: string, title: string): HTMLButtonElem
   node.title = title;
   return node;
 }
+
+/** A "Python neu starten" button for a notice: the way back when Python is damaged. */
+export function restartButton(runtime: PythonRuntime): HTMLButtonElement {
+  const node = button("Python neu starten", "lk-button--small lk-button--restart", "Python neu starten: alle Variablen der Seite sind danach weg");
+  node.addEventListener("click", () => runtime.restart("neustart"));
+  return node;
+}
+
+const RESTARTED: Record<RestartReason, string> = {
+  stopp: "Python wurde neu gestartet, bevor diese Zelle fertig war (Stopp an einer anderen Stelle).",
+  neustart: "Python wurde neu gestartet, bevor diese Zelle fertig war.",
+  absturz:
+    "Python ist bei diesem Lauf abgestürzt (zum Beispiel durch os._exit() oder eine sehr tiefe " +
+    "Rekursion) und wurde neu gestartet.",
+};
 
 /** One mounted cell. */
 export class Cell {
@@ -136,17 +157,18 @@ export class Cell {
     }
     const started = performance.now();
     let first = true;
+    let done = false;
     try {
       const result = await runtime.run(
         { session: this.data.session, code: this.currentCode(), label: this.data.label },
         (stream, text) => {
-          if (first) {
-            this.output.clear();
-            first = false;
-          }
+          // Chunks after the result come from a background task this run started.
+          if (first && !done) this.output.clear();
+          first = false;
           this.output.appendChunk(stream, text);
         },
       );
+      done = true;
       this.ranInEpoch = runtime.epoch;
       this.output.showResult(result);
       const seconds = ((performance.now() - started) / 1000).toFixed(2).replace(".", ",");
@@ -156,6 +178,15 @@ export class Cell {
     } catch (error) {
       if (error instanceof RestartedError) {
         // Stopped: `forget()` already told the reader; keep its state.
+      } else if (error instanceof PythonFailedError) {
+        this.output.clear();
+        this.output.showNotice(
+          "Python hat diesen Lauf nicht zu Ende gebracht. Vielleicht hat Code Python selbst " +
+            `verändert (zum Beispiel eingebaute Funktionen gelöscht). Meldung: ${error.message}`,
+          "warning",
+        );
+        this.outputElement.lastElementChild?.append(" ", restartButton(runtime));
+        this.setState("error", "Python beschädigt");
       } else {
         this.output.clear();
         this.output.showNotice(`Python konnte nicht gestartet werden: ${String(error)}`, "warning");
@@ -174,20 +205,38 @@ export class Cell {
     this.setState("running");
   }
 
-  /** Python was restarted: this cell's effects are gone. */
-  forget(stoppedHere: boolean): void {
+  /** Python was restarted: this cell's effects are gone; say so where it mattered. */
+  forget(stoppedHere: boolean, reason: RestartReason): void {
     this.ranInEpoch = null;
+    const state = this.root.dataset["state"];
+    const interrupted = state === "running" || state === "queued";
+    const next = "Alle Variablen der Seite sind weg; beim nächsten Ausführen laufen die Zellen davor automatisch noch einmal.";
     if (stoppedHere) {
       this.output.clear();
-      this.output.showNotice(
-        "Gestoppt. Python wurde neu gestartet: alle Variablen der Seite sind weg. " +
-          "Beim nächsten Ausführen laufen die Zellen davor automatisch noch einmal.",
-        "warning",
-      );
+      this.output.showNotice(`Gestoppt. Python wurde neu gestartet. ${next}`, "warning");
       this.setState("stopped");
-    } else if (this.root.dataset["state"] !== "idle") {
+    } else if (interrupted && !this.data.hidden) {
+      this.output.clear();
+      this.output.showNotice(`${RESTARTED[reason]} ${next}`, "warning");
+      this.setState(reason === "absturz" && state === "running" ? "error" : "stopped", reason === "absturz" ? "Abgestürzt" : "Gestoppt");
+    } else if (state !== "idle") {
       this.setState("idle", "Python neu gestartet");
     }
+  }
+
+  /** A hidden check after this cell failed: the reader's change gives another result. */
+  noteCheckFailed(): void {
+    this.root.querySelector(".lk-cell__check-note")?.remove();
+    const edited = this.currentCode() !== this.data.code;
+    this.output.showNotice(
+      edited
+        ? "Dein geänderter Code ergibt etwas anderes, als der Text beschreibt. Das ist kein " +
+            "Fehler: Die nächsten Zellen laufen trotzdem, nur passen manche Zahlen im Text " +
+            "dann nicht mehr. „Zurücksetzen“ holt den ursprünglichen Code zurück."
+        : "Das Ergebnis weicht von dem ab, was der Text beschreibt, wohl wegen einer Änderung " +
+            "weiter oben. Die nächsten Zellen laufen trotzdem.",
+    );
+    this.outputElement.lastElementChild?.classList.add("lk-cell__check-note");
   }
 
   focusRun(): void {
@@ -207,8 +256,15 @@ export class Cell {
 export class CellPage {
   readonly cells: Cell[] = [];
   private storageWarned = false;
+  /** The cell whose `Stopp` caused the coming restart. */
+  private stoppedBy: Cell | null = null;
 
-  constructor(private readonly runtime: PythonRuntime) {}
+  constructor(private readonly runtime: PythonRuntime) {
+    runtime.onRestart((reason) => {
+      for (const cell of this.cells) cell.forget(cell === this.stoppedBy, reason);
+      this.stoppedBy = null;
+    });
+  }
 
   mount(roots: HTMLElement[]): void {
     roots.forEach((root, index) => this.cells.push(new Cell(root, this, index)));
@@ -235,31 +291,55 @@ export class CellPage {
     for (const cell of this.cells) observer.observe(cell.root);
   }
 
-  /** Run `target`, after the earlier cells of its session that have not run yet. */
+  /**
+   * Run `target`, after the earlier cells of its session that have not run yet, then
+   * the checks that follow it. A failing check stops nothing (see `checkFailed`).
+   */
   async run(target: Cell): Promise<void> {
     const epoch = this.runtime.epoch;
-    const before = this.cells
-      .slice(0, this.cells.indexOf(target))
-      .filter((cell) => cell.data.session === target.data.session && cell.ranInEpoch !== epoch);
+    const session = this.cells.filter((cell) => cell.data.session === target.data.session);
+    const position = session.indexOf(target);
+    const before = session.slice(0, position).filter((cell) => cell.ranInEpoch !== epoch);
+    const checks: Cell[] = [];
+    for (const cell of session.slice(position + 1)) {
+      if (!cell.data.check) break;
+      checks.push(cell);
+    }
     for (const cell of [...before, target]) cell.markQueued();
     for (const cell of before) {
       cell.markRunning();
       const ok = await cell.execute(this.runtime);
       if (this.runtime.epoch !== epoch) return; // stopped meanwhile: every cell was told
-      if (!ok) {
+      if (!ok && cell.data.check) {
+        this.checkFailed(cell, session, target);
+      } else if (!ok) {
         target.setState("error", `Abgebrochen: ${cell.data.label} davor schlug fehl`);
         for (const rest of before.slice(before.indexOf(cell) + 1)) rest.setState("idle");
         return;
       }
     }
     target.markRunning();
-    await target.execute(this.runtime);
+    if (!(await target.execute(this.runtime))) return;
+    for (const check of checks) {
+      const ok = await check.execute(this.runtime);
+      if (this.runtime.epoch !== epoch) return;
+      if (!ok) {
+        this.checkFailed(check, session, target);
+        return;
+      }
+    }
   }
 
-  /** Stop the running cell: restart Python and tell every cell. */
+  /** A check failed: the visible cell it checks (the one before it) says so kindly. */
+  private checkFailed(check: Cell, session: Cell[], fallback: Cell): void {
+    const shown = session.slice(0, session.indexOf(check)).filter((cell) => !cell.data.hidden);
+    (shown[shown.length - 1] ?? fallback).noteCheckFailed();
+  }
+
+  /** Stop the running cell: restart Python; every cell hears of it (`onRestart`). */
   stop(target: Cell): void {
-    this.runtime.restart();
-    for (const cell of this.cells) cell.forget(cell === target);
+    this.stoppedBy = target;
+    this.runtime.restart("stopp");
     target.focusRun();
   }
 

@@ -5,6 +5,11 @@
  *
  * Enter runs, ↑/↓ walk the history, Tab completes commands, topic and group
  * names. `Zurücksetzen` restores the author's starting state.
+ *
+ * The console's state lives in Python. When Python restarts (a `Stopp` anywhere,
+ * "Python neu starten", a crash), the page runs the reader's commands again in
+ * their order (`Journal`): the simulations are deterministic, so the state
+ * matches the transcript again, and the console says so.
  */
 import type { PythonRuntime } from "../../runtime/python";
 import { RestartedError } from "../../runtime/python";
@@ -22,6 +27,64 @@ interface ConsoleData {
 
 let counter = 0;
 
+/** The arguments of one `console.run` call, as the bridge takes them. */
+interface Command {
+  key: string;
+  kind: string;
+  options: Record<string, string>;
+  setup: string[];
+  line: string;
+}
+
+/** Every command the reader ran on this page, in order, for a replay after a restart. */
+class Journal {
+  private commands: Command[] = [];
+  private readonly consoles: CommandConsole[] = [];
+
+  constructor(private readonly runtime: PythonRuntime) {
+    runtime.onRestart(() => void this.replay());
+  }
+
+  add(console: CommandConsole): void {
+    this.consoles.push(console);
+  }
+
+  record(command: Command): void {
+    this.commands.push(command);
+  }
+
+  /** `Zurücksetzen`: the console's state starts again from the author's setup. */
+  forget(key: string): void {
+    this.commands = this.commands.filter((command) => command.key !== key);
+  }
+
+  private async replay(): Promise<void> {
+    const commands = this.commands;
+    if (commands.length === 0) return;
+    const count = (key: string): number => commands.filter((command) => command.key === key).length;
+    const touched = this.consoles.filter((console) => count(console.data.key) > 0);
+    try {
+      await this.runtime.call({ name: "console.replay", args: { commands } });
+      for (const console of touched) {
+        const n = count(console.data.key);
+        console.note(
+          `Python wurde neu gestartet. ${n === 1 ? "Dein Befehl lief" : `Deine ${n} Befehle liefen`} ` +
+            "noch einmal, der Zustand passt wieder zum Verlauf.",
+        );
+      }
+    } catch (error) {
+      if (error instanceof RestartedError) return; // restarted again: that restart replays
+      this.commands = this.commands.filter((command) => !commands.includes(command));
+      for (const console of touched) {
+        console.note(
+          "Python wurde neu gestartet, und deine Befehle ließen sich nicht wiederholen. " +
+            "Die Konsole beginnt wieder beim Ausgangszustand; der Verlauf oben gilt nicht mehr.",
+        );
+      }
+    }
+  }
+}
+
 export class CommandConsole {
   readonly data: ConsoleData;
   private readonly input: HTMLInputElement;
@@ -35,6 +98,7 @@ export class CommandConsole {
   constructor(
     readonly root: HTMLElement,
     private readonly runtime: PythonRuntime,
+    private readonly journal: Journal,
   ) {
     this.data = readData(root, ".lk-console__data", {} as ConsoleData);
     this.log = root.querySelector<HTMLElement>(".lk-console__log")!;
@@ -63,6 +127,12 @@ export class CommandConsole {
     this.input.addEventListener("keydown", (event) => this.onKey(event));
     root.dataset["lkMounted"] = "true";
     root.dataset["state"] = "idle";
+    journal.add(this);
+  }
+
+  /** A line from the page itself in the transcript. */
+  note(text: string): void {
+    this.transcript.note(text);
   }
 
   private args(extra: Record<string, unknown> = {}): Record<string, unknown> {
@@ -78,12 +148,14 @@ export class CommandConsole {
     this.input.value = "";
     this.root.dataset["state"] = "busy";
     try {
-      const result = await this.runtime.call<ConsoleResult>({ name: "console.run", args: this.args({ line }) });
+      const args = this.args({ line }) as unknown as Command;
+      const result = await this.runtime.call<ConsoleResult>({ name: "console.run", args: { ...args } });
+      this.journal.record(args);
       this.transcript.append(line, result);
     } catch (error) {
       this.transcript.note(
         error instanceof RestartedError
-          ? "Python wurde neu gestartet. Der Befehl lief nicht; die Konsole beginnt wieder beim Ausgangszustand."
+          ? `Python wurde neu gestartet, bevor „${line}“ lief. Führ den Befehl bitte noch einmal aus.`
           : `Python ist nicht verfügbar: ${String(error)}`,
       );
     } finally {
@@ -127,6 +199,7 @@ export class CommandConsole {
     this.log.replaceChildren(...this.initialLog.map((node) => node.cloneNode(true)));
     this.picture.replaceChildren(...this.initialPicture.map((node) => node.cloneNode(true)));
     this.input.value = "";
+    this.journal.forget(this.data.key);
     try {
       await this.runtime.call({ name: "console.reset", args: { key: this.data.key } });
     } catch {
@@ -138,7 +211,8 @@ export class CommandConsole {
 
 /** Mount every console in `scope`. */
 export function mountConsoles(scope: ParentNode, runtime: PythonRuntime): CommandConsole[] {
+  const journal = new Journal(runtime);
   return [...scope.querySelectorAll<HTMLElement>("[data-lk-console]:not([data-lk-mounted])")].map(
-    (root) => new CommandConsole(root, runtime),
+    (root) => new CommandConsole(root, runtime, journal),
   );
 }

@@ -51,6 +51,11 @@ export class Feedback {
     this.root.append(list);
   }
 
+  /** Something of the page's own, e.g. a button that restarts Python. */
+  append(node: Node): void {
+    this.root.append(node);
+  }
+
   pre(text: string, className = "lk-output__text"): void {
     if (text) this.root.append(element("pre", className, text));
   }

@@ -7,7 +7,8 @@
  * progress in localStorage (./progress.ts).
  */
 import type { PythonRuntime } from "../../runtime/python";
-import { RestartedError } from "../../runtime/python";
+import { PythonFailedError, RestartedError } from "../../runtime/python";
+import { restartButton } from "../cell";
 import type { CellEditor } from "../cell/editor";
 import { OutputView } from "../output/render";
 import type { CellResult } from "../../runtime/protocol";
@@ -55,7 +56,10 @@ abstract class Exercise {
   protected readonly progress: ProgressStore;
   protected readonly bar: HTMLDivElement;
   protected readonly checkButton = button("Prüfen", "lk-button--run");
+  /** Ends a check that does not end (an endless loop in the reader's code). */
+  protected readonly stopButton = button("Stopp", "lk-button--stop");
   private readonly solution: HTMLDetailsElement | null;
+  private stopped = false;
 
   constructor(
     readonly root: HTMLElement,
@@ -70,6 +74,16 @@ abstract class Exercise {
     this.bar.className = "lk-exercise__bar";
     this.checkButton.setAttribute("aria-label", `${this.data.label} prüfen`);
     this.bar.append(this.checkButton);
+    if (this.data.type !== "quiz") {
+      this.stopButton.disabled = true;
+      this.stopButton.title = "Prüfung stoppen (Python startet neu)";
+      this.stopButton.setAttribute("aria-label", "Prüfen stoppen");
+      this.stopButton.addEventListener("click", () => {
+        this.stopped = true;
+        runtime.restart("stopp");
+      });
+      this.bar.append(this.stopButton);
+    }
     root.querySelector("output.lk-exercise__feedback")?.before(this.bar);
     this.checkButton.addEventListener("click", () => void this.guard(() => this.check()));
     // Hints and the solution follow the feedback, where they are revealed.
@@ -153,22 +167,37 @@ abstract class Exercise {
   /** Run an async step; tell the reader when Python is unavailable or was restarted. */
   protected async guard(step: () => Promise<void>): Promise<void> {
     this.checkButton.disabled = true;
+    this.stopButton.disabled = false;
+    this.stopped = false;
     this.root.dataset["state"] = "checking";
     try {
       await step();
     } catch (error) {
       this.feedback.clear();
-      this.feedback.verdict(
-        "invalid",
-        error instanceof RestartedError
-          ? "Python wurde neu gestartet. Bitte prüfe noch einmal."
-          : `Python ist nicht verfügbar: ${String(error)}`,
-      );
+      this.feedback.verdict("invalid", failure(error, this.stopped));
+      if (error instanceof PythonFailedError) this.feedback.append(restartButton(this.runtime));
     } finally {
       this.checkButton.disabled = false;
+      this.stopButton.disabled = true;
       this.root.dataset["state"] = "idle";
     }
   }
+}
+
+/** What the reader hears when a check or run could not finish. */
+function failure(error: unknown, stopped: boolean): string {
+  if (error instanceof RestartedError) {
+    return stopped
+      ? "Gestoppt. Python wurde neu gestartet; prüf noch einmal, wenn du so weit bist."
+      : "Python wurde neu gestartet, bevor das fertig war. Bitte noch einmal.";
+  }
+  if (error instanceof PythonFailedError) {
+    return (
+      "Python hat das nicht zu Ende gebracht. Vielleicht hat Code Python selbst verändert " +
+      `(zum Beispiel eingebaute Funktionen gelöscht). Meldung: ${error.message}`
+    );
+  }
+  return `Python ist nicht verfügbar: ${String(error)}`;
 }
 
 /** Replace the static code of `host` with an editor (loaded on demand). */
@@ -229,19 +258,44 @@ class PredictionExercise extends Exercise {
     output.className = "lk-output";
     const view = new OutputView(output);
     const runButton = button("Ausführen", "lk-button--run");
+    const stopButton = button("Stopp", "lk-button--stop");
+    stopButton.setAttribute("aria-label", "Lauf stoppen");
+    stopButton.disabled = true;
+    let stopped = false;
+    stopButton.addEventListener("click", () => {
+      stopped = true;
+      this.runtime.restart("stopp");
+    });
     const run = async (): Promise<void> => {
       view.clear();
-      const result = await this.runtime.run(
-        { session: `versuch:${this.data.id}`, code: this.editor?.getCode() ?? "", label: this.data.label },
-        (stream, text) => view.appendChunk(stream, text),
-      );
-      view.showResult(result);
+      runButton.disabled = true;
+      stopButton.disabled = false;
+      stopped = false;
+      let done = false;
+      try {
+        const result = await this.runtime.run(
+          { session: `versuch:${this.data.id}`, code: this.editor?.getCode() ?? "", label: this.data.label },
+          (stream, text) => {
+            if (!done) view.appendChunk(stream, text); // a leftover task's output is not this run's
+          },
+        );
+        done = true;
+        view.showResult(result);
+      } catch (error) {
+        done = true;
+        view.clear();
+        view.showNotice(failure(error, stopped), "warning");
+        if (error instanceof PythonFailedError) output.lastElementChild?.append(" ", restartButton(this.runtime));
+      } finally {
+        runButton.disabled = false;
+        stopButton.disabled = true;
+      }
     };
     this.editor = await editorIn(host, this.data.code ?? "", this.data.label, () => void run(), () => undefined);
     runButton.addEventListener("click", () => void run());
     const bar = document.createElement("div");
     bar.className = "lk-exercise__bar";
-    bar.append(runButton);
+    bar.append(runButton, stopButton);
     host.after(bar, output);
   }
 }
