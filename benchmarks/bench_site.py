@@ -298,7 +298,7 @@ def measure(server: StaticServer, runs: int, first_page: str) -> tuple[Figures, 
                 for name in ("worker alone, cold", "worker alone, warm"):
                     page = context.new_page()  # type: ignore[attr-defined]
                     page.goto(server.url + BARE_PAGE)
-                    page.wait_for_function("typeof window.firstOutput === 'number'")
+                    page.wait_for_function("() => typeof window.firstOutput === 'number'")
                     figures.add(
                         f"{name}: navigation -> first output", page.evaluate("window.firstOutput")
                     )

@@ -72,6 +72,7 @@ function filesUnder(dir) {
   );
 }
 
+const OFFLINE_JSON = "assets/generated/offline.json";
 const siteRelative = (path) => relative(docs, path).split("\\").join("/");
 const precache = result.outputFiles.map((file) => file.path).filter((path) => path.endsWith(".js"));
 if (existsSync(join(generated, "mermaid.min.js"))) precache.push(join(generated, "mermaid.min.js"));
@@ -84,14 +85,27 @@ if (existsSync(runtimeJson)) {
 }
 const contents = new Map(filesUnder(generated).map((path) => [siteRelative(path), null]));
 for (const file of result.outputFiles) contents.set(siteRelative(file.path), file.contents);
+contents.delete(OFFLINE_JSON);
+const read = (path) => contents.get(path) ?? readFileSync(join(docs, path));
 const version = createHash("sha256");
-for (const [path, data] of [...contents].sort(([a], [b]) => (a < b ? -1 : 1))) {
-  if (!path.endsWith(".map")) version.update(`${path}\0`).update(data ?? readFileSync(join(docs, path)));
+for (const path of [...contents.keys()].sort()) {
+  if (!path.endsWith(".map")) version.update(`${path}\0`).update(read(path));
 }
+// The precache manifest: path -> SHA-256 of the bytes this build made. The service
+// worker serves a cached file only when it still has these bytes (anything on the
+// origin can write into the Cache API).
 const offline = {
   version: version.digest("hex").slice(0, 16),
-  precache: precache.map(siteRelative).sort(),
+  precache: Object.fromEntries(
+    precache
+      .map(siteRelative)
+      .sort()
+      .map((path) => [path, createHash("sha256").update(read(path)).digest("hex")]),
+  ),
 };
+// For the build's last step (lessonkit/csp.py), which stamps every page with the
+// version it belongs to; not part of the version itself, and never requested by pages.
+const offlineJson = { path: join(docs, OFFLINE_JSON), contents: Buffer.from(JSON.stringify(offline) + "\n") };
 
 const serviceWorker = await esbuild.build({
   absWorkingDir: root,
@@ -106,4 +120,4 @@ const serviceWorker = await esbuild.build({
   write: false,
 });
 // Written together, so that `mkdocs serve` sees one change, not two.
-writeChanged([...result.outputFiles, ...serviceWorker.outputFiles]);
+writeChanged([...result.outputFiles, ...serviceWorker.outputFiles, offlineJson]);

@@ -7,8 +7,8 @@
   consoles, bridge), which the worker's Python imports from directly (zipimport,
   ``lessonkit/node/packages.mjs``); its name carries a content hash so browsers never
   run a stale copy;
-* ``snapshot-<hash>.lks.gz``: a Pyodide memory snapshot (zero pages left out, gzip) with those packages already
-  imported (made under Node.js; the worker falls back to a plain start without it);
+* ``snapshot-<hash>-<sha256>.lks.gz``: a Pyodide memory snapshot (zero pages left out, gzip) with those packages already
+  imported (the name ends with the SHA-256 of its inflated bytes) (made under Node.js; the worker falls back to a plain start without it);
 * ``runtime.json``: tells the worker the current names.
 
 Files are only written when their content changes, so ``mkdocs serve`` does not
@@ -17,6 +17,7 @@ rebuild in a loop. Run directly: ``python -m lessonkit.assets``.
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import io
 import json
@@ -102,28 +103,30 @@ def build_packages(out: Path = OUT) -> str:
 
 def build_snapshot(packages: str, out: Path = OUT) -> str | None:
     """The memory snapshot for ``packages``: made once per zip, Pyodide version and way
-    of making it (the scripts that make it are part of the key)."""
+    of making it (the scripts that make it are part of the key). Its name ends with the
+    SHA-256 of its inflated bytes, which the browser checks before it uses a kept copy
+    (``frontend/src/worker/snapshot.ts``)."""
     pyodide_version = json.loads((NODE_MODULES / "pyodide" / "package.json").read_text())["version"]
     makers = "".join((NODE_SCRIPTS / name).read_text() for name in SNAPSHOT_MAKERS)
     key = hashlib.sha256(f"{packages}:{pyodide_version}:{makers}".encode()).hexdigest()[:12]
-    name = f"snapshot-{key}.lks.gz"
-    if not (out / name).exists():
-        for old in out.glob("snapshot-*"):
-            old.unlink()
-        done = subprocess.run(
-            [
-                "node",
-                str(NODE_SCRIPTS / "make_snapshot.mjs"),
-                str(out / packages),
-                str(out / name),
-            ],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-        )
-        if done.returncode != 0:  # the site still works, only slower to start
-            print(f"Kein Speicherabbild für Pyodide: {done.stderr[-2000:]}", file=sys.stderr)
-            return None
+    made = sorted(out.glob(f"snapshot-{key}-*.lks.gz"))
+    if made:
+        return made[0].name
+    for old in out.glob("snapshot-*"):
+        old.unlink()
+    made_at = out / f"snapshot-{key}.lks.gz"
+    done = subprocess.run(
+        ["node", str(NODE_SCRIPTS / "make_snapshot.mjs"), str(out / packages), str(made_at)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    if done.returncode != 0:  # the site still works, only slower to start
+        print(f"Kein Speicherabbild für Pyodide: {done.stderr[-2000:]}", file=sys.stderr)
+        return None
+    digest = hashlib.sha256(gzip.decompress(made_at.read_bytes())).hexdigest()
+    name = f"snapshot-{key}-{digest}.lks.gz"
+    made_at.rename(out / name)
     return name
 
 

@@ -1,6 +1,7 @@
 """MkDocs hooks: build the browser assets before MkDocs reads its configuration,
-and give the templates the ``split`` filter that Zensical's template engine
-(minijinja) has built in, so ``overrides/main.html`` renders in both.
+finish the written pages (lessonkit/csp.py), and give the templates the ``split``
+filter that Zensical's template engine (minijinja) has built in, so
+``overrides/main.html`` renders in both.
 
 The assets hook is only a convenience for ``mkdocs build`` and ``mkdocs serve`` (so a
 change to ``pysim`` or ``frontend/src`` reaches the served site). Everything the pages
@@ -10,18 +11,34 @@ themselves need lives in the Markdown extension; other generators run
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment
 from mkdocs.plugins import event_priority
 
 from lessonkit.assets import build_all
+from lessonkit.csp import finish_site
+
+_serving = False
+
+
+def on_startup(command: str, **kwargs: Any) -> None:
+    global _serving
+    _serving = command == "serve"
 
 
 @event_priority(100)  # before any plugin looks at docs/
 def on_config(config: Any, **kwargs: Any) -> Any:
     build_all()
     return config
+
+
+def on_post_build(config: Any, **kwargs: Any) -> None:
+    """Version stamp and strict script policy (lessonkit/csp.py); not under ``mkdocs
+    serve``, whose live-reload script is injected into every page as it is served."""
+    if not _serving:
+        finish_site(Path(config["site_dir"]))
 
 
 def split(value: str, separator: str | None = None, maxsplits: int | None = None) -> list[str]:

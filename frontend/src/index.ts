@@ -32,10 +32,13 @@ declare global {
   }
 }
 
-const runtime = new PythonRuntime(new URL("./worker.js", import.meta.url));
+// `?v=<deployment>` (lessonkit/csp.py) goes on to the files this script starts, so the
+// service worker serves them from the same deployment as the page (sw/service-worker.ts).
+const version = new URL(import.meta.url).search;
+const runtime = new PythonRuntime(new URL(`./worker.js${version}`, import.meta.url));
 const lessonkit = { runtime, pages: 0 };
 window.lessonkit = lessonkit;
-installMermaidLoader(new URL("../mermaid.min.js", import.meta.url));
+installMermaidLoader(new URL(`../mermaid.min.js${version}`, import.meta.url));
 registerOffline(runtime);
 
 /**

@@ -14,7 +14,7 @@ PAGE = "erste-schritte/"
 
 
 def ready_stages(page: Page) -> dict[str, int]:
-    page.wait_for_function("window.lessonkit && window.lessonkit.runtime.state === 'ready'")
+    page.wait_for_function("() => window.lessonkit && window.lessonkit.runtime.state === 'ready'")
     return page.evaluate("window.lessonkit.runtime.readyStages")
 
 
@@ -52,10 +52,10 @@ def test_the_inflated_snapshot_is_kept_for_the_next_visit(
     page.goto(site_url + PAGE)
     ready_stages(page)
     kept = """async () => {
-        const cache = await caches.open("lessonkit-memory");
+        const cache = await caches.open("lessonkit:/:memory");  // per site: offline/protocol.ts
         return (await cache.keys()).map((request) => new URL(request.url).pathname);
     }"""
-    page.wait_for_function(f"({kept})().then((keys) => keys.length === 1)")
+    page.wait_for_function(f"() => ({kept})().then((keys) => keys.length === 1)")
     (name,) = page.evaluate(kept)
     assert name.startswith("/assets/generated/snapshot-")
 

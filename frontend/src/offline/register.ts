@@ -11,7 +11,7 @@
 import { whenIdle } from "../runtime/idle";
 import { siteRoot } from "../runtime/page";
 import type { PythonRuntime } from "../runtime/python";
-import { CACHE_PREFIX, type KeptReply, type ToServiceWorker } from "./protocol";
+import { cachePrefix, LEGACY_CACHE_PREFIX, type KeptReply, type ToServiceWorker } from "./protocol";
 
 interface Observable {
   subscribe(next: () => void): unknown;
@@ -25,8 +25,9 @@ function servedByMkdocs(): boolean {
 async function removeRegistration(root: URL): Promise<void> {
   const registration = await navigator.serviceWorker.getRegistration(root.href);
   if (registration && registration.scope === root.href) await registration.unregister();
+  const own = cachePrefix(root.pathname);
   for (const name of await caches.keys()) {
-    if (name.startsWith(CACHE_PREFIX)) await caches.delete(name);
+    if (name.startsWith(own) || name.startsWith(LEGACY_CACHE_PREFIX)) await caches.delete(name);
   }
 }
 

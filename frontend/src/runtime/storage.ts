@@ -2,6 +2,7 @@
  * localStorage that never throws: private windows, policies and a full quota make
  * it fail, and the page must work anyway. Writers learn whether it worked.
  */
+import { siteRoot } from "./page";
 
 export function readItem(key: string): string | null {
   try {
@@ -41,4 +42,53 @@ export function keysWith(...prefixes: string[]): string[] {
     // storage unavailable: nothing stored
   }
   return keys;
+}
+
+/**
+ * Keys of this course site: `lk:<site path>:<kind>:<rest>`. Sites on one origin
+ * (`<owner>.github.io/a/` and `/b/`) share localStorage; each reads, writes and resets
+ * only its own keys. Page paths are relative to the site root, `…/index.html` as `…/`.
+ */
+export function siteKey(kind: string, rest = ""): string {
+  migrateLegacyKeys();
+  return `lk:${siteRoot().pathname}:${kind}:${rest}`;
+}
+
+/** A page path relative to the site root as keys use it: `a/index.html` and `a/` are one page. */
+export function pageKeyPath(path: string): string {
+  return path.replace(/(^|\/)index\.html$/, "$1");
+}
+
+let migrated = false;
+
+/**
+ * Keys written before keys were per site: `lk:exercise:<page>#<id>` (page relative to
+ * the root) and `lk:draft:<absolute path>#<cell>:<hash>`. Moved once per page load into
+ * this site's keys, so no reader loses a draft or a solved exercise. Drafts below
+ * another site's path stay; an exercise key names no site, so the first site of the
+ * course that loads takes it.
+ */
+function migrateLegacyKeys(): void {
+  if (migrated) return;
+  migrated = true;
+  const root = siteRoot().pathname;
+  for (const key of keysWith("lk:exercise:", "lk:draft:")) {
+    let kind: string;
+    let rest: string;
+    if (key.startsWith("lk:exercise:")) {
+      kind = "exercise";
+      rest = key.slice("lk:exercise:".length);
+    } else {
+      const path = key.slice("lk:draft:".length);
+      if (!path.startsWith(root)) continue;
+      kind = "draft";
+      rest = path.slice(root.length);
+    }
+    const hash = rest.indexOf("#");
+    if (hash < 0) continue;
+    const target = `lk:${root}:${kind}:${pageKeyPath(rest.slice(0, hash))}${rest.slice(hash)}`;
+    const value = readItem(key);
+    if (value !== null && readItem(target) === null && !writeItem(target, value)) continue;
+    removeItem(key);
+  }
 }

@@ -6,47 +6,75 @@
  * scope covers every page, and bakes in OFFLINE:
  * - `version`: a hash of every file under assets/generated/ but source maps. A deployment
  *   that changes any of them changes sw.js, so browsers install the new service worker.
- * - `precache`: the runtime shell, relative to the site root: the page bundle and its
- *   chunks, the Python worker, runtime.json with the package zip and memory snapshot it
- *   names, Pyodide's files, mermaid.
+ * - `precache`: the runtime shell, relative to the site root, each with the SHA-256 of
+ *   its bytes: the page bundle and its chunks, the Python worker, runtime.json with the
+ *   package zip and memory snapshot it names, Pyodide's files, mermaid.
  *
- * Two caches:
- * - `lessonkit-shell-<version>`: assets/generated/, served cache-first. Filled on install;
- *   older versions are deleted on activate, so a deployment replaces the runtime whole.
- * - `lessonkit-pages`: everything else of this site (pages, Material's theme,
- *   lessonkit.css, the search index), served network-first with the cached copy as the
- *   fallback. It survives deployments so that visited lessons stay available; each
- *   online visit refreshes a page.
+ * Two caches, named per site (offline/protocol.ts: two course sites on one origin keep
+ * their own):
+ * - `shell-<version>`: assets/generated/, served cache-first. Filled on install; older
+ *   versions are deleted on activate, so a deployment replaces the runtime whole.
+ * - `pages`: everything else of this site (pages, Material's theme, lessonkit.css, the
+ *   search index), served network-first with the cached copy as the fallback, stored
+ *   without query string. It survives deployments so that visited lessons stay
+ *   available; each online visit refreshes a page.
+ *
+ * Integrity: anything on the origin can write into the Cache API (another site on the
+ * same `<owner>.github.io`, or a script the reader runs). A shell file is served from the
+ * cache only when its bytes still have the SHA-256 of the manifest; otherwise the entry
+ * is dropped and fetched again (and never served when that fails). The Python worker
+ * gets the Content-Security-Policy WORKER_CSP with its script: Python reaches the site's
+ * own origin only.
+ *
+ * One deployment per page: a page stamps the version it belongs to on the URLs of its
+ * page script and Python worker (`?v=`, lessonkit/csp.py); what they load carries it as
+ * the referrer. A page of another deployment than this worker's (a page fetched after
+ * a deployment, before the reader pressed "Neu laden") gets its runtime from the
+ * network, never this worker's older one.
  *
  * Only same-origin GET requests are handled; only complete 200 responses are stored.
  * A new version waits until the reader chooses "Neu laden" (offline/register.ts).
  *
- * Speed on a returning visit: every request a controlled page makes would first wait
- * for this worker's JavaScript. Two standard ways around it, measured in
- * benchmarks/bench_site.py (warm start):
- * - navigation preload: the page's HTML is requested while this worker starts;
- * - static routes (Chromium's `InstallEvent.addRoutes`): the browser answers
- *   assets/generated/ from the shell cache without running this worker at all.
- *   Elsewhere the fetch handler does the same, only slower.
+ * Speed on a returning visit: navigation preload requests the page's HTML while this
+ * worker starts. Chromium's static routes (`InstallEvent.addRoutes`) would answer the
+ * shell without running this worker, but also without checking its bytes: not used.
  */
-import { CACHE_PREFIX, type KeptReply, type ToServiceWorker } from "../offline/protocol";
+import { cacheName, LEGACY_CACHE_PREFIX, type KeptReply, type ToServiceWorker } from "../offline/protocol";
 
 declare const self: ServiceWorkerGlobalScope;
-declare const OFFLINE: { version: string; precache: string[] };
-
-const SHELL = `${CACHE_PREFIX}shell-${OFFLINE.version}`;
-const PAGES = `${CACHE_PREFIX}pages`;
+declare const OFFLINE: { version: string; precache: Record<string, string> };
 
 const root = new URL(self.registration.scope);
 const generated = new URL("assets/generated/", root).pathname;
+
+const SHELL = cacheName(root.pathname, `shell-${OFFLINE.version}`);
+const PAGES = cacheName(root.pathname, "pages");
+
+/** Site-relative path -> SHA-256 (hex) of the bytes this deployment built. */
+const MANIFEST = new Map(Object.entries(OFFLINE.precache));
+
+/** Scripts of workers that run reader code, or start them: Python's network is this site. */
+const WORKER_SCRIPTS = new Set(["assets/generated/js/worker.js", "assets/generated/js/inflate.js"]);
+const WORKER_CSP = [
+  "default-src 'self'",
+  "script-src 'self' 'wasm-unsafe-eval'",
+  "connect-src 'self'",
+  "worker-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+].join("; ");
 
 /** A URL this service worker may cache: this site, below its root. */
 function isOwn(url: URL): boolean {
   return url.origin === root.origin && url.pathname.startsWith(root.pathname);
 }
 
-function cacheFor(url: URL): string {
-  return url.pathname.startsWith(generated) ? SHELL : PAGES;
+function isShell(url: URL): boolean {
+  return url.pathname.startsWith(generated);
+}
+
+function siteRelative(url: URL): string {
+  return url.pathname.slice(root.pathname.length);
 }
 
 /** Complete successes of this origin only: no errors, partial content, redirects or opaque responses. */
@@ -57,29 +85,121 @@ function storable(response: Response): boolean {
 // Files of one deployment are requested under one name; the host's Vary does not matter.
 const MATCH: CacheQueryOptions = { ignoreVary: true };
 
+async function sha256(bytes: ArrayBuffer): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  return Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+/** Where a shell file is kept: its address without query (`?v=`) or fragment. */
+function shellKey(url: URL): URL {
+  return new URL(url.pathname, url);
+}
+
+/**
+ * Where a page is kept: without query string (search highlighting adds `?h=…`) and
+ * `…/index.html` as `…/`, so one page is one entry, found however it is addressed.
+ */
+function pageKey(url: URL): URL {
+  return new URL(url.pathname.replace(/\/index\.html$/, "/"), url);
+}
+
+/** The deployment a request belongs to: `?v=` on it, or on the shell script that made it. */
+function wantedVersion(request: Request): string | null {
+  for (const href of [request.url, request.referrer]) {
+    if (!href.startsWith(root.origin)) continue; // "", "about:client", no-referrer
+    const url = new URL(href);
+    const version = url.searchParams.get("v");
+    if (version && isShell(url)) return version;
+  }
+  return null;
+}
+
+/** `response` with `body`, and the worker policy when it is a worker's script. */
+function serve(response: Response, body: ArrayBuffer, path: string): Response {
+  const headers = new Headers(response.headers);
+  // The body is decoded bytes now: a host's encoding or length no longer describe it.
+  headers.delete("Content-Encoding");
+  headers.delete("Content-Length");
+  if (WORKER_SCRIPTS.has(path)) headers.set("Content-Security-Policy", WORKER_CSP);
+  return new Response(body, { status: response.status, statusText: response.statusText, headers });
+}
+
+/** A shell file from the network, revalidated; stored when its bytes are the manifest's. */
+async function fetchShellFile(url: URL, cache: Cache, event?: ExtendableEvent): Promise<Response> {
+  const path = siteRelative(url);
+  const response = await fetch(url, { cache: "no-cache" });
+  if (!storable(response)) return response;
+  const body = await response.arrayBuffer();
+  if ((await sha256(body)) === MANIFEST.get(path)) {
+    const stored = cache.put(url, new Response(body.slice(0), response));
+    if (event) event.waitUntil(stored);
+    else await stored;
+  }
+  // A mismatch is another deployment than this worker's, from this site: served, not kept.
+  return serve(response, body, path);
+}
+
+/** A shell file of this deployment: from the cache when its bytes are intact. */
+async function shellFile(url: URL, event?: ExtendableEvent): Promise<Response> {
+  const key = shellKey(url);
+  const path = siteRelative(key);
+  const cache = await caches.open(SHELL);
+  const cached = await cache.match(key, MATCH);
+  if (cached) {
+    const body = await cached.arrayBuffer();
+    if ((await sha256(body)) === MANIFEST.get(path)) return serve(cached, body, path);
+    await cache.delete(key, MATCH); // written by someone else: never served
+  }
+  return fetchShellFile(key, cache, event);
+}
+
 async function precache(): Promise<void> {
   const cache = await caches.open(SHELL);
   await Promise.all(
-    OFFLINE.precache.map(async (path) => {
+    [...MANIFEST.keys()].map(async (path) => {
       const url = new URL(path, root);
-      if (await cache.match(url, MATCH)) return; // an install that is tried again
-      // Revalidate: an HTTP-cached copy from an older deployment must not enter this version.
-      const response = await fetch(url, { cache: "no-cache" });
-      if (!storable(response)) throw new Error(`${url.pathname}: HTTP ${response.status}`);
-      await cache.put(url, response);
+      const response = await shellFile(url);
+      if (!(await cache.match(url, MATCH))) throw new Error(`${url.pathname}: HTTP ${response.status} or not this version`);
     }),
   );
 }
 
 async function removeStaleShells(): Promise<void> {
+  const ownShells = cacheName(root.pathname, "shell-");
   for (const name of await caches.keys()) {
-    if (name.startsWith(`${CACHE_PREFIX}shell-`) && name !== SHELL) await caches.delete(name);
+    if (name.startsWith(ownShells) && name !== SHELL) await caches.delete(name);
+  }
+}
+
+/**
+ * Caches named before they were named per site: move this site's pages into PAGES,
+ * drop this site's other entries, delete a legacy cache once it is empty. Other
+ * sites' entries stay for them.
+ */
+async function migrateLegacyCaches(): Promise<void> {
+  const pages = await caches.open(PAGES);
+  for (const name of await caches.keys()) {
+    if (!name.startsWith(LEGACY_CACHE_PREFIX)) continue;
+    const legacy = await caches.open(name);
+    const requests = await legacy.keys();
+    let left = requests.length;
+    for (const request of requests) {
+      const url = new URL(request.url);
+      if (!isOwn(url)) continue;
+      if (name === `${LEGACY_CACHE_PREFIX}pages` && !isShell(url)) {
+        const response = await legacy.match(request);
+        if (response && !(await pages.match(pageKey(url), MATCH))) await pages.put(pageKey(url), response);
+      }
+      await legacy.delete(request);
+      left -= 1;
+    }
+    if (left === 0) await caches.delete(name);
   }
 }
 
 async function shellComplete(): Promise<boolean> {
   const cache = await caches.open(SHELL);
-  const found = await Promise.all(OFFLINE.precache.map((path) => cache.match(new URL(path, root), MATCH)));
+  const found = await Promise.all([...MANIFEST.keys()].map((path) => cache.match(new URL(path, root), MATCH)));
   return found.every(Boolean);
 }
 
@@ -91,46 +211,53 @@ async function keep(urls: string[]): Promise<boolean> {
   const results = await Promise.allSettled(
     urls.map(async (href) => {
       const url = new URL(href);
-      url.hash = "";
       if (!isOwn(url)) return;
-      const cache = await caches.open(cacheFor(url));
-      if (await cache.match(url, MATCH)) return;
+      if (isShell(url)) {
+        if (MANIFEST.has(siteRelative(url))) await shellFile(url);
+        return;
+      }
+      const key = pageKey(url);
+      const cache = await caches.open(PAGES);
+      if (await cache.match(key, MATCH)) return;
       // The page just loaded it: the HTTP cache may answer.
       const response = await fetch(url);
-      if (storable(response)) await cache.put(url, response);
+      if (storable(response)) await cache.put(key, response);
     }),
   );
   return results.every((result) => result.status === "fulfilled");
 }
 
-async function cacheFirst(request: Request, event: FetchEvent): Promise<Response> {
-  const cache = await caches.open(SHELL);
-  const cached = await cache.match(request, MATCH);
-  if (cached) return cached;
-  const response = await fetch(request);
-  if (storable(response)) event.waitUntil(cache.put(request, response.clone()));
-  return response;
+async function fromShell(request: Request, event: FetchEvent): Promise<Response> {
+  const url = new URL(request.url);
+  const wanted = wantedVersion(request);
+  const path = siteRelative(shellKey(url));
+  if ((wanted && wanted !== OFFLINE.version) || !MANIFEST.has(path)) {
+    // Another deployment's page, or a file this build did not make (a chunk of another
+    // version): the network has it; nothing of it is stored in this version's shell.
+    const response = await fetch(request, { cache: "no-cache" });
+    if (!WORKER_SCRIPTS.has(path) || !storable(response)) return response;
+    return serve(response, await response.arrayBuffer(), path);
+  }
+  return shellFile(url, event);
 }
 
 async function networkFirst(request: Request, event: FetchEvent): Promise<Response> {
   const cache = await caches.open(PAGES);
+  const key = pageKey(new URL(request.url));
   try {
     // A navigation was already requested while this worker started (navigation preload).
     const preloaded =
       request.mode === "navigate" ? ((await event.preloadResponse) as Response | undefined) : undefined;
     const response = preloaded ?? (await fetch(request));
-    if (storable(response)) event.waitUntil(cache.put(request, response.clone()));
+    if (storable(response)) event.waitUntil(cache.put(key, response.clone()));
     return response;
   } catch (error) {
-    const cached =
-      (await cache.match(request, MATCH)) ??
-      (request.mode === "navigate" ? await cache.match(request, { ...MATCH, ignoreSearch: true }) : undefined);
+    const cached = await cache.match(key, MATCH);
     if (cached) return cached;
     if (request.mode === "navigate") return offlinePage();
     throw error;
   }
 }
-
 /** Shown instead of the browser's error page for a page that was never visited. */
 function offlinePage(): Response {
   const html = `<!doctype html>
@@ -145,27 +272,9 @@ Seiten, die du schon besucht hast, funktionieren auch offline – samt Python.</
   return new Response(html, { status: 503, headers: { "Content-Type": "text/html; charset=utf-8" } });
 }
 
-/** A rule of the static routing API (not yet in TypeScript's library). */
-interface RouterRule {
-  condition: { urlPattern: { pathname: string }; requestMethod: string };
-  source: { cacheName: string };
-}
-
-type RoutingInstallEvent = ExtendableEvent & { addRoutes?: (rules: RouterRule[]) => Promise<void> };
-
-/** Where the browser supports it, assets/generated/ is answered from the shell cache directly. */
-function addShellRoute(event: RoutingInstallEvent): Promise<void> {
-  const rule = {
-    condition: { urlPattern: { pathname: `${generated}*` }, requestMethod: "get" },
-    source: { cacheName: SHELL },
-  };
-  // A refused rule costs speed, not correctness: the fetch handler serves the same.
-  return event.addRoutes ? event.addRoutes([rule]).catch(() => undefined) : Promise.resolve();
-}
-
 self.addEventListener("install", (event) => {
   // No skipWaiting: a new version waits until the reader asks for it.
-  event.waitUntil(Promise.all([addShellRoute(event), precache()]));
+  event.waitUntil(precache());
 });
 
 async function enableNavigationPreload(): Promise<void> {
@@ -173,7 +282,7 @@ async function enableNavigationPreload(): Promise<void> {
 }
 
 self.addEventListener("activate", (event) => {
-  const ready = Promise.all([removeStaleShells(), enableNavigationPreload()]);
+  const ready = Promise.all([removeStaleShells(), migrateLegacyCaches(), enableNavigationPreload()]);
   event.waitUntil(ready.then(() => self.clients.claim()));
 });
 
@@ -182,7 +291,7 @@ self.addEventListener("fetch", (event) => {
   if (request.method !== "GET" || request.headers.has("range")) return;
   const url = new URL(request.url);
   if (!isOwn(url) || url.pathname.endsWith(".map")) return; // source maps: for developer tools, online
-  event.respondWith(cacheFor(url) === SHELL ? cacheFirst(request, event) : networkFirst(request, event));
+  event.respondWith(isShell(url) ? fromShell(request, event) : networkFirst(request, event));
 });
 
 self.addEventListener("message", (event) => {

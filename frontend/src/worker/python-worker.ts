@@ -11,6 +11,7 @@ import type { PyodideInterface } from "pyodide";
 import type { PyProxy } from "pyodide/ffi";
 import type { CellResult, FromWorker, ToWorker } from "../runtime/protocol";
 import { installPackages } from "../../../lessonkit/node/packages.mjs";
+import { sealWorkerScope } from "./sandbox";
 import { fetchSnapshotElsewhere } from "./snapshot";
 
 declare const self: DedicatedWorkerGlobalScope;
@@ -94,6 +95,7 @@ async function boot(): Promise<Python> {
   const bridge = pyodide.pyimport("lessonkit.bridge") as PyProxy;
   const kernel = bridge.kernel as PyProxy;
   stage("bridge");
+  sealWorkerScope(); // before any reader code: no caches, storage or nested workers
   post({ type: "ready", seconds: (performance.now() - started) / 1000, stages });
   return { kernel, bridge };
 }

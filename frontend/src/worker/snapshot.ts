@@ -4,12 +4,32 @@
  *
  * Inflating costs a quarter of a second, so the inflated (still packed) bytes are
  * kept in the Cache API under the snapshot's content-hashed address: a reader's
- * next visit reads 15 MB from disk instead. Only the current snapshot is kept.
+ * next visit reads 15 MB from disk instead. Only the current snapshot is kept, in a
+ * cache of this site (offline/protocol.ts).
+ *
+ * The snapshot's name ends with the SHA-256 of its inflated bytes (lessonkit/assets.py).
+ * Both a kept copy and a download are checked against it before use: anything on the
+ * origin can write into the Cache API, and memory a few bytes off starts a Python that
+ * fails later, at a reader's run. A bad kept copy is dropped and downloaded again.
  */
 import { unpackPages } from "../../../lessonkit/node/snapshot_format.mjs";
+import { cacheName } from "../offline/protocol";
 import type { InflateReply } from "./inflate-worker";
 
-const MEMORY_CACHE = "lessonkit-memory";
+/** The cache of the site the snapshot belongs to (its address is <site>/assets/generated/…). */
+function memoryCache(url: URL): string {
+  return cacheName(new URL("../../", url).pathname, "memory");
+}
+
+/** The SHA-256 the snapshot's name ends with, or null (then nothing is kept or read). */
+function expectedDigest(url: URL): string | null {
+  return /-([0-9a-f]{64})\.lks\.gz$/.exec(url.pathname)?.[1] ?? null;
+}
+
+async function sha256(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  return Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
 
 async function download(url: URL): Promise<Uint8Array<ArrayBuffer>> {
   const response = await fetch(url);
@@ -18,10 +38,16 @@ async function download(url: URL): Promise<Uint8Array<ArrayBuffer>> {
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
-async function cached(url: URL): Promise<Uint8Array | null> {
+/** The kept copy when its bytes are intact; a damaged one is deleted. */
+async function cached(url: URL, digest: string): Promise<Uint8Array<ArrayBuffer> | null> {
   try {
-    const hit = await (await caches.open(MEMORY_CACHE)).match(url);
-    return hit ? new Uint8Array(await hit.arrayBuffer()) : null;
+    const cache = await caches.open(memoryCache(url));
+    const hit = await cache.match(url);
+    if (!hit) return null;
+    const bytes = new Uint8Array(await hit.arrayBuffer());
+    if ((await sha256(bytes)) === digest) return bytes;
+    await cache.delete(url);
+    return null;
   } catch {
     return null; // no Cache API here (not a secure context, storage blocked)
   }
@@ -30,7 +56,7 @@ async function cached(url: URL): Promise<Uint8Array | null> {
 /** Keep `packed` for the next visit, in place of any older snapshot. */
 async function keep(url: URL, packed: Uint8Array<ArrayBuffer>): Promise<void> {
   try {
-    const cache = await caches.open(MEMORY_CACHE);
+    const cache = await caches.open(memoryCache(url));
     for (const request of await cache.keys()) if (request.url !== url.href) await cache.delete(request);
     await cache.put(url, new Response(packed));
   } catch {
@@ -40,11 +66,13 @@ async function keep(url: URL, packed: Uint8Array<ArrayBuffer>): Promise<void> {
 
 /** The snapshot's memory, and a promise for when it is kept for the next visit. */
 export async function fetchSnapshot(url: URL): Promise<{ memory: Uint8Array; kept: Promise<void> }> {
-  const hit = await cached(url);
+  const digest = expectedDigest(url);
+  const hit = digest ? await cached(url, digest) : null;
   if (hit) return { memory: unpackPages(hit), kept: Promise.resolve() };
   const packed = await download(url);
+  if (digest && (await sha256(packed)) !== digest) throw new Error(`${url.pathname}: Prüfsumme stimmt nicht`);
   const memory = unpackPages(packed);
-  return { memory, kept: keep(url, packed) };
+  return { memory, kept: digest ? keep(url, packed) : Promise.resolve() };
 }
 
 /** `fetchSnapshot` in a worker of its own (inflate-worker.ts), or here if that fails. */

@@ -2,12 +2,14 @@
  * The reader's edits of a cell, kept in localStorage so a reload loses nothing.
  *
  * The key includes a hash of the author's code: when the author changes a
- * cell, an old draft is not silently put into the new cell.
+ * cell, an old draft is not silently put into the new cell. It names the site and the
+ * page relative to the site root (runtime/storage.ts: `…/index.html` is the same page).
  */
 
-import { readItem, removeItem, writeItem } from "../../runtime/storage";
+import { pagePath } from "../../runtime/page";
+import { pageKeyPath, readItem, removeItem, siteKey, writeItem } from "../../runtime/storage";
 
-export const DRAFT_PREFIX = "lk:draft:";
+export const DRAFT_PREFIX = siteKey("draft");
 
 /** A short, stable hash (FNV-1a) of a string, as hex. */
 export function hashText(text: string): string {
@@ -22,8 +24,9 @@ export function hashText(text: string): string {
 export class DraftStore {
   private readonly key: string;
 
+  /** `page`: the page's address or path (absolute or relative to the site root). */
   constructor(page: string, index: number, authorCode: string) {
-    this.key = `${DRAFT_PREFIX}${page}#${index}:${hashText(authorCode)}`;
+    this.key = `${DRAFT_PREFIX}${pageKeyPath(pagePath(page))}#${index}:${hashText(authorCode)}`;
   }
 
   load(): string | null {

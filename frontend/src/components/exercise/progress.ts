@@ -1,15 +1,16 @@
 /**
  * Progress of the reader, per exercise, in localStorage.
  *
- * Key: `lk:exercise:<page path>#<id>`; value: the exercise's content digest,
- * whether it is solved, and the reader's draft or answer. When the author
+ * Key: `lk:<site path>:exercise:<page path>#<id>` (runtime/storage.ts); value: the
+ * exercise's content digest, whether it is solved, and the reader's draft or answer,
+ * checked for their types on every read (anything on the origin can write there). When the author
  * changes an exercise its digest changes, and an old draft is not silently
  * restored. Where storage is unavailable the page still works.
  */
 import { pagePath } from "../../runtime/page";
-import { readItem, removeItem, writeItem } from "../../runtime/storage";
+import { pageKeyPath, readItem, removeItem, siteKey, writeItem } from "../../runtime/storage";
 
-export const PREFIX = "lk:exercise:";
+export const PREFIX = siteKey("exercise");
 
 export interface Progress {
   digest: string;
@@ -30,14 +31,26 @@ export function storageAvailable(): boolean {
 export function readProgress(key: string): Progress | null {
   const text = readItem(key);
   try {
-    return text ? (JSON.parse(text) as Progress) : null;
+    const value: unknown = text ? JSON.parse(text) : null;
+    return isProgress(value) ? value : null;
   } catch {
     return null;
   }
 }
 
+function optionalString(value: unknown): boolean {
+  return value === undefined || typeof value === "string";
+}
+
+/** Only a value with exactly the types this file writes counts as progress. */
+function isProgress(value: unknown): value is Progress {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const { digest, solved, draft, answer } = value as Record<string, unknown>;
+  return typeof digest === "string" && typeof solved === "boolean" && optionalString(draft) && optionalString(answer);
+}
+
 export function progressKey(page: string, id: string): string {
-  return `${PREFIX}${page}#${id}`;
+  return `${PREFIX}${pageKeyPath(page)}#${id}`;
 }
 
 export class ProgressStore {

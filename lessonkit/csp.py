@@ -1,0 +1,84 @@
+"""The build's last step: stamp every page with its deployment and make its
+Content-Security-Policy strict.
+
+``overrides/main.html`` writes a complete policy into each page's ``<head>``, with
+``'unsafe-inline'`` for scripts, so that a site this step never saw (``mkdocs serve``
+with its injected live-reload script) still works. Here, after every page is written,
+``'unsafe-inline'`` is replaced by the SHA-256 of every inline script of the whole site
+(Material re-creates a new page's inline scripts on instant navigation, under the first
+page's policy, so each page lists them all).
+
+The stamp: ``<meta name="lessonkit-version">`` gets the version of the service worker
+built with the page (``assets/generated/offline.json``, ``frontend/build.mjs``), and the
+page script's address gets ``?v=<version>``; the page starts its Python worker with it
+too. The service worker serves a page of another deployment its runtime from the
+network, never its own older one (``frontend/src/sw/service-worker.ts``).
+
+MkDocs runs this from ``lessonkit/mkdocs_hooks.py`` (``on_post_build``), Zensical from
+``scripts/build-zensical``: ``python -m lessonkit.csp SITE_DIR``.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import re
+import sys
+from pathlib import Path
+
+VERSION_META = '<meta name="lessonkit-version" content="">'
+CSP_META = re.compile(r'(<meta http-equiv="Content-Security-Policy" content=")([^"]*)(")')
+INLINE_SCRIPT = re.compile(r"<script(?P<attrs>(?:\s[^>]*)?)>(?P<body>.*?)</script\s*>", re.S | re.I)
+PAGE_SCRIPT = re.compile(r'(<script\b[^>]*\bsrc="[^"?]*assets/generated/js/lessonkit\.js)(")')
+JS_TYPES = {"", "text/javascript", "module", "application/javascript"}
+
+
+def script_hashes(html: str) -> set[str]:
+    """CSP sources for the inline scripts of one page (JSON data blocks are not scripts)."""
+    hashes = set()
+    for match in INLINE_SCRIPT.finditer(html):
+        attrs = match["attrs"]
+        if re.search(r"\ssrc\s*=", attrs):
+            continue
+        kind = re.search(r'\stype\s*=\s*"([^"]*)"', attrs)
+        if (kind[1].strip().lower() if kind else "") not in JS_TYPES:
+            continue
+        digest = hashlib.sha256(match["body"].encode()).digest()
+        hashes.add(f"'sha256-{base64.b64encode(digest).decode()}'")
+    return hashes
+
+
+def strict(policy: str, hashes: list[str]) -> str:
+    """``policy`` with ``'unsafe-inline'`` in script-src replaced by ``hashes``."""
+    directives = [part.strip() for part in policy.split(";") if part.strip()]
+    for index, directive in enumerate(directives):
+        name, *sources = directive.split()
+        if name == "script-src":
+            sources = [source for source in sources if source != "'unsafe-inline'"]
+            directives[index] = " ".join([name, *sources, *hashes])
+    return "; ".join(directives)
+
+
+def stamp(html: str, version: str) -> str:
+    html = html.replace(VERSION_META, f'<meta name="lessonkit-version" content="{version}">')
+    return PAGE_SCRIPT.sub(rf"\1?v={version}\2", html)
+
+
+def finish_site(site: Path) -> None:
+    """Stamp and harden every page of the built site in ``site``."""
+    offline = site / "assets" / "generated" / "offline.json"
+    version = json.loads(offline.read_text())["version"] if offline.exists() else None
+    pages = {path: path.read_text(encoding="utf-8") for path in sorted(site.rglob("*.html"))}
+    if version:
+        pages = {path: stamp(html, version) for path, html in pages.items()}
+    hashes = sorted(set().union(*(script_hashes(html) for html in pages.values())))
+    for path, html in pages.items():
+        html = CSP_META.sub(
+            lambda match: match[1] + strict(match[2], hashes) + match[3], html, count=1
+        )
+        path.write_text(html, encoding="utf-8")
+
+
+if __name__ == "__main__":
+    finish_site(Path(sys.argv[1]))

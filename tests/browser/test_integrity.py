@@ -1,0 +1,434 @@
+"""What the page runs and keeps can be trusted (issue 15, items 9–13).
+
+- Python in the worker has no handle to the origin's caches or storage, and the service
+  worker serves a shell file only with the bytes its build made;
+- two course sites on one origin keep their own caches and progress;
+- a damaged kept memory snapshot is dropped and fetched again;
+- a page of a new deployment runs its own runtime, not the cached one of the old;
+- every page has a strict Content-Security-Policy, the site works under it, and Python
+  cannot reach another origin;
+- stored progress is type-checked, drafts are found under `…/index.html`, and the offline
+  page cache ignores query strings.
+
+Tests that need the service worker serve their own copy of the built site (as in
+test_offline.py) in a fresh browser context.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import io
+import json
+import re
+import shutil
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
+
+from tests.browser.test_cells import cell, editor, run_first_steps_cell_1, show_diagram
+from tests.browser.test_offline import use_console, visit_until_cached
+from tests.siteserver import StaticServer
+
+pytestmark = pytest.mark.browser
+
+FIRST_STEPS = "erste-schritte/"
+VERSION = re.compile(r'version:"([0-9a-f]{16})"')
+
+
+def copy_site(built_site: Path, site_url: str, target: Path, server_url: str) -> None:
+    shutil.copytree(built_site, target)
+    sitemap = target / "sitemap.xml"
+    sitemap.write_text(sitemap.read_text().replace(site_url, server_url))
+
+
+@pytest.fixture
+def site(built_site: Path, site_url: str, tmp_path: Path) -> Iterator[StaticServer]:
+    """A copy of the built site on a server of its own, which the test may stop."""
+    server = StaticServer(tmp_path / "site", extra_headers={"Vary": "Accept-Encoding"})
+    copy_site(built_site, site_url, tmp_path / "site", server.url)
+    yield server
+    server.close()
+
+
+@pytest.fixture
+def context(browser: Browser) -> Iterator[BrowserContext]:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(60_000)
+    yield context
+    context.close()
+
+
+def python(page: Page, code: str) -> dict[str, object]:
+    """Run `code` in the page's Python (as a cell would) and return the kernel's result."""
+    return page.evaluate(
+        """async (code) => await window.lessonkit.runtime.run(
+            { session: "probe", label: "Test", code }, () => undefined)""",
+        code,
+    )
+
+
+def ready(page: Page) -> dict[str, int]:
+    page.wait_for_function("() => window.lessonkit && window.lessonkit.runtime.state === 'ready'")
+    return page.evaluate("window.lessonkit.runtime.readyStages")
+
+
+# --- Item 9: caches, integrity, two sites on one origin ------------------------------
+
+STORAGE_HANDLES = """
+import js
+names = ("caches", "indexedDB", "Worker", "SharedWorker")
+[n for n in names if hasattr(js, n) or hasattr(js.self, n) or hasattr(js.globalThis, n)]
+"""
+
+
+def test_python_has_no_handle_to_the_origins_caches(page: Page, site_url: str) -> None:
+    page.goto(site_url + FIRST_STEPS)
+    ready(page)
+    result = python(page, STORAGE_HANDLES)
+    assert result["error"] is None, result["error"]
+    assert result["value"] == "[]"
+    run_first_steps_cell_1(page)  # the page's own work is unaffected
+
+
+PLANT = """async (path) => {
+  const planted = [];
+  for (const name of await caches.keys()) {
+    const cache = await caches.open(name);
+    for (const request of await cache.keys()) {
+      if (!new URL(request.url).pathname.endsWith(path)) continue;
+      const headers = { "Content-Type": "text/javascript" };
+      await cache.put(request, new Response("window.planted = true;", { headers }));
+      planted.push(name);
+    }
+  }
+  return planted;
+}"""
+
+
+def test_the_service_worker_never_serves_a_planted_script(
+    context: BrowserContext, site: StaticServer
+) -> None:
+    page = context.new_page()
+    visit_until_cached(page, site.url + FIRST_STEPS)
+    # Anything on the origin can write into the Cache API (another site, a script).
+    assert page.evaluate(PLANT, "/assets/generated/js/lessonkit.js")
+    page.reload()
+    run_first_steps_cell_1(page)
+    assert page.evaluate("window.planted") is None
+    # The planted entry was dropped and fetched again: the site works offline.
+    expect(page.locator("html")).to_have_attribute("data-lk-offline", "bereit")
+    site.close()
+    context.set_offline(True)
+    page.reload()
+    run_first_steps_cell_1(page)
+    assert page.evaluate("window.planted") is None
+
+
+@pytest.fixture
+def two_sites(built_site: Path, site_url: str, tmp_path: Path) -> Iterator[StaticServer]:
+    """Two copies of the course on one origin, `/a/` and `/b/`, of different deployments."""
+    server = StaticServer(tmp_path / "origin", extra_headers={"Vary": "Accept-Encoding"})
+    for name in ("a", "b"):
+        copy_site(built_site, site_url, tmp_path / "origin" / name, server.url + f"{name}/")
+    sw = tmp_path / "origin" / "b" / "sw.js"
+    sw.write_text(sw.read_text().replace(VERSION.search(sw.read_text())[1], "0123456789abcdef"))
+    yield server
+    server.close()
+
+
+def solve_first_prediction(page: Page) -> None:
+    target = page.locator("#erste-vorhersage")
+    target.get_by_label("Deine Vorhersage").fill("(3, 'b-3')")
+    target.get_by_label("Deine Vorhersage").press("Enter")
+    expect(target).to_have_attribute("data-solved", "true")
+
+
+def test_two_course_sites_on_one_origin_keep_their_own_caches_and_progress(
+    context: BrowserContext, two_sites: StaticServer
+) -> None:
+    page = context.new_page()
+    visit_until_cached(page, two_sites.url + "a/" + FIRST_STEPS)
+    solve_first_prediction(page)
+
+    other = context.new_page()
+    visit_until_cached(other, two_sites.url + "b/" + FIRST_STEPS)
+    expect(other.locator("#erste-vorhersage")).not_to_have_attribute("data-solved", "true")
+    run_first_steps_cell_1(other)
+
+    # Site b's service worker and memory snapshot deleted nothing of site a.
+    other.close()
+    two_sites.close()
+    context.set_offline(True)
+    page.reload()
+    run_first_steps_cell_1(page)
+    assert "snapshot" in ready(page)
+    expect(page.locator("#erste-vorhersage")).to_have_attribute("data-solved", "true")
+
+
+# --- Item 10: the kept memory snapshot ------------------------------------------------
+
+KEPT_SNAPSHOT = """async () => {
+  for (const name of await caches.keys()) {
+    if (!name.includes("memory")) continue;  // the inflated copy, not the service worker's
+    const cache = await caches.open(name);
+    for (const request of await cache.keys()) {
+      if (!request.url.includes("/snapshot-")) continue;
+      const bytes = new Uint8Array(await (await cache.match(request)).arrayBuffer());
+      const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+      return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
+    }
+  }
+  return null;
+}"""
+
+DAMAGE = """async (how) => {
+  for (const name of await caches.keys()) {
+    if (!name.includes("memory")) continue;  // the inflated copy, not the service worker's
+    const cache = await caches.open(name);
+    for (const request of await cache.keys()) {
+      if (!request.url.includes("/snapshot-")) continue;
+      let bytes = new Uint8Array(await (await cache.match(request)).arrayBuffer());
+      if (how === "garbage") bytes = new TextEncoder().encode("not a snapshot");
+      else bytes[bytes.length >> 1] ^= 0xff;
+      await cache.put(request, new Response(bytes));
+      return true;
+    }
+  }
+  return false;
+}"""
+
+
+@pytest.mark.parametrize("how", ["one-byte", "garbage"])
+def test_a_damaged_kept_snapshot_is_dropped_and_fetched_again(
+    page: Page, site_url: str, how: str
+) -> None:
+    page.goto(site_url + FIRST_STEPS)
+    ready(page)
+    page.wait_for_function(f"() => ({KEPT_SNAPSHOT})().then((digest) => digest !== null)")
+    intact = page.evaluate(KEPT_SNAPSHOT)
+    assert page.evaluate(DAMAGE, how)
+    assert page.evaluate(KEPT_SNAPSHOT) != intact
+
+    page.reload()
+    assert "snapshot" in ready(page)  # from the snapshot, downloaded again
+    run_first_steps_cell_1(page)
+    page.wait_for_function(
+        f"() => ({KEPT_SNAPSHOT})().then((digest) => digest === {json.dumps(intact)})",
+        timeout=20_000,
+    )
+
+
+# --- Item 11: one deployment per page -------------------------------------------------
+
+NEW_MODULE = "pysim/neu_in_v2.py"
+
+
+def deploy_new_runtime(site: Path, version: str) -> None:
+    """A deployment with a new pysim module: new package zip, runtime.json, page stamps.
+    Its service worker is still installing: sw.js stays the old one."""
+    generated = site / "assets" / "generated"
+    runtime = json.loads((generated / "runtime.json").read_text())
+    buffer = io.BytesIO()
+    with (
+        zipfile.ZipFile(generated / runtime["packages"]) as old,
+        zipfile.ZipFile(buffer, "w") as new,
+    ):
+        for info in old.infolist():
+            new.writestr(info, old.read(info))
+        new.writestr(NEW_MODULE, "WERT = 42\n")
+    name = f"packages-{hashlib.sha256(buffer.getvalue()).hexdigest()[:12]}.zip"
+    (generated / name).write_bytes(buffer.getvalue())
+    runtime.update(packages=name, snapshot=None)  # a snapshot holds the old packages
+    (generated / "runtime.json").write_text(json.dumps(runtime))
+    old_version = VERSION.search((site / "sw.js").read_text())[1]
+    for page in site.rglob("*.html"):
+        page.write_text(page.read_text().replace(old_version, version))
+
+
+def test_a_page_of_a_new_deployment_runs_its_own_runtime(
+    context: BrowserContext, site: StaticServer
+) -> None:
+    page = context.new_page()
+    visit_until_cached(page, site.url + FIRST_STEPS)
+    deploy_new_runtime(site.directory, "0123456789abcdef")
+    page.reload()
+    ready(page)
+    result = python(page, "import pysim.neu_in_v2\npysim.neu_in_v2.WERT")
+    assert result["error"] is None, result["error"]
+    assert result["value"] == "42"
+
+
+# --- Item 12: Content-Security-Policy ---------------------------------------------------
+
+CSP = re.compile(r'<meta http-equiv="Content-Security-Policy" content="([^"]*)"')
+INLINE = re.compile(r"<script(?P<attrs>(?:\s[^>]*)?)>(?P<body>.*?)</script>", re.S)
+
+
+def directives(policy: str) -> dict[str, list[str]]:
+    parts = [part.split() for part in policy.split(";") if part.strip()]
+    return {name: sources for name, *sources in parts}
+
+
+def test_every_page_has_a_strict_content_security_policy(built_site: Path) -> None:
+    pages = sorted(built_site.rglob("*.html"))
+    assert pages
+    for path in pages:
+        html = path.read_text()
+        found = CSP.search(html)
+        assert found, f"{path}: no Content-Security-Policy"
+        assert found.start() < html.index("<script"), f"{path}: policy after a script"
+        policy = directives(found[1])
+        scripts = policy["script-src"]
+        assert "'unsafe-inline'" not in scripts and "'unsafe-eval'" not in scripts, path
+        assert "'wasm-unsafe-eval'" in scripts
+        assert policy["connect-src"] == ["'self'"]
+        assert policy["default-src"] == ["'self'"]
+        for match in INLINE.finditer(html):
+            if "src=" in match["attrs"] or "application/json" in match["attrs"]:
+                continue
+            digest = base64.b64encode(hashlib.sha256(match["body"].encode()).digest()).decode()
+            assert f"'sha256-{digest}'" in scripts, f"{path}: inline script without its hash"
+
+
+RECORD_VIOLATIONS = """
+window.violations = [];
+document.addEventListener("securitypolicyviolation", (event) => {
+  window.violations.push(`${event.violatedDirective} ${event.blockedURI}`);
+});
+"""
+
+
+def test_the_site_works_under_its_policy(page: Page, site_url: str) -> None:
+    page.add_init_script(RECORD_VIOLATIONS)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(site_url + FIRST_STEPS)
+    run_first_steps_cell_1(page)
+    use_console(page)
+    expect(show_diagram(page)).to_be_visible()
+    page.wait_for_function("() => typeof window.document$ === 'object'")
+    page.locator(".md-search__input").first.click()
+    page.keyboard.type("Bestellung", delay=20)
+    expect(page.locator(".md-search-result__meta")).to_contain_text("Suchergebnis")
+    page.keyboard.press("Escape")
+    page.get_by_role("navigation").get_by_role(
+        "link", name=re.compile("Queues und Idempotenz")
+    ).first.click()
+    expect(page.locator("html")).to_have_attribute("data-lk-page", "2")
+    target = cell(page, 1)
+    target.get_by_role("button", name=re.compile("ausführen$")).click()
+    expect(target).to_have_attribute("data-state", "done")
+    expect(show_diagram(page)).to_be_visible()
+    assert page.evaluate("window.violations") == []
+    assert errors == []
+
+
+FETCH_ELSEWHERE = """
+from js import fetch
+try:
+    antwort = await fetch("https://example.org/")
+    ergebnis = "erreicht: " + await antwort.text()
+except Exception as fehler:
+    ergebnis = "abgelehnt: " + type(fehler).__name__
+ergebnis
+"""
+
+
+def test_python_reaches_only_its_own_site(context: BrowserContext, site: StaticServer) -> None:
+    elsewhere: list[str] = []
+
+    def only_here(route: Route) -> None:
+        if urlsplit(route.request.url).hostname == "127.0.0.1":
+            route.continue_()
+        else:  # nothing leaves the machine; a refused request never gets here
+            elsewhere.append(route.request.url)
+            route.fulfill(
+                status=200, body="von woanders", headers={"Access-Control-Allow-Origin": "*"}
+            )
+
+    context.route("**/*", only_here)
+    page = context.new_page()
+    visit_until_cached(page, site.url + FIRST_STEPS)
+    page.reload()  # now the service worker serves the worker with its policy
+    ready(page)
+    result = python(page, FETCH_ELSEWHERE)
+    assert str(result["value"]).startswith("'abgelehnt"), result
+    assert elsewhere == []
+    # The site's own files are still reachable from Python.
+    own = python(page, 'from js import fetch\n(await fetch("/sitemap.xml")).status')
+    assert own["value"] == "200", own
+
+
+# --- Item 13: stored progress, drafts, the offline page cache ---------------------------
+
+
+def test_stored_progress_of_the_wrong_types_is_ignored(page: Page, site_url: str) -> None:
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(site_url + FIRST_STEPS)
+    exercises = page.evaluate(
+        """() => [...document.querySelectorAll("[data-lk-exercise]")].map((root) => {
+            const data = JSON.parse(root.querySelector("[data-lk-json]").dataset.lkJson);
+            return [root.id, data.digest];
+        })"""
+    )
+    assert exercises
+    junk = {"solved": "ja", "answer": 42, "draft": 7}
+    page.evaluate(
+        """([exercises, junk]) => {
+            for (const [id, digest] of exercises) {
+                localStorage.setItem(`lk:exercise:erste-schritte/#${id}`,
+                    JSON.stringify({ digest, ...junk }));
+            }
+        }""",
+        [exercises, junk],
+    )
+    page.reload()
+    expect(page.locator("html")).to_have_attribute("data-lk-page", "1")
+    for exercise_id, _ in exercises:
+        expect(page.locator(f"#{exercise_id}")).not_to_have_attribute("data-solved", "true")
+    expect(page.locator("#erste-vorhersage").get_by_label("Deine Vorhersage")).to_have_value("")
+    solve_first_prediction(page)  # and the page still saves progress
+    assert errors == []
+
+
+def test_a_draft_is_found_when_the_page_is_reached_as_index_html(page: Page, site_url: str) -> None:
+    page.goto(site_url + FIRST_STEPS)
+    code = editor(cell(page, 1))
+    code.fill("entwurf = 'hier'")
+    page.wait_for_timeout(500)  # saved as the reader types
+    page.goto(site_url + FIRST_STEPS + "index.html")
+    expect(editor(cell(page, 1))).to_have_text("entwurf = 'hier'")
+
+
+PAGE_KEYS = """async () => {
+  const keys = [];
+  for (const name of await caches.keys()) {
+    if (!name.includes("pages")) continue;
+    const cache = await caches.open(name);
+    for (const request of await cache.keys()) keys.push(request.url);
+  }
+  return keys;
+}"""
+
+
+def test_the_offline_page_cache_ignores_query_strings(
+    context: BrowserContext, site: StaticServer
+) -> None:
+    page = context.new_page()
+    visit_until_cached(page, site.url + FIRST_STEPS + "?h=bestellung")
+    keys = page.evaluate(PAGE_KEYS)
+    assert site.url + FIRST_STEPS in keys
+    assert [key for key in keys if "?" in key] == []
+
+    site.close()
+    context.set_offline(True)
+    for address in (FIRST_STEPS + "?h=andere", FIRST_STEPS + "index.html"):
+        page.goto(site.url + address)
+        expect(page.locator("h1").first).to_contain_text("Erste Schritte")
+    run_first_steps_cell_1(page)
