@@ -16,6 +16,7 @@ einem festen Seed, jede Zeit ist simuliert (Ticks): Derselbe Code gibt überall 
 from .eventloop import EventLoop
 from .eventstore import Event, EventStore, Projektion, Projektor, bestand, kontostand
 from .fehler import (
+    CommitAbgelehnt,
     SimFehler,
     SimulierterAbsturz,
     TopicExistiertSchon,
@@ -28,7 +29,6 @@ from .fehler import (
     VersionsKonflikt,
 )
 from .log import Entfernt, Log, Record
-from .log_regeln import CommitAbgelehnt
 from .netz import FakeNetz
 from .warteschlange import Queue
 from .zeit import Zeit

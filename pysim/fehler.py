@@ -33,6 +33,14 @@ class UnbekannteGruppe(SimFehler, LookupError):
     """Eine Consumer-Gruppe mit diesem Namen gibt es nicht."""
 
 
+class CommitAbgelehnt(SimFehler):
+    """Ein Mitglied will eine Position speichern, darf es aber nicht mehr.
+
+    Es wurde aus der Gruppe entfernt (Sitzungs-Zeitfenster), ist ausgetreten, oder die Gruppe wurde seit
+    seinem Lesen neu verteilt. Wie Kafkas ``CommitFailedException``: Nichts wird gespeichert.
+    """
+
+
 class UnbekannteNachricht(SimFehler, LookupError):
     """Eine Nachrichten-ID, die diese Queue nie vergeben hat."""
 

@@ -31,6 +31,7 @@ from typing import Any, NoReturn
 from . import log_regeln as regeln
 from .eingefroren import einfrieren, felder_fest
 from .fehler import (
+    CommitAbgelehnt,
     TopicExistiertSchon,
     UnbekannteGruppe,
     UnbekanntesTopic,
@@ -40,7 +41,6 @@ from .fehler import (
     pruefe_ganzzahl,
     pruefe_name,
 )
-from .log_regeln import CommitAbgelehnt
 from .svg import Bild
 
 ERLAUBTE_ZEICHEN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")

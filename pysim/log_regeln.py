@@ -28,16 +28,7 @@ Vereinfachungen gegenüber Kafka (in Lektion 2 benannt):
 
 from __future__ import annotations
 
-from .fehler import SimFehler, UngueltigeEingabe
-
-
-class CommitAbgelehnt(SimFehler):
-    """Ein Mitglied will eine Position speichern, darf es aber nicht mehr.
-
-    Es wurde aus der Gruppe entfernt (Sitzungs-Zeitfenster), ist ausgetreten, oder die Gruppe wurde seit
-    seinem Lesen neu verteilt. Wie Kafkas ``CommitFailedException``: Nichts wird gespeichert.
-    """
-
+from .fehler import CommitAbgelehnt, UngueltigeEingabe
 
 # --- Zustände eines Mitglieds und die erlaubten Übergänge (die einzige Stelle mit Regeln) ---
 

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from pysim import Log, SimFehler, UngueltigeEingabe
 from pysim import log_regeln as regeln
 from pysim.console import Console
-from pysim.log_regeln import CommitAbgelehnt
+from pysim.fehler import CommitAbgelehnt
 
 EINSTELLUNGEN = settings(
     max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow]
