@@ -196,7 +196,11 @@ class _Capture:
         return len(text)
 
     def flush(self) -> None:
-        pass
+        pass  # batches leave on their own schedule (``_Output``); see also ``hand_over``
+
+    def hand_over(self) -> None:
+        """Hand what waits to the page now (before the cell blocks, e.g. in ``time.sleep``)."""
+        self._output.flush()
 
     def isatty(self) -> bool:
         return False
@@ -204,6 +208,39 @@ class _Capture:
     @property
     def encoding(self) -> str:
         return "utf-8"
+
+
+def make_sleep(wait: Callable[[float], object]) -> Callable[[float], None]:
+    """A ``time.sleep`` that blocks by calling ``wait(milliseconds)``.
+
+    For the browser, with the worker's ``Atomics.wait``: Pyodide's own ``time.sleep``
+    needs WebAssembly stack switching, which not every browser has (Chromium without
+    it raises "RuntimeError: WebAssembly stack switching not supported"). This one
+    blocks the worker, i.e. only the running cell, like a sleep in CPython; ``Stopp``
+    ends it. Output printed before the sleep reaches the page first.
+    """
+
+    def sleep(seconds: float) -> None:
+        if isinstance(seconds, (str, bytes)) or not hasattr(seconds, "__float__"):
+            name = type(seconds).__name__
+            raise TypeError(f"'{name}' object cannot be interpreted as an integer or float")
+        left = float(seconds)
+        if left < 0:
+            raise ValueError("sleep length must be non-negative")
+        for stream in (sys.stdout, sys.stderr):
+            if isinstance(stream, _Capture):
+                stream.hand_over()
+        end = time.monotonic() + left
+        while left > 0:
+            wait(left * 1000)
+            left = end - time.monotonic()
+
+    return sleep
+
+
+def install_sleep(wait: Callable[[float], object]) -> None:
+    """Replace ``time.sleep`` with ``make_sleep(wait)`` (the browser worker does, at start)."""
+    time.sleep = make_sleep(wait)
 
 
 class _NoInput:

@@ -201,6 +201,8 @@ def test_pysim_pictures_keep_the_palette_in_light_and_dark(page: Page, site_url:
     colours = []
     for scheme in ("default", "slate"):
         page.evaluate(f"document.body.setAttribute('data-md-color-scheme', '{scheme}')")
-        colours.append(rect.evaluate("(r) => [getComputedStyle(r).fill, getComputedStyle(r).stroke]"))
+        colours.append(
+            rect.evaluate("(r) => [getComputedStyle(r).fill, getComputedStyle(r).stroke]")
+        )
     assert colours[0] == ["rgb(22, 163, 74)", "rgb(220, 38, 38)"]
     assert colours[1] == ["rgb(74, 222, 128)", "rgb(248, 113, 113)"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 import tracemalloc
 
 import pytest
@@ -13,6 +14,7 @@ from lessonkit.kernel import (
     MAX_OUTPUT_LINES,
     MAX_VALUE_CHARS,
     Kernel,
+    make_sleep,
     run_cell_async,
 )
 
@@ -259,3 +261,25 @@ def test_sys_exit_in_a_cell_is_explained_in_german() -> None:
     result = run("import sys\nsys.exit(3)")
     assert result["error_type"] == "SystemExit"
     assert "beenden hier nur diese Zelle" in result["error"]
+
+
+def test_the_browser_sleep_hands_over_output_then_blocks() -> None:
+    seen: list[str] = []
+    at_wait: list[str] = []
+    waited: list[float] = []
+
+    def wait(milliseconds: float) -> None:
+        at_wait.append("".join(seen))
+        waited.append(milliseconds)
+        time.sleep(milliseconds / 1000)
+
+    namespace = {"schlafe": make_sleep(wait)}
+    code = "print('vorher')\nprint('noch')\nschlafe(0.1)\nprint('nachher')"
+    run_sync(lambda: run_cell_async(code, namespace, "Zelle", lambda s, t: seen.append(t)))
+    assert at_wait[0] == "vorher\nnoch\n"
+    assert 50 < sum(waited) < 200
+    assert "".join(seen) == "vorher\nnoch\nnachher\n"
+    assert run("schlafe(-1)", namespace)["error"].endswith(
+        "ValueError: sleep length must be non-negative\n"
+    )
+    assert run("schlafe('1')", namespace)["error_type"] == "TypeError"

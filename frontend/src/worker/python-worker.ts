@@ -94,10 +94,28 @@ async function boot(): Promise<Python> {
   stage("packages");
   const bridge = pyodide.pyimport("lessonkit.bridge") as PyProxy;
   const kernel = bridge.kernel as PyProxy;
+  installSleep(pyodide);
   stage("bridge");
   sealWorkerScope(); // before any reader code: no caches, storage or nested workers
   post({ type: "ready", seconds: (performance.now() - started) / 1000, stages });
   return { kernel, bridge };
+}
+
+/**
+ * `time.sleep` that blocks this worker (only the running cell; `Stopp` ends it) by
+ * `Atomics.wait` on a shared WebAssembly memory, which needs no cross-origin isolation.
+ * Pyodide's own needs WebAssembly stack switching and fails in browsers without it.
+ */
+function installSleep(pyodide: PyodideInterface): void {
+  let cell: Int32Array;
+  try {
+    cell = new Int32Array(new WebAssembly.Memory({ shared: true, initial: 1, maximum: 1 }).buffer);
+  } catch {
+    return; // no shared memory here: Pyodide's own time.sleep stays
+  }
+  const kernelModule = pyodide.pyimport("lessonkit.kernel") as PyProxy;
+  kernelModule.install_sleep((milliseconds: number) => Atomics.wait(cell, 0, 0, milliseconds));
+  kernelModule.destroy();
 }
 
 interface Python {
