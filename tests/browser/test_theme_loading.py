@@ -104,6 +104,7 @@ def test_theme_script_waits_for_the_output_the_reader_asked_for(page: Page, site
 
 
 def test_theme_script_comes_when_the_reader_touches_the_page(page: Page, site_url: str) -> None:
+    page.add_init_script(NO_FALLBACK)  # only the touch can bring it, however long that takes
     page.route("**/pyodide.asm.wasm", hang)
     page.goto(site_url + PAGE)
     page.wait_for_function("() => window.lessonkit && window.lessonkit.pages === 1")
@@ -126,6 +127,7 @@ def test_dark_system_gets_the_dark_scheme_before_the_theme_script(
 ) -> None:
     context = browser.new_context(color_scheme="dark")
     page = context.new_page()
+    page.add_init_script(NO_FALLBACK)
     page.route("**/pyodide.asm.wasm", hang)
     page.goto(site_url + PAGE)
     assert page.evaluate(THEME_LOADED) is False

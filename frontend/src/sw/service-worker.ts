@@ -234,7 +234,15 @@ async function fromShell(request: Request, event: FetchEvent): Promise<Response>
   if ((wanted && wanted !== OFFLINE.version) || !MANIFEST.has(path)) {
     // Another deployment's page, or a file this build did not make (a chunk of another
     // version): the network has it; nothing of it is stored in this version's shell.
-    const response = await fetch(request, { cache: "no-cache" });
+    let response: Response;
+    try {
+      response = await fetch(request, { cache: "no-cache" });
+    } catch (error) {
+      // Offline, a page kept from an older deployment: this version's runtime is the one
+      // there is (mostly compatible; better than no Python at all).
+      if (MANIFEST.has(path)) return shellFile(url, event);
+      throw error;
+    }
     if (!WORKER_SCRIPTS.has(path) || !storable(response)) return response;
     return serve(response, await response.arrayBuffer(), path);
   }
