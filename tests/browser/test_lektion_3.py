@@ -1,4 +1,4 @@
-"""Lektion 3 in headless Chromium: asyncio, das Event-Loop-Modell und die Übungen, wie ein Leser."""
+"""Lektion 3 in headless Chromium: asyncio, das Event-Loop-Modell, Actors und die Übungen, wie ein Leser."""
 
 from __future__ import annotations
 
@@ -117,20 +117,13 @@ def test_typescript_blocks_show_what_the_prose_claims(page: Page, site_url: str)
     expect(diagnose).to_contain_text("Exit-Code: 1")
 
 
-def test_supervisor_and_read_your_writes_run_in_the_browser(page: Page, site_url: str) -> None:
+def test_supervisor_runs_in_the_browser(page: Page, site_url: str) -> None:
     page.goto(site_url + LEKTION)
     supervisor = cell_with(page, "async def durchlauf(postfach_bleibt)")
     run(supervisor)
     expect(supervisor).to_have_attribute("data-state", "done")
     expect(supervisor.locator(".lk-output__text")).to_contain_text("c: Stand 1")
     expect(supervisor.locator(".lk-output__text")).to_contain_text("verloren: ['c']")
-
-    lesen = cell_with(page, "def lies_mindestens(")
-    run(lesen)  # the write side, the projector and the payment run first
-    expect(lesen).to_have_attribute("data-state", "done")
-    expect(lesen.locator(".lk-output__text")).to_have_text(
-        "nach 3 Wartezeiten: ('Alice', 42, 'bezahlt', 2)\n"
-    )
 
 
 def test_diagnosis_quiz(page: Page, site_url: str) -> None:

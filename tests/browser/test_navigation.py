@@ -58,7 +58,7 @@ def test_python_survives_three_lessons_and_back_and_forward(
     console.get_by_role("textbox").press("Enter")
     expect(console.locator(".lk-console__entry").last).to_contain_text("topics")
 
-    go(page, re.compile("Event Loop, Actors, CQRS"), 5)
+    go(page, re.compile("Event Loop und Actors"), 5)
     run(cell(page, 1))
     expect(cell(page, 1)).to_have_attribute("data-state", "done")
 
