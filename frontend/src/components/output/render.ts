@@ -110,12 +110,15 @@ export function sanitizeSvg(svg: string): DocumentFragment {
 /** Writes output into one `<output>`; streaming first, the final result at the end. */
 export class OutputView {
   private text: HTMLPreElement | null = null;
+  /** What `text` shows: [stream, text] per span, as the kernel merges its output. */
+  private shown: Array<[string, string]> = [];
 
   constructor(private readonly root: HTMLOutputElement) {}
 
   clear(): void {
     this.root.replaceChildren();
     this.text = null;
+    this.shown = [];
   }
 
   /** Append streamed stdout/stderr while the cell runs. */
@@ -125,17 +128,35 @@ export class OutputView {
       this.root.prepend(this.text);
     }
     const last = this.text.lastElementChild;
-    if (last instanceof HTMLSpanElement && last.className === `lk-${stream}`) {
+    const merged = this.shown[this.shown.length - 1];
+    if (last instanceof HTMLSpanElement && last.className === `lk-${stream}` && merged) {
       last.append(text);
+      merged[1] += text;
     } else {
       this.text.append(element("span", `lk-${stream}`, text));
+      this.shown.push([stream, text]);
     }
   }
 
-  /** Replace everything with the final result (the same structure as the build's). */
+  /**
+   * Replace everything with the final result (the same structure as the build's).
+   * Text that streamed in already and equals the result's stays as it is: laying out
+   * up to 200,000 characters again would block the page for a moment.
+   */
   showResult(result: CellResult): void {
-    this.clear();
-    for (const [stream, text] of result.output) this.appendChunk(stream, text);
+    const same =
+      this.text !== null &&
+      this.shown.length === result.output.length &&
+      this.shown.every(([stream, text], index) => {
+        const [otherStream, otherText] = result.output[index] ?? ["", ""];
+        return stream === otherStream && text === otherText;
+      });
+    if (same) {
+      for (const node of [...this.root.childNodes]) if (node !== this.text) node.remove();
+    } else {
+      this.clear();
+      for (const [stream, text] of result.output) this.appendChunk(stream, text);
+    }
     if (result.value !== null) this.root.append(element("pre", "lk-output__value", result.value));
     if (result.svg !== null) {
       const box = element("div", "lk-output__svg");
