@@ -15,6 +15,7 @@ import { mountConsoles } from "./components/console";
 import { mountExercises } from "./components/exercise";
 import { installMermaidLoader } from "./components/mermaid";
 import { mountProgress } from "./components/progress";
+import { mountRestartBar } from "./components/restart";
 import { registerOffline } from "./offline/register";
 import { PythonRuntime } from "./runtime/python";
 
@@ -63,6 +64,9 @@ function mountPage(): void {
   const consoles = mountConsoles(document, runtime).length;
   const exercises = mountExercises(document, runtime).length;
   if (cells + consoles + exercises === 0) return;
+  if (document.querySelector('[data-lk-cell], [data-lk-console], [data-lk-exercise]:not([data-type="quiz"])')) {
+    mountRestartBar(document, runtime);
+  }
   // On the first page the <head> already started Python if the page has cells;
   // a later page starts it at once (the reader came to work); otherwise when idle.
   if (window.lessonkitEarlyWorker || !first) void runtime.start().catch(() => undefined);

@@ -96,9 +96,34 @@ async function boot(): Promise<Python> {
   const kernel = bridge.kernel as PyProxy;
   installSleep(pyodide);
   stage("bridge");
+  watchForDeath(pyodide);
   sealWorkerScope(); // before any reader code: no caches, storage or nested workers
   post({ type: "ready", seconds: (performance.now() - started) / 1000, stages });
   return { kernel, bridge };
+}
+
+/**
+ * Python can die under a run (`os._exit`, a stack overflow in WebAssembly, a broken
+ * interpreter): Pyodide then throws outside any promise, and the run never ends.
+ * Only when Python no longer answers a trivial question tell the page, which
+ * starts a new worker; other stray errors are no reason to.
+ */
+function watchForDeath(pyodide: PyodideInterface): void {
+  let told = false;
+  const check = (reason: unknown): void => {
+    if (told) return;
+    try {
+      // Throws once Pyodide "already exited" or "fatally failed", or when the reader's
+      // code broke what every run needs (e.g. `__builtins__.clear()`).
+      if (pyodide.runPython("import builtins; builtins.len('ok')") === 2) return;
+    } catch {
+      // dead
+    }
+    told = true;
+    post({ type: "dead", message: String(reason) });
+  };
+  self.addEventListener("error", (event) => check(event.error ?? event.message));
+  self.addEventListener("unhandledrejection", (event) => check(event.reason));
 }
 
 /**
