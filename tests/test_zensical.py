@@ -117,7 +117,7 @@ def test_cell_console_exercise_navigation_and_search_stay_on_the_site(
     page.evaluate("window.lkSamePage = true")
     page.locator(".md-nav__link", has_text="1 · Queues und Idempotenz").first.click()
     expect(page).to_have_url(re.compile("lektionen/queues-und-idempotenz/"))
-    expect(page.locator("h1")).to_contain_text("Grundprobleme, Queues und idempotente Konsumenten")
+    expect(page.locator("h1")).to_contain_text("Grundprobleme, Queues und idempotente Consumer")
     run(cell(page, 1))
     expect(cell(page, 1)).to_have_attribute("data-state", "done")
     assert page.evaluate("window.lkSamePage") is True

@@ -33,11 +33,12 @@ def check(target: Locator) -> None:
 
 def test_asyncio_wartet_gleichzeitig(page: Page, site_url: str) -> None:
     page.goto(site_url + LEKTION)
-    target = cell_with(page, "abfrage(n) for n in namen")
+    target = cell_with(page, "abfrage(n, gleichzeitig) for n in namen")
     run(target)
     expect(target).to_have_attribute("data-state", "done")
     expect(target.locator(".lk-output__text")).to_have_text(
-        "nacheinander ≥ 3 Wartezeiten: True\ngleichzeitig < 2 Wartezeiten: True\n"
+        "nacheinander: +kunde -kunde +warenkorb -warenkorb +lager -lager\n"
+        "gleichzeitig: +kunde +warenkorb +lager -kunde -warenkorb -lager\n"
     )
 
 
