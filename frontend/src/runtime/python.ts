@@ -68,6 +68,8 @@ export class PythonRuntime {
 
   private worker: Worker | null = null;
   private ready: Promise<void> | null = null;
+  /** Fails a start still under way when the worker is replaced (its answer never comes). */
+  private abandonStart: ((error: Error) => void) | null = null;
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
   private queue: Promise<unknown> = Promise.resolve();
@@ -101,6 +103,7 @@ export class PythonRuntime {
     this.worker = worker;
     this.setState("loading");
     this.ready = new Promise<void>((resolve, reject) => {
+      this.abandonStart = reject;
       worker.onmessage = (event: MessageEvent<FromWorker>) => {
         const message = event.data;
         if (message.type === "ready") {
@@ -182,6 +185,7 @@ export class PythonRuntime {
     const job = this.queue.then(async () => {
       if (epoch !== this.epoch) throw new RestartedError();
       await this.start();
+      if (epoch !== this.epoch) throw new RestartedError();
       return new Promise<T>((resolve, reject) => {
         const id = this.nextId++;
         this.pending.set(id, { onChunk, resolve: resolve as (value: never) => void, reject });
@@ -220,6 +224,8 @@ export class PythonRuntime {
     this.worker?.terminate();
     this.worker = null;
     this.ready = null;
+    this.abandonStart?.(new RestartedError()); // no effect once that start has finished
+    this.abandonStart = null;
     this.queue = Promise.resolve();
     this.inFlight = 0;
     for (const pending of this.pending.values()) pending.reject(new RestartedError());
