@@ -17,6 +17,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
+from lessonkit import timelimit, typescript
 from lessonkit.blocks import (
     Block,
     Cell,
@@ -32,8 +33,6 @@ from lessonkit.errors import LessonError
 from lessonkit.exercises import ConsoleTask, Exercise, Prediction, verify
 from lessonkit.kernel import CellResult, Kernel
 from lessonkit.progress import render_progress
-from lessonkit.timelimit import TIME_LIMIT, time_limit
-from lessonkit.typescript import TIME_LIMIT as TS_TIME_LIMIT
 from lessonkit.typescript import TsResult, check_types, run_typescript
 from pysim.console import ConsoleResult
 
@@ -261,6 +260,20 @@ def _check_command(
         )
 
 
+def _run_typescript(blocks: list[Block], path: str) -> list[TsResult]:
+    """Run and type-check the page's TypeScript blocks (all at once: one Node.js call)."""
+    ts_blocks = [block for block in blocks if isinstance(block, TsBlock)]
+    snippets = [block.code for block in ts_blocks]
+    try:
+        ran, types = run_typescript(snippets), check_types(snippets)
+    except RuntimeError as exc:  # Node.js or tsc missing or broken: not the author's fault
+        raise LessonError(path, ts_blocks[0].line, str(exc)) from None
+    return [
+        TsResult(r.output, r.error, r.line, r.timeout, found)
+        for r, found in zip(ran, types, strict=True)
+    ]
+
+
 def _too_long(path: str, block: Block, seconds: float) -> LessonError:
     return LessonError(
         path,
@@ -288,22 +301,16 @@ async def _run_all(blocks: list[Block], page: PageState) -> PageRun:
         if isinstance(block, ConsoleBlock):
             offsets[block.slot] = len(session_setup.setdefault(block.key, []))
             session_setup[block.key].extend(block.setup)
-    snippets = [b.code for b in blocks if isinstance(b, TsBlock)]
-    typescript = iter(
-        [
-            TsResult(r.output, r.error, r.line, r.timeout, types)
-            for r, types in zip(run_typescript(snippets), check_types(snippets), strict=True)
-        ]
-    )
+    ts_results = iter(_run_typescript(blocks, path))
     results: list[BlockResult] = []
     hints: dict[int, str] = {}
     for index, block in enumerate(blocks):
-        with time_limit(TIME_LIMIT) as limit:
+        with timelimit.time_limit(timelimit.TIME_LIMIT) as limit:
             result = await _run_block(block, page, kernel, consoles, session_setup, offsets)
         if limit.expired:
-            raise _too_long(path, block, TIME_LIMIT)
+            raise _too_long(path, block, timelimit.TIME_LIMIT)
         if isinstance(block, TsBlock):
-            result = next(typescript)
+            result = next(ts_results)
         if isinstance(block, Cell) and isinstance(result, CellResult) and result.error:
             hints[block.slot] = name_error_hint(block, result, kernel, blocks[index + 1 :])
         results.append(result)
@@ -370,7 +377,7 @@ def check_typescript(block: TsBlock, result: TsResult, path: str) -> None:
             f"Der TypeScript-Block hat einen Typfehler (tsc --strict): {message}{rest}",
         )
     if result.timeout:
-        raise _too_long(path, block, TS_TIME_LIMIT)
+        raise _too_long(path, block, typescript.TIME_LIMIT)
     if result.error:
         line = block.line + result.line if result.line else block.line
         raise LessonError(path, line, f"Der TypeScript-Block wirft in Node.js: {result.error}")

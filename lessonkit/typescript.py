@@ -38,10 +38,12 @@ class TsResult:
     type_errors: list[tuple[int, str]] = field(default_factory=list)
 
 
-def run_typescript(snippets: list[str], time_limit: float = TIME_LIMIT) -> list[TsResult]:
+def run_typescript(snippets: list[str], time_limit: float | None = None) -> list[TsResult]:
     """Run each snippet as its own ES module, in its own Node.js process."""
     if not snippets:
         return []
+    if time_limit is None:
+        time_limit = TIME_LIMIT
     done = subprocess.run(
         ["node", str(RUNNER)],
         input=json.dumps({"snippets": snippets, "timeout": time_limit}),
