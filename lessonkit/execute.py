@@ -306,7 +306,12 @@ async def _run_all(blocks: list[Block], page: PageState) -> PageRun:
     hints: dict[int, str] = {}
     for index, block in enumerate(blocks):
         with timelimit.time_limit(timelimit.TIME_LIMIT) as limit:
-            result = await _run_block(block, page, kernel, consoles, session_setup, offsets)
+            try:
+                result = await _run_block(block, page, kernel, consoles, session_setup, offsets)
+            except LessonError:
+                if not limit.expired:
+                    raise
+                result = Rendered("")  # the block was stopped: reported below
         if limit.expired:
             raise _too_long(path, block, timelimit.TIME_LIMIT)
         if isinstance(block, TsBlock):
