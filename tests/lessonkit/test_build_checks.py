@@ -78,7 +78,7 @@ def test_an_async_rejection_fails_like_a_throw_with_its_line(tmp_path: Path) -> 
         """,
     )
     assert error.line == 5
-    assert error.message == "Der TypeScript-Block wirft in Node.js: Error: weg"
+    assert error.message.endswith("seite.md:5: Der TypeScript-Block wirft in Node.js: Error: weg")
 
 
 @needs_node_types
