@@ -214,10 +214,32 @@ def read_id(value: str) -> str:
     return value
 
 
+#: The sections of each exercise fence: name -> required. Every fence also takes any
+#: number of ``--- hinweis`` (hints, shown one by one). A quiz is ``frage`` and answers
+#: (``richtig``/``falsch``, each optionally followed by its ``erklaerung``).
+SECTIONS: dict[str, dict[str, bool]] = {
+    "vorhersage": {"frage": True, "code": True, "antwort": True, "erklaerung": False},
+    "aufgabe": {
+        "aufgabe": False,
+        "vorbereitung": False,
+        "start": True,
+        "pruefung": True,
+        "loesung": True,
+        "erklaerung": False,
+    },
+    "konsolen-aufgabe": {
+        "aufgabe": False,
+        "setup": False,
+        "pruefung": True,
+        "loesung": True,
+        "erklaerung": False,
+    },
+    "quiz": {"frage": True, "richtig": True, "falsch": False, "erklaerung": False},
+}
+
+
 def make_prediction(slot: int, line: int, src: str, options: dict[str, Any]) -> Block:
-    parts = _single(
-        src, {"frage": True, "code": True, "antwort": True, "erklaerung": False}, "vorhersage"
-    )
+    parts = _single(src, SECTIONS["vorhersage"], "vorhersage")
     return Prediction(
         **_common(src, slot, line, options, "vorhersage"),
         frage=parts["frage"],
@@ -230,15 +252,7 @@ def make_prediction(slot: int, line: int, src: str, options: dict[str, Any]) -> 
 
 def make_code_task(slot: int, line: int, src: str, options: dict[str, Any]) -> Block:
     found = sections(src)
-    allowed = {
-        "aufgabe": False,
-        "vorbereitung": False,
-        "start": True,
-        "pruefung": True,
-        "loesung": True,
-        "erklaerung": False,
-    }
-    parts = _single(src, allowed, "aufgabe")
+    parts = _single(src, SECTIONS["aufgabe"], "aufgabe")
     return CodeTask(
         **_common(src, slot, line, options, "aufgabe"),
         aufgabe=parts.get("aufgabe", ""),
@@ -257,14 +271,7 @@ def _lines(text: str) -> list[str]:
 
 def make_console_task(slot: int, line: int, src: str, options: dict[str, Any]) -> Block:
     found = sections(src)
-    allowed = {
-        "aufgabe": False,
-        "setup": False,
-        "pruefung": True,
-        "loesung": True,
-        "erklaerung": False,
-    }
-    parts = _single(src, allowed, "konsolen-aufgabe")
+    parts = _single(src, SECTIONS["konsolen-aufgabe"], "konsolen-aufgabe")
     extra = {k: v for k, v in options.items() if k in ("visibility_timeout", "max_versuche")}
     return ConsoleTask(
         **_common(src, slot, line, options, "konsolen-aufgabe"),
