@@ -53,11 +53,11 @@ _EXCEPTION = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
 def _flag(name: str, value: str) -> bool:
-    if value in (name, "true", "1", "ja"):
+    if value == name:  # superfences gives a bare ``hidden`` the value "hidden"
         return True
-    if value in ("false", "0", "nein"):
-        return False
-    raise ValueError(f'„{name}“ ist ein Schalter: schreibe einfach `{name}` (oder {name}="false").')
+    raise ValueError(
+        f"„{name}“ ist ein Schalter ohne Wert: schreibe einfach `{name}`, oder lass ihn weg."
+    )
 
 
 def _session(value: str) -> str:
@@ -239,6 +239,7 @@ def format_block(
     try:
         block = FENCES[language].make(len(page.blocks), line, src, options)
     except exercises.FenceError as exc:
-        raise LessonError(page.location.path, line or None, f"Block `{language}`: {exc}") from None
+        where = line + 1 + exc.row if line and exc.row is not None else line or None
+        raise LessonError(page.location.path, where, f"Block `{language}`: {exc}") from None
     page.blocks.append(block)
     return placeholder(block.slot)

@@ -88,9 +88,9 @@ def test_sound_exercises_render_with_their_data(tmp_path: Path) -> None:
     [
         (
             PREDICTION.format(answer="(2, 1)"),
-            r"seite\.md:1: Übung 1 \(id „p“\): Die angegebene Antwort \(2, 1\) stimmt nicht .*der zweite Wert ist 2, nicht 1",
+            r"seite\.md:8: Übung 1 \(id „p“\): Die angegebene Antwort \(2, 1\) stimmt nicht .*der zweite Wert ist 2, nicht 1",
         ),
-        (PREDICTION.format(answer="zwei"), r"seite\.md:1: Übung 1 .*kein Python-Wert"),
+        (PREDICTION.format(answer="zwei"), r"seite\.md:8: Übung 1 .*kein Python-Wert"),
         (
             CODE_TASK.format(
                 start="def doppelt(x):\n    pass", solution="def doppelt(x):\n    return x"
@@ -147,7 +147,10 @@ def test_unsound_exercise_fails_the_build(tmp_path: Path, text: str, message: st
     ],
 )
 def test_malformed_exercise_names_file_and_line(tmp_path: Path, text: str, message: str) -> None:
-    with pytest.raises(LessonError, match=r"seite\.md:1: ") as info:
+    # A section's own error names its `--- name` line (or the stray text), else the fence.
+    lines = {"Vor dem ersten": 2, "Unbekannter Abschnitt": 4}
+    line = next((n for start, n in lines.items() if message.startswith(start)), 1)
+    with pytest.raises(LessonError, match=rf"seite\.md:{line}: ") as info:
         convert(tmp_path, text)
     assert message in str(info.value)
 

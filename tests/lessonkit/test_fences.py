@@ -128,7 +128,7 @@ def test_prose_checks_are_told_apart_from_setup(
 
 
 def test_a_failing_check_fails_the_build(tmp_path: Path) -> None:
-    with pytest.raises(LessonError, match=r"seite\.md:5: Prüfung .* AssertionError"):
+    with pytest.raises(LessonError, match=r"seite\.md:6: Prüfung .* AssertionError"):
         convert(tmp_path, "```pycell\nx = 1\n```\n\n```pycell pruefung\nassert x == 2\n```\n")
 
 
@@ -166,7 +166,8 @@ def test_unexpected_exception_names_file_and_line(tmp_path: Path) -> None:
     with pytest.raises(LessonError) as info:
         convert(tmp_path, text, name="lektion.md")
     message = str(info.value)
-    assert "lektion.md:5: Zelle 1" in message
+    # the failing line itself, and the block it is in
+    assert "lektion.md:7: Zelle 1 (Sitzung „main“, Block ab Zeile 5)" in message
     assert "ZeroDivisionError" in message
     assert 'raises="ZeroDivisionError"' in message
 
@@ -209,7 +210,7 @@ def test_front_matter_keeps_line_numbers_right(tmp_path: Path) -> None:
         "---\ntitle: X\n---\n\n```pycell\n1/0\n```\n", encoding="utf-8"
     )
     # MkDocs strips the front matter before rendering: convert only the rest.
-    with pytest.raises(LessonError, match=r"mit-kopf\.md:5: "):
+    with pytest.raises(LessonError, match=r"mit-kopf\.md:6: "):
         make_markdown(docs).convert("```pycell\n1/0\n```\n")
 
 
