@@ -53,5 +53,10 @@ def test_failing_cell_stops_the_build_naming_file_and_line(tmp_path: Path) -> No
     result = mkdocs_build(tmp_path / "site", config)
     assert result.returncode != 0
     output = result.stdout + result.stderr
-    assert "kaputt.md:5: Zelle 1 (Sitzung „main“) wirft unerwartet NameError" in output
-    assert "Zeile 2" in output and "summe + nicht_da" in output
+    # The failing line itself (7), and the block's first line (5) for orientation.
+    assert (
+        "kaputt.md:7: Zelle 1 (Sitzung „main“, Block ab Zeile 5) wirft unerwartet NameError"
+        in output
+    )
+    assert "Zelle 1, Zeile 2 (" in output and "kaputt.md:7)" in output
+    assert "summe + nicht_da" in output
