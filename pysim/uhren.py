@@ -207,10 +207,14 @@ class Nachricht:
         self.zustand = neu
 
     def __repr__(self) -> str:
-        ende = f", zugestellt t={self.zugestellt}" if self.zugestellt is not None else ""
+        zustand = self.zustand
+        if self.zugestellt is not None:
+            zustand += f" t={self.zugestellt}"
+        if self.angekommen is not None and self.zugestellt != self.angekommen:
+            zustand += f" (angekommen t={self.angekommen})"
         return (
             f"Nachricht({self.nummer}: {self.von} → {self.an} {self.inhalt!r}, "
-            f"gesendet t={self.gesendet}, {self.zustand}{ende})"
+            f"gesendet t={self.gesendet}, {zustand})"
         )
 
 

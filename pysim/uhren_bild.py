@@ -28,7 +28,7 @@ OBEN = 40
 ZEILE_TEXT = 13
 PUNKT = 10
 MAX_EREIGNISSE = 40
-TEXT_ZEICHEN = 15
+TEXT_ZEICHEN = 17
 
 
 def _zeilen(ereignisse: list[Ereignis]) -> dict[str, int]:
@@ -51,12 +51,12 @@ def _hinten_kuerzen(text: str, zeichen: int) -> str:
 
 def _beschriftung(e: Ereignis, welt: Welt, uhr: bool, lamport: bool, vektor: bool) -> list[str]:
     namen = welt.namen
-    kopf, inhalt = e.name, e.text
+    inhalt = e.text
     if e.nachricht is not None:
         n = welt.nachrichten[e.nachricht - 1]
-        kopf += f" →{n.an}" if e.art == "senden" else f" ←{n.von}"
-        inhalt = n.inhalt if isinstance(n.inhalt, str) else repr(n.inhalt)
-    zeilen = [kuerze(kopf, TEXT_ZEICHEN)]
+        wert = n.inhalt if isinstance(n.inhalt, str) else repr(n.inhalt)
+        inhalt = (f"→{n.an} " if e.art == "senden" else f"←{n.von} ") + wert
+    zeilen = [kuerze(e.name, TEXT_ZEICHEN)]
     if inhalt:
         zeilen.append(_hinten_kuerzen(inhalt, TEXT_ZEICHEN))
     stempel = []
