@@ -9,6 +9,9 @@ einem festen Seed, jede Zeit ist simuliert (Ticks): Derselbe Code gibt überall 
   (Lektion 2),
 - ``EventStore``: Event Sourcing, Projektionen, Snapshots, CQRS (Lektion 3),
 - ``EventLoop``: ein Modell der Event Loop von JavaScript, Reihenfolge wie Node.js (Lektion 3),
+- ``Welt``, ``Knoten``: Rechner mit eigenen Uhren, Lamport- und Vektoruhren, Raum-Zeit-Diagramm;
+  ``LwwSpeicher`` und ``VersionsSpeicher``: last write wins gegen Versionsvektoren (Lektion
+  „Zeit, Ordnung und Kausalität“),
 - ``pysim.stoerung``: simulierte Abstürze für Übungen,
 - ``SimFehler``: die Basisklasse aller Fehler (deutsche Meldungen).
 """
@@ -22,6 +25,7 @@ from .fehler import (
     TopicExistiertSchon,
     UnbekannteGruppe,
     UnbekannteNachricht,
+    UnbekannterKnoten,
     UnbekannterStream,
     UnbekanntesTopic,
     UngueltigeEingabe,
@@ -30,17 +34,34 @@ from .fehler import (
 )
 from .log import Entfernt, Log, Record
 from .netz import FakeNetz
+from .uhren import (
+    Ereignis,
+    Knoten,
+    LamportUhr,
+    Nachricht,
+    VektorUhr,
+    Welt,
+    vereinige,
+    vergleiche,
+    zufallswelt,
+)
+from .versionen import LwwSpeicher, VersionsSpeicher
 from .warteschlange import Queue
 from .zeit import Zeit
 
 __all__ = [
     "CommitAbgelehnt",
     "Entfernt",
+    "Ereignis",
     "Event",
     "EventLoop",
     "EventStore",
     "FakeNetz",
+    "Knoten",
+    "LamportUhr",
     "Log",
+    "LwwSpeicher",
+    "Nachricht",
     "Projektion",
     "Projektor",
     "Queue",
@@ -50,12 +71,19 @@ __all__ = [
     "TopicExistiertSchon",
     "UnbekannteGruppe",
     "UnbekannteNachricht",
+    "UnbekannterKnoten",
     "UnbekannterStream",
     "UnbekanntesTopic",
     "UngueltigeEingabe",
     "UnveraenderlichFehler",
+    "VektorUhr",
     "VersionsKonflikt",
+    "VersionsSpeicher",
+    "Welt",
     "Zeit",
     "bestand",
     "kontostand",
+    "vereinige",
+    "vergleiche",
+    "zufallswelt",
 ]
