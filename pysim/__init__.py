@@ -9,6 +9,8 @@ einem festen Seed, jede Zeit ist simuliert (Ticks): Derselbe Code gibt überall 
   (Lektion 2),
 - ``EventStore``: Event Sourcing, Projektionen, Snapshots, CQRS (Lektion 3),
 - ``EventLoop``: ein Modell der Event Loop von JavaScript, Reihenfolge wie Node.js (Lektion 3),
+- ``Lastsim``: Last auf einem Dienst mit Workern, Timeouts, Retries (``Wiederholung``),
+  Warteschlange mit Grenze und ``Schutzschalter`` (Lektion „Timeouts, Retries und Backpressure“),
 - ``pysim.stoerung``: simulierte Abstürze für Übungen,
 - ``SimFehler``: die Basisklasse aller Fehler (deutsche Meldungen).
 """
@@ -28,23 +30,30 @@ from .fehler import (
     UnveraenderlichFehler,
     VersionsKonflikt,
 )
+from .last import Anfrage, Ergebnis, Lastsim, Wiederholung
+from .last_bild import latenz_vergleich
 from .log import Entfernt, Log, Record
 from .netz import FakeNetz
+from .schutzschalter import Schutzschalter, ZustandsFehler
 from .warteschlange import Queue
 from .zeit import Zeit
 
 __all__ = [
+    "Anfrage",
     "CommitAbgelehnt",
     "Entfernt",
+    "Ergebnis",
     "Event",
     "EventLoop",
     "EventStore",
     "FakeNetz",
+    "Lastsim",
     "Log",
     "Projektion",
     "Projektor",
     "Queue",
     "Record",
+    "Schutzschalter",
     "SimFehler",
     "SimulierterAbsturz",
     "TopicExistiertSchon",
@@ -55,7 +64,10 @@ __all__ = [
     "UngueltigeEingabe",
     "UnveraenderlichFehler",
     "VersionsKonflikt",
+    "Wiederholung",
     "Zeit",
+    "ZustandsFehler",
     "bestand",
     "kontostand",
+    "latenz_vergleich",
 ]
