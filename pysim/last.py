@@ -273,7 +273,8 @@ class Ergebnis:
         """Die wichtigsten Zahlen in ein paar Zeilen."""
         zeilen = [
             f"{self.anfragen} Anfragen, {self.versuche} Versuche, "
-            f"{self.erfolgreich} erfolgreich ({self.erfolgsquote:.0%})",
+            # rounded down: "100 %" only when every request got an answer
+            f"{self.erfolgreich} erfolgreich ({math.floor(self.erfolgsquote * 100)}%)",
         ]
         if self.latenzen:
             zeilen.append(f"Latenz: p50 {self.p50} ms, p90 {self.p90} ms, p99 {self.p99} ms")

@@ -19,10 +19,10 @@ RECHTS = 12
 
 
 def _runde_grenze(wert: int) -> int:
-    """The smallest 'nice' axis maximum (1, 2, 5 × 10^k) that is at least ``wert``."""
+    """The smallest 'nice' axis maximum (1, 2, 3, 4, 5, 6, 8 × 10^k) that is at least ``wert``."""
     stufe = 1
     while True:
-        for f in (1, 2, 5):
+        for f in (1, 2, 3, 4, 5, 6, 8):
             if f * stufe >= wert:
                 return f * stufe
         stufe *= 10
@@ -105,6 +105,11 @@ def verlauf_bild(e: Ergebnis) -> Bild:
             for i, w in enumerate(dichte)
         ]
 
+    if e.dauer > e.ankunftsdauer + e.raster:
+        # after this point no new requests come: what is left drains
+        x = LINKS + (rechts - LINKS) * e.ankunftsdauer // ende
+        z.linie(x, oben, x, unten, farbe_name="muted", gestrichelt=True)
+        z.text(x + 3, oben + 24, "keine neuen Anfragen", groesse=10, farbe_name="muted")
     if e.verlauf:
         z.polylinie(punkte(arbeit), farbe_name="ok", dicke=2, klasse="in-arbeit")
         z.polylinie(punkte(wartend), farbe_name="accent", dicke=2, klasse="wartend")
@@ -119,14 +124,21 @@ def verlauf_bild(e: Ergebnis) -> Bild:
 def wellen_bild(e: Ergebnis) -> Bild:
     """Balken: Versuche, die je Raster beim Dienst ankamen, erste und Wiederholungen gestapelt."""
     oben, unten = 46, 206
-    erste, wieder = e.erste_je_raster, e.wiederholt_je_raster
+    # at most 96 bars (about 4 px each): neighbouring raster fields are added up
+    gruppe = max(1, -(-len(e.erste_je_raster) // 96))
+    breite_ms = gruppe * e.raster
+
+    def zusammen(reihe: list[int]) -> list[int]:
+        return [sum(reihe[i : i + gruppe]) for i in range(0, len(reihe), gruppe)]
+
+    erste, wieder = zusammen(e.erste_je_raster), zusammen(e.wiederholt_je_raster)
     summen = [a + b for a, b in zip(erste, wieder, strict=True)]
     y_max = _runde_grenze(max([*summen, 1]))
-    ende = max(len(summen) * e.raster, 1)
-    titel = f"Versuche beim Dienst je {e.raster} ms"
+    ende = max(len(summen) * breite_ms, 1)
+    titel = f"Versuche beim Dienst je {breite_ms} ms"
     spitze = max(wieder, default=0)
     beschreibung = (
-        f"Balken je {e.raster} ms: {sum(erste)} erste Versuche, {sum(wieder)} Wiederholungen, "
+        f"Balken je {breite_ms} ms: {sum(erste)} erste Versuche, {sum(wieder)} Wiederholungen, "
         f"höchstens {spitze} Wiederholungen in einem Abschnitt."
     )
     z = Zeichnung(BREITE, unten + 58, titel, beschreibung)
