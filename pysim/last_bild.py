@@ -40,14 +40,14 @@ def _achsen(z: Zeichnung, oben: int, unten: int, ende_ms: int, y_max: int, y_tex
     for wert in (0, y_max // 2, y_max):
         y = unten - (unten - oben) * wert // y_max
         z.linie(LINKS - 4, y, LINKS, y)
-        z.text(LINKS - 6, y + 4, str(wert), groesse=10, anker="end", farbe_name="muted")
+        z.text(LINKS - 6, y + 4, str(wert), groesse=11, anker="end", farbe_name="muted")
         if wert:
             z.linie(LINKS, y, rechts, y, farbe_name="cell")
     schritt = _runde_grenze(max(1, ende_ms // 6))
     for t in range(0, ende_ms + 1, schritt):
         x = LINKS + (rechts - LINKS) * t // ende_ms
         z.linie(x, unten, x, unten + 4)
-        z.text(x, unten + 16, _sekunden(t), groesse=10, anker="middle", farbe_name="muted")
+        z.text(x, unten + 16, _sekunden(t), groesse=11, anker="middle", farbe_name="muted")
     z.text(LINKS, oben - 8, y_text, groesse=10, farbe_name="muted")
 
 
@@ -185,17 +185,19 @@ def perzentile_bild(ergebnisse: dict[str, Ergebnis]) -> Bild:
     mit_namen = any(name for name in ergebnisse)
     balken, abstand = 14, 4
     gruppe = (balken + abstand) * len(marken) + (22 if mit_namen else 6)
-    oben = 40
+    oben = 54
     hoehe = oben + gruppe * max(len(zeilen), 1) + 30
     titel = "Latenz: Perzentile der erfolgreichen Anfragen"
     teile = []
     for name, reihe in zeilen:
         zahlen = ", ".join(f"{m} {w} ms" for m, w in reihe if w is not None) or "keine Antwort"
         teile.append(f"{name}: {zahlen}" if name else zahlen)
-    z = Zeichnung(BREITE, hoehe, titel, "; ".join(teile) + ".")
-    z.text(12, 20, titel, fett=True, groesse=14)
+    breite = 360  # narrower than the charts: stays large on a phone
+    z = Zeichnung(breite, hoehe, titel, "; ".join(teile) + ".")
+    z.text(12, 20, "Latenz: Perzentile", fett=True, groesse=14)
+    z.text(12, 36, "nur Anfragen mit Antwort", groesse=11, farbe_name="muted")
     links = 48
-    rechts = BREITE - 70
+    rechts = breite - 64
     y = oben
     for name, reihe in zeilen:
         if mit_namen:
