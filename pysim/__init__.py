@@ -9,6 +9,8 @@ einem festen Seed, jede Zeit ist simuliert (Ticks): Derselbe Code gibt überall 
   (Lektion 2),
 - ``EventStore``: Event Sourcing, Projektionen, Snapshots, CQRS (Lektion 3),
 - ``EventLoop``: ein Modell der Event Loop von JavaScript, Reihenfolge wie Node.js (Lektion 3),
+- ``Lastsim``: Last auf einem Dienst mit Workern, Timeouts, Retries (``Wiederholung``),
+  Warteschlange mit Grenze und ``Schutzschalter`` (Lektion „Timeouts, Retries und Backpressure“),
 - ``Welt``, ``Knoten``: Rechner mit eigenen Uhren, Lamport- und Vektoruhren, Raum-Zeit-Diagramm;
   ``LwwSpeicher`` und ``VersionsSpeicher``: last write wins gegen Versionsvektoren (Lektion
   „Zeit, Ordnung und Kausalität“),
@@ -32,8 +34,11 @@ from .fehler import (
     UnveraenderlichFehler,
     VersionsKonflikt,
 )
+from .last import Anfrage, Ergebnis, Lastsim, Wiederholung
+from .last_bild import latenz_vergleich
 from .log import Entfernt, Log, Record
 from .netz import FakeNetz
+from .schutzschalter import Schutzschalter, ZustandsFehler
 from .uhren import (
     Ereignis,
     Knoten,
@@ -50,15 +55,18 @@ from .warteschlange import Queue
 from .zeit import Zeit
 
 __all__ = [
+    "Anfrage",
     "CommitAbgelehnt",
     "Entfernt",
     "Ereignis",
+    "Ergebnis",
     "Event",
     "EventLoop",
     "EventStore",
     "FakeNetz",
     "Knoten",
     "LamportUhr",
+    "Lastsim",
     "Log",
     "LwwSpeicher",
     "Nachricht",
@@ -66,6 +74,7 @@ __all__ = [
     "Projektor",
     "Queue",
     "Record",
+    "Schutzschalter",
     "SimFehler",
     "SimulierterAbsturz",
     "TopicExistiertSchon",
@@ -80,9 +89,12 @@ __all__ = [
     "VersionsKonflikt",
     "VersionsSpeicher",
     "Welt",
+    "Wiederholung",
     "Zeit",
+    "ZustandsFehler",
     "bestand",
     "kontostand",
+    "latenz_vergleich",
     "vereinige",
     "vergleiche",
     "zufallswelt",

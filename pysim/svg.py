@@ -84,10 +84,12 @@ def kuerze(text: str, zeichen: int) -> str:
 class Zeichnung:
     """Sammelt Formen und gibt am Ende ein SVG als Text aus."""
 
-    def __init__(self, breite: int, hoehe: int, titel: str) -> None:
+    def __init__(self, breite: int, hoehe: int, titel: str, beschreibung: str = "") -> None:
         self.breite = int(breite)
         self.hoehe = int(hoehe)
         self.titel = titel
+        #: What the picture shows, in words (``<desc>``, read by screen readers).
+        self.beschreibung = beschreibung
         self._teile: list[str] = []
 
     def rechteck(
@@ -158,6 +160,23 @@ class Zeichnung:
             f'<line x1="{int(x1)}" y1="{int(y1)}" x2="{int(x2)}" y2="{int(y2)}" style="{stil}"/>'
         )
 
+    def polylinie(
+        self,
+        punkte: list[tuple[int, int]],
+        *,
+        farbe_name: str = "accent",
+        dicke: int = 2,
+        gestrichelt: bool = False,
+        klasse: str | None = None,
+    ) -> None:
+        """Ein Linienzug durch ``punkte`` (ganze Zahlen), etwa eine Kurve im Diagramm."""
+        stil = f"fill:none;stroke:{farbe(farbe_name)};stroke-width:{int(dicke)}"
+        if gestrichelt:
+            stil += ";stroke-dasharray:4 3"
+        kl = f' class="{escape(klasse)}"' if klasse else ""
+        text = " ".join(f"{int(x)},{int(y)}" for x, y in punkte)
+        self._teile.append(f'<polyline{kl} points="{text}" style="{stil}"/>')
+
     def svg(self) -> str:
         """Das fertige Bild als SVG-Text."""
         kopf = (
@@ -169,7 +188,10 @@ class Zeichnung:
             f'<rect x="0" y="0" width="{self.breite}" height="{self.hoehe}" '
             f'style="fill:{farbe("bg")}"/>'
         )
-        teile = [kopf, f"<title>{escape(self.titel)}</title>", hintergrund, *self._teile, "</svg>"]
+        kopfteile = [kopf, f"<title>{escape(self.titel)}</title>"]
+        if self.beschreibung:
+            kopfteile.append(f"<desc>{escape(self.beschreibung)}</desc>")
+        teile = [*kopfteile, hintergrund, *self._teile, "</svg>"]
         return "\n".join(teile)
 
 
