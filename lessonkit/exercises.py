@@ -11,6 +11,7 @@ the starting point fails, a quiz has a right answer) and writes its HTML
 from __future__ import annotations
 
 import hashlib
+import random
 import re
 import traceback
 from dataclasses import dataclass, field
@@ -286,6 +287,16 @@ def make_console_task(slot: int, line: int, src: str, options: dict[str, Any]) -
     )
 
 
+def mix(items: list[Any], seed: str) -> None:
+    """Shuffle ``items`` in place, the same way at every build: Fisher–Yates driven by
+    ``random.Random(seed).random()`` (a text seed goes through SHA-512, not ``hash()``), so
+    the right answer does not always stand first and the order never changes by itself."""
+    rng = random.Random(seed)
+    for i in range(len(items) - 1, 0, -1):
+        j = int(rng.random() * (i + 1))
+        items[i], items[j] = items[j], items[i]
+
+
 def make_quiz(slot: int, line: int, src: str, options: dict[str, Any]) -> Block:
     frage = ""
     optionen: list[QuizOption] = []
@@ -318,6 +329,8 @@ def make_quiz(slot: int, line: int, src: str, options: dict[str, Any]) -> Block:
         )
     if not any(option.richtig for option in optionen):
         raise FenceError("Dieses Quiz hat keine richtige Antwort: markiere sie mit `--- richtig`.")
+    if options.get("mischen"):
+        mix(optionen, str(options.get("id", "")))
     return Quiz(**_common(src, slot, line, options, "quiz"), frage=frage, optionen=optionen)
 
 

@@ -183,7 +183,10 @@ FENCES: dict[str, Fence] = {
         },
         exercises.make_console_task,
     ),
-    "quiz": Fence({"id": exercises.read_id}, exercises.make_quiz),
+    "quiz": Fence(
+        {"id": exercises.read_id, "mischen": lambda value: _flag("mischen", value)},
+        exercises.make_quiz,
+    ),
     "fortschritt": Fence({}, _make_progress),
 }
 

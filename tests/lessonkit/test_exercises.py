@@ -239,3 +239,40 @@ def test_a_huge_answer_is_not_echoed_in_full() -> None:
 
 async def _value(code: str) -> object:
     return (await Kernel().run("p", code)).raw_value
+
+
+QUIZ = "--- frage\nWas?\n--- richtig\nA\n--- falsch\nB\n--- falsch\nC\n--- falsch\nD\n"
+
+
+def quiz_order(options: dict[str, object]) -> list[str]:
+    from lessonkit.exercises import Quiz, make_quiz
+
+    quiz = make_quiz(0, 1, QUIZ, {"id": "q", **options})
+    assert isinstance(quiz, Quiz)
+    return [option.text.strip() for option in quiz.optionen]
+
+
+def test_a_quiz_keeps_its_written_order_unless_told_to_mix() -> None:
+    assert quiz_order({}) == ["A", "B", "C", "D"]
+
+
+@pytest.mark.parametrize("quiz_id", ["q", "kopien", "diagnose-relay"])
+def test_mischen_shuffles_a_quiz_the_same_way_every_build(quiz_id: str) -> None:
+    from lessonkit.exercises import mix
+
+    first, second = list("ABCD"), list("ABCD")
+    mix(first, quiz_id)
+    mix(second, quiz_id)
+    assert first == second and sorted(first) == list("ABCD")
+    assert quiz_order({"id": quiz_id, "mischen": True}) == first
+
+
+def test_mischen_moves_the_right_answer_across_ids() -> None:
+    from lessonkit.exercises import mix
+
+    places = set()
+    for n in range(20):
+        order = list("ABCD")
+        mix(order, f"quiz-{n}")
+        places.add(order.index("A"))
+    assert places == {0, 1, 2, 3}
