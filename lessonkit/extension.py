@@ -22,6 +22,7 @@ from markdown.extensions import Extension
 from markdown.postprocessors import Postprocessor
 from markdown.preprocessors import Preprocessor
 
+from lessonkit import diagrams
 from lessonkit.blocks import PLACEHOLDER, PageState
 from lessonkit.errors import LessonError
 from lessonkit.execute import run_page
@@ -59,7 +60,7 @@ class FenceLineTagger(Preprocessor):
                 continue
             open_fence = fence
             language = rest.split(None, 1)[0] if rest else ""
-            if language in FENCES:
+            if language in FENCES or language == diagrams.LANGUAGE:
                 line = f'{line.rstrip()} {LINE_OPTION}="{location.line(index)}"'
             out.append(line)
         return out

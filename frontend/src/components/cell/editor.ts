@@ -83,6 +83,9 @@ export function createEditor(parent: HTMLElement, options: EditorOptions): CellE
         EditorView.contentAttributes.of({
           "aria-label": `Python-Code von ${options.label}`,
           "aria-describedby": hint.id,
+          // In the tab order anyway (contenteditable); said explicitly, axe counts the
+          // editor as keyboard access to its horizontally scrolling box (phones).
+          tabindex: "0",
         }),
         EditorView.updateListener.of((update) => {
           if (!update.docChanged) return;
