@@ -43,7 +43,11 @@ def _where(md: Markdown) -> str:
 
 
 def validate(
-    language: str, inputs: dict[str, str], options: dict[str, Any], attrs: dict[str, Any], md: Markdown
+    language: str,
+    inputs: dict[str, str],
+    options: dict[str, Any],
+    attrs: dict[str, Any],
+    md: Markdown,
 ) -> bool:
     """superfences validator: ``titel`` and ``beschreibung``, both required and not empty."""
     line = int(inputs.pop(LINE_OPTION, "0")) or None
@@ -51,7 +55,9 @@ def validate(
     for key, value in inputs.items():
         if key not in OPTIONS:
             raise LessonError(
-                path, line, f"Unbekannte Option „{key}“ im Block `mermaid`. Erlaubt: titel, beschreibung."
+                path,
+                line,
+                f"Unbekannte Option „{key}“ im Block `mermaid`. Erlaubt: titel, beschreibung.",
             )
         options[key] = value.strip()
     for key, meaning in OPTIONS.items():
@@ -59,7 +65,7 @@ def validate(
             raise LessonError(
                 path,
                 line,
-                f"Dem Diagramm fehlt `{key}=\"…\"`: {meaning}. Ohne Text bleibt es für "
+                f'Dem Diagramm fehlt `{key}="…"`: {meaning}. Ohne Text bleibt es für '
                 "Screenreader stumm.",
             )
     return True
