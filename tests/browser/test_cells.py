@@ -148,7 +148,8 @@ def test_keyboard_alone_runs_a_cell(page: Page, site_url: str) -> None:
     page.keyboard.press("Shift+Enter")
     expect(target).to_have_attribute("data-state", "done")
     expect(target.locator(".lk-output__text")).to_contain_text("per Tastatur")
-    page.keyboard.press("Escape")  # leave the editor: focus goes to "Ausführen"
+    page.keyboard.press("Escape")  # Escape, then Tab leaves the editor (after typing)
+    page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.textContent") == "Ausführen"
     page.keyboard.press("Enter")
     expect(target).to_have_attribute("data-state", "done")

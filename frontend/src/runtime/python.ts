@@ -100,6 +100,8 @@ export class PythonRuntime {
   progress: LoadProgress | null = null;
   /** Increases on every `cancelQueued()`: runs queued before it end with CancelledError. */
   cancels = 0;
+  /** Ends the runs that wait for Python's start (`cancelQueued`). */
+  private cancelWaiting: ((error: Error) => void) | null = null;
 
   private worker: Worker | null = null;
   private ready: Promise<void> | null = null;
@@ -226,7 +228,22 @@ export class PythonRuntime {
   cancelQueued(): boolean {
     if (this.state !== "loading" || this.pending.size > 0) return false;
     this.cancels += 1;
+    this.cancelWaiting?.(new CancelledError());
+    this.cancelWaiting = null;
     return true;
+  }
+
+  /** Python's start, or CancelledError as soon as the reader cancels the waiting runs. */
+  private startOrCancel(): Promise<void> {
+    const cancelled = new Promise<never>((_, reject) => {
+      const previous = this.cancelWaiting;
+      this.cancelWaiting = (error) => {
+        previous?.(error);
+        reject(error);
+      };
+    });
+    cancelled.catch(() => undefined);
+    return Promise.race([this.start(), cancelled]);
   }
 
   private enqueue<T>(message: (id: number) => ToWorker, onChunk: Pending["onChunk"]): Promise<T> {
@@ -236,7 +253,7 @@ export class PythonRuntime {
     const job = this.queue.then(async () => {
       if (epoch !== this.epoch) throw new RestartedError();
       if (cancels !== this.cancels) throw new CancelledError();
-      await this.start();
+      await this.startOrCancel();
       if (epoch !== this.epoch) throw new RestartedError();
       if (cancels !== this.cancels) throw new CancelledError();
       return new Promise<T>((resolve, reject) => {
@@ -279,6 +296,7 @@ export class PythonRuntime {
     this.ready = null;
     this.abandonStart?.(new RestartedError()); // no effect once that start has finished
     this.abandonStart = null;
+    this.cancelWaiting = null;
     this.queue = Promise.resolve();
     this.inFlight = 0;
     for (const pending of this.pending.values()) pending.reject(new RestartedError());

@@ -23,10 +23,22 @@ export class Meter {
   wrapFetch(scope: { fetch: typeof fetch }): void {
     const original = scope.fetch.bind(scope);
     scope.fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
-      const response = await original(input, init);
-      if (!response.body || !response.ok) return response;
-      const name = new URL(response.url || String(input), location.href).pathname;
-      if (name.endsWith(".json")) return response;
+      const url = input instanceof Request ? input.url : String(input);
+      const name = new URL(url, location.href).pathname;
+      if (name.endsWith(".json")) return original(input, init);
+      // Counted from the request on: Python "startet" only once every download has ended.
+      this.update(name, 0, 0, false);
+      let response: Response;
+      try {
+        response = await original(input, init);
+      } catch (error) {
+        this.update(name, 0, 0, true);
+        throw error;
+      }
+      if (!response.body || !response.ok) {
+        this.update(name, 0, 0, true);
+        return response;
+      }
       const length = Number(response.headers.get("content-length") ?? 0);
       const total = response.headers.get("content-encoding") ? 0 : length;
       this.update(name, 0, total, false);

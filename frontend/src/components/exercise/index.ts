@@ -143,7 +143,7 @@ abstract class Exercise {
     const hints = [...this.root.querySelectorAll<HTMLDetailsElement>("details.lk-exercise__hint")];
     if (hints.length === 0) return;
     let shown = 0;
-    const name = (n: number): string => `Hinweis ${n} von ${hints.length}: ${this.data.label}`;
+    const name = (n: number): string => `Hinweis (${n} von ${hints.length}): ${this.data.label}`;
     const next = button(`Hinweis (1 von ${hints.length})`, "lk-button--hint", "", name(1));
     for (const hint of hints) hint.hidden = true;
     next.addEventListener("click", () => {
