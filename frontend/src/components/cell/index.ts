@@ -74,6 +74,8 @@ export class Cell {
   private code: string;
   /** Runs as a prerequisite of a later cell: its status is not announced. */
   private quiet = false;
+  /** When this cell's run started (or Python became ready for it). */
+  private runStarted = 0;
 
   constructor(
     readonly root: HTMLElement,
@@ -175,7 +177,10 @@ export class Cell {
         this.progress.textContent = progressBytes(runtime.progress);
         return true;
       }
-      if (runtime.state === "ready") this.setState(state);
+      if (runtime.state === "ready") {
+        this.runStarted = performance.now(); // "Fertig (… s)" counts the run, not the download
+        this.setState(state);
+      }
       return false;
     };
     if (!show()) return;
@@ -191,7 +196,7 @@ export class Cell {
       this.watchLoading(runtime);
       void runtime.start().catch(() => undefined);
     }
-    const started = performance.now();
+    this.runStarted = performance.now();
     let first = true;
     let done = false;
     try {
@@ -207,7 +212,7 @@ export class Cell {
       done = true;
       this.ranInEpoch = runtime.epoch;
       this.output.showResult(result);
-      const seconds = ((performance.now() - started) / 1000).toFixed(2).replace(".", ",");
+      const seconds = ((performance.now() - this.runStarted) / 1000).toFixed(2).replace(".", ",");
       const failed = result.error !== null;
       this.setState(failed ? "error" : "done", `${failed ? "Fehler" : "Fertig"} (${seconds} s)`);
       return !failed || result.error_type === this.data.raises;
