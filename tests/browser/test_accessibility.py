@@ -190,6 +190,14 @@ def test_console_by_keyboard_and_its_transcript_scrolls(page: Page, site_url: st
     page.keyboard.type("topics")
     page.keyboard.press("Enter")
     expect(console.locator(".lk-console__entry").last).to_contain_text("topics")
+    # The picture says its state in words, also after a command (sanitised live SVG).
+    desc = console.locator(".lk-console__picture svg[role=img] desc")
+    before = desc.text_content()
+    assert before and before.startswith("Topic „orders“")
+    page.keyboard.type('produce orders {"order": 70}')
+    page.keyboard.press("Enter")
+    expect(desc).not_to_have_text(before)
+    expect(desc).to_contain_text("Topic „orders“")
     names = [b.get_attribute("aria-label") for b in console.get_by_role("button").all()]
     assert all(name and re.search(r"Konsole \d+", name) for name in names), names
 
