@@ -60,8 +60,13 @@ def wait_mounted(page: Any, timeout: float = 60.0) -> None:
     import time
 
     deadline = time.monotonic() + timeout
+    # Mounted, Material's script there, and no colour still in a CSS transition (axe
+    # would measure a link halfway from the browser's default blue).
     while not page.evaluate(
-        "() => Boolean(document.documentElement.dataset.lkPage) && window.document$ !== undefined"
+        """() => Boolean(document.documentElement.dataset.lkPage)
+            && window.document$ !== undefined
+            && document.readyState === "complete"
+            && !document.getAnimations().some((a) => a instanceof CSSTransition)"""
     ):
         if time.monotonic() > deadline:
             raise TimeoutError("page not mounted")
