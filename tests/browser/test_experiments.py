@@ -93,6 +93,8 @@ def test_an_endless_loop_in_a_code_task_can_be_stopped(page: Page, site_url: str
     task = exercise(page, "erste-aufgabe")
     task.scroll_into_view_if_needed()
     task.locator(".cm-content").fill("def summe(betraege):\n    while True:\n        pass")
+    # Stopp while Python still loads only cancels the waiting check (issue 17): loaded first.
+    page.wait_for_function("() => window.lessonkit.runtime.state === 'ready'")
     task.get_by_role("button", name=re.compile(r"Übung \d+ prüfen")).click()
     expect(task).to_have_attribute("data-state", "checking")
     task.get_by_role("button", name=re.compile(r"^Stopp: Übung \d+$")).click()
