@@ -579,7 +579,19 @@ def render_exercise(exercise: Exercise, highlight_python: Any, console_html: str
                 f'<li class="lk-quiz__option"><label><input type="{kind}" name="lk-quiz-{escape(exercise.id)}" '
                 f'value="{index}"> <span>{md(option.text)}</span></label>{explanation}</li>'
             )
-        parts.append(f'<ul class="lk-quiz__options">{"".join(items)}</ul>')
+        # A group named by what to do and described by the question (a legend may not
+        # hold the question's paragraphs and code).
+        legend = "Wähle eine Antwort." if kind == "radio" else "Wähle alle richtigen Antworten."
+        parts[-1] = parts[-1].replace(
+            '<div class="lk-exercise__text">',
+            f'<div class="lk-exercise__text" id="{escape(exercise.id)}-frage">',
+            1,
+        )
+        parts.append(
+            f'<fieldset class="lk-quiz" aria-describedby="{escape(exercise.id)}-frage">'
+            f'<legend class="lk-quiz__legend">{legend}</legend>'
+            f'<ul class="lk-quiz__options">{"".join(items)}</ul></fieldset>'
+        )
         right = "".join(f"<li>{md(o.text)}</li>" for o in exercise.optionen if o.richtig)
         parts.append(_details("lk-exercise__solution", "Lösung", f"<ul>{right}</ul>"))
     return (

@@ -25,6 +25,7 @@ from markdown.extensions import Extension
 from markdown.postprocessors import Postprocessor
 from markdown.preprocessors import Preprocessor
 
+from lessonkit import mermaid_fence
 from lessonkit.blocks import PLACEHOLDER, PageState
 from lessonkit.diagrams import check_diagrams
 from lessonkit.errors import LessonError
@@ -73,9 +74,9 @@ class FenceLineTagger(Preprocessor):
                 continue
             open_fence = fence
             language = rest.split(None, 1)[0] if rest else ""
-            if language in FENCES:
+            if language in FENCES or language == mermaid_fence.LANGUAGE:
                 line = f'{line.rstrip()} {LINE_OPTION}="{location.line(index)}"'
-            elif language == "mermaid":
+            if language == mermaid_fence.LANGUAGE:  # also parsed at build (diagrams.py)
                 diagram, indent, start = [], match["indent"], location.line(index)
             out.append(line)
         check_diagrams(location.path, page.diagrams)

@@ -6,7 +6,8 @@ Alle Bilder (Topic, Gruppe, Zeitleiste der Queue) entstehen hier. Regeln:
 - Jede Farbe ist eine CSS-Variable mit Ersatzwert, z. B. ``fill:var(--pysim-fg,#1f2937)``. Eine
   Seite im dunklen Design setzt die Variablen um; ohne Variablen gelten die hellen Ersatzwerte,
   und der Hintergrund ``--pysim-bg`` ist dann weiß, also immer lesbar.
-- Ein deutscher ``<title>``, kein Skript, keine externen Verweise, nur Systemschriften.
+- Ein deutscher ``<title>`` und eine ``<desc>``, die den Zustand in Worten sagt (für Screenreader,
+  aus dem Zustand des Modells erzeugt), kein Skript, keine externen Verweise, nur Systemschriften.
 - Gleicher Zustand, gleiches Bild: nur ganze Zahlen als Koordinaten, feste Reihenfolge.
 
 Die Variablen (Name, Ersatzwert, Bedeutung):
@@ -19,9 +20,9 @@ Die Variablen (Name, Ersatzwert, Bedeutung):
 ``--pysim-cell``   #f3f4f6    Füllung einer Zelle mit Eintrag; „sichtbar“ in der Queue
 ``--pysim-read``   #bfdbfe    gelesener Teil einer Gruppe
 ``--pysim-accent`` #2563eb    Marker ▲, „unterwegs“ in der Queue
-``--pysim-next``   #d97706    gestrichelte Zelle: hier kommt der nächste Eintrag hin
-``--pysim-ok``     #16a34a    bestätigt (Ack)
-``--pysim-warn``   #dc2626    Dead Letter Queue
+``--pysim-next``   #b45309    gestrichelte Zelle: hier kommt der nächste Eintrag hin
+``--pysim-ok``     #15803d    bestätigt (Ack)
+``--pysim-warn``   #b91c1c    Dead Letter Queue
 =================  =========  ==================================================
 """
 
@@ -37,9 +38,9 @@ FARBEN: dict[str, str] = {
     "cell": "#f3f4f6",
     "read": "#bfdbfe",
     "accent": "#2563eb",
-    "next": "#d97706",
-    "ok": "#16a34a",
-    "warn": "#dc2626",
+    "next": "#b45309",
+    "ok": "#15803d",
+    "warn": "#b91c1c",
 }
 
 SCHRIFT = "system-ui,sans-serif"

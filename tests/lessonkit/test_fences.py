@@ -54,7 +54,8 @@ def test_cell_shows_code_and_real_output(tmp_path: Path) -> None:
     assert cell.select_one(".lk-cell__code").get_text().strip() == 'print("hallo")\n6 * 7'
     assert cell.select_one(".lk-output__text").get_text() == "hallo\n"
     assert cell.select_one(".lk-output__value").get_text() == "42"
-    assert cell.select_one("output")["aria-live"] == "polite"
+    # The status announces a run, not the output (announced twice before, issue 17).
+    assert cell.select_one("output")["aria-live"] == "off"
 
 
 def test_cells_run_in_page_order_even_when_nested(tmp_path: Path) -> None:

@@ -11,11 +11,18 @@ import { fetchSnapshot } from "./snapshot";
 
 declare const self: DedicatedWorkerGlobalScope;
 
-export type InflateReply = { memory: Uint8Array } | { error: string } | { kept: true };
+export type InflateReply =
+  | { memory: Uint8Array }
+  | { error: string }
+  | { kept: true }
+  /** Bytes of the download so far (the reader sees them arrive). */
+  | { loaded: number; total: number; done: boolean };
 
 self.onmessage = async (event: MessageEvent<string>) => {
   try {
-    const { memory, kept } = await fetchSnapshot(new URL(event.data));
+    const { memory, kept } = await fetchSnapshot(new URL(event.data), (loaded, total, done) =>
+      self.postMessage({ loaded, total, done } satisfies InflateReply),
+    );
     self.postMessage({ memory } satisfies InflateReply, [memory.buffer]);
     await kept;
     self.postMessage({ kept: true } satisfies InflateReply);

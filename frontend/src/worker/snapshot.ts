@@ -31,10 +31,27 @@ async function sha256(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
   return Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
-async function download(url: URL): Promise<Uint8Array<ArrayBuffer>> {
+/** Bytes received so far of a download, its size (0: unknown), and whether it ended. */
+export type OnProgress = (loaded: number, total: number, done: boolean) => void;
+
+async function download(url: URL, onProgress: OnProgress): Promise<Uint8Array<ArrayBuffer>> {
   const response = await fetch(url);
   if (!response.ok || !response.body) throw new Error(`${url.pathname}: HTTP ${response.status}`);
-  const stream = response.body.pipeThrough(new DecompressionStream("gzip"));
+  const total = response.headers.get("content-encoding") ? 0 : Number(response.headers.get("content-length") ?? 0);
+  let loaded = 0;
+  let last = 0;
+  const counter = new TransformStream<Uint8Array<ArrayBuffer>, Uint8Array<ArrayBuffer>>({
+    transform(chunk, controller) {
+      loaded += chunk.byteLength;
+      if (performance.now() - last > 100) {
+        last = performance.now();
+        onProgress(loaded, total, false);
+      }
+      controller.enqueue(chunk);
+    },
+    flush: () => onProgress(loaded, total, true),
+  });
+  const stream = response.body.pipeThrough(counter).pipeThrough(new DecompressionStream("gzip"));
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
@@ -65,19 +82,22 @@ async function keep(url: URL, packed: Uint8Array<ArrayBuffer>): Promise<void> {
 }
 
 /** The snapshot's memory, and a promise for when it is kept for the next visit. */
-export async function fetchSnapshot(url: URL): Promise<{ memory: Uint8Array; kept: Promise<void> }> {
+export async function fetchSnapshot(
+  url: URL,
+  onProgress: OnProgress = () => undefined,
+): Promise<{ memory: Uint8Array; kept: Promise<void> }> {
   const digest = expectedDigest(url);
   const hit = digest ? await cached(url, digest) : null;
   if (hit) return { memory: unpackPages(hit), kept: Promise.resolve() };
-  const packed = await download(url);
+  const packed = await download(url, onProgress);
   if (digest && (await sha256(packed)) !== digest) throw new Error(`${url.pathname}: Prüfsumme stimmt nicht`);
   const memory = unpackPages(packed);
   return { memory, kept: digest ? keep(url, packed) : Promise.resolve() };
 }
 
 /** `fetchSnapshot` in a worker of its own (inflate-worker.ts), or here if that fails. */
-export function fetchSnapshotElsewhere(url: URL, inflateWorker: URL): Promise<Uint8Array> {
-  const here = () => fetchSnapshot(url).then(({ memory }) => memory);
+export function fetchSnapshotElsewhere(url: URL, inflateWorker: URL, onProgress: OnProgress): Promise<Uint8Array> {
+  const here = () => fetchSnapshot(url, onProgress).then(({ memory }) => memory);
   let worker: Worker;
   try {
     worker = new Worker(inflateWorker, { type: "module", name: "inflate" });
@@ -87,6 +107,10 @@ export function fetchSnapshotElsewhere(url: URL, inflateWorker: URL): Promise<Ui
   return new Promise<Uint8Array>((resolve, reject) => {
     worker.onmessage = (event: MessageEvent<InflateReply>) => {
       const reply = event.data;
+      if ("loaded" in reply) {
+        onProgress(reply.loaded, reply.total, reply.done);
+        return;
+      }
       if ("memory" in reply) {
         resolve(reply.memory);
         return; // the worker goes on storing the snapshot, then says "kept"
