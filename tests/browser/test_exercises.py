@@ -87,6 +87,19 @@ def test_console_task_and_quiz(page: Page, site_url: str) -> None:
     expect(quiz).to_have_attribute("data-solved", "true")
 
 
+def test_the_progress_block_counts_an_exercise_solved_on_the_same_page(
+    page: Page, site_url: str
+) -> None:
+    page.goto(site_url + FIRST_STEPS)
+    count = page.locator('.lk-progress__count[data-path="erste-schritte.md"]')
+    expect(count).to_contain_text("0 von")
+    quiz = exercise(page, "erstes-quiz")
+    quiz.get_by_label("In deinem Browser, in einem Web Worker.").check()
+    check(quiz)
+    expect(quiz).to_have_attribute("data-solved", "true")
+    expect(count).to_contain_text("1 von")  # without a reload
+
+
 def test_draft_survives_reload_and_progress_shows_on_the_start_page(
     page: Page, site_url: str
 ) -> None:
