@@ -96,6 +96,7 @@ class Prediction(Exercise):
     antwort: str = ""
     erklaerung: str = ""
     session: str | None = None
+    platzhalter: str = "ein Python-Wert"
 
 
 @dataclass
@@ -248,6 +249,7 @@ def make_prediction(slot: int, line: int, src: str, options: dict[str, Any]) -> 
         antwort=parts["antwort"].strip(),
         erklaerung=parts.get("erklaerung", ""),
         session=options.get("session"),
+        platzhalter=options.get("platzhalter") or Prediction.platzhalter,
     )
 
 
@@ -512,7 +514,12 @@ def exercise_data(exercise: Exercise) -> dict[str, Any]:
         "label": exercise.label,
     }
     if isinstance(exercise, Prediction):
-        return {**base, "code": exercise.code, "session": exercise.session}
+        return {
+            **base,
+            "code": exercise.code,
+            "session": exercise.session,
+            "platzhalter": exercise.platzhalter,
+        }
     if isinstance(exercise, CodeTask):
         return {
             **base,

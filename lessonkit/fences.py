@@ -150,6 +150,15 @@ def _make_ts(slot: int, line: int, src: str, options: dict[str, Any]) -> Block:
     return TsBlock(slot=slot, line=line, code=src)
 
 
+def _placeholder(value: str) -> str:
+    """``platzhalter="z. B. [1, 2]"``: the grey hint in a prediction's answer box."""
+    if not value.strip() or len(value) > 60:
+        raise ValueError(
+            "platzhalter braucht einen kurzen Text (1 bis 60 Zeichen), z. B. „z. B. [1, 2]“."
+        )
+    return value
+
+
 _COMMON: Options = {"session": _session, "hidden": lambda value: _flag("hidden", value)}
 
 #: Every fence lessonkit provides, by its name in the Markdown.
@@ -172,7 +181,10 @@ FENCES: dict[str, Fence] = {
         _console_maker("queue"),
     ),
     "ts-run": Fence({}, _make_ts),
-    "vorhersage": Fence({"id": exercises.read_id, "session": _session}, exercises.make_prediction),
+    "vorhersage": Fence(
+        {"id": exercises.read_id, "session": _session, "platzhalter": _placeholder},
+        exercises.make_prediction,
+    ),
     "aufgabe": Fence({"id": exercises.read_id}, exercises.make_code_task),
     "konsolen-aufgabe": Fence(
         {

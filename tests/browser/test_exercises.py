@@ -26,6 +26,7 @@ def test_prediction_wrong_then_right(page: Page, site_url: str) -> None:
     page.goto(site_url + FIRST_STEPS)
     target = exercise(page, "erste-vorhersage")
     answer = target.get_by_label("Deine Vorhersage")
+    expect(answer).to_have_attribute("placeholder", "z. B. (2, 'b-1')")  # the author's hint
     solution = target.locator("details.lk-exercise__solution")
     expect(solution).to_be_hidden()
     answer.fill("drei")

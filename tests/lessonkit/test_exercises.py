@@ -276,3 +276,14 @@ def test_mischen_moves_the_right_answer_across_ids() -> None:
         mix(order, f"quiz-{n}")
         places.add(order.index("A"))
     assert places == {0, 1, 2, 3}
+
+
+def test_a_prediction_passes_its_placeholder_to_the_browser() -> None:
+    from lessonkit.exercises import Prediction, exercise_data, make_prediction
+
+    src = "--- frage\nWas?\n--- code\n1 + 1\n--- antwort\n2\n"
+    plain = make_prediction(0, 1, src, {"id": "p"})
+    told = make_prediction(0, 1, src, {"id": "p", "platzhalter": "z. B. 3"})
+    assert isinstance(plain, Prediction) and isinstance(told, Prediction)
+    assert exercise_data(plain)["platzhalter"] == "ein Python-Wert"
+    assert exercise_data(told)["platzhalter"] == "z. B. 3"

@@ -24,6 +24,7 @@ interface ExerciseData {
   label: string;
   code?: string;
   session?: string | null;
+  platzhalter?: string;
   vorbereitung?: string;
   start?: string;
   pruefung?: string;
@@ -225,9 +226,10 @@ class PredictionExercise extends Exercise {
     const id = `lk-answer-${this.data.id}`;
     const row = document.createElement("div");
     row.className = "lk-exercise__answer-row";
-    row.innerHTML = `<label for="${id}">Deine Vorhersage</label><input id="${id}" type="text" autocomplete="off" spellcheck="false" placeholder="z. B. (1, 2, 0)">`;
+    row.innerHTML = `<label for="${id}">Deine Vorhersage</label><input id="${id}" type="text" autocomplete="off" spellcheck="false">`;
     this.bar.before(row);
     this.input = row.querySelector("input")!;
+    this.input.placeholder = this.data.platzhalter ?? "ein Python-Wert";
     this.input.addEventListener("keydown", (event) => {
       if (event.key === "Enter") void this.guard(() => this.check());
     });
