@@ -206,5 +206,5 @@ def test_pysim_pictures_keep_the_palette_in_light_and_dark(page: Page, site_url:
         colours.append(
             rect.evaluate("(r) => [getComputedStyle(r).fill, getComputedStyle(r).stroke]")
         )
-    assert colours[0] == ["rgb(22, 163, 74)", "rgb(220, 38, 38)"]
+    assert colours[0] == ["rgb(21, 128, 61)", "rgb(185, 28, 28)"]  # ≥ 4.5:1 on white
     assert colours[1] == ["rgb(74, 222, 128)", "rgb(248, 113, 113)"]
