@@ -92,7 +92,7 @@ def test_the_progress_block_counts_an_exercise_solved_on_the_same_page(
     page: Page, site_url: str
 ) -> None:
     page.goto(site_url + FIRST_STEPS)
-    count = page.locator('.lk-progress__count[data-path="erste-schritte.md"]')
+    count = page.locator('.lk-progress__count[data-path="erste-schritte/"]')
     expect(count).to_contain_text("0 von")
     quiz = exercise(page, "erstes-quiz")
     quiz.get_by_label("In deinem Browser, in einem Web Worker.").check()
