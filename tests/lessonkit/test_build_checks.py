@@ -226,12 +226,12 @@ def test_valid_diagrams_of_types_that_need_a_dom_pass(tmp_path: Path) -> None:
     convert(
         tmp_path,
         """\
-        ```mermaid
+        ```mermaid titel="Zustände" beschreibung="Ein Zustand: Offen."
         stateDiagram-v2
             [*] --> Offen
         ```
 
-        ```mermaid
+        ```mermaid titel="Klassen" beschreibung="Topic erbt von Queue."
         classDiagram
             Queue <|-- Topic
         ```

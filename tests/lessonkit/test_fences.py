@@ -10,6 +10,7 @@ import pytest
 from bs4 import BeautifulSoup
 from pymdownx.superfences import SuperFencesException
 
+from lessonkit import mermaid_fence
 from lessonkit.errors import LessonError
 from lessonkit.fences import FENCES, format_block, validate
 
@@ -20,6 +21,14 @@ def make_markdown(docs: Path) -> markdown.Markdown:
         {"name": name, "class": name, "validator": validate, "format": format_block}
         for name in FENCES
     ]
+    fences.append(
+        {
+            "name": "mermaid",
+            "class": "mermaid",
+            "validator": mermaid_fence.validate,
+            "format": mermaid_fence.format_mermaid,
+        }
+    )
     return markdown.Markdown(
         extensions=[
             "toc",
