@@ -35,44 +35,47 @@ def felder_fest(meldung: str) -> Callable[[K], K]:
         raise UnveraenderlichFehler(meldung)
 
     def festmachen(cls: K) -> K:
-        cls.__setattr__ = verboten  # type: ignore[assignment,method-assign]
-        cls.__delattr__ = verboten  # type: ignore[assignment,method-assign]
+        # Replacing the class's methods is the point; mypy forbids assigning to a method.
+        cls.__setattr__ = verboten  # type: ignore[method-assign]
+        cls.__delattr__ = verboten  # type: ignore[method-assign]
         return cls
 
     return festmachen
 
 
-class FesterDict(dict):
+class FesterDict(dict[Any, Any]):
     """Ein Dict, das sich nicht ändern lässt."""
 
     __slots__ = ()
     __setitem__ = __delitem__ = _verboten
     clear = pop = popitem = setdefault = update = __ior__ = _verboten
 
-    def __copy__(self) -> dict:
+    def __copy__(self) -> dict[Any, Any]:
         return dict(self)
 
-    def __deepcopy__(self, memo: dict) -> dict:
-        return auftauen(self)
+    def __deepcopy__(self, memo: dict[int, Any]) -> dict[Any, Any]:
+        kopie: dict[Any, Any] = auftauen(self)
+        return kopie
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[Any, ...]:
         return (dict, (auftauen(self),))
 
 
-class FesteListe(list):
+class FesteListe(list[Any]):
     """Eine Liste, die sich nicht ändern lässt."""
 
     __slots__ = ()
     __setitem__ = __delitem__ = __iadd__ = __imul__ = _verboten
     append = extend = insert = remove = pop = clear = sort = reverse = _verboten
 
-    def __copy__(self) -> list:
+    def __copy__(self) -> list[Any]:
         return list(self)
 
-    def __deepcopy__(self, memo: dict) -> list:
-        return auftauen(self)
+    def __deepcopy__(self, memo: dict[int, Any]) -> list[Any]:
+        kopie: list[Any] = auftauen(self)
+        return kopie
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[Any, ...]:
         return (list, (auftauen(self),))
 
 

@@ -28,6 +28,7 @@ aus der er kam. Nicht nachgebildet sind I/O, ``setImmediate``, ``process.nextTic
 
 from __future__ import annotations
 
+import functools
 import heapq
 import inspect
 from collections import deque
@@ -95,7 +96,7 @@ class Versprechen:
         self.wert = wert
         reaktionen, self._reaktionen = self._reaktionen, []
         for reaktion, name in reaktionen:
-            self._loop._einreihen(lambda r=reaktion: r(wert), name)
+            self._loop._einreihen(functools.partial(reaktion, wert), name)
 
     def then(self, callback: Callable[..., Any], name: str | None = None) -> Versprechen:
         """Wie ``promise.then(callback)``: gibt ein neues Versprechen mit dem Rückgabewert zurück.
@@ -243,7 +244,12 @@ class EventLoop:
         return gelaufen
 
     def _ausfuehren(
-        self, art: str, name: str, callback: Callable[[], Any], gelaufen: int, faellig=None
+        self,
+        art: str,
+        name: str,
+        callback: Callable[[], Any],
+        gelaufen: int,
+        faellig: int | None = None,
     ) -> int:
         if gelaufen >= self.max_schritte:
             if art == "microtask":

@@ -79,15 +79,18 @@ def _bestand(stand: int, daten: Any) -> int:
         raise UngueltigeEingabe(
             f"Der Bestand braucht Ereignisse mit „change“, z. B. {{'change': -4}}, nicht {daten!r}."
         )
-    return stand + daten["change"]
+    neu: int = stand + daten["change"]
+    return neu
 
 
 def _kontostand(stand: int, daten: Any) -> int:
     typ = daten.get("typ") if isinstance(daten, dict) else None
     if typ == "einzahlung":
-        return stand + daten["betrag"]
+        neu: int = stand + daten["betrag"]
+        return neu
     if typ == "auszahlung":
-        return stand - daten["betrag"]
+        neu = stand - daten["betrag"]
+        return neu
     raise UngueltigeEingabe(
         f"Der Kontostand kennt die Typen „einzahlung“ und „auszahlung“, nicht {typ!r}."
     )

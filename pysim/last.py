@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING
 
 from .fehler import UngueltigeEingabe, pruefe_ganzzahl
 from .schutzschalter import Schutzschalter
-from .zeit import Zeit
+from .zeit import Termin, Zeit
 
 if TYPE_CHECKING:
     from .svg import Bild
@@ -94,7 +94,7 @@ class _Versuch:
         self.ankunft = ankunft
         self.frist = frist
         self.arbeit = arbeit  # the service time it needs, before any slowdown (ms)
-        self.termin = None
+        self.termin: Termin | None = None
         self.wartet = True  # the client still waits for this attempt
 
 
@@ -152,7 +152,8 @@ class Wiederholung:
             return 0
         if self.art == "fest":
             return self.basis
-        grenze = min(self.deckel, self.basis * 2 ** (versuch - 1))
+        faktor: int = 2 ** (versuch - 1)  # typeshed types int ** int as Any
+        grenze = min(self.deckel, self.basis * faktor)
         if self.art == "exponentiell":
             return grenze
         return int(zufall.random() * grenze)  # full jitter: anywhere in [0, grenze)
@@ -459,6 +460,7 @@ class _Lauf:
     # --- arrivals -------------------------------------------------------------------------------
 
     def _plane_ankunft(self) -> None:
+        assert self.mittlerer_abstand is not None  # only called when arrivals are planned
         abstand = -math.log(1.0 - self.ankuenfte.random()) * self.mittlerer_abstand
         self.naechste_ankunft += abstand
         t = int(self.naechste_ankunft)
@@ -487,7 +489,7 @@ class _Lauf:
 
     # --- attempts -------------------------------------------------------------------------------
 
-    def _in(self, spannen: list, jetzt: int) -> bool:
+    def _in(self, spannen: list[tuple[int, int]], jetzt: int) -> bool:
         return any(s[0] <= jetzt < s[1] for s in spannen)
 
     def _versuch(self, a: Anfrage) -> None:
@@ -580,7 +582,7 @@ class _Lauf:
     # --- the service ----------------------------------------------------------------------------
 
     def _arbeit(self) -> float:
-        mittel = self.sim.bedienzeit
+        mittel: float = self.sim.bedienzeit
         art = self.sim.verteilung
         if art == "fest":
             return float(mittel)

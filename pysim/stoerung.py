@@ -88,6 +88,10 @@ class _Zaehler:
 class AbsturzCursor:
     """Ein Cursor, der die Schreibzugriffe mitzählt."""
 
+    # Set with object.__setattr__ (this class's own __setattr__ forwards to the cursor).
+    _cursor: sqlite3.Cursor
+    _zaehler: _Zaehler
+
     def __init__(self, cursor: sqlite3.Cursor, zaehler: _Zaehler) -> None:
         object.__setattr__(self, "_cursor", cursor)
         object.__setattr__(self, "_zaehler", zaehler)
@@ -113,6 +117,10 @@ class AbsturzCursor:
 
 class AbsturzVerbindung:
     """Verhält sich wie die ``sqlite3``-Verbindung, stürzt aber beim n-ten Schreibzugriff ab."""
+
+    # Set with object.__setattr__ (this class's own __setattr__ forwards to the connection).
+    _con: sqlite3.Connection
+    _zaehler: _Zaehler
 
     def __init__(self, con: sqlite3.Connection, n: int, vorher: bool = False) -> None:
         object.__setattr__(self, "_con", con)

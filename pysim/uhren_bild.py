@@ -34,7 +34,8 @@ TEXT_ZEICHEN = 17
 def _zeilen(ereignisse: list[Ereignis]) -> dict[str, int]:
     """Zeile je Ereignis: gleiche echte Zeit, gleiche Zeile, außer derselbe Knoten ist schon da."""
     zeilen: dict[str, int] = {}
-    zeile, zeit, belegt = -1, None, set()
+    zeile, zeit = -1, None
+    belegt: set[str] = set()
     for e in sorted(ereignisse, key=lambda e: (e.echt, e.nummer)):
         if e.echt != zeit:
             zeile, zeit, belegt = zeile + 1, e.echt, set()
@@ -179,11 +180,11 @@ def raumzeit(
         texte = beschriftungen[e.name]
         b = max(textbreite(t, 11, mono=True) for t in texte) + 4
         z.rechteck(x + 9, y - 9, b, len(texte) * ZEILE_TEXT + 2, fuellung="bg", rand=None)
-        for i, t in enumerate(texte):
+        for i, zeilentext in enumerate(texte):
             z.text(
                 x + 11,
                 y + 1 + i * ZEILE_TEXT,
-                t,
+                zeilentext,
                 groesse=11,
                 mono=True,
                 farbe_name="fg" if i < 2 else "muted",

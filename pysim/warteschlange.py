@@ -152,7 +152,7 @@ class Queue:
         self._offen = 0
         # Verlauf aller Nachrichten: (zeit, id, art, versuch, consumer, bis), in der Reihenfolge,
         # in der es geschah. Flache Tupel statt Objekten, weil das schnell ist.
-        self._verlauf: list[tuple] = []
+        self._verlauf: list[tuple[int, int, str, int, str | None, int | None]] = []
         self.dlq: Queue | None = None
         if max_versuche is not None:
             self.dlq = Queue(self.visibility_timeout, zeit=self.zeit, name=f"{self.name}-dlq")

@@ -14,14 +14,16 @@ from typing import TYPE_CHECKING
 from .svg import Bild, Zeichnung, kuerze, textbreite
 
 if TYPE_CHECKING:
-    from .warteschlange import Queue
+    from .warteschlange import Queue, QueueEreignis
 
 ZEILE = 28
 BALKEN = 18
 OBEN = 46
 
 
-def _abschnitte(ereignisse: list, jetzt: int) -> tuple[list[tuple[str, int, int, str]], str, int]:
+def _abschnitte(
+    ereignisse: list[QueueEreignis], jetzt: int
+) -> tuple[list[tuple[str, int, int, str]], str, int]:
     """Zerlegt den Verlauf einer Nachricht in (art, von, bis, beschriftung), Ende, Ende-Zeit."""
     abschnitte: list[tuple[str, int, int, str]] = []
     art, start, text = "sichtbar", ereignisse[0].zeit, ""
@@ -39,7 +41,7 @@ def _abschnitte(ereignisse: list, jetzt: int) -> tuple[list[tuple[str, int, int,
     return abschnitte, ende, ende_zeit
 
 
-def _zustand(ereignisse: list, jetzt: int, frist: tuple[str, int] | None) -> str:
+def _zustand(ereignisse: list[QueueEreignis], jetzt: int, frist: tuple[str, int] | None) -> str:
     """Der Stand einer Nachricht in Worten (für die ``<desc>`` der Zeitleiste)."""
     _, ende, ende_zeit = _abschnitte(ereignisse, jetzt)
     versuche = max(e.versuch for e in ereignisse)
@@ -83,7 +85,7 @@ def zeitleiste(q: Queue, max_zeilen: int = 12) -> Bild:
     frist = {
         d["id"]: (d["consumer"], d["sichtbar_ab"]) for d in q.unterwegs() if d["id"] in verlaeufe
     }
-    letzte = max(
+    letzte: int = max(
         [jetzt]
         + [e.zeit for v in verlaeufe.values() for e in v]
         + [bis for _, bis in frist.values()]

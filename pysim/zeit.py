@@ -24,7 +24,12 @@ class Termin:
     __slots__ = ("_uhr", "abgesagt", "aktion", "argumente", "erledigt", "nummer", "zeit")
 
     def __init__(
-        self, uhr: Zeit, zeit: int, nummer: int, aktion: Callable[..., Any], argumente: tuple
+        self,
+        uhr: Zeit,
+        zeit: int,
+        nummer: int,
+        aktion: Callable[..., Any],
+        argumente: tuple[Any, ...],
     ) -> None:
         self._uhr = uhr
         self.zeit = zeit

@@ -780,7 +780,7 @@ class Console(BasisKonsole):
             for p, alt in enumerate(vorher[t]):
                 neu = g.position(t, p)
                 teile.append(f"p{p}: {regeln.position_text(alt)} → {neu}")
-                begrenzt = begrenzt or (isinstance(ziel, int) and neu < ziel)
+                begrenzt = begrenzt or (isinstance(ziel, int) and neu is not None and neu < ziel)
             zeilen.append("  " + ", ".join(teile))
         if begrenzt:
             zeilen.append("Hinter dem Ende geht es nicht: dort auf das Ende gesetzt.")
@@ -804,10 +804,10 @@ class Console(BasisKonsole):
         """Der ganze Zustand des Logs als fester Text (für Tests und Prüfungen)."""
         zeilen = []
         for name in self._log.topics():
-            t = self._log.topic(name)
-            zeilen.append(f"topic {name} partitions={t.partitionen} reihum={t.reihum}")
-            for p in range(t.partitionen):
-                for r in t.records(p):
+            topic = self._log.topic(name)
+            zeilen.append(f"topic {name} partitions={topic.partitionen} reihum={topic.reihum}")
+            for p in range(topic.partitionen):
+                for r in topic.records(p):
                     zeilen.append(f"  {r.adresse} key={r.key!r} {zeige_json(r.value)}")
         log = self._log
         zeilen.append(f"time {log.zeit} session_timeout={log.session_timeout}")

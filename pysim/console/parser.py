@@ -110,8 +110,9 @@ class Aufruf:
     rest_start: int = 0
 
 
-#: Prüft einen Wert (art, text, bisherige Werte) und gibt ihn in seiner Form zurück.
-Pruefer = Callable[[str, str, dict[str, Any]], Any]
+#: Prüft einen Wert (art, Text oder schon gelesene Zahl, bisherige Werte) und gibt ihn in seiner
+#: Form zurück.
+Pruefer = Callable[[str, Any, dict[str, Any]], Any]
 
 
 class Befehlstabelle:
