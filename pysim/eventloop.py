@@ -12,7 +12,10 @@ Das Modell kennt drei Dinge:
 
 Die Zeit ist simuliert (Millisekunden, ganze Zahlen). Sie vergeht nur, wenn die Loop auf einen
 Timer wartet oder wenn ein Callback mit ``busy(ms)`` rechnet. Wie in Node.js wird
-``set_timeout(f, 0)`` zu 1 ms. Ein Beispiel::
+``set_timeout(f, 0)`` zu 1 ms. Die Loop hat ihre eigene Uhr, nicht ``pysim.Zeit``: Sie bildet Nodes
+Regeln nach (alle Microtasks zwischen zwei Timern, ``busy`` lässt Zeit mitten in einem Callback
+vergehen), die ein Terminkalender nicht kennt, und kein anderes Modell teilt ihre Zeit. Ein
+Beispiel::
 
     loop = EventLoop()
     loop.log("A")

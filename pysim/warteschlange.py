@@ -23,12 +23,13 @@ Alle Regeln, wie sich der Zustand einer Nachricht ändern darf, stehen in ``UEBE
 from __future__ import annotations
 
 import heapq
+from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
 from .fehler import UnbekannteNachricht, UngueltigeEingabe, pruefe_ganzzahl, pruefe_name
 from .svg import Bild
-from .zeit import Zeit
+from .zeit import Termin, Zeit
 
 # --- Zustände einer Nachricht und die erlaubten Übergänge (die einzige Stelle mit Regeln) ---
 
@@ -66,6 +67,17 @@ def uebergang(zustand: str, ereignis: str) -> str | None:
         raise AssertionError(
             f"Interner Fehler: „{ereignis}“ ist im Zustand „{zustand}“ nicht vorgesehen."
         ) from None
+
+
+def wechsel(zustand: str, ereignis: str) -> str:
+    """Wie ``uebergang`` für ein Ereignis, das den Zustand immer ändert."""
+    neu = UEBERGAENGE.get((zustand, ereignis))
+    if neu is None:
+        raise AssertionError(
+            f"Interner Fehler: „{ereignis}“ ändert im Zustand „{zustand}“ nichts "
+            "oder ist dort nicht vorgesehen; hier muss es den Zustand ändern."
+        )
+    return neu
 
 
 @dataclass(frozen=True)
@@ -122,11 +134,26 @@ class _Nachricht:
         self.sichtbar_ab: int | None = None
 
 
+class _Weckruf:
+    """The clock event for one tick at which deliveries time out, and how many of them are
+    still in flight (the ack of the last one cancels the event)."""
+
+    __slots__ = ("offen", "termin")
+
+    def __init__(self, termin: Termin) -> None:
+        self.termin = termin
+        self.offen = 0
+
+
 class Queue:
     """Eine Queue mit Ack und Visibility Timeout (``Queue(visibility_timeout=3)``).
 
     ``max_versuche``: nach so vielen Auslieferungen ohne Ack landet die Nachricht in ``q.dlq``
     (selbst eine Queue). ``zeit``: eine gemeinsame Uhr, wenn mehrere Modelle dieselbe Zeit teilen.
+    Die Timeouts sind Termine dieser Uhr: einer je Tick, an dem Auslieferungen ablaufen (sie
+    laufen dann in der Reihenfolge ihrer Auslieferung ab); das ack der letzten sagt ihn ab. Wer
+    die Uhr vorstellt, ob ``q.tick`` oder ein anderes Modell, lässt die Timeouts zu ihrer Zeit
+    ablaufen, in einer Reihenfolge mit allen anderen Terminen der Uhr.
     """
 
     def __init__(
@@ -144,19 +171,22 @@ class Queue:
         self.zeit = zeit if zeit is not None else Zeit()
         self._nachrichten: dict[int, _Nachricht] = {}
         self._sichtbar: list[int] = []  # Heap der IDs; die kleinste ID ist die erste sichtbare
-        # Heap (sichtbar_ab, id, versuch) der Nachrichten unterwegs. Abgelaufene Timeouts werden
-        # erst beim nächsten Zugriff verarbeitet (lazy), mit ihrer echten Ablaufzeit.
-        self._ablauf: list[tuple[int, int, int]] = []
-        self._quelle: Queue | None = None  # bei einer DLQ: die Queue, aus der sie gespeist wird
+        # Deliveries in flight as (sichtbar_ab, id, versuch), by deadline: every delivery gets the
+        # same timeout and time only moves forward, so appending keeps the order. Entries of
+        # acked deliveries are skipped when they reach the front. One clock event per deadline
+        # (not per delivery): most deliveries are acked, and a cancelled event is garbage.
+        self._fristen: deque[tuple[int, int, int]] = deque()
+        self._weckrufe: dict[int, _Weckruf] = {}  # sichtbar_ab -> its clock event
         self._naechste_id = 1
         self._offen = 0
         # Verlauf aller Nachrichten: (zeit, id, art, versuch, consumer, bis), in der Reihenfolge,
-        # in der es geschah. Flache Tupel statt Objekten, weil das schnell ist.
+        # in der es geschah (also nach der Zeit). Flat tuples: one is written per operation, and
+        # QueueEreignis objects are built only when someone reads the history.
         self._verlauf: list[tuple[int, int, str, int, str | None, int | None]] = []
+        self._bei_frist = self._frist  # one bound method, not one per delivery
         self.dlq: Queue | None = None
         if max_versuche is not None:
             self.dlq = Queue(self.visibility_timeout, zeit=self.zeit, name=f"{self.name}-dlq")
-            self.dlq._quelle = self
 
     # --- Zeit ---
 
@@ -169,25 +199,11 @@ class Queue:
         """Lässt ``n`` Ticks vergehen; abgelaufene Timeouts machen Nachrichten wieder sichtbar."""
         pruefe_ganzzahl(n, "Die Anzahl der Ticks", 0)
         self.zeit.tick(n)
-        self._abgelaufene()
-
-    def _abgelaufene(self) -> None:
-        """Verarbeitet alle Timeouts, die bis jetzt abgelaufen sind, in zeitlicher Reihenfolge."""
-        if self._quelle is not None:
-            self._quelle._abgelaufene()
-        heap = self._ablauf
-        jetzt = self.zeit.now
-        while heap and heap[0][0] <= jetzt:
-            zeitpunkt, nid, versuch = heapq.heappop(heap)
-            m = self._nachrichten[nid]
-            if m.zustand == UNTERWEGS and m.versuche == versuch:
-                self._timeout(m, zeitpunkt)
 
     # --- Producer ---
 
     def send(self, body: Any) -> int:
         """Legt eine Nachricht ab und gibt ihre ID zurück."""
-        self._abgelaufene()
         return self._aufnehmen(self._naechste_id, body, self.zeit.now)
 
     def _aufnehmen(self, nid: int, body: Any, zeit: int) -> int:
@@ -210,7 +226,6 @@ class Queue:
         """
         if consumer is not None:
             pruefe_name(consumer, "Der Name des Consumers")
-        self._abgelaufene()
         heap = self._sichtbar
         while heap:
             m = self._nachrichten[heap[0]]
@@ -221,11 +236,16 @@ class Queue:
             return None
         heapq.heappop(heap)
         jetzt = self.zeit.now
-        m.zustand = uebergang(m.zustand, "ausliefern")  # type: ignore[assignment]
+        m.zustand = wechsel(m.zustand, "ausliefern")
         m.versuche += 1
         m.consumer = consumer
-        m.sichtbar_ab = jetzt + self.visibility_timeout
-        heapq.heappush(self._ablauf, (m.sichtbar_ab, m.id, m.versuche))
+        frist = m.sichtbar_ab = jetzt + self.visibility_timeout
+        self._fristen.append((frist, m.id, m.versuche))
+        weckruf = self._weckrufe.get(frist)
+        if weckruf is None:
+            termin = self.zeit._eintragen(frist, self._bei_frist, (frist,))
+            weckruf = self._weckrufe[frist] = _Weckruf(termin)
+        weckruf.offen += 1
         self._verlauf.append((jetzt, m.id, "ausgeliefert", m.versuche, consumer, m.sichtbar_ab))
         return {"id": m.id, "body": m.body, "versuche": m.versuche}
 
@@ -243,7 +263,6 @@ class Queue:
         m = self._finde(id)
         if versuch is not None:
             pruefe_ganzzahl(versuch, "versuch", 1)
-        self._abgelaufene()
         ereignis = "ack"
         if versuch is not None:
             if versuch > m.versuche:
@@ -257,6 +276,8 @@ class Queue:
         if neu is None:
             return False
         m.zustand = neu
+        if m.sichtbar_ab is not None:
+            self._bestaetigt_unterwegs(m.sichtbar_ab)
         self._verlauf.append((self.zeit.now, m.id, "bestaetigt", m.versuche, m.consumer, None))
         m.consumer = None
         m.sichtbar_ab = None
@@ -273,18 +294,45 @@ class Queue:
         ]
         return versuche[-1] if versuche else None
 
-    def _timeout(self, m: _Nachricht, jetzt: int) -> None:
-        """Das Timeout von ``m`` ist zum Tick ``jetzt`` abgelaufen."""
+    def _bestaetigt_unterwegs(self, frist: int) -> None:
+        """An ack ended a delivery due at ``frist``: cancel that tick's event if it was the last,
+        and drop acked entries from the front of ``_fristen`` (keeps it as long as the window)."""
+        weckruf = self._weckrufe[frist]
+        weckruf.offen -= 1
+        if weckruf.offen == 0:
+            weckruf.termin.absagen()
+            del self._weckrufe[frist]
+        fristen, nachrichten = self._fristen, self._nachrichten
+        while fristen:
+            _, nid, versuch = fristen[0]
+            m = nachrichten[nid]
+            if m.zustand == UNTERWEGS and m.versuche == versuch:
+                break
+            fristen.popleft()
+
+    def _frist(self, frist: int) -> None:
+        """The clock reached ``frist``: every delivery due then and still in flight times out."""
+        del self._weckrufe[frist]
+        fristen, nachrichten = self._fristen, self._nachrichten
+        while fristen and fristen[0][0] <= frist:
+            _, nid, versuch = fristen.popleft()
+            m = nachrichten[nid]
+            if m.zustand == UNTERWEGS and m.versuche == versuch:
+                self._timeout(m)
+
+    def _timeout(self, m: _Nachricht) -> None:
+        """Das Timeout von ``m`` ist jetzt abgelaufen."""
+        jetzt = self.zeit.now
         m.consumer = None
         m.sichtbar_ab = None
         if self.max_versuche is not None and m.versuche >= self.max_versuche:
-            m.zustand = uebergang(m.zustand, "timeout_nach_letztem_versuch")  # type: ignore
+            m.zustand = wechsel(m.zustand, "timeout_nach_letztem_versuch")
             self._verlauf.append((jetzt, m.id, "in_dlq", m.versuche, None, None))
             self._offen -= 1
             assert self.dlq is not None
             self.dlq._aufnehmen(m.id, m.body, jetzt)
         else:
-            m.zustand = uebergang(m.zustand, "timeout")  # type: ignore[assignment]
+            m.zustand = wechsel(m.zustand, "timeout")
             self._verlauf.append((jetzt, m.id, "wieder_sichtbar", m.versuche, None, None))
             heapq.heappush(self._sichtbar, m.id)
 
@@ -292,37 +340,27 @@ class Queue:
 
     def offen(self) -> int:
         """Wie viele Nachrichten noch nicht bestätigt sind (sichtbar oder unterwegs)."""
-        self._abgelaufene()
         return self._offen
 
     def sichtbar(self) -> list[dict[str, Any]]:
         """Die sichtbaren Nachrichten in der Reihenfolge, in der ``receive`` sie liefern würde."""
-        self._abgelaufene()
         ids = sorted(i for i, m in self._nachrichten.items() if m.zustand == SICHTBAR)
         return [self._als_dict(self._nachrichten[i]) for i in ids]
 
     def unterwegs(self) -> list[dict[str, Any]]:
         """Die ausgelieferten, noch nicht bestätigten Nachrichten, mit Consumer und Zeitfenster."""
-        self._abgelaufene()
         ids = sorted(i for i, m in self._nachrichten.items() if m.zustand == UNTERWEGS)
         return [self._als_dict(self._nachrichten[i], mit_consumer=True) for i in ids]
 
     def zustand(self, id: int) -> str:
         """Der Zustand einer Nachricht: sichtbar, unterwegs, bestätigt oder in der DLQ."""
-        m = self._finde(id)
-        self._abgelaufene()
-        return m.zustand
+        return self._finde(id).zustand
 
     def verlauf(self, id: int | None = None) -> list[QueueEreignis]:
         """Was mit einer Nachricht (oder allen) geschah, zeitlich geordnet."""
         if id is not None:
             self._finde(id)
-        self._abgelaufene()
-        # Abgelaufene Timeouts werden erst beim nächsten Zugriff eingetragen, mit ihrer echten
-        # Zeit; die stabile Sortierung nach Zeit stellt die Reihenfolge wieder her.
-        eintraege = sorted(
-            (e for e in self._verlauf if id is None or e[1] == id), key=lambda e: e[0]
-        )
+        eintraege = (e for e in self._verlauf if id is None or e[1] == id)
         return [
             QueueEreignis(zeit=z, id=nid, art=a, versuch=v, consumer=c, bis=b)
             for (z, nid, a, v, c, b) in eintraege
@@ -332,9 +370,8 @@ class Queue:
         """Der Verlauf mehrerer Nachrichten auf einmal (ein Durchgang), z. B. für das Bild."""
         for i in ids:
             self._finde(i)
-        self._abgelaufene()
         ergebnis: dict[int, list[QueueEreignis]] = {i: [] for i in ids}
-        for z, nid, a, v, c, b in sorted(self._verlauf, key=lambda e: e[0]):
+        for z, nid, a, v, c, b in self._verlauf:
             if nid in ergebnis:
                 ergebnis[nid].append(
                     QueueEreignis(zeit=z, id=nid, art=a, versuch=v, consumer=c, bis=b)
@@ -385,7 +422,6 @@ class Queue:
         return d
 
     def __repr__(self) -> str:
-        self._abgelaufene()
         kopf = (
             f"Queue „{self.name}“ t={self.zeit.now}, visibility_timeout={self.visibility_timeout}"
         )

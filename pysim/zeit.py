@@ -6,7 +6,9 @@ laufen und führt dabei jeden fälligen Termin aus, in der Reihenfolge seiner Ze
 selben Zeit laufen in der Reihenfolge, in der sie eingetragen wurden. Darum geht jeder Lauf gleich
 aus, in CPython wie in Pyodide.
 
-Das Vorbild ist SimPy: ein Heap aus ``(zeit, laufende_nummer, termin)``.
+Das Vorbild ist SimPy: ein Heap aus ``(zeit, laufende_nummer, termin)``. Modelle, die eine Uhr
+teilen (``Queue(zeit=uhr)``, ``FakeNetz(zeit=uhr)``, ``EventStore(zeit=uhr)``), tragen
+ihre Termine in denselben Kalender ein und sehen alles in einer Reihenfolge.
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ class Termin:
         """Streicht den Termin. Ein erledigter oder schon abgesagter Termin bleibt, wie er ist."""
         if not self.abgesagt and not self.erledigt:
             self.abgesagt = True
-            self._uhr._offen -= 1
+            self._uhr._abgesagt(self)
 
     def __repr__(self) -> str:
         zustand = "abgesagt" if self.abgesagt else "erledigt" if self.erledigt else "geplant"
@@ -58,6 +60,7 @@ class Zeit:
         self._heap: list[tuple[int, int, Termin]] = []
         self._zaehler = 0
         self._offen = 0
+        self._abgesagt_im_heap = 0
 
     @property
     def now(self) -> int:
@@ -72,10 +75,18 @@ class Zeit:
     def schedule(self, delay: int, callback: Callable[..., Any], *args: Any) -> Termin:
         """Trägt ``callback(*args)`` für den Tick ``now + delay`` ein und gibt den Termin zurück."""
         pruefe_ganzzahl(delay, "Die Verzögerung", 0)
-        termin = Termin(self, self._now + delay, self._zaehler, callback, args)
-        self._zaehler += 1
+        return self._eintragen(self._now + delay, callback, args)
+
+    def _eintragen(
+        self, zeit: int, aktion: Callable[..., Any], argumente: tuple[Any, ...]
+    ) -> Termin:
+        """``schedule`` without the check, for pysim's models on their hot path: ``zeit`` must
+        be an int not before ``now`` (the caller validated it once, e.g. a queue's timeout)."""
+        nummer = self._zaehler
+        termin = Termin(self, zeit, nummer, aktion, argumente)
+        self._zaehler = nummer + 1
         self._offen += 1
-        heapq.heappush(self._heap, (termin.zeit, termin.nummer, termin))
+        heapq.heappush(self._heap, (zeit, nummer, termin))
         return termin
 
     def peek(self) -> int | None:
@@ -109,11 +120,21 @@ class Zeit:
             raise UngueltigeEingabe(
                 f"Die Zeit läuft nur vorwärts: Es ist schon t={self._now}, until={until} liegt davor."
             )
-        while True:
-            naechster = self.peek()
-            if naechster is None or naechster > until:
+        # step() inlined: a queue's timeouts make this the hot loop of a long run.
+        heap = self._heap  # rebuilt in place only (see _abgesagt), so this name stays valid
+        while heap:
+            zeit, _, termin = heap[0]
+            if termin.abgesagt:
+                heapq.heappop(heap)
+                self._abgesagt_im_heap -= 1
+                continue
+            if zeit > until:
                 break
-            self.step()
+            heapq.heappop(heap)
+            self._now = zeit
+            termin.erledigt = True
+            self._offen -= 1
+            termin.aktion(*termin.argumente)
         self._now = until
 
     def tick(self, n: int = 1) -> None:
@@ -125,6 +146,20 @@ class Zeit:
         heap = self._heap
         while heap and heap[0][2].abgesagt:
             heapq.heappop(heap)
+            self._abgesagt_im_heap -= 1
+
+    def _abgesagt(self, termin: Termin) -> None:
+        """A cancelled appointment stays in the heap until it reaches the top. Once they are
+        more than half of it, rebuild the heap without them (as asyncio does with its
+        cancelled timers), so a model that cancels most of what it schedules (a queue whose
+        messages are acked) keeps the heap, and the memory it holds, small."""
+        self._offen -= 1
+        self._abgesagt_im_heap += 1
+        heap = self._heap
+        if self._abgesagt_im_heap > 64 and 2 * self._abgesagt_im_heap > len(heap):
+            heap[:] = [e for e in heap if not e[2].abgesagt]
+            heapq.heapify(heap)
+            self._abgesagt_im_heap = 0
 
     def __repr__(self) -> str:
         return f"Zeit(t={self._now}, geplante Termine: {self._offen})"
