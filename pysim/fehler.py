@@ -71,6 +71,11 @@ def aufzaehlung(namen: Iterable[str]) -> str:
     return ", ".join(teile) if teile else "keine"
 
 
+def kurz(wort: str, zeichen: int = 30) -> str:
+    """Lange Eingaben in Meldungen abkürzen: ``abcdefghijkl…``."""
+    return wort if len(wort) <= zeichen else wort[: zeichen - 1] + "…"
+
+
 def pruefe_ganzzahl(wert: object, name: str, minimum: int | None = None) -> int:
     """Gibt ``wert`` zurück, wenn es eine ganze Zahl (kein bool) >= ``minimum`` ist."""
     if isinstance(wert, bool) or not isinstance(wert, int):

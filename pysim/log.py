@@ -38,6 +38,7 @@ from .fehler import (
     UngueltigeEingabe,
     UnveraenderlichFehler,
     aufzaehlung,
+    kurz,
     pruefe_ganzzahl,
     pruefe_name,
 )
@@ -394,15 +395,37 @@ class Log:
                 f"Bindestrich, z. B. „orders“, nicht {name!r}."
             )
         pruefe_ganzzahl(partitions, "Die Anzahl der Partitionen", 1)
+        self.pruefe_neues_topic(name)
+        topic = Topic(name, partitions)
+        self._topics[name] = topic
+        return topic
+
+    def pruefe_neues_topic(self, name: str) -> str:
+        """``name``, wenn es noch kein Topic so heißt; sonst ``TopicExistiertSchon``."""
         if name in self._topics:
             alt = self._topics[name].partitionen
             raise TopicExistiertSchon(
                 f"Das Topic „{name}“ gibt es schon (mit {regeln.partitionen_text(alt)}). "
                 f"Wähle einen anderen Namen."
             )
-        topic = Topic(name, partitions)
-        self._topics[name] = topic
-        return topic
+        return name
+
+    def pruefe_partition(self, topic: str, partition: int) -> int:
+        """``partition``, wenn ``topic`` sie hat; sonst ``UngueltigeEingabe``."""
+        return self._partitionen_pruefen(self._topic(topic), partition)[0]
+
+    def pruefe_mitglied(self, group: str, member: str) -> str:
+        """``member``, wenn es jetzt Mitglied von ``group`` ist; sonst ``UngueltigeEingabe``."""
+        g = self._gruppe(group)
+        if member not in g._mitglieder:
+            raise self._kein_mitglied(g, member)
+        return member
+
+    def _kein_mitglied(self, g: Gruppe, member: object) -> UngueltigeEingabe:
+        return UngueltigeEingabe(
+            f"„{kurz(str(member))}“ ist kein Mitglied der Gruppe „{g.name}“. "
+            f"Mitglieder: {aufzaehlung(g._mitglieder)}."
+        )
 
     def topics(self) -> list[str]:
         """Die Namen aller Topics, sortiert."""
@@ -449,10 +472,7 @@ class Log:
         g = self._gruppe(group)
         zustand = g._zustand.get(member) if isinstance(member, str) else None
         if zustand is None:
-            raise UngueltigeEingabe(
-                f"„{member}“ ist kein Mitglied der Gruppe „{group}“. "
-                f"Mitglieder: {aufzaehlung(g._mitglieder)}."
-            )
+            raise self._kein_mitglied(g, member)
         neu = regeln.uebergang(zustand, "leave", member, group, self._warum_weg(g, member))
         g._zustand[member] = neu
         g._mitglieder.remove(member)

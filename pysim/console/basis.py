@@ -4,25 +4,35 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, ClassVar
 
 from ..fehler import SimFehler
 from . import hilfe
 from .ergebnis import ConsoleResult
 from .parser import (
     MAX_ZEILE,
+    Art,
     Aufruf,
     Befehl,
     Befehlstabelle,
     EingabeFehler,
     absatz,
     kuerze_wort,
+    naechste,
     parse,
     zerlege,
 )
 
 #: Steuerzeichen (außer Tab) und einzelne Surrogate: in einem Befehl nie gemeint.
 _STEUERZEICHEN = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def _befehlsnamen(konsole: BasisKonsole, _werte: dict[str, Any]) -> list[str]:
+    return konsole.BEFEHLE.namen()
+
+
+#: Der Name eines Befehls (nach ``hilfe``).
+BEFEHLSNAME = Art("befehl", kandidaten=_befehlsnamen)
 
 
 def gemeinsame_befehle(hilfe_beispiel: str) -> list[Befehl]:
@@ -33,8 +43,8 @@ def gemeinsame_befehle(hilfe_beispiel: str) -> list[Befehl]:
             syntax="hilfe [<befehl>]",
             kurz="Hilfe zu allen oder einem Befehl",
             beispiele=("hilfe", hilfe_beispiel),
-            methode="_hilfe",
-            rest="befehl",
+            handler=BasisKonsole._hilfe,
+            rest=BEFEHLSNAME,
             rest_pflicht=False,
             aliase=("help",),
             zeigt_bild=False,
@@ -44,7 +54,7 @@ def gemeinsame_befehle(hilfe_beispiel: str) -> list[Befehl]:
             syntax="clear",
             kurz="die Ausgabe leeren (der Zustand bleibt)",
             beispiele=("clear",),
-            methode="_clear",
+            handler=BasisKonsole._clear,
             zeigt_bild=False,
         ),
     ]
@@ -64,9 +74,10 @@ def interner_fehler(exc: BaseException) -> str:
 
 
 class BasisKonsole:
-    """Grundgerüst einer Konsole. Unterklassen setzen ``BEFEHLE`` und die Methoden dazu."""
+    """Grundgerüst einer Konsole. Unterklassen setzen ``BEFEHLE``; dessen Handler und Arten sind
+    meist Methoden der Unterklasse."""
 
-    BEFEHLE: Befehlstabelle
+    BEFEHLE: ClassVar[Befehlstabelle]
     HILFE_TITEL = "Befehle:"
     HILFE_BEISPIEL = "hilfe"
 
@@ -96,12 +107,10 @@ class BasisKonsole:
                     f"Die Eingabe enthält ein unsichtbares Steuerzeichen "
                     f"(U+{ord(steuerzeichen.group()):04X}). Bitte nur sichtbare Zeichen.",
                 )
-            tokens = zerlege(zeile)
-            befehl = self.BEFEHLE.finde(tokens[0].text)
-            if befehl is None:
-                raise self.BEFEHLE.unbekannt(tokens[0].text)
-            aufruf = parse(befehl, tokens, zeile, self._pruefe)
-            ergebnis: ConsoleResult = getattr(self, befehl.methode)(aufruf)
+            befehl = self.BEFEHLE.finde(zeile.split(None, 1)[0])
+            aufruf = self.parse(zeile)
+            assert befehl is not None and aufruf is not None  # parse refused anything else
+            ergebnis: ConsoleResult = befehl.handler(self, aufruf)
             return ergebnis
         except EingabeFehler as e:
             return self._fehler(str(e), befehl)
@@ -109,6 +118,21 @@ class BasisKonsole:
             return self._fehler(str(e), befehl)
         except Exception as e:
             return self._fehler(interner_fehler(e), befehl)
+
+    def parse(self, line: str) -> Aufruf | None:
+        """Prüft eine Zeile nach der Grammatik, ohne sie auszuführen.
+
+        Gibt den ``Aufruf`` zurück (``None`` für eine leere Zeile oder einen Kommentar). Eine
+        falsche Zeile ist ein ``EingabeFehler``; endet sie, bevor der Befehl vollständig ist,
+        ein ``EingabeFehlt``.
+        """
+        tokens = zerlege(line)
+        if not tokens or tokens[0].text.startswith("#"):
+            return None
+        befehl = self.BEFEHLE.finde(tokens[0].text)
+        if befehl is None:
+            raise self.BEFEHLE.unbekannt(tokens[0].text)
+        return parse(befehl, tokens, line, self)
 
     def run_script(self, script: str | Iterable[str]) -> list[ConsoleResult]:
         """Führt mehrere Zeilen nacheinander aus (z. B. die Vorbereitung einer Übung)."""
@@ -146,17 +170,6 @@ class BasisKonsole:
 
     # --- für Unterklassen ---
 
-    def _pruefe(self, art: str, text: Any, werte: dict[str, Any]) -> Any:
-        """Prüft einen Wert nach seiner Art; Unterklassen kennen ihre Arten."""
-        return text
-
-    def _kandidaten(self, art: str, werte: dict[str, Any]) -> list[str]:
-        """Mögliche Werte einer Art für die Vervollständigung."""
-        return []
-
-    def _schluessel_kandidaten(self, werte: dict[str, Any]) -> list[str]:
-        return ["key="]
-
     def state_dump(self) -> str:
         """Der ganze Zustand als fester Text (gleicher Zustand, gleicher Text)."""
         raise NotImplementedError
@@ -168,9 +181,9 @@ class BasisKonsole:
         try:
             if not isinstance(line, str) or "\n" in line or len(line) > MAX_ZEILE:
                 return []
-            woerter = [t.text for t in zerlege(line)]
+            woerter = zerlege(line)
             if line and not line[-1].isspace():
-                teil = woerter.pop()
+                teil = woerter.pop().text
             else:
                 teil = ""
             if not woerter:
@@ -178,48 +191,11 @@ class BasisKonsole:
                     return []
                 kandidaten = self.BEFEHLE.namen()
             else:
-                befehl = self.BEFEHLE.finde(woerter[0])
+                befehl = self.BEFEHLE.finde(woerter[0].text)
                 if befehl is None:
                     return []
-                kandidaten = self._naechste(befehl, woerter[1:])
+                kandidaten = naechste(befehl, woerter, line, self)
             klein = teil.lower()
             return sorted({k for k in kandidaten if k.lower().startswith(klein)})
         except Exception:
             return []
-
-    def _naechste(self, befehl: Befehl, woerter: list[str]) -> list[str]:
-        i = 0
-        for wort in befehl.woerter:
-            if i == len(woerter):
-                return [wort]
-            if woerter[i].lower() != wort:
-                return []
-            i += 1
-        werte: dict[str, Any] = {}
-        for wert in befehl.positionen:
-            if i == len(woerter):
-                return self._kandidaten(wert.art, werte)
-            werte[wert.name] = woerter[i]
-            i += 1
-        if befehl.rest is not None:
-            if i == len(woerter):
-                if befehl.mit_schluessel:
-                    return self._schluessel_kandidaten(werte)
-                if befehl.rest == "befehl":
-                    return self.BEFEHLE.namen()
-            return []
-        nach_wort = {o.wort: o for o in befehl.optionen}
-        gesehen: set[str] = set()
-        while i < len(woerter):
-            option = nach_wort.get(woerter[i].lower())
-            if option is None:
-                return []
-            gesehen.add(option.wort)
-            if option.wert is not None:
-                if i + 1 == len(woerter):
-                    return self._kandidaten(option.wert.art, werte)
-                werte[option.wert.name] = woerter[i + 1]
-                i += 2
-            else:
-                i += 1
-        return [o.wort for o in befehl.optionen if o.wort not in gesehen]

@@ -21,6 +21,9 @@ from ..log import Gruppe, Log, Record
 from .basis import BasisKonsole, gemeinsame_befehle
 from .ergebnis import ConsoleResult
 from .parser import (
+    TEXT,
+    ZAHL,
+    Art,
     Aufruf,
     Befehl,
     Befehlstabelle,
@@ -40,231 +43,6 @@ MAX_ZEILEN = 30
 #: So viele Ticks auf einmal nimmt tick an (so viele nimmt auch timeout).
 MAX_TICKS = 100
 
-TOPIC = Wert("topic", "<topic>", "topic")
-GRUPPE = Wert("gruppe", "<gruppe>", "gruppe")
-
-BEFEHLE = Befehlstabelle(
-    [
-        Befehl(
-            name="create",
-            syntax="create topic <topic> [partitions <n>]",
-            kurz="ein Topic anlegen",
-            beispiele=("create topic orders partitions 3",),
-            methode="_create",
-            erklaerung=(
-                "Ein Topic hat eine feste Anzahl Partitionen (ohne partitions: 1). "
-                f"Im Simulator höchstens {MAX_PARTITIONEN}.",
-            ),
-            woerter=("topic",),
-            positionen=(Wert("topic", "<topic>", "neues_topic"),),
-            optionen=(
-                Option("partitions", Wert("partitionen", "<n>", "zahl", 1, MAX_PARTITIONEN)),
-            ),
-        ),
-        Befehl(
-            name="topics",
-            syntax="topics",
-            kurz="die Topics auflisten",
-            beispiele=("topics",),
-            methode="_topics",
-        ),
-        Befehl(
-            name="produce",
-            syntax="produce <topic> [key=<schlüssel>] <json>",
-            kurz="ein Ereignis schreiben",
-            beispiele=(
-                'produce orders key=customer-7 {"order":61,"total":12.40}',
-                'produce orders {"order":63}',
-            ),
-            methode="_produce",
-            erklaerung=(
-                "Der Wert ist JSON. Mit Schlüssel: Partition = Hash des Schlüssels "
-                "(Summe der Zeichencodes) modulo Partitionen; derselbe Schlüssel landet "
-                "immer in derselben Partition. Ohne Schlüssel: reihum.",
-            ),
-            positionen=(TOPIC,),
-            rest="json",
-            rest_name='der Wert (JSON), z. B. {"order":61}',
-            mit_schluessel=True,
-        ),
-        Befehl(
-            name="read",
-            syntax="read <topic> [partition <n>] [from <offset>]",
-            kurz="Einträge zeigen, ohne etwas zu merken",
-            beispiele=("read orders", "read orders partition 1 from 0"),
-            methode="_read",
-            erklaerung=("p1:0 heißt Partition 1, Offset 0. read ändert keine Position.",),
-            positionen=(TOPIC,),
-            optionen=(
-                Option("partition", Wert("partition", "<n>", "partition")),
-                Option("from", Wert("start", "<offset>", "zahl")),
-            ),
-        ),
-        Befehl(
-            name="consume",
-            syntax=(
-                "consume <topic> group <gruppe> [as <mitglied>] [max <n>] "
-                "[from-beginning] [no-commit]"
-            ),
-            kurz="als Gruppe lesen und die Position speichern",
-            beispiele=(
-                "consume orders group billing",
-                "consume orders group billing as billing-2",
-                "consume orders group analytics from-beginning",
-            ),
-            methode="_consume",
-            erklaerung=(
-                "Ohne as liest das Mitglied <gruppe>-1. Die Gruppe liest dort weiter, wo ihre "
-                "gespeicherte Position steht. Eine neue Gruppe beginnt am Ende, mit "
-                "from-beginning am Anfang. Die Partitionen werden unter den Mitgliedern "
-                "aufgeteilt. max begrenzt die Anzahl der Einträge. no-commit liest, ohne die "
-                "Position zu speichern (wie ein Absturz vor dem Commit, oder: erst "
-                "verarbeiten, dann mit commit speichern). Jedes consume zählt als "
-                "Lebenszeichen des Mitglieds (siehe timeout).",
-            ),
-            positionen=(TOPIC,),
-            optionen=(
-                Option("group", Wert("gruppe", "<gruppe>", "gruppe_neu"), pflicht=True),
-                Option("as", Wert("mitglied", "<mitglied>", "mitglied")),
-                Option("max", Wert("max", "<n>", "zahl", 1)),
-                Option("from-beginning"),
-                Option("no-commit"),
-            ),
-        ),
-        Befehl(
-            name="commit",
-            syntax="commit <topic> group <gruppe> [as <mitglied>]",
-            kurz="Position speichern, was no-commit gelesen hat",
-            beispiele=(
-                "commit orders group billing",
-                "commit orders group billing as billing-2",
-            ),
-            methode="_commit",
-            erklaerung=(
-                "Speichert die Position bis dahin, wo das Mitglied zuletzt gelesen hat, nur "
-                "für seine eigenen Partitionen. Ein Mitglied, das das Sitzungs-Zeitfenster entfernt "
-                "hat, kann nichts mehr speichern; ebenso nach einer Neuverteilung seit dem "
-                "Lesen (wie Kafkas CommitFailedException).",
-            ),
-            positionen=(TOPIC,),
-            optionen=(
-                Option("group", GRUPPE, pflicht=True),
-                Option("as", Wert("mitglied", "<mitglied>", "mitglied_je")),
-            ),
-        ),
-        Befehl(
-            name="tick",
-            syntax="tick [<n>]",
-            kurz="die Zeit um n Ticks (ohne n: 1) vorstellen",
-            beispiele=("tick", "tick 4"),
-            methode="_tick",
-            erklaerung=(
-                "Hat ein Mitglied länger als das Sitzungs-Zeitfenster nicht gelesen (consume), wird "
-                "es aus seiner Gruppe entfernt, und die übrigen teilen seine Partitionen neu "
-                f"auf. Höchstens {MAX_TICKS} Ticks auf einmal.",
-            ),
-            positionen=(Wert("n", "<n>", "zahl", 0, MAX_TICKS),),
-            letzte_optional=True,
-        ),
-        Befehl(
-            name="timeout",
-            syntax="timeout [<ticks>|off]",
-            kurz="Sitzungs-Zeitfenster: Ticks ohne consume",
-            beispiele=("timeout 3", "timeout off", "timeout"),
-            methode="_session_timeout",
-            erklaerung=(
-                "Ein Mitglied, das länger als <ticks> Ticks nicht liest, fällt bei tick aus "
-                "der Gruppe. off: nie (so beginnt jede Konsole). Ohne Wert: zeigt die "
-                "Einstellung. In Kafka entspricht das max.poll.interval.ms (und "
-                "session.timeout.ms für Herzschläge), in Millisekunden.",
-            ),
-            positionen=(Wert("timeout", "<ticks>|off", "timeout"),),
-            letzte_optional=True,
-        ),
-        Befehl(
-            name="leave",
-            syntax="leave group <gruppe> <mitglied>",
-            kurz="ein Mitglied geordnet austreten lassen",
-            beispiele=("leave group billing billing-2",),
-            methode="_leave",
-            erklaerung=(
-                "Die übrigen Mitglieder teilen die Partitionen sofort neu auf, ohne auf das "
-                "Sitzungs-Zeitfenster zu warten (wie consumer.close() in Kafka).",
-            ),
-            woerter=("group",),
-            positionen=(GRUPPE, Wert("mitglied", "<mitglied>", "mitglied_aktiv")),
-        ),
-        Befehl(
-            name="offsets",
-            syntax="offsets <topic>",
-            kurz="Ende jeder Partition, Position jeder Gruppe",
-            beispiele=("offsets orders",),
-            methode="_offsets",
-            positionen=(TOPIC,),
-        ),
-        Befehl(
-            name="describe",
-            syntax="describe group <gruppe>",
-            kurz="Position, Ende und Rückstand einer Gruppe",
-            beispiele=("describe group billing",),
-            methode="_describe",
-            erklaerung=("Rückstand (lag) = Ende − Position.",),
-            woerter=("group",),
-            positionen=(GRUPPE,),
-        ),
-        Befehl(
-            name="groups",
-            syntax="groups",
-            kurz="die Gruppen auflisten",
-            beispiele=("groups",),
-            methode="_groups",
-        ),
-        Befehl(
-            name="reset",
-            syntax="reset group <gruppe> to <0|earliest|latest> [topic <topic>]",
-            kurz="die Position einer Gruppe verschieben",
-            beispiele=("reset group analytics to 0", "reset group billing to latest"),
-            methode="_reset",
-            erklaerung=(
-                "to 0 oder earliest: an den Anfang, latest: ans Ende, eine Zahl: dorthin "
-                "(höchstens bis zum Ende). Ohne topic gilt es für jedes Topic der Gruppe. "
-                "Andere Gruppen merken nichts.",
-            ),
-            woerter=("group",),
-            positionen=(GRUPPE,),
-            optionen=(
-                Option("to", Wert("ziel", "<0|earliest|latest>", "ziel"), pflicht=True),
-                Option("topic", TOPIC),
-            ),
-        ),
-        *gemeinsame_befehle("hilfe consume"),
-        Befehl(
-            name="update",
-            syntax="update …",
-            kurz="gibt es nicht: Einträge ändern sich nie",
-            beispiele=(),
-            methode="_unveraenderlich",
-            erklaerung=("Eine Korrektur ist ein neues Ereignis: produce.",),
-            rest="text",
-            rest_pflicht=False,
-            vervollstaendigen=False,
-            zeigt_bild=False,
-        ),
-        Befehl(
-            name="delete",
-            syntax="delete …",
-            kurz="gibt es nicht: Einträge werden nie gelöscht",
-            beispiele=(),
-            methode="_unveraenderlich",
-            erklaerung=("Eine Korrektur ist ein neues Ereignis: produce.",),
-            rest="text",
-            rest_pflicht=False,
-            vervollstaendigen=False,
-            zeigt_bild=False,
-        ),
-    ]
-)
-
 
 class Console(BasisKonsole):
     """Die Log-Konsole: ``Console().run("topics")`` gibt ein ``ConsoleResult``.
@@ -272,7 +50,6 @@ class Console(BasisKonsole):
     ``log``: ein vorhandenes ``Log`` (z. B. von einer Übung vorbereitet); sonst ein leeres.
     """
 
-    BEFEHLE = BEFEHLE
     HILFE_TITEL = "Befehle der Log-Konsole:"
     HILFE_BEISPIEL = "consume"
 
@@ -285,68 +62,58 @@ class Console(BasisKonsole):
         """Das Modell hinter der Konsole (für Prüfungen in Übungen)."""
         return self._log
 
-    # --- Werte prüfen ---
+    # --- Arten von Werten (siehe die Tabelle unten) ---
 
-    def _pruefe(self, art: str, text: Any, werte: dict[str, Any]) -> Any:
-        if art == "topic":
-            return self._bekanntes_topic(text)
-        if art == "neues_topic":
-            pruefe_neuer_name(text, "Ein Topic-Name")
-            if text in self._log.topics():
-                alt = self._log.topic(text).partitionen
-                raise EingabeFehler(
-                    f"Das Topic „{text}“ gibt es schon (mit {anzahl(alt, 'Partition', 'Partitionen')}). "
-                    "Wähle einen anderen Namen."
-                )
+    def _lies_topic(self, text: str, _werte: dict[str, Any]) -> str:
+        return self._bekanntes_topic(text)
+
+    def _lies_neues_topic(self, text: str, _werte: dict[str, Any]) -> str:
+        pruefe_neuer_name(text, "Ein Topic-Name")
+        return self._log.pruefe_neues_topic(text)
+
+    def _lies_gruppe(self, text: str, _werte: dict[str, Any]) -> str:
+        return self._bekannte_gruppe(text)
+
+    def _lies_gruppe_neu(self, text: str, _werte: dict[str, Any]) -> str:
+        if text in self._log.groups():
             return text
-        if art == "gruppe":
-            return self._bekannte_gruppe(text)
-        if art == "gruppe_neu":
-            if text in self._log.groups():
-                return text
-            return pruefe_neuer_name(text, "Ein Gruppenname")
-        if art == "mitglied":
-            gruppe = werte.get("gruppe")
-            if gruppe in self._log.groups() and text in self._log.members(gruppe):
-                return text
-            return pruefe_neuer_name(text, "Ein Mitgliedsname")
-        if art == "mitglied_aktiv":
-            mitglieder = self._log.members(werte["gruppe"])
-            if text in mitglieder:
-                return text
-            raise EingabeFehler(
-                f"„{kuerze_wort(text)}“ ist kein Mitglied der Gruppe „{werte['gruppe']}“. "
-                f"Mitglieder: {namen(mitglieder)}."
-            )
-        if art == "mitglied_je":
-            g = self._log.group(werte["gruppe"])
-            if g.zustand(text) is not None:
-                return text
-            raise EingabeFehler(
-                f"„{kuerze_wort(text)}“ war nie Mitglied der Gruppe „{werte['gruppe']}“ und hat "
-                f"nichts gelesen. Mitglieder: {namen(g.mitglieder)}."
-            )
-        if art == "timeout":
-            if text.lower() in ("off", "aus"):
-                return None
-            return zahl(text, "Nach `timeout`", 1, MAX_TICKS)
-        if art == "partition":
-            n = self._log.topic(werte["topic"]).partitionen
-            if text >= n:
-                raise EingabeFehler(
-                    f"Das Topic „{werte['topic']}“ hat die Partitionen 0 bis {n - 1}, nicht {text}."
-                )
+        return pruefe_neuer_name(text, "Ein Gruppenname")
+
+    def _lies_mitglied(self, text: str, werte: dict[str, Any]) -> str:
+        gruppe = werte.get("gruppe")
+        if gruppe in self._log.groups() and text in self._log.members(gruppe):
             return text
-        if art == "ziel":
-            if text.lower() in ("earliest", "latest"):
-                return text.lower()
-            if not text[:1].isdigit():
-                raise EingabeFehler(
-                    f"Nach `to` kommt 0 (oder eine andere Zahl), earliest oder latest, "
-                    f"nicht „{kuerze_wort(text)}“."
-                )
-            return zahl(text, "Nach `to`")
-        return text
+        return pruefe_neuer_name(text, "Ein Mitgliedsname")
+
+    def _lies_mitglied_aktiv(self, text: str, werte: dict[str, Any]) -> str:
+        return self._log.pruefe_mitglied(werte["gruppe"], text)
+
+    def _lies_mitglied_je(self, text: str, werte: dict[str, Any]) -> str:
+        g = self._log.group(werte["gruppe"])
+        if g.zustand(text) is not None:
+            return text
+        raise EingabeFehler(
+            f"„{kuerze_wort(text)}“ war nie Mitglied der Gruppe „{werte['gruppe']}“ und hat "
+            f"nichts gelesen. Mitglieder: {namen(g.mitglieder)}."
+        )
+
+    def _lies_timeout(self, text: str, _werte: dict[str, Any]) -> int | None:
+        if text.lower() in ("off", "aus"):
+            return None
+        return zahl(text, "Nach `timeout`", 1, MAX_TICKS)
+
+    def _lies_partition(self, partition: int, werte: dict[str, Any]) -> int:
+        return self._log.pruefe_partition(werte["topic"], partition)
+
+    def _lies_ziel(self, text: str, _werte: dict[str, Any]) -> int | str:
+        if text.lower() in ("earliest", "latest"):
+            return text.lower()
+        if not text[:1].isdigit():
+            raise EingabeFehler(
+                f"Nach `to` kommt 0 (oder eine andere Zahl), earliest oder latest, "
+                f"nicht „{kuerze_wort(text)}“."
+            )
+        return zahl(text, "Nach `to`")
 
     def _bekanntes_topic(self, name: str) -> str:
         vorhanden = self._log.topics()
@@ -376,39 +143,50 @@ class Console(BasisKonsole):
         zeilen.append("Eine Gruppe entsteht beim ersten consume.")
         raise EingabeFehler("\n".join(zeilen))
 
-    # --- Vervollständigung ---
+    # --- Vorschläge für die Vervollständigung ---
 
-    def _kandidaten(self, art: str, werte: dict[str, Any]) -> list[str]:
+    def _topic_namen(self, _werte: dict[str, Any]) -> list[str]:
+        return self._log.topics()
+
+    def _gruppen(self, _werte: dict[str, Any]) -> list[str]:
+        return self._log.groups()
+
+    def _mitglieder_und_neu(self, werte: dict[str, Any]) -> list[str]:
         log = self._log
-        if art == "topic":
-            return log.topics()
-        if art in ("gruppe", "gruppe_neu"):
-            return log.groups()
-        if art == "mitglied":
-            gruppe = werte.get("gruppe")
-            if gruppe is None:
-                return [m for g in log.groups() for m in log.members(g)]
-            if gruppe not in log.groups():
-                return [f"{gruppe}-1"]
-            mitglieder = log.members(gruppe)
-            n = 1
-            while f"{gruppe}-{n}" in mitglieder:
-                n += 1
-            return [*mitglieder, f"{gruppe}-{n}"]
-        if art == "mitglied_aktiv" and werte.get("gruppe") in log.groups():
-            return log.members(werte["gruppe"])
-        if art == "mitglied_je" and werte.get("gruppe") in log.groups():
-            g = log.group(werte["gruppe"])
-            return [*g.mitglieder, *(e.member for e in g.entfernt())]
-        if art == "timeout":
-            return ["3", "off"]
-        if art == "partition" and werte.get("topic") in log.topics():
-            return [str(p) for p in range(log.topic(werte["topic"]).partitionen)]
-        if art == "ziel":
-            return ["0", "earliest", "latest"]
+        gruppe = werte.get("gruppe")
+        if gruppe is None:
+            return [m for g in log.groups() for m in log.members(g)]
+        if gruppe not in log.groups():
+            return [f"{gruppe}-1"]
+        mitglieder = log.members(gruppe)
+        n = 1
+        while f"{gruppe}-{n}" in mitglieder:
+            n += 1
+        return [*mitglieder, f"{gruppe}-{n}"]
+
+    def _mitglieder(self, werte: dict[str, Any]) -> list[str]:
+        if werte.get("gruppe") in self._log.groups():
+            return self._log.members(werte["gruppe"])
         return []
 
-    def _schluessel_kandidaten(self, werte: dict[str, Any]) -> list[str]:
+    def _je_mitglieder(self, werte: dict[str, Any]) -> list[str]:
+        if werte.get("gruppe") in self._log.groups():
+            g = self._log.group(werte["gruppe"])
+            return [*g.mitglieder, *(e.member for e in g.entfernt())]
+        return []
+
+    def _timeout_vorschlaege(self, _werte: dict[str, Any]) -> list[str]:
+        return ["3", "off"]
+
+    def _partitionen(self, werte: dict[str, Any]) -> list[str]:
+        if werte.get("topic") in self._log.topics():
+            return [str(p) for p in range(self._log.topic(werte["topic"]).partitionen)]
+        return []
+
+    def _ziele(self, _werte: dict[str, Any]) -> list[str]:
+        return ["0", "earliest", "latest"]
+
+    def _schluessel(self, werte: dict[str, Any]) -> list[str]:
         topic = werte.get("topic")
         if topic not in self._log.topics():
             return ["key="]
@@ -826,6 +604,252 @@ class Console(BasisKonsole):
                 zeilen.append(f"  {t} positions={positionen}")
             zeilen.extend(f"  unsaved {k}={v}" for k, v in sorted(g._gelesen.items()))
         return "\n".join(zeilen)
+
+
+# --- Arten von Werten: lesen und prüfen (``lies``), Vorschläge (``kandidaten``) ---
+
+TOPIC_ART = Art("topic", lies=Console._lies_topic, kandidaten=Console._topic_namen)
+NEUES_TOPIC = Art("neues_topic", lies=Console._lies_neues_topic)
+GRUPPE_ART = Art("gruppe", lies=Console._lies_gruppe, kandidaten=Console._gruppen)
+GRUPPE_NEU = Art("gruppe_neu", lies=Console._lies_gruppe_neu, kandidaten=Console._gruppen)
+MITGLIED = Art("mitglied", lies=Console._lies_mitglied, kandidaten=Console._mitglieder_und_neu)
+MITGLIED_AKTIV = Art(
+    "mitglied_aktiv", lies=Console._lies_mitglied_aktiv, kandidaten=Console._mitglieder
+)
+MITGLIED_JE = Art("mitglied_je", lies=Console._lies_mitglied_je, kandidaten=Console._je_mitglieder)
+TIMEOUT = Art("timeout", lies=Console._lies_timeout, kandidaten=Console._timeout_vorschlaege)
+PARTITION = Art(
+    "partition", lies=Console._lies_partition, kandidaten=Console._partitionen, zahl=True
+)
+ZIEL = Art("ziel", lies=Console._lies_ziel, kandidaten=Console._ziele)
+#: Der Wert von produce: JSON, das der Handler liest (mit Meldungen, die die Stelle zeigen).
+JSON = Art("json")
+
+TOPIC = Wert("topic", "<topic>", TOPIC_ART)
+GRUPPE = Wert("gruppe", "<gruppe>", GRUPPE_ART)
+
+
+BEFEHLE = Befehlstabelle(
+    [
+        Befehl(
+            name="create",
+            syntax="create topic <topic> [partitions <n>]",
+            kurz="ein Topic anlegen",
+            beispiele=("create topic orders partitions 3",),
+            handler=Console._create,
+            erklaerung=(
+                "Ein Topic hat eine feste Anzahl Partitionen (ohne partitions: 1). "
+                f"Im Simulator höchstens {MAX_PARTITIONEN}.",
+            ),
+            woerter=("topic",),
+            positionen=(Wert("topic", "<topic>", NEUES_TOPIC),),
+            optionen=(Option("partitions", Wert("partitionen", "<n>", ZAHL, 1, MAX_PARTITIONEN)),),
+        ),
+        Befehl(
+            name="topics",
+            syntax="topics",
+            kurz="die Topics auflisten",
+            beispiele=("topics",),
+            handler=Console._topics,
+        ),
+        Befehl(
+            name="produce",
+            syntax="produce <topic> [key=<schlüssel>] <json>",
+            kurz="ein Ereignis schreiben",
+            beispiele=(
+                'produce orders key=customer-7 {"order":61,"total":12.40}',
+                'produce orders {"order":63}',
+            ),
+            handler=Console._produce,
+            erklaerung=(
+                "Der Wert ist JSON. Mit Schlüssel: Partition = Hash des Schlüssels "
+                "(Summe der Zeichencodes) modulo Partitionen; derselbe Schlüssel landet "
+                "immer in derselben Partition. Ohne Schlüssel: reihum.",
+            ),
+            positionen=(TOPIC,),
+            rest=JSON,
+            rest_name='der Wert (JSON), z. B. {"order":61}',
+            mit_schluessel=True,
+            schluessel=Console._schluessel,
+        ),
+        Befehl(
+            name="read",
+            syntax="read <topic> [partition <n>] [from <offset>]",
+            kurz="Einträge zeigen, ohne etwas zu merken",
+            beispiele=("read orders", "read orders partition 1 from 0"),
+            handler=Console._read,
+            erklaerung=("p1:0 heißt Partition 1, Offset 0. read ändert keine Position.",),
+            positionen=(TOPIC,),
+            optionen=(
+                Option("partition", Wert("partition", "<n>", PARTITION)),
+                Option("from", Wert("start", "<offset>", ZAHL)),
+            ),
+        ),
+        Befehl(
+            name="consume",
+            syntax=(
+                "consume <topic> group <gruppe> [as <mitglied>] [max <n>] "
+                "[from-beginning] [no-commit]"
+            ),
+            kurz="als Gruppe lesen und die Position speichern",
+            beispiele=(
+                "consume orders group billing",
+                "consume orders group billing as billing-2",
+                "consume orders group analytics from-beginning",
+            ),
+            handler=Console._consume,
+            erklaerung=(
+                "Ohne as liest das Mitglied <gruppe>-1. Die Gruppe liest dort weiter, wo ihre "
+                "gespeicherte Position steht. Eine neue Gruppe beginnt am Ende, mit "
+                "from-beginning am Anfang. Die Partitionen werden unter den Mitgliedern "
+                "aufgeteilt. max begrenzt die Anzahl der Einträge. no-commit liest, ohne die "
+                "Position zu speichern (wie ein Absturz vor dem Commit, oder: erst "
+                "verarbeiten, dann mit commit speichern). Jedes consume zählt als "
+                "Lebenszeichen des Mitglieds (siehe timeout).",
+            ),
+            positionen=(TOPIC,),
+            optionen=(
+                Option("group", Wert("gruppe", "<gruppe>", GRUPPE_NEU), pflicht=True),
+                Option("as", Wert("mitglied", "<mitglied>", MITGLIED)),
+                Option("max", Wert("max", "<n>", ZAHL, 1)),
+                Option("from-beginning"),
+                Option("no-commit"),
+            ),
+        ),
+        Befehl(
+            name="commit",
+            syntax="commit <topic> group <gruppe> [as <mitglied>]",
+            kurz="Position speichern, was no-commit gelesen hat",
+            beispiele=(
+                "commit orders group billing",
+                "commit orders group billing as billing-2",
+            ),
+            handler=Console._commit,
+            erklaerung=(
+                "Speichert die Position bis dahin, wo das Mitglied zuletzt gelesen hat, nur "
+                "für seine eigenen Partitionen. Ein Mitglied, das das Sitzungs-Zeitfenster entfernt "
+                "hat, kann nichts mehr speichern; ebenso nach einer Neuverteilung seit dem "
+                "Lesen (wie Kafkas CommitFailedException).",
+            ),
+            positionen=(TOPIC,),
+            optionen=(
+                Option("group", GRUPPE, pflicht=True),
+                Option("as", Wert("mitglied", "<mitglied>", MITGLIED_JE)),
+            ),
+        ),
+        Befehl(
+            name="tick",
+            syntax="tick [<n>]",
+            kurz="die Zeit um n Ticks (ohne n: 1) vorstellen",
+            beispiele=("tick", "tick 4"),
+            handler=Console._tick,
+            erklaerung=(
+                "Hat ein Mitglied länger als das Sitzungs-Zeitfenster nicht gelesen (consume), wird "
+                "es aus seiner Gruppe entfernt, und die übrigen teilen seine Partitionen neu "
+                f"auf. Höchstens {MAX_TICKS} Ticks auf einmal.",
+            ),
+            positionen=(Wert("n", "<n>", ZAHL, 0, MAX_TICKS),),
+            letzte_optional=True,
+        ),
+        Befehl(
+            name="timeout",
+            syntax="timeout [<ticks>|off]",
+            kurz="Sitzungs-Zeitfenster: Ticks ohne consume",
+            beispiele=("timeout 3", "timeout off", "timeout"),
+            handler=Console._session_timeout,
+            erklaerung=(
+                "Ein Mitglied, das länger als <ticks> Ticks nicht liest, fällt bei tick aus "
+                "der Gruppe. off: nie (so beginnt jede Konsole). Ohne Wert: zeigt die "
+                "Einstellung. In Kafka entspricht das max.poll.interval.ms (und "
+                "session.timeout.ms für Herzschläge), in Millisekunden.",
+            ),
+            positionen=(Wert("timeout", "<ticks>|off", TIMEOUT),),
+            letzte_optional=True,
+        ),
+        Befehl(
+            name="leave",
+            syntax="leave group <gruppe> <mitglied>",
+            kurz="ein Mitglied geordnet austreten lassen",
+            beispiele=("leave group billing billing-2",),
+            handler=Console._leave,
+            erklaerung=(
+                "Die übrigen Mitglieder teilen die Partitionen sofort neu auf, ohne auf das "
+                "Sitzungs-Zeitfenster zu warten (wie consumer.close() in Kafka).",
+            ),
+            woerter=("group",),
+            positionen=(GRUPPE, Wert("mitglied", "<mitglied>", MITGLIED_AKTIV)),
+        ),
+        Befehl(
+            name="offsets",
+            syntax="offsets <topic>",
+            kurz="Ende jeder Partition, Position jeder Gruppe",
+            beispiele=("offsets orders",),
+            handler=Console._offsets,
+            positionen=(TOPIC,),
+        ),
+        Befehl(
+            name="describe",
+            syntax="describe group <gruppe>",
+            kurz="Position, Ende und Rückstand einer Gruppe",
+            beispiele=("describe group billing",),
+            handler=Console._describe,
+            erklaerung=("Rückstand (lag) = Ende − Position.",),
+            woerter=("group",),
+            positionen=(GRUPPE,),
+        ),
+        Befehl(
+            name="groups",
+            syntax="groups",
+            kurz="die Gruppen auflisten",
+            beispiele=("groups",),
+            handler=Console._groups,
+        ),
+        Befehl(
+            name="reset",
+            syntax="reset group <gruppe> to <0|earliest|latest> [topic <topic>]",
+            kurz="die Position einer Gruppe verschieben",
+            beispiele=("reset group analytics to 0", "reset group billing to latest"),
+            handler=Console._reset,
+            erklaerung=(
+                "to 0 oder earliest: an den Anfang, latest: ans Ende, eine Zahl: dorthin "
+                "(höchstens bis zum Ende). Ohne topic gilt es für jedes Topic der Gruppe. "
+                "Andere Gruppen merken nichts.",
+            ),
+            woerter=("group",),
+            positionen=(GRUPPE,),
+            optionen=(
+                Option("to", Wert("ziel", "<0|earliest|latest>", ZIEL), pflicht=True),
+                Option("topic", TOPIC),
+            ),
+        ),
+        *gemeinsame_befehle("hilfe consume"),
+        Befehl(
+            name="update",
+            syntax="update …",
+            kurz="gibt es nicht: Einträge ändern sich nie",
+            beispiele=(),
+            handler=Console._unveraenderlich,
+            erklaerung=("Eine Korrektur ist ein neues Ereignis: produce.",),
+            rest=TEXT,
+            rest_pflicht=False,
+            vervollstaendigen=False,
+            zeigt_bild=False,
+        ),
+        Befehl(
+            name="delete",
+            syntax="delete …",
+            kurz="gibt es nicht: Einträge werden nie gelöscht",
+            beispiele=(),
+            handler=Console._unveraenderlich,
+            erklaerung=("Eine Korrektur ist ein neues Ereignis: produce.",),
+            rest=TEXT,
+            rest_pflicht=False,
+            vervollstaendigen=False,
+            zeigt_bild=False,
+        ),
+    ]
+)
+Console.BEFEHLE = BEFEHLE
 
 
 def _eintraege(records: list[Record], einzug: str = "") -> list[str]:

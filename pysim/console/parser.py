@@ -1,24 +1,33 @@
-"""Die Grammatik der Konsolen: eine Tabelle von Befehlen und ein Parser dafür.
+"""Die Grammatik der Konsolen: eine Tabelle von Befehlen und ein Weg durch sie.
 
-Jeder Befehl steht als ``Befehl`` in einer Tabelle (Name, Syntax, Hilfetext, Methode). Der Parser
-zerlegt eine Zeile nach dieser Tabelle und prüft sie, bevor irgendetwas am Zustand geschieht:
+Jeder Befehl steht als ``Befehl`` in einer Tabelle (Name, Syntax, Hilfetext, Handler). Eine Zeile
+hat diese Form:
 
     <name> <feste Wörter> <Werte der Reihe nach> [key=<schlüssel>] <rest>
     <name> <feste Wörter> <Werte der Reihe nach> <Optionen in beliebiger Reihenfolge>
 
-Was ein Wert bedeutet (gibt es das Topic?), prüft die Konsole über einen Rückruf; der Parser
-kennt nur die Form. Jede falsche Eingabe wird zu einem ``EingabeFehler`` mit deutscher Meldung,
-die die richtige Form und ein Beispiel zeigt.
+``gehe`` läuft eine Zeile einmal nach dieser Grammatik ab, für beides: Zum Ausführen (``parse``)
+prüft es jedes Wort, bevor irgendetwas am Zustand geschieht; zur Vervollständigung
+(``naechste``) läuft es bis zum Ende der fertigen Wörter und sagt, was dort kommen darf. Darum
+bietet die Vervollständigung nur an, was der Parser annimmt.
+
+Was ein Wert bedeutet (gibt es das Topic?), sagt seine ``Art``: ein Objekt mit einer Funktion, die
+den Text liest und prüft, und einer, die mögliche Werte nennt. Jede falsche Eingabe wird zu einem
+``EingabeFehler`` mit deutscher Meldung, die die richtige Form und ein Beispiel zeigt; fehlt am
+Ende der Zeile noch etwas, ist es ein ``EingabeFehlt``.
 """
 
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 import textwrap
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+from ..fehler import SimFehler, kurz
 
 #: Zeilen bis zu dieser Länge bleiben, wie sie sind; längere Absätze werden umbrochen.
 BREITE = 60
@@ -30,12 +39,13 @@ MAX_ZIFFERN = 9
 _ZAHL = re.compile(r"[0-9]+")
 _WORT = re.compile(r"\S+")
 
-#: Arten von Werten, die der Parser als ganze Zahl liest.
-ZAHL_ARTEN = frozenset({"zahl", "partition", "id"})
-
 
 class EingabeFehler(Exception):
     """Eine Eingabe, die die Konsole nicht ausführen kann. Die Meldung ist deutsch."""
+
+
+class EingabeFehlt(EingabeFehler):
+    """Die Zeile endet, bevor der Befehl vollständig ist (es fehlt etwas am Ende)."""
 
 
 @dataclass(frozen=True)
@@ -52,13 +62,48 @@ def zerlege(zeile: str) -> list[Token]:
     return [Token(m.group(), m.start(), m.end()) for m in _WORT.finditer(zeile)]
 
 
+#: Liest und prüft einen Wert: (Konsole, Text oder schon gelesene Zahl, bisherige Werte) -> Wert.
+#: Ein Fehler ist ein ``EingabeFehler`` (oder ein ``SimFehler`` aus dem Modell).
+Leser = Callable[[Any, Any, dict[str, Any]], Any]
+#: Mögliche Werte für die Vervollständigung: (Konsole, bisherige Werte) -> Wörter.
+Kandidaten = Callable[[Any, dict[str, Any]], Iterable[str]]
+
+
+def _unveraendert(_konsole: Any, wert: Any, _werte: dict[str, Any]) -> Any:
+    return wert
+
+
+def _keine(_konsole: Any, _werte: dict[str, Any]) -> Iterable[str]:
+    return ()
+
+
+@dataclass(frozen=True)
+class Art:
+    """Was an einer Stelle stehen darf.
+
+    ``zahl``: Der Parser liest erst eine ganze Zahl (in den Grenzen des ``Wert``), dann ``lies``.
+    ``lies`` und ``kandidaten`` bekommen die Konsole als erstes Argument (meist ihre Methoden).
+    """
+
+    name: str
+    lies: Leser = _unveraendert
+    kandidaten: Kandidaten = _keine
+    zahl: bool = False
+
+
+#: Ein beliebiges Wort, ohne Prüfung und ohne Vorschläge.
+TEXT = Art("text")
+#: Eine ganze Zahl in den Grenzen des ``Wert``.
+ZAHL = Art("zahl", zahl=True)
+
+
 @dataclass(frozen=True)
 class Wert:
     """Ein Platzhalter wie ``<topic>``: ``art`` sagt, was dort stehen darf."""
 
     name: str
     platzhalter: str
-    art: str
+    art: Art
     minimum: int = 0
     maximum: int | None = None
 
@@ -77,24 +122,33 @@ class Option:
         return self.wort if self.wert is None else f"{self.wort} {self.wert.platzhalter}"
 
 
+#: Führt einen geprüften Befehl aus: (Konsole, Aufruf) -> Ergebnis (meist eine Methode der Konsole).
+Handler = Callable[[Any, "Aufruf"], Any]
+
+
 @dataclass(frozen=True)
 class Befehl:
-    """Eine Zeile der Befehlstabelle."""
+    """Eine Zeile der Befehlstabelle.
+
+    ``rest``: alles Weitere der Zeile, auch mit Leerzeichen (ein JSON-Wert, ein Text, ein
+    Befehlsname); seine ``Art`` nennt nur Vorschläge, prüfen muss der Handler.
+    """
 
     name: str
     syntax: str
     kurz: str
     beispiele: tuple[str, ...]
-    methode: str
+    handler: Handler
     erklaerung: tuple[str, ...] = ()
     woerter: tuple[str, ...] = ()
     positionen: tuple[Wert, ...] = ()
     letzte_optional: bool = False
     optionen: tuple[Option, ...] = ()
-    rest: str | None = None  # "json" oder "text": alles Weitere der Zeile, auch mit Leerzeichen
+    rest: Art | None = None
     rest_name: str = ""
     rest_pflicht: bool = True
     mit_schluessel: bool = False
+    schluessel: Kandidaten = _keine
     aliase: tuple[str, ...] = ()
     vervollstaendigen: bool = True
     zeigt_bild: bool = True
@@ -108,11 +162,6 @@ class Aufruf:
     werte: dict[str, Any] = field(default_factory=dict)
     rest: str | None = None
     rest_start: int = 0
-
-
-#: Prüft einen Wert (art, Text oder schon gelesene Zahl, bisherige Werte) und gibt ihn in seiner
-#: Form zurück.
-Pruefer = Callable[[str, Any, dict[str, Any]], Any]
 
 
 class Befehlstabelle:
@@ -155,9 +204,8 @@ class Befehlstabelle:
 # --- Text ---
 
 
-def kuerze_wort(wort: str, zeichen: int = 30) -> str:
-    """Lange Eingaben in Meldungen abkürzen: ``abcdefghijkl…``."""
-    return wort if len(wort) <= zeichen else wort[: zeichen - 1] + "…"
+#: Lange Eingaben in Meldungen abkürzen: ``abcdefghijkl…`` (wie die Meldungen des Modells).
+kuerze_wort = kurz
 
 
 def umbrechen(text: str, breite: int = BREITE, einzug: str = "") -> list[str]:
@@ -243,99 +291,181 @@ def zahl(text: str, wo: str, minimum: int = 0, maximum: int | None = None) -> in
     return wert
 
 
-def _lies_wert(wo: str, wert: Wert, text: str, werte: dict[str, Any], pruefe: Pruefer) -> Any:
-    try:
-        if wert.art in ZAHL_ARTEN:
-            return pruefe(wert.art, zahl(text, wo, wert.minimum, wert.maximum), werte)
-        return pruefe(wert.art, text, werte)
-    except EingabeFehler as e:
-        raise EingabeFehler(absatz(str(e))) from None
+# --- Der Weg durch die Grammatik ---
 
 
-# --- Parser ---
+class _Zeilenende(Exception):
+    """Vervollständigung: Die fertigen Wörter sind zu Ende; ``kandidaten`` dürfen folgen."""
+
+    def __init__(self, kandidaten: Iterable[str]) -> None:
+        super().__init__()
+        self.kandidaten = list(kandidaten)
 
 
-def parse(befehl: Befehl, tokens: list[Token], zeile: str, pruefe: Pruefer) -> Aufruf:
-    """Prüft die Wörter nach dem Befehlsnamen gegen die Grammatik von ``befehl``."""
-    aufruf = Aufruf(befehl)
-    i = 1
-    for wort in befehl.woerter:
-        if i >= len(tokens):
-            raise fehler(befehl, f"Nach `{befehl.name}` fehlt das Wort `{wort}`.")
-        if tokens[i].text.lower() != wort:
-            raise fehler(
-                befehl,
-                f"Nach `{befehl.name}` kommt das Wort `{wort}`, "
-                f"nicht „{kuerze_wort(tokens[i].text)}“.",
+class _Gang:
+    """Ein Gang einer Zeile durch die Grammatik eines Befehls.
+
+    Die beiden Arten zu gehen unterscheiden sich nur am Ende der Wörter: ``parse`` nimmt ein
+    mögliches Ende an und meldet ein fehlendes Stück als ``EingabeFehlt``; ``naechste`` hält an
+    jedem Ende an und gibt zurück, was dort stehen dürfte.
+    """
+
+    def __init__(
+        self, befehl: Befehl, tokens: Sequence[Token], zeile: str, konsole: Any, vorschau: bool
+    ) -> None:
+        self.befehl = befehl
+        self.tokens = tokens
+        self.zeile = zeile
+        self.konsole = konsole
+        self.vorschau = vorschau
+        self.aufruf = Aufruf(befehl)
+        self.i = 1  # tokens[0] is the command's name
+
+    # --- Ende der Zeile ---
+
+    def _hier_zu_ende(self, kandidaten: Callable[[], Iterable[str]]) -> bool:
+        """Darf die Zeile hier enden: Ist sie zu Ende? (Vorschau: anhalten mit ``kandidaten``.)"""
+        if self.i < len(self.tokens):
+            return False
+        if self.vorschau:
+            raise _Zeilenende(kandidaten())
+        return True
+
+    def _brauche(self, fehlt: str, kandidaten: Callable[[], Iterable[str]]) -> Token:
+        """Das nächste Wort, das hier stehen muss; am Ende fehlt es (Vorschau: anhalten)."""
+        if self.i < len(self.tokens):
+            return self.tokens[self.i]
+        if self.vorschau:
+            raise _Zeilenende(kandidaten())
+        raise EingabeFehlt(absatz(fehlt) + "\n" + form(self.befehl))
+
+    def _vorschlaege(self, wert: Wert) -> Callable[[], Iterable[str]]:
+        return lambda: wert.art.kandidaten(self.konsole, self.aufruf.werte)
+
+    def _lies(self, wo: str, wert: Wert, text: str) -> Any:
+        try:
+            gelesen: Any = text
+            if wert.art.zahl:
+                gelesen = zahl(text, wo, wert.minimum, wert.maximum)
+            return wert.art.lies(self.konsole, gelesen, self.aufruf.werte)
+        except EingabeFehler as e:
+            raise EingabeFehler(absatz(str(e))) from None
+
+    # --- der Weg ---
+
+    def gehe(self) -> Aufruf:
+        befehl, werte = self.befehl, self.aufruf.werte
+        for wort in befehl.woerter:
+            token = self._brauche(
+                f"Nach `{befehl.name}` fehlt das Wort `{wort}`.", functools.partial(list, (wort,))
             )
-        i += 1
-    for nummer, wert in enumerate(befehl.positionen):
-        if i >= len(tokens):
-            if befehl.letzte_optional and nummer == len(befehl.positionen) - 1:
-                break
-            raise fehler(befehl, f"Es fehlt {wert.platzhalter}.")
-        if tokens[i].text.lower() in {o.wort for o in befehl.optionen}:
-            raise fehler(befehl, f"Es fehlt {wert.platzhalter} (vor `{tokens[i].text.lower()}`).")
-        wo = f"Nach `{tokens[i - 1].text.lower()}`"
-        aufruf.werte[wert.name] = _lies_wert(wo, wert, tokens[i].text, aufruf.werte, pruefe)
-        i += 1
-    if befehl.rest is not None:
-        _parse_rest(aufruf, tokens, i, zeile)
-    else:
-        _parse_optionen(aufruf, tokens, i, pruefe)
-    return aufruf
-
-
-def _parse_rest(aufruf: Aufruf, tokens: list[Token], i: int, zeile: str) -> None:
-    befehl = aufruf.befehl
-    if befehl.mit_schluessel and i < len(tokens):
-        text = tokens[i].text
-        if text.lower().startswith("key="):
-            schluessel = text[4:]
-            if not schluessel:
+            if token.text.lower() != wort:
                 raise fehler(
                     befehl,
-                    "Nach `key=` fehlt der Schlüssel, ohne Leerzeichen: key=customer-7.",
+                    f"Nach `{befehl.name}` kommt das Wort `{wort}`, "
+                    f"nicht „{kuerze_wort(token.text)}“.",
                 )
-            aufruf.werte["key"] = schluessel
-            i += 1
-        elif text.lower() in ("key", "key:") or (
-            i + 1 < len(tokens) and tokens[i + 1].text.startswith("=")
+            self.i += 1
+        optionen = {o.wort for o in befehl.optionen}
+        for nummer, wert in enumerate(befehl.positionen):
+            if befehl.letzte_optional and nummer == len(befehl.positionen) - 1:
+                if self._hier_zu_ende(self._vorschlaege(wert)):
+                    break
+            token = self._brauche(f"Es fehlt {wert.platzhalter}.", self._vorschlaege(wert))
+            if token.text.lower() in optionen:
+                raise fehler(befehl, f"Es fehlt {wert.platzhalter} (vor `{token.text.lower()}`).")
+            wo = f"Nach `{self.tokens[self.i - 1].text.lower()}`"
+            werte[wert.name] = self._lies(wo, wert, token.text)
+            self.i += 1
+        if befehl.rest is not None:
+            self._rest(befehl.rest)
+        else:
+            self._optionen()
+        return self.aufruf
+
+    def _rest(self, art: Art) -> None:
+        befehl, werte = self.befehl, self.aufruf.werte
+
+        def vorschlaege() -> Iterable[str]:
+            if befehl.mit_schluessel:
+                return befehl.schluessel(self.konsole, werte)
+            return art.kandidaten(self.konsole, werte)
+
+        if self._hier_zu_ende(vorschlaege):
+            if befehl.rest_pflicht:
+                raise EingabeFehlt(absatz(f"Es fehlt {befehl.rest_name}.") + "\n" + form(befehl))
+            return
+        if befehl.mit_schluessel:
+            text = self.tokens[self.i].text
+            if text.lower().startswith("key="):
+                schluessel = text[4:]
+                if not schluessel:
+                    meldung = "Nach `key=` fehlt der Schlüssel, ohne Leerzeichen: key=customer-7."
+                    if self.i + 1 == len(self.tokens):
+                        raise EingabeFehlt(absatz(meldung) + "\n" + form(befehl))
+                    raise fehler(befehl, meldung)
+                werte["key"] = schluessel
+                self.i += 1
+            elif text.lower() in ("key", "key:") or (
+                self.i + 1 < len(self.tokens) and self.tokens[self.i + 1].text.startswith("=")
+            ):
+                raise fehler(befehl, "Schreib den Schlüssel ohne Leerzeichen: key=customer-7.")
+            if self._hier_zu_ende(lambda: art.kandidaten(self.konsole, werte)):
+                if befehl.rest_pflicht:
+                    raise EingabeFehlt(
+                        absatz(f"Es fehlt {befehl.rest_name}.") + "\n" + form(befehl)
+                    )
+                return
+        start = self.tokens[self.i].start
+        self.aufruf.rest_start = start
+        self.aufruf.rest = self.zeile[start : self.tokens[-1].ende]
+        self.i = len(self.tokens)
+
+    def _optionen(self) -> None:
+        befehl, werte = self.befehl, self.aufruf.werte
+        nach_wort = {o.wort: o for o in befehl.optionen}
+        gesehen: list[str] = []
+        while not self._hier_zu_ende(
+            lambda: [o.wort for o in befehl.optionen if o.wort not in gesehen]
         ):
-            raise fehler(befehl, "Schreib den Schlüssel ohne Leerzeichen: key=customer-7.")
-    if i >= len(tokens):
-        if befehl.rest_pflicht:
-            raise fehler(befehl, f"Es fehlt {befehl.rest_name}.")
-        return
-    aufruf.rest_start = tokens[i].start
-    aufruf.rest = zeile[tokens[i].start : tokens[-1].ende]
+            text = self.tokens[self.i].text
+            option = nach_wort.get(text.lower())
+            if option is None:
+                raise _unerwartet(befehl, text)
+            if option.wort in gesehen:
+                raise fehler(
+                    befehl, f"`{option.wort}` steht zweimal da. Gib es höchstens einmal an."
+                )
+            gesehen.append(option.wort)
+            self.i += 1
+            if option.wert is None:
+                werte[option.wort] = True
+                continue
+            token = self._brauche(
+                f"Nach `{option.wort}` fehlt {option.wert.platzhalter}.",
+                self._vorschlaege(option.wert),
+            )
+            werte[option.wert.name] = self._lies(f"Nach `{option.wort}`", option.wert, token.text)
+            self.i += 1
+        for option in befehl.optionen:
+            if option.pflicht and option.wort not in gesehen:
+                raise fehler(befehl, f"Es fehlt `{option.form}`.")
 
 
-def _parse_optionen(aufruf: Aufruf, tokens: list[Token], i: int, pruefe: Pruefer) -> None:
-    befehl = aufruf.befehl
-    nach_wort = {o.wort: o for o in befehl.optionen}
-    gesehen: list[str] = []
-    while i < len(tokens):
-        text = tokens[i].text
-        option = nach_wort.get(text.lower())
-        if option is None:
-            raise _unerwartet(befehl, text)
-        if option.wort in gesehen:
-            raise fehler(befehl, f"`{option.wort}` steht zweimal da. Gib es höchstens einmal an.")
-        gesehen.append(option.wort)
-        if option.wert is None:
-            aufruf.werte[option.wort] = True
-            i += 1
-            continue
-        if i + 1 >= len(tokens):
-            raise fehler(befehl, f"Nach `{option.wort}` fehlt {option.wert.platzhalter}.")
-        aufruf.werte[option.wert.name] = _lies_wert(
-            f"Nach `{option.wort}`", option.wert, tokens[i + 1].text, aufruf.werte, pruefe
-        )
-        i += 2
-    for option in befehl.optionen:
-        if option.pflicht and option.wort not in gesehen:
-            raise fehler(befehl, f"Es fehlt `{option.form}`.")
+def parse(befehl: Befehl, tokens: Sequence[Token], zeile: str, konsole: Any) -> Aufruf:
+    """Prüft die Wörter nach dem Befehlsnamen gegen die Grammatik von ``befehl``."""
+    return _Gang(befehl, tokens, zeile, konsole, vorschau=False).gehe()
+
+
+def naechste(befehl: Befehl, tokens: Sequence[Token], zeile: str, konsole: Any) -> list[str]:
+    """Was nach den Wörtern ``tokens`` kommen darf (leer: nichts, oder die Zeile ist falsch)."""
+    try:
+        _Gang(befehl, tokens, zeile, konsole, vorschau=True).gehe()
+    except _Zeilenende as ende:
+        return ende.kandidaten
+    except (EingabeFehler, SimFehler):
+        return []
+    return []
 
 
 def _unerwartet(befehl: Befehl, text: str) -> EingabeFehler:

@@ -15,73 +15,24 @@ from typing import Any
 from ..warteschlange import BESTAETIGT, IN_DLQ, SICHTBAR, UNTERWEGS, Queue
 from .basis import BasisKonsole, gemeinsame_befehle
 from .ergebnis import ConsoleResult
-from .parser import Aufruf, Befehl, Befehlstabelle, EingabeFehler, Option, Wert, kuerze_wort
+from .parser import (
+    TEXT,
+    ZAHL,
+    Art,
+    Aufruf,
+    Befehl,
+    Befehlstabelle,
+    EingabeFehler,
+    Option,
+    Wert,
+    kuerze_wort,
+)
 from .werte import anzahl, pruefe_neuer_name, tabelle
 
 #: So viele Ticks lässt ``tick`` auf einmal vergehen.
 MAX_TICKS = 100
 #: So viele Nachrichten zeigt ``status`` als Text.
 MAX_ZEILEN = 30
-
-BEFEHLE = Befehlstabelle(
-    [
-        Befehl(
-            name="send",
-            syntax="send <nachricht>",
-            kurz="eine Nachricht in die Queue legen",
-            beispiele=("send zahlung-1",),
-            methode="_send",
-            erklaerung=("Die Nachricht bekommt die nächste ID (1, 2, 3, …) und ist sichtbar.",),
-            rest="text",
-            rest_name="der Inhalt der Nachricht",
-        ),
-        Befehl(
-            name="receive",
-            syntax="receive [as <consumer>]",
-            kurz="die erste sichtbare Nachricht abholen",
-            beispiele=("receive", "receive as A"),
-            methode="_receive",
-            erklaerung=(
-                "Die Nachricht ist danach für die Dauer des Visibility Timeouts unsichtbar. "
-                "Kommt bis dahin kein ack, wird sie wieder sichtbar und erneut ausgeliefert.",
-            ),
-            optionen=(Option("as", Wert("consumer", "<consumer>", "consumer")),),
-        ),
-        Befehl(
-            name="ack",
-            syntax="ack <id> [as <consumer>]",
-            kurz="eine Nachricht bestätigen (löscht sie)",
-            beispiele=("ack 1", "ack 1 as A"),
-            methode="_ack",
-            erklaerung=(
-                "Ein ack für eine schon gelöschte Nachricht ändert nichts.",
-                "Mit „as A“ gilt das ack nur für die letzte Auslieferung an A, wie ein "
-                "Receipt Handle bei Amazon SQS: Hat inzwischen ein anderer Consumer die "
-                "Nachricht neu bekommen, ändert es nichts.",
-            ),
-            positionen=(Wert("id", "<id>", "id", 1),),
-            optionen=(Option("as", Wert("consumer", "<consumer>", "consumer")),),
-        ),
-        Befehl(
-            name="tick",
-            syntax="tick [<n>]",
-            kurz="die Zeit um n Ticks (ohne n: 1) vorstellen",
-            beispiele=("tick", "tick 2"),
-            methode="_tick",
-            erklaerung=(f"Höchstens {MAX_TICKS} Ticks auf einmal.",),
-            positionen=(Wert("n", "<n>", "zahl", 0, MAX_TICKS),),
-            letzte_optional=True,
-        ),
-        Befehl(
-            name="status",
-            syntax="status",
-            kurz="jede Nachricht mit Zustand und Versuchen",
-            beispiele=("status",),
-            methode="_status",
-        ),
-        *gemeinsame_befehle("hilfe receive"),
-    ]
-)
 
 
 class QueueConsole(BasisKonsole):
@@ -91,7 +42,6 @@ class QueueConsole(BasisKonsole):
     ``max_versuche`` (ohne: keine Dead Letter Queue).
     """
 
-    BEFEHLE = BEFEHLE
     HILFE_TITEL = "Befehle der Queue-Konsole:"
     HILFE_BEISPIEL = "receive"
 
@@ -112,18 +62,17 @@ class QueueConsole(BasisKonsole):
         """Das Modell hinter der Konsole (für Prüfungen in Übungen)."""
         return self._queue
 
-    def _pruefe(self, art: str, text: Any, werte: dict[str, Any]) -> Any:
-        if art == "consumer":
-            return pruefe_neuer_name(text, "Der Name eines Consumers")
-        return text
+    # --- Arten von Werten ---
 
-    def _kandidaten(self, art: str, werte: dict[str, Any]) -> list[str]:
+    def _lies_consumer(self, text: str, _werte: dict[str, Any]) -> str:
+        return pruefe_neuer_name(text, "Der Name eines Consumers")
+
+    def _consumer(self, _werte: dict[str, Any]) -> list[str]:
+        return sorted({e.consumer for e in self._queue.verlauf() if e.consumer})
+
+    def _offene_ids(self, _werte: dict[str, Any]) -> list[str]:
         q = self._queue
-        if art == "consumer":
-            return sorted({e.consumer for e in q.verlauf() if e.consumer})
-        if art == "id":
-            return [str(i) for i in q.ids() if q.zustand(i) in (SICHTBAR, UNTERWEGS)]
-        return []
+        return [str(i) for i in q.ids() if q.zustand(i) in (SICHTBAR, UNTERWEGS)]
 
     def _bild(self) -> str:
         return self._queue.bild().svg
@@ -248,6 +197,77 @@ class QueueConsole(BasisKonsole):
     def state_dump(self) -> str:
         """Der ganze Zustand der Queue (mit Verlauf und DLQ) als fester Text."""
         return _dump(self._queue)
+
+
+#: Der Name eines Consumers (frei wählbar; Vorschläge: wer schon etwas bekam).
+CONSUMER = Wert(
+    "consumer",
+    "<consumer>",
+    Art("consumer", lies=QueueConsole._lies_consumer, kandidaten=QueueConsole._consumer),
+)
+#: Die ID einer Nachricht (Vorschläge: die noch offenen).
+ID = Art("id", kandidaten=QueueConsole._offene_ids, zahl=True)
+
+BEFEHLE = Befehlstabelle(
+    [
+        Befehl(
+            name="send",
+            syntax="send <nachricht>",
+            kurz="eine Nachricht in die Queue legen",
+            beispiele=("send zahlung-1",),
+            handler=QueueConsole._send,
+            erklaerung=("Die Nachricht bekommt die nächste ID (1, 2, 3, …) und ist sichtbar.",),
+            rest=TEXT,
+            rest_name="der Inhalt der Nachricht",
+        ),
+        Befehl(
+            name="receive",
+            syntax="receive [as <consumer>]",
+            kurz="die erste sichtbare Nachricht abholen",
+            beispiele=("receive", "receive as A"),
+            handler=QueueConsole._receive,
+            erklaerung=(
+                "Die Nachricht ist danach für die Dauer des Visibility Timeouts unsichtbar. "
+                "Kommt bis dahin kein ack, wird sie wieder sichtbar und erneut ausgeliefert.",
+            ),
+            optionen=(Option("as", CONSUMER),),
+        ),
+        Befehl(
+            name="ack",
+            syntax="ack <id> [as <consumer>]",
+            kurz="eine Nachricht bestätigen (löscht sie)",
+            beispiele=("ack 1", "ack 1 as A"),
+            handler=QueueConsole._ack,
+            erklaerung=(
+                "Ein ack für eine schon gelöschte Nachricht ändert nichts.",
+                "Mit „as A“ gilt das ack nur für die letzte Auslieferung an A, wie ein "
+                "Receipt Handle bei Amazon SQS: Hat inzwischen ein anderer Consumer die "
+                "Nachricht neu bekommen, ändert es nichts.",
+            ),
+            positionen=(Wert("id", "<id>", ID, 1),),
+            optionen=(Option("as", CONSUMER),),
+        ),
+        Befehl(
+            name="tick",
+            syntax="tick [<n>]",
+            kurz="die Zeit um n Ticks (ohne n: 1) vorstellen",
+            beispiele=("tick", "tick 2"),
+            handler=QueueConsole._tick,
+            erklaerung=(f"Höchstens {MAX_TICKS} Ticks auf einmal.",),
+            positionen=(Wert("n", "<n>", ZAHL, 0, MAX_TICKS),),
+            letzte_optional=True,
+        ),
+        Befehl(
+            name="status",
+            syntax="status",
+            kurz="jede Nachricht mit Zustand und Versuchen",
+            beispiele=("status",),
+            handler=QueueConsole._status,
+        ),
+        *gemeinsame_befehle("hilfe receive"),
+    ]
+)
+QueueConsole.BEFEHLE = BEFEHLE
 
 
 def _dump(q: Queue, einzug: str = "") -> str:

@@ -7,6 +7,7 @@ import math
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from ..fehler import aufzaehlung
 from ..log import ERLAUBTE_ZEICHEN
 from .parser import EingabeFehler, kuerze_wort
 
@@ -171,9 +172,8 @@ def anzahl(n: int, eins: str, viele: str) -> str:
     return f"{n} {eins if n == 1 else viele}"
 
 
-def namen(liste: Sequence[str]) -> str:
-    """``["a", "b"]`` -> ``„a“, „b“``."""
-    return ", ".join(f"„{n}“" for n in liste) if liste else "keine"
+#: ``["a", "b"]`` -> ``„a“, „b“``; leer -> ``keine`` (wie die Meldungen des Modells).
+namen = aufzaehlung
 
 
 def tabelle(kopf: Sequence[str], zeilen: Sequence[Sequence[str]], einzug: str = "") -> list[str]:
