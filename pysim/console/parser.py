@@ -273,6 +273,11 @@ def fehler(befehl: Befehl, meldung: str) -> EingabeFehler:
     return EingabeFehler(absatz(meldung) + "\n" + form(befehl))
 
 
+def fehlt(befehl: Befehl, meldung: str) -> EingabeFehlt:
+    """Wie ``fehler``, für eine Zeile, die endet, bevor der Befehl vollständig ist."""
+    return EingabeFehlt(absatz(meldung) + "\n" + form(befehl))
+
+
 # --- Werte ---
 
 
@@ -331,13 +336,13 @@ class _Gang:
             raise _Zeilenende(kandidaten())
         return True
 
-    def _brauche(self, fehlt: str, kandidaten: Callable[[], Iterable[str]]) -> Token:
+    def _brauche(self, was: str, kandidaten: Callable[[], Iterable[str]]) -> Token:
         """Das nächste Wort, das hier stehen muss; am Ende fehlt es (Vorschau: anhalten)."""
         if self.i < len(self.tokens):
             return self.tokens[self.i]
         if self.vorschau:
             raise _Zeilenende(kandidaten())
-        raise EingabeFehlt(absatz(fehlt) + "\n" + form(self.befehl))
+        raise fehlt(self.befehl, was)
 
     def _vorschlaege(self, wert: Wert) -> Callable[[], Iterable[str]]:
         return lambda: wert.art.kandidaten(self.konsole, self.aufruf.werte)
@@ -393,7 +398,7 @@ class _Gang:
 
         if self._hier_zu_ende(vorschlaege):
             if befehl.rest_pflicht:
-                raise EingabeFehlt(absatz(f"Es fehlt {befehl.rest_name}.") + "\n" + form(befehl))
+                raise fehlt(befehl, f"Es fehlt {befehl.rest_name}.")
             return
         if befehl.mit_schluessel:
             text = self.tokens[self.i].text
@@ -402,7 +407,7 @@ class _Gang:
                 if not schluessel:
                     meldung = "Nach `key=` fehlt der Schlüssel, ohne Leerzeichen: key=customer-7."
                     if self.i + 1 == len(self.tokens):
-                        raise EingabeFehlt(absatz(meldung) + "\n" + form(befehl))
+                        raise fehlt(befehl, meldung)
                     raise fehler(befehl, meldung)
                 werte["key"] = schluessel
                 self.i += 1
@@ -412,9 +417,7 @@ class _Gang:
                 raise fehler(befehl, "Schreib den Schlüssel ohne Leerzeichen: key=customer-7.")
             if self._hier_zu_ende(lambda: art.kandidaten(self.konsole, werte)):
                 if befehl.rest_pflicht:
-                    raise EingabeFehlt(
-                        absatz(f"Es fehlt {befehl.rest_name}.") + "\n" + form(befehl)
-                    )
+                    raise fehlt(befehl, f"Es fehlt {befehl.rest_name}.")
                 return
         start = self.tokens[self.i].start
         self.aufruf.rest_start = start
@@ -449,7 +452,7 @@ class _Gang:
             self.i += 1
         for option in befehl.optionen:
             if option.pflicht and option.wort not in gesehen:
-                raise fehler(befehl, f"Es fehlt `{option.form}`.")
+                raise fehlt(befehl, f"Es fehlt `{option.form}`.")
 
 
 def parse(befehl: Befehl, tokens: Sequence[Token], zeile: str, konsole: Any) -> Aufruf:
