@@ -20,7 +20,9 @@ KINDS = {
     "queue": lambda options: QueueConsole(
         Queue(
             visibility_timeout=int(options.get("visibility_timeout", 3)),
-            max_versuche=int(options["max_versuche"]) if options.get("max_versuche") else None,
+            max_receive_count=(
+                int(options["max_versuche"]) if options.get("max_versuche") else None
+            ),
         )
     ),
 }

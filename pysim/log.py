@@ -127,20 +127,37 @@ class Entfernt:
     """Ein Mitglied, das ``tick`` aus seiner Gruppe entfernt hat (Sitzungs-Zeitfenster).
 
     ``uebernahme``: je Partition, die es las, ``(topic, partition, neues Mitglied oder None)``.
+    ``zeitfenster``: das Sitzungs-Zeitfenster, das ablief. Ein Eintrag von pysim, darum deutsch;
+    ``group``, ``member`` und ``timeout`` sind die alten Namen (Aliase).
     """
 
-    group: str
-    member: str
+    gruppe: str
+    mitglied: str
     zeit: int
     ohne_lesen: int
-    timeout: int
+    zeitfenster: int
     generation: int
     uebernahme: tuple[tuple[str, int, str | None], ...]
 
+    @property
+    def group(self) -> str:
+        """Alter Name von ``gruppe``."""
+        return self.gruppe
+
+    @property
+    def member(self) -> str:
+        """Alter Name von ``mitglied``."""
+        return self.mitglied
+
+    @property
+    def timeout(self) -> int:
+        """Alter Name von ``zeitfenster``."""
+        return self.zeitfenster
+
     def __str__(self) -> str:
         text = (
-            f"{self.member} aus „{self.group}“ entfernt (t={self.zeit}): {self.ohne_lesen} Ticks "
-            f"ohne consume, Sitzungs-Zeitfenster {self.timeout}"
+            f"{self.mitglied} aus „{self.gruppe}“ entfernt (t={self.zeit}): {self.ohne_lesen} "
+            f"Ticks ohne consume, Sitzungs-Zeitfenster {self.zeitfenster}"
         )
         if self.uebernahme:
             teile = [
@@ -489,7 +506,7 @@ class Log:
         if zustand != regeln.ENTFERNT or e is None:
             return ""
         text = (
-            f"Es hat {e.ohne_lesen} Ticks lang nicht gelesen (Sitzungs-Zeitfenster {e.timeout}) "
+            f"Es hat {e.ohne_lesen} Ticks lang nicht gelesen (Sitzungs-Zeitfenster {e.zeitfenster}) "
             f"und wurde bei t={e.zeit} entfernt."
         )
         if e.uebernahme:

@@ -63,7 +63,7 @@ def _untaetige(topic: Topic, gruppen: list[Gruppe]) -> list[str]:
 def _entfernte(topic: Topic, gruppen: list[Gruppe]) -> list[str]:
     """Je Mitglied, das das Sitzungs-Zeitfenster entfernt hat und das dieses Topic las, eine Zeile."""
     return [
-        f"{g.name} · {e.member}: entfernt bei t={e.zeit} ({e.ohne_lesen} Ticks ohne consume)"
+        f"{g.name} · {e.mitglied}: entfernt bei t={e.zeit} ({e.ohne_lesen} Ticks ohne consume)"
         for g in gruppen
         for e in g.entfernt()
         if any(t == topic.name for t, _, _ in e.uebernahme)
@@ -218,7 +218,7 @@ def _zeichne_topic(
 def _links(topics: list[Topic], gruppen: list[Gruppe]) -> int:
     labels = [f"P{t.partitionen - 1}" for t in topics]
     for g in gruppen:
-        for m in [*g.mitglieder, *(e.member for e in g.entfernt()), None]:
+        for m in [*g.mitglieder, *(e.mitglied for e in g.entfernt()), None]:
             labels.append(_gruppen_label(g, m))
     return RAND + max([textbreite(t, 11) + 8 for t in labels] + [40]) + 12
 

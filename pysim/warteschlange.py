@@ -13,7 +13,7 @@ So arbeitet sie (Lektion 1):
   ``False`` zurück. (SQS sagt für diesen Fall nur: Die Nachricht wird „vielleicht nicht“ gelöscht;
   pysim wählt die sichere, feste Variante.)
 - Kommt bis zum Ablauf des Timeouts kein Ack, wird die Nachricht wieder sichtbar. Mit
-  ``max_versuche`` wandert sie stattdessen in die Dead Letter Queue ``dlq``, sobald sie so oft
+  ``max_receive_count`` wandert sie stattdessen in die Dead Letter Queue ``dlq``, sobald sie so oft
   ausgeliefert wurde und ihr letztes Timeout abläuft.
 - ``tick(n)`` lässt die Zeit laufen, ``offen()`` zählt, was noch nicht bestätigt ist.
 
@@ -148,8 +148,8 @@ class _Weckruf:
 class Queue:
     """Eine Queue mit Ack und Visibility Timeout (``Queue(visibility_timeout=3)``).
 
-    ``max_versuche``: nach so vielen Auslieferungen ohne Ack landet die Nachricht in ``q.dlq``
-    (selbst eine Queue). ``zeit``: eine gemeinsame Uhr, wenn mehrere Modelle dieselbe Zeit teilen.
+    ``max_receive_count`` (wie ``maxReceiveCount`` bei Amazon SQS; alter Name ``max_versuche``):
+    nach so vielen Auslieferungen ohne Ack landet die Nachricht in ``q.dlq`` (selbst eine Queue). ``zeit``: eine gemeinsame Uhr, wenn mehrere Modelle dieselbe Zeit teilen.
     Die Timeouts sind Termine dieser Uhr: einer je Tick, an dem Auslieferungen ablaufen (sie
     laufen dann in der Reihenfolge ihrer Auslieferung ab); das ack der letzten sagt ihn ab. Wer
     die Uhr vorstellt, ob ``q.tick`` oder ein anderes Modell, lässt die Timeouts zu ihrer Zeit
@@ -159,14 +159,22 @@ class Queue:
     def __init__(
         self,
         visibility_timeout: int = 3,
-        max_versuche: int | None = None,
+        max_receive_count: int | None = None,
         zeit: Zeit | None = None,
         name: str = "queue",
+        *,
+        max_versuche: int | None = None,
     ) -> None:
         self.visibility_timeout = pruefe_ganzzahl(visibility_timeout, "visibility_timeout", 1)
         if max_versuche is not None:
-            pruefe_ganzzahl(max_versuche, "max_versuche", 1)
-        self.max_versuche = max_versuche
+            if max_receive_count is not None:
+                raise UngueltigeEingabe(
+                    "max_versuche ist der alte Name von max_receive_count: Gib nur einen an."
+                )
+            max_receive_count = pruefe_ganzzahl(max_versuche, "max_versuche", 1)
+        if max_receive_count is not None:
+            pruefe_ganzzahl(max_receive_count, "max_receive_count", 1)
+        self.max_receive_count = max_receive_count
         self.name = pruefe_name(name, "Der Name der Queue")
         self.zeit = zeit if zeit is not None else Zeit()
         self._nachrichten: dict[int, _Nachricht] = {}
@@ -185,8 +193,13 @@ class Queue:
         self._verlauf: list[tuple[int, int, str, int, str | None, int | None]] = []
         self._bei_frist = self._frist  # one bound method, not one per delivery
         self.dlq: Queue | None = None
-        if max_versuche is not None:
+        if max_receive_count is not None:
             self.dlq = Queue(self.visibility_timeout, zeit=self.zeit, name=f"{self.name}-dlq")
+
+    @property
+    def max_versuche(self) -> int | None:
+        """Alter Name von ``max_receive_count``."""
+        return self.max_receive_count
 
     # --- Zeit ---
 
@@ -325,7 +338,7 @@ class Queue:
         jetzt = self.zeit.now
         m.consumer = None
         m.sichtbar_ab = None
-        if self.max_versuche is not None and m.versuche >= self.max_versuche:
+        if self.max_receive_count is not None and m.versuche >= self.max_receive_count:
             m.zustand = wechsel(m.zustand, "timeout_nach_letztem_versuch")
             self._verlauf.append((jetzt, m.id, "in_dlq", m.versuche, None, None))
             self._offen -= 1
@@ -425,8 +438,8 @@ class Queue:
         kopf = (
             f"Queue „{self.name}“ t={self.zeit.now}, visibility_timeout={self.visibility_timeout}"
         )
-        if self.max_versuche is not None:
-            kopf += f", max_versuche={self.max_versuche}"
+        if self.max_receive_count is not None:
+            kopf += f", max_versuche={self.max_receive_count}"
         zeilen = [kopf + f": {self._offen} offen"]
         grenze = 10
         sichtbar = self.sichtbar()

@@ -172,7 +172,7 @@ class Console(BasisKonsole):
     def _je_mitglieder(self, werte: dict[str, Any]) -> list[str]:
         if werte.get("gruppe") in self._log.groups():
             g = self._log.group(werte["gruppe"])
-            return [*g.mitglieder, *(e.member for e in g.entfernt())]
+            return [*g.mitglieder, *(e.mitglied for e in g.entfernt())]
         return []
 
     def _timeout_vorschlaege(self, _werte: dict[str, Any]) -> list[str]:
@@ -377,11 +377,11 @@ class Console(BasisKonsole):
         for e in entfernt:
             zeilen.append(
                 absatz(
-                    f"t={e.zeit}: {e.member} hat {e.ohne_lesen} Ticks nicht gelesen "
-                    f"(Sitzungs-Zeitfenster {e.timeout}): aus „{e.group}“ entfernt."
+                    f"t={e.zeit}: {e.mitglied} hat {e.ohne_lesen} Ticks nicht gelesen "
+                    f"(Sitzungs-Zeitfenster {e.zeitfenster}): aus „{e.gruppe}“ entfernt."
                 )
             )
-            g = log.group(e.group)
+            g = log.group(e.gruppe)
             for topic in sorted({t for t, _, _ in e.uebernahme}):
                 zeilen.append(f"Neue Aufteilung in „{topic}“ (Generation {e.generation}):")
                 zeilen.extend(_aufteilung(_leser(g, topic), g.zuteilung(topic)))
@@ -514,8 +514,8 @@ class Console(BasisKonsole):
         for e in g.entfernt():
             zeilen.append(
                 absatz(
-                    f"{e.member}: entfernt bei t={e.zeit} ({e.ohne_lesen} Ticks ohne consume, "
-                    f"Sitzungs-Zeitfenster {e.timeout})."
+                    f"{e.mitglied}: entfernt bei t={e.zeit} ({e.ohne_lesen} Ticks ohne consume, "
+                    f"Sitzungs-Zeitfenster {e.zeitfenster})."
                 )
             )
         return self._ok(aufruf, "\n".join(zeilen), g.bild().svg)
@@ -594,7 +594,7 @@ class Console(BasisKonsole):
             zeilen.append(
                 f"group {name} generation={g.generation} members={','.join(g.mitglieder)}"
             )
-            for m in sorted({*g.mitglieder, *(e.member for e in g.entfernt())}):
+            for m in sorted({*g.mitglieder, *(e.mitglied for e in g.entfernt())}):
                 zeilen.append(
                     f"  member {m} state={g.zustand(m)} last={g.zuletzt_gelesen(m)} "
                     f"topics={g.topics_von(m)}"

@@ -39,7 +39,7 @@ class QueueConsole(BasisKonsole):
     """Die Queue-Konsole: ``QueueConsole().run("send zahlung-1")``.
 
     ``queue``: eine vorhandene ``Queue``; sonst eine neue mit ``visibility_timeout`` und
-    ``max_versuche`` (ohne: keine Dead Letter Queue).
+    ``max_receive_count`` (ohne: keine Dead Letter Queue; alter Name ``max_versuche``).
     """
 
     HILFE_TITEL = "Befehle der Queue-Konsole:"
@@ -49,12 +49,18 @@ class QueueConsole(BasisKonsole):
         self,
         queue: Queue | None = None,
         visibility_timeout: int = 3,
+        max_receive_count: int | None = None,
+        *,
         max_versuche: int | None = None,
     ) -> None:
         self._queue = (
             queue
             if queue is not None
-            else Queue(visibility_timeout=visibility_timeout, max_versuche=max_versuche)
+            else Queue(
+                visibility_timeout=visibility_timeout,
+                max_receive_count=max_receive_count,
+                max_versuche=max_versuche,
+            )
         )
 
     @property
@@ -159,8 +165,8 @@ class QueueConsole(BasisKonsole):
     def _status(self, aufruf: Aufruf) -> ConsoleResult:
         q = self._queue
         kopf = f"t={q.now}, Visibility Timeout {q.visibility_timeout}"
-        if q.max_versuche is not None:
-            kopf += f", höchstens {q.max_versuche} Versuche"
+        if q.max_receive_count is not None:
+            kopf += f", höchstens {q.max_receive_count} Versuche"
         zeilen = [kopf]
         ids = q.ids()
         if not ids:
@@ -273,7 +279,7 @@ QueueConsole.BEFEHLE = BEFEHLE
 def _dump(q: Queue, einzug: str = "") -> str:
     zeilen = [
         f"{einzug}queue {q.name} t={q.now} visibility_timeout={q.visibility_timeout} "
-        f"max_versuche={q.max_versuche} offen={q.offen()}"
+        f"max_versuche={q.max_receive_count} offen={q.offen()}"
     ]
     unterwegs = {d["id"]: d for d in q.unterwegs()}
     for i in q.ids():
