@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pysim import FakeNetz, Queue, Zeit
+from pysim import FakeNetz, Log, Queue, UngueltigeEingabe, Zeit
 from pysim.warteschlange import SICHTBAR, UNTERWEGS
 
 
@@ -143,3 +144,20 @@ def test_zeit_runs_what_is_not_cancelled_in_time_and_scheduling_order(
     uhr.run()
     assert gelaufen == [n for _, n in sorted(erwartet)]
     assert uhr.geplant == 0
+
+
+def test_old_names_stay_aliases() -> None:
+    q = Queue(visibility_timeout=1, max_versuche=2)
+    assert q.max_receive_count == q.max_versuche == 2
+    assert q.dlq is not None
+    with pytest.raises(UngueltigeEingabe, match="alte Name"):
+        Queue(max_receive_count=2, max_versuche=2)
+    log = Log(session_timeout=1)
+    log.create_topic("orders")
+    log.consume("orders", "billing")
+    log.consume("orders", "billing", member="billing-2")
+    log.tick(1)
+    log.consume("orders", "billing")
+    (weg,) = log.tick(1)
+    assert (weg.gruppe, weg.mitglied, weg.zeitfenster) == ("billing", "billing-2", 1)
+    assert (weg.group, weg.member, weg.timeout) == (weg.gruppe, weg.mitglied, weg.zeitfenster)
