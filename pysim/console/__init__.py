@@ -8,7 +8,8 @@
     c.complete("consume orders g")   # ["group"]
 
 ``run`` löst nie eine Ausnahme aus: Jede Eingabe bekommt eine Antwort, und ein fehlgeschlagener
-Befehl ändert nichts. Aufbau: ``parser`` (Grammatik und Prüfung), ``basis`` (ausführen,
+Befehl ändert nichts. ``parse`` prüft eine Zeile, ohne sie auszuführen. Aufbau: ``parser`` (die
+Grammatik und ihr einer Weg, für Prüfung und Vervollständigung), ``basis`` (ausführen,
 vervollständigen), ``log_console`` und ``queue_console`` (Befehlstabellen und Ausgaben),
 ``hilfe`` (Hilfetexte aus den Tabellen), ``werte`` (JSON, Namen, Tabellen), ``ergebnis``.
 """
