@@ -149,11 +149,12 @@ class Queue:
     """Eine Queue mit Ack und Visibility Timeout (``Queue(visibility_timeout=3)``).
 
     ``max_receive_count`` (wie ``maxReceiveCount`` bei Amazon SQS; alter Name ``max_versuche``):
-    nach so vielen Auslieferungen ohne Ack landet die Nachricht in ``q.dlq`` (selbst eine Queue). ``zeit``: eine gemeinsame Uhr, wenn mehrere Modelle dieselbe Zeit teilen.
-    Die Timeouts sind Termine dieser Uhr: einer je Tick, an dem Auslieferungen ablaufen (sie
-    laufen dann in der Reihenfolge ihrer Auslieferung ab); das ack der letzten sagt ihn ab. Wer
-    die Uhr vorstellt, ob ``q.tick`` oder ein anderes Modell, lässt die Timeouts zu ihrer Zeit
-    ablaufen, in einer Reihenfolge mit allen anderen Terminen der Uhr.
+    nach so vielen Auslieferungen ohne Ack landet die Nachricht in ``q.dlq`` (selbst eine Queue).
+    ``zeit``: eine gemeinsame Uhr, wenn mehrere Modelle dieselbe Zeit teilen. Die Timeouts
+    sind Termine dieser Uhr: einer je Tick, an dem Auslieferungen ablaufen (sie laufen dann in
+    der Reihenfolge ihrer Auslieferung ab); das ack der letzten sagt ihn ab. Wer die Uhr
+    vorstellt, ob ``q.tick`` oder ein anderes Modell, lässt die Timeouts zu ihrer Zeit ablaufen,
+    in einer Reihenfolge mit allen anderen Terminen der Uhr.
     """
 
     def __init__(
@@ -181,8 +182,9 @@ class Queue:
         self._sichtbar: list[int] = []  # Heap der IDs; die kleinste ID ist die erste sichtbare
         # Deliveries in flight as (sichtbar_ab, id, versuch), by deadline: every delivery gets the
         # same timeout and time only moves forward, so appending keeps the order. Entries of
-        # acked deliveries are skipped when they reach the front. One clock event per deadline
-        # (not per delivery): most deliveries are acked, and a cancelled event is garbage.
+        # acked deliveries are skipped when they reach the front. One clock event per deadline,
+        # not per delivery: deliveries due at the same tick share it, so the clock holds as many
+        # events as there are distinct deadlines, not one object per message in flight.
         self._fristen: deque[tuple[int, int, int]] = deque()
         self._weckrufe: dict[int, _Weckruf] = {}  # sichtbar_ab -> its clock event
         self._naechste_id = 1
