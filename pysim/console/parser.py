@@ -77,6 +77,10 @@ def _keine(_konsole: Any, _werte: dict[str, Any]) -> Iterable[str]:
     return ()
 
 
+def _nur_key(_konsole: Any, _werte: dict[str, Any]) -> Iterable[str]:
+    return ("key=",)
+
+
 @dataclass(frozen=True)
 class Art:
     """Was an einer Stelle stehen darf.
@@ -147,8 +151,8 @@ class Befehl:
     rest: Art | None = None
     rest_name: str = ""
     rest_pflicht: bool = True
-    mit_schluessel: bool = False
-    schluessel: Kandidaten = _keine
+    mit_schluessel: bool = False  # [key=<schlüssel>] before the rest
+    schluessel: Kandidaten = _nur_key  # its suggestions, e.g. the keys the topic has
     aliase: tuple[str, ...] = ()
     vervollstaendigen: bool = True
     zeigt_bild: bool = True
