@@ -23,3 +23,13 @@ class LessonError(_Base, SuperFencesException):  # type: ignore[misc,valid-type]
         self.message = message
         where = f"{path}:{line}" if line is not None else path
         super().__init__(f"{where}: {message}")
+
+
+def too_long(path: str, line: int, label: str, seconds: float) -> LessonError:
+    """A block ran past its time limit (the build stopped it)."""
+    return LessonError(
+        path,
+        line,
+        f"{label} läuft länger als {seconds:g} s — Endlosschleife? Der Build hat "
+        "den Block abgebrochen. Prüfe Schleifen und `await`s, die nie enden.",
+    )

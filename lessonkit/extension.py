@@ -30,8 +30,7 @@ from lessonkit.blocks import PLACEHOLDER, PageState
 from lessonkit.diagrams import check_diagrams
 from lessonkit.errors import LessonError
 from lessonkit.execute import run_page
-from lessonkit.fences import FENCES, LINE_OPTION
-from lessonkit.render import render_block
+from lessonkit.fences import LINE_OPTION, names, render_block
 from lessonkit.source import locate
 
 _FENCE = re.compile(r"^(?P<indent>[ \t>]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<rest>.*)$")
@@ -46,6 +45,7 @@ class FenceLineTagger(Preprocessor):
 
     def run(self, lines: list[str]) -> list[str]:
         location = locate("\n".join(lines), self.docs_dir)
+        tagged = {*names(), mermaid_fence.LANGUAGE}
         page = PageState(location, self.docs_dir)
         self.md.lessonkit_page = page  # type: ignore[attr-defined]
         out: list[str] = []
@@ -74,7 +74,7 @@ class FenceLineTagger(Preprocessor):
                 continue
             open_fence = fence
             language = rest.split(None, 1)[0] if rest else ""
-            if language in FENCES or language == mermaid_fence.LANGUAGE:
+            if language in tagged:
                 line = f'{line.rstrip()} {LINE_OPTION}="{location.line(index)}"'
             if language == mermaid_fence.LANGUAGE:  # also parsed at build (diagrams.py)
                 diagram, indent, start = [], match["indent"], location.line(index)
