@@ -41,7 +41,10 @@ import traceback
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from types import CodeType
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
+
+if TYPE_CHECKING:  # the browser's Python needs no types at run time
+    from lessonkit.contract import CellResultData
 
 #: Output beyond either limit is dropped, so a ``print`` loop cannot exhaust the tab.
 MAX_OUTPUT_LINES = 5000
@@ -99,10 +102,11 @@ class CellResult:
     #: The last expression's value itself (for checking predictions; never serialised).
     raw_value: Any = field(default=None, repr=False, compare=False)
 
-    def to_dict(self) -> dict[str, Any]:
-        """Plain data for JSON and for the browser."""
+    def to_dict(self) -> CellResultData:
+        """Plain data for JSON and for the browser (``lessonkit.contract.CellResultData``)."""
         return {
-            "output": [list(chunk) for chunk in self.output],
+            # Pairs as lists, as JSON gives them back (the contract's [stream, text]).
+            "output": cast("list[tuple[str, str]]", [list(chunk) for chunk in self.output]),
             "value": self.value,
             "svg": self.svg,
             "error": self.error,
