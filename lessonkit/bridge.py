@@ -68,9 +68,9 @@ class PageKernel(Kernel):
         on_chunk: ChunkCallback | None = None,
     ) -> CellResult:
         if not isinstance(sys.stdout, _TaskStream):
-            sys.stdout = _TaskStream("stdout", sys.stdout)  # type: ignore[assignment]
+            sys.stdout = _TaskStream("stdout", sys.stdout)
         if not isinstance(sys.stderr, _TaskStream):
-            sys.stderr = _TaskStream("stderr", sys.stderr)  # type: ignore[assignment]
+            sys.stderr = _TaskStream("stderr", sys.stderr)
         return await super().run(session, code, label, on_chunk)
 
 
