@@ -411,7 +411,7 @@ class QuizExercise extends Exercise<QuizData> {
     this.inputs.forEach((input, index) => {
       const item = input.closest("li");
       if (!item) return;
-      const result = right.has(index) ? "richtig" : input.checked ? "falsch" : "";
+      const result = right.has(index) ? "right" : input.checked ? "wrong" : "";
       item.dataset["result"] = result;
       // The verdict in words beside the option (not only a colour; forced colours keep it).
       item.querySelector(".lk-quiz__verdict")?.remove();
@@ -419,7 +419,7 @@ class QuizExercise extends Exercise<QuizData> {
         const verdict = document.createElement("span");
         verdict.className = "lk-quiz__verdict";
         verdict.textContent =
-          result === "falsch" ? "✗ Falsch" : input.checked ? "✓ Richtig" : "✓ Richtig (nicht gewählt)";
+          result === "wrong" ? "✗ Falsch" : input.checked ? "✓ Richtig" : "✓ Richtig (nicht gewählt)";
         item.querySelector("label")?.append(verdict);
       }
       const why = item.querySelector<HTMLElement>(".lk-quiz__why");
