@@ -225,8 +225,8 @@ def render_cell(cell: Cell, result: CellResult | None) -> str:
         f"{data_element('cell', data)}"
         f'<div class="lk-cell__head"><span class="lk-cell__label">{escape(cell.label)}</span></div>'
         f'<div class="lk-cell__code">{highlight_python(cell.code)}</div>'
-        # Not a live region (an <output> is a status by default): the cell's status says
-        # when it ran; the output itself was announced twice, and earlier cells' too.
+        # Not a live region (an <output> is a status by default): the cell's status
+        # announces the run, so announcing the output as well would say it twice.
         f'<output class="lk-output" role="group" aria-live="off" '
         f'aria-label="Ergebnis von {escape(cell.label)}">'
         f"{render_output(result)}</output>"
