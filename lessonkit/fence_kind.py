@@ -4,7 +4,7 @@ A kind (``FenceKind``) has its options, makes its block from the fence, labels i
 in page order, runs it at build time, checks the run against what the author
 declared and writes its HTML (with the data the page script reads). The table of
 kinds is ``lessonkit.fences.FENCES``; ``lessonkit.execute`` and
-``lessonkit.render`` only walk it, so adding a fence is one module with its kind
+``lessonkit.fences.render_block`` only walk it, so adding a fence is one module with its kind
 (and one TypeScript component, and its section in docs/autoren.md).
 """
 
