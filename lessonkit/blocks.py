@@ -41,7 +41,7 @@ class Cell(Block):
 
 @dataclass
 class ConsoleBlock(Block):
-    """One ``log-console`` or ``queue-console`` block: its setup commands."""
+    """One console block (``log-konsole``, ``queue-konsole``): its setup commands."""
 
     kind: str = "log"
     setup: list[str] = field(default_factory=list)
