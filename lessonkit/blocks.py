@@ -16,6 +16,11 @@ class Block:
     slot: int  # order in which superfences met it; names its placeholder
     line: int  # line of the opening fence in the Markdown file
     label: str = ""  # "Zelle 3", "Konsole 1": set once the page order is known
+    fence: str = ""  # the fence's name (its kind in ``lessonkit.fences.FENCES``)
+
+    def session_code(self) -> tuple[str, str] | None:
+        """(session, code) when the block runs Python in a session of the page's cells."""
+        return None
 
 
 @dataclass
@@ -30,10 +35,13 @@ class Cell(Block):
     #: cells need nothing from it, so in the browser its failure never stops them.
     check: bool = False
 
+    def session_code(self) -> tuple[str, str] | None:
+        return self.session, self.code
+
 
 @dataclass
 class ConsoleBlock(Block):
-    """One ``log-console`` or ``queue-console`` block: its setup commands."""
+    """One console block (``log-konsole``, ``queue-konsole``): its setup commands."""
 
     kind: str = "log"
     setup: list[str] = field(default_factory=list)

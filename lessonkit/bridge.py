@@ -17,11 +17,19 @@ import inspect
 import json
 import sys
 from collections.abc import Callable
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from lessonkit.checks import check_code, check_console, predict
 from lessonkit.consoles import ConsoleSessions
 from lessonkit.kernel import CellResult, ChunkCallback, Kernel, cell_streams
+
+if TYPE_CHECKING:  # the browser's Python needs no types at run time
+    from lessonkit.contract import (
+        ConsoleLineArgs,
+        ConsoleResultData,
+        PredictionOutcomeData,
+        TaskOutcomeData,
+    )
 
 
 class _TaskStream:
@@ -60,9 +68,9 @@ class PageKernel(Kernel):
         on_chunk: ChunkCallback | None = None,
     ) -> CellResult:
         if not isinstance(sys.stdout, _TaskStream):
-            sys.stdout = _TaskStream("stdout", sys.stdout)  # type: ignore[assignment]
+            sys.stdout = _TaskStream("stdout", sys.stdout)
         if not isinstance(sys.stderr, _TaskStream):
-            sys.stderr = _TaskStream("stderr", sys.stderr)  # type: ignore[assignment]
+            sys.stderr = _TaskStream("stderr", sys.stderr)
         return await super().run(session, code, label, on_chunk)
 
 
@@ -83,13 +91,22 @@ kernel = PageKernel()
 consoles = ConsoleSessions()
 
 
-def _console_run(key: str, kind: str, options: dict[str, Any], setup: list[str], line: str) -> Any:
-    return consoles.run(key, kind, options, setup, line).to_dict()
+def _console_run(
+    key: str, kind: str, options: dict[str, str], setup: list[str], line: str
+) -> ConsoleResultData:
+    result = consoles.run(key, kind, options, setup, line)
+    return {
+        "ok": result.ok,
+        "text": result.text,
+        "svg": result.svg,
+        "clear": result.clear,
+        "command": result.command,
+    }
 
 
 def _console_complete(
-    key: str, kind: str, options: dict[str, Any], setup: list[str], line: str
-) -> Any:
+    key: str, kind: str, options: dict[str, str], setup: list[str], line: str
+) -> list[str]:
     return consoles.complete(key, kind, options, setup, line)
 
 
@@ -97,7 +114,7 @@ def _console_reset(key: str) -> None:
     consoles.reset(key)
 
 
-def _console_replay(commands: list[dict[str, Any]]) -> int:
+def _console_replay(commands: list[ConsoleLineArgs]) -> int:
     """After a restart: run the reader's console commands again, in their order.
 
     The simulations are deterministic, so each console reaches the state its
@@ -115,7 +132,7 @@ def _page_reset() -> None:
     consoles.reset_all()
 
 
-async def _predict(code: str, answer: str, session: str | None, id: str) -> Any:
+async def _predict(code: str, answer: str, session: str | None, id: str) -> PredictionOutcomeData:
     # Without a session the prediction runs in a fresh namespace of its own, every time.
     name = session or f"vorhersage:{id}"
     if session is None:
@@ -123,17 +140,19 @@ async def _predict(code: str, answer: str, session: str | None, id: str) -> Any:
     return await predict(code, answer, kernel, name)
 
 
-async def _check_code(vorbereitung: str, code: str, pruefung: str) -> Any:
+async def _check_code(vorbereitung: str, code: str, pruefung: str) -> TaskOutcomeData:
     return (await check_code(vorbereitung, code, pruefung)).to_dict()
 
 
 def _check_console(
-    key: str, kind: str, options: dict[str, Any], setup: list[str], pruefung: str
-) -> Any:
+    key: str, kind: str, options: dict[str, str], setup: list[str], pruefung: str
+) -> TaskOutcomeData:
     console, _ = consoles.get(key, kind, options, setup)
     return check_console(console, kind, pruefung).to_dict()
 
 
+#: The calls the page can make; their arguments and results are declared in
+#: ``lessonkit.contract.CALLS`` (tests/lessonkit/test_contract.py compares).
 CALLS: dict[str, Callable[..., Any]] = {
     "console.run": _console_run,
     "console.complete": _console_complete,

@@ -20,10 +20,13 @@ import ast
 import itertools
 import traceback
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
-from typing import Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from lessonkit.kernel import CellResult, Kernel, bounded_repr, format_error, no_input
+
+if TYPE_CHECKING:  # the browser's Python needs no types at run time
+    from lessonkit.contract import CheckOutcomeData, PredictionOutcomeData, TaskOutcomeData
 
 #: Longest message of one check that is shown.
 MAX_CHECK_CHARS = 2_000
@@ -67,8 +70,17 @@ class TaskOutcome:
     #: What the reader's code printed.
     output: str = ""
 
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+    def to_dict(self) -> TaskOutcomeData:
+        checks: list[CheckOutcomeData] = [
+            {
+                "name": check.name,
+                "ok": check.ok,
+                "message": check.message,
+                "check_line": check.check_line,
+            }
+            for check in self.checks
+        ]
+        return {"ok": self.ok, "checks": checks, "error": self.error, "output": self.output}
 
 
 def _registry(namespace: dict[str, Any]) -> list[tuple[str, Callable[[], Any]]]:
@@ -241,8 +253,14 @@ class PredictionOutcome:
     actual: str = ""  # repr of the real value
     parts: list[bool] = field(default_factory=list)  # per component, for tuples and lists
 
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+    def to_dict(self) -> PredictionOutcomeData:
+        return {
+            "valid": self.valid,
+            "correct": self.correct,
+            "message": self.message,
+            "actual": self.actual,
+            "parts": list(self.parts),
+        }
 
 
 def parse_answer(text: str) -> Any:
@@ -314,7 +332,7 @@ async def evaluate(code: str, kernel: Kernel, session: str, label: str) -> CellR
     return await kernel.run(session, code, label)
 
 
-async def predict(code: str, answer: str, kernel: Kernel, session: str) -> dict[str, Any]:
+async def predict(code: str, answer: str, kernel: Kernel, session: str) -> PredictionOutcomeData:
     """Browser entry: run the prediction's code in ``session``, compare with the answer."""
     try:
         parse_answer(answer)

@@ -9,13 +9,16 @@ browser and called there through ``lessonkit.bridge``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from pysim import Queue
 from pysim.console import Console, ConsoleResult, QueueConsole
 
+AnyConsole = Console | QueueConsole
+
 #: The consoles a fence can create: kind -> factory(options).
-KINDS = {
+KINDS: dict[str, Callable[[dict[str, Any]], AnyConsole]] = {
     "log": lambda options: Console(),
     "queue": lambda options: QueueConsole(
         Queue(
@@ -26,8 +29,6 @@ KINDS = {
         )
     ),
 }
-
-AnyConsole = Console | QueueConsole
 
 
 def strip_expectation(line: str) -> tuple[str, bool]:

@@ -30,24 +30,21 @@ from lessonkit.checks import (
     compare_prediction,
     evaluate,
 )
+from lessonkit.console_fence import build_options
 from lessonkit.consoles import ConsoleSessions
+from lessonkit.contract import (
+    CodeTaskData,
+    ConsoleTaskData,
+    ExerciseData,
+    PredictionData,
+    QuizData,
+)
+from lessonkit.fence_kind import FenceError
 from lessonkit.kernel import Kernel
 from lessonkit.pagedata import data_element
+from lessonkit.render import highlight_python
 
 _SECTION = re.compile(r"^--- ?([a-zäöü]+)\s*$")
-_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,60}$")
-
-
-class FenceError(ValueError):
-    """An exercise fence is malformed; the build adds file and line.
-
-    ``row`` is the 0-based row in the fence's body the error is about (a ``--- name``
-    line), when there is one; otherwise the build names the fence's first line.
-    """
-
-    def __init__(self, message: str, row: int | None = None) -> None:
-        super().__init__(message)
-        self.row = row
 
 
 @dataclass
@@ -88,6 +85,18 @@ class Exercise(Block):
                     return row
         return self.rows[section]
 
+    async def verify(self, kernel: Kernel) -> Problem | None:
+        """Prove the exercise sound: what is wrong and where, or None if all is well."""
+        return None
+
+    def data(self) -> ExerciseData:
+        """What the browser needs to run and check the exercise."""
+        raise NotImplementedError
+
+    def body(self, console_html: str) -> list[str]:
+        """The HTML between the exercise's head and its feedback."""
+        raise NotImplementedError
+
 
 @dataclass
 class Prediction(Exercise):
@@ -97,6 +106,31 @@ class Prediction(Exercise):
     erklaerung: str = ""
     session: str | None = None
     platzhalter: str = "ein Python-Wert"
+
+    def session_code(self) -> tuple[str, str] | None:
+        return (self.session, self.code) if self.session is not None else None
+
+    async def verify(self, kernel: Kernel) -> Problem | None:
+        return await _verify_prediction(self, kernel)
+
+    def data(self) -> PredictionData:
+        return {
+            "id": self.id,
+            "type": "vorhersage",
+            "digest": self.digest,
+            "label": self.label,
+            "code": self.code,
+            "session": self.session,
+            "platzhalter": self.platzhalter,
+        }
+
+    def body(self, console_html: str) -> list[str]:
+        answer = f'<p class="lk-exercise__answer">Antwort: <code>{escape(self.antwort)}</code></p>'
+        return [
+            f'<div class="lk-exercise__text">{md(self.frage)}</div>',
+            f'<div class="lk-exercise__code">{highlight_python(self.code)}</div>',
+            _details("lk-exercise__solution", "Lösung", answer + md(self.erklaerung)),
+        ]
 
 
 @dataclass
@@ -108,6 +142,43 @@ class CodeTask(Exercise):
     loesung: str = ""
     hinweise: list[str] = field(default_factory=list)
     erklaerung: str = ""
+
+    async def verify(self, kernel: Kernel) -> Problem | None:
+        try:
+            solved = await check_code(self.vorbereitung, self.loesung, self.pruefung)
+        except Exception as exc:
+            return _broken_section(self, exc)
+        if not solved.ok:
+            return _solution_fails(self, solved, "loesung")
+        start = await check_code(self.vorbereitung, self.start, self.pruefung)
+        if start.ok:
+            return (
+                "Der Startcode besteht schon alle Prüfungen: eine Prüfung, die nicht "
+                "scheitern kann.",
+                self.rows.get("start"),
+            )
+        return None
+
+    def data(self) -> CodeTaskData:
+        return {
+            "id": self.id,
+            "type": "aufgabe",
+            "digest": self.digest,
+            "label": self.label,
+            "vorbereitung": self.vorbereitung,
+            "start": self.start,
+            "pruefung": self.pruefung,
+            "loesung": self.loesung,
+        }
+
+    def body(self, console_html: str) -> list[str]:
+        solution = highlight_python(self.loesung) + md(self.erklaerung)
+        return [
+            f'<div class="lk-exercise__text">{md(self.aufgabe)}</div>',
+            f'<div class="lk-exercise__code">{highlight_python(self.start)}</div>',
+            *_hint_html(self.hinweise),
+            _details("lk-exercise__solution", "Lösung", solution),
+        ]
 
 
 @dataclass
@@ -121,6 +192,35 @@ class ConsoleTask(Exercise):
     hinweise: list[str] = field(default_factory=list)
     erklaerung: str = ""
 
+    async def verify(self, kernel: Kernel) -> Problem | None:
+        try:
+            return _verify_console(self)
+        except Exception as exc:
+            return _broken_section(self, exc)
+
+    def data(self) -> ConsoleTaskData:
+        return {
+            "id": self.id,
+            "type": "konsolen-aufgabe",
+            "digest": self.digest,
+            "label": self.label,
+            "kind": self.kind,
+            "options": self.options,
+            "setup": self.setup,
+            "pruefung": self.pruefung,
+            "loesung": self.loesung,
+        }
+
+    def body(self, console_html: str) -> list[str]:
+        commands = "".join(f"{escape(c)}\n" for c in self.loesung)
+        solution = f'<pre class="lk-exercise__commands"><code>{commands}</code></pre>'
+        return [
+            f'<div class="lk-exercise__text">{md(self.aufgabe)}</div>',
+            console_html,
+            *_hint_html(self.hinweise),
+            _details("lk-exercise__solution", "Lösung", solution + md(self.erklaerung)),
+        ]
+
 
 @dataclass
 class QuizOption:
@@ -133,6 +233,42 @@ class QuizOption:
 class Quiz(Exercise):
     frage: str = ""
     optionen: list[QuizOption] = field(default_factory=list)
+
+    # verify: a quiz was checked while parsing (``make_quiz``).
+
+    def data(self) -> QuizData:
+        return {
+            "id": self.id,
+            "type": "quiz",
+            "digest": self.digest,
+            "label": self.label,
+            "richtig": [i for i, o in enumerate(self.optionen) if o.richtig],
+        }
+
+    def body(self, console_html: str) -> list[str]:
+        kind = "checkbox" if sum(o.richtig for o in self.optionen) > 1 else "radio"
+        items = []
+        for index, option in enumerate(self.optionen):
+            explanation = (
+                f'<div class="lk-quiz__why" hidden>{md(option.erklaerung)}</div>'
+                if option.erklaerung
+                else ""
+            )
+            items.append(
+                f'<li class="lk-quiz__option"><label><input type="{kind}" name="lk-quiz-{escape(self.id)}" '
+                f'value="{index}"> <span>{md(option.text)}</span></label>{explanation}</li>'
+            )
+        # A group named by what to do and described by the question (a legend may not
+        # hold the question's paragraphs and code).
+        legend = "Wähle eine Antwort." if kind == "radio" else "Wähle alle richtigen Antworten."
+        right = "".join(f"<li>{md(o.text)}</li>" for o in self.optionen if o.richtig)
+        return [
+            f'<div class="lk-exercise__text" id="{escape(self.id)}-frage">{md(self.frage)}</div>',
+            f'<fieldset class="lk-quiz" aria-describedby="{escape(self.id)}-frage">'
+            f'<legend class="lk-quiz__legend">{legend}</legend>'
+            f'<ul class="lk-quiz__options">{"".join(items)}</ul></fieldset>',
+            _details("lk-exercise__solution", "Lösung", f"<ul>{right}</ul>"),
+        ]
 
 
 # --- parsing -----------------------------------------------------------------------------
@@ -207,15 +343,6 @@ def _common(src: str, slot: int, line: int, options: dict[str, Any], type_: str)
     }
 
 
-def read_id(value: str) -> str:
-    """Option reader for ``id``."""
-    if not _ID.match(value):
-        raise ValueError(
-            f'id=„{value}“ ist keine gültige id: Kleinbuchstaben, Ziffern und „-“, z. B. id="uebung-1".'
-        )
-    return value
-
-
 #: The sections of each exercise fence: name -> required. Every fence also takes any
 #: number of ``--- hinweis`` (hints, shown one by one). A quiz is ``frage`` and answers
 #: (``richtig``/``falsch``, each optionally followed by its ``erklaerung``).
@@ -240,7 +367,7 @@ SECTIONS: dict[str, dict[str, bool]] = {
 }
 
 
-def make_prediction(slot: int, line: int, src: str, options: dict[str, Any]) -> Block:
+def make_prediction(slot: int, line: int, src: str, options: dict[str, Any]) -> Prediction:
     parts = _single(src, SECTIONS["vorhersage"], "vorhersage")
     return Prediction(
         **_common(src, slot, line, options, "vorhersage"),
@@ -253,7 +380,7 @@ def make_prediction(slot: int, line: int, src: str, options: dict[str, Any]) -> 
     )
 
 
-def make_code_task(slot: int, line: int, src: str, options: dict[str, Any]) -> Block:
+def make_code_task(slot: int, line: int, src: str, options: dict[str, Any]) -> CodeTask:
     found = sections(src)
     parts = _single(src, SECTIONS["aufgabe"], "aufgabe")
     return CodeTask(
@@ -272,15 +399,14 @@ def _lines(text: str) -> list[str]:
     return [row for row in text.splitlines() if row.strip()]
 
 
-def make_console_task(slot: int, line: int, src: str, options: dict[str, Any]) -> Block:
+def make_console_task(slot: int, line: int, src: str, options: dict[str, Any]) -> ConsoleTask:
     found = sections(src)
     parts = _single(src, SECTIONS["konsolen-aufgabe"], "konsolen-aufgabe")
-    extra = {k: v for k, v in options.items() if k in ("visibility_timeout", "max_versuche")}
     return ConsoleTask(
         **_common(src, slot, line, options, "konsolen-aufgabe"),
         aufgabe=parts.get("aufgabe", ""),
         kind=options.get("kind", "log"),
-        options=extra,
+        options=build_options(options),
         setup=_lines(parts.get("setup", "")),
         pruefung=parts["pruefung"],
         loesung=_lines(parts["loesung"]),
@@ -299,7 +425,7 @@ def mix(items: list[Any], seed: str) -> None:
         items[i], items[j] = items[j], items[i]
 
 
-def make_quiz(slot: int, line: int, src: str, options: dict[str, Any]) -> Block:
+def make_quiz(slot: int, line: int, src: str, options: dict[str, Any]) -> Quiz:
     frage = ""
     optionen: list[QuizOption] = []
     for name, text, row in sections_with_rows(src):
@@ -401,29 +527,7 @@ def _solution_fails(exercise: Exercise, outcome: TaskOutcome, section: str) -> P
 
 async def verify(exercise: Exercise, kernel: Kernel) -> Problem | None:
     """Prove the exercise sound. Returns what is wrong and where, or None if all is well."""
-    if isinstance(exercise, Prediction):
-        return await _verify_prediction(exercise, kernel)
-    if isinstance(exercise, CodeTask):
-        try:
-            solved = await check_code(exercise.vorbereitung, exercise.loesung, exercise.pruefung)
-        except Exception as exc:
-            return _broken_section(exercise, exc)
-        if not solved.ok:
-            return _solution_fails(exercise, solved, "loesung")
-        start = await check_code(exercise.vorbereitung, exercise.start, exercise.pruefung)
-        if start.ok:
-            return (
-                "Der Startcode besteht schon alle Prüfungen: eine Prüfung, die nicht "
-                "scheitern kann.",
-                exercise.rows.get("start"),
-            )
-        return None
-    if isinstance(exercise, ConsoleTask):
-        try:
-            return _verify_console(exercise)
-        except Exception as exc:
-            return _broken_section(exercise, exc)
-    return None  # a quiz was checked while parsing
+    return await exercise.verify(kernel)
 
 
 async def _verify_prediction(exercise: Prediction, kernel: Kernel) -> Problem | None:
@@ -505,107 +609,23 @@ def md(text: str) -> str:
     return markdown.markdown(text, extensions=_MARKDOWN_EXTENSIONS) if text.strip() else ""
 
 
-def exercise_data(exercise: Exercise) -> dict[str, Any]:
+def exercise_data(exercise: Exercise) -> ExerciseData:
     """What the browser needs to run and check the exercise."""
-    base = {
-        "id": exercise.id,
-        "type": exercise.type,
-        "digest": exercise.digest,
-        "label": exercise.label,
-    }
-    if isinstance(exercise, Prediction):
-        return {
-            **base,
-            "code": exercise.code,
-            "session": exercise.session,
-            "platzhalter": exercise.platzhalter,
-        }
-    if isinstance(exercise, CodeTask):
-        return {
-            **base,
-            "vorbereitung": exercise.vorbereitung,
-            "start": exercise.start,
-            "pruefung": exercise.pruefung,
-            "loesung": exercise.loesung,
-        }
-    if isinstance(exercise, ConsoleTask):
-        return {
-            **base,
-            "kind": exercise.kind,
-            "options": exercise.options,
-            "setup": exercise.setup,
-            "pruefung": exercise.pruefung,
-            "loesung": exercise.loesung,
-        }
-    if isinstance(exercise, Quiz):
-        return {**base, "richtig": [i for i, o in enumerate(exercise.optionen) if o.richtig]}
-    raise TypeError(type(exercise).__name__)
+    return exercise.data()
 
 
 def _details(css: str, summary: str, body: str) -> str:
     return f'<details class="{css}"><summary>{escape(summary)}</summary>{body}</details>'
 
 
-def render_exercise(exercise: Exercise, highlight_python: Any, console_html: str = "") -> str:
+def render_exercise(exercise: Exercise, console_html: str = "") -> str:
     """The exercise as HTML: complete and readable without JavaScript."""
-    parts: list[str] = []
     title = f"{exercise.label} · {TITLES[exercise.type]}"
-    if isinstance(exercise, Prediction):
-        parts.append(f'<div class="lk-exercise__text">{md(exercise.frage)}</div>')
-        parts.append(f'<div class="lk-exercise__code">{highlight_python(exercise.code)}</div>')
-        body = (
-            f'<p class="lk-exercise__answer">Antwort: <code>{escape(exercise.antwort)}</code></p>'
-        )
-        parts.append(_details("lk-exercise__solution", "Lösung", body + md(exercise.erklaerung)))
-    elif isinstance(exercise, CodeTask):
-        parts.append(f'<div class="lk-exercise__text">{md(exercise.aufgabe)}</div>')
-        parts.append(f'<div class="lk-exercise__code">{highlight_python(exercise.start)}</div>')
-        parts.extend(_hint_html(exercise.hinweise))
-        solution = highlight_python(exercise.loesung) + md(exercise.erklaerung)
-        parts.append(_details("lk-exercise__solution", "Lösung", solution))
-    elif isinstance(exercise, ConsoleTask):
-        parts.append(f'<div class="lk-exercise__text">{md(exercise.aufgabe)}</div>')
-        parts.append(console_html)
-        parts.extend(_hint_html(exercise.hinweise))
-        commands = "".join(f"{escape(c)}\n" for c in exercise.loesung)
-        solution = f'<pre class="lk-exercise__commands"><code>{commands}</code></pre>'
-        parts.append(
-            _details("lk-exercise__solution", "Lösung", solution + md(exercise.erklaerung))
-        )
-    elif isinstance(exercise, Quiz):
-        parts.append(f'<div class="lk-exercise__text">{md(exercise.frage)}</div>')
-        kind = "checkbox" if sum(o.richtig for o in exercise.optionen) > 1 else "radio"
-        items = []
-        for index, option in enumerate(exercise.optionen):
-            explanation = (
-                f'<div class="lk-quiz__why" hidden>{md(option.erklaerung)}</div>'
-                if option.erklaerung
-                else ""
-            )
-            items.append(
-                f'<li class="lk-quiz__option"><label><input type="{kind}" name="lk-quiz-{escape(exercise.id)}" '
-                f'value="{index}"> <span>{md(option.text)}</span></label>{explanation}</li>'
-            )
-        # A group named by what to do and described by the question (a legend may not
-        # hold the question's paragraphs and code).
-        legend = "Wähle eine Antwort." if kind == "radio" else "Wähle alle richtigen Antworten."
-        parts[-1] = parts[-1].replace(
-            '<div class="lk-exercise__text">',
-            f'<div class="lk-exercise__text" id="{escape(exercise.id)}-frage">',
-            1,
-        )
-        parts.append(
-            f'<fieldset class="lk-quiz" aria-describedby="{escape(exercise.id)}-frage">'
-            f'<legend class="lk-quiz__legend">{legend}</legend>'
-            f'<ul class="lk-quiz__options">{"".join(items)}</ul></fieldset>'
-        )
-        right = "".join(f"<li>{md(o.text)}</li>" for o in exercise.optionen if o.richtig)
-        parts.append(_details("lk-exercise__solution", "Lösung", f"<ul>{right}</ul>"))
     return (
         f'<div class="lk-exercise" data-lk-exercise data-type="{exercise.type}" id="{escape(exercise.id)}">'
-        f"{data_element('exercise', exercise_data(exercise))}"
+        f"{data_element('exercise', exercise.data())}"
         f'<div class="lk-exercise__head">{escape(title)}</div>'
-        f"{''.join(parts)}"
+        f"{''.join(exercise.body(console_html))}"
         '<output class="lk-exercise__feedback" aria-live="polite"></output>'
         "</div>"
     )

@@ -30,14 +30,13 @@ from lessonkit.blocks import PLACEHOLDER, PageState
 from lessonkit.diagrams import check_diagrams
 from lessonkit.errors import LessonError
 from lessonkit.execute import run_page
-from lessonkit.fences import FENCES, LINE_OPTION
-from lessonkit.render import render_block
+from lessonkit.fences import LINE_OPTION, names, render_block
 from lessonkit.source import locate
 
 _FENCE = re.compile(r"^(?P<indent>[ \t>]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<rest>.*)$")
 
 
-class FenceLineTagger(Preprocessor):
+class FenceLineTagger(Preprocessor):  # type: ignore[misc]  # Python-Markdown is untyped
     """Adds ``lkline="N"`` to the header of each of our fences."""
 
     def __init__(self, md: Markdown, docs_dir: str) -> None:
@@ -46,8 +45,9 @@ class FenceLineTagger(Preprocessor):
 
     def run(self, lines: list[str]) -> list[str]:
         location = locate("\n".join(lines), self.docs_dir)
+        tagged = {*names(), mermaid_fence.LANGUAGE}
         page = PageState(location, self.docs_dir)
-        self.md.lessonkit_page = page  # type: ignore[attr-defined]
+        self.md.lessonkit_page = page
         out: list[str] = []
         open_fence: str | None = None  # the fence of the code block we are inside
         diagram: list[str] | None = None  # the lines of the mermaid diagram we are inside
@@ -74,7 +74,7 @@ class FenceLineTagger(Preprocessor):
                 continue
             open_fence = fence
             language = rest.split(None, 1)[0] if rest else ""
-            if language in FENCES or language == mermaid_fence.LANGUAGE:
+            if language in tagged:
                 line = f'{line.rstrip()} {LINE_OPTION}="{location.line(index)}"'
             if language == mermaid_fence.LANGUAGE:  # also parsed at build (diagrams.py)
                 diagram, indent, start = [], match["indent"], location.line(index)
@@ -88,7 +88,7 @@ _LEFTOVER = re.compile(
 )
 
 
-class LeftoverFences(Postprocessor):
+class LeftoverFences(Postprocessor):  # type: ignore[misc]  # Python-Markdown is untyped
     """A fence that superfences did not recognise stays text, with its ``lkline``."""
 
     def run(self, text: str) -> str:
@@ -106,7 +106,7 @@ class LeftoverFences(Postprocessor):
         return text
 
 
-class BlockRunner(Postprocessor):
+class BlockRunner(Postprocessor):  # type: ignore[misc]  # Python-Markdown is untyped
     """Runs the page's blocks and puts each finished block in its place."""
 
     def run(self, text: str) -> str:
@@ -128,7 +128,7 @@ class BlockRunner(Postprocessor):
         return PLACEHOLDER.sub(lambda m: render_block(blocks[int(m[1])], results[int(m[1])]), text)
 
 
-class LessonkitExtension(Extension):
+class LessonkitExtension(Extension):  # type: ignore[misc]  # Python-Markdown is untyped
     """Configuration: ``docs_dir`` (where the pages live, for error messages)."""
 
     def __init__(self, **kwargs: Any) -> None:

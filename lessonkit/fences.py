@@ -1,4 +1,4 @@
-"""The fences of a lesson page: runnable cells and command consoles.
+"""The fences of a lesson page: runnable cells, consoles, exercises, TypeScript.
 
 Authors write::
 
@@ -6,205 +6,75 @@ Authors write::
     print("Hallo")
     ```
 
-    ```log-console
+    ```log-konsole
     create topic orders partitions 3
-    ```
-
-    ```ts-run
-    console.log([1, 2].map((x) => x * 2));
     ```
 
 Options go into the fence's header line, as pymdownx.superfences reads them.
 Like markdown-exec, there is one validator and a table of fences (``FENCES``):
-each names its options and how a block is made from the fence. The formatter
-only registers the block and leaves a placeholder, because blocks must run in
-page order and superfences formats nested fences (in tabs, admonitions) later
-than top-level ones; ``lessonkit.extension`` runs them and fills in the
-placeholders.
+each maps a name to its kind (``lessonkit.fence_kind.FenceKind``: options, block,
+build-time run, check, HTML). The formatter only registers the block and leaves
+a placeholder, because blocks must run in page order and superfences formats
+nested fences (in tabs, admonitions) later than top-level ones;
+``lessonkit.extension`` runs them and fills in the placeholders.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from markdown import Markdown
 
-from lessonkit import exercises
-from lessonkit.blocks import (
-    Block,
-    Cell,
-    ConsoleBlock,
-    PageState,
-    ProgressBlock,
-    TsBlock,
-    asserts_only,
-    placeholder,
-)
+from lessonkit import exercise_fence
+from lessonkit.blocks import Block, PageState, placeholder
+from lessonkit.cell_fence import PYCELL
+from lessonkit.console_fence import LOG_CONSOLE, QUEUE_CONSOLE
 from lessonkit.errors import LessonError
+from lessonkit.fence_kind import FenceError, FenceKind
+from lessonkit.progress import ProgressKind
+from lessonkit.ts_fence import TS_RUN
 
 #: The internal option that ``extension.FenceLineTagger`` adds: the fence's line in the file.
 LINE_OPTION = "lkline"
 
-_NAME = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
-_EXCEPTION = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
+def exercise_fences() -> list[str]:
+    """Every name (aliases too) of a fence that is an exercise."""
+    return [name for name in names() if kind_of(name).exercise]
 
-def _flag(name: str, value: str) -> bool:
-    if value == name:  # superfences gives a bare ``hidden`` the value "hidden"
-        return True
-    raise ValueError(
-        f"„{name}“ ist ein Schalter ohne Wert: schreibe einfach `{name}`, oder lass ihn weg."
-    )
-
-
-def _session(value: str) -> str:
-    if not _NAME.match(value):
-        raise ValueError(
-            f"session=„{value}“ ist kein gültiger Name: erlaubt sind Buchstaben, Ziffern, "
-            "„-“ und „_“ (höchstens 40 Zeichen)."
-        )
-    return value
-
-
-def _exception_name(value: str) -> str:
-    if not _EXCEPTION.match(value):
-        raise ValueError(
-            f'raises=„{value}“ ist kein Name einer Ausnahme, z. B. raises="ValueError".'
-        )
-    return value
-
-
-def _positive_int(name: str) -> Callable[[str], str]:
-    def read(value: str) -> str:
-        if not value.isdigit() or int(value) < 1:
-            raise ValueError(f'{name}=„{value}“ ist keine ganze Zahl ab 1, z. B. {name}="3".')
-        return value
-
-    return read
-
-
-def _console_kind(value: str) -> str:
-    if value not in ("log", "queue"):
-        raise ValueError(f'kind=„{value}“ gibt es nicht: kind="log" oder kind="queue".')
-    return value
-
-
-Options = dict[str, Callable[[str], Any]]
-
-
-@dataclass(frozen=True)
-class Fence:
-    """A kind of fence: its options and how a block is made from it."""
-
-    options: Options
-    make: Callable[[int, int, str, dict[str, Any]], Block]
-
-
-def _make_cell(slot: int, line: int, src: str, options: dict[str, Any]) -> Block:
-    check = options.get("pruefung", False)
-    hidden = options.get("hidden", False) or check  # a check is never shown
-    if check and options.get("raises"):
-        raise exercises.FenceError(
-            "Eine Prüfung (`pruefung`) erwartet keine Ausnahme: nimm `raises` heraus "
-            "oder `pruefung` (dann zeigt die Zelle den Fehler)."
-        )
-    return Cell(
-        slot=slot,
-        line=line,
-        code=src,
-        session=options.get("session", "main"),
-        hidden=hidden,
-        raises=options.get("raises"),
-        check=check or (hidden and not options.get("raises") and asserts_only(src)),
-    )
-
-
-def _console_maker(kind: str) -> Callable[[int, int, str, dict[str, Any]], Block]:
-    def make(slot: int, line: int, src: str, options: dict[str, Any]) -> Block:
-        rows = [(index, row) for index, row in enumerate(src.splitlines()) if row.strip()]
-        extra = {k: v for k, v in options.items() if k in ("visibility_timeout", "max_versuche")}
-        return ConsoleBlock(
-            slot=slot,
-            line=line,
-            kind=kind,
-            setup=[row for _, row in rows],
-            source_rows=[index for index, _ in rows],
-            session=options.get("session"),
-            hidden=options.get("hidden", False),
-            options=extra,
-        )
-
-    return make
-
-
-def _make_progress(slot: int, line: int, src: str, options: dict[str, Any]) -> Block:
-    return ProgressBlock(
-        slot=slot, line=line, pages=[row.strip() for row in src.splitlines() if row.strip()]
-    )
-
-
-def _make_ts(slot: int, line: int, src: str, options: dict[str, Any]) -> Block:
-    return TsBlock(slot=slot, line=line, code=src)
-
-
-def _placeholder(value: str) -> str:
-    """``platzhalter="z. B. [1, 2]"``: the grey hint in a prediction's answer box."""
-    if not value.strip() or len(value) > 60:
-        raise ValueError(
-            "platzhalter braucht einen kurzen Text (1 bis 60 Zeichen), z. B. „z. B. [1, 2]“."
-        )
-    return value
-
-
-_COMMON: Options = {"session": _session, "hidden": lambda value: _flag("hidden", value)}
 
 #: Every fence lessonkit provides, by its name in the Markdown.
-FENCES: dict[str, Fence] = {
-    "pycell": Fence(
-        {
-            **_COMMON,
-            "raises": _exception_name,
-            "pruefung": lambda value: _flag("pruefung", value),
-        },
-        _make_cell,
-    ),
-    "log-console": Fence(_COMMON, _console_maker("log")),
-    "queue-console": Fence(
-        {
-            **_COMMON,
-            "visibility_timeout": _positive_int("visibility_timeout"),
-            "max_versuche": _positive_int("max_versuche"),
-        },
-        _console_maker("queue"),
-    ),
-    "ts-run": Fence({}, _make_ts),
-    "vorhersage": Fence(
-        {"id": exercises.read_id, "session": _session, "platzhalter": _placeholder},
-        exercises.make_prediction,
-    ),
-    "aufgabe": Fence({"id": exercises.read_id}, exercises.make_code_task),
-    "konsolen-aufgabe": Fence(
-        {
-            "id": exercises.read_id,
-            "kind": _console_kind,
-            "visibility_timeout": _positive_int("visibility_timeout"),
-            "max_versuche": _positive_int("max_versuche"),
-        },
-        exercises.make_console_task,
-    ),
-    "quiz": Fence(
-        {"id": exercises.read_id, "mischen": lambda value: _flag("mischen", value)},
-        exercises.make_quiz,
-    ),
-    "fortschritt": Fence({}, _make_progress),
+FENCES: dict[str, FenceKind[Any, Any]] = {
+    "pycell": PYCELL,
+    "log-konsole": LOG_CONSOLE,
+    "queue-konsole": QUEUE_CONSOLE,
+    "ts-run": TS_RUN,
+    "vorhersage": exercise_fence.PREDICTION,
+    "aufgabe": exercise_fence.CODE_TASK,
+    "konsolen-aufgabe": exercise_fence.CONSOLE_TASK,
+    "quiz": exercise_fence.QUIZ,
+    "fortschritt": ProgressKind(exercise_fences),
+}
+
+#: Earlier names of fences that still work (ARCHITECTURE.md, "Naming"): old -> current.
+ALIASES: dict[str, str] = {
+    "log-console": "log-konsole",
+    "queue-console": "queue-konsole",
 }
 
 
+def names() -> list[str]:
+    """Every name a fence can have in the Markdown: ``FENCES`` and ``ALIASES``."""
+    return [*FENCES, *ALIASES]
+
+
+def kind_of(name: str) -> FenceKind[Any, Any]:
+    """The kind of the fence called ``name`` (an alias names its current kind)."""
+    return FENCES[ALIASES.get(name, name)]
+
+
 def _page(md: Markdown) -> PageState:
-    page = getattr(md, "lessonkit_page", None)
+    page: PageState | None = getattr(md, "lessonkit_page", None)
     if page is None:
         raise LessonError(
             "<Konfiguration>",
@@ -226,7 +96,7 @@ def validate(
     page = _page(md)
     line = int(inputs.pop(LINE_OPTION, "0")) or None
     options[LINE_OPTION] = line
-    allowed = FENCES[language].options
+    allowed = kind_of(language).options
     for key, raw in inputs.items():
         reader = allowed.get(key)
         if reader is None:
@@ -252,9 +122,15 @@ def format_block(
     page = _page(md)
     line = options.get(LINE_OPTION) or 0
     try:
-        block = FENCES[language].make(len(page.blocks), line, src, options)
-    except exercises.FenceError as exc:
+        block: Block = kind_of(language).make(len(page.blocks), line, src, options)
+    except FenceError as exc:
         where = line + 1 + exc.row if line and exc.row is not None else line or None
         raise LessonError(page.location.path, where, f"Block `{language}`: {exc}") from None
+    block.fence = ALIASES.get(language, language)
     page.blocks.append(block)
     return placeholder(block.slot)
+
+
+def render_block(block: Block, result: Any) -> str:
+    """The finished HTML of any block, from its run (``lessonkit.execute.run_page``)."""
+    return str(kind_of(block.fence).render(block, result))

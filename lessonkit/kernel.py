@@ -41,7 +41,10 @@ import traceback
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from types import CodeType
-from typing import Any
+from typing import TYPE_CHECKING, Any, SupportsIndex, cast
+
+if TYPE_CHECKING:  # the browser's Python needs no types at run time
+    from lessonkit.contract import CellResultData
 
 #: Output beyond either limit is dropped, so a ``print`` loop cannot exhaust the tab.
 MAX_OUTPUT_LINES = 5000
@@ -99,10 +102,11 @@ class CellResult:
     #: The last expression's value itself (for checking predictions; never serialised).
     raw_value: Any = field(default=None, repr=False, compare=False)
 
-    def to_dict(self) -> dict[str, Any]:
-        """Plain data for JSON and for the browser."""
+    def to_dict(self) -> CellResultData:
+        """Plain data for JSON and for the browser (``lessonkit.contract.CellResultData``)."""
         return {
-            "output": [list(chunk) for chunk in self.output],
+            # Pairs as lists, as JSON gives them back (the contract's [stream, text]).
+            "output": cast("list[tuple[str, str]]", [list(chunk) for chunk in self.output]),
             "value": self.value,
             "svg": self.svg,
             "error": self.error,
@@ -210,7 +214,7 @@ class _Capture:
         return "utf-8"
 
 
-def make_sleep(wait: Callable[[float], object]) -> Callable[[float], None]:
+def make_sleep(wait: Callable[[float], object]) -> Callable[[float | SupportsIndex], None]:
     """A ``time.sleep`` that blocks by calling ``wait(milliseconds)``.
 
     For the browser, with the worker's ``Atomics.wait``: Pyodide's own ``time.sleep``
@@ -220,7 +224,7 @@ def make_sleep(wait: Callable[[float], object]) -> Callable[[float], None]:
     ends it. Output printed before the sleep reaches the page first.
     """
 
-    def sleep(seconds: float) -> None:
+    def sleep(seconds: float | SupportsIndex) -> None:
         if isinstance(seconds, (str, bytes)) or not hasattr(seconds, "__float__"):
             name = type(seconds).__name__
             raise TypeError(f"'{name}' object cannot be interpreted as an integer or float")
@@ -278,7 +282,7 @@ class _NoInput:
 def no_input() -> Iterator[None]:
     """``input()`` and ``sys.stdin`` raise a German ``EOFError`` instead of waiting."""
     saved = sys.stdin
-    sys.stdin = _NoInput()  # type: ignore[assignment]
+    sys.stdin = _NoInput()
     try:
         yield
     finally:
@@ -329,8 +333,10 @@ def _compile(code: str, filename: str) -> tuple[CodeType | None, CodeType | None
     flags = ast.PyCF_ALLOW_TOP_LEVEL_AWAIT
     tree = ast.parse(code, filename, "exec")
     last: ast.expr | None = None
-    if tree.body and isinstance(tree.body[-1], ast.Expr):
-        last = tree.body.pop().value
+    final = tree.body[-1] if tree.body else None
+    if isinstance(final, ast.Expr):
+        tree.body.pop()
+        last = final.value
     body = compile(tree, filename, "exec", flags=flags, dont_inherit=True)
     expr = None
     if last is not None:
@@ -347,7 +353,8 @@ async def _evaluate(code: CodeType, namespace: dict[str, Any]) -> Any:
 
 def format_error(exc: BaseException) -> str:
     """A short traceback in German that lists only frames of cells, at most ``MAX_ERROR_CHARS``."""
-    frames = [
+    # None stands for the frames left out of a deep recursion.
+    frames: list[traceback.FrameSummary | None] = [
         frame
         for frame in traceback.extract_tb(exc.__traceback__)
         # frames of the kernel, Pyodide or libraries: not the reader's code
@@ -356,7 +363,7 @@ def format_error(exc: BaseException) -> str:
     lines = ["Traceback (letzter Aufruf zuletzt):\n"] if frames else []
     if len(frames) > MAX_FRAMES:  # deep recursion: the start and the end say what happened
         left_out = len(frames) - 2 * KEPT_FRAMES
-        frames = [*frames[:KEPT_FRAMES], None, *frames[-KEPT_FRAMES:]]  # type: ignore[list-item]
+        frames = [*frames[:KEPT_FRAMES], None, *frames[-KEPT_FRAMES:]]
     for frame in frames:
         if frame is None:
             lines.append(f"  … {_zahl(left_out)} weitere Aufrufe ausgelassen …\n")
@@ -452,8 +459,8 @@ async def run_cell_async(
     streams = cell_streams.set({"stdout": stdout, "stderr": stderr})
     try:
         with (
-            contextlib.redirect_stdout(stdout),  # type: ignore[type-var]
-            contextlib.redirect_stderr(stderr),  # type: ignore[type-var]
+            contextlib.redirect_stdout(stdout),
+            contextlib.redirect_stderr(stderr),
             no_input(),
         ):
             body, expr = _compile(code, filename)

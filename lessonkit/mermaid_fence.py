@@ -1,4 +1,4 @@
-"""The ``mermaid`` fence with an accessible name and description (issue 17).
+"""The ``mermaid`` fence with an accessible name and description.
 
 Material draws ``<pre class="mermaid">`` in the browser; a picture without words
 is lost to a screen reader. Every diagram therefore names itself and says in a

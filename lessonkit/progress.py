@@ -9,17 +9,27 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable, Iterable
 from html import escape
 from pathlib import Path
+from typing import Any
 
 from lessonkit.blocks import PageState, ProgressBlock
+from lessonkit.contract import ProgressEntry
 from lessonkit.errors import LessonError
+from lessonkit.fence_kind import FenceKind, PageRun
 from lessonkit.pagedata import data_element
 
-_EXERCISE = re.compile(
-    r'^[ \t>]*(?:`{3,}|~{3,})[ \t]*(?:vorhersage|aufgabe|konsolen-aufgabe|quiz)\b[^\n]*\bid="([^"]+)"',
-    re.MULTILINE,
-)
+
+def exercise_pattern(fences: Iterable[str]) -> re.Pattern[str]:
+    """The opening line of an exercise fence (one of ``fences``) with its ``id``."""
+    names = "|".join(re.escape(name) for name in sorted(fences, key=len, reverse=True))
+    return re.compile(
+        rf'^[ \t>]*(?:`{{3,}}|~{{3,}})[ \t]*(?:{names})(?![\w-])[^\n]*\bid="([^"]+)"',
+        re.MULTILINE,
+    )
+
+
 _TITLE = re.compile(r"^# (.+)$", re.MULTILINE)
 
 
@@ -31,9 +41,30 @@ def _site_path(page: str) -> str:
     return f"{stem}/"
 
 
-def render_progress(block: ProgressBlock, page: PageState) -> str:
+class ProgressKind(FenceKind[ProgressBlock, str]):
+    """``fortschritt``: lists its pages (``exercise_fences`` names what counts as an exercise)."""
+
+    def __init__(self, exercise_fences: Callable[[], Iterable[str]]) -> None:
+        super().__init__({})
+        self.exercise_fences = exercise_fences
+
+    def make(self, slot: int, line: int, src: str, options: dict[str, Any]) -> ProgressBlock:
+        pages = [row.strip() for row in src.splitlines() if row.strip()]
+        return ProgressBlock(slot=slot, line=line, pages=pages)
+
+    def label(self, block: ProgressBlock, count: Callable[[str], int]) -> str:
+        return "Fortschritt"
+
+    async def run(self, block: ProgressBlock, run: PageRun) -> str:
+        return render_progress(block, run.page, exercise_pattern(self.exercise_fences()))
+
+    def render(self, block: ProgressBlock, result: str) -> str:
+        return result
+
+
+def render_progress(block: ProgressBlock, page: PageState, exercise: re.Pattern[str]) -> str:
     rows = []
-    data = []
+    data: list[ProgressEntry] = []
     here = _site_path(os.path.relpath(page.location.path, page.docs_dir).replace(os.sep, "/"))
     for listed in block.pages:
         path = Path(page.docs_dir) / listed
@@ -44,7 +75,7 @@ def render_progress(block: ProgressBlock, page: PageState) -> str:
                 f"Fortschritt: die Seite „{listed}“ gibt es nicht in {page.docs_dir}/.",
             )
         text = path.read_text(encoding="utf-8")
-        ids = _EXERCISE.findall(text)
+        ids = exercise.findall(text)
         title_match = _TITLE.search(text)
         title = title_match[1].strip() if title_match else listed
         target = _site_path(listed)

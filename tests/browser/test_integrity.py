@@ -121,7 +121,7 @@ def test_the_service_worker_never_serves_a_planted_script(
     run_first_steps_cell_1(page)
     assert page.evaluate("window.planted") is None
     # The planted entry was dropped and fetched again: the site works offline.
-    expect(page.locator("html")).to_have_attribute("data-lk-offline", "bereit")
+    expect(page.locator("html")).to_have_attribute("data-lk-offline", "ready")
     site.close()
     context.set_offline(True)
     page.reload()

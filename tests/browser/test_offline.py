@@ -55,7 +55,7 @@ def context(browser: Browser) -> Iterator[BrowserContext]:
 
 def visit_until_cached(page: Page, url: str) -> None:
     page.goto(url)
-    expect(page.locator("html")).to_have_attribute("data-lk-offline", "bereit")
+    expect(page.locator("html")).to_have_attribute("data-lk-offline", "ready")
 
 
 def use_console(page: Page) -> None:
@@ -146,7 +146,7 @@ def test_new_deployment_offers_reload_and_replaces_the_cache(
     with page.expect_navigation():
         notice.get_by_role("button", name="Neu laden").click()
     assert page.evaluate("window.sameDocument") is None
-    expect(page.locator("html")).to_have_attribute("data-lk-offline", "bereit")
+    expect(page.locator("html")).to_have_attribute("data-lk-offline", "ready")
     names = cache_names(page)
     assert shell(new) in names
     assert shell(old) not in names
@@ -178,7 +178,7 @@ def test_instant_navigation_between_visited_lessons_offline(
     visit_until_cached(page, site.url + SECOND_VISITED)
     page.get_by_role("navigation").get_by_role("link", name="Erste Schritte").first.click()
     expect(page.locator("html")).to_have_attribute("data-lk-page", "2")
-    expect(page.locator("html")).to_have_attribute("data-lk-offline", "bereit")
+    expect(page.locator("html")).to_have_attribute("data-lk-offline", "ready")
 
     site.close()
     context.set_offline(True)

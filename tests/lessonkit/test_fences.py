@@ -12,14 +12,14 @@ from pymdownx.superfences import SuperFencesException
 
 from lessonkit import mermaid_fence
 from lessonkit.errors import LessonError
-from lessonkit.fences import FENCES, format_block, validate
+from lessonkit.fences import format_block, names, validate
 
 
 def make_markdown(docs: Path) -> markdown.Markdown:
     """A Markdown converter configured like mkdocs.yml's, for pages in ``docs``."""
     fences = [
         {"name": name, "class": name, "validator": validate, "format": format_block}
-        for name in FENCES
+        for name in names()  # like mkdocs.yml: every fence and every earlier name
     ]
     fences.append(
         {

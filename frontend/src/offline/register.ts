@@ -3,8 +3,8 @@
  * built to the site's root as sw.js), hands it what the page loaded before it took
  * control, and offers to reload when a new deployment is ready.
  *
- * `<html data-lk-offline="bereit">` says that this page and the Python runtime are
- * cached ("unvollständig" if something could not be stored); tests wait for it.
+ * `<html data-lk-offline="ready">` says that this page and the Python runtime are
+ * cached ("incomplete" if something could not be stored); tests wait for it.
  * Under `mkdocs serve` with live reload nothing is registered and an earlier
  * registration on the same origin is removed, so authors always see fresh files.
  */
@@ -69,7 +69,7 @@ async function keepPage(): Promise<void> {
   });
   send(active, { type: "keep", urls: loadedUrls() }, [channel.port2]);
   const { complete } = await reply;
-  document.documentElement.dataset["lkOffline"] = complete ? "bereit" : "unvollständig";
+  document.documentElement.dataset["lkOffline"] = complete ? "ready" : "incomplete";
 }
 
 let reloadOnChange = false;

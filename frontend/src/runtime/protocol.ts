@@ -5,16 +5,10 @@
  * output while the code runs and ends with one `result` (or `failed`).
  */
 
-/** What `lessonkit.kernel.CellResult.to_dict()` returns (see lessonkit/kernel.py). */
-export interface CellResult {
-  /** Output in the order written: [stream, text] with stream "stdout" | "stderr". */
-  output: Array<[string, string]>;
-  value: string | null;
-  svg: string | null;
-  error: string | null;
-  error_type: string | null;
-  truncated: boolean;
-}
+import type { CallName, Calls, CellResultData } from "../generated/contract";
+
+/** What `lessonkit.kernel.CellResult.to_dict()` returns (declared in lessonkit/contract.py). */
+export type CellResult = CellResultData;
 
 export interface RunRequest {
   session: string;
@@ -22,11 +16,8 @@ export interface RunRequest {
   label: string;
 }
 
-/** A call into `lessonkit.bridge.CALLS` (consoles and other page helpers). */
-export interface CallRequest {
-  name: string;
-  args: Record<string, unknown>;
-}
+/** A call into `lessonkit.bridge.CALLS`, typed by its name (lessonkit/contract.py). */
+export type CallRequest = { [N in CallName]: { name: N; args: Calls[N]["args"] } }[CallName];
 
 export type ToWorker =
   | ({ type: "run"; id: number } & RunRequest)

@@ -5,7 +5,8 @@
  * block of the page handles (`onRestart`): nothing the reader did is lost unsaid.
  */
 import { whenIdle } from "./idle";
-import type { CallRequest, CellResult, FromWorker, RunRequest, ToWorker } from "./protocol";
+import type { CallName, Calls } from "../generated/contract";
+import type { CellResult, FromWorker, RunRequest, ToWorker } from "./protocol";
 
 export type RuntimeState = "idle" | "loading" | "ready" | "broken";
 
@@ -215,9 +216,10 @@ export class PythonRuntime {
     return this.enqueue<CellResult>((id) => ({ type: "run", id, ...request }), onChunk);
   }
 
-  /** Call `lessonkit.bridge` (consoles, …); queued like runs. */
-  call<T>(request: CallRequest): Promise<T> {
-    return this.enqueue<T>((id) => ({ type: "call", id, ...request }), () => undefined);
+  /** Call `lessonkit.bridge` (consoles, …); queued like runs. Arguments and result as
+   * `lessonkit.bridge.CALLS` declares them for `name` (frontend/src/generated/contract.ts). */
+  call<N extends CallName>(name: N, args: Calls[N]["args"]): Promise<Calls[N]["result"]> {
+    return this.enqueue<Calls[N]["result"]>((id) => ({ type: "call", id, name, args }) as ToWorker, () => undefined);
   }
 
   /**

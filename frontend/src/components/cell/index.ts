@@ -17,16 +17,7 @@ import { OutputView } from "../output/render";
 import type { CellEditor } from "./editor";
 import { DraftStore } from "./storage";
 import { readData } from "../data";
-
-interface CellData {
-  code: string;
-  session: string;
-  label: string;
-  hidden: boolean;
-  raises: string | null;
-  /** A hidden check of the prose: its failure never stops the next cell. */
-  check?: boolean;
-}
+import type { CellData } from "../../generated/contract";
 
 type CellState = "idle" | "queued" | "running" | "done" | "error" | "stopped";
 

@@ -11,30 +11,17 @@
  * their order (`Journal`): the simulations are deterministic, so the state
  * matches the transcript again, and the console says so.
  */
+import type { ConsoleArgs, ConsoleData, ConsoleLineArgs } from "../../generated/contract";
 import type { PythonRuntime } from "../../runtime/python";
 import { RestartedError } from "../../runtime/python";
 import { commonPrefix, History } from "./history";
-import { type ConsoleResult, Transcript } from "./transcript";
+import { Transcript } from "./transcript";
 import { readData } from "../data";
-
-interface ConsoleData {
-  key: string;
-  kind: string;
-  options: Record<string, string>;
-  setup: string[];
-  label: string;
-}
 
 let counter = 0;
 
 /** The arguments of one `console.run` call, as the bridge takes them. */
-interface Command {
-  key: string;
-  kind: string;
-  options: Record<string, string>;
-  setup: string[];
-  line: string;
-}
+type Command = ConsoleLineArgs;
 
 /** Every command the reader ran on this page, in order, for a replay after a restart. */
 class Journal {
@@ -64,7 +51,7 @@ class Journal {
     const count = (key: string): number => commands.filter((command) => command.key === key).length;
     const touched = this.consoles.filter((console) => count(console.data.key) > 0);
     try {
-      await this.runtime.call({ name: "console.replay", args: { commands } });
+      await this.runtime.call("console.replay", { commands });
       for (const console of touched) {
         const n = count(console.data.key);
         console.note(
@@ -138,9 +125,10 @@ export class CommandConsole {
     this.transcript.note(text);
   }
 
-  private args(extra: Record<string, unknown> = {}): Record<string, unknown> {
+  /** Which console, as every console call names it. */
+  private args(): ConsoleArgs {
     const { key, kind, options, setup } = this.data;
-    return { key, kind, options, setup, ...extra };
+    return { key, kind, options, setup };
   }
 
   /** Run what is in the input line. */
@@ -151,8 +139,8 @@ export class CommandConsole {
     this.input.value = "";
     this.root.dataset["state"] = "busy";
     try {
-      const args = this.args({ line }) as unknown as Command;
-      const result = await this.runtime.call<ConsoleResult>({ name: "console.run", args: { ...args } });
+      const args: Command = { ...this.args(), line };
+      const result = await this.runtime.call("console.run", args);
       this.journal.record(args);
       this.transcript.append(line, result);
     } catch (error) {
@@ -183,7 +171,7 @@ export class CommandConsole {
 
   private async complete(): Promise<void> {
     const line = this.input.value;
-    const candidates = await this.runtime.call<string[]>({ name: "console.complete", args: this.args({ line }) });
+    const candidates = await this.runtime.call("console.complete", { ...this.args(), line });
     if (this.input.value !== line || candidates.length === 0) return;
     const start = line.search(/\S*$/);
     const prefix = commonPrefix(candidates);
@@ -204,7 +192,7 @@ export class CommandConsole {
     this.input.value = "";
     this.journal.forget(this.data.key);
     try {
-      await this.runtime.call({ name: "console.reset", args: { key: this.data.key } });
+      await this.runtime.call("console.reset", { key: this.data.key });
     } catch {
       // Python not running: nothing to reset.
     }

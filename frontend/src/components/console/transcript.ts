@@ -2,15 +2,11 @@
  * A console's transcript and picture, with the markup of lessonkit/render.py
  * (render_console_entry), so live entries look like the build's.
  */
+import type { ConsoleResultData } from "../../generated/contract";
 import { sanitizeSvg } from "../output/render";
 
-export interface ConsoleResult {
-  ok: boolean;
-  text: string;
-  svg: string | null;
-  clear: boolean;
-  command: string;
-}
+/** A command's answer (`pysim.console.ConsoleResult`, declared in lessonkit/contract.py). */
+export type ConsoleResult = ConsoleResultData;
 
 const PROMPT = "$ ";
 

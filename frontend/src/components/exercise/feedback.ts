@@ -1,17 +1,8 @@
 /** What an exercise tells the reader after `Prüfen`: a verdict and, for tasks, each check. */
+import type { TaskOutcomeData } from "../../generated/contract";
 
-export interface CheckOutcome {
-  name: string;
-  ok: boolean;
-  message: string;
-}
-
-export interface TaskOutcome {
-  ok: boolean;
-  checks: CheckOutcome[];
-  error: string | null;
-  output: string;
-}
+/** A task checked (`lessonkit.checks.TaskOutcome`, declared in lessonkit/contract.py). */
+export type TaskOutcome = TaskOutcomeData;
 
 function element<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, text = ""): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);

@@ -12,40 +12,14 @@ import { restartButton } from "../cell";
 import { button, setAvailable } from "../controls";
 import type { CellEditor } from "../cell/editor";
 import { OutputView } from "../output/render";
-import type { CellResult } from "../../runtime/protocol";
-import { Feedback, type TaskOutcome } from "./feedback";
+import type { CodeTaskData, ConsoleData, ConsoleTaskData, ExerciseData, PredictionData, QuizData } from "../../generated/contract";
+import { Feedback } from "./feedback";
 import { type Progress, ProgressStore, storageAvailable } from "./progress";
 import { readData } from "../data";
 
-interface ExerciseData {
-  id: string;
-  type: "vorhersage" | "aufgabe" | "konsolen-aufgabe" | "quiz";
-  digest: string;
-  label: string;
-  code?: string;
-  session?: string | null;
-  platzhalter?: string;
-  vorbereitung?: string;
-  start?: string;
-  pruefung?: string;
-  loesung?: string | string[];
-  kind?: string;
-  options?: Record<string, string>;
-  setup?: string[];
-  richtig?: number[];
-}
-
-interface PredictionOutcome {
-  valid: boolean;
-  correct: boolean;
-  message: string;
-  actual: string;
-  result?: CellResult;
-}
-
 /** What all four kinds share: data, feedback, progress, hints, the hidden solution. */
-abstract class Exercise {
-  readonly data: ExerciseData;
+abstract class Exercise<D extends ExerciseData = ExerciseData> {
+  readonly data: D;
   protected readonly feedback: Feedback;
   protected readonly progress: ProgressStore;
   protected readonly bar: HTMLDivElement;
@@ -59,7 +33,7 @@ abstract class Exercise {
     readonly root: HTMLElement,
     protected readonly runtime: PythonRuntime,
   ) {
-    this.data = readData(root, ".lk-exercise__data", {} as ExerciseData);
+    this.data = readData(root, ".lk-exercise__data", {} as D);
     this.checkButton = button("Prüfen", "lk-button--run", "", `${this.data.label} prüfen`);
     this.stopButton = button("Stopp", "lk-button--stop", "Prüfung stoppen (Python startet neu)", `Stopp: ${this.data.label}`);
     this.feedback = new Feedback(root.querySelector<HTMLOutputElement>("output.lk-exercise__feedback")!);
@@ -217,7 +191,7 @@ async function editorIn(host: HTMLElement, code: string, label: string, onRun: (
   return createEditor(host, { code, label, onRun, onChange });
 }
 
-class PredictionExercise extends Exercise {
+class PredictionExercise extends Exercise<PredictionData> {
   private readonly input: HTMLInputElement;
   private editor: CellEditor | null = null;
 
@@ -243,9 +217,11 @@ class PredictionExercise extends Exercise {
   }
 
   protected async check(): Promise<void> {
-    const outcome = await this.runtime.call<PredictionOutcome>({
-      name: "exercise.predict",
-      args: { code: this.data.code, answer: this.input.value, session: this.data.session ?? null, id: this.data.id },
+    const outcome = await this.runtime.call("exercise.predict", {
+      code: this.data.code,
+      answer: this.input.value,
+      session: this.data.session,
+      id: this.data.id,
     });
     this.feedback.clear();
     if (!outcome.valid) {
@@ -311,7 +287,7 @@ class PredictionExercise extends Exercise {
   }
 }
 
-class CodeTaskExercise extends Exercise {
+class CodeTaskExercise extends Exercise<CodeTaskData> {
   private editor: CellEditor | null = null;
   private code: string;
   private readonly solutionButton: HTMLButtonElement;
@@ -351,9 +327,10 @@ class CodeTaskExercise extends Exercise {
   }
 
   protected async check(): Promise<void> {
-    const outcome = await this.runtime.call<TaskOutcome>({
-      name: "exercise.check_code",
-      args: { vorbereitung: this.data.vorbereitung, code: this.editor?.getCode() ?? this.code, pruefung: this.data.pruefung },
+    const outcome = await this.runtime.call("exercise.check_code", {
+      vorbereitung: this.data.vorbereitung,
+      code: this.editor?.getCode() ?? this.code,
+      pruefung: this.data.pruefung,
     });
     this.feedback.clear();
     const passed = outcome.checks.filter((check) => check.ok).length;
@@ -368,7 +345,7 @@ class CodeTaskExercise extends Exercise {
   }
 }
 
-class ConsoleTaskExercise extends Exercise {
+class ConsoleTaskExercise extends Exercise<ConsoleTaskData> {
   private readonly solutionButton: HTMLButtonElement;
 
   constructor(root: HTMLElement, runtime: PythonRuntime) {
@@ -381,16 +358,13 @@ class ConsoleTaskExercise extends Exercise {
   }
 
   protected async check(): Promise<void> {
-    const consoleData = readData(this.root, ".lk-console__data", { key: "" });
-    const outcome = await this.runtime.call<TaskOutcome>({
-      name: "exercise.check_console",
-      args: {
-        key: consoleData.key,
-        kind: this.data.kind,
-        options: this.data.options ?? {},
-        setup: this.data.setup ?? [],
-        pruefung: this.data.pruefung,
-      },
+    const consoleData = readData<Pick<ConsoleData, "key">>(this.root, ".lk-console__data", { key: "" });
+    const outcome = await this.runtime.call("exercise.check_console", {
+      key: consoleData.key,
+      kind: this.data.kind,
+      options: this.data.options,
+      setup: this.data.setup,
+      pruefung: this.data.pruefung,
     });
     this.feedback.clear();
     const passed = outcome.checks.filter((check) => check.ok).length;
@@ -405,7 +379,7 @@ class ConsoleTaskExercise extends Exercise {
   }
 }
 
-class QuizExercise extends Exercise {
+class QuizExercise extends Exercise<QuizData> {
   private readonly inputs: HTMLInputElement[];
 
   constructor(root: HTMLElement, runtime: PythonRuntime) {
@@ -432,12 +406,12 @@ class QuizExercise extends Exercise {
       this.feedback.verdict("invalid", "Wähle zuerst eine Antwort.");
       return;
     }
-    const right = new Set(this.data.richtig ?? []);
+    const right = new Set(this.data.richtig);
     const correct = chosen.length === right.size && chosen.every((index) => right.has(index));
     this.inputs.forEach((input, index) => {
       const item = input.closest("li");
       if (!item) return;
-      const result = right.has(index) ? "richtig" : input.checked ? "falsch" : "";
+      const result = right.has(index) ? "right" : input.checked ? "wrong" : "";
       item.dataset["result"] = result;
       // The verdict in words beside the option (not only a colour; forced colours keep it).
       item.querySelector(".lk-quiz__verdict")?.remove();
@@ -445,7 +419,7 @@ class QuizExercise extends Exercise {
         const verdict = document.createElement("span");
         verdict.className = "lk-quiz__verdict";
         verdict.textContent =
-          result === "falsch" ? "✗ Falsch" : input.checked ? "✓ Richtig" : "✓ Richtig (nicht gewählt)";
+          result === "wrong" ? "✗ Falsch" : input.checked ? "✓ Richtig" : "✓ Richtig (nicht gewählt)";
         item.querySelector("label")?.append(verdict);
       }
       const why = item.querySelector<HTMLElement>(".lk-quiz__why");

@@ -8,11 +8,9 @@ import { removeItem, keysWith } from "../../runtime/storage";
 import { DRAFT_PREFIX } from "../cell/storage";
 import { PREFIX, PROGRESS_EVENT, progressKey, readProgress, storageAvailable } from "../exercise/progress";
 import { readData } from "../data";
+import type { ProgressEntry } from "../../generated/contract";
 
-interface LessonExercises {
-  path: string;
-  ids: string[];
-}
+type LessonExercises = ProgressEntry;
 
 function solved(lesson: LessonExercises): number {
   return lesson.ids.filter((id) => readProgress(progressKey(lesson.path, id))?.solved === true).length;

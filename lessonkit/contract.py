@@ -1,0 +1,337 @@
+"""The contract between Python and the page script: every shape that crosses, once.
+
+What crosses from Python to the browser is declared here as ``TypedDict``s: a
+cell's result, a console's answer, the outcomes of exercise checks, the data
+each block carries in its page (``data-lk-json``), and the bridge's calls
+(``lessonkit.bridge.CALLS``: name, arguments, result). The Python side builds
+these dicts with these types (mypy checks each literal); the TypeScript side
+imports ``frontend/src/generated/contract.ts``, which this module writes::
+
+    python -m lessonkit.contract > frontend/src/generated/contract.ts
+
+``tests/lessonkit/test_contract.py`` fails when the committed file differs from
+what this module writes, and when ``CALLS`` or a Python class drifts from it.
+Only typing at run time: the browser's Python never imports this module.
+"""
+
+from __future__ import annotations
+
+import inspect
+import sys
+import types
+import typing
+from typing import Any, Literal, NotRequired, TypedDict, Union
+
+# --- results -------------------------------------------------------------------------------
+
+
+class CellResultData(TypedDict):
+    """A cell's run (``lessonkit.kernel.CellResult.to_dict``)."""
+
+    #: Output in the order written: [stream, text], stream "stdout" or "stderr".
+    output: list[tuple[str, str]]
+    value: str | None
+    svg: str | None
+    error: str | None
+    error_type: str | None
+    truncated: bool
+
+
+class ConsoleResultData(TypedDict):
+    """A console command's answer (``pysim.console.ConsoleResult``)."""
+
+    ok: bool
+    text: str
+    svg: str | None
+    clear: bool
+    command: str
+
+
+class CheckOutcomeData(TypedDict):
+    """One check of a task (``lessonkit.checks.CheckOutcome``)."""
+
+    name: str
+    ok: bool
+    message: str
+    #: Line in ``--- pruefung`` where the check itself raised; null otherwise.
+    check_line: int | None
+
+
+class TaskOutcomeData(TypedDict):
+    """A code or console task checked (``lessonkit.checks.TaskOutcome``)."""
+
+    ok: bool
+    checks: list[CheckOutcomeData]
+    error: str | None
+    output: str
+
+
+class PredictionOutcomeData(TypedDict):
+    """A prediction compared (``lessonkit.checks.PredictionOutcome``), with the run."""
+
+    valid: bool
+    correct: bool
+    message: str
+    actual: str
+    parts: list[bool]
+    #: The run of the prediction's code (missing when the answer was no Python value).
+    result: NotRequired[CellResultData]
+
+
+# --- the data a block carries in its page ---------------------------------------------------
+
+
+class CellData(TypedDict):
+    """A ``pycell`` (``lessonkit.cell_fence``)."""
+
+    code: str
+    session: str
+    label: str
+    hidden: bool
+    raises: str | None
+    #: A hidden check of the prose: its failure never stops the next cell.
+    check: bool
+
+
+class ConsoleData(TypedDict):
+    """A console (``lessonkit.console_fence``): what ``console.run`` needs besides the line."""
+
+    key: str
+    kind: str
+    options: dict[str, str]
+    #: Every setup line of the console's state (its session), in page order.
+    setup: list[str]
+    #: Where this console's own lines start in ``setup``.
+    offset: int
+    label: str
+
+
+class ExerciseBase(TypedDict):
+    """What every exercise carries (``lessonkit.exercises``)."""
+
+    id: str
+    digest: str
+    label: str
+
+
+class PredictionData(ExerciseBase):
+    type: Literal["vorhersage"]
+    code: str
+    session: str | None
+    platzhalter: str
+
+
+class CodeTaskData(ExerciseBase):
+    type: Literal["aufgabe"]
+    vorbereitung: str
+    start: str
+    pruefung: str
+    loesung: str
+
+
+class ConsoleTaskData(ExerciseBase):
+    type: Literal["konsolen-aufgabe"]
+    kind: str
+    options: dict[str, str]
+    setup: list[str]
+    pruefung: str
+    loesung: list[str]
+
+
+class QuizData(ExerciseBase):
+    type: Literal["quiz"]
+    #: Indices of the right answers.
+    richtig: list[int]
+
+
+ExerciseData = PredictionData | CodeTaskData | ConsoleTaskData | QuizData
+
+
+class ProgressEntry(TypedDict):
+    """A lesson in a ``fortschritt`` overview: its address and its exercises' ids."""
+
+    path: str
+    ids: list[str]
+
+
+# --- the bridge's calls ---------------------------------------------------------------------
+
+
+class ConsoleArgs(TypedDict):
+    """Which console: its key on the page and how to build it (``lessonkit.consoles``)."""
+
+    key: str
+    kind: str
+    options: dict[str, str]
+    setup: list[str]
+
+
+class ConsoleLineArgs(ConsoleArgs):
+    line: str
+
+
+class ConsoleResetArgs(TypedDict):
+    key: str
+
+
+class ConsoleReplayArgs(TypedDict):
+    #: The reader's commands on the page, in order: each the arguments of ``console.run``.
+    commands: list[ConsoleLineArgs]
+
+
+class NoArgs(TypedDict):
+    pass
+
+
+class PredictArgs(TypedDict):
+    code: str
+    answer: str
+    session: str | None
+    id: str
+
+
+class CheckCodeArgs(TypedDict):
+    vorbereitung: str
+    code: str
+    pruefung: str
+
+
+class CheckConsoleArgs(ConsoleArgs):
+    pruefung: str
+
+
+#: Every call the page can make into ``lessonkit.bridge``: name -> (arguments, result).
+CALLS: dict[str, tuple[type, Any]] = {
+    "console.run": (ConsoleLineArgs, ConsoleResultData),
+    "console.complete": (ConsoleLineArgs, list[str]),
+    "console.reset": (ConsoleResetArgs, None),
+    "console.replay": (ConsoleReplayArgs, int),
+    "page.reset": (NoArgs, None),
+    "exercise.predict": (PredictArgs, PredictionOutcomeData),
+    "exercise.check_code": (CheckCodeArgs, TaskOutcomeData),
+    "exercise.check_console": (CheckConsoleArgs, TaskOutcomeData),
+}
+
+#: Shapes written to TypeScript, in this order (aliases after the interfaces they name).
+SHAPES: list[type] = [
+    CellResultData,
+    ConsoleResultData,
+    CheckOutcomeData,
+    TaskOutcomeData,
+    PredictionOutcomeData,
+    CellData,
+    ConsoleData,
+    ExerciseBase,
+    PredictionData,
+    CodeTaskData,
+    ConsoleTaskData,
+    QuizData,
+    ProgressEntry,
+    ConsoleArgs,
+    ConsoleLineArgs,
+    ConsoleResetArgs,
+    ConsoleReplayArgs,
+    NoArgs,
+    PredictArgs,
+    CheckCodeArgs,
+    CheckConsoleArgs,
+]
+ALIASES: dict[str, Any] = {"ExerciseData": ExerciseData}
+
+
+# --- the TypeScript writer ------------------------------------------------------------------
+
+
+def ts_type(hint: Any) -> str:
+    """A Python type hint as TypeScript."""
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if hint is None or hint is type(None):
+        return "null"
+    if hint is str:
+        return "string"
+    if hint is bool:
+        return "boolean"
+    if hint in (int, float):
+        return "number"
+    if isinstance(hint, type) and typing.is_typeddict(hint):
+        return hint.__name__
+    if origin is list:
+        inner = ts_type(args[0])
+        return f"Array<{inner}>" if " " in inner else f"{inner}[]"
+    if origin is tuple:
+        return "[" + ", ".join(ts_type(arg) for arg in args) + "]"
+    if origin is dict and args[0] is str:
+        return f"Record<string, {ts_type(args[1])}>"
+    if origin in (Union, types.UnionType):
+        named = [name for name, alias in ALIASES.items() if alias == hint]
+        if named:
+            return named[0]
+        return " | ".join(ts_type(arg) for arg in args)
+    if origin is Literal:
+        return " | ".join(f'"{arg}"' for arg in args)
+    raise TypeError(f"no TypeScript for {hint!r}")
+
+
+def _comments(shape: type) -> dict[str, str]:
+    """The ``#:`` comments above each field in this module's source."""
+    comments: dict[str, str] = {}
+    pending: list[str] = []
+    for line in inspect.getsource(shape).splitlines():
+        stripped = line.strip()
+        if stripped.startswith("#:"):
+            pending.append(stripped[2:].strip())
+        elif ":" in stripped and not stripped.startswith(("class ", '"')):
+            comments[stripped.split(":", 1)[0]] = " ".join(pending)
+            pending = []
+        else:
+            pending = []
+    return comments
+
+
+def _doc(text: str) -> str:
+    return text.strip().replace("``", "`")
+
+
+def interface(shape: type) -> str:
+    """One TypedDict as a TypeScript interface (inherited fields written out)."""
+    hints = typing.get_type_hints(shape, include_extras=True)
+    comments = _comments(shape)
+    lines = []
+    if shape.__doc__:
+        lines.append(f"/** {_doc(shape.__doc__)} */")
+    if not hints:
+        return "\n".join([*lines, f"export type {shape.__name__} = Record<string, never>;"])
+    lines.append(f"export interface {shape.__name__} {{")
+    for name, hint in hints.items():
+        optional = typing.get_origin(hint) is NotRequired
+        if optional:
+            hint = typing.get_args(hint)[0]
+        if comments.get(name):
+            lines.append(f"  /** {_doc(comments[name])} */")
+        lines.append(f"  {name}{'?' if optional else ''}: {ts_type(hint)};")
+    lines.append("}")
+    return "\n".join(lines)
+
+
+def typescript() -> str:
+    """The whole of ``frontend/src/generated/contract.ts``."""
+    parts = [
+        "// Generated by `python -m lessonkit.contract` from lessonkit/contract.py. Do not edit:",
+        "// change the Python declarations and run it again (tests/lessonkit/test_contract.py).",
+        "",
+    ]
+    for shape in SHAPES:
+        parts.extend([interface(shape), ""])
+    for name, alias in ALIASES.items():
+        union = " | ".join(ts_type(arg) for arg in typing.get_args(alias))
+        parts.extend([f"export type {name} = {union};", ""])
+    parts.append("/** The bridge's calls (`lessonkit.bridge.CALLS`): arguments and result. */")
+    parts.append("export interface Calls {")
+    for name, (args, result) in CALLS.items():
+        parts.append(f'  "{name}": {{ args: {ts_type(args)}; result: {ts_type(result)} }};')
+    parts.extend(["}", "", "export type CallName = keyof Calls;", ""])
+    return "\n".join(parts)
+
+
+if __name__ == "__main__":
+    sys.stdout.write(typescript())

@@ -1,0 +1,107 @@
+"""The exercise fences: ``vorhersage``, ``aufgabe``, ``konsolen-aufgabe``, ``quiz``.
+
+Parsing, the build-time proof and the HTML of each live in ``lessonkit.exercises``
+(one class per exercise); this module makes them fence kinds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from lessonkit import options as read
+from lessonkit.blocks import Block, ConsoleBlock
+from lessonkit.console_fence import ConsoleRun, console_start, render_console
+from lessonkit.errors import LessonError
+from lessonkit.exercises import (
+    ConsoleTask,
+    Exercise,
+    make_code_task,
+    make_console_task,
+    make_prediction,
+    make_quiz,
+    render_exercise,
+)
+from lessonkit.fence_kind import FenceKind, Options, PageRun
+
+
+class ExerciseKind(FenceKind[Exercise, ConsoleRun | None]):
+    """An exercise; a console task's result is its console's starting state."""
+
+    exercise = True
+
+    def __init__(
+        self, options: Options, make: Callable[[int, int, str, dict[str, Any]], Exercise]
+    ) -> None:
+        super().__init__(options)
+        self._make = make
+
+    def make(self, slot: int, line: int, src: str, options: dict[str, Any]) -> Exercise:
+        return self._make(slot, line, src, options)
+
+    def label(self, block: Exercise, count: Callable[[str], int]) -> str:
+        return f"Übung {count('Übung')}"
+
+    @classmethod
+    def validate_page(cls, blocks: list[Block], path: str) -> None:
+        """An exercise's id is unique on its page (it keys the reader's progress)."""
+        seen: dict[str, Exercise] = {}
+        for block in blocks:
+            if not isinstance(block, Exercise):
+                continue
+            first = seen.setdefault(block.id, block)
+            if first is not block:
+                raise LessonError(
+                    path,
+                    block.line,
+                    f"Die id „{block.id}“ gibt es auf dieser Seite mehrmals: in Zeile "
+                    f"{first.line} ({first.label}) und in Zeile {block.line} ({block.label}). "
+                    "Gib einer der beiden Übungen eine andere id.",
+                )
+
+    async def run(self, block: Exercise, run: PageRun) -> ConsoleRun | None:
+        problem = await block.verify(run.kernel)
+        if problem is not None:
+            message, row = problem
+            line = block.line if row is None else block.line + 1 + row
+            raise LessonError(run.path, line, f"{block.label} (id „{block.id}“): {message}")
+        if isinstance(block, ConsoleTask):
+            return console_start(block.kind, block.options, block.setup)
+        return None
+
+    def render(self, block: Exercise, result: ConsoleRun | None) -> str:
+        console = ""
+        if isinstance(block, ConsoleTask) and result is not None:
+            console_block = ConsoleBlock(
+                slot=block.slot,
+                line=block.line,
+                label=block.label,
+                kind=block.kind,
+                options=block.options,
+                setup=block.setup,
+            )
+            console = render_console(console_block, result, key=f"exercise:{block.id}")
+        return render_exercise(block, console)
+
+
+_SHUFFLE = read.flag("mischen")
+
+#: The fence ``vorhersage``.
+PREDICTION = ExerciseKind(
+    {"id": read.exercise_id, "session": read.session, "platzhalter": read.placeholder},
+    make_prediction,
+)
+#: The fence ``aufgabe``.
+CODE_TASK = ExerciseKind({"id": read.exercise_id}, make_code_task)
+#: The fence ``konsolen-aufgabe``.
+CONSOLE_TASK = ExerciseKind(
+    {
+        "id": read.exercise_id,
+        "kind": read.console_kind,
+        "visibility_timeout": read.positive_int("visibility_timeout"),
+        "max_versuche": read.positive_int("max_versuche"),
+    },
+    make_console_task,
+)
+#: The fence ``quiz``.
+QUIZ = ExerciseKind({"id": read.exercise_id, "mischen": _SHUFFLE}, make_quiz)

@@ -1,0 +1,81 @@
+"""Readers of fence options: the raw text from a fence's header line -> its value.
+
+Each raises ``ValueError`` with a German message that says what was wrong; the
+validator (``lessonkit.fences.validate``) adds the fence and its file:line.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from lessonkit.consoles import KINDS
+
+_NAME = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
+_EXCEPTION = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,60}$")
+
+
+def flag(name: str) -> Callable[[str], bool]:
+    """A switch without a value (``hidden``)."""
+
+    def read(value: str) -> bool:
+        if value == name:  # superfences gives a bare ``hidden`` the value "hidden"
+            return True
+        raise ValueError(
+            f"„{name}“ ist ein Schalter ohne Wert: schreibe einfach `{name}`, oder lass ihn weg."
+        )
+
+    return read
+
+
+def session(value: str) -> str:
+    if not _NAME.match(value):
+        raise ValueError(
+            f"session=„{value}“ ist kein gültiger Name: erlaubt sind Buchstaben, Ziffern, "
+            "„-“ und „_“ (höchstens 40 Zeichen)."
+        )
+    return value
+
+
+def exception_name(value: str) -> str:
+    if not _EXCEPTION.match(value):
+        raise ValueError(
+            f'raises=„{value}“ ist kein Name einer Ausnahme, z. B. raises="ValueError".'
+        )
+    return value
+
+
+def positive_int(name: str) -> Callable[[str], str]:
+    def read(value: str) -> str:
+        if not value.isdigit() or int(value) < 1:
+            raise ValueError(f'{name}=„{value}“ ist keine ganze Zahl ab 1, z. B. {name}="3".')
+        return value
+
+    return read
+
+
+def console_kind(value: str) -> str:
+    """``kind``: which console a console task has (``lessonkit.consoles.KINDS``)."""
+    if value not in KINDS:
+        known = " oder ".join(f'kind="{name}"' for name in KINDS)
+        raise ValueError(f"kind=„{value}“ gibt es nicht: {known}.")
+    return value
+
+
+def exercise_id(value: str) -> str:
+    """``id``: names an exercise on its page (and its progress in the browser)."""
+    if not _ID.match(value):
+        raise ValueError(
+            f'id=„{value}“ ist keine gültige id: Kleinbuchstaben, Ziffern und „-“, z. B. id="uebung-1".'
+        )
+    return value
+
+
+def placeholder(value: str) -> str:
+    """``platzhalter="z. B. [1, 2]"``: the grey hint in a prediction's answer box."""
+    if not value.strip() or len(value) > 60:
+        raise ValueError(
+            "platzhalter braucht einen kurzen Text (1 bis 60 Zeichen), z. B. „z. B. [1, 2]“."
+        )
+    return value

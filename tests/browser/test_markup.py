@@ -1,0 +1,134 @@
+"""One markup for results: the page script renders live results exactly as the build does.
+
+The build writes a cell's output and a console's answers with ``lessonkit/render.py``;
+the page script renders live ones with ``OutputView`` (streamed and at once) and
+``Transcript``. This golden test runs those TypeScript renderers in Chromium on the
+results below and compares their HTML with ``render.py``'s, so a markup change that
+is made on one side only fails here. Pictures are compared by place, not content
+(the page sanitises them: tests/browser/test_hostile_output.py).
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from lessonkit.kernel import CellResult
+from lessonkit.render import render_console_entry, render_output
+from pysim import Queue
+from pysim.console import ConsoleResult
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[2]
+ESBUILD = ROOT / "node_modules" / ".bin" / "esbuild"
+
+_queue = Queue()
+_queue.send("a")
+PICTURE = _queue._repr_svg_()
+
+CELL_RESULTS = [
+    CellResult(),
+    CellResult(output=[("stdout", "hallo\n")]),
+    CellResult(
+        output=[("stdout", "a < b & \"c\" 'd'\n"), ("stderr", "Warnung: ä\n"), ("stdout", "x")],
+        value="{'k': [1, 2]}",
+    ),
+    CellResult(value="'<b>fett</b>'"),
+    CellResult(svg=PICTURE),
+    CellResult(
+        output=[("stdout", "vorher\n")],
+        error="Traceback (letzter Aufruf zuletzt):\n  Zelle 1, Zeile 2\nValueError: <kaputt>\n",
+        error_type="ValueError",
+    ),
+    CellResult(output=[("stdout", "1\n" * 3), ("stderr", "… Ausgabe gekürzt\n")], truncated=True),
+]
+
+CONSOLE_RESULTS = [
+    ("create topic orders partitions 3", ConsoleResult(True, "Topic „orders“ angelegt.")),
+    ('produce orders {"a":1}', ConsoleResult(True, "Zeile 1\n  eingerückt <x>\n", PICTURE)),
+    ("update orders", ConsoleResult(False, "Unbekannter Befehl „update“.")),
+    ("# nur ein Kommentar", ConsoleResult(True, "")),
+]
+
+COMPARE = """
+({ cells, consoles }) => {
+  const { OutputView, Transcript } = window.lkMarkup;
+  // Pictures by place only; serialise both sides through the same parser.
+  const normal = (html) => html.replace(/<svg[\\s\\S]*?<\\/svg>/g, "<svg></svg>");
+  const parsed = (html) => {
+    const box = document.createElement("div");
+    box.innerHTML = html;
+    return normal(box.innerHTML);
+  };
+  const problems = [];
+  cells.forEach(({ result, html }, index) => {
+    const want = parsed(html);
+    const direct = document.createElement("output");
+    new OutputView(direct).showResult(result);
+    const streamed = document.createElement("output");
+    const view = new OutputView(streamed);
+    for (const [stream, text] of result.output) {
+      const half = Math.ceil(text.length / 2);
+      view.appendChunk(stream, text.slice(0, half));
+      if (half < text.length) view.appendChunk(stream, text.slice(half));
+    }
+    view.showResult(result);
+    for (const [how, node] of [["at once", direct], ["streamed", streamed]]) {
+      const got = normal(node.innerHTML);
+      if (got !== want) problems.push({ cell: index, how, want, got });
+    }
+  });
+  consoles.forEach(({ command, result, html }, index) => {
+    const log = document.createElement("pre");
+    new Transcript(log, document.createElement("div")).append(command, result);
+    const got = normal(log.innerHTML);
+    const want = parsed(html);
+    if (got !== want) problems.push({ console: index, want, got });
+  });
+  return problems;
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def renderers(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """The page script's renderers, bundled (esbuild, as frontend/build.mjs does)."""
+    out = tmp_path_factory.mktemp("markup") / "markup.js"
+    subprocess.run(
+        [
+            str(ESBUILD),
+            str(Path(__file__).with_name("markup_entry.ts")),
+            "--bundle",
+            "--format=iife",
+            "--global-name=lkMarkup",
+            f"--outfile={out}",
+            "--log-level=warning",
+        ],
+        check=True,
+        cwd=ROOT,
+    )
+    return out.read_text(encoding="utf-8")
+
+
+def test_live_results_have_the_builds_markup(browser: Any, renderers: str) -> None:
+    page = browser.new_page()
+    try:
+        page.set_content("<!doctype html><html><body></body></html>")
+        page.add_script_tag(content=renderers)
+        cells = [{"result": r.to_dict(), "html": render_output(r)} for r in CELL_RESULTS]
+        consoles = [
+            {
+                "command": command,
+                "result": result.to_dict(),
+                "html": render_console_entry(command, result),
+            }
+            for command, result in CONSOLE_RESULTS
+        ]
+        problems = page.evaluate(COMPARE, {"cells": cells, "consoles": consoles})
+    finally:
+        page.close()
+    assert problems == []
