@@ -26,7 +26,7 @@ from pysim.console import ConsoleResult
 #: What the console's head line calls each kind (``lessonkit.consoles.KINDS``).
 CONSOLE_TITLES = {"log": "Log-Konsole", "queue": "Queue-Konsole"}
 #: Options that build the console (passed on to ``lessonkit.consoles.KINDS``).
-_BUILD_OPTIONS = ("visibility_timeout", "max_versuche")
+_BUILD_OPTIONS = ("visibility_timeout", "max_receive_count")
 
 
 @dataclass
@@ -115,7 +115,7 @@ QUEUE_CONSOLE = ConsoleKind(
     {
         **_COMMON,
         "visibility_timeout": read.positive_int("visibility_timeout"),
-        "max_versuche": read.positive_int("max_versuche"),
+        "max_receive_count": read.positive_int("max_receive_count"),
     },
 )
 

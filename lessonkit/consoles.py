@@ -24,7 +24,7 @@ KINDS: dict[str, Callable[[dict[str, Any]], AnyConsole]] = {
         Queue(
             visibility_timeout=int(options.get("visibility_timeout", 3)),
             max_receive_count=(
-                int(options["max_versuche"]) if options.get("max_versuche") else None
+                int(options["max_receive_count"]) if options.get("max_receive_count") else None
             ),
         )
     ),

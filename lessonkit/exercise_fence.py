@@ -99,7 +99,7 @@ CONSOLE_TASK = ExerciseKind(
         "id": read.exercise_id,
         "kind": read.console_kind,
         "visibility_timeout": read.positive_int("visibility_timeout"),
-        "max_versuche": read.positive_int("max_versuche"),
+        "max_receive_count": read.positive_int("max_receive_count"),
     },
     make_console_task,
 )

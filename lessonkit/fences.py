@@ -61,6 +61,10 @@ ALIASES: dict[str, str] = {
     "log-console": "log-konsole",
     "queue-console": "queue-konsole",
 }
+#: Old option names -> current ones (any fence); the old name keeps working.
+OPTION_ALIASES: dict[str, str] = {
+    "max_versuche": "max_receive_count",
+}
 
 
 def names() -> list[str]:
@@ -97,6 +101,15 @@ def validate(
     line = int(inputs.pop(LINE_OPTION, "0")) or None
     options[LINE_OPTION] = line
     allowed = kind_of(language).options
+    for old, new in OPTION_ALIASES.items():
+        if old in inputs and new in allowed:
+            if new in inputs:
+                raise _fence_error(
+                    page,
+                    line,
+                    f"Block `{language}`: „{old}“ ist der alte Name von „{new}“; gib nur „{new}“ an.",
+                )
+            inputs[new] = inputs.pop(old)
     for key, raw in inputs.items():
         reader = allowed.get(key)
         if reader is None:

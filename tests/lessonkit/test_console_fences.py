@@ -64,6 +64,24 @@ def test_queue_console_takes_its_visibility_timeout(tmp_path: Path) -> None:
     assert "bis t=5" in soup.select_one(".lk-console__log").get_text()
 
 
+@pytest.mark.parametrize("option", ["max_receive_count", "max_versuche"])
+def test_queue_console_takes_its_receive_count_under_either_name(
+    tmp_path: Path, option: str
+) -> None:
+    soup = convert(
+        tmp_path,
+        f'```queue-konsole visibility_timeout="2" {option}="1"\nsend a\nreceive as A\ntick 3\n```\n',
+    )
+    assert "Nachricht 1 → Dead Letter Queue" in soup.select_one(".lk-console__log").get_text()
+    data = json.loads(soup.select_one(".lk-console__data")["data-lk-json"])
+    assert data["options"] == {"visibility_timeout": "2", "max_receive_count": "1"}
+
+
+def test_an_option_and_its_old_name_together_are_refused(tmp_path: Path) -> None:
+    with pytest.raises(SuperFencesException, match="alte Name von „max_receive_count“"):
+        convert(tmp_path, '```queue-konsole max_versuche="1" max_receive_count="2"\nsend a\n```\n')
+
+
 def test_failing_setup_command_names_its_line(tmp_path: Path) -> None:
     text = "# T\n\n```log-console\ncreate topic orders partitions 3\nconsum orders group x\n```\n"
     with pytest.raises(LessonError) as info:
