@@ -161,3 +161,19 @@ def test_old_names_stay_aliases() -> None:
     (weg,) = log.tick(1)
     assert (weg.gruppe, weg.mitglied, weg.zeitfenster) == ("billing", "billing-2", 1)
     assert (weg.group, weg.member, weg.timeout) == (weg.gruppe, weg.mitglied, weg.zeitfenster)
+
+
+def test_cancelled_appointments_do_not_pile_up() -> None:
+    """A queue whose deliveries are all acked leaves no events behind on its clock."""
+    uhr = Zeit()
+    q = Queue(visibility_timeout=30, zeit=uhr)
+    for i in range(5000):
+        q.send(i)
+        m = q.receive()
+        assert m is not None
+        q.ack(m["id"])
+        if i % 7 == 0:
+            uhr.tick(1)
+    assert uhr.geplant == 0
+    assert len(uhr._heap) <= 2 * 64 + 1  # rebuilt once cancelled ones are the majority
+    assert len(q._fristen) == 0
