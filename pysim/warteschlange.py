@@ -441,7 +441,7 @@ class Queue:
             f"Queue „{self.name}“ t={self.zeit.now}, visibility_timeout={self.visibility_timeout}"
         )
         if self.max_receive_count is not None:
-            kopf += f", max_versuche={self.max_receive_count}"
+            kopf += f", max_receive_count={self.max_receive_count}"
         zeilen = [kopf + f": {self._offen} offen"]
         grenze = 10
         sichtbar = self.sichtbar()
