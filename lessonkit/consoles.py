@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from pysim import Queue
-from pysim.console import Console, ConsoleResult, QueueConsole
+from pysim.console import Console, ConsoleResult, QueueConsole, SagaConsole
 
 #: The consoles a fence can create: kind -> factory(options).
 KINDS = {
@@ -23,9 +23,10 @@ KINDS = {
             max_versuche=int(options["max_versuche"]) if options.get("max_versuche") else None,
         )
     ),
+    "saga": lambda options: SagaConsole(),
 }
 
-AnyConsole = Console | QueueConsole
+AnyConsole = Console | QueueConsole | SagaConsole
 
 
 def strip_expectation(line: str) -> tuple[str, bool]:

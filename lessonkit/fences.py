@@ -87,8 +87,10 @@ def _positive_int(name: str) -> Callable[[str], str]:
 
 
 def _console_kind(value: str) -> str:
-    if value not in ("log", "queue"):
-        raise ValueError(f'kind=„{value}“ gibt es nicht: kind="log" oder kind="queue".')
+    if value not in ("log", "queue", "saga"):
+        raise ValueError(
+            f'kind=„{value}“ gibt es nicht: kind="log", kind="queue" oder kind="saga".'
+        )
     return value
 
 
@@ -180,6 +182,7 @@ FENCES: dict[str, Fence] = {
         },
         _console_maker("queue"),
     ),
+    "saga-console": Fence(_COMMON, _console_maker("saga")),
     "ts-run": Fence({}, _make_ts),
     "vorhersage": Fence(
         {"id": exercises.read_id, "session": _session, "platzhalter": _placeholder},

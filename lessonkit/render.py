@@ -76,7 +76,7 @@ def render_cell(cell: Cell, result: CellResult | None) -> str:
 
 
 #: What the console's head line calls each kind.
-CONSOLE_TITLES = {"log": "Log-Konsole", "queue": "Queue-Konsole"}
+CONSOLE_TITLES = {"log": "Log-Konsole", "queue": "Queue-Konsole", "saga": "Saga-Konsole"}
 PROMPT = "$ "
 
 
