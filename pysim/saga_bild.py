@@ -59,13 +59,14 @@ def zeitleiste(sim: SagaSim, saga: str | None) -> Bild:
     """Zeichnet die Schritte der Saga ``saga`` über die Zeit."""
     jetzt = sim.now
     namen = sim.saga.namen
-    spanne = max(jetzt, 1)
-    pro_tick = max(6, min(36, 280 // spanne))
-    links = 12 + max(textbreite(n, 12) for n in [*namen, "Orchestrator"]) + 10
-    rechts = 118
-    breite = max(links + spanne * pro_tick + rechts, 440)
+    # One tick past now: a state reached just now still shows as a bar.
+    spanne = jetzt + 1
+    pro_tick = max(6, min(30, 170 // spanne))
+    links = 12 + max(textbreite(n, 11) for n in [*namen, "Orchestrator"]) + 8
+    rechts = 100  # the state now, e.g. "wird kompensiert"
+    breite = max(links + spanne * pro_tick + rechts, 340)
     unten = OBEN + (len(namen) + 1) * ZEILE
-    hoehe = unten + 82
+    hoehe = unten + 100
     zustand = sim.zustand(saga) if saga is not None else "–"
     titel = f"Saga „{saga}“ bei t={jetzt}: {zustand}" if saga else f"Saga-Simulation bei t={jetzt}"
     z = Zeichnung(breite, hoehe, titel, beschreibung(sim, saga))
@@ -78,11 +79,11 @@ def zeitleiste(sim: SagaSim, saga: str | None) -> Bild:
     schritte = sim.schritte(saga) if saga is not None else {}
     for i, name in enumerate(namen):
         y = OBEN + i * ZEILE
-        z.text(12, y + 13, name, mono=True)
+        z.text(12, y + 13, name, groesse=11, mono=True)
         z.linie(x(0), y + BALKEN // 2, x(spanne), y + BALKEN // 2, farbe_name="line")
         wechsel = [(t, s) for t, k, s in verlauf if k == i]
         for nummer, (von, s) in enumerate(wechsel):
-            bis = wechsel[nummer + 1][0] if nummer + 1 < len(wechsel) else jetzt
+            bis = wechsel[nummer + 1][0] if nummer + 1 < len(wechsel) else spanne
             fuellung, rand, gestrichelt = STIL[s]
             b = max(x(bis) - x(von), 4)
             z.rechteck(
@@ -114,7 +115,7 @@ def zeitleiste(sim: SagaSim, saga: str | None) -> Bild:
             breite - 12,
             y + 13,
             jetzt_zustand,
-            groesse=11,
+            groesse=10,
             anker="end",
             farbe_name=FARBE_JETZT.get(jetzt_zustand, "muted"),
         )
@@ -123,7 +124,7 @@ def zeitleiste(sim: SagaSim, saga: str | None) -> Bild:
     z.text(12, y + 13, "Orchestrator", groesse=11, farbe_name="muted")
     z.linie(x(0), y + BALKEN // 2, x(spanne), y + BALKEN // 2, farbe_name="line", gestrichelt=True)
     for von, zurueck in sim.ausfaelle:
-        ende = zurueck if zurueck is not None else jetzt
+        ende = zurueck if zurueck is not None else spanne
         z.rechteck(
             x(von),
             y + 3,
@@ -149,7 +150,7 @@ def zeitleiste(sim: SagaSim, saga: str | None) -> Bild:
     for t in range(0, spanne + 1, schritt):
         z.linie(x(t), unten, x(t), unten + 4, farbe_name="line")
         z.text(x(t), unten + 16, str(t), groesse=10, anker="middle", farbe_name="muted")
-    # legend, two short rows (phones)
+    # legend, three short rows (phones)
     ly = unten + 30
     eintraege = [
         ("gesendet", "gesendet"),
@@ -166,5 +167,5 @@ def zeitleiste(sim: SagaSim, saga: str | None) -> Bild:
             )
             z.text(lx + 18, ly + reihe * 18 + 10, text, groesse=11)
             lx += 18 + textbreite(text, 11) + 16
-    z.text(lx, ly + 28, "↻ erneut  ✗ Absturz  2× doppelt", groesse=11, farbe_name="muted")
+    z.text(12, ly + 46, "↻ erneut gesendet  ✗ Absturz  2× doppelt", groesse=11, farbe_name="muted")
     return Bild(z.svg(), titel)

@@ -217,7 +217,7 @@ class SagaConsole(BasisKonsole):
             zeilen.append(f"Saga {saga}: {sim.zustand(saga)}")
             versuche = sim.versuche(saga)
             reihen = [[n, z, str(versuche[n])] for n, z in sim.schritte(saga).items()]
-            zeilen += tabelle(["SCHRITT", "ZUSTAND", "GESENDET"], reihen)
+            zeilen += tabelle(["SCHRITT", "ZUSTAND", "BEFEHLE"], reihen)
         staende = ", ".join(
             f"{k}={v}" for stand in sim.staende().values() for k, v in sorted(stand.items())
         )
