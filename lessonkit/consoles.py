@@ -9,13 +9,16 @@ browser and called there through ``lessonkit.bridge``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from pysim import Queue
 from pysim.console import Console, ConsoleResult, QueueConsole, SagaConsole
 
+AnyConsole = Console | QueueConsole | SagaConsole
+
 #: The consoles a fence can create: kind -> factory(options).
-KINDS = {
+KINDS: dict[str, Callable[[dict[str, Any]], AnyConsole]] = {
     "log": lambda options: Console(),
     "queue": lambda options: QueueConsole(
         Queue(
@@ -25,8 +28,6 @@ KINDS = {
     ),
     "saga": lambda options: SagaConsole(),
 }
-
-AnyConsole = Console | QueueConsole | SagaConsole
 
 
 def strip_expectation(line: str) -> tuple[str, bool]:
