@@ -319,3 +319,28 @@ def test_zwei_sagas_gleichzeitig(
     assert sim.dienst("zahlung").stand["kunde"] == 100 - 30 * fertige
     assert sim.dienst("lager").stand["jacken"] == 3 - fertige
     assert sim.dienst("versand").stand["auftraege"] == fertige
+
+
+@settings(max_examples=80, deadline=None)
+@given(stoerungen(), st.lists(st.integers(0, 12), min_size=1, max_size=4))
+def test_neustart_von_hand_zu_beliebiger_zeit(
+    liste: list[tuple[str, str, bool]], pausen: list[int]
+) -> None:
+    """Without automatic restart the saga waits; restarted at any time, it ends consistently."""
+    sim = SagaSim(neustart=False)
+    for art, schritt, kompensation in liste:
+        sim.stoere(art, schritt, kompensation)
+    sim.starte("b7")
+    for pause in pausen:
+        sim.tick(pause)
+        if not sim.orchestrator_laeuft:
+            sim.neustart()
+    sim.run()
+    while not sim.orchestrator_laeuft:
+        sim.neustart()
+        sim.run()
+    assert sim.zustand("b7") in (ABGESCHLOSSEN, KOMPENSIERT)
+    erwartet = ANFANG if sim.zustand("b7") == KOMPENSIERT else FERTIG
+    assert sim.staende() == erwartet
+    for dienst in sim.dienste.values():
+        assert all(n == 1 for n in dienst.ausfuehrungen.values()), dienst.ausfuehrungen
