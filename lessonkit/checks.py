@@ -238,7 +238,8 @@ async def check_code(vorbereitung: str, code: str, pruefung: str) -> TaskOutcome
 def check_console(console: Any, kind: str, pruefung: str) -> TaskOutcome:
     """Run the author's checks against a console's state."""
     namespace: dict[str, Any] = {"__name__": "__main__", "konsole": console}
-    namespace["log" if kind == "log" else "queue"] = console.log if kind == "log" else console.queue
+    # the model under the kind's name: ``log``, ``queue`` or ``saga``
+    namespace[kind] = console.sim if kind == "saga" else getattr(console, kind)
     checks = run_checks(pruefung, namespace)
     return TaskOutcome(all(check.ok for check in checks), checks)
 

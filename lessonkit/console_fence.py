@@ -1,4 +1,4 @@
-"""The console fences (``log-konsole``, ``queue-konsole``): a command console.
+"""The console fences (``log-konsole``, ``queue-konsole``, ``saga-konsole``): a command console.
 
 At build time the setup commands run through ``pysim.console``; the transcript
 and the picture of the resulting state go into the page, and a command fails the
@@ -24,7 +24,7 @@ from lessonkit.render import render_console_entry
 from pysim.console import ConsoleResult
 
 #: What the console's head line calls each kind (``lessonkit.consoles.KINDS``).
-CONSOLE_TITLES = {"log": "Log-Konsole", "queue": "Queue-Konsole"}
+CONSOLE_TITLES = {"log": "Log-Konsole", "queue": "Queue-Konsole", "saga": "Saga-Konsole"}
 #: Options that build the console (passed on to ``lessonkit.consoles.KINDS``).
 _BUILD_OPTIONS = ("visibility_timeout", "max_receive_count")
 
@@ -118,6 +118,8 @@ QUEUE_CONSOLE = ConsoleKind(
         "max_receive_count": read.positive_int("max_receive_count"),
     },
 )
+#: The fence ``saga-konsole``.
+SAGA_CONSOLE = ConsoleKind("saga", _COMMON)
 
 
 def _check_command(

@@ -13,9 +13,9 @@ from collections.abc import Callable
 from typing import Any
 
 from pysim import Queue
-from pysim.console import Console, ConsoleResult, QueueConsole
+from pysim.console import Console, ConsoleResult, QueueConsole, SagaConsole
 
-AnyConsole = Console | QueueConsole
+AnyConsole = Console | QueueConsole | SagaConsole
 
 #: The consoles a fence can create: kind -> factory(options).
 KINDS: dict[str, Callable[[dict[str, Any]], AnyConsole]] = {
@@ -28,6 +28,7 @@ KINDS: dict[str, Callable[[dict[str, Any]], AnyConsole]] = {
             ),
         )
     ),
+    "saga": lambda options: SagaConsole(),
 }
 
 

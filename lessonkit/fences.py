@@ -28,7 +28,7 @@ from markdown import Markdown
 from lessonkit import exercise_fence
 from lessonkit.blocks import Block, PageState, placeholder
 from lessonkit.cell_fence import PYCELL
-from lessonkit.console_fence import LOG_CONSOLE, QUEUE_CONSOLE
+from lessonkit.console_fence import LOG_CONSOLE, QUEUE_CONSOLE, SAGA_CONSOLE
 from lessonkit.errors import LessonError
 from lessonkit.fence_kind import FenceError, FenceKind
 from lessonkit.progress import ProgressKind
@@ -48,6 +48,7 @@ FENCES: dict[str, FenceKind[Any, Any]] = {
     "pycell": PYCELL,
     "log-konsole": LOG_CONSOLE,
     "queue-konsole": QUEUE_CONSOLE,
+    "saga-konsole": SAGA_CONSOLE,
     "ts-run": TS_RUN,
     "vorhersage": exercise_fence.PREDICTION,
     "aufgabe": exercise_fence.CODE_TASK,

@@ -14,6 +14,8 @@ einem festen Seed, jede Zeit ist simuliert (Ticks): Derselbe Code gibt überall 
 - ``Welt``, ``Knoten``: Rechner mit eigenen Uhren, Lamport- und Vektoruhren, Raum-Zeit-Diagramm;
   ``LwwSpeicher`` und ``VersionsSpeicher``: last write wins gegen Versionsvektoren (Lektion
   „Zeit, Ordnung und Kausalität“),
+- ``SagaSim``, ``Saga``, ``Schritt``, ``Dienst``: orchestrierte Sagas mit Kompensation,
+  Idempotenzschlüsseln, Outbox und Störungen (Lektion „Sagas“),
 - ``pysim.stoerung``: simulierte Abstürze für Übungen,
 - ``SimFehler``: die Basisklasse aller Fehler (deutsche Meldungen).
 """
@@ -38,6 +40,17 @@ from .last import Anfrage, Ergebnis, Lastsim, Wiederholung
 from .last_bild import latenz_vergleich
 from .log import Entfernt, Log, Record
 from .netz import FakeNetz
+from .saga import (
+    Abgelehnt,
+    Dienst,
+    OrchestratorAusgefallen,
+    Saga,
+    SagaSim,
+    Schritt,
+    UnbekannteSaga,
+    bestellsaga,
+    shop_dienste,
+)
 from .schutzschalter import Schutzschalter, ZustandsFehler
 from .uhren import (
     Ereignis,
@@ -55,8 +68,10 @@ from .warteschlange import Queue
 from .zeit import Zeit
 
 __all__ = [
+    "Abgelehnt",
     "Anfrage",
     "CommitAbgelehnt",
+    "Dienst",
     "Entfernt",
     "Ereignis",
     "Ergebnis",
@@ -70,16 +85,21 @@ __all__ = [
     "Log",
     "LwwSpeicher",
     "Nachricht",
+    "OrchestratorAusgefallen",
     "Projektion",
     "Projektor",
     "Queue",
     "Record",
+    "Saga",
+    "SagaSim",
+    "Schritt",
     "Schutzschalter",
     "SimFehler",
     "SimulierterAbsturz",
     "TopicExistiertSchon",
     "UnbekannteGruppe",
     "UnbekannteNachricht",
+    "UnbekannteSaga",
     "UnbekannterKnoten",
     "UnbekannterStream",
     "UnbekanntesTopic",
@@ -93,8 +113,10 @@ __all__ = [
     "Zeit",
     "ZustandsFehler",
     "bestand",
+    "bestellsaga",
     "kontostand",
     "latenz_vergleich",
+    "shop_dienste",
     "vereinige",
     "vergleiche",
     "zufallswelt",

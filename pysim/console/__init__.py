@@ -1,4 +1,4 @@
-"""Die Befehlskonsolen des Kurses: die Log-Konsole (Lektion 2) und die Queue-Konsole (Lektion 1).
+"""Die Befehlskonsolen des Kurses: Log-Konsole (Lektion 2), Queue-Konsole (Lektion 1), Saga-Konsole.
 
     from pysim.console import Console, QueueConsole, ConsoleResult
 
@@ -17,5 +17,6 @@ vervollständigen), ``log_console`` und ``queue_console`` (Befehlstabellen und A
 from .ergebnis import ConsoleResult
 from .log_console import Console
 from .queue_console import QueueConsole
+from .saga_console import SagaConsole
 
-__all__ = ["Console", "ConsoleResult", "QueueConsole"]
+__all__ = ["Console", "ConsoleResult", "QueueConsole", "SagaConsole"]

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pysim.console import Console, QueueConsole
+from pysim.console import Console, QueueConsole, SagaConsole
 from pysim.console.basis import BasisKonsole
 from pysim.console.parser import EingabeFehler, EingabeFehlt
 
@@ -28,6 +28,7 @@ LOG_VORBEREITUNG = [
     "tick 2",
 ]
 QUEUE_VORBEREITUNG = ["send a", "send b", "receive as A", "receive as B", "tick 4", "ack 2"]
+SAGA_VORBEREITUNG = ["start b7", "stoerung ablehnen versand", "tick 3"]
 
 
 def log_konsole() -> Console:
@@ -42,6 +43,13 @@ def queue_konsole() -> QueueConsole:
     for zeile in QUEUE_VORBEREITUNG:
         assert q.run(zeile).ok, zeile
     return q
+
+
+def saga_konsole() -> SagaConsole:
+    k = SagaConsole()
+    for zeile in SAGA_VORBEREITUNG:
+        assert k.run(zeile).ok, zeile
+    return k
 
 
 def urteil(konsole: BasisKonsole, zeile: str) -> str:
@@ -86,6 +94,12 @@ def test_log_completion_leads_to_lines_the_parser_accepts(data: st.DataObject) -
 @given(data=st.data())
 def test_queue_completion_leads_to_lines_the_parser_accepts(data: st.DataObject) -> None:
     pruefe_gang(queue_konsole(), data)
+
+
+@settings(max_examples=80, deadline=None)
+@given(data=st.data())
+def test_saga_completion_leads_to_lines_the_parser_accepts(data: st.DataObject) -> None:
+    pruefe_gang(saga_konsole(), data)
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,109 @@
+"""The saga console: commands, German errors that change nothing, completion, picture."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from lessonkit.consoles import KINDS
+from pysim.console import ConsoleResult, SagaConsole
+
+
+def ausfuehren(k: SagaConsole, zeile: str) -> ConsoleResult:
+    vorher = k.state_dump()
+    r = k.run(zeile)
+    if not r.ok:
+        assert k.state_dump() == vorher, zeile
+        assert r.svg is None
+    if r.svg is not None:
+        ET.fromstring(r.svg)
+    return r
+
+
+def test_ablehnung_und_kompensation() -> None:
+    k = SagaConsole()
+    assert ausfuehren(k, "stoerung ablehnen versand").ok
+    r = ausfuehren(k, "start b7")
+    assert r.ok and r.svg
+    assert "→ zahlung: abbuchen" in r.text
+    r = ausfuehren(k, "tick 20")
+    assert "versand lehnt ab" in r.text
+    assert k.sim.zustand("b7") == "kompensiert"
+    r = ausfuehren(k, "status")
+    assert "Saga b7: kompensiert" in r.text
+    assert "kunde=100" in r.text
+
+
+def test_orchestrator_wartet_auf_neustart() -> None:
+    k = SagaConsole()
+    for zeile in ("stoerung orchestrator lager", "start b7", "tick 10"):
+        assert ausfuehren(k, zeile).ok
+    assert not k.sim.orchestrator_laeuft
+    assert "neustart orchestrator" in ausfuehren(k, "tick").text
+    r = ausfuehren(k, "neustart orchestrator")
+    assert "→ versand: beauftragen" in r.text
+    ausfuehren(k, "tick 10")
+    assert k.sim.zustand("b7") == "abgeschlossen"
+
+
+@pytest.mark.parametrize(
+    ("zeile", "teil"),
+    [
+        ("stoerung kaputt lager", "Arten"),
+        ("stoerung absturz keller", "Schritte"),
+        ("stoerung ablehnen mail", "Pivot"),
+        ("stoerung ablehnen lager kompensation", "nicht endgültig"),
+        ("stoerung doppelt mail kompensation", "keine Kompensation"),
+        ("stoerung absturz", "Es fehlt <schritt>"),
+        ("status b9", "gibt es nicht"),
+        ("neustart orchestrator", "läuft"),
+        ("neustart", "orchestrator"),
+        ("tick 101", "0 bis 100"),
+        ("start", "Es fehlt <saga>"),
+        ("start zwei wörter", "Zu viele Wörter"),
+        ("strat b7", "Meintest du `start`?"),
+    ],
+)
+def test_fehler_sind_deutsch_und_aendern_nichts(zeile: str, teil: str) -> None:
+    k = SagaConsole()
+    r = ausfuehren(k, zeile)
+    assert not r.ok
+    assert teil in r.text
+
+
+def test_doppelter_name_und_ausgefallener_orchestrator() -> None:
+    k = SagaConsole()
+    ausfuehren(k, "stoerung orchestrator zahlung")
+    ausfuehren(k, "start b7")
+    r = ausfuehren(k, "start b7")
+    assert not r.ok and "gibt es schon" in r.text
+    ausfuehren(k, "tick 5")
+    r = ausfuehren(k, "start b8")
+    assert not r.ok and "neustart" in r.text
+
+
+def test_vervollstaendigung() -> None:
+    k = SagaConsole()
+    ausfuehren(k, "start b7")
+    assert k.complete("st") == ["start", "status", "stoerung"]
+    assert k.complete("stoerung v") == ["verspaetet"]
+    assert k.complete("stoerung doppelt ") == ["lager", "mail", "versand", "zahlung"]
+    assert k.complete("stoerung doppelt zahlung ") == ["kompensation"]
+    assert k.complete("status ") == ["b7"]
+    assert k.complete("neustart ") == ["orchestrator"]
+
+
+def test_hilfe_aus_der_tabelle() -> None:
+    k = SagaConsole()
+    text = ausfuehren(k, "hilfe").text
+    for name in ("start", "stoerung", "tick", "neustart", "status"):
+        assert name in text
+    assert "verspaetet" in ausfuehren(k, "hilfe stoerung").text
+    assert all(len(z) <= 60 for z in text.splitlines())
+
+
+def test_lessonkit_kennt_die_konsole() -> None:
+    k = KINDS["saga"]({})
+    assert isinstance(k, SagaConsole)
+    assert k.run("start b7").ok
