@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from bs4 import BeautifulSoup
 
-from tests.pyodide import run_in_pyodide, run_natively
+from tests.pyodide import PyodideRunner, run_natively
 
 #: Runs a console's whole setup as the browser does (lessonkit.consoles) and prints each result.
 CONSOLE_CODE = """
@@ -62,13 +62,13 @@ def visible_text(result: dict[str, Any]) -> str:
 @pytest.mark.pyodide
 @pytest.mark.parametrize("snapshot", [False, True], ids=["plain-start", "snapshot-start"])
 def test_cells_agree_in_cpython_and_pyodide(
-    built_site: Path, tmp_path: Path, snapshot: bool
+    built_site: Path, pyodide: PyodideRunner, snapshot: bool
 ) -> None:
     pages = collect_pages(built_site)
     assert pages, "no cells found in the built site"
-    pyodide = run_in_pyodide(pages, tmp_path, snapshot)
-    assert pyodide["python"].startswith("3.14")
-    for page, in_pyodide in zip(pages, pyodide["pages"], strict=True):
+    in_pyodide_pages = pyodide.run(pages, snapshot)
+    assert in_pyodide_pages["python"].startswith("3.14")
+    for page, in_pyodide in zip(pages, in_pyodide_pages["pages"], strict=True):
         native = run_natively(page["cells"])
         for cell, ours, theirs in zip(page["cells"], native, in_pyodide["results"], strict=True):
             where = f"{page['name']} {cell['label']}"
