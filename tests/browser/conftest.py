@@ -1,13 +1,18 @@
-"""A fresh browser page per test, recording every request it makes."""
+"""A fresh browser page per test, recording every request it makes; a copy of the built
+site on a server of its own, for tests that take the network away."""
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Browser, BrowserContext, expect
+
+from tests.siteserver import StaticServer
 
 # A cold start of Python under a loaded CI machine can take several seconds.
 expect.set_options(timeout=60_000)
@@ -52,3 +57,36 @@ def recorded(browser: object, site_url: str) -> Iterator[RecordingPage]:
 @pytest.fixture
 def page(recorded: RecordingPage) -> object:
     return recorded.page
+
+
+def copy_site(built_site: Path, site_url: str, target: Path, server_url: str) -> None:
+    """Copy the built site to ``target``, to be served at ``server_url``.
+
+    The sitemap is rewritten to the copy's address: instant navigation only treats
+    links as internal when the sitemap's addresses carry the page's port.
+    """
+    shutil.copytree(built_site, target)
+    sitemap = target / "sitemap.xml"
+    sitemap.write_text(sitemap.read_text().replace(site_url, server_url))
+
+
+@pytest.fixture
+def site(built_site: Path, site_url: str, tmp_path: Path) -> Iterator[StaticServer]:
+    """A copy of the built site on a server of its own, which the test may stop.
+
+    The server sends `Vary: Accept-Encoding`, as GitHub Pages does: cached files must
+    still match.
+    """
+    server = StaticServer(tmp_path / "site", extra_headers={"Vary": "Accept-Encoding"})
+    copy_site(built_site, site_url, tmp_path / "site", server.url)
+    yield server
+    server.close()
+
+
+@pytest.fixture
+def context(browser: Browser) -> Iterator[BrowserContext]:
+    """A fresh desktop-sized context (service workers and their caches live per context)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(60_000)
+    yield context
+    context.close()
