@@ -97,10 +97,21 @@ class Cell:
         self.start()
         expect(self.root).to_have_attribute("data-state", FINISHED)
 
-    def run_live(self) -> None:
+    def run_code(self, code: str, state: str | re.Pattern[str] = FINISHED) -> None:
+        """Type ``code`` over the cell's code and run it to its end."""
+        self.editor().fill(code)
+        self.run(state)
+
+    def start_code(self, code: str) -> None:
+        """Type ``code`` over the cell's code and start it; it is running on return."""
+        self.editor().fill(code)
+        self.start()
+        expect(self.root).to_have_attribute("data-state", "running")
+
+    def run_live(self, state: str | re.Pattern[str] = FINISHED) -> None:
         """Run in the browser, with the build's output gone first."""
         self.forget_build_output()
-        self.run()
+        self.run(state)
 
     def stop(self) -> None:
         self.root.get_by_role("button", name="Stopp").click()
@@ -185,9 +196,15 @@ class Exercise:
         expect(self.feedback).to_be_visible()
         return self.feedback
 
-    def choose(self, label: str | re.Pattern[str]) -> None:
-        """Tick a quiz answer."""
-        self.root.get_by_label(label).check()
+    def predict(self, answer: str) -> Locator:
+        """Type a prediction's answer and check it; return the verdict."""
+        self.answer.fill(answer)
+        return self.check()
+
+    def choose(self, *labels: str | re.Pattern[str]) -> None:
+        """Tick quiz answers."""
+        for label in labels:
+            self.root.get_by_label(label).check()
 
 
 def run_first_steps_cell_1(page: Page) -> None:

@@ -47,9 +47,7 @@ def test_exception_shows_a_short_traceback(page: Page, site_url: str) -> None:
 def test_endless_loop_is_stopped_and_the_next_run_works(page: Page, site_url: str) -> None:
     page.goto(site_url + FIRST_STEPS)
     target = Cell.number(page, 6)
-    target.editor().fill("while True:\n    pass")
-    target.start()
-    expect(target.root).to_have_attribute("data-state", "running")
+    target.start_code("while True:\n    pass")
     # Stopp while Python still loads only cancels the waiting run (issue 17): loaded first.
     python_ready(page)
     page.wait_for_timeout(500)

@@ -45,8 +45,7 @@ def test_a_changed_cell_is_told_kindly_and_the_next_cell_still_runs(
     code = original_code(changed)
     without_gap = "\n".join(line for line in code.splitlines() if "asyncio.sleep(0)" not in line)
     assert without_gap != code
-    changed.editor().fill(without_gap)
-    changed.run("done")
+    changed.run_code(without_gap, "done")
     expect(changed.value).to_have_text("200")  # no lost update now
     following.run("done")  # the hidden check of "100" fails, and stops nothing
     expect(following.output).to_contain_text("nach erhoehen: 1")
@@ -63,9 +62,7 @@ def test_stopp_elsewhere_keeps_the_consoles_state_and_says_so(page: Page, site_u
     log = Console.first(page)
     log.command("create topic experiment partitions 1")
     target = Cell.number(page, 6)
-    target.editor().fill("while True:\n    pass")
-    target.start()
-    expect(target.root).to_have_attribute("data-state", "running")
+    target.start_code("while True:\n    pass")
     target.stop()
     expect(target.root).to_have_attribute("data-state", "stopped")
     log.command("topics")
@@ -122,18 +119,15 @@ def test_python_that_dies_under_a_cell_restarts_with_a_notice(
     expect(target.root).to_have_attribute("data-state", "error")
     expect(target.output).to_contain_text("abgestürzt")
     expect(python_bar(page)).to_contain_text("abgestürzt und wurde neu gestartet")
-    target.editor().fill("print('wieder da')")
-    target.run("done")
+    target.run_code("print('wieder da')", "done")
     expect(target.output).to_have_text("wieder da\n")
 
 
 def test_python_neu_starten_repairs_what_the_readers_code_broke(page: Page, site_url: str) -> None:
     page.goto(site_url + FIRST_STEPS)
     target = Cell.number(page, 6)
-    target.editor().fill("import builtins\ndel builtins.print")
-    target.run("done")
-    target.editor().fill("print('hallo')")
-    target.run("error")
+    target.run_code("import builtins\ndel builtins.print", "done")
+    target.run_code("print('hallo')", "error")
     expect(target.error).to_contain_text("NameError")
     python_bar(page).get_by_role("button", name="Python neu starten").click()
     expect(python_bar(page)).to_contain_text("Python wurde neu gestartet.")
@@ -161,10 +155,8 @@ def test_a_background_task_writes_into_its_own_cell_and_ends_with_the_page(
     page.evaluate("window.sameDocument = true")
     go(page, "Erste Schritte", 2)
     owner, other = Cell.number(page, 6), Cell.number(page, 5)
-    owner.editor().fill(TICKER)
-    owner.run("done")
-    other.editor().fill("import asyncio\nawait asyncio.sleep(0.5)\nprint('fertig')")
-    other.run("done")
+    owner.run_code(TICKER, "done")
+    other.run_code("import asyncio\nawait asyncio.sleep(0.5)\nprint('fertig')", "done")
     expect(other.output).to_have_text("fertig\n")  # no tick of the other cell
     expect(owner.output).to_contain_text("tick\ntick\ntick\n")
     go(page, re.compile("Queues und Idempotenz"), 3)

@@ -31,20 +31,17 @@ window.Worker = class extends NativeWorker {
 """
 
 
-def run_code(page: Page, code: str, number: int = 6) -> Cell:
-    """Type ``code`` into cell ``number`` of "Erste Schritte", run it, return the cell."""
-    target = Cell.number(page, number)
-    target.editor().fill(code)
-    target.run()
+def run_code(page: Page, code: str) -> Cell:
+    """Type ``code`` into cell 6 of "Erste Schritte", run it, return the cell."""
+    target = Cell.number(page, 6)
+    target.run_code(code)
     return target
 
 
-def start_code(page: Page, code: str, number: int = 6) -> Cell:
-    """Type and start ``code`` without waiting for the end."""
-    target = Cell.number(page, number)
-    target.editor().fill(code)
-    target.start()
-    expect(target.root).to_have_attribute("data-state", "running")
+def start_code(page: Page, code: str) -> Cell:
+    """Type and start ``code`` in cell 6 without waiting for the end."""
+    target = Cell.number(page, 6)
+    target.start_code(code)
     return target
 
 

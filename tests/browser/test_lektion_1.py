@@ -62,8 +62,7 @@ def verarbeite(con, msg):
 def test_fake_netz_shows_loss_duplicate_and_reordering(page: Page, site_url: str) -> None:
     page.goto(site_url + LESSON_1)
     netz = Cell.with_code(page, "FakeNetz(seed=300)")
-    netz.run_live()
-    expect(netz.root).to_have_attribute("data-state", "done")
+    netz.run_live("done")
     expect(netz.value).to_have_text(
         "['bestellung-1', 'bestellung-4', 'bestellung-3', 'bestellung-3', 'bestellung-5']"
     )
@@ -108,10 +107,8 @@ def test_queue_console_makes_the_message_visible_again(page: Page, site_url: str
 def test_uebung_1_prediction(page: Page, site_url: str) -> None:
     page.goto(site_url + LESSON_1)
     target = Exercise.by_id(page, "zeitfenster-vorhersagen")
-    target.answer.fill("(1, 2, 0)")
-    expect(target.check()).to_contain_text("der erste Wert ist 2, nicht 1")
-    target.answer.fill("(2, 2, 0)")
-    expect(target.check()).to_contain_text("Richtig")
+    expect(target.predict("(1, 2, 0)")).to_contain_text("der erste Wert ist 2, nicht 1")
+    expect(target.predict("(2, 2, 0)")).to_contain_text("Richtig")
     expect(target.root).to_have_attribute("data-solved", "true")
 
 

@@ -15,8 +15,7 @@ pytestmark = pytest.mark.browser
 def test_asyncio_wartet_gleichzeitig(page: Page, site_url: str) -> None:
     page.goto(site_url + LESSON_3)
     target = Cell.only_one_with(page, "abfrage(n, gleichzeitig) for n in namen")
-    target.run_live()
-    expect(target.root).to_have_attribute("data-state", "done")
+    target.run_live("done")
     expect(target.text).to_have_text(
         "nacheinander: +kunde -kunde +warenkorb -warenkorb +lager -lager\n"
         "gleichzeitig: +kunde +warenkorb +lager -kunde -warenkorb -lager\n"
@@ -26,8 +25,7 @@ def test_asyncio_wartet_gleichzeitig(page: Page, site_url: str) -> None:
 def test_event_loop_modell_im_browser(page: Page, site_url: str) -> None:
     page.goto(site_url + LESSON_3)
     klassiker = Cell.only_one_with(page, 'loop.promise_then(lambda: loop.log("C"))')
-    klassiker.run_live()  # die Zellen davor (Import von EventLoop) laufen automatisch mit
-    expect(klassiker.root).to_have_attribute("data-state", "done")
+    klassiker.run_live("done")  # die Zellen davor (Import von EventLoop) laufen automatisch mit
     expect(klassiker.value).to_have_text("['A', 'D', 'C', 'B']")
 
     blockiert = Cell.only_one_with(page, "loop.busy(50)")
@@ -95,8 +93,7 @@ def test_typescript_blocks_show_what_the_prose_claims(page: Page, site_url: str)
 def test_supervisor_runs_in_the_browser(page: Page, site_url: str) -> None:
     page.goto(site_url + LESSON_3)
     supervisor = Cell.only_one_with(page, "async def durchlauf(postfach_bleibt)")
-    supervisor.run_live()
-    expect(supervisor.root).to_have_attribute("data-state", "done")
+    supervisor.run_live("done")
     expect(supervisor.text).to_contain_text("c: Stand 1")
     expect(supervisor.text).to_contain_text("verloren: ['c']")
 
@@ -104,12 +101,10 @@ def test_supervisor_runs_in_the_browser(page: Page, site_url: str) -> None:
 def test_diagnosis_quiz(page: Page, site_url: str) -> None:
     page.goto(site_url + LESSON_3)
     quiz = Exercise.by_id(page, "diagnose-consumer")
-    quiz.choose(re.compile("m-19 fehlt, weil"))
-    quiz.choose(re.compile("Die Datenbank hat auch"))
+    quiz.choose(re.compile("m-19 fehlt, weil"), re.compile("Die Datenbank hat auch"))
     quiz.check()
     expect(quiz.feedback).to_contain_text("Noch nicht")
     quiz.root.get_by_label(re.compile("Die Datenbank hat auch")).uncheck()
-    quiz.choose(re.compile("Nach einem Neustart stellt"))
-    quiz.choose(re.compile("Mit try"))
+    quiz.choose(re.compile("Nach einem Neustart stellt"), re.compile("Mit try"))
     quiz.check()
     expect(quiz.root).to_have_attribute("data-solved", "true")

@@ -41,15 +41,13 @@ def test_build_shows_numbers_and_pictures_before_python(page: Page, site_url: st
 def test_retry_storm_runs_in_the_browser(page: Page, site_url: str) -> None:
     page.goto(site_url + LESSON_5)
     sturm = Cell.only_one_with(page, "sturm = preisdienst(")
-    sturm.run_live()  # the cells before it (Lastsim, preisdienst) run first
-    expect(sturm.root).to_have_attribute("data-state", "done")
+    sturm.run_live("done")  # the cells before it (Lastsim, preisdienst) run first
     expect(sturm.text).to_contain_text("1382 Anfragen, 4608 Versuche, 307 erfolgreich (22%)")
     expect(sturm.root.locator("svg title")).to_have_text("Warteschlange und Worker über die Zeit")
     expect(sturm.root.locator("svg polyline.wartend")).to_have_count(1)
 
     welle = Cell.only_one_with(page, 'mit_jitter = welle("jitter")')
-    welle.run_live()
-    expect(welle.root).to_have_attribute("data-state", "done")
+    welle.run_live("done")
     expect(welle.text).to_contain_text("199 erfolgreich")
     expect(welle.root.locator("svg rect.wiederholt").first).to_be_attached()
 
@@ -68,10 +66,8 @@ def test_retry_exercise_wrong_then_right(page: Page, site_url: str) -> None:
 def test_little_prediction(page: Page, site_url: str) -> None:
     page.goto(site_url + LESSON_5)
     vorhersage = Exercise.by_id(page, "little")
-    vorhersage.answer.fill("4")
-    expect(vorhersage.check()).to_contain_text("Nicht ganz")
-    vorhersage.answer.fill("10")
-    vorhersage.check()
+    expect(vorhersage.predict("4")).to_contain_text("Nicht ganz")
+    vorhersage.predict("10")
     expect(vorhersage.root).to_have_attribute("data-solved", "true")
 
 
