@@ -10,7 +10,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, expect
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests.siteserver import StaticServer
 
@@ -27,7 +27,7 @@ Element.prototype.attachShadow = function (init) { return attach.call(this, { ..
 class RecordingPage:
     """A Playwright page plus the list of URLs it requested."""
 
-    def __init__(self, page: object, requests: list[str]) -> None:
+    def __init__(self, page: Page, requests: list[str]) -> None:
         self.page = page
         self.requests = requests
 
@@ -36,9 +36,9 @@ class RecordingPage:
 
 
 @contextmanager
-def recording_page(browser: object) -> Iterator[RecordingPage]:
+def recording_page(browser: Browser) -> Iterator[RecordingPage]:
     """A page in a fresh desktop-sized context that records its requests."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900})  # type: ignore[attr-defined]
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
     context.add_init_script(OPEN_SHADOW_ROOTS)
     page = context.new_page()
     requests: list[str] = []
@@ -49,13 +49,13 @@ def recording_page(browser: object) -> Iterator[RecordingPage]:
 
 
 @pytest.fixture
-def recorded(browser: object, site_url: str) -> Iterator[RecordingPage]:
+def recorded(browser: Browser, site_url: str) -> Iterator[RecordingPage]:
     with recording_page(browser) as recorded:
         yield recorded
 
 
 @pytest.fixture
-def page(recorded: RecordingPage) -> object:
+def page(recorded: RecordingPage) -> Page:
     return recorded.page
 
 

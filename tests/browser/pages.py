@@ -92,10 +92,10 @@ class Cell:
         """Press "Ausführen" without waiting for the end."""
         self.root.get_by_role("button", name=RUN).click()
 
-    def run(self) -> None:
-        """Press "Ausführen" and wait until the run ended (done or error)."""
+    def run(self, state: str | re.Pattern[str] = FINISHED) -> None:
+        """Press "Ausführen" and wait until the run ended in ``state`` (done or error)."""
         self.start()
-        expect(self.root).to_have_attribute("data-state", FINISHED)
+        expect(self.root).to_have_attribute("data-state", state)
 
     def run_code(self, code: str, state: str | re.Pattern[str] = FINISHED) -> None:
         """Type ``code`` over the cell's code and run it to its end."""

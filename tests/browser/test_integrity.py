@@ -34,6 +34,7 @@ from tests.browser.pages import (
     FIRST_STEPS,
     SW_VERSION,
     Cell,
+    Exercise,
     go,
     python_ready,
     python_result,
@@ -112,9 +113,9 @@ def two_sites(built_site: Path, site_url: str, tmp_path: Path) -> Iterator[Stati
 
 
 def solve_first_prediction(page: Page) -> None:
-    target = page.locator("#erste-vorhersage")
-    target.get_by_label("Deine Vorhersage").fill("(3, 'b-3')")
-    target.get_by_label("Deine Vorhersage").press("Enter")
+    target = Exercise.by_id(page, "erste-vorhersage")
+    target.answer.fill("(3, 'b-3')")
+    target.answer.press("Enter")
     expect(target.root).to_have_attribute("data-solved", "true")
 
 
