@@ -17,7 +17,7 @@ from lessonkit.assets import OUT, ROOT, build_packages, build_snapshot
 from lessonkit.execute import run_sync
 from lessonkit.kernel import Kernel
 
-#: A job (every cell of every page of the site) takes about a minute on a busy CI machine.
+#: Seconds a job may take: the largest (every cell of the site) must fit on a busy CI machine.
 JOB_TIMEOUT = 600.0
 
 
@@ -45,8 +45,11 @@ class PyodideRunner:
         """
         assert self.process.stdin is not None and self.process.stdout is not None
         job = json.dumps({"snapshot": snapshot, "pages": pages}) + "\n"
-        self.process.stdin.write(job.encode("utf-8"))
-        self.process.stdin.flush()
+        try:
+            self.process.stdin.write(job.encode("utf-8"))
+            self.process.stdin.flush()
+        except BrokenPipeError:
+            raise AssertionError(f"Pyodide under Node.js has ended:\n{self.errors()}") from None
         ready, _, _ = select.select([self.process.stdout], [], [], JOB_TIMEOUT)
         line = self.process.stdout.readline() if ready else b""
         assert line, f"Pyodide under Node.js did not answer:\n{self.errors()}"
@@ -55,7 +58,7 @@ class PyodideRunner:
         return answer
 
     def errors(self) -> str:
-        self._log.flush()
+        """The end of what Node.js wrote to stderr."""
         return self.log_path.read_text(encoding="utf-8", errors="replace")[-3000:]
 
     def close(self) -> None:
