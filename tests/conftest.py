@@ -1,4 +1,5 @@
-"""Shared fixtures: the built site, a local server for it, and headless Chromium."""
+"""Shared fixtures: the built site, a local server for it, headless Chromium, and Pyodide
+under Node.js."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.pyodide import PyodideRunner
 from tests.siteserver import StaticServer
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -105,3 +107,13 @@ def browser() -> Iterator[object]:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield browser
         browser.close()
+
+
+@pytest.fixture(scope="session")
+def pyodide(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PyodideRunner]:
+    """Real Pyodide under Node.js, started once for every Pyodide test of the session."""
+    runner = PyodideRunner(tmp_path_factory.mktemp("pyodide") / "node-stderr.txt")
+    try:
+        yield runner
+    finally:
+        runner.close()

@@ -1,41 +1,75 @@
-"""Run cells in real Pyodide under Node.js (tests/node/run_cells.mjs)."""
+"""Run cells in real Pyodide under Node.js (tests/node/run_cells.mjs), one process per session.
+
+The package zip and the memory snapshot are the site's own (``docs/assets/generated``,
+made by ``lessonkit.assets`` and reused while their inputs are unchanged), so the tests
+run exactly what a reader's browser gets.
+"""
 
 from __future__ import annotations
 
 import json
+import select
 import subprocess
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
-from lessonkit.assets import build_packages, build_snapshot
+from lessonkit.assets import OUT, ROOT, build_packages, build_snapshot
 from lessonkit.execute import run_sync
 from lessonkit.kernel import Kernel
-from tests.conftest import ROOT
+
+#: Seconds a job may take: the largest (every cell of the site) must fit on a busy CI machine.
+JOB_TIMEOUT = 600.0
 
 
-def run_in_pyodide(
-    pages: list[dict[str, Any]], tmp_path: Path, snapshot: bool = False
-) -> dict[str, Any]:
-    """``pages``: [{"name", "cells": [{"session", "code", "label"}]}] -> results per page.
+class PyodideRunner:
+    """One Node.js process with Pyodide; ``run`` sends it a job and waits for the answer."""
 
-    With ``snapshot``, Pyodide starts from the memory snapshot the site ships.
-    """
-    name = build_packages(tmp_path)
-    job: dict[str, Any] = {"packages": str(tmp_path / name), "pages": pages}
-    if snapshot:
-        snapshot_name = build_snapshot(name, tmp_path)
-        assert snapshot_name is not None, "no snapshot could be made"
-        job["snapshot"] = str(tmp_path / snapshot_name)
-    done = subprocess.run(
-        ["node", str(ROOT / "tests" / "node" / "run_cells.mjs")],
-        input=json.dumps(job),
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=600,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    return json.loads(done.stdout)
+    def __init__(self, log: Path) -> None:
+        packages = build_packages(OUT)
+        snapshot = build_snapshot(packages, OUT)
+        assert snapshot is not None, "no snapshot could be made"
+        self.log_path = log
+        self._log: IO[bytes] = log.open("wb")
+        self.process = subprocess.Popen(
+            ["node", "tests/node/run_cells.mjs", str(OUT / packages), str(OUT / snapshot)],
+            cwd=ROOT,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self._log,
+        )
+
+    def run(self, pages: list[dict[str, Any]], snapshot: bool = False) -> dict[str, Any]:
+        """``pages``: [{"name", "cells": [{"session", "code", "label"}]}] -> results per page.
+
+        With ``snapshot``, Pyodide starts from the memory snapshot the site ships.
+        """
+        assert self.process.stdin is not None and self.process.stdout is not None
+        job = json.dumps({"snapshot": snapshot, "pages": pages}) + "\n"
+        try:
+            self.process.stdin.write(job.encode("utf-8"))
+            self.process.stdin.flush()
+        except BrokenPipeError:
+            raise AssertionError(f"Pyodide under Node.js has ended:\n{self.errors()}") from None
+        ready, _, _ = select.select([self.process.stdout], [], [], JOB_TIMEOUT)
+        line = self.process.stdout.readline() if ready else b""
+        assert line, f"Pyodide under Node.js did not answer:\n{self.errors()}"
+        answer: dict[str, Any] = json.loads(line)
+        assert "error" not in answer, answer.get("error")
+        return answer
+
+    def errors(self) -> str:
+        """The end of what Node.js wrote to stderr."""
+        return self.log_path.read_text(encoding="utf-8", errors="replace")[-3000:]
+
+    def close(self) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        try:
+            self.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self._log.close()
 
 
 def run_natively(cells: list[dict[str, Any]]) -> list[dict[str, Any]]:

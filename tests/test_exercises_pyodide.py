@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from bs4 import BeautifulSoup
 
-from tests.pyodide import run_in_pyodide, run_natively
+from tests.pyodide import PyodideRunner, run_natively
 
 CHECK = """
 import json
@@ -72,13 +72,13 @@ def verdicts(result: dict[str, Any]) -> list[dict[str, Any]]:
 
 @pytest.mark.pyodide
 def test_exercises_are_judged_alike_in_cpython_and_pyodide(
-    built_site: Path, tmp_path: Path
+    built_site: Path, pyodide: PyodideRunner
 ) -> None:
     cells = exercise_cells(built_site)
     assert len(cells) >= 10
     native = run_natively(cells)
-    pyodide = run_in_pyodide([{"name": "exercises", "cells": cells}], tmp_path, snapshot=True)
-    for cell, ours, theirs in zip(cells, native, pyodide["pages"][0]["results"], strict=True):
+    judged = pyodide.run([{"name": "exercises", "cells": cells}], snapshot=True)
+    for cell, ours, theirs in zip(cells, native, judged["pages"][0]["results"], strict=True):
         mine, browser = verdicts(ours), verdicts(theirs)
         assert mine == browser, f"{cell['label']}: Pyodide judges differently"
         if len(mine) == 1:  # a prediction: the stated answer is right

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from bs4 import BeautifulSoup
 
-from tests.pyodide import run_in_pyodide, run_natively
+from tests.pyodide import PyodideRunner, run_natively
 
 #: Runs a console's whole setup as the browser does (lessonkit.consoles) and prints each result.
 CONSOLE_CODE = """
@@ -59,17 +59,25 @@ def visible_text(result: dict[str, Any]) -> str:
     return text + (result["error"] or "")
 
 
+@pytest.fixture(scope="module")
+def site_cells(built_site: Path) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
+    """Every page with cells, and its cells' results in CPython (once for both starts)."""
+    pages = collect_pages(built_site)
+    assert pages, "no cells found in the built site"
+    return [(page, run_natively(page["cells"])) for page in pages]
+
+
 @pytest.mark.pyodide
 @pytest.mark.parametrize("snapshot", [False, True], ids=["plain-start", "snapshot-start"])
 def test_cells_agree_in_cpython_and_pyodide(
-    built_site: Path, tmp_path: Path, snapshot: bool
+    site_cells: list[tuple[dict[str, Any], list[dict[str, Any]]]],
+    pyodide: PyodideRunner,
+    snapshot: bool,
 ) -> None:
-    pages = collect_pages(built_site)
-    assert pages, "no cells found in the built site"
-    pyodide = run_in_pyodide(pages, tmp_path, snapshot)
-    assert pyodide["python"].startswith("3.14")
-    for page, in_pyodide in zip(pages, pyodide["pages"], strict=True):
-        native = run_natively(page["cells"])
+    pages = [page for page, _ in site_cells]
+    in_pyodide_pages = pyodide.run(pages, snapshot)
+    assert in_pyodide_pages["python"].startswith("3.14")
+    for (page, native), in_pyodide in zip(site_cells, in_pyodide_pages["pages"], strict=True):
         for cell, ours, theirs in zip(page["cells"], native, in_pyodide["results"], strict=True):
             where = f"{page['name']} {cell['label']}"
             if cell.get("console"):

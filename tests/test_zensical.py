@@ -21,9 +21,7 @@ from playwright.sync_api import Page, expect
 
 import tests.test_no_foreign_origin as foreign
 from tests.browser.conftest import RecordingPage, recording_page
-from tests.browser.test_cells import cell, run, run_first_steps_cell_1, show_diagram
-from tests.browser.test_consoles import command, console
-from tests.browser.test_exercises import check, exercise
+from tests.browser.pages import Cell, Exercise, run_first_steps_cell_1, show_diagram, use_console
 from tests.conftest import ROOT, server_for_a_build
 from tests.siteserver import StaticServer
 
@@ -101,14 +99,12 @@ def test_cell_console_exercise_navigation_and_search_stay_on_the_site(
 
     run_first_steps_cell_1(page)
 
-    log = console(page)
-    command(page, log, 'produce orders key=order-61 {"order":61,"event":"placed"}')
-    expect(log.locator(".lk-console__entry").last).to_contain_text("Partition 1, Offset 1")
+    use_console(page)
 
-    quiz = exercise(page, "erstes-quiz")
-    quiz.get_by_label("In deinem Browser, in einem Web Worker.").check()
-    check(quiz)
-    expect(quiz).to_have_attribute("data-solved", "true")
+    quiz = Exercise.by_id(page, "erstes-quiz")
+    quiz.choose("In deinem Browser, in einem Web Worker.")
+    quiz.check()
+    expect(quiz.root).to_have_attribute("data-solved", "true")
 
     expect(show_diagram(page)).to_contain_text("Versand")
 
@@ -118,8 +114,8 @@ def test_cell_console_exercise_navigation_and_search_stay_on_the_site(
     page.locator(".md-nav__link", has_text="1 · Queues und Idempotenz").first.click()
     expect(page).to_have_url(re.compile("lektionen/queues-und-idempotenz/"))
     expect(page.locator("h1")).to_contain_text("Grundprobleme, Queues und idempotente Consumer")
-    run(cell(page, 1))
-    expect(cell(page, 1)).to_have_attribute("data-state", "done")
+    Cell.number(page, 1).run()
+    expect(Cell.number(page, 1).root).to_have_attribute("data-state", "done")
     assert page.evaluate("window.lkSamePage") is True
 
     page.goto(zensical_server.url)

@@ -47,7 +47,8 @@ installKeyboard();
 /**
  * Material's script waits for Python (overrides/main.html). It comes once Python has
  * started and what the reader asked for meanwhile is on the page, one frame later:
- * evaluating it takes the main thread for ~0.1–0.3 s, which would hold up that output.
+ * evaluating it holds the main thread, which would hold up that output (measured in
+ * benchmarks/README.md).
  */
 function loadThemeAfterFirstOutput(): void {
   const theme = window.lessonkitTheme;

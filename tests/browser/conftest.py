@@ -1,13 +1,18 @@
-"""A fresh browser page per test, recording every request it makes."""
+"""A fresh browser page per test, recording every request it makes; a copy of the built
+site on a server of its own, for tests that take the network away."""
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from tests.siteserver import StaticServer
 
 # A cold start of Python under a loaded CI machine can take several seconds.
 expect.set_options(timeout=60_000)
@@ -22,7 +27,7 @@ Element.prototype.attachShadow = function (init) { return attach.call(this, { ..
 class RecordingPage:
     """A Playwright page plus the list of URLs it requested."""
 
-    def __init__(self, page: object, requests: list[str]) -> None:
+    def __init__(self, page: Page, requests: list[str]) -> None:
         self.page = page
         self.requests = requests
 
@@ -31,9 +36,9 @@ class RecordingPage:
 
 
 @contextmanager
-def recording_page(browser: object) -> Iterator[RecordingPage]:
+def recording_page(browser: Browser) -> Iterator[RecordingPage]:
     """A page in a fresh desktop-sized context that records its requests."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900})  # type: ignore[attr-defined]
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
     context.add_init_script(OPEN_SHADOW_ROOTS)
     page = context.new_page()
     requests: list[str] = []
@@ -44,11 +49,44 @@ def recording_page(browser: object) -> Iterator[RecordingPage]:
 
 
 @pytest.fixture
-def recorded(browser: object, site_url: str) -> Iterator[RecordingPage]:
+def recorded(browser: Browser, site_url: str) -> Iterator[RecordingPage]:
     with recording_page(browser) as recorded:
         yield recorded
 
 
 @pytest.fixture
-def page(recorded: RecordingPage) -> object:
+def page(recorded: RecordingPage) -> Page:
     return recorded.page
+
+
+def copy_site(built_site: Path, site_url: str, target: Path, server_url: str) -> None:
+    """Copy the built site to ``target``, to be served at ``server_url``.
+
+    The sitemap is rewritten to the copy's address: instant navigation only treats
+    links as internal when the sitemap's addresses carry the page's port.
+    """
+    shutil.copytree(built_site, target)
+    sitemap = target / "sitemap.xml"
+    sitemap.write_text(sitemap.read_text().replace(site_url, server_url))
+
+
+@pytest.fixture
+def site(built_site: Path, site_url: str, tmp_path: Path) -> Iterator[StaticServer]:
+    """A copy of the built site on a server of its own, which the test may stop.
+
+    The server sends `Vary: Accept-Encoding`, as GitHub Pages does: cached files must
+    still match.
+    """
+    server = StaticServer(tmp_path / "site", extra_headers={"Vary": "Accept-Encoding"})
+    copy_site(built_site, site_url, tmp_path / "site", server.url)
+    yield server
+    server.close()
+
+
+@pytest.fixture
+def context(browser: Browser) -> Iterator[BrowserContext]:
+    """A fresh desktop-sized context (service workers and their caches live per context)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(60_000)
+    yield context
+    context.close()

@@ -17,11 +17,9 @@ from playwright.sync_api import BrowserContext, Locator, Page, expect
 
 from tests.browser import axe
 from tests.browser.conftest import OPEN_SHADOW_ROOTS
-from tests.browser.test_cells import cell
+from tests.browser.pages import FIRST_STEPS, Cell
 
 pytestmark = pytest.mark.browser
-
-FIRST_STEPS = "erste-schritte/"
 
 
 def pages_of(site: Path) -> list[str]:
@@ -115,7 +113,7 @@ def test_tab_passes_through_a_cell_editor_without_changing_the_code(
     page: Page, site_url: str
 ) -> None:
     page.goto(site_url + FIRST_STEPS)
-    target = cell(page, 1)
+    target = Cell.number(page, 1).root
     expect(target.locator(".cm-content")).to_be_visible()
     before = target.locator(".cm-content").inner_text()
     focus_before(target)
@@ -147,7 +145,7 @@ def test_tab_passes_through_a_cell_editor_without_changing_the_code(
 
 def test_run_keeps_focus_and_the_status_is_the_one_live_region(page: Page, site_url: str) -> None:
     page.goto(site_url + FIRST_STEPS)
-    second = cell(page, 2)
+    second = Cell.number(page, 2).root
     run = second.get_by_role("button", name="Zelle 2 ausführen")
     run.focus()
     page.keyboard.press("Enter")
@@ -158,7 +156,9 @@ def test_run_keeps_focus_and_the_status_is_the_one_live_region(page: Page, site_
     expect(status).to_have_text(re.compile(r"^Fertig \(\d+,\d\d s\)$"))
     expect(status).to_have_attribute("aria-live", "polite")
     # Zelle 1 ran first, silently; no output is a live region.
-    expect(cell(page, 1).locator(".lk-cell__status")).to_have_attribute("aria-live", "off")
+    expect(Cell.number(page, 1).root.locator(".lk-cell__status")).to_have_attribute(
+        "aria-live", "off"
+    )
     for output in page.locator("[data-lk-cell] output").all():
         assert output.get_attribute("aria-live") == "off"
     # A second Enter on the same, still focused button runs again.
@@ -172,7 +172,7 @@ def test_single_key_shortcuts_of_the_theme_stay_out_of_the_course(
     page.goto(site_url + FIRST_STEPS)
     axe.wait_mounted(page)
     url = page.url
-    cell(page, 1).get_by_role("button", name="Zelle 1 zurücksetzen").focus()
+    Cell.number(page, 1).root.get_by_role("button", name="Zelle 1 zurücksetzen").focus()
     for key in ["n", "p", "s", "."]:
         page.keyboard.press(key)
     page.wait_for_timeout(500)
@@ -288,7 +288,7 @@ def test_stopp_while_python_loads_cancels_without_restarting(
         # Pyodide's WebAssembly waits until the test lets it through.
         page.route(re.compile(r"pyodide\.asm\.wasm"), lambda route: held.append(route))
         page.goto(site_url + FIRST_STEPS)
-        first = cell(page, 1)
+        first = Cell.number(page, 1).root
         build_output = first.locator("output").inner_text()
         first.get_by_role("button", name="Zelle 1 ausführen").click()
         status = first.locator(".lk-cell__status")

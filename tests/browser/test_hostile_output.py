@@ -8,13 +8,11 @@ loads anything from another origin, while pysim's pictures keep the palette.
 
 from __future__ import annotations
 
-import re
-
 import pytest
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import RecordingPage
-from tests.browser.test_cells import FIRST_STEPS, cell, editor, run
+from tests.browser.pages import FIRST_STEPS, RUN, Cell
 
 pytestmark = pytest.mark.browser
 
@@ -33,26 +31,23 @@ window.Worker = class extends NativeWorker {
 """
 
 
-def run_code(page: Page, code: str, number: int = 6) -> Locator:
-    """Type ``code`` into cell ``number`` of "Erste Schritte", run it, return the cell."""
-    target = cell(page, number)
-    editor(target).fill(code)
-    run(target)
+def run_code(page: Page, code: str) -> Cell:
+    """Type ``code`` into cell 6 of "Erste Schritte", run it, return the cell."""
+    target = Cell.number(page, 6)
+    target.run_code(code)
     return target
 
 
-def start_code(page: Page, code: str, number: int = 6) -> Locator:
-    """Type and start ``code`` without waiting for the end."""
-    target = cell(page, number)
-    editor(target).fill(code)
-    target.get_by_role("button", name=re.compile("ausführen$")).click()
-    expect(target).to_have_attribute("data-state", "running")
+def start_code(page: Page, code: str) -> Cell:
+    """Type and start ``code`` in cell 6 without waiting for the end."""
+    target = Cell.number(page, 6)
+    target.start_code(code)
     return target
 
 
 def test_a_huge_value_shows_its_start_and_a_note(page: Page, site_url: str) -> None:
     page.goto(site_url + FIRST_STEPS)
-    value = run_code(page, "list(range(10**6))").locator(".lk-output__value")
+    value = run_code(page, "list(range(10**6))").value
     expect(value).to_contain_text("[0, 1, 2, 3,")
     expect(value).to_contain_text("Wert gekürzt")
     assert len(value.inner_text()) < 11_000
@@ -61,14 +56,14 @@ def test_a_huge_value_shows_its_start_and_a_note(page: Page, site_url: str) -> N
 def test_huge_strings_and_messages_do_not_crash_the_tab(page: Page, site_url: str) -> None:
     page.goto(site_url + FIRST_STEPS)
     target = run_code(page, "'a' * 10**8")
-    expect(target.locator(".lk-output__value")).to_contain_text("Wert gekürzt")
+    expect(target.value).to_contain_text("Wert gekürzt")
     target = run_code(page, "raise ValueError('x' * 10**8)")
-    error = target.locator(".lk-output__error")
+    error = target.error
     expect(error).to_contain_text("ValueError: xxxx")
     expect(error).to_contain_text("Meldung gekürzt")
     assert len(error.inner_text()) < 11_000
     target = run_code(page, "'<svg>' + ' ' * 50_000_000 + '</svg>'")  # a text, not a picture
-    expect(target.locator(".lk-output__value")).to_contain_text("Wert gekürzt")
+    expect(target.value).to_contain_text("Wert gekürzt")
     assert page.evaluate("1 + 1") == 2
 
 
@@ -79,35 +74,35 @@ def test_a_huge_picture_is_not_drawn(page: Page, site_url: str) -> None:
         "class Riesig:\n    def _repr_svg_(self):\n"
         "        return '<svg>' + ' ' * 50_000_000 + '</svg>'\nRiesig()",
     )
-    expect(target.locator(".lk-output__value")).to_contain_text("Bild nicht gezeigt")
-    assert target.locator(".lk-output__svg").count() == 0
+    expect(target.value).to_contain_text("Bild nicht gezeigt")
+    assert target.root.locator(".lk-output__svg").count() == 0
 
 
 def test_many_small_prints_reach_the_page_in_a_few_messages(page: Page, site_url: str) -> None:
     page.add_init_script(COUNT_CHUNKS)
     page.goto(site_url + FIRST_STEPS)
     target = run_code(page, "for _ in range(300_000):\n    print('a', end='')")
-    expect(target.locator(".lk-output__text")).to_contain_text("Ausgabe gekürzt")
-    assert target.locator(".lk-output__text").inner_text().startswith("a" * 1000)
+    expect(target.text).to_contain_text("Ausgabe gekürzt")
+    assert target.text.inner_text().startswith("a" * 1000)
     assert 0 < page.evaluate("window.lkChunks") < 500  # one per print: 200,000
 
 
 def test_stopp_ends_a_flood_of_prints(page: Page, site_url: str) -> None:
     page.goto(site_url + FIRST_STEPS)
     target = start_code(page, "for _ in range(10**7):\n    print('a', end='')")
-    expect(target.locator(".lk-output__text")).to_contain_text("aaaa")
-    target.get_by_role("button", name="Stopp").click()
-    expect(target).to_have_attribute("data-state", "stopped")
+    expect(target.text).to_contain_text("aaaa")
+    target.stop()
+    expect(target.root).to_have_attribute("data-state", "stopped")
     run_code(page, "print('weiter')")
-    expect(target.locator("output")).to_have_text("weiter\n")
+    expect(target.output).to_have_text("weiter\n")
 
 
 def test_input_says_that_cells_have_no_keyboard_input(page: Page, site_url: str) -> None:
     page.goto(site_url + FIRST_STEPS)
     target = run_code(page, "name = input('Wie heißt du? ')")
-    expect(target).to_have_attribute("data-state", "error")
-    expect(target.locator(".lk-output__text")).to_have_text("Wie heißt du? ")
-    error = target.locator(".lk-output__error")
+    expect(target.root).to_have_attribute("data-state", "error")
+    expect(target.text).to_have_text("Wie heißt du? ")
+    error = target.error
     expect(error).to_contain_text("EOFError: input() geht hier nicht")
     expect(error).to_contain_text("keine Tastatureingabe")
 
@@ -115,17 +110,17 @@ def test_input_says_that_cells_have_no_keyboard_input(page: Page, site_url: str)
 def test_a_long_sleep_blocks_only_its_cell_and_stopp_ends_it(page: Page, site_url: str) -> None:
     page.goto(site_url + FIRST_STEPS)
     target = start_code(page, "import time\nprint('schlafe')\ntime.sleep(600)")
-    expect(target.locator(".lk-output__text")).to_have_text("schlafe")
+    expect(target.text).to_have_text("schlafe")
     # The page stays usable: another cell can be asked to run; it waits its turn.
-    other = cell(page, 1)
-    other.get_by_role("button", name=re.compile("ausführen$")).click()
+    other = Cell.number(page, 1)
+    other.start()
     page.wait_for_timeout(1000)
-    assert other.get_attribute("data-state") in ("queued", "running")
-    expect(target).to_have_attribute("data-state", "running")
-    target.get_by_role("button", name="Stopp").click()
-    expect(target).to_have_attribute("data-state", "stopped")
+    assert other.root.get_attribute("data-state") in ("queued", "running")
+    expect(target.root).to_have_attribute("data-state", "running")
+    target.stop()
+    expect(target.root).to_have_attribute("data-state", "stopped")
     run_code(page, "print('wach')")
-    expect(target.locator("output")).to_have_text("wach\n")
+    expect(target.output).to_have_text("wach\n")
 
 
 HOSTILE_PICTURE = r"""
@@ -162,12 +157,12 @@ def test_a_hostile_picture_cannot_cover_the_page_or_load_from_elsewhere(
     page = recorded.page
     page.goto(site_url + FIRST_STEPS)
     target = run_code(page, HOSTILE_PICTURE)
-    svg = target.locator(".lk-output__svg svg")
+    svg = target.svg
     expect(svg).to_be_visible()
     page.wait_for_load_state("networkidle")
     assert recorded.foreign_requests() == []
     # Nothing of the picture escapes its box or restyles the page.
-    assert target.locator(".lk-output__svg style, .lk-output__svg foreignObject").count() == 0
+    assert target.root.locator(".lk-output__svg style, .lk-output__svg foreignObject").count() == 0
     assert svg.get_attribute("class") == "eigenes-bild"
     assert svg.get_attribute("data-md-component") is None
     positions = svg.evaluate(
@@ -177,7 +172,7 @@ def test_a_hostile_picture_cannot_cover_the_page_or_load_from_elsewhere(
     assert page.evaluate("getComputedStyle(document.body).display") != "none"
     expect(page.locator(".md-header")).to_be_visible()
     # The other cells stay clickable: nothing lies on top of them.
-    cell(page, 1).get_by_role("button", name=re.compile("ausführen$")).click(trial=True)
+    Cell.number(page, 1).root.get_by_role("button", name=RUN).click(trial=True)
     box = svg.bounding_box()
     assert box is not None and box["width"] <= 100
     # What was safe is kept: the palette's colour of the first rectangle.
@@ -198,7 +193,7 @@ Bild(z.svg(), "Zwei Kästen")
 def test_pysim_pictures_keep_the_palette_in_light_and_dark(page: Page, site_url: str) -> None:
     page.goto(site_url + FIRST_STEPS)
     target = run_code(page, PYSIM_PICTURE)
-    rect = target.locator(".lk-output__svg svg rect").last
+    rect = target.svg.locator("rect").last
     assert "var(--pysim-ok" in (rect.get_attribute("style") or "")
     colours = []
     for scheme in ("default", "slate"):

@@ -21,60 +21,31 @@ import hashlib
 import io
 import json
 import re
-import shutil
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
+from playwright.sync_api import BrowserContext, Page, Route, expect
 
-from tests.browser.test_cells import cell, editor, run_first_steps_cell_1, show_diagram
-from tests.browser.test_offline import use_console, visit_until_cached
+from tests.browser.conftest import copy_site
+from tests.browser.pages import (
+    FIRST_STEPS,
+    SW_VERSION,
+    Cell,
+    Exercise,
+    go,
+    python_ready,
+    python_result,
+    run_first_steps_cell_1,
+    show_diagram,
+    use_console,
+    visit_until_cached,
+)
 from tests.siteserver import StaticServer
 
 pytestmark = pytest.mark.browser
-
-FIRST_STEPS = "erste-schritte/"
-VERSION = re.compile(r'version:"([0-9a-f]{16})"')
-
-
-def copy_site(built_site: Path, site_url: str, target: Path, server_url: str) -> None:
-    shutil.copytree(built_site, target)
-    sitemap = target / "sitemap.xml"
-    sitemap.write_text(sitemap.read_text().replace(site_url, server_url))
-
-
-@pytest.fixture
-def site(built_site: Path, site_url: str, tmp_path: Path) -> Iterator[StaticServer]:
-    """A copy of the built site on a server of its own, which the test may stop."""
-    server = StaticServer(tmp_path / "site", extra_headers={"Vary": "Accept-Encoding"})
-    copy_site(built_site, site_url, tmp_path / "site", server.url)
-    yield server
-    server.close()
-
-
-@pytest.fixture
-def context(browser: Browser) -> Iterator[BrowserContext]:
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    context.set_default_timeout(60_000)
-    yield context
-    context.close()
-
-
-def python(page: Page, code: str) -> dict[str, object]:
-    """Run `code` in the page's Python (as a cell would) and return the kernel's result."""
-    return page.evaluate(
-        """async (code) => await window.lessonkit.runtime.run(
-            { session: "probe", label: "Test", code }, () => undefined)""",
-        code,
-    )
-
-
-def ready(page: Page) -> dict[str, int]:
-    page.wait_for_function("() => window.lessonkit && window.lessonkit.runtime.state === 'ready'")
-    return page.evaluate("window.lessonkit.runtime.readyStages")
 
 
 # --- Item 9: caches, integrity, two sites on one origin ------------------------------
@@ -88,8 +59,8 @@ names = ("caches", "indexedDB", "Worker", "SharedWorker")
 
 def test_python_has_no_handle_to_the_origins_caches(page: Page, site_url: str) -> None:
     page.goto(site_url + FIRST_STEPS)
-    ready(page)
-    result = python(page, STORAGE_HANDLES)
+    python_ready(page)
+    result = python_result(page, STORAGE_HANDLES, "probe")
     assert result["error"] is None, result["error"]
     assert result["value"] == "[]"
     run_first_steps_cell_1(page)  # the page's own work is unaffected
@@ -136,16 +107,16 @@ def two_sites(built_site: Path, site_url: str, tmp_path: Path) -> Iterator[Stati
     for name in ("a", "b"):
         copy_site(built_site, site_url, tmp_path / "origin" / name, server.url + f"{name}/")
     sw = tmp_path / "origin" / "b" / "sw.js"
-    sw.write_text(sw.read_text().replace(VERSION.search(sw.read_text())[1], "0123456789abcdef"))
+    sw.write_text(sw.read_text().replace(SW_VERSION.search(sw.read_text())[1], "0123456789abcdef"))
     yield server
     server.close()
 
 
 def solve_first_prediction(page: Page) -> None:
-    target = page.locator("#erste-vorhersage")
-    target.get_by_label("Deine Vorhersage").fill("(3, 'b-3')")
-    target.get_by_label("Deine Vorhersage").press("Enter")
-    expect(target).to_have_attribute("data-solved", "true")
+    target = Exercise.by_id(page, "erste-vorhersage")
+    target.answer.fill("(3, 'b-3')")
+    target.answer.press("Enter")
+    expect(target.root).to_have_attribute("data-solved", "true")
 
 
 def test_two_course_sites_on_one_origin_keep_their_own_caches_and_progress(
@@ -166,7 +137,7 @@ def test_two_course_sites_on_one_origin_keep_their_own_caches_and_progress(
     context.set_offline(True)
     page.reload()
     run_first_steps_cell_1(page)
-    assert "snapshot" in ready(page)
+    assert "snapshot" in python_ready(page)
     expect(page.locator("#erste-vorhersage")).to_have_attribute("data-solved", "true")
 
 
@@ -208,14 +179,14 @@ def test_a_damaged_kept_snapshot_is_dropped_and_fetched_again(
     page: Page, site_url: str, how: str
 ) -> None:
     page.goto(site_url + FIRST_STEPS)
-    ready(page)
+    python_ready(page)
     page.wait_for_function(f"() => ({KEPT_SNAPSHOT})().then((digest) => digest !== null)")
     intact = page.evaluate(KEPT_SNAPSHOT)
     assert page.evaluate(DAMAGE, how)
     assert page.evaluate(KEPT_SNAPSHOT) != intact
 
     page.reload()
-    assert "snapshot" in ready(page)  # from the snapshot, downloaded again
+    assert "snapshot" in python_ready(page)  # from the snapshot, downloaded again
     run_first_steps_cell_1(page)
     page.wait_for_function(
         f"() => ({KEPT_SNAPSHOT})().then((digest) => digest === {json.dumps(intact)})",
@@ -245,7 +216,7 @@ def deploy_new_runtime(site: Path, version: str) -> None:
     (generated / name).write_bytes(buffer.getvalue())
     runtime.update(packages=name, snapshot=None)  # a snapshot holds the old packages
     (generated / "runtime.json").write_text(json.dumps(runtime))
-    old_version = VERSION.search((site / "sw.js").read_text())[1]
+    old_version = SW_VERSION.search((site / "sw.js").read_text())[1]
     for page in site.rglob("*.html"):
         page.write_text(page.read_text().replace(old_version, version))
 
@@ -257,8 +228,8 @@ def test_a_page_of_a_new_deployment_runs_its_own_runtime(
     visit_until_cached(page, site.url + FIRST_STEPS)
     deploy_new_runtime(site.directory, "0123456789abcdef")
     page.reload()
-    ready(page)
-    result = python(page, "import pysim.neu_in_v2\npysim.neu_in_v2.WERT")
+    python_ready(page)
+    result = python_result(page, "import pysim.neu_in_v2\npysim.neu_in_v2.WERT", "probe")
     assert result["error"] is None, result["error"]
     assert result["value"] == "42"
 
@@ -316,13 +287,10 @@ def test_the_site_works_under_its_policy(page: Page, site_url: str) -> None:
     page.keyboard.type("Bestellung", delay=20)
     expect(page.locator(".md-search-result__meta")).to_contain_text("Suchergebnis")
     page.keyboard.press("Escape")
-    page.get_by_role("navigation").get_by_role(
-        "link", name=re.compile("Queues und Idempotenz")
-    ).first.click()
-    expect(page.locator("html")).to_have_attribute("data-lk-page", "2")
-    target = cell(page, 1)
-    target.get_by_role("button", name=re.compile("ausführen$")).click()
-    expect(target).to_have_attribute("data-state", "done")
+    go(page, re.compile("Queues und Idempotenz"), 2)
+    target = Cell.number(page, 1)
+    target.start()
+    expect(target.root).to_have_attribute("data-state", "done")
     expect(show_diagram(page)).to_be_visible()
     assert page.evaluate("window.violations") == []
     assert errors == []
@@ -355,12 +323,12 @@ def test_python_reaches_only_its_own_site(context: BrowserContext, site: StaticS
     page = context.new_page()
     visit_until_cached(page, site.url + FIRST_STEPS)
     page.reload()  # now the service worker serves the worker with its policy
-    ready(page)
-    result = python(page, FETCH_ELSEWHERE)
+    python_ready(page)
+    result = python_result(page, FETCH_ELSEWHERE, "probe")
     assert str(result["value"]).startswith("'abgelehnt"), result
     assert elsewhere == []
     # The site's own files are still reachable from Python.
-    own = python(page, 'from js import fetch\n(await fetch("/sitemap.xml")).status')
+    own = python_result(page, 'from js import fetch\n(await fetch("/sitemap.xml")).status', "probe")
     assert own["value"] == "200", own
 
 
@@ -399,11 +367,11 @@ def test_stored_progress_of_the_wrong_types_is_ignored(page: Page, site_url: str
 
 def test_a_draft_is_found_when_the_page_is_reached_as_index_html(page: Page, site_url: str) -> None:
     page.goto(site_url + FIRST_STEPS)
-    code = editor(cell(page, 1))
+    code = Cell.number(page, 1).editor()
     code.fill("entwurf = 'hier'")
     page.wait_for_timeout(500)  # saved as the reader types
     page.goto(site_url + FIRST_STEPS + "index.html")
-    expect(editor(cell(page, 1))).to_have_text("entwurf = 'hier'")
+    expect(Cell.number(page, 1).editor()).to_have_text("entwurf = 'hier'")
 
 
 PAGE_KEYS = """async () => {

@@ -5,22 +5,15 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Page, expect
+
+from tests.browser.pages import LESSON_TIME, Exercise, phone_page, picture_widths
 
 pytestmark = pytest.mark.browser
 
-LESSON = "lektionen/zeit-ordnung-kausalitaet/"
-
-
-def check(target: Locator) -> Locator:
-    target.get_by_role("button", name=re.compile(r"Übung \d+ prüfen")).click()
-    feedback = target.locator(".lk-feedback")
-    expect(feedback).to_be_visible()
-    return feedback
-
 
 def test_page_shows_build_results_and_pictures(page: Page, site_url: str) -> None:
-    page.goto(site_url + LESSON)
+    page.goto(site_url + LESSON_TIME)
     expect(page.locator("h1")).to_contain_text("Zeit, Ordnung und Kausalität")
     cell = page.locator("[data-lk-cell]", has_text="start_uhr = lager.uhr()")
     expect(cell).to_contain_text("Dauer mit uhr(): -34")
@@ -34,7 +27,7 @@ def test_page_shows_build_results_and_pictures(page: Page, site_url: str) -> Non
 
 
 def test_a_cell_runs_in_the_browser(page: Page, site_url: str) -> None:
-    page.goto(site_url + LESSON)
+    page.goto(site_url + LESSON_TIME)
     cell = page.locator("[data-lk-cell]", has_text="welt = Welt(kausal=True)")
     cell.get_by_role("button", name="Ausführen").click()
     output = cell.locator("output")
@@ -43,19 +36,17 @@ def test_a_cell_runs_in_the_browser(page: Page, site_url: str) -> None:
 
 
 def test_predictions_and_vector_task(page: Page, site_url: str) -> None:
-    page.goto(site_url + LESSON)
-    lamport = page.locator("#lamport-vorhersage")
-    lamport.get_by_label("Deine Vorhersage").fill("[2, 3, 4, 5]")
-    check(lamport)
-    expect(lamport).not_to_have_attribute("data-solved", "true")
-    lamport.get_by_label("Deine Vorhersage").fill("[3, 4, 5, 6]")
-    check(lamport)
-    expect(lamport).to_have_attribute("data-solved", "true", timeout=60_000)
+    page.goto(site_url + LESSON_TIME)
+    lamport = Exercise.by_id(page, "lamport-vorhersage")
+    lamport.predict("[2, 3, 4, 5]")
+    expect(lamport.root).not_to_have_attribute("data-solved", "true")
+    lamport.predict("[3, 4, 5, 6]")
+    expect(lamport.root).to_have_attribute("data-solved", "true", timeout=60_000)
 
-    task = page.locator("#vektoren-vergleichen")
-    check(task)
-    expect(task.locator(".lk-check--failed").first).to_be_visible(timeout=60_000)
-    editor = task.locator(".cm-content")
+    task = Exercise.by_id(page, "vektoren-vergleichen")
+    task.check()
+    expect(task.failed_checks.first).to_be_visible(timeout=60_000)
+    editor = task.editor
     editor.click()
     page.keyboard.press("Control+A")
     page.keyboard.press("Delete")
@@ -68,27 +59,21 @@ def test_predictions_and_vector_task(page: Page, site_url: str) -> None:
         '        return "nebenläufig"\n'
         '    return "vorher" if kl else "nachher" if gr else "gleich"\n'
     )
-    expect(check(task)).to_contain_text("Gelöst", timeout=60_000)
+    expect(task.check()).to_contain_text("Gelöst", timeout=60_000)
 
 
 def test_diagnosis_quiz(page: Page, site_url: str) -> None:
-    page.goto(site_url + LESSON)
-    quiz = page.locator("#diagnose-uhr")
-    quiz.get_by_label(re.compile("Die Uhr von backoffice geht mindestens 66 ms nach")).check()
-    expect(check(quiz)).to_contain_text("Noch nicht")
-    quiz.get_by_label(re.compile("Die 22 ging verloren")).check()
-    quiz.get_by_label(re.compile("Hätte backoffice mit dem Kontext")).check()
-    check(quiz)
-    expect(quiz).to_have_attribute("data-solved", "true")
+    page.goto(site_url + LESSON_TIME)
+    quiz = Exercise.by_id(page, "diagnose-uhr")
+    quiz.choose(re.compile("Die Uhr von backoffice geht mindestens 66 ms nach"))
+    expect(quiz.check()).to_contain_text("Noch nicht")
+    quiz.choose(re.compile("Die 22 ging verloren"), re.compile("Hätte backoffice mit dem Kontext"))
+    quiz.check()
+    expect(quiz.root).to_have_attribute("data-solved", "true")
 
 
 def test_phone_pictures_fit_the_screen(browser: object, site_url: str) -> None:
-    context = browser.new_context(viewport={"width": 390, "height": 844})  # type: ignore[attr-defined]
-    page = context.new_page()
-    page.goto(site_url + LESSON)
-    widths = page.locator("[data-lk-cell] svg").evaluate_all(
-        "svgs => svgs.map(s => s.getBoundingClientRect().width)"
-    )
-    assert widths and max(widths) <= 390, widths
-    assert page.evaluate("document.documentElement.scrollWidth") <= 390
-    context.close()
+    with phone_page(browser, site_url + LESSON_TIME) as page:
+        widths = picture_widths(page, "[data-lk-cell] svg")
+        assert widths and max(widths) <= 390, widths
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390

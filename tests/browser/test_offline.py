@@ -10,60 +10,25 @@ workers and their caches live per context.
 from __future__ import annotations
 
 import re
-import shutil
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import BrowserContext, Page, expect
 
-from tests.browser.test_cells import run_first_steps_cell_1
+from tests.browser.pages import (
+    FIRST_STEPS,
+    LESSON_1,
+    LESSON_2,
+    SW_VERSION,
+    run_first_steps_cell_1,
+    use_console,
+    visit_until_cached,
+)
 from tests.siteserver import StaticServer
 
 pytestmark = pytest.mark.browser
 
-FIRST_STEPS = "erste-schritte/"
-NOT_VISITED = "lektionen/ereignisstroeme/"
-SECOND_VISITED = "lektionen/queues-und-idempotenz/"
-VERSION = re.compile(r'version:"([0-9a-f]{16})"')
-
-
-@pytest.fixture
-def site(built_site: Path, site_url: str, tmp_path: Path) -> Iterator[StaticServer]:
-    """A copy of the built site on a server of its own, which the test may stop.
-
-    The sitemap is rewritten to the copy's address: instant navigation only treats
-    links as internal when the sitemap's addresses carry the page's port. The server
-    sends `Vary: Accept-Encoding`, as GitHub Pages does: cached files must still match.
-    """
-    copy = tmp_path / "site"
-    server = StaticServer(copy, extra_headers={"Vary": "Accept-Encoding"})
-    shutil.copytree(built_site, copy)
-    sitemap = copy / "sitemap.xml"
-    sitemap.write_text(sitemap.read_text().replace(site_url, server.url))
-    yield server
-    server.close()
-
-
-@pytest.fixture
-def context(browser: Browser) -> Iterator[BrowserContext]:
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    context.set_default_timeout(60_000)
-    yield context
-    context.close()
-
-
-def visit_until_cached(page: Page, url: str) -> None:
-    page.goto(url)
-    expect(page.locator("html")).to_have_attribute("data-lk-offline", "ready")
-
-
-def use_console(page: Page) -> None:
-    log = page.locator("[data-lk-console][data-kind=log]").first
-    box = log.get_by_label("Befehl für Konsole", exact=False)
-    box.fill('produce orders key=order-61 {"order":61,"event":"placed"}')
-    box.press("Enter")
-    expect(log.locator(".lk-console__entry").last).to_contain_text("Partition 1, Offset 1")
+NOT_VISITED = LESSON_2
+SECOND_VISITED = LESSON_1
 
 
 def shell(version: str) -> str:
@@ -128,7 +93,7 @@ def test_new_deployment_offers_reload_and_replaces_the_cache(
     page = context.new_page()
     visit_until_cached(page, site.url + FIRST_STEPS)
     sw = site.directory / "sw.js"
-    old = VERSION.search(sw.read_text()).group(1)
+    old = SW_VERSION.search(sw.read_text()).group(1)
     assert shell(old) in cache_names(page)
 
     # A new deployment: the service worker's version changes.

@@ -6,27 +6,20 @@ import pytest
 from playwright.sync_api import Page, Route, expect
 
 from tests.browser.conftest import RecordingPage
-from tests.browser.test_cells import cell, run
+from tests.browser.pages import FIRST_STEPS, Cell, python_ready
 
 pytestmark = pytest.mark.browser
-
-PAGE = "erste-schritte/"
-
-
-def ready_stages(page: Page) -> dict[str, int]:
-    page.wait_for_function("() => window.lessonkit && window.lessonkit.runtime.state === 'ready'")
-    return page.evaluate("window.lessonkit.runtime.readyStages")
 
 
 def test_python_starts_from_the_snapshot(page: Page, site_url: str) -> None:
     warnings: list[str] = []
     page.on("console", lambda message: warnings.append(message.text))
-    page.goto(site_url + PAGE)
-    stages = ready_stages(page)
+    page.goto(site_url + FIRST_STEPS)
+    stages = python_ready(page)
     assert "snapshot" in stages and stages["snapshot"] <= stages["loadPyodide"]
     assert not [text for text in warnings if "Speicherabbild" in text]
-    run(cell(page, 1))
-    expect(cell(page, 1).locator(".lk-output__value")).to_have_text("3")
+    Cell.number(page, 1).run()
+    expect(Cell.number(page, 1).value).to_have_text("3")
 
 
 def test_a_broken_snapshot_falls_back_to_a_plain_start(page: Page, site_url: str) -> None:
@@ -37,20 +30,20 @@ def test_a_broken_snapshot_falls_back_to_a_plain_start(page: Page, site_url: str
         route.fulfill(status=200, body=b"not a snapshot", content_type="application/gzip")
 
     page.context.route("**/snapshot-*", garbage)
-    page.goto(site_url + PAGE)
-    stages = ready_stages(page)
+    page.goto(site_url + FIRST_STEPS)
+    stages = python_ready(page)
     assert "snapshot" not in stages
     assert [text for text in warnings if "Speicherabbild nicht nutzbar" in text]
-    run(cell(page, 1))  # the reader notices nothing
-    expect(cell(page, 1).locator(".lk-output__value")).to_have_text("3")
+    Cell.number(page, 1).run()  # the reader notices nothing
+    expect(Cell.number(page, 1).value).to_have_text("3")
 
 
 def test_the_inflated_snapshot_is_kept_for_the_next_visit(
     recorded: RecordingPage, site_url: str
 ) -> None:
     page = recorded.page
-    page.goto(site_url + PAGE)
-    ready_stages(page)
+    page.goto(site_url + FIRST_STEPS)
+    python_ready(page)
     kept = """async () => {
         const cache = await caches.open("lessonkit:/:memory");  // per site: offline/protocol.ts
         return (await cache.keys()).map((request) => new URL(request.url).pathname);
@@ -61,10 +54,10 @@ def test_the_inflated_snapshot_is_kept_for_the_next_visit(
 
     fetched = len([url for url in recorded.requests if "/snapshot-" in url])
     page.reload()
-    assert "snapshot" in ready_stages(page)  # started from the snapshot again
+    assert "snapshot" in python_ready(page)  # started from the snapshot again
     assert len([url for url in recorded.requests if "/snapshot-" in url]) == fetched
-    run(cell(page, 1))
-    expect(cell(page, 1).locator(".lk-output__value")).to_have_text("3")
+    Cell.number(page, 1).run()
+    expect(Cell.number(page, 1).value).to_have_text("3")
 
 
 PACKAGES_CHECK = """
@@ -79,8 +72,8 @@ def test_python_imports_the_packages_from_their_zip(page: Page, site_url: str, s
     # Written into the file system as it is, not unpacked (lessonkit/node/packages.mjs).
     if start == "plain":
         page.context.route("**/snapshot-*", lambda route: route.fulfill(status=404))
-    page.goto(site_url + PAGE)
-    stages = ready_stages(page)
+    page.goto(site_url + FIRST_STEPS)
+    stages = python_ready(page)
     assert ("snapshot" in stages) == (start == "snapshot")
     value = page.evaluate(
         """async (code) => (await window.lessonkit.runtime.run(

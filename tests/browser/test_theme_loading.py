@@ -16,11 +16,10 @@ import re
 import pytest
 from playwright.sync_api import Browser, Page, Route, expect
 
-from tests.browser.test_cells import cell, run
+from tests.browser.pages import FIRST_STEPS, Cell
 
 pytestmark = pytest.mark.browser
 
-PAGE = "erste-schritte/"
 THEME_LOADED = "() => typeof window.document$ === 'object'"
 
 
@@ -60,7 +59,7 @@ def theme_reason(page: Page) -> str:
 
 def test_theme_script_comes_once_python_is_ready(page: Page, site_url: str) -> None:
     page.add_init_script(NO_FALLBACK)
-    page.goto(site_url + PAGE)
+    page.goto(site_url + FIRST_STEPS)
     page.wait_for_function(THEME_LOADED)
     assert theme_reason(page) == "python"
     ready_at = page.evaluate("window.lessonkit.runtime.readyAt")
@@ -73,7 +72,7 @@ def test_theme_script_comes_once_python_is_ready(page: Page, site_url: str) -> N
         "link", name=re.compile("Queues und Idempotenz")
     ).first.click()
     expect(page.locator("html")).to_have_attribute("data-lk-page", "2")
-    run(cell(page, 1))
+    Cell.number(page, 1).run()
 
 
 CLICK_AT_ONCE = """
@@ -95,18 +94,18 @@ def test_theme_script_waits_for_the_output_the_reader_asked_for(page: Page, site
     # Evaluating it takes the main thread for a while; the output comes first.
     page.add_init_script(NO_FALLBACK)
     page.add_init_script(CLICK_AT_ONCE)
-    page.goto(site_url + PAGE)
+    page.goto(site_url + FIRST_STEPS)
     page.wait_for_function(THEME_LOADED)
     assert theme_reason(page) == "python"
     first_output_at = page.evaluate("window.firstOutputAt")
     assert first_output_at is not None and bundle_requested_at(page) >= first_output_at
-    expect(cell(page, 1).locator(".lk-output__value")).to_have_text("3")
+    expect(Cell.number(page, 1).value).to_have_text("3")
 
 
 def test_theme_script_comes_when_the_reader_touches_the_page(page: Page, site_url: str) -> None:
     page.add_init_script(NO_FALLBACK)  # only the touch can bring it, however long that takes
     page.route("**/pyodide.asm.wasm", hang)
-    page.goto(site_url + PAGE)
+    page.goto(site_url + FIRST_STEPS)
     page.wait_for_function("() => window.lessonkit && window.lessonkit.pages === 1")
     assert page.evaluate(THEME_LOADED) is False
     page.locator("h1").first.click()  # a touch outside the course's blocks brings the theme
@@ -118,7 +117,7 @@ def test_theme_script_comes_when_the_reader_touches_the_page(page: Page, site_ur
 
 def test_theme_script_comes_without_python_after_a_while(page: Page, site_url: str) -> None:
     page.route("**/assets/generated/js/worker.js*", hang)
-    page.goto(site_url + PAGE)
+    page.goto(site_url + FIRST_STEPS)
     page.wait_for_function(THEME_LOADED)
     assert theme_reason(page) == "timeout"
     search(page)
@@ -131,7 +130,7 @@ def test_dark_system_gets_the_dark_scheme_before_the_theme_script(
     page = context.new_page()
     page.add_init_script(NO_FALLBACK)
     page.route("**/pyodide.asm.wasm", hang)
-    page.goto(site_url + PAGE)
+    page.goto(site_url + FIRST_STEPS)
     assert page.evaluate(THEME_LOADED) is False
     expect(page.locator("body")).to_have_attribute("data-md-color-scheme", "slate")
     context.close()

@@ -1,30 +1,60 @@
-// Run cells in real Pyodide under Node.js, with the same kernel and packages
-// the site ships. Input (stdin, JSON): {packages: "<zip path>", snapshot?: "<.lks.gz>", pages: [{name,
-// cells: [{session, code, label}]}]}. Output (stdout, JSON): per page, the
-// CellResult dicts in order. Each page starts with fresh namespaces.
+// Run cells in real Pyodide under Node.js, with the same kernel and packages the
+// site ships: one process for a whole test session (tests/pyodide.py).
+//
+// Usage: node run_cells.mjs <packages.zip> <snapshot.lks.gz>
+// Stdin: one job per line, {snapshot: bool, pages: [{name, cells: [{session, code,
+// label}]}]}. Stdout: one line per job, {python, pages: [{name, results}]} with the
+// CellResult dicts in order, or {error} when the job itself failed.
+// Each page starts with fresh namespaces. A plain start and a start from the memory
+// snapshot (as the site does) are two Pyodides, each made on its first job.
 import { readFileSync } from "node:fs";
+import { createInterface } from "node:readline";
 import { gunzipSync } from "node:zlib";
 import { loadPyodide } from "pyodide";
 import { installPackages } from "../../lessonkit/node/packages.mjs";
 import { unpackPages } from "../../lessonkit/node/snapshot_format.mjs";
 
-const job = JSON.parse(readFileSync(0, "utf8"));
-// With job.snapshot (a .lks.gz from lessonkit/node/make_snapshot.mjs), start as the site does.
-const pyodide = job.snapshot
-  ? await loadPyodide({ _loadSnapshot: unpackPages(gunzipSync(readFileSync(job.snapshot))) })
-  : await loadPyodide();
-installPackages(pyodide, new Uint8Array(readFileSync(job.packages)));
-const kernel = pyodide.runPython("from lessonkit.kernel import Kernel\nKernel()");
+const [packagesPath, snapshotPath] = process.argv.slice(2);
+const packages = new Uint8Array(readFileSync(packagesPath));
+const started = new Map();
 
-const pages = [];
-for (const page of job.pages) {
-  kernel.reset();
-  const results = [];
-  for (const cell of page.cells) {
-    const result = await kernel.run(cell.session, cell.code, cell.label);
-    results.push(JSON.parse(result.to_json()));
-    result.destroy();
-  }
-  pages.push({ name: page.name, results });
+function kernelFor(snapshot) {
+  if (!started.has(snapshot)) started.set(snapshot, start(snapshot));
+  return started.get(snapshot);
 }
-process.stdout.write(JSON.stringify({ python: pyodide.runPython("import sys; sys.version"), pages }));
+
+async function start(snapshot) {
+  const pyodide = snapshot
+    ? await loadPyodide({ _loadSnapshot: unpackPages(gunzipSync(readFileSync(snapshotPath))) })
+    : await loadPyodide();
+  installPackages(pyodide, packages);
+  const kernel = pyodide.runPython("from lessonkit.kernel import Kernel\nKernel()");
+  return { kernel, python: pyodide.runPython("import sys; sys.version") };
+}
+
+async function run(job) {
+  const { kernel, python } = await kernelFor(Boolean(job.snapshot));
+  const pages = [];
+  for (const page of job.pages) {
+    kernel.reset();
+    const results = [];
+    for (const cell of page.cells) {
+      const result = await kernel.run(cell.session, cell.code, cell.label);
+      results.push(JSON.parse(result.to_json()));
+      result.destroy();
+    }
+    pages.push({ name: page.name, results });
+  }
+  return { python, pages };
+}
+
+// Jobs run one after another: the Python side is one interpreter per start.
+for await (const line of createInterface({ input: process.stdin, crlfDelay: Infinity })) {
+  let answer;
+  try {
+    answer = await run(JSON.parse(line));
+  } catch (error) {
+    answer = { error: String(error && error.stack ? error.stack : error) };
+  }
+  process.stdout.write(JSON.stringify(answer) + "\n");
+}

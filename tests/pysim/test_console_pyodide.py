@@ -4,12 +4,11 @@ dieselben Bilder, Byte für Byte."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.pyodide import run_in_pyodide, run_natively
+from tests.pyodide import PyodideRunner, run_natively
 from tests.pysim.test_console_queue import UEBUNG_1
 
 LOG_SKRIPT = [
@@ -107,11 +106,11 @@ def test_zellen_laufen_nativ() -> None:
 
 
 @pytest.mark.pyodide
-def test_konsole_gleich_in_cpython_und_pyodide(tmp_path: Path) -> None:
+def test_konsole_gleich_in_cpython_und_pyodide(pyodide: PyodideRunner) -> None:
     cells = zellen()
-    pyodide = run_in_pyodide([{"name": "konsole", "cells": cells}], tmp_path)
-    assert pyodide["python"].startswith("3.14")
-    theirs = pyodide["pages"][0]["results"]
+    antwort = pyodide.run([{"name": "konsole", "cells": cells}])
+    assert antwort["python"].startswith("3.14")
+    theirs = antwort["pages"][0]["results"]
     ours = nativ(cells)
     for cell, a, b in zip(cells, ours, theirs, strict=True):
         assert a["error"] is None, a["error"]

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.pyodide import run_in_pyodide
+from tests.pyodide import PyodideRunner
 
 HIER = Path(__file__).resolve().parent
 WURZEL = HIER.parents[1]
@@ -40,7 +40,7 @@ def test_szenario_unabhaengig_vom_hash_seed() -> None:
 
 
 @pytest.mark.pyodide
-def test_szenario_in_pyodide_byte_fuer_byte_gleich(tmp_path: Path) -> None:
+def test_szenario_in_pyodide_byte_fuer_byte_gleich(pyodide: PyodideRunner) -> None:
     # Runs as a cell through the package zip the site ships, in real Pyodide under Node.js.
     page = {
         "name": "szenario",
@@ -48,6 +48,6 @@ def test_szenario_in_pyodide_byte_fuer_byte_gleich(tmp_path: Path) -> None:
             {"session": "main", "code": SZENARIO.read_text(encoding="utf-8"), "label": "Szenario"}
         ],
     }
-    result = run_in_pyodide([page], tmp_path)["pages"][0]["results"][0]
+    result = pyodide.run([page])["pages"][0]["results"][0]
     assert result["error"] is None, result["error"]
     assert "".join(text for _, text in result["output"]).encode("utf-8") == cpython("0")

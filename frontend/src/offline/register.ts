@@ -124,10 +124,10 @@ function watchForUpdates(registration: ServiceWorkerRegistration): void {
 
 /**
  * Resolves once the page has loaded and Python has settled: the service worker's first
- * install then finds the runtime in the HTTP cache instead of downloading it a second time
- * alongside the Python worker (9.6 MB of WebAssembly were fetched twice otherwise). Then
- * two seconds later: storing 24 MB takes the processor for a while, and the reader who
- * runs a cell as soon as Python is ready should not wait for it.
+ * install then finds the runtime in the HTTP cache instead of downloading Pyodide's
+ * WebAssembly a second time alongside the Python worker. Then two seconds later: storing
+ * the runtime takes the processor for a while, and the reader who runs a cell as soon as
+ * Python is ready should not wait for it. Sizes: benchmarks/README.md.
  */
 async function settled(runtime: Pick<PythonRuntime, "settled">): Promise<void> {
   if (document.readyState !== "complete") {

@@ -6,7 +6,7 @@
  * per diagram, and fetches mermaid from unpkg.com when no global `mermaid`
  * exists. We keep a small stand-in under that name: each `render` waits until
  * its diagram is near the viewport, the first one loads the site's own copy of
- * mermaid (3.5 MB; pages without diagrams never pay for it), and the call is
+ * mermaid (megabytes; pages without diagrams never pay for it), and the call is
  * passed on. Drawing a diagram takes the main thread for a while, so a reader
  * who clicks "Ausführen" at the top of a page gets Python's answer first. The
  * stand-in stays in place after instant navigation, where no page script runs again.

@@ -1,0 +1,160 @@
+import "./fakes";
+import assert from "node:assert/strict";
+import { beforeEach, test } from "node:test";
+import type { CellResult, FromWorker, ToWorker } from "../src/runtime/protocol";
+import { CancelledError, PythonRuntime, RestartedError, type RestartReason } from "../src/runtime/python";
+
+/** The page's Python worker, played by the test: it records what it was sent. */
+class FakeWorker {
+  static made: FakeWorker[] = [];
+  readonly sent: ToWorker[] = [];
+  terminated = false;
+  onmessage: ((event: MessageEvent<FromWorker>) => void) | null = null;
+  onerror: ((event: ErrorEvent) => void) | null = null;
+
+  constructor() {
+    FakeWorker.made.push(this);
+  }
+
+  postMessage(message: ToWorker): void {
+    this.sent.push(message);
+  }
+
+  terminate(): void {
+    this.terminated = true;
+  }
+
+  /** The worker says `message`; then the page's promises settle. */
+  async say(message: FromWorker): Promise<void> {
+    this.onmessage?.({ data: message } as MessageEvent<FromWorker>);
+    await settle();
+  }
+
+  /** Python finishes the newest run with the value `value`. */
+  async finish(value: string): Promise<void> {
+    const run = this.sent.filter((message) => message.type === "run").at(-1);
+    assert.ok(run?.type === "run", "nothing runs");
+    await this.say({ type: "result", id: run.id, result: result(value) });
+  }
+
+  runs(): string[] {
+    return this.sent.flatMap((message) => (message.type === "run" ? [message.code] : []));
+  }
+}
+
+(globalThis as Record<string, unknown>)["Worker"] = FakeWorker;
+
+async function settle(): Promise<void> {
+  for (let i = 0; i < 20; i++) await Promise.resolve();
+}
+
+function result(value: string): CellResult {
+  return { output: [], value, svg: null, error: null, error_type: null, truncated: false };
+}
+
+const READY: FromWorker = { type: "ready", seconds: 0.5, stages: {} };
+const request = (code: string) => ({ session: "main", code, label: "Zelle 1" });
+
+let runtime: PythonRuntime;
+let reasons: RestartReason[];
+
+beforeEach(() => {
+  FakeWorker.made = [];
+  runtime = new PythonRuntime(new URL("http://127.0.0.1:8000/kurs/assets/generated/js/worker.js"));
+  reasons = [];
+  runtime.onRestart((reason) => reasons.push(reason));
+});
+
+function worker(index = 0): FakeWorker {
+  const made = FakeWorker.made[index];
+  assert.ok(made, `no worker ${index}`);
+  return made;
+}
+
+test("runs wait for Python's start, then reach it one after another", async () => {
+  const first = runtime.run(request("a = 1"), () => undefined);
+  const second = runtime.run(request("a + 1"), () => undefined);
+  await settle();
+  assert.equal(runtime.state, "loading");
+  assert.deepEqual(worker().runs(), []);
+  await worker().say(READY);
+  assert.deepEqual(worker().runs(), ["a = 1"]);
+  await worker().finish("1");
+  assert.equal((await first).value, "1");
+  assert.deepEqual(worker().runs(), ["a = 1", "a + 1"]);
+  await worker().finish("2");
+  assert.equal((await second).value, "2");
+});
+
+test("output streams into its run's cell, also from a task after the run ended", async () => {
+  const chunks: string[] = [];
+  const run = runtime.run(request("print(1)"), (_, text) => chunks.push(text));
+  await settle();
+  await worker().say(READY);
+  await worker().say({ type: "chunk", id: 1, stream: "stdout", text: "1\n" });
+  await worker().finish("None");
+  await run;
+  await worker().say({ type: "chunk", id: 1, stream: "stdout", text: "später\n" });
+  assert.deepEqual(chunks, ["1\n", "später\n"]);
+});
+
+test("a restart fails what runs, starts a new worker and tells the blocks why", async () => {
+  const running = runtime.run(request("while True: pass"), () => undefined);
+  const waiting = runtime.run(request("danach"), () => undefined);
+  await settle();
+  await worker().say(READY);
+  runtime.restart("neustart");
+  await assert.rejects(running, RestartedError);
+  await assert.rejects(waiting, RestartedError);
+  assert.ok(worker(0).terminated);
+  assert.equal(FakeWorker.made.length, 2);
+  assert.equal(runtime.epoch, 1);
+  assert.deepEqual(reasons, ["neustart"]);
+  const after = runtime.run(request("b = 2"), () => undefined);
+  await settle();
+  await worker(1).say(READY);
+  assert.deepEqual(worker(1).runs(), ["b = 2"]);
+  await worker(1).finish("2");
+  assert.equal((await after).value, "2");
+});
+
+test("Stopp while Python loads cancels the waiting runs and keeps the start", async () => {
+  const waiting = runtime.run(request("x = 1"), () => undefined);
+  await settle();
+  assert.equal(runtime.cancelQueued(), true);
+  await assert.rejects(waiting, CancelledError);
+  await worker().say(READY);
+  assert.equal(FakeWorker.made.length, 1);
+  assert.deepEqual(worker().runs(), []);
+  assert.deepEqual(reasons, []);
+  runtime.run(request("y = 2"), () => undefined);
+  await settle();
+  assert.equal(runtime.cancelQueued(), false, "something runs: only a restart stops it");
+});
+
+test("Python that dies under a run is started again with the reason absturz", async (t) => {
+  t.mock.method(console, "warn", () => undefined);
+  const run = runtime.run(request("import os; os._exit(1)"), () => undefined);
+  await settle();
+  await worker().say(READY);
+  await worker().say({ type: "dead", message: "Python antwortet nicht mehr" });
+  await assert.rejects(run, RestartedError);
+  assert.deepEqual(reasons, ["absturz"]);
+  assert.equal(FakeWorker.made.length, 2);
+});
+
+test("a new page resets the namespaces, or restarts when the old page left a run", async () => {
+  runtime.run(request("1"), () => undefined);
+  await settle();
+  await worker().say(READY);
+  await worker().finish("1");
+  runtime.newPage();
+  assert.deepEqual(worker().sent.at(-1), { type: "reset" });
+  assert.equal(FakeWorker.made.length, 1);
+  const left = runtime.run(request("while True: pass"), () => undefined);
+  await settle();
+  runtime.newPage();
+  await assert.rejects(left, RestartedError);
+  assert.equal(FakeWorker.made.length, 2);
+  assert.deepEqual(reasons, [], "the old page's blocks are not told");
+});

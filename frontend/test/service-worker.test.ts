@@ -1,0 +1,204 @@
+import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
+import { before, beforeEach, test } from "node:test";
+
+/**
+ * The service worker (frontend/src/sw/service-worker.ts) as built, in a fake
+ * ServiceWorkerGlobalScope: an in-memory Cache API and a network the test controls.
+ */
+const ROOT = "http://127.0.0.1:8000/kurs/";
+const VERSION = "0123456789abcdef";
+const FILES: Record<string, string> = {
+  "assets/generated/js/lessonkit.js": "// page script",
+  "assets/generated/js/worker.js": "// python worker",
+  "assets/generated/runtime.json": "{}",
+};
+const PAGES: Record<string, string> = {
+  "lektionen/a/": "<h1>Lektion A</h1>",
+  "lektionen/b/": "<h1>Lektion B</h1>",
+};
+
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+
+/** A Response as a browser's fetch makes it: same-origin ("basic"). */
+function basic(body: string, status = 200): Response {
+  const response = new Response(body, { status });
+  Object.defineProperty(response, "type", { value: "basic" });
+  return response;
+}
+
+class MemoryCache {
+  readonly entries = new Map<string, { body: ArrayBuffer; status: number; headers: Headers }>();
+
+  private static key(request: RequestInfo | URL): string {
+    return typeof request === "string" || request instanceof URL ? String(request) : request.url;
+  }
+
+  async match(request: RequestInfo | URL): Promise<Response | undefined> {
+    const entry = this.entries.get(MemoryCache.key(request));
+    if (!entry) return undefined;
+    return new Response(entry.body.slice(0), { status: entry.status, headers: entry.headers });
+  }
+
+  async put(request: RequestInfo | URL, response: Response): Promise<void> {
+    const body = await response.arrayBuffer();
+    this.entries.set(MemoryCache.key(request), { body, status: response.status, headers: response.headers });
+  }
+
+  async delete(request: RequestInfo | URL): Promise<boolean> {
+    return this.entries.delete(MemoryCache.key(request));
+  }
+
+  async keys(): Promise<{ url: string }[]> {
+    return [...this.entries.keys()].map((url) => ({ url }));
+  }
+}
+
+const stores = new Map<string, MemoryCache>();
+const caches = {
+  open: async (name: string) => stores.get(name) ?? stores.set(name, new MemoryCache()).get(name)!,
+  keys: async () => [...stores.keys()],
+  delete: async (name: string) => stores.delete(name),
+};
+
+/** The network: the site's files; `offline` makes every request fail. */
+const network = { offline: false, requested: [] as string[] };
+
+async function fakeFetch(input: RequestInfo | URL): Promise<Response> {
+  const url = new URL(typeof input === "string" || input instanceof URL ? String(input) : input.url);
+  network.requested.push(url.pathname + url.search);
+  if (network.offline) throw new TypeError("Failed to fetch");
+  const path = url.pathname.slice(new URL(ROOT).pathname.length);
+  const body = FILES[path] ?? PAGES[path.replace(/index\.html$/, "")];
+  return body === undefined ? basic("nicht da", 404) : basic(body);
+}
+
+type Handler = (event: Record<string, unknown>) => void;
+const handlers = new Map<string, Handler>();
+
+Object.assign(globalThis, {
+  OFFLINE: { version: VERSION, precache: Object.fromEntries(Object.entries(FILES).map(([p, b]) => [p, sha256(b)])) },
+  caches,
+  fetch: fakeFetch,
+  self: {
+    registration: { scope: ROOT, navigationPreload: { enable: async () => undefined } },
+    clients: { claim: async () => undefined },
+    skipWaiting: async () => undefined,
+    addEventListener: (type: string, handler: Handler) => handlers.set(type, handler),
+  },
+});
+
+/** Dispatch a lifecycle event and wait for what it asked to wait for. */
+async function lifecycle(type: "install" | "activate"): Promise<void> {
+  const waits: Promise<unknown>[] = [];
+  handlers.get(type)?.({ waitUntil: (promise: Promise<unknown>) => waits.push(promise) });
+  await Promise.all(waits);
+}
+
+/** What the service worker answers for a GET of `path` (below the site), or null: not handled. */
+async function get(path: string, options: { mode?: string; referrer?: string; method?: string } = {}) {
+  const request = {
+    url: new URL(path, ROOT).href,
+    method: options.method ?? "GET",
+    mode: options.mode ?? "cors",
+    referrer: options.referrer ?? "about:client",
+    headers: new Headers(),
+  };
+  let answer: Promise<Response> | null = null;
+  const waits: Promise<unknown>[] = [];
+  handlers.get("fetch")?.({
+    request,
+    preloadResponse: Promise.resolve(undefined),
+    respondWith: (response: Promise<Response>) => (answer = response),
+    waitUntil: (promise: Promise<unknown>) => waits.push(promise),
+  });
+  if (answer === null) return null;
+  const response: Response = await answer;
+  await Promise.all(waits);
+  return response;
+}
+
+const shell = () => stores.get(`lessonkit:/kurs/:shell-${VERSION}`)!;
+
+before(async () => {
+  await import("../src/sw/service-worker");
+});
+
+beforeEach(async () => {
+  stores.clear();
+  network.offline = false;
+  await lifecycle("install");
+  await lifecycle("activate");
+  network.requested = [];
+});
+
+test("install keeps every shell file of the deployment", () => {
+  assert.deepEqual([...shell().entries.keys()].sort(), Object.keys(FILES).map((path) => ROOT + path).sort());
+});
+
+test("a visited page comes from the network, offline from the cache, however addressed", async () => {
+  assert.equal(await (await get("lektionen/a/?h=queue", { mode: "navigate" }))!.text(), "<h1>Lektion A</h1>");
+  network.offline = true;
+  for (const path of ["lektionen/a/", "lektionen/a/index.html", "lektionen/a/?q=1"]) {
+    assert.equal(await (await get(path, { mode: "navigate" }))!.text(), "<h1>Lektion A</h1>", path);
+  }
+  const never = (await get("lektionen/b/", { mode: "navigate" }))!;
+  assert.equal(never.status, 503);
+  assert.match(await never.text(), /Du bist offline/);
+});
+
+test("shell files come from the cache, and the Python worker with its own policy", async () => {
+  network.offline = true;
+  assert.equal(await (await get("assets/generated/js/lessonkit.js?v=" + VERSION))!.text(), "// page script");
+  const worker = (await get("assets/generated/js/worker.js"))!;
+  assert.equal(await worker.text(), "// python worker");
+  assert.match(worker.headers.get("Content-Security-Policy") ?? "", /connect-src 'self'/);
+  assert.deepEqual(network.requested, []);
+});
+
+test("a planted shell file is never served: dropped and fetched again", async () => {
+  const key = ROOT + "assets/generated/js/lessonkit.js";
+  await shell().put(key, new Response("alert('fremd')"));
+  assert.equal(await (await get("assets/generated/js/lessonkit.js"))!.text(), "// page script");
+  await shell().put(key, new Response("alert('fremd')"));
+  network.offline = true;
+  await assert.rejects(get("assets/generated/js/lessonkit.js"), TypeError);
+  assert.equal(shell().entries.has(key), false);
+});
+
+test("a page of another deployment gets its runtime from the network", async () => {
+  await get("assets/generated/js/lessonkit.js?v=fedcba9876543210");
+  await get("assets/generated/runtime.json", { referrer: ROOT + "assets/generated/js/worker.js?v=fedcba9876543210" });
+  assert.deepEqual(network.requested, [
+    "/kurs/assets/generated/js/lessonkit.js?v=fedcba9876543210",
+    "/kurs/assets/generated/runtime.json",
+  ]);
+});
+
+test("other sites, other methods and source maps are left to the browser", async () => {
+  assert.equal(await get("http://127.0.0.1:8000/anderer-kurs/"), null);
+  assert.equal(await get("https://example.org/kurs/"), null);
+  assert.equal(await get("lektionen/a/", { method: "POST" }), null);
+  assert.equal(await get("assets/generated/js/lessonkit.js.map"), null);
+});
+
+test("activation deletes this site's older shells and leaves other sites' caches", async () => {
+  await caches.open("lessonkit:/kurs/:shell-alt");
+  await caches.open("lessonkit:/anderer-kurs/:shell-alt");
+  await lifecycle("activate");
+  assert.deepEqual((await caches.keys()).sort(), [
+    "lessonkit:/anderer-kurs/:shell-alt",
+    "lessonkit:/kurs/:pages",
+    `lessonkit:/kurs/:shell-${VERSION}`,
+  ]);
+});
+
+test("pages kept before caches were named per site move into this site's cache", async () => {
+  const legacy = await caches.open("lessonkit-pages");
+  await legacy.put(ROOT + "lektionen/b/index.html", new Response("<h1>Lektion B, alt</h1>"));
+  await legacy.put("http://127.0.0.1:8000/anderer-kurs/", new Response("fremd"));
+  await lifecycle("activate");
+  assert.deepEqual([...legacy.entries.keys()], ["http://127.0.0.1:8000/anderer-kurs/"]);
+  network.offline = true;
+  assert.equal(await (await get("lektionen/b/", { mode: "navigate" }))!.text(), "<h1>Lektion B, alt</h1>");
+});

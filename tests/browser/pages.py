@@ -1,0 +1,300 @@
+"""Page objects for the browser tests: the course's pages and blocks, named once.
+
+A test reads like a reader's steps: ``Cell.number(page, 2).run()``,
+``Console.first(page).command("topics")``, ``Exercise.by_id(page, "x").check()``.
+Each object keeps its Playwright locator in ``root`` for the test's own ``expect``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from playwright.sync_api import Locator, Page, expect
+
+FIRST_STEPS = "erste-schritte/"
+LESSON_1 = "lektionen/queues-und-idempotenz/"
+LESSON_1_PART_2 = "lektionen/outbox-dlq-pubsub/"
+LESSON_2 = "lektionen/ereignisstroeme/"
+LESSON_3 = "lektionen/eda-eventloop-actors-cqrs/"
+LESSON_4 = "lektionen/eda-cqrs/"
+LESSON_5 = "lektionen/timeouts-retries-backpressure/"
+LESSON_TIME = "lektionen/zeit-ordnung-kausalitaet/"
+
+#: A phone's viewport (CSS pixels).
+PHONE = {"width": 390, "height": 844}
+
+RUN = re.compile("ausführen$")
+CHECK = re.compile(r"Übung \d+ prüfen")
+FINISHED = re.compile("done|error")
+#: The deployment's version baked into sw.js.
+SW_VERSION = re.compile(r'version:"([0-9a-f]{16})"')
+
+
+@dataclass(frozen=True)
+class Cell:
+    """A ``pycell`` block."""
+
+    root: Locator
+
+    @classmethod
+    def number(cls, page: Page, number: int) -> Cell:
+        """The n-th visible cell (1-based, like its label "Zelle n")."""
+        return cls(page.locator("[data-lk-cell]:not([hidden])").nth(number - 1))
+
+    @classmethod
+    def with_code(cls, page: Page, text: str) -> Cell:
+        """The first visible cell whose code contains ``text``."""
+        return cls(page.locator("[data-lk-cell]:not([hidden])").filter(has_text=text).first)
+
+    @classmethod
+    def only_one_with(cls, page: Page, text: str) -> Cell:
+        """The one visible cell whose code contains ``text`` (fails if there are more)."""
+        cells = page.locator("[data-lk-cell]:not([hidden])").filter(has_text=text)
+        expect(cells).to_have_count(1)
+        return cls(cells.first)
+
+    @property
+    def output(self) -> Locator:
+        return self.root.locator("output")
+
+    @property
+    def text(self) -> Locator:
+        """What the run printed."""
+        return self.root.locator(".lk-output__text")
+
+    @property
+    def value(self) -> Locator:
+        """The REPL value of the last line."""
+        return self.root.locator(".lk-output__value")
+
+    @property
+    def error(self) -> Locator:
+        return self.root.locator(".lk-output__error")
+
+    @property
+    def svg(self) -> Locator:
+        return self.root.locator(".lk-output__svg svg")
+
+    def editor(self) -> Locator:
+        """The cell's CodeMirror editor (mounted once the cell is near the viewport)."""
+        self.root.scroll_into_view_if_needed()
+        return self.root.locator(".cm-content")
+
+    def forget_build_output(self) -> None:
+        """Empty the output the build wrote, so what shows next is the browser's own."""
+        self.output.evaluate("node => node.replaceChildren()")
+
+    def start(self) -> None:
+        """Press "Ausführen" without waiting for the end."""
+        self.root.get_by_role("button", name=RUN).click()
+
+    def run(self, state: str | re.Pattern[str] = FINISHED) -> None:
+        """Press "Ausführen" and wait until the run ended in ``state`` (done or error)."""
+        self.start()
+        expect(self.root).to_have_attribute("data-state", state)
+
+    def run_code(self, code: str, state: str | re.Pattern[str] = FINISHED) -> None:
+        """Type ``code`` over the cell's code and run it to its end."""
+        self.editor().fill(code)
+        self.run(state)
+
+    def start_code(self, code: str) -> None:
+        """Type ``code`` over the cell's code and start it; it is running on return."""
+        self.editor().fill(code)
+        self.start()
+        expect(self.root).to_have_attribute("data-state", "running")
+
+    def run_live(self, state: str | re.Pattern[str] = FINISHED) -> None:
+        """Run in the browser, with the build's output gone first."""
+        self.forget_build_output()
+        self.run(state)
+
+    def stop(self) -> None:
+        self.root.get_by_role("button", name="Stopp").click()
+
+
+@dataclass(frozen=True)
+class Console:
+    """A ``log-konsole``, ``queue-konsole`` or ``saga-konsole``, or the console of a ``konsolen-aufgabe``."""
+
+    root: Locator
+
+    @classmethod
+    def first(cls, page: Page, kind: str = "log") -> Console:
+        return cls(page.locator(f"[data-lk-console][data-kind={kind}]").first)
+
+    @classmethod
+    def titled(cls, page: Page, title: str) -> Console:
+        """The console whose head starts with ``title`` (e.g. "Konsole 1 ·")."""
+        head = page.locator(".lk-console__head", has_text=re.compile("^" + re.escape(title)))
+        return cls(page.locator("[data-lk-console]", has=head))
+
+    @property
+    def box(self) -> Locator:
+        """The command line ("Befehl für Konsole 1", "Befehl für Übung 3")."""
+        return self.root.get_by_label(re.compile("^Befehl für "))
+
+    @property
+    def entries(self) -> Locator:
+        return self.root.locator(".lk-console__entry")
+
+    @property
+    def log(self) -> Locator:
+        return self.root.locator(".lk-console__log")
+
+    @property
+    def picture(self) -> Locator:
+        return self.root.locator(".lk-console__picture")
+
+    def command(self, line: str) -> Locator:
+        """Type ``line``, press Enter, wait for and return the new transcript entry."""
+        before = self.entries.count()
+        self.box.fill(line)
+        self.box.press("Enter")
+        expect(self.entries).to_have_count(before + 1)
+        return self.entries.last
+
+
+@dataclass(frozen=True)
+class Exercise:
+    """A ``vorhersage``, ``aufgabe``, ``konsolen-aufgabe`` or ``quiz``."""
+
+    root: Locator
+
+    @classmethod
+    def by_id(cls, page: Page, exercise_id: str) -> Exercise:
+        return cls(page.locator(f"#{exercise_id}"))
+
+    @property
+    def feedback(self) -> Locator:
+        return self.root.locator(".lk-feedback")
+
+    @property
+    def answer(self) -> Locator:
+        """A prediction's answer box."""
+        return self.root.get_by_label("Deine Vorhersage")
+
+    @property
+    def editor(self) -> Locator:
+        return self.root.locator(".cm-content")
+
+    @property
+    def failed_checks(self) -> Locator:
+        return self.root.locator(".lk-check--failed")
+
+    @property
+    def console(self) -> Console:
+        return Console(self.root)
+
+    def check(self) -> Locator:
+        """Press "Übung n prüfen"; wait for and return the verdict."""
+        self.root.get_by_role("button", name=CHECK).click()
+        expect(self.feedback).to_be_visible()
+        return self.feedback
+
+    def predict(self, answer: str) -> Locator:
+        """Type a prediction's answer and check it; return the verdict."""
+        self.answer.fill(answer)
+        return self.check()
+
+    def choose(self, *labels: str | re.Pattern[str]) -> None:
+        """Tick quiz answers."""
+        for label in labels:
+            self.root.get_by_label(label).check()
+
+
+def run_first_steps_cell_1(page: Page) -> None:
+    """Run cell 1 of "Erste Schritte" in the browser and check its live output."""
+    first = Cell.number(page, 1)
+    first.run_live()
+    expect(first.root).to_have_attribute("data-state", "done")
+    expect(first.text).to_have_text("1 bestellung-1\n2 bestellung-2\n3 bestellung-3\n")
+    expect(first.value).to_have_text("3")
+
+
+def use_console(page: Page) -> None:
+    """Type a command into the first log console and check its answer."""
+    log = Console.first(page)
+    log.box.fill('produce orders key=order-61 {"order":61,"event":"placed"}')
+    log.box.press("Enter")
+    expect(log.entries.last).to_contain_text("Partition 1, Offset 1")
+
+
+def show_diagram(page: Page) -> Locator:
+    """Scroll to the page's first mermaid diagram (drawn when near the viewport).
+
+    Scrolled by the page itself: the theme replaces `pre.mermaid` by the drawn
+    `div.mermaid` once it is near, which could detach the element under Playwright's
+    own scrolling, which waits for the element to hold still first.
+    """
+    page.locator(".mermaid").first.evaluate(
+        "(element) => element.scrollIntoView({ block: 'center' })"
+    )
+    return page.locator("div.mermaid svg").first
+
+
+def ts_output(page: Page, text: str) -> Locator:
+    """The Node.js output of the one TypeScript block whose code contains ``text``."""
+    blocks = page.locator("[data-lk-ts]").filter(has_text=text)
+    expect(blocks).to_have_count(1)
+    return blocks.first.locator("output")
+
+
+def go(page: Page, link: str | re.Pattern[str], count: int) -> None:
+    """Follow a navigation link and wait until the page script mounted page number `count`."""
+    page.get_by_role("navigation").get_by_role("link", name=link).first.click()
+    expect(page.locator("html")).to_have_attribute("data-lk-page", str(count))
+
+
+def python_result(page: Page, code: str, session: str = "main") -> dict[str, Any]:
+    """Run `code` in the page's Python (as a cell would) and return the kernel's result."""
+    return page.evaluate(
+        """async ([code, session]) => await window.lessonkit.runtime.run(
+            { session, label: "Test", code }, () => undefined)""",
+        [code, session],
+    )
+
+
+def python_value(page: Page, code: str) -> str:
+    """The REPL value of `code` in the page's session "main"."""
+    return str(python_result(page, code)["value"])
+
+
+def python_ready(page: Page) -> dict[str, int]:
+    """Wait until the page's Python has started; return when each boot stage ended (ms)."""
+    page.wait_for_function("() => window.lessonkit && window.lessonkit.runtime.state === 'ready'")
+    return page.evaluate("window.lessonkit.runtime.readyStages")
+
+
+def visit_until_cached(page: Page, url: str) -> None:
+    """Open ``url`` and wait until the service worker has kept it and the runtime."""
+    page.goto(url)
+    expect(page.locator("html")).to_have_attribute("data-lk-offline", "ready")
+
+
+def python_bar(page: Page) -> Locator:
+    """The page's bar about Python ("Python neu starten", crash notices)."""
+    return page.locator("[data-lk-python-bar]")
+
+
+@contextmanager
+def phone_page(browser: Any, url: str) -> Iterator[Page]:
+    """``url`` in a fresh context at a phone's width."""
+    context = browser.new_context(viewport=PHONE)
+    try:
+        page = context.new_page()
+        page.goto(url)
+        yield page
+    finally:
+        context.close()
+
+
+def picture_widths(page: Page, selector: str) -> list[float]:
+    """The drawn widths of the pictures ``selector`` finds."""
+    return page.locator(selector).evaluate_all(
+        "svgs => svgs.map(s => s.getBoundingClientRect().width)"
+    )

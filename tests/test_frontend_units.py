@@ -1,0 +1,20 @@
+"""The front-end's unit tests (frontend/test/*.test.ts) under Node's test runner.
+
+They cover what the browser tests reach only through Chromium: PythonRuntime's queue
+and restarts, console history, stored progress, the snapshot format and the service
+worker's routing and integrity checks.
+"""
+
+from __future__ import annotations
+
+import subprocess
+
+from tests.conftest import ROOT
+
+
+def test_frontend_unit_tests_pass() -> None:
+    done = subprocess.run(
+        ["node", "frontend/test/run.mjs"], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-3000:]
+    assert "# fail 0" in done.stdout
