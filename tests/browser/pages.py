@@ -23,6 +23,7 @@ LESSON_3 = "lektionen/eda-eventloop-actors-cqrs/"
 LESSON_4 = "lektionen/eda-cqrs/"
 LESSON_5 = "lektionen/timeouts-retries-backpressure/"
 LESSON_TIME = "lektionen/zeit-ordnung-kausalitaet/"
+LESSON_SAGAS = "lektionen/sagas/"
 
 #: A phone's viewport (CSS pixels).
 PHONE = {"width": 390, "height": 844}

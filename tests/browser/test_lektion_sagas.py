@@ -5,33 +5,15 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Browser, Page, expect
+
+from tests.browser.pages import LESSON_SAGAS, PHONE, Cell, Console, Exercise
 
 pytestmark = pytest.mark.browser
 
-LESSON = "lektionen/sagas/"
-
-
-def check(target: Locator) -> Locator:
-    target.get_by_role("button", name=re.compile(r"Übung \d+ prüfen")).click()
-    feedback = target.locator(".lk-feedback")
-    expect(feedback).to_be_visible()
-    return feedback
-
-
-def command(target: Locator, line: str) -> Locator:
-    """Type ``line`` into a console, press Enter, return the new transcript entry."""
-    entries = target.locator(".lk-console__entry")
-    before = entries.count()
-    box = target.get_by_label(re.compile("^Befehl für "))
-    box.fill(line)
-    box.press("Enter")
-    expect(entries).to_have_count(before + 1, timeout=60_000)
-    return entries.last
-
 
 def test_page_shows_build_results_and_pictures(page: Page, site_url: str) -> None:
-    page.goto(site_url + LESSON)
+    page.goto(site_url + LESSON_SAGAS)
     expect(page.locator("h1")).to_contain_text("Sagas")
     cell = page.locator("[data-lk-cell]", has_text='sim.stoere("ablehnen", "versand")').first
     expect(cell).to_contain_text("t=10: Saga b7: kompensiert.")
@@ -44,53 +26,51 @@ def test_page_shows_build_results_and_pictures(page: Page, site_url: str) -> Non
 
 
 def test_a_cell_runs_in_the_browser(page: Page, site_url: str) -> None:
-    page.goto(site_url + LESSON)
-    cell = page.locator("[data-lk-cell]", has_text='sim.stoere("verspaetet", "lager")')
-    cell.get_by_role("button", name="Ausführen").click()
-    output = cell.locator("output")
+    page.goto(site_url + LESSON_SAGAS)
+    cell = Cell.only_one_with(page, 'sim.stoere("verspaetet", "lager")')
+    cell.run()
+    output = cell.output
     expect(output).to_contain_text("{'b7/lager/reservieren': 1}", timeout=60_000)
     expect(output).to_contain_text("lager: Schlüssel schon bekannt.")
 
 
 def test_console_restarts_the_orchestrator(page: Page, site_url: str) -> None:
-    page.goto(site_url + LESSON)
-    console = page.locator("[data-lk-console]").first
-    entry = command(console, "neustart orchestrator")
+    page.goto(site_url + LESSON_SAGAS)
+    console = Console.first(page, kind="saga")
+    entry = console.command("neustart orchestrator")
     expect(entry).to_contain_text("→ versand: beauftragen")
-    entry = command(console, "tick 10")
+    entry = console.command("tick 10")
     expect(entry).to_contain_text("Saga b7: abgeschlossen.")
-    expect(console.locator(".lk-console__picture svg title")).to_contain_text("abgeschlossen")
-    entry = command(console, "stoerung ablehnen mail")
+    expect(console.picture.locator("svg title")).to_contain_text("abgeschlossen")
+    entry = console.command("stoerung ablehnen mail")
     expect(entry).to_have_class(re.compile("lk-console__entry--error"))
     expect(entry).to_contain_text("nach dem Pivot")
 
 
 def test_console_task_right_and_wrong(page: Page, site_url: str) -> None:
-    page.goto(site_url + LESSON)
-    task = page.locator("#saga-zu-ende")
-    command(task, "tick 10")
-    check(task)
-    expect(task.locator(".lk-check--failed").first).to_contain_text("läuft")
-    command(task, "neustart orchestrator")
-    command(task, "tick 10")
-    expect(check(task)).to_contain_text("Gelöst")
-    expect(task).to_have_attribute("data-solved", "true")
+    page.goto(site_url + LESSON_SAGAS)
+    task = Exercise.by_id(page, "saga-zu-ende")
+    task.console.command("tick 10")
+    task.check()
+    expect(task.failed_checks.first).to_contain_text("läuft")
+    task.console.command("neustart orchestrator")
+    task.console.command("tick 10")
+    expect(task.check()).to_contain_text("Gelöst")
+    expect(task.root).to_have_attribute("data-solved", "true")
 
 
 def test_prediction_and_idempotent_refund(page: Page, site_url: str) -> None:
-    page.goto(site_url + LESSON)
-    prediction = page.locator("#saga-kompensationen")
-    prediction.get_by_label("Deine Vorhersage").fill("(['lager', 'zahlung'], 130)")
-    check(prediction)
-    expect(prediction).not_to_have_attribute("data-solved", "true", timeout=60_000)
-    prediction.get_by_label("Deine Vorhersage").fill("(['zahlung'], 100)")
-    check(prediction)
-    expect(prediction).to_have_attribute("data-solved", "true", timeout=60_000)
+    page.goto(site_url + LESSON_SAGAS)
+    prediction = Exercise.by_id(page, "saga-kompensationen")
+    prediction.predict("(['lager', 'zahlung'], 130)")
+    expect(prediction.root).not_to_have_attribute("data-solved", "true")
+    prediction.predict("(['zahlung'], 100)")
+    expect(prediction.root).to_have_attribute("data-solved", "true")
 
-    task = page.locator("#idempotente-erstattung")
-    check(task)
-    expect(task.locator(".lk-check--failed").first).to_be_visible(timeout=60_000)
-    editor = task.locator(".cm-content")
+    task = Exercise.by_id(page, "idempotente-erstattung")
+    task.check()
+    expect(task.failed_checks.first).to_be_visible()
+    editor = task.editor
     editor.click()
     page.keyboard.press("Control+A")
     page.keyboard.press("Delete")
@@ -99,13 +79,13 @@ def test_prediction_and_idempotent_refund(page: Page, site_url: str) -> None:
         "    if saga in stand['gebucht']:\n"
         "        stand['kunde'] += stand['gebucht'].pop(saga)\n"
     )
-    expect(check(task)).to_contain_text("Gelöst", timeout=60_000)
+    expect(task.check()).to_contain_text("Gelöst")
 
 
-def test_phone_pictures_fit_the_screen(browser: object, site_url: str) -> None:
-    context = browser.new_context(viewport={"width": 390, "height": 844})  # type: ignore[attr-defined]
+def test_phone_pictures_fit_the_screen(browser: Browser, site_url: str) -> None:
+    context = browser.new_context(viewport=PHONE)
     page = context.new_page()
-    page.goto(site_url + LESSON)
+    page.goto(site_url + LESSON_SAGAS)
     widths = page.locator("[data-lk-cell] svg, .lk-console__picture svg").evaluate_all(
         "svgs => svgs.map(s => s.getBoundingClientRect().width)"
     )
