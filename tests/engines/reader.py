@@ -120,8 +120,16 @@ class Reader:
         )
         return self.entries(kind)[-1]
 
-    def value(self, element: dict[str, str]) -> str:
-        return self.session.js("return arguments[0].value", element)
+    def value(self, element: dict[str, str], expected: str) -> str:
+        """The input's value once it is `expected` (completion asks Python: it takes a while)."""
+        return self.session.wait_for(
+            "return arguments[0].value === arguments[1] && arguments[1]",
+            element,
+            expected,
+            timeout=20,
+            message=f"the input to read {expected!r} (it reads"
+            f" {self.session.js('return arguments[0].value', element)!r})",
+        )
 
     # Exercises
     def check(self, exercise: str) -> str:

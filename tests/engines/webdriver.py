@@ -75,7 +75,7 @@ class HttpTransport:
             self.base + path, data=data, method=method, headers={"Content-Type": "application/json"}
         )
         try:
-            with urllib.request.urlopen(request, timeout=600) as response:
+            with urllib.request.urlopen(request, timeout=180) as response:
                 return json.loads(response.read())["value"]
         except urllib.error.HTTPError as failure:
             value = json.loads(failure.read())["value"]
