@@ -24,7 +24,9 @@ class _Handler(socketserver.StreamRequestHandler):
         method, target, *_ = [*line.split(" "), "", ""]
         with self.server.lock:
             self.server.attempts.append(f"{method} {target}")
-        self.wfile.write(b"HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+        self.wfile.write(
+            b"HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+        )
 
 
 class _Server(socketserver.ThreadingTCPServer):

@@ -20,7 +20,9 @@ def test_first_cell_runs(reader: Reader) -> None:
     reader.open(FIRST_STEPS)
     reader.forget_output(1)
     assert reader.run(1) == "done"
-    assert reader.output(1, ".lk-output__text") == "1 bestellung-1\n2 bestellung-2\n3 bestellung-3\n"
+    assert (
+        reader.output(1, ".lk-output__text") == "1 bestellung-1\n2 bestellung-2\n3 bestellung-3\n"
+    )
     assert reader.output(1, ".lk-output__value") == "3"
     stages = reader.session.js("return window.lessonkit.runtime.readyStages")
     assert "snapshot" in stages, stages  # this engine starts from the memory snapshot
@@ -62,6 +64,14 @@ def test_stopp_ends_an_endless_loop_and_the_next_run_works(reader: Reader) -> No
     reader.session.click(reader.part(6, ".lk-button--reset"))
     assert reader.run(6) == "done"
     assert reader.output(6) == "Runde 0\nRunde 1\nRunde 2\n"
+
+
+def test_time_sleep_waits_in_the_worker(reader: Reader) -> None:
+    """time.sleep blocks on Atomics.wait over a shared WebAssembly memory (python-worker.ts)."""
+    reader.open(FIRST_STEPS)
+    assert reader.run(1) == "done"
+    code = "import time\nt = time.monotonic()\ntime.sleep(0.3)\ntime.monotonic() - t >= 0.29"
+    assert reader.python(code) == "True"
 
 
 def test_console_with_history_and_completion(reader: Reader) -> None:

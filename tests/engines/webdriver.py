@@ -190,7 +190,9 @@ class Session:
 
     def js_async(self, body: str, *args: Any) -> Any:
         """Await an async function body in the page (its arguments are `args[0]`, ...)."""
-        answer = self.call("ExecuteAsyncScript", {"script": ASYNC_SCRIPT % body, "args": list(args)})
+        answer = self.call(
+            "ExecuteAsyncScript", {"script": ASYNC_SCRIPT % body, "args": list(args)}
+        )
         if "error" in answer:
             raise WebDriverError(answer["error"])
         return answer.get("value")
