@@ -181,7 +181,8 @@ class Session:
         return self.call("GetCurrentURL")
 
     def screenshot(self, path: Path) -> None:
-        path.write_bytes(base64.b64decode(self.call("TakeScreenshot")))
+        # The viewport ("full" is Marionette's: it would take the whole page; HTTP ignores it).
+        path.write_bytes(base64.b64decode(self.call("TakeScreenshot", {"full": False})))
 
     # Scripts
     def js(self, script: str, *args: Any) -> Any:
