@@ -215,52 +215,64 @@ def xvfb(log: Path) -> Iterator[str]:
         stop(process)
 
 
+def webkit_capabilities(proxy: RecordingProxy) -> dict[str, object]:
+    address = f"127.0.0.1:{proxy.port}"
+    return {
+        "webkitgtk:browserOptions": {"binary": minibrowser_or_none()[0], "args": ["--automation"]},
+        "unhandledPromptBehavior": "accept",
+        "proxy": {
+            "proxyType": "manual",
+            "httpProxy": address,
+            "sslProxy": address,
+            "noProxy": ["127.0.0.1", "localhost"],
+        },
+    }
+
+
+def start_webkit_driver(display: str, log: Path) -> tuple[subprocess.Popen[bytes], int]:
+    port = free_port()
+    with log.open("ab") as output:
+        driver = subprocess.Popen(
+            [WEBKIT_DRIVER, f"--port={port}", "--host=127.0.0.1"],
+            env={**os.environ, "DISPLAY": display},
+            stdout=output,
+            stderr=output,
+            start_new_session=True,
+        )
+
+    def listening() -> bool:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return True
+        except OSError:
+            return False
+
+    wait_until(listening, "WebKitWebDriver")
+    return driver, port
+
+
 @contextmanager
 def webkit(proxy: RecordingProxy, log: Path) -> Iterator[Engine]:
     with xvfb(log) as display:
-        port = free_port()
-        env = {**os.environ, "DISPLAY": display}
-        with log.open("ab") as output:
-            driver = subprocess.Popen(
-                [WEBKIT_DRIVER, f"--port={port}", "--host=127.0.0.1"],
-                env=env,
-                stdout=output,
-                stderr=output,
-                start_new_session=True,
-            )
-        session = None
+        # Now and then (about one start in ten on a busy machine) MiniBrowser never
+        # answers its driver: try again with a new driver.
+        for attempt in range(3):
+            driver, port = start_webkit_driver(display, log)
+            try:
+                session = Session(
+                    HttpTransport(f"http://127.0.0.1:{port}", new_session_timeout=60),
+                    webkit_capabilities(proxy),
+                )
+                break
+            except (TimeoutError, OSError):
+                stop(driver)
+                if attempt == 2:
+                    raise
         try:
-
-            def listening() -> bool:
-                try:
-                    socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                    return True
-                except OSError:
-                    return False
-
-            wait_until(listening, "WebKitWebDriver")
-            address = f"127.0.0.1:{proxy.port}"
-            session = Session(
-                HttpTransport(f"http://127.0.0.1:{port}"),
-                {
-                    "webkitgtk:browserOptions": {
-                        "binary": minibrowser_or_none()[0],
-                        "args": ["--automation"],
-                    },
-                    "unhandledPromptBehavior": "accept",
-                    "proxy": {
-                        "proxyType": "manual",
-                        "httpProxy": address,
-                        "sslProxy": address,
-                        "noProxy": ["127.0.0.1", "localhost"],
-                    },
-                },
-            )
             session.call("SetWindowRect", WINDOW)
             yield Engine("webkit", session, proxy, driver.pid)
         finally:
-            if session is not None:
-                session.close()
+            session.close()
             stop(driver)
 
 

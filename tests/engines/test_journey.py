@@ -26,6 +26,20 @@ def test_first_cell_runs(reader: Reader) -> None:
     assert reader.output(1, ".lk-output__value") == "3"
     stages = reader.session.js("return window.lessonkit.runtime.readyStages")
     assert "snapshot" in stages, stages  # this engine starts from the memory snapshot
+    # The inflated snapshot is kept in the Cache API for the next visit ...
+    kept = reader.session.wait_for(
+        "return caches.open('lessonkit:/:memory').then((c) => c.keys())"
+        ".then((keys) => keys.length === 1 && new URL(keys[0].url).pathname)",
+        message="the kept snapshot",
+    )
+    assert kept.startswith("/assets/generated/snapshot-")
+    # ... and the service worker has stored the site for offline use.
+    offline = reader.session.wait_for(
+        "return document.documentElement.dataset.lkOffline",
+        timeout=120,
+        message="the offline copy",
+    )
+    assert offline == "bereit"
 
 
 def test_edit_and_run_with_shift_enter(reader: Reader) -> None:

@@ -65,24 +65,28 @@ class Transport(Protocol):
 class HttpTransport:
     """WebDriver over HTTP (WebKitWebDriver)."""
 
-    def __init__(self, base: str) -> None:
+    def __init__(self, base: str, new_session_timeout: float = 180) -> None:
         self.base = base.rstrip("/")
         self.session = ""
+        self.new_session_timeout = new_session_timeout
 
-    def _request(self, method: str, path: str, body: dict[str, Any] | None) -> Any:
+    def _request(
+        self, method: str, path: str, body: dict[str, Any] | None, timeout: float = 180
+    ) -> Any:
         data = json.dumps(body if body is not None else {}).encode() if method == "POST" else None
         request = urllib.request.Request(
             self.base + path, data=data, method=method, headers={"Content-Type": "application/json"}
         )
         try:
-            with urllib.request.urlopen(request, timeout=180) as response:
+            with urllib.request.urlopen(request, timeout=timeout) as response:
                 return json.loads(response.read())["value"]
         except urllib.error.HTTPError as failure:
             value = json.loads(failure.read())["value"]
             raise WebDriverError(f"{value['error']}: {value['message']}") from None
 
     def new_session(self, capabilities: dict[str, Any]) -> dict[str, Any]:
-        value = self._request("POST", "/session", {"capabilities": {"alwaysMatch": capabilities}})
+        body = {"capabilities": {"alwaysMatch": capabilities}}
+        value = self._request("POST", "/session", body, self.new_session_timeout)
         self.session = value["sessionId"]
         return value["capabilities"]
 

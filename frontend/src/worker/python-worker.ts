@@ -12,7 +12,7 @@ import type { PyProxy } from "pyodide/ffi";
 import type { CellResult, FromWorker, ToWorker } from "../runtime/protocol";
 import { installPackages } from "../../../lessonkit/node/packages.mjs";
 import { sealWorkerScope } from "./sandbox";
-import { fetchSnapshotElsewhere } from "./snapshot";
+import { fetchSnapshot } from "./snapshot";
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -71,7 +71,7 @@ async function boot(): Promise<Python> {
   stage("runtime.json");
   const pyodideBase = new URL(runtime.pyodide, base);
   const snapshot = runtime.snapshot
-    ? fetchSnapshotElsewhere(new URL(runtime.snapshot, base), new URL("inflate.js", import.meta.url)).then((bytes) => {
+    ? fetchSnapshot(new URL(runtime.snapshot, base), new URL("inflate.js", import.meta.url)).then((bytes) => {
         stage("snapshot");
         return bytes;
       })
