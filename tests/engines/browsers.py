@@ -147,13 +147,14 @@ def stop(process: subprocess.Popen[bytes]) -> None:
 
 def missing() -> list[str]:
     """The programs of this module that are not installed."""
-    programs = [FIREFOX, WEBKIT_DRIVER, XVFB, *minibrowser_or_none()]
+    programs = [FIREFOX, WEBKIT_DRIVER, XVFB, minibrowser()]
     return [path for path in programs if not os.path.exists(path)]
 
 
-def minibrowser_or_none() -> list[str]:
+def minibrowser() -> str:
+    """WebKitGTK's MiniBrowser (webkit2gtk-driver); its folder names the architecture."""
     found = glob.glob("/usr/lib/*/webkit2gtk-4.1/MiniBrowser")
-    return found[:1] or ["/usr/lib/<arch>/webkit2gtk-4.1/MiniBrowser"]
+    return found[0] if found else "/usr/lib/<arch>/webkit2gtk-4.1/MiniBrowser"
 
 
 @contextmanager
@@ -218,7 +219,7 @@ def xvfb(log: Path) -> Iterator[str]:
 def webkit_capabilities(proxy: RecordingProxy) -> dict[str, object]:
     address = f"127.0.0.1:{proxy.port}"
     return {
-        "webkitgtk:browserOptions": {"binary": minibrowser_or_none()[0], "args": ["--automation"]},
+        "webkitgtk:browserOptions": {"binary": minibrowser(), "args": ["--automation"]},
         "unhandledPromptBehavior": "accept",
         "proxy": {
             "proxyType": "manual",
