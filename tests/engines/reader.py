@@ -55,15 +55,21 @@ class Reader:
         )
 
     def wait_state(self, number: int, *states: str, timeout: float = 120) -> str:
-        return self.session.wait_for(
-            "const s = document.querySelectorAll(arguments[0])[arguments[1] - 1].dataset.state;"
-            "return arguments[2].includes(s) && s;",
-            CELLS,
-            number,
-            list(states),
-            timeout=timeout,
-            message=f"cell {number} to be {'/'.join(states)}",
-        )
+        try:
+            return self.session.wait_for(
+                "const s = document.querySelectorAll(arguments[0])[arguments[1] - 1].dataset.state;"
+                "return arguments[2].includes(s) && s;",
+                CELLS,
+                number,
+                list(states),
+                timeout=timeout,
+            )
+        except TimeoutError:
+            raise TimeoutError(
+                f"cell {number} is {self.state(number)!r}, not {'/'.join(states)};"
+                f" Python: {self.session.js('return window.lessonkit.runtime.state')!r};"
+                f" its output: {self.output(number)!r}"
+            ) from None
 
     def output(self, number: int, selector: str = "output") -> str:
         """The text of a part of a cell's output (textContent: what is in the page)."""
@@ -80,6 +86,9 @@ class Reader:
         self.session.js("arguments[0].replaceChildren()", self.part(number, "output"))
 
     def run(self, number: int) -> str:
+        # Editors mount as cells come near the viewport and change the layout: let the
+        # cell's own editor be there first, or WebDriver's click may land beside the button.
+        self.editor(self.cell(number))
         self.session.click(self.part(number, ".lk-button--run"))
         return self.wait_state(number, "done", "error")
 
