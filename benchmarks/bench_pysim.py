@@ -2,8 +2,9 @@
 
     .venv/bin/python benchmarks/bench_pysim.py
 
-Misst 10 000 und 100 000 Nachrichten durch send/receive/ack der Queue und ebenso viele Einträge
-durch produce/consume des Logs. Das Verhältnis 100k/10k sollte nahe 10 liegen (linear).
+Misst 10 000 und 100 000 Nachrichten durch send/receive/ack der Queue, ebenso viele Einträge
+durch produce/consume des Logs und ebenso viele Anfragen durch die Lastsimulation. Das Verhältnis
+100k/10k sollte nahe 10 liegen (linear).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from pysim import Log, Queue
+from pysim import Lastsim, Log, Queue, Wiederholung
 
 
 def queue_lauf(n: int) -> None:
@@ -61,6 +62,26 @@ def log_lauf(n: int) -> None:
     assert gelesen == n
 
 
+def last_lauf(n: int) -> None:
+    """n Anfragen bei 60 % Auslastung, mit Timeout und Retries mit Jitter (wie in Lektion 5).
+
+    Bei 80 % und mehr kippt ein langer Lauf irgendwann in einen Retry-Sturm (Lektion 5,
+    Schritt 4); dann misst der Lauf den Sturm, nicht die Simulation.
+    """
+    pro_sekunde = 60
+    sim = Lastsim(
+        pro_sekunde=pro_sekunde,
+        worker=4,
+        bedienzeit=40,
+        timeout=250,
+        wiederholung=Wiederholung("jitter", versuche=3),
+        seed=1,
+    )
+    e = sim.lauf(dauer=n * 1000 // pro_sekunde)
+    assert abs(e.anfragen - n) < n // 20 + 50
+    assert e.versuche < 1.1 * e.anfragen, "the run fell into a retry storm"
+
+
 def messen(lauf: Callable[[int], None], n: int, wiederholungen: int = 3) -> float:
     besten = float("inf")
     for _ in range(wiederholungen):
@@ -78,6 +99,7 @@ def main() -> None:
         ("Queue send → receive → ack", queue_lauf),
         ("Queue gemischt (10 % Timeout)", queue_gemischt),
         ("Log produce → consume (max 500)", log_lauf),
+        ("Lastsim: Anfragen (60 %, Retries)", last_lauf),
     ):
         zeiten = {}
         for n in (10_000, 100_000):

@@ -38,6 +38,13 @@ script (WebDriver has no init scripts). It prints Python ready and first output,
 (new profile) and warm (the same page again once the service worker has stored the
 site), and the second run; the plain start, the second page and the bytes are
 Chromium's figures only.
+
+``--throttle`` measures instead what a reader on a slow phone sees of the start
+(issue 17): a cold profile, the processor 4× slower and the connection at 5 Mbit/s
+down, 1 Mbit/s up, 40 ms latency (Chromium's DevTools protocol:
+``Emulation.setCPUThrottlingRate``, ``Network.emulateNetworkConditions``); it prints
+when the first cell's status first said "Python wird geladen …", when bytes first
+showed, when "Python startet …" came and the first output, and the status line over time.
 """
 
 from __future__ import annotations
@@ -114,11 +121,12 @@ CLICK_AT_ONCE = """
 window.lkBench = new Promise((resolve) => {
   const watch = (cell) => {
     const output = cell.querySelector("output");
+    // The page keeps the build's output until the new one arrives: forget it first.
+    output.replaceChildren();
     new MutationObserver(() => {
       if (output.textContent !== "") resolve(performance.now());
     }).observe(output, { childList: true, subtree: true, characterData: true });
     cell.querySelector(".lk-button--run").click();
-    if (output.textContent !== "") throw new Error("the click did not empty the output");
   };
   const find = new MutationObserver(() => {
     const cell = document.querySelector("[data-lk-cell]:not([hidden])");
@@ -130,6 +138,77 @@ window.lkBench = new Promise((resolve) => {
   find.observe(document, { childList: true, subtree: true });
 });
 """
+
+
+#: The first cell's status line and progress over time, for ``--throttle``.
+WATCH_STATUS = """
+window.lkStatus = [];
+new MutationObserver(() => {
+  const cell = document.querySelector("[data-lk-cell]:not([hidden])");
+  const status = cell && cell.querySelector(".lk-cell__status");
+  if (!status) return;
+  const progress = cell.querySelector(".lk-cell__progress");
+  const text = `${status.textContent} ${progress ? progress.textContent : ""}`.trim();
+  const last = window.lkStatus[window.lkStatus.length - 1];
+  if (text && (!last || last[1] !== text)) window.lkStatus.push([performance.now(), text]);
+}).observe(document, { childList: true, subtree: true, characterData: true });
+"""
+
+#: 5 Mbit/s down, 1 Mbit/s up, 40 ms (bytes per second for the DevTools protocol).
+SLOW_NETWORK = {
+    "offline": False,
+    "latency": 40,
+    "downloadThroughput": 5_000_000 / 8,
+    "uploadThroughput": 1_000_000 / 8,
+}
+
+
+def throttled(server: StaticServer, runs: int, first_page: str) -> None:
+    """A cold start on a slow phone: what the reader sees while Python loads (--throttle)."""
+    from playwright.sync_api import sync_playwright
+
+    url = server.url + first_page
+    found: dict[str, list[float]] = {}
+    with sync_playwright() as playwright:
+        for run in range(runs):
+            with tempfile.TemporaryDirectory() as folder:
+                context = open_profile(playwright, folder)
+                context.add_init_script(WATCH_STATUS)
+                page = context.new_page()
+                page.set_default_timeout(600_000)
+                cdp = context.new_cdp_session(page)
+                cdp.send("Network.enable")
+                cdp.send("Network.emulateNetworkConditions", SLOW_NETWORK)
+                cdp.send("Emulation.setCPUThrottlingRate", {"rate": 4})
+                output = first_output(page, url)
+                timeline: list[list[object]] = page.evaluate("window.lkStatus")
+                context.close()
+            marks = {
+                "status says „Python wird geladen …“": next(
+                    (t for t, text in timeline if "geladen" in str(text)), None
+                ),
+                "first bytes shown": next((t for t, text in timeline if "MB" in str(text)), None),
+                "status says „Python startet …“": next(
+                    (t for t, text in timeline if "startet" in str(text)), None
+                ),
+            }
+            for name, value in marks.items():
+                if value is not None:
+                    found.setdefault(name, []).append(float(value) / 1000)  # type: ignore[arg-type]
+            found.setdefault("first output", []).append(output)
+            if run == 0:
+                print("  status of the first cell over time (run 1):")
+                shown = -10.0
+                for t, text in timeline:
+                    if float(t) / 1000 - shown >= 2 or "MB" not in str(text):  # type: ignore[arg-type]
+                        shown = float(t) / 1000  # type: ignore[arg-type]
+                        print(f"    {shown:6.1f} s  {text}")
+    print(f"Throttled cold start of /{first_page} (CPU 4×, 5 Mbit/s), {runs} runs")
+    for name, values in found.items():
+        shown = ", ".join(f"{v:.1f}" for v in values)
+        print(
+            f"{name + ': navigation ->':<52} median {statistics.median(values):6.1f} s   ({shown})"
+        )
 
 
 def browser_cpu_seconds(profile: str) -> float:
@@ -376,11 +455,20 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--page", default=FIRST_PAGE, help="the first page (a page with cells)")
     parser.add_argument("--engine", choices=("chromium", "firefox", "webkit"), default="chromium")
+    parser.add_argument(
+        "--throttle", action="store_true", help="a cold start with CPU 4× slower and 5 Mbit/s"
+    )
     args = parser.parse_args()
+    if args.throttle and args.engine != "chromium":
+        parser.error("--throttle needs Chromium (its DevTools protocol)")
     with tempfile.TemporaryDirectory() as folder:
         site = Path(folder)
         server = StaticServer(site, cache_seconds=600)
         build(site, server.url)
+        if args.throttle:
+            throttled(server, args.runs, args.page)
+            server.close()
+            return
         if args.engine != "chromium":
             figures = measure_engine(args.engine, server, args.runs, args.page)
             server.close()

@@ -69,6 +69,8 @@ class PageState:
     location: SourceLocation
     docs_dir: str = "docs"
     blocks: list[Block] = field(default_factory=list)
+    #: The page's mermaid diagrams: (line of the opening fence, the diagram's text).
+    diagrams: list[tuple[int, str]] = field(default_factory=list)
 
 
 def asserts_only(code: str) -> bool:

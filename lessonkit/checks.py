@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ast
 import itertools
+import traceback
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -36,6 +37,10 @@ EXIT_IN_CHECK = (
     "Funktionen zurückgeben: gib das Ergebnis mit return zurück, statt das Programm zu beenden."
 )
 
+#: The pseudo file names of a task's hidden sections (tracebacks name them).
+PRUEFUNG = "<pruefung>"
+VORBEREITUNG = "<vorbereitung>"
+
 ORDINALS = ("erste", "zweite", "dritte", "vierte", "fünfte", "sechste", "siebte", "achte")
 
 
@@ -46,6 +51,9 @@ class CheckOutcome:
     name: str
     ok: bool
     message: str = ""
+    #: Line of the check's own code (``--- pruefung``) where it raised something other
+    #: than an ``AssertionError``; None when it failed an assert or in the reader's code.
+    check_line: int | None = None
 
 
 @dataclass
@@ -82,8 +90,8 @@ def run_checks(pruefung: str, namespace: dict[str, Any]) -> list[CheckOutcome]:
     checks = _registry(namespace)
     namespace["__lk_gleich"] = gleich
     namespace["__lk_enthalten"] = enthalten
-    tree = _StrictComparisons().visit(ast.parse(pruefung, "<pruefung>"))
-    exec(compile(ast.fix_missing_locations(tree), "<pruefung>", "exec"), namespace)
+    tree = _StrictComparisons().visit(ast.parse(pruefung, PRUEFUNG))
+    exec(compile(ast.fix_missing_locations(tree), PRUEFUNG, "exec"), namespace)
     outcomes = []
     with no_input():
         for name, function in checks:
@@ -96,8 +104,11 @@ def run_checks(pruefung: str, namespace: dict[str, Any]) -> list[CheckOutcome]:
                 outcomes.append(CheckOutcome(name, False, EXIT_IN_CHECK))
             except KeyboardInterrupt:
                 raise
-            except BaseException as exc:  # the reader's code raised inside a check
-                outcomes.append(CheckOutcome(name, False, _cut(format_error(exc).strip())))
+            except BaseException as exc:  # the reader's code (or the check) raised
+                frames = traceback.extract_tb(exc.__traceback__)
+                own = frames[-1].lineno if frames and frames[-1].filename == PRUEFUNG else None
+                message = _cut(format_error(exc).strip())
+                outcomes.append(CheckOutcome(name, False, message, own))
             else:
                 outcomes.append(CheckOutcome(name, True))
     if not checks:
@@ -203,7 +214,7 @@ async def check_code(vorbereitung: str, code: str, pruefung: str) -> TaskOutcome
     kernel = Kernel()
     namespace = kernel.namespace("aufgabe")
     if vorbereitung.strip():
-        exec(compile(vorbereitung, "<vorbereitung>", "exec"), namespace)
+        exec(compile(vorbereitung, VORBEREITUNG, "exec"), namespace)
     result: CellResult = await kernel.run("aufgabe", code, "Dein Code")
     output = "".join(text for _, text in result.output)
     if result.error is not None:

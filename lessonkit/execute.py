@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import difflib
 import os
+import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
+from lessonkit import timelimit, typescript
 from lessonkit.blocks import (
     Block,
     Cell,
@@ -30,7 +33,7 @@ from lessonkit.errors import LessonError
 from lessonkit.exercises import ConsoleTask, Exercise, Prediction, verify
 from lessonkit.kernel import CellResult, Kernel
 from lessonkit.progress import render_progress
-from lessonkit.typescript import TsResult, run_typescript
+from lessonkit.typescript import TsResult, check_types, run_typescript
 from pysim.console import ConsoleResult
 
 T = TypeVar("T")
@@ -146,24 +149,95 @@ def check_checks(blocks: list[Block], path: str) -> None:
             live -= own
 
 
-def check_cell(cell: Cell, result: CellResult, path: str) -> None:
+_SYNTAX_ERRORS = ("SyntaxError", "IndentationError", "TabError")
+
+
+def error_line(block: Cell, error: str) -> int:
+    """The file line of the last line of ``block`` that its traceback names."""
+    rows = re.findall(rf"^  {re.escape(block.label)}, Zeile (\d+)", error, re.MULTILINE)
+    return block.line + int(rows[-1]) if rows else block.line
+
+
+def with_file_lines(error: str, cells: list[Cell], path: str) -> str:
+    """Add the file line to each "Zelle 2, Zeile 4" of a traceback (unique labels only)."""
+    labels = [cell.label for cell in cells]
+    starts = {cell.label: cell.line for cell in cells if labels.count(cell.label) == 1}
+
+    def add(match: re.Match[str]) -> str:
+        start = starts.get(match[2])
+        if start is None:
+            return match[0]
+        return f"{match[0]} ({path}:{start + int(match[3])})"
+
+    return re.sub(r"^(  )(.+?), Zeile (\d+)(?=,|$)", add, error, flags=re.MULTILINE)
+
+
+def check_cell(
+    cell: Cell, result: CellResult, path: str, cells: list[Cell] | None = None, hint: str = ""
+) -> None:
     """Raise a LessonError when the run contradicts what the author declared."""
-    where = f"{cell.label} (Sitzung „{cell.session}“)"
+    where = f"{cell.label} (Sitzung „{cell.session}“, Block ab Zeile {cell.line})"
+    error = with_file_lines(result.error or "", cells or [cell], path)
+    line = error_line(cell, result.error or "")
     if cell.raises is None and result.error is not None:
+        if result.error_type in _SYNTAX_ERRORS:
+            advice = "Korrigiere den Code: Python kann die Zelle nicht lesen."
+        else:
+            advice = (
+                f'Ist die Ausnahme gewollt, schreibe raises="{result.error_type}" '
+                "in die Kopfzeile des Blocks."
+            )
         raise LessonError(
             path,
-            cell.line,
-            f"{where} wirft unerwartet {result.error_type}.\n{result.error}"
-            f'Ist die Ausnahme gewollt, schreibe raises="{result.error_type}" '
-            "in die Kopfzeile des Blocks.",
+            line,
+            f"{where} wirft unerwartet {result.error_type}.\n{error}{hint}{advice}",
         )
     if cell.raises is not None and result.error_type != cell.raises:
         got = (
-            f"warf aber {result.error_type}:\n{result.error}"
+            f"warf aber {result.error_type}:\n{error}{hint}"
             if result.error
             else "lief aber ohne Fehler durch."
         )
-        raise LessonError(path, cell.line, f"{where} soll {cell.raises} werfen, {got}")
+        raise LessonError(path, line, f"{where} soll {cell.raises} werfen, {got}")
+
+
+def name_error_hint(block: Cell, result: CellResult, kernel: Kernel, later: list[Block]) -> str:
+    """For a NameError: is the name defined in another session, or only later?"""
+    match = re.search(r"NameError: name '(\w+)' is not defined", result.error or "")
+    if match is None:
+        return ""
+    name = match[1]
+    elsewhere = sorted(
+        session
+        for session, namespace in kernel.sessions.items()
+        if session != block.session and name in namespace
+    )
+    hints = []
+    if elsewhere:
+        similar = difflib.get_close_matches(block.session, elsewhere, n=1, cutoff=0.6)
+        if similar:
+            hints.append(
+                f"Sitzung „{block.session}“ — Tippfehler? „{name}“ gibt es in Sitzung "
+                f"„{similar[0]}“."
+            )
+        else:
+            listed = ", ".join(f"„{session}“" for session in elsewhere)
+            hints.append(
+                f"„{name}“ gibt es nur in Sitzung {listed}; diese Zelle läuft in "
+                f"Sitzung „{block.session}“."
+            )
+    for other in later:
+        if isinstance(other, Cell) and other.session == block.session:
+            try:
+                defined = name in bound_names(other.code)
+            except SyntaxError:
+                defined = False
+            if defined:
+                hints.append(
+                    f"„{name}“ wird erst später angelegt, in {other.label} (Zeile {other.line})."
+                )
+                break
+    return "".join(f"Hinweis: {hint}\n" for hint in hints)
 
 
 def _check_command(
@@ -186,7 +260,38 @@ def _check_command(
         )
 
 
-async def _run_all(blocks: list[Block], page: PageState) -> list[BlockResult]:
+def _run_typescript(blocks: list[Block], path: str) -> list[TsResult]:
+    """Run and type-check the page's TypeScript blocks (all at once: one Node.js call)."""
+    ts_blocks = [block for block in blocks if isinstance(block, TsBlock)]
+    snippets = [block.code for block in ts_blocks]
+    try:
+        ran, types = run_typescript(snippets), check_types(snippets)
+    except RuntimeError as exc:  # Node.js or tsc missing or broken: not the author's fault
+        raise LessonError(path, ts_blocks[0].line, str(exc)) from None
+    return [
+        TsResult(r.output, r.error, r.line, r.timeout, found)
+        for r, found in zip(ran, types, strict=True)
+    ]
+
+
+def _too_long(path: str, block: Block, seconds: float) -> LessonError:
+    return LessonError(
+        path,
+        block.line,
+        f"{block.label} läuft länger als {seconds:g} s — Endlosschleife? Der Build hat "
+        "den Block abgebrochen. Prüfe Schleifen und `await`s, die nie enden.",
+    )
+
+
+@dataclass
+class PageRun:
+    """Everything the run of a page gives: results, and hints for errors, by block slot."""
+
+    results: list[BlockResult]
+    hints: dict[int, str]
+
+
+async def _run_all(blocks: list[Block], page: PageState) -> PageRun:
     path = page.location.path
     kernel = Kernel()
     consoles = ConsoleSessions()
@@ -196,34 +301,60 @@ async def _run_all(blocks: list[Block], page: PageState) -> list[BlockResult]:
         if isinstance(block, ConsoleBlock):
             offsets[block.slot] = len(session_setup.setdefault(block.key, []))
             session_setup[block.key].extend(block.setup)
-    typescript = iter(run_typescript([b.code for b in blocks if isinstance(b, TsBlock)]))
+    ts_results = iter(_run_typescript(blocks, path))
     results: list[BlockResult] = []
-    for block in blocks:
-        if isinstance(block, Cell):
-            results.append(await kernel.run(block.session, block.code, block.label))
-        elif isinstance(block, ConsoleBlock):
-            console, _ = consoles.get(block.key, block.kind, block.options, [])
-            commands = [strip_expectation(line)[0] for line in block.setup]
-            transcript = [(command, console.run(command)) for command in commands]
-            pictures = [result.svg for _, result in transcript if result.svg]
-            results.append(
-                ConsoleRun(
-                    transcript,
-                    pictures[-1] if pictures else None,
-                    session_setup[block.key],
-                    offsets[block.slot],
-                )
-            )
-        elif isinstance(block, TsBlock):
-            results.append(next(typescript))
-        elif isinstance(block, ProgressBlock):
-            results.append(Rendered(render_progress(block, page)))
-        elif isinstance(block, Exercise):
-            problem = await verify(block, kernel)
-            if problem is not None:
-                raise LessonError(path, block.line, f"{block.label} (id „{block.id}“): {problem}")
-            results.append(ExerciseRun(_task_console(block)))
-    return results
+    hints: dict[int, str] = {}
+    for index, block in enumerate(blocks):
+        with timelimit.time_limit(timelimit.TIME_LIMIT) as limit:
+            try:
+                result = await _run_block(block, page, kernel, consoles, session_setup, offsets)
+            except LessonError:
+                if not limit.expired:
+                    raise
+                result = Rendered("")  # the block was stopped: reported below
+        if limit.expired:
+            raise _too_long(path, block, timelimit.TIME_LIMIT)
+        if isinstance(block, TsBlock):
+            result = next(ts_results)
+        if isinstance(block, Cell) and isinstance(result, CellResult) and result.error:
+            hints[block.slot] = name_error_hint(block, result, kernel, blocks[index + 1 :])
+        results.append(result)
+    return PageRun(results, hints)
+
+
+async def _run_block(
+    block: Block,
+    page: PageState,
+    kernel: Kernel,
+    consoles: ConsoleSessions,
+    session_setup: dict[str, list[str]],
+    offsets: dict[int, int],
+) -> BlockResult:
+    """Run one block (a TypeScript block ran before, all at once)."""
+    path = page.location.path
+    if isinstance(block, Cell):
+        return await kernel.run(block.session, block.code, block.label)
+    if isinstance(block, ConsoleBlock):
+        console, _ = consoles.get(block.key, block.kind, block.options, [])
+        commands = [strip_expectation(line)[0] for line in block.setup]
+        transcript = [(command, console.run(command)) for command in commands]
+        pictures = [result.svg for _, result in transcript if result.svg]
+        return ConsoleRun(
+            transcript,
+            pictures[-1] if pictures else None,
+            session_setup[block.key],
+            offsets[block.slot],
+        )
+    if isinstance(block, ProgressBlock):
+        return Rendered(render_progress(block, page))
+    if isinstance(block, Exercise):
+        problem = await verify(block, kernel)
+        if problem is not None:
+            message, row = problem
+            line = block.line if row is None else block.line + 1 + row
+            raise LessonError(path, line, f"{block.label} (id „{block.id}“): {message}")
+        return ExerciseRun(_task_console(block))
+    return Rendered("")  # a TsBlock: its result comes from Node.js
 
 
 def _task_console(block: Exercise) -> ConsoleRun | None:
@@ -239,34 +370,57 @@ def _task_console(block: Exercise) -> ConsoleRun | None:
     )
 
 
+def check_typescript(block: TsBlock, result: TsResult, path: str) -> None:
+    """A ts-run block must type-check, end, and not throw."""
+    if result.type_errors:
+        row, message = result.type_errors[0]
+        more = len(result.type_errors) - 1
+        rest = f" (und {more} weitere Typfehler)" if more else ""
+        raise LessonError(
+            path,
+            block.line + row,
+            f"Der TypeScript-Block hat einen Typfehler (tsc --strict): {message}{rest}",
+        )
+    if result.timeout:
+        raise _too_long(path, block, typescript.TIME_LIMIT)
+    if result.error:
+        line = block.line + result.line if result.line else block.line
+        raise LessonError(path, line, f"Der TypeScript-Block wirft in Node.js: {result.error}")
+
+
 def run_page(page: PageState) -> dict[int, BlockResult]:
     """Run every block of ``page`` in page order; results by block slot."""
     ordered = label_blocks(page.blocks)
     if not ordered:
         return {}
-    ids = [block.id for block in ordered if isinstance(block, Exercise)]
+    seen: dict[str, Exercise] = {}
     for block in ordered:
-        if isinstance(block, Exercise) and ids.count(block.id) > 1:
+        if not isinstance(block, Exercise):
+            continue
+        first = seen.setdefault(block.id, block)
+        if first is not block:
             raise LessonError(
                 page.location.path,
                 block.line,
-                f"Die id „{block.id}“ gibt es auf dieser Seite mehrmals.",
+                f"Die id „{block.id}“ gibt es auf dieser Seite mehrmals: in Zeile "
+                f"{first.line} ({first.label}) und in Zeile {block.line} ({block.label}). "
+                "Gib einer der beiden Übungen eine andere id.",
             )
     check_checks(ordered, page.location.path)
     cwd = os.getcwd()
     try:
-        results = run_sync(lambda: _run_all(ordered, page))
+        run = run_sync(lambda: _run_all(ordered, page))
     finally:
         os.chdir(cwd)  # a cell must not move the build
+    results = run.results
     path = page.location.path
+    cells = [block for block in ordered if isinstance(block, Cell)]
     for block, result in zip(ordered, results, strict=True):
         if isinstance(block, Cell) and isinstance(result, CellResult):
-            check_cell(block, result, path)
+            check_cell(block, result, path, cells, run.hints.get(block.slot, ""))
         elif isinstance(block, ConsoleBlock) and isinstance(result, ConsoleRun):
             for index, (_, outcome) in enumerate(result.transcript):
                 _check_command(block, index, block.setup[index], outcome, path)
-        elif isinstance(block, TsBlock) and isinstance(result, TsResult) and result.error:
-            raise LessonError(
-                path, block.line, f"Der TypeScript-Block wirft in Node.js: {result.error}"
-            )
+        elif isinstance(block, TsBlock) and isinstance(result, TsResult):
+            check_typescript(block, result, path)
     return {block.slot: result for block, result in zip(ordered, results, strict=True)}

@@ -11,7 +11,9 @@ the starting point fails, a quiz has a right answer) and writes its HTML
 from __future__ import annotations
 
 import hashlib
+import random
 import re
+import traceback
 from dataclasses import dataclass, field
 from html import escape
 from typing import Any
@@ -19,7 +21,15 @@ from typing import Any
 import markdown
 
 from lessonkit.blocks import Block
-from lessonkit.checks import TaskOutcome, check_code, check_console, compare_prediction, evaluate
+from lessonkit.checks import (
+    PRUEFUNG,
+    VORBEREITUNG,
+    TaskOutcome,
+    check_code,
+    check_console,
+    compare_prediction,
+    evaluate,
+)
 from lessonkit.consoles import ConsoleSessions
 from lessonkit.kernel import Kernel
 from lessonkit.pagedata import data_element
@@ -29,7 +39,15 @@ _ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,60}$")
 
 
 class FenceError(ValueError):
-    """An exercise fence is malformed; the build adds file and line."""
+    """An exercise fence is malformed; the build adds file and line.
+
+    ``row`` is the 0-based row in the fence's body the error is about (a ``--- name``
+    line), when there is one; otherwise the build names the fence's first line.
+    """
+
+    def __init__(self, message: str, row: int | None = None) -> None:
+        super().__init__(message)
+        self.row = row
 
 
 @dataclass
@@ -40,6 +58,35 @@ class Exercise(Block):
     digest: str = ""  # changes when the author changes the exercise (stale drafts)
     type: str = ""
     label_prefix: str = "Übung"
+    #: Row (0-based, in the fence's body) of each section's ``--- name`` line.
+    rows: dict[str, int] = field(default_factory=dict)
+    #: The fence's body, to name the line of a command or of a check's code.
+    src: str = ""
+
+    def row_of(self, section: str, offset: int = 0) -> int | None:
+        """Row of line ``offset`` (0-based) of ``section``'s text, or None without it."""
+        if section not in self.rows:
+            return None
+        lines = self.src.splitlines()
+        row = self.rows[section] + 1
+        while row < len(lines) and not lines[row].strip():  # the text is stripped
+            row += 1
+        return row + offset
+
+    def row_of_command(self, section: str, index: int) -> int | None:
+        """Row of the ``index``-th non-blank line of ``section`` (a command)."""
+        if section not in self.rows:
+            return None
+        lines = self.src.splitlines()
+        seen = -1
+        for row in range(self.rows[section] + 1, len(lines)):
+            if _SECTION.match(lines[row]):
+                break
+            if lines[row].strip():
+                seen += 1
+                if seen == index:
+                    return row
+        return self.rows[section]
 
 
 @dataclass
@@ -49,6 +96,7 @@ class Prediction(Exercise):
     antwort: str = ""
     erklaerung: str = ""
     session: str | None = None
+    platzhalter: str = "ein Python-Wert"
 
 
 @dataclass
@@ -90,33 +138,48 @@ class Quiz(Exercise):
 # --- parsing -----------------------------------------------------------------------------
 
 
-def sections(src: str) -> list[tuple[str, str]]:
-    """Split a fence body at ``--- name`` lines into (name, text) pairs."""
-    parts: list[tuple[str, list[str]]] = []
-    for line in src.splitlines():
+def sections_with_rows(src: str) -> list[tuple[str, str, int]]:
+    """Split a fence body at ``--- name`` lines into (name, text, row of the name line)."""
+    parts: list[tuple[str, list[str], int]] = []
+    for row, line in enumerate(src.splitlines()):
         match = _SECTION.match(line)
         if match:
-            parts.append((match[1], []))
+            parts.append((match[1], [], row))
         elif parts:
             parts[-1][1].append(line)
         elif line.strip():
             raise FenceError(
                 f"Vor dem ersten Abschnitt steht Text: „{line.strip()}“. "
-                "Jeder Abschnitt beginnt mit einer Zeile wie `--- frage`."
+                "Jeder Abschnitt beginnt mit einer Zeile wie `--- frage`.",
+                row,
             )
-    return [(name, "\n".join(lines).strip("\n")) for name, lines in parts]
+    return [(name, "\n".join(lines).strip("\n"), row) for name, lines, row in parts]
 
 
-def _single(found: list[tuple[str, str]], allowed: dict[str, bool], fence: str) -> dict[str, str]:
+def sections(src: str) -> list[tuple[str, str]]:
+    """Split a fence body at ``--- name`` lines into (name, text) pairs."""
+    return [(name, text) for name, text, _ in sections_with_rows(src)]
+
+
+def _rows(src: str) -> dict[str, int]:
+    rows: dict[str, int] = {}
+    for name, _, row in sections_with_rows(src):
+        rows.setdefault(name, row)
+    return rows
+
+
+def _single(src: str, allowed: dict[str, bool], fence: str) -> dict[str, str]:
     """Sections by name; ``allowed`` says which exist and whether each is required."""
     result: dict[str, str] = {}
-    for name, text in found:
+    for name, text, row in sections_with_rows(src):
         if name not in allowed and name != "hinweis":
             names = ", ".join(f"`{n}`" for n in [*allowed, "hinweis"])
-            raise FenceError(f"Unbekannter Abschnitt `--- {name}` in `{fence}`. Erlaubt: {names}.")
+            raise FenceError(
+                f"Unbekannter Abschnitt `--- {name}` in `{fence}`. Erlaubt: {names}.", row
+            )
         if name != "hinweis":
             if name in result:
-                raise FenceError(f"Der Abschnitt `--- {name}` steht zweimal in `{fence}`.")
+                raise FenceError(f"Der Abschnitt `--- {name}` steht zweimal in `{fence}`.", row)
             result[name] = text
     for name, required in allowed.items():
         if required and not result.get(name, "").strip():
@@ -133,7 +196,15 @@ def _common(src: str, slot: int, line: int, options: dict[str, Any], type_: str)
     if not exercise_id:
         raise FenceError(f'Eine Übung braucht eine id, z. B. ```{type_} id="uebung-1"```.')
     digest = hashlib.sha256(f"{type_}\n{sorted(options.items())}\n{src}".encode()).hexdigest()[:12]
-    return {"slot": slot, "line": line, "id": exercise_id, "digest": digest, "type": type_}
+    return {
+        "slot": slot,
+        "line": line,
+        "id": exercise_id,
+        "digest": digest,
+        "type": type_,
+        "rows": _rows(src),
+        "src": src,
+    }
 
 
 def read_id(value: str) -> str:
@@ -145,11 +216,32 @@ def read_id(value: str) -> str:
     return value
 
 
+#: The sections of each exercise fence: name -> required. Every fence also takes any
+#: number of ``--- hinweis`` (hints, shown one by one). A quiz is ``frage`` and answers
+#: (``richtig``/``falsch``, each optionally followed by its ``erklaerung``).
+SECTIONS: dict[str, dict[str, bool]] = {
+    "vorhersage": {"frage": True, "code": True, "antwort": True, "erklaerung": False},
+    "aufgabe": {
+        "aufgabe": False,
+        "vorbereitung": False,
+        "start": True,
+        "pruefung": True,
+        "loesung": True,
+        "erklaerung": False,
+    },
+    "konsolen-aufgabe": {
+        "aufgabe": False,
+        "setup": False,
+        "pruefung": True,
+        "loesung": True,
+        "erklaerung": False,
+    },
+    "quiz": {"frage": True, "richtig": True, "falsch": False, "erklaerung": False},
+}
+
+
 def make_prediction(slot: int, line: int, src: str, options: dict[str, Any]) -> Block:
-    found = sections(src)
-    parts = _single(
-        found, {"frage": True, "code": True, "antwort": True, "erklaerung": False}, "vorhersage"
-    )
+    parts = _single(src, SECTIONS["vorhersage"], "vorhersage")
     return Prediction(
         **_common(src, slot, line, options, "vorhersage"),
         frage=parts["frage"],
@@ -157,20 +249,13 @@ def make_prediction(slot: int, line: int, src: str, options: dict[str, Any]) -> 
         antwort=parts["antwort"].strip(),
         erklaerung=parts.get("erklaerung", ""),
         session=options.get("session"),
+        platzhalter=options.get("platzhalter") or Prediction.platzhalter,
     )
 
 
 def make_code_task(slot: int, line: int, src: str, options: dict[str, Any]) -> Block:
     found = sections(src)
-    allowed = {
-        "aufgabe": False,
-        "vorbereitung": False,
-        "start": True,
-        "pruefung": True,
-        "loesung": True,
-        "erklaerung": False,
-    }
-    parts = _single(found, allowed, "aufgabe")
+    parts = _single(src, SECTIONS["aufgabe"], "aufgabe")
     return CodeTask(
         **_common(src, slot, line, options, "aufgabe"),
         aufgabe=parts.get("aufgabe", ""),
@@ -189,14 +274,7 @@ def _lines(text: str) -> list[str]:
 
 def make_console_task(slot: int, line: int, src: str, options: dict[str, Any]) -> Block:
     found = sections(src)
-    allowed = {
-        "aufgabe": False,
-        "setup": False,
-        "pruefung": True,
-        "loesung": True,
-        "erklaerung": False,
-    }
-    parts = _single(found, allowed, "konsolen-aufgabe")
+    parts = _single(src, SECTIONS["konsolen-aufgabe"], "konsolen-aufgabe")
     extra = {k: v for k, v in options.items() if k in ("visibility_timeout", "max_versuche")}
     return ConsoleTask(
         **_common(src, slot, line, options, "konsolen-aufgabe"),
@@ -211,25 +289,39 @@ def make_console_task(slot: int, line: int, src: str, options: dict[str, Any]) -
     )
 
 
+def mix(items: list[Any], seed: str) -> None:
+    """Shuffle ``items`` in place, the same way at every build: Fisher–Yates driven by
+    ``random.Random(seed).random()`` (a text seed goes through SHA-512, not ``hash()``), so
+    the right answer does not always stand first and the order never changes by itself."""
+    rng = random.Random(seed)
+    for i in range(len(items) - 1, 0, -1):
+        j = int(rng.random() * (i + 1))
+        items[i], items[j] = items[j], items[i]
+
+
 def make_quiz(slot: int, line: int, src: str, options: dict[str, Any]) -> Block:
     frage = ""
     optionen: list[QuizOption] = []
-    for name, text in sections(src):
+    for name, text, row in sections_with_rows(src):
         if name == "frage":
             if frage:
-                raise FenceError("Der Abschnitt `--- frage` steht zweimal in `quiz`.")
+                raise FenceError("Der Abschnitt `--- frage` steht zweimal in `quiz`.", row)
             frage = text
         elif name in ("richtig", "falsch"):
             optionen.append(QuizOption(text, name == "richtig"))
         elif name == "erklaerung":
             if not optionen or optionen[-1].erklaerung:
                 raise FenceError(
-                    "`--- erklaerung` gehört direkt hinter eine Antwort (`--- richtig`/`--- falsch`)."
+                    "`--- erklaerung` gehört direkt hinter eine Antwort "
+                    "(`--- richtig`/`--- falsch`).",
+                    row,
                 )
             optionen[-1].erklaerung = text
         else:
             raise FenceError(
-                f"Unbekannter Abschnitt `--- {name}` in `quiz`. Erlaubt: `frage`, `richtig`, `falsch`, `erklaerung`."
+                f"Unbekannter Abschnitt `--- {name}` in `quiz`. "
+                "Erlaubt: `frage`, `richtig`, `falsch`, `erklaerung`.",
+                row,
             )
     if not frage.strip():
         raise FenceError("In `quiz` fehlt der Abschnitt `--- frage`.")
@@ -239,64 +331,159 @@ def make_quiz(slot: int, line: int, src: str, options: dict[str, Any]) -> Block:
         )
     if not any(option.richtig for option in optionen):
         raise FenceError("Dieses Quiz hat keine richtige Antwort: markiere sie mit `--- richtig`.")
+    if options.get("mischen"):
+        mix(optionen, str(options.get("id", "")))
     return Quiz(**_common(src, slot, line, options, "quiz"), frage=frage, optionen=optionen)
 
 
 # --- verification at build time --------------------------------------------------------
 
 
-def _failed_checks(outcome: TaskOutcome) -> str:
+#: What ``verify`` finds wrong: a German message and the row (0-based, in the fence's
+#: body) it is about, or None for the fence's first line.
+Problem = tuple[str, int | None]
+
+
+def _cell_row(error: str, label: str) -> int | None:
+    """The last line (1-based) of the cell ``label`` that a kernel traceback names."""
+    rows = re.findall(rf"^  {re.escape(label)}, Zeile (\d+)", error, re.MULTILINE)
+    return int(rows[-1]) if rows else None
+
+
+def _in_section(exercise: Exercise, section: str, line: int | None) -> int | None:
+    """Row in the fence of line ``line`` (1-based) of ``section``; the section's own
+    ``--- name`` row when the line is unknown."""
+    if line is None:
+        return exercise.rows.get(section)
+    return exercise.row_of(section, line - 1)
+
+
+def _raised_in_section(exc: BaseException) -> tuple[str, int | None]:
+    """Which hidden section (``vorbereitung``/``pruefung``) raised, and in which line."""
+    if isinstance(exc, SyntaxError) and exc.filename in (PRUEFUNG, VORBEREITUNG):
+        return exc.filename.strip("<>"), exc.lineno
+    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
+        if frame.filename in (PRUEFUNG, VORBEREITUNG):
+            return frame.filename.strip("<>"), frame.lineno
+    return "pruefung", None
+
+
+def _broken_section(exercise: Exercise, exc: BaseException) -> Problem:
+    section, line = _raised_in_section(exc)
+    detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+    where = f" in seiner Zeile {line}" if line else ""
+    return (
+        f"Der Abschnitt `--- {section}` selbst wirft{where}: {detail}\n"
+        "Das ist ein Fehler im Code der Übung, nicht in der Lösung.",
+        _in_section(exercise, section, line),
+    )
+
+
+def _solution_fails(exercise: Exercise, outcome: TaskOutcome, section: str) -> Problem:
+    """Why the solution fails: its own error, a bug in a check, or a failed check."""
     if outcome.error:
-        return f"Der Code wirft:\n{outcome.error}"
-    return "\n".join(f"  ✗ {c.name}: {c.message}" for c in outcome.checks if not c.ok)
+        line = _cell_row(outcome.error, "Dein Code")
+        return (f"Die Lösung wirft:\n{outcome.error}", _in_section(exercise, section, line))
+    failed = [check for check in outcome.checks if not check.ok]
+    broken = [check for check in failed if check.check_line is not None]
+    if broken:
+        check = broken[0]
+        return (
+            f"Die Prüfung „{check.name}“ wirft selbst, in Zeile {check.check_line} des "
+            f"Abschnitts `--- pruefung`:\n{check.message}\n"
+            "Das ist ein Fehler im Code der Prüfung (oder sie rechnet nicht mit dem, "
+            "was die Lösung liefert), nicht in der Lösung.",
+            _in_section(exercise, "pruefung", check.check_line),
+        )
+    listed = "\n".join(f"  ✗ {c.name}: {c.message}" for c in failed)
+    return (f"Die Lösung besteht nicht alle Prüfungen:\n{listed}", exercise.rows.get(section))
 
 
-async def verify(exercise: Exercise, kernel: Kernel) -> str | None:
-    """Prove the exercise sound. Returns a German error message, or None if all is well."""
+async def verify(exercise: Exercise, kernel: Kernel) -> Problem | None:
+    """Prove the exercise sound. Returns what is wrong and where, or None if all is well."""
     if isinstance(exercise, Prediction):
-        session = exercise.session or f"vorhersage:{exercise.id}"
-        result = await evaluate(exercise.code, kernel, session, exercise.label)
-        if result.error is not None:
-            return f"Der Code der Vorhersage wirft:\n{result.error}"
-        outcome = compare_prediction(result.raw_value, exercise.antwort)
-        if not outcome.valid:
-            return f"Die angegebene Antwort ist kein Python-Wert: {outcome.message}"
-        if not outcome.correct:
-            return (
-                f"Die angegebene Antwort {exercise.antwort} stimmt nicht mit dem Code überein: "
-                f"{outcome.message}"
-            )
-        return None
+        return await _verify_prediction(exercise, kernel)
     if isinstance(exercise, CodeTask):
-        solved = await check_code(exercise.vorbereitung, exercise.loesung, exercise.pruefung)
+        try:
+            solved = await check_code(exercise.vorbereitung, exercise.loesung, exercise.pruefung)
+        except Exception as exc:
+            return _broken_section(exercise, exc)
         if not solved.ok:
-            return f"Die Lösung besteht nicht alle Prüfungen:\n{_failed_checks(solved)}"
+            return _solution_fails(exercise, solved, "loesung")
         start = await check_code(exercise.vorbereitung, exercise.start, exercise.pruefung)
         if start.ok:
-            return "Der Startcode besteht schon alle Prüfungen: eine Prüfung, die nicht scheitern kann."
+            return (
+                "Der Startcode besteht schon alle Prüfungen: eine Prüfung, die nicht "
+                "scheitern kann.",
+                exercise.rows.get("start"),
+            )
         return None
     if isinstance(exercise, ConsoleTask):
-        return _verify_console(exercise)
+        try:
+            return _verify_console(exercise)
+        except Exception as exc:
+            return _broken_section(exercise, exc)
     return None  # a quiz was checked while parsing
 
 
-def _verify_console(task: ConsoleTask) -> str | None:
+async def _verify_prediction(exercise: Prediction, kernel: Kernel) -> Problem | None:
+    session = exercise.session or f"vorhersage:{exercise.id}"
+    try:
+        result = await evaluate(exercise.code, kernel, session, exercise.label)
+    except SyntaxError as exc:
+        detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+        return (
+            f"Der Code der Vorhersage ist kein gültiges Python: {detail}",
+            _in_section(exercise, "code", exc.lineno),
+        )
+    except ValueError as exc:
+        return (str(exc), exercise.rows.get("code"))
+    if result.error is not None:
+        line = _cell_row(result.error, exercise.label)
+        return (
+            f"Der Code der Vorhersage wirft:\n{result.error}",
+            _in_section(exercise, "code", line),
+        )
+    outcome = compare_prediction(result.raw_value, exercise.antwort)
+    if not outcome.valid:
+        return (
+            f"Die angegebene Antwort ist kein Python-Wert: {outcome.message}",
+            exercise.row_of("antwort"),
+        )
+    if not outcome.correct:
+        return (
+            f"Die angegebene Antwort {exercise.antwort} stimmt nicht mit dem Code überein: "
+            f"{outcome.message}",
+            exercise.row_of("antwort"),
+        )
+    return None
+
+
+def _verify_console(task: ConsoleTask) -> Problem | None:
     sessions = ConsoleSessions()
     console, results = sessions.get("loesung", task.kind, task.options, task.setup)
-    for command, result in zip(task.setup, results, strict=True):
+    for index, (command, result) in enumerate(zip(task.setup, results, strict=True)):
         if not result.ok:
-            return f"Der Befehl „{command}“ im Abschnitt `setup` scheitert:\n{result.text}"
-    for command in task.loesung:
+            return (
+                f"Der Befehl „{command}“ im Abschnitt `setup` scheitert:\n{result.text}",
+                task.row_of_command("setup", index),
+            )
+    for index, command in enumerate(task.loesung):
         result = console.run(command)
         if not result.ok:
-            return f"Der Befehl „{command}“ der Lösung scheitert:\n{result.text}"
+            return (
+                f"Der Befehl „{command}“ der Lösung scheitert:\n{result.text}",
+                task.row_of_command("loesung", index),
+            )
     solved = check_console(console, task.kind, task.pruefung)
     if not solved.ok:
-        return f"Die Lösung besteht nicht alle Prüfungen:\n{_failed_checks(solved)}"
+        return _solution_fails(task, solved, "loesung")
     start, _ = sessions.get("start", task.kind, task.options, task.setup)
     if check_console(start, task.kind, task.pruefung).ok:
         return (
-            "Schon der Ausgangszustand besteht die Prüfung: eine Prüfung, die nicht scheitern kann."
+            "Schon der Ausgangszustand besteht die Prüfung: eine Prüfung, die nicht "
+            "scheitern kann.",
+            task.rows.get("setup"),
         )
     return None
 
@@ -327,7 +514,12 @@ def exercise_data(exercise: Exercise) -> dict[str, Any]:
         "label": exercise.label,
     }
     if isinstance(exercise, Prediction):
-        return {**base, "code": exercise.code, "session": exercise.session}
+        return {
+            **base,
+            "code": exercise.code,
+            "session": exercise.session,
+            "platzhalter": exercise.platzhalter,
+        }
     if isinstance(exercise, CodeTask):
         return {
             **base,
@@ -394,7 +586,19 @@ def render_exercise(exercise: Exercise, highlight_python: Any, console_html: str
                 f'<li class="lk-quiz__option"><label><input type="{kind}" name="lk-quiz-{escape(exercise.id)}" '
                 f'value="{index}"> <span>{md(option.text)}</span></label>{explanation}</li>'
             )
-        parts.append(f'<ul class="lk-quiz__options">{"".join(items)}</ul>')
+        # A group named by what to do and described by the question (a legend may not
+        # hold the question's paragraphs and code).
+        legend = "Wähle eine Antwort." if kind == "radio" else "Wähle alle richtigen Antworten."
+        parts[-1] = parts[-1].replace(
+            '<div class="lk-exercise__text">',
+            f'<div class="lk-exercise__text" id="{escape(exercise.id)}-frage">',
+            1,
+        )
+        parts.append(
+            f'<fieldset class="lk-quiz" aria-describedby="{escape(exercise.id)}-frage">'
+            f'<legend class="lk-quiz__legend">{legend}</legend>'
+            f'<ul class="lk-quiz__options">{"".join(items)}</ul></fieldset>'
+        )
         right = "".join(f"<li>{md(o.text)}</li>" for o in exercise.optionen if o.richtig)
         parts.append(_details("lk-exercise__solution", "Lösung", f"<ul>{right}</ul>"))
     return (

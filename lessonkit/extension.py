@@ -1,11 +1,14 @@
 """The ``lessonkit`` Markdown extension: register it before pymdownx.superfences.
 
-It does two things around superfences' custom fences (see ``lessonkit.fences``):
+It does these things around superfences' custom fences (see ``lessonkit.fences``):
 
 1. ``FenceLineTagger`` (a preprocessor) finds the page's file and writes the line
-   number of each lessonkit fence (``pycell``, consoles) into its header, so every later message can
-   name ``file:line``;
-2. ``BlockRunner`` (a postprocessor) runs the registered blocks in page order and
+   number of each lessonkit fence (``pycell``, consoles) into its header, so every later
+   message can name ``file:line``; it also parses the page's mermaid diagrams
+   (``lessonkit.diagrams``);
+2. ``LeftoverFences`` (a postprocessor) fails the page when a tagged fence was not
+   recognised and stands as text in the page (an unindented line in a tab);
+3. ``BlockRunner`` (a postprocessor) runs the registered blocks in page order and
    replaces each placeholder with the finished block and its real output.
 
 It works in any generator that runs Python-Markdown extensions (MkDocs, Zensical).
@@ -22,7 +25,9 @@ from markdown.extensions import Extension
 from markdown.postprocessors import Postprocessor
 from markdown.preprocessors import Preprocessor
 
+from lessonkit import mermaid_fence
 from lessonkit.blocks import PLACEHOLDER, PageState
+from lessonkit.diagrams import check_diagrams
 from lessonkit.errors import LessonError
 from lessonkit.execute import run_page
 from lessonkit.fences import FENCES, LINE_OPTION
@@ -41,12 +46,17 @@ class FenceLineTagger(Preprocessor):
 
     def run(self, lines: list[str]) -> list[str]:
         location = locate("\n".join(lines), self.docs_dir)
-        self.md.lessonkit_page = PageState(location, self.docs_dir)  # type: ignore[attr-defined]
+        page = PageState(location, self.docs_dir)
+        self.md.lessonkit_page = page  # type: ignore[attr-defined]
         out: list[str] = []
         open_fence: str | None = None  # the fence of the code block we are inside
+        diagram: list[str] | None = None  # the lines of the mermaid diagram we are inside
+        indent, start = "", 0
         for index, line in enumerate(lines):
             match = _FENCE.match(line)
             if match is None:
+                if diagram is not None:
+                    diagram.append(line[len(indent) :] if line.startswith(indent) else line)
                 out.append(line)
                 continue
             fence, rest = match["fence"], match["rest"].strip()
@@ -55,14 +65,45 @@ class FenceLineTagger(Preprocessor):
                 # the authoring guide must stay untouched).
                 if not rest and fence[0] == open_fence[0] and len(fence) >= len(open_fence):
                     open_fence = None
+                    if diagram is not None:
+                        page.diagrams.append((start, "\n".join(diagram)))
+                        diagram = None
+                elif diagram is not None:
+                    diagram.append(line[len(indent) :])
                 out.append(line)
                 continue
             open_fence = fence
             language = rest.split(None, 1)[0] if rest else ""
-            if language in FENCES:
+            if language in FENCES or language == mermaid_fence.LANGUAGE:
                 line = f'{line.rstrip()} {LINE_OPTION}="{location.line(index)}"'
+            if language == mermaid_fence.LANGUAGE:  # also parsed at build (diagrams.py)
+                diagram, indent, start = [], match["indent"], location.line(index)
             out.append(line)
+        check_diagrams(location.path, page.diagrams)
         return out
+
+
+_LEFTOVER = re.compile(
+    r"(?:`{3,}|~{3,})[ \t]*([\w-]*)[^\n]*?\b" + LINE_OPTION + r'=(?:"|&quot;)(\d+)'
+)
+
+
+class LeftoverFences(Postprocessor):
+    """A fence that superfences did not recognise stays text, with its ``lkline``."""
+
+    def run(self, text: str) -> str:
+        page: PageState | None = getattr(self.md, "lessonkit_page", None)
+        match = _LEFTOVER.search(text)
+        if page is not None and match is not None:
+            raise LessonError(
+                page.location.path,
+                int(match[2]),
+                f"Der Block ```{match[1]} wurde nicht erkannt und steht als Text auf der "
+                "Seite: Meist ist in einem Tab (=== „…“) oder Kasten (!!!, ???) eine "
+                "Zeile nicht eingerückt, und der Tab endet dort. Alle Zeilen im Tab mit "
+                "4 Leerzeichen einrücken (auch die schließenden ```).",
+            )
+        return text
 
 
 class BlockRunner(Postprocessor):
@@ -102,6 +143,7 @@ class LessonkitExtension(Extension):
         )
         # After the stashed HTML (and with it our placeholders) is back in the text.
         md.postprocessors.register(BlockRunner(md), "lessonkit_blocks", 5)
+        md.postprocessors.register(LeftoverFences(md), "lessonkit_leftovers", 6)
 
 
 def makeExtension(**kwargs: Any) -> LessonkitExtension:

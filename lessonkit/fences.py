@@ -53,11 +53,11 @@ _EXCEPTION = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
 def _flag(name: str, value: str) -> bool:
-    if value in (name, "true", "1", "ja"):
+    if value == name:  # superfences gives a bare ``hidden`` the value "hidden"
         return True
-    if value in ("false", "0", "nein"):
-        return False
-    raise ValueError(f'„{name}“ ist ein Schalter: schreibe einfach `{name}` (oder {name}="false").')
+    raise ValueError(
+        f"„{name}“ ist ein Schalter ohne Wert: schreibe einfach `{name}`, oder lass ihn weg."
+    )
 
 
 def _session(value: str) -> str:
@@ -150,6 +150,15 @@ def _make_ts(slot: int, line: int, src: str, options: dict[str, Any]) -> Block:
     return TsBlock(slot=slot, line=line, code=src)
 
 
+def _placeholder(value: str) -> str:
+    """``platzhalter="z. B. [1, 2]"``: the grey hint in a prediction's answer box."""
+    if not value.strip() or len(value) > 60:
+        raise ValueError(
+            "platzhalter braucht einen kurzen Text (1 bis 60 Zeichen), z. B. „z. B. [1, 2]“."
+        )
+    return value
+
+
 _COMMON: Options = {"session": _session, "hidden": lambda value: _flag("hidden", value)}
 
 #: Every fence lessonkit provides, by its name in the Markdown.
@@ -172,7 +181,10 @@ FENCES: dict[str, Fence] = {
         _console_maker("queue"),
     ),
     "ts-run": Fence({}, _make_ts),
-    "vorhersage": Fence({"id": exercises.read_id, "session": _session}, exercises.make_prediction),
+    "vorhersage": Fence(
+        {"id": exercises.read_id, "session": _session, "platzhalter": _placeholder},
+        exercises.make_prediction,
+    ),
     "aufgabe": Fence({"id": exercises.read_id}, exercises.make_code_task),
     "konsolen-aufgabe": Fence(
         {
@@ -183,7 +195,10 @@ FENCES: dict[str, Fence] = {
         },
         exercises.make_console_task,
     ),
-    "quiz": Fence({"id": exercises.read_id}, exercises.make_quiz),
+    "quiz": Fence(
+        {"id": exercises.read_id, "mischen": lambda value: _flag("mischen", value)},
+        exercises.make_quiz,
+    ),
     "fortschritt": Fence({}, _make_progress),
 }
 
@@ -239,6 +254,7 @@ def format_block(
     try:
         block = FENCES[language].make(len(page.blocks), line, src, options)
     except exercises.FenceError as exc:
-        raise LessonError(page.location.path, line or None, f"Block `{language}`: {exc}") from None
+        where = line + 1 + exc.row if line and exc.row is not None else line or None
+        raise LessonError(page.location.path, where, f"Block `{language}`: {exc}") from None
     page.blocks.append(block)
     return placeholder(block.slot)

@@ -19,6 +19,7 @@ from mkdocs.plugins import event_priority
 
 from lessonkit.assets import build_all
 from lessonkit.csp import finish_site
+from lessonkit.serve_errors import show_build_errors
 
 _serving = False
 
@@ -32,6 +33,12 @@ def on_startup(command: str, **kwargs: Any) -> None:
 def on_config(config: Any, **kwargs: Any) -> Any:
     build_all()
     return config
+
+
+def on_serve(server: Any, **kwargs: Any) -> Any:
+    """A rebuild that fails shows its error in the browser instead of hanging every request
+    (lessonkit/serve_errors.py)."""
+    return show_build_errors(server)
 
 
 def on_post_build(config: Any, **kwargs: Any) -> None:

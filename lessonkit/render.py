@@ -66,7 +66,10 @@ def render_cell(cell: Cell, result: CellResult | None) -> str:
         f"{data_element('cell', data)}"
         f'<div class="lk-cell__head"><span class="lk-cell__label">{escape(cell.label)}</span></div>'
         f'<div class="lk-cell__code">{code_html}</div>'
-        f'<output class="lk-output" aria-live="polite" aria-label="Ergebnis von {escape(cell.label)}">'
+        # Not a live region (an <output> is a status by default): the cell's status says
+        # when it ran; the output itself was announced twice, and earlier cells' too.
+        f'<output class="lk-output" role="group" aria-live="off" '
+        f'aria-label="Ergebnis von {escape(cell.label)}">'
         f"{render_output(result)}</output>"
         "</div>"
     )
@@ -121,7 +124,8 @@ def render_console(block: ConsoleBlock, run: ConsoleRun, key: str | None = None)
         f"{data_element('console', data)}"
         f'<div class="lk-console__head">{escape(title)}</div>'
         f'<div class="lk-console__picture">{picture}</div>'
-        f'<pre class="lk-console__log" role="log" aria-live="polite" '
+        # Focusable: a long transcript scrolls, also by keyboard.
+        f'<pre class="lk-console__log" role="log" aria-live="polite" tabindex="0" '
         f'aria-label="Verlauf von {escape(block.label)}">{entries}</pre>'
         "</div>"
     )

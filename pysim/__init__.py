@@ -9,6 +9,11 @@ einem festen Seed, jede Zeit ist simuliert (Ticks): Derselbe Code gibt überall 
   (Lektion 2),
 - ``EventStore``: Event Sourcing, Projektionen, Snapshots, CQRS (Lektion 3),
 - ``EventLoop``: ein Modell der Event Loop von JavaScript, Reihenfolge wie Node.js (Lektion 3),
+- ``Lastsim``: Last auf einem Dienst mit Workern, Timeouts, Retries (``Wiederholung``),
+  Warteschlange mit Grenze und ``Schutzschalter`` (Lektion „Timeouts, Retries und Backpressure“),
+- ``Welt``, ``Knoten``: Rechner mit eigenen Uhren, Lamport- und Vektoruhren, Raum-Zeit-Diagramm;
+  ``LwwSpeicher`` und ``VersionsSpeicher``: last write wins gegen Versionsvektoren (Lektion
+  „Zeit, Ordnung und Kausalität“),
 - ``pysim.stoerung``: simulierte Abstürze für Übungen,
 - ``SimFehler``: die Basisklasse aller Fehler (deutsche Meldungen).
 """
@@ -22,40 +27,75 @@ from .fehler import (
     TopicExistiertSchon,
     UnbekannteGruppe,
     UnbekannteNachricht,
+    UnbekannterKnoten,
     UnbekannterStream,
     UnbekanntesTopic,
     UngueltigeEingabe,
     UnveraenderlichFehler,
     VersionsKonflikt,
 )
+from .last import Anfrage, Ergebnis, Lastsim, Wiederholung
+from .last_bild import latenz_vergleich
 from .log import Entfernt, Log, Record
 from .netz import FakeNetz
+from .schutzschalter import Schutzschalter, ZustandsFehler
+from .uhren import (
+    Ereignis,
+    Knoten,
+    LamportUhr,
+    Nachricht,
+    VektorUhr,
+    Welt,
+    vereinige,
+    vergleiche,
+    zufallswelt,
+)
+from .versionen import LwwSpeicher, VersionsSpeicher
 from .warteschlange import Queue
 from .zeit import Zeit
 
 __all__ = [
+    "Anfrage",
     "CommitAbgelehnt",
     "Entfernt",
+    "Ereignis",
+    "Ergebnis",
     "Event",
     "EventLoop",
     "EventStore",
     "FakeNetz",
+    "Knoten",
+    "LamportUhr",
+    "Lastsim",
     "Log",
+    "LwwSpeicher",
+    "Nachricht",
     "Projektion",
     "Projektor",
     "Queue",
     "Record",
+    "Schutzschalter",
     "SimFehler",
     "SimulierterAbsturz",
     "TopicExistiertSchon",
     "UnbekannteGruppe",
     "UnbekannteNachricht",
+    "UnbekannterKnoten",
     "UnbekannterStream",
     "UnbekanntesTopic",
     "UngueltigeEingabe",
     "UnveraenderlichFehler",
+    "VektorUhr",
     "VersionsKonflikt",
+    "VersionsSpeicher",
+    "Welt",
+    "Wiederholung",
     "Zeit",
+    "ZustandsFehler",
     "bestand",
     "kontostand",
+    "latenz_vergleich",
+    "vereinige",
+    "vergleiche",
+    "zufallswelt",
 ]

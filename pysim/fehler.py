@@ -57,6 +57,10 @@ class VersionsKonflikt(SimFehler):
     """Optimistische Nebenläufigkeit: Der Stream steht nicht bei der erwarteten Version."""
 
 
+class UnbekannterKnoten(SimFehler, LookupError):
+    """Ein Knoten oder Ereignis mit diesem Namen gibt es in der Welt nicht (``pysim.uhren``)."""
+
+
 class SimulierterAbsturz(SimFehler):
     """Ein absichtlich herbeigeführter Absturz (siehe ``pysim.stoerung``)."""
 

@@ -82,6 +82,37 @@ def _hoehe_topic(topic: Topic, gruppen: list[Gruppe]) -> int:
     )
 
 
+def _eintraege(anzahl: int) -> str:
+    return "1 Eintrag" if anzahl == 1 else f"{anzahl} Einträge"
+
+
+def beschreibung_topic(topic: Topic, gruppen: list[Gruppe]) -> str:
+    """Was das Bild eines Topics zeigt, in Worten (``<desc>`` für Screenreader)."""
+    teile = [
+        f"Topic „{topic.name}“: "
+        + ", ".join(f"P{p} {_eintraege(topic.ende(p))}" for p in range(topic.partitionen))
+        + "."
+    ]
+    for g in gruppen:
+        zeilen = []
+        for p in range(topic.partitionen):
+            mitglied = g.zuteilung(topic.name).get(p) or "niemand"
+            position = g.position(topic.name, p)
+            if position is None:
+                zeilen.append(f"P{p} liest {mitglied}, noch keine Position gespeichert")
+                continue
+            zeile = (
+                f"P{p} liest {mitglied}, Position {position}, Rückstand {topic.ende(p) - position}"
+            )
+            offen = g.ungespeichert(topic.name, p)
+            if offen is not None and offen[1] > offen[0]:
+                zeile += f", Offset {offen[0]} bis {offen[1] - 1} gelesen, aber nicht gespeichert"
+            zeilen.append(zeile)
+        teile.append(f"Gruppe „{g.name}“: " + "; ".join(zeilen) + ".")
+    teile.extend(f"{hinweis}." for hinweis in _hinweise(topic, gruppen))
+    return " ".join(teile)
+
+
 def _zeichne_topic(
     z: Zeichnung, y: int, links: int, topic: Topic, gruppen: list[Gruppe], ueberschrift: str
 ) -> int:
@@ -250,7 +281,7 @@ def topic_bild(topic: Topic, gruppen: list[Gruppe]) -> Bild:
     breite = _breite_mit_texten(_breite(links, [topic]), [topic], gruppen)
     legende = _legende(breite, bool(gruppen), _mit_offenen([topic], gruppen))
     hoehe = 8 + _hoehe_topic(topic, gruppen) + 10 + LEGENDE_ZEILE * len(legende)
-    z = Zeichnung(breite, hoehe, titel)
+    z = Zeichnung(breite, hoehe, titel, beschreibung_topic(topic, gruppen))
     y = _zeichne_topic(z, 8, links, topic, gruppen, f"Topic „{topic.name}“")
     _zeichne_legende(z, y, legende)
     return Bild(z.svg(), titel)
@@ -263,13 +294,13 @@ def gruppen_bild(log: Log, gruppe: Gruppe) -> Bild:
     links = _links(topics, [gruppe])
     breite = _breite_mit_texten(_breite(links, topics), topics, [gruppe])
     if not topics:
-        z = Zeichnung(max(breite, 420), 60, titel)
+        z = Zeichnung(max(breite, 420), 60, titel, "Noch keine gespeicherte Position.")
         z.text(RAND, 22, f"Gruppe „{gruppe.name}“", fett=True, groesse=13)
         z.text(RAND, 44, "Noch keine gespeicherte Position.", farbe_name="muted")
         return Bild(z.svg(), titel)
     legende = _legende(breite, True, _mit_offenen(topics, [gruppe]))
     hoehe = 8 + sum(_hoehe_topic(t, [gruppe]) for t in topics) + 10 + LEGENDE_ZEILE * len(legende)
-    z = Zeichnung(breite, hoehe, titel)
+    z = Zeichnung(breite, hoehe, titel, " ".join(beschreibung_topic(t, [gruppe]) for t in topics))
     y = 8
     for t in topics:
         y = _zeichne_topic(z, y, links, t, [gruppe], f"Gruppe „{gruppe.name}“ in „{t.name}“")

@@ -6,7 +6,8 @@ Alle Bilder (Topic, Gruppe, Zeitleiste der Queue) entstehen hier. Regeln:
 - Jede Farbe ist eine CSS-Variable mit Ersatzwert, z. B. ``fill:var(--pysim-fg,#1f2937)``. Eine
   Seite im dunklen Design setzt die Variablen um; ohne Variablen gelten die hellen Ersatzwerte,
   und der Hintergrund ``--pysim-bg`` ist dann weiß, also immer lesbar.
-- Ein deutscher ``<title>``, kein Skript, keine externen Verweise, nur Systemschriften.
+- Ein deutscher ``<title>`` und eine ``<desc>``, die den Zustand in Worten sagt (für Screenreader,
+  aus dem Zustand des Modells erzeugt), kein Skript, keine externen Verweise, nur Systemschriften.
 - Gleicher Zustand, gleiches Bild: nur ganze Zahlen als Koordinaten, feste Reihenfolge.
 
 Die Variablen (Name, Ersatzwert, Bedeutung):
@@ -19,9 +20,9 @@ Die Variablen (Name, Ersatzwert, Bedeutung):
 ``--pysim-cell``   #f3f4f6    Füllung einer Zelle mit Eintrag; „sichtbar“ in der Queue
 ``--pysim-read``   #bfdbfe    gelesener Teil einer Gruppe
 ``--pysim-accent`` #2563eb    Marker ▲, „unterwegs“ in der Queue
-``--pysim-next``   #d97706    gestrichelte Zelle: hier kommt der nächste Eintrag hin
-``--pysim-ok``     #16a34a    bestätigt (Ack)
-``--pysim-warn``   #dc2626    Dead Letter Queue
+``--pysim-next``   #b45309    gestrichelte Zelle: hier kommt der nächste Eintrag hin
+``--pysim-ok``     #15803d    bestätigt (Ack)
+``--pysim-warn``   #b91c1c    Dead Letter Queue
 =================  =========  ==================================================
 """
 
@@ -37,9 +38,9 @@ FARBEN: dict[str, str] = {
     "cell": "#f3f4f6",
     "read": "#bfdbfe",
     "accent": "#2563eb",
-    "next": "#d97706",
-    "ok": "#16a34a",
-    "warn": "#dc2626",
+    "next": "#b45309",
+    "ok": "#15803d",
+    "warn": "#b91c1c",
 }
 
 SCHRIFT = "system-ui,sans-serif"
@@ -84,10 +85,12 @@ def kuerze(text: str, zeichen: int) -> str:
 class Zeichnung:
     """Sammelt Formen und gibt am Ende ein SVG als Text aus."""
 
-    def __init__(self, breite: int, hoehe: int, titel: str) -> None:
+    def __init__(self, breite: int, hoehe: int, titel: str, beschreibung: str = "") -> None:
         self.breite = int(breite)
         self.hoehe = int(hoehe)
         self.titel = titel
+        #: What the picture shows, in words (``<desc>``, read by screen readers).
+        self.beschreibung = beschreibung
         self._teile: list[str] = []
 
     def rechteck(
@@ -158,6 +161,23 @@ class Zeichnung:
             f'<line x1="{int(x1)}" y1="{int(y1)}" x2="{int(x2)}" y2="{int(y2)}" style="{stil}"/>'
         )
 
+    def polylinie(
+        self,
+        punkte: list[tuple[int, int]],
+        *,
+        farbe_name: str = "accent",
+        dicke: int = 2,
+        gestrichelt: bool = False,
+        klasse: str | None = None,
+    ) -> None:
+        """Ein Linienzug durch ``punkte`` (ganze Zahlen), etwa eine Kurve im Diagramm."""
+        stil = f"fill:none;stroke:{farbe(farbe_name)};stroke-width:{int(dicke)}"
+        if gestrichelt:
+            stil += ";stroke-dasharray:4 3"
+        kl = f' class="{escape(klasse)}"' if klasse else ""
+        text = " ".join(f"{int(x)},{int(y)}" for x, y in punkte)
+        self._teile.append(f'<polyline{kl} points="{text}" style="{stil}"/>')
+
     def svg(self) -> str:
         """Das fertige Bild als SVG-Text."""
         kopf = (
@@ -169,7 +189,10 @@ class Zeichnung:
             f'<rect x="0" y="0" width="{self.breite}" height="{self.hoehe}" '
             f'style="fill:{farbe("bg")}"/>'
         )
-        teile = [kopf, f"<title>{escape(self.titel)}</title>", hintergrund, *self._teile, "</svg>"]
+        kopfteile = [kopf, f"<title>{escape(self.titel)}</title>"]
+        if self.beschreibung:
+            kopfteile.append(f"<desc>{escape(self.beschreibung)}</desc>")
+        teile = [*kopfteile, hintergrund, *self._teile, "</svg>"]
         return "\n".join(teile)
 
 

@@ -39,6 +39,40 @@ def _abschnitte(ereignisse: list, jetzt: int) -> tuple[list[tuple[str, int, int,
     return abschnitte, ende, ende_zeit
 
 
+def _zustand(ereignisse: list, jetzt: int, frist: tuple[str, int] | None) -> str:
+    """Der Stand einer Nachricht in Worten (für die ``<desc>`` der Zeitleiste)."""
+    _, ende, ende_zeit = _abschnitte(ereignisse, jetzt)
+    versuche = max(e.versuch for e in ereignisse)
+    if ende == "bestaetigt":
+        stand = f"bestätigt bei t={ende_zeit}"
+    elif ende == "in_dlq":
+        stand = f"in der Dead Letter Queue seit t={ende_zeit}"
+    elif frist is not None:
+        consumer, bis = frist
+        stand = f"unterwegs{' bei ' + consumer if consumer else ''} bis t={bis}"
+    else:
+        stand = "sichtbar, wartet auf einen Consumer"
+    return f"{versuche}× ausgeliefert, {stand}"
+
+
+def beschreibung(q: Queue, max_zeilen: int = 12) -> str:
+    """Was die Zeitleiste zeigt, in Worten (``<desc>`` für Screenreader)."""
+    ids = q.ids()
+    gezeigt = ids[:max_zeilen]
+    if not gezeigt:
+        return f"Queue „{q.name}“ bei t={q.now}: noch keine Nachricht gesendet."
+    verlaeufe = q.verlaeufe(gezeigt)
+    frist = {d["id"]: (d["consumer"], d["sichtbar_ab"]) for d in q.unterwegs()}
+    zeilen = [
+        f"Nachricht {i} ({kuerze(str(q.body(i)), 30)}): {_zustand(verlaeufe[i], q.now, frist.get(i))}"
+        for i in gezeigt
+    ]
+    text = f"Queue „{q.name}“ bei t={q.now}, {len(ids)} Nachrichten. " + ". ".join(zeilen) + "."
+    if len(ids) > len(gezeigt):
+        text += f" Und {len(ids) - len(gezeigt)} weitere Nachrichten."
+    return text
+
+
 def zeitleiste(q: Queue, max_zeilen: int = 12) -> Bild:
     """Zeichnet die ersten ``max_zeilen`` Nachrichten der Queue ``q``."""
     jetzt = q.now
@@ -64,7 +98,7 @@ def zeitleiste(q: Queue, max_zeilen: int = 12) -> Bild:
     unten = OBEN + zeilen * ZEILE + (20 if len(ids) > len(gezeigt) else 0)
     hoehe = unten + 76
     titel = f"Zeitleiste der Queue „{q.name}“ bei t={jetzt}"
-    z = Zeichnung(breite, hoehe, titel)
+    z = Zeichnung(breite, hoehe, titel, beschreibung(q, max_zeilen))
     z.text(12, 20, titel, fett=True, groesse=14)
 
     def x(t: int) -> int:

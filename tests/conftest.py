@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -37,6 +38,26 @@ def mkdocs_build(
     if site_url is not None:
         env["SITE_URL"] = site_url
     return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, env=env)
+
+
+def small_site(tmp_path: Path, pages: dict[str, str]) -> Path:
+    """A site of its own with the course's configuration and only ``pages`` (name -> Markdown),
+    without a nav (MkDocs then lists every page). Returns its ``mkdocs.yml``."""
+    docs = tmp_path / "docs"
+    shutil.copytree(ROOT / "docs" / "assets", docs / "assets")
+    for name, text in pages.items():
+        (docs / name).write_text(text, encoding="utf-8")
+    text = (ROOT / "mkdocs.yml").read_text()
+    text = text[: text.index("nav:")] + text[text.index("hooks:") :]
+    text = text.replace("docs_dir: docs", f"docs_dir: {docs}")
+    text = text.replace("custom_dir: overrides", f"custom_dir: {ROOT / 'overrides'}")
+    text = text.replace(
+        "  - lessonkit/mkdocs_hooks.py", f"  - {ROOT / 'lessonkit' / 'mkdocs_hooks.py'}"
+    )
+    text = text.replace("watch:\n  - pysim\n  - lessonkit\n  - frontend/src\n", "")
+    config = tmp_path / "mkdocs.yml"
+    config.write_text(f"docs_dir: {docs}\n" + text)
+    return config
 
 
 @contextmanager

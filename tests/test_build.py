@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 from bs4 import BeautifulSoup
 
-from tests.conftest import ROOT, mkdocs_build
+from tests.conftest import mkdocs_build, small_site
 
 
 def test_every_page_builds_with_real_outputs(built_site: Path) -> None:
@@ -34,24 +33,20 @@ def test_built_site_serves_runtime_files(built_site: Path) -> None:
 
 def test_failing_cell_stops_the_build_naming_file_and_line(tmp_path: Path) -> None:
     # A small site of its own (the course's configuration, two pages) keeps this fast.
-    docs = tmp_path / "docs"
-    shutil.copytree(ROOT / "docs" / "assets", docs / "assets")
-    (docs / "index.md").write_text("# Start\n", encoding="utf-8")
-    (docs / "kaputt.md").write_text(
-        "# Kaputt\n\nEin Absatz.\n\n```pycell\nsumme = 1\nsumme + nicht_da\n```\n", encoding="utf-8"
+    config = small_site(
+        tmp_path,
+        {
+            "index.md": "# Start\n",
+            "kaputt.md": "# Kaputt\n\nEin Absatz.\n\n```pycell\nsumme = 1\nsumme + nicht_da\n```\n",
+        },
     )
-    text = (ROOT / "mkdocs.yml").read_text()
-    text = text[: text.index("nav:")] + text[text.index("hooks:") :]  # no nav: list the two pages
-    text = text.replace("docs_dir: docs", f"docs_dir: {docs}")
-    text = text.replace("custom_dir: overrides", f"custom_dir: {ROOT / 'overrides'}")
-    text = text.replace(
-        "  - lessonkit/mkdocs_hooks.py", f"  - {ROOT / 'lessonkit' / 'mkdocs_hooks.py'}"
-    )
-    text = text.replace("watch:\n  - pysim\n  - lessonkit\n  - frontend/src\n", "")
-    config = tmp_path / "mkdocs.yml"
-    config.write_text(f"docs_dir: {docs}\n" + text)
     result = mkdocs_build(tmp_path / "site", config)
     assert result.returncode != 0
     output = result.stdout + result.stderr
-    assert "kaputt.md:5: Zelle 1 (Sitzung „main“) wirft unerwartet NameError" in output
-    assert "Zeile 2" in output and "summe + nicht_da" in output
+    # The failing line itself (7), and the block's first line (5) for orientation.
+    assert (
+        "kaputt.md:7: Zelle 1 (Sitzung „main“, Block ab Zeile 5) wirft unerwartet NameError"
+        in output
+    )
+    assert "Zelle 1, Zeile 2 (" in output and "kaputt.md:7)" in output
+    assert "summe + nicht_da" in output

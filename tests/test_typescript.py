@@ -37,6 +37,6 @@ def test_types_are_stripped_and_timers_finish(tmp_path: Path) -> None:
 
 def test_typescript_that_throws_fails_the_build(tmp_path: Path) -> None:
     with pytest.raises(
-        LessonError, match=r"seite\.md:1: Der TypeScript-Block wirft in Node.js: Error: kaputt"
+        LessonError, match=r"seite\.md:2: Der TypeScript-Block wirft in Node.js: Error: kaputt"
     ):
         convert(tmp_path, "```ts-run\nthrow new Error('kaputt');\n```\n")

@@ -13,6 +13,7 @@
 import { mountCells } from "./components/cell";
 import { mountConsoles } from "./components/console";
 import { mountExercises } from "./components/exercise";
+import { installKeyboard, startAtTop } from "./components/keyboard";
 import { installMermaidLoader } from "./components/mermaid";
 import { mountProgress } from "./components/progress";
 import { mountRestartBar } from "./components/restart";
@@ -41,6 +42,7 @@ const lessonkit = { runtime, pages: 0 };
 window.lessonkit = lessonkit;
 installMermaidLoader(new URL(`../mermaid.min.js${version}`, import.meta.url));
 registerOffline(runtime);
+installKeyboard();
 
 /**
  * Material's script waits for Python (overrides/main.html). It comes once Python has
@@ -56,7 +58,10 @@ function loadThemeAfterFirstOutput(): void {
 function mountPage(): void {
   lessonkit.pages += 1;
   const first = lessonkit.pages === 1;
-  if (!first) runtime.newPage();
+  if (!first) {
+    runtime.newPage();
+    startAtTop();
+  }
   // Tests wait for this to know that the page's components are mounted.
   document.documentElement.dataset["lkPage"] = String(lessonkit.pages);
   mountProgress(document);

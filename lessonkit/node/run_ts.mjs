@@ -1,31 +1,80 @@
 // Run TypeScript snippets with Node.js for the `ts-run` fence (lessonkit/typescript.py).
-// Input (stdin, JSON): ["<ts code>", ...]. Output (stdout, JSON): [{output, error}, ...],
-// where output is what console.log / console.error printed, formatted as Node prints it.
-// Each snippet is stripped of its types by esbuild and runs as its own ES module.
-import { readFileSync } from "node:fs";
-import { format } from "node:util";
+// Input (stdin, JSON): {"snippets": ["<ts code>", ...], "timeout": seconds}.
+// Output (stdout, JSON): [{output, error, line, timeout}, ...]: what console.* printed
+// (formatted as Node prints it), the error ("Name: message") and its line in the snippet.
+//
+// Each snippet is stripped of its types by esbuild (with a source map, so errors name the
+// snippet's own line) and runs as an ES module in a Node.js process of its own, until
+// Node's event loop is empty: late timers print under their own block, and a snippet
+// that never ends is stopped after `timeout` seconds.
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { transformSync } from "esbuild";
 
-const snippets = JSON.parse(readFileSync(0, "utf8"));
-const results = [];
-const original = { log: console.log, error: console.error, warn: console.warn, info: console.info };
+const { snippets, timeout } = JSON.parse(readFileSync(0, "utf8"));
+const prelude = fileURLToPath(new URL("./ts_prelude.mjs", import.meta.url));
+const MARK = "@@lessonkit-error@@";
+const dir = mkdtempSync(join(tmpdir(), "lessonkit-ts-"));
 
-for (const [index, code] of snippets.entries()) {
-  const lines = [];
-  const capture = (...args) => lines.push(format(...args));
-  Object.assign(console, { log: capture, info: capture, warn: capture, error: capture });
-  let error = null;
-  try {
-    const { code: js } = transformSync(code, { loader: "ts", format: "esm", target: "es2022" });
-    const url = `data:text/javascript;base64,${Buffer.from(`${js}\n//# snippet ${index}`).toString("base64")}`;
-    await import(url);
-    // Let timers and promises of the snippet finish (setTimeout(…, 0), microtasks).
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  } catch (exc) {
-    error = exc instanceof Error ? `${exc.name}: ${exc.message}` : String(exc);
-  } finally {
-    Object.assign(console, original);
-  }
-  results.push({ output: lines.length ? `${lines.join("\n")}\n` : "", error });
+/** The snippet's line of an error, from the first stack frame in the snippet. */
+function lineOf(stack, index) {
+  const match = new RegExp(`ts-run-${index}\\.ts:(\\d+):\\d+`).exec(stack);
+  return match ? Number(match[1]) : null;
 }
-process.stdout.write(JSON.stringify(results));
+
+function run(code, index) {
+  let js;
+  try {
+    js = transformSync(code, {
+      loader: "ts",
+      format: "esm",
+      target: "es2022",
+      sourcemap: "inline",
+      sourcefile: `ts-run-${index}.ts`,
+    }).code;
+  } catch (exc) {
+    const first = exc.errors?.[0];
+    return {
+      output: "",
+      error: `SyntaxError: ${first?.text ?? String(exc)}`,
+      line: first?.location?.line ?? null,
+      timeout: false,
+    };
+  }
+  const file = join(dir, `ts-run-${index}.mjs`);
+  writeFileSync(file, js);
+  const done = spawnSync(
+    process.execPath,
+    ["--enable-source-maps", "--no-warnings", "--import", prelude, file],
+    { cwd: process.cwd(), encoding: "utf8", timeout: timeout * 1000, killSignal: "SIGKILL" },
+  );
+  const output = done.stdout ?? "";
+  if (done.error?.code === "ETIMEDOUT" || done.signal === "SIGKILL") {
+    return { output, error: null, line: null, timeout: true };
+  }
+  const stderr = done.stderr ?? "";
+  const marked = stderr.lastIndexOf(MARK);
+  if (marked >= 0) {
+    const { error, stack } = JSON.parse(stderr.slice(marked + MARK.length).split("\n")[0]);
+    return { output, error, line: lineOf(stack, index), timeout: false };
+  }
+  if (done.status === 13) {
+    const error =
+      "Das `await` auf oberster Ebene wartet auf ein Promise, das nie erfüllt wird " +
+      "(Node.js beendet sich mit leerer Ereignisschleife).";
+    return { output, error, line: null, timeout: false };
+  }
+  if (done.status !== 0) {
+    return { output, error: `Node.js endet mit Code ${done.status}:\n${stderr}`, line: null, timeout: false };
+  }
+  return { output, error: null, line: null, timeout: false };
+}
+
+try {
+  process.stdout.write(JSON.stringify(snippets.map(run)));
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}

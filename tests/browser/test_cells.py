@@ -73,6 +73,8 @@ def test_endless_loop_is_stopped_and_the_next_run_works(page: Page, site_url: st
     editor(target).fill("while True:\n    pass")
     target.get_by_role("button", name=re.compile("ausführen$")).click()
     expect(target).to_have_attribute("data-state", "running")
+    # Stopp while Python still loads only cancels the waiting run (issue 17): loaded first.
+    page.wait_for_function("() => window.lessonkit.runtime.state === 'ready'")
     page.wait_for_timeout(500)
     # The page stays responsive while Python loops in the worker.
     assert page.evaluate("1 + 1") == 2
@@ -148,7 +150,8 @@ def test_keyboard_alone_runs_a_cell(page: Page, site_url: str) -> None:
     page.keyboard.press("Shift+Enter")
     expect(target).to_have_attribute("data-state", "done")
     expect(target.locator(".lk-output__text")).to_contain_text("per Tastatur")
-    page.keyboard.press("Escape")  # leave the editor: focus goes to "Ausführen"
+    page.keyboard.press("Escape")  # Escape, then Tab leaves the editor (after typing)
+    page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.textContent") == "Ausführen"
     page.keyboard.press("Enter")
     expect(target).to_have_attribute("data-state", "done")

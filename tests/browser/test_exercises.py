@@ -26,6 +26,7 @@ def test_prediction_wrong_then_right(page: Page, site_url: str) -> None:
     page.goto(site_url + FIRST_STEPS)
     target = exercise(page, "erste-vorhersage")
     answer = target.get_by_label("Deine Vorhersage")
+    expect(answer).to_have_attribute("placeholder", "z. B. (2, 'b-1')")  # the author's hint
     solution = target.locator("details.lk-exercise__solution")
     expect(solution).to_be_hidden()
     answer.fill("drei")
@@ -85,6 +86,19 @@ def test_console_task_and_quiz(page: Page, site_url: str) -> None:
     quiz.get_by_label("In deinem Browser, in einem Web Worker.").check()
     check(quiz)
     expect(quiz).to_have_attribute("data-solved", "true")
+
+
+def test_the_progress_block_counts_an_exercise_solved_on_the_same_page(
+    page: Page, site_url: str
+) -> None:
+    page.goto(site_url + FIRST_STEPS)
+    count = page.locator('.lk-progress__count[data-path="erste-schritte/"]')
+    expect(count).to_contain_text("0 von")
+    quiz = exercise(page, "erstes-quiz")
+    quiz.get_by_label("In deinem Browser, in einem Web Worker.").check()
+    check(quiz)
+    expect(quiz).to_have_attribute("data-solved", "true")
+    expect(count).to_contain_text("1 von")  # without a reload
 
 
 def test_draft_survives_reload_and_progress_shows_on_the_start_page(

@@ -88,9 +88,9 @@ def test_sound_exercises_render_with_their_data(tmp_path: Path) -> None:
     [
         (
             PREDICTION.format(answer="(2, 1)"),
-            r"seite\.md:1: Übung 1 \(id „p“\): Die angegebene Antwort \(2, 1\) stimmt nicht .*der zweite Wert ist 2, nicht 1",
+            r"seite\.md:8: Übung 1 \(id „p“\): Die angegebene Antwort \(2, 1\) stimmt nicht .*der zweite Wert ist 2, nicht 1",
         ),
-        (PREDICTION.format(answer="zwei"), r"seite\.md:1: Übung 1 .*kein Python-Wert"),
+        (PREDICTION.format(answer="zwei"), r"seite\.md:8: Übung 1 .*kein Python-Wert"),
         (
             CODE_TASK.format(
                 start="def doppelt(x):\n    pass", solution="def doppelt(x):\n    return x"
@@ -147,7 +147,10 @@ def test_unsound_exercise_fails_the_build(tmp_path: Path, text: str, message: st
     ],
 )
 def test_malformed_exercise_names_file_and_line(tmp_path: Path, text: str, message: str) -> None:
-    with pytest.raises(LessonError, match=r"seite\.md:1: ") as info:
+    # A section's own error names its `--- name` line (or the stray text), else the fence.
+    lines = {"Vor dem ersten": 2, "Unbekannter Abschnitt": 4}
+    line = next((n for start, n in lines.items() if message.startswith(start)), 1)
+    with pytest.raises(LessonError, match=rf"seite\.md:{line}: ") as info:
         convert(tmp_path, text)
     assert message in str(info.value)
 
@@ -236,3 +239,51 @@ def test_a_huge_answer_is_not_echoed_in_full() -> None:
 
 async def _value(code: str) -> object:
     return (await Kernel().run("p", code)).raw_value
+
+
+QUIZ = "--- frage\nWas?\n--- richtig\nA\n--- falsch\nB\n--- falsch\nC\n--- falsch\nD\n"
+
+
+def quiz_order(options: dict[str, object]) -> list[str]:
+    from lessonkit.exercises import Quiz, make_quiz
+
+    quiz = make_quiz(0, 1, QUIZ, {"id": "q", **options})
+    assert isinstance(quiz, Quiz)
+    return [option.text.strip() for option in quiz.optionen]
+
+
+def test_a_quiz_keeps_its_written_order_unless_told_to_mix() -> None:
+    assert quiz_order({}) == ["A", "B", "C", "D"]
+
+
+@pytest.mark.parametrize("quiz_id", ["q", "kopien", "diagnose-relay"])
+def test_mischen_shuffles_a_quiz_the_same_way_every_build(quiz_id: str) -> None:
+    from lessonkit.exercises import mix
+
+    first, second = list("ABCD"), list("ABCD")
+    mix(first, quiz_id)
+    mix(second, quiz_id)
+    assert first == second and sorted(first) == list("ABCD")
+    assert quiz_order({"id": quiz_id, "mischen": True}) == first
+
+
+def test_mischen_moves_the_right_answer_across_ids() -> None:
+    from lessonkit.exercises import mix
+
+    places = set()
+    for n in range(20):
+        order = list("ABCD")
+        mix(order, f"quiz-{n}")
+        places.add(order.index("A"))
+    assert places == {0, 1, 2, 3}
+
+
+def test_a_prediction_passes_its_placeholder_to_the_browser() -> None:
+    from lessonkit.exercises import Prediction, exercise_data, make_prediction
+
+    src = "--- frage\nWas?\n--- code\n1 + 1\n--- antwort\n2\n"
+    plain = make_prediction(0, 1, src, {"id": "p"})
+    told = make_prediction(0, 1, src, {"id": "p", "platzhalter": "z. B. 3"})
+    assert isinstance(plain, Prediction) and isinstance(told, Prediction)
+    assert exercise_data(plain)["platzhalter"] == "ein Python-Wert"
+    assert exercise_data(told)["platzhalter"] == "z. B. 3"

@@ -10,6 +10,7 @@ import pytest
 from bs4 import BeautifulSoup
 from pymdownx.superfences import SuperFencesException
 
+from lessonkit import mermaid_fence
 from lessonkit.errors import LessonError
 from lessonkit.fences import FENCES, format_block, validate
 
@@ -20,6 +21,14 @@ def make_markdown(docs: Path) -> markdown.Markdown:
         {"name": name, "class": name, "validator": validate, "format": format_block}
         for name in FENCES
     ]
+    fences.append(
+        {
+            "name": "mermaid",
+            "class": "mermaid",
+            "validator": mermaid_fence.validate,
+            "format": mermaid_fence.format_mermaid,
+        }
+    )
     return markdown.Markdown(
         extensions=[
             "toc",
@@ -54,7 +63,8 @@ def test_cell_shows_code_and_real_output(tmp_path: Path) -> None:
     assert cell.select_one(".lk-cell__code").get_text().strip() == 'print("hallo")\n6 * 7'
     assert cell.select_one(".lk-output__text").get_text() == "hallo\n"
     assert cell.select_one(".lk-output__value").get_text() == "42"
-    assert cell.select_one("output")["aria-live"] == "polite"
+    # The status announces a run, not the output (announced twice before, issue 17).
+    assert cell.select_one("output")["aria-live"] == "off"
 
 
 def test_cells_run_in_page_order_even_when_nested(tmp_path: Path) -> None:
@@ -128,7 +138,7 @@ def test_prose_checks_are_told_apart_from_setup(
 
 
 def test_a_failing_check_fails_the_build(tmp_path: Path) -> None:
-    with pytest.raises(LessonError, match=r"seite\.md:5: Prüfung .* AssertionError"):
+    with pytest.raises(LessonError, match=r"seite\.md:6: Prüfung .* AssertionError"):
         convert(tmp_path, "```pycell\nx = 1\n```\n\n```pycell pruefung\nassert x == 2\n```\n")
 
 
@@ -166,7 +176,8 @@ def test_unexpected_exception_names_file_and_line(tmp_path: Path) -> None:
     with pytest.raises(LessonError) as info:
         convert(tmp_path, text, name="lektion.md")
     message = str(info.value)
-    assert "lektion.md:5: Zelle 1" in message
+    # the failing line itself, and the block it is in
+    assert "lektion.md:7: Zelle 1 (Sitzung „main“, Block ab Zeile 5)" in message
     assert "ZeroDivisionError" in message
     assert 'raises="ZeroDivisionError"' in message
 
@@ -209,7 +220,7 @@ def test_front_matter_keeps_line_numbers_right(tmp_path: Path) -> None:
         "---\ntitle: X\n---\n\n```pycell\n1/0\n```\n", encoding="utf-8"
     )
     # MkDocs strips the front matter before rendering: convert only the rest.
-    with pytest.raises(LessonError, match=r"mit-kopf\.md:5: "):
+    with pytest.raises(LessonError, match=r"mit-kopf\.md:6: "):
         make_markdown(docs).convert("```pycell\n1/0\n```\n")
 
 

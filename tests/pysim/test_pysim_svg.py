@@ -180,3 +180,33 @@ def test_zeichnung_und_hilfen() -> None:
     assert kuerze("customer-7", 5) == "…er-7"
     assert kuerze("k", 5) == "k"
     assert set(FARBEN) >= {"fg", "muted", "line", "cell", "read", "accent", "next"}
+
+
+def _desc(svg: str) -> str:
+    match = re.search(r"<desc>(.*?)</desc>", svg, re.S)
+    assert match, "picture without <desc>"
+    return match[1]
+
+
+def test_topic_picture_describes_its_state_in_words() -> None:
+    log = Log()
+    log.create_topic("orders", 2)
+    for value, key in [("a", "k1"), ("b", "k2"), ("c", "k1")]:
+        log.produce("orders", value, key=key)
+    log.consume("orders", group="lager", member="c1", max=1)
+    text = _desc(str(log.bild("orders")))
+    assert text.startswith("Topic „orders“: P0 ")
+    assert "Eintr" in text and "Gruppe „lager“" in text and "Rückstand" in text
+
+
+def test_queue_timeline_describes_each_message() -> None:
+    q = Queue(name="mails", visibility_timeout=3)
+    q.send("mail an kunde-7")
+    q.send("x")
+    first = q.receive("c1")
+    assert first is not None
+    q.ack(first["id"])
+    q.receive("c2")
+    text = _desc(str(q.bild()))
+    assert "Nachricht 1 (mail an kunde-7): 1× ausgeliefert, bestätigt bei t=0" in text
+    assert "Nachricht 2 (x): 1× ausgeliefert, unterwegs bei c2 bis t=3" in text

@@ -35,6 +35,8 @@ export type ToWorker =
 
 export type FromWorker =
   | { type: "ready"; seconds: number; stages: Record<string, number> }
+  /** Python's start: bytes of the runtime files received so far, then "start". */
+  | { type: "progress"; phase: "download" | "start"; loaded: number; total: number }
   | { type: "chunk"; id: number; stream: string; text: string }
   | { type: "result"; id: number; result: CellResult }
   | { type: "value"; id: number; value: unknown }

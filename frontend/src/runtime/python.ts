@@ -22,6 +22,37 @@ export class RestartedError extends Error {
  */
 export class PythonFailedError extends Error {}
 
+/**
+ * Thrown to callers whose run was still waiting for Python to load when the reader
+ * pressed `Stopp` (`cancelQueued()`): nothing ran, nothing is lost, Python loads on.
+ */
+export class CancelledError extends Error {
+  constructor() {
+    super("Abgebrochen, bevor Python bereit war.");
+  }
+}
+
+/** How far Python's start is: bytes of the runtime files received, then starting. */
+export interface LoadProgress {
+  phase: "download" | "start";
+  loaded: number;
+  /** 0 when the sizes are not known (compressed responses). */
+  total: number;
+}
+
+/** The phase, for a block's status (its live region): "Python wird geladen …" / "Python startet …". */
+export function progressText(progress: LoadProgress | null): string {
+  return progress?.phase === "start" ? "Python startet …" : "Python wird geladen …";
+}
+
+/** The bytes, shown beside the status but not announced: "3,1 von 12,4 MB" (German numbers). */
+export function progressBytes(progress: LoadProgress | null): string {
+  if (!progress || progress.phase === "start" || progress.loaded === 0) return "";
+  const mb = (bytes: number): string => (bytes / 1e6).toFixed(1).replace(".", ",");
+  if (progress.total > 0) return `${mb(Math.min(progress.loaded, progress.total))} von ${mb(progress.total)} MB`;
+  return `${mb(progress.loaded)} MB`;
+}
+
 /** Why Python was restarted: a block's `Stopp`, the page's button, or Python died. */
 export type RestartReason = "stopp" | "neustart" | "absturz";
 
@@ -65,6 +96,12 @@ export class PythonRuntime {
   readyStages: Record<string, number> = {};
   /** `performance.now()` of the page when Python reported ready (for the benchmark). */
   readyAt: number | null = null;
+  /** How far the current start is (null before the worker's first report). */
+  progress: LoadProgress | null = null;
+  /** Increases on every `cancelQueued()`: runs queued before it end with CancelledError. */
+  cancels = 0;
+  /** Ends the runs that wait for Python's start (`cancelQueued`). */
+  private cancelWaiting: ((error: Error) => void) | null = null;
 
   private worker: Worker | null = null;
   private ready: Promise<void> | null = null;
@@ -101,6 +138,7 @@ export class PythonRuntime {
     const early = adoptEarlyWorker();
     const worker = early?.worker ?? new Worker(this.workerUrl, { type: "module", name: "python" });
     this.worker = worker;
+    this.progress = null;
     this.setState("loading");
     this.ready = new Promise<void>((resolve, reject) => {
       this.abandonStart = reject;
@@ -117,6 +155,9 @@ export class PythonRuntime {
           reject(new Error(message.message));
         } else if (message.type === "dead") {
           this.died(worker, message.message);
+        } else if (message.type === "progress") {
+          this.progress = { phase: message.phase, loaded: message.loaded, total: message.total };
+          for (const listener of this.listeners) listener();
         } else {
           this.dispatch(message);
         }
@@ -179,13 +220,42 @@ export class PythonRuntime {
     return this.enqueue<T>((id) => ({ type: "call", id, ...request }), () => undefined);
   }
 
+  /**
+   * `Stopp` while Python is still loading: end the runs and calls that wait for it
+   * (CancelledError) but let the download go on. Nothing has reached Python yet, so
+   * no variable is lost. Returns false when something already runs (then restart).
+   */
+  cancelQueued(): boolean {
+    if (this.state !== "loading" || this.pending.size > 0) return false;
+    this.cancels += 1;
+    this.cancelWaiting?.(new CancelledError());
+    this.cancelWaiting = null;
+    return true;
+  }
+
+  /** Python's start, or CancelledError as soon as the reader cancels the waiting runs. */
+  private startOrCancel(): Promise<void> {
+    const cancelled = new Promise<never>((_, reject) => {
+      const previous = this.cancelWaiting;
+      this.cancelWaiting = (error) => {
+        previous?.(error);
+        reject(error);
+      };
+    });
+    cancelled.catch(() => undefined);
+    return Promise.race([this.start(), cancelled]);
+  }
+
   private enqueue<T>(message: (id: number) => ToWorker, onChunk: Pending["onChunk"]): Promise<T> {
     const epoch = this.epoch;
+    const cancels = this.cancels;
     this.inFlight += 1;
     const job = this.queue.then(async () => {
       if (epoch !== this.epoch) throw new RestartedError();
-      await this.start();
+      if (cancels !== this.cancels) throw new CancelledError();
+      await this.startOrCancel();
       if (epoch !== this.epoch) throw new RestartedError();
+      if (cancels !== this.cancels) throw new CancelledError();
       return new Promise<T>((resolve, reject) => {
         const id = this.nextId++;
         this.pending.set(id, { onChunk, resolve: resolve as (value: never) => void, reject });
@@ -226,6 +296,7 @@ export class PythonRuntime {
     this.ready = null;
     this.abandonStart?.(new RestartedError()); // no effect once that start has finished
     this.abandonStart = null;
+    this.cancelWaiting = null;
     this.queue = Promise.resolve();
     this.inFlight = 0;
     for (const pending of this.pending.values()) pending.reject(new RestartedError());
@@ -250,7 +321,7 @@ export class PythonRuntime {
   }
 
   private dispatch(message: FromWorker): void {
-    if (message.type === "ready" || message.type === "dead") return;
+    if (message.type === "ready" || message.type === "dead" || message.type === "progress") return;
     if (message.type === "chunk" && message.id !== null && !this.pending.has(message.id)) {
       // A background task of a finished run writes: into the cell that started it.
       this.finished.get(message.id)?.(message.stream, message.text);

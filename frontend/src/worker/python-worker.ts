@@ -12,6 +12,7 @@ import type { PyProxy } from "pyodide/ffi";
 import type { CellResult, FromWorker, ToWorker } from "../runtime/protocol";
 import { installPackages } from "../../../lessonkit/node/packages.mjs";
 import { sealWorkerScope } from "./sandbox";
+import { Meter } from "./meter";
 import { fetchSnapshot } from "./snapshot";
 
 declare const self: DedicatedWorkerGlobalScope;
@@ -62,6 +63,10 @@ const stage = (name: string): void => {
   stages[name] = Math.round(performance.now());
 };
 
+/** The reader sees the runtime's bytes arrive (page: "Python wird geladen … x von y MB"). */
+const meter = new Meter(post);
+meter.wrapFetch(self);
+
 async function boot(): Promise<Python> {
   const started = performance.now();
   stage("boot");
@@ -71,7 +76,9 @@ async function boot(): Promise<Python> {
   stage("runtime.json");
   const pyodideBase = new URL(runtime.pyodide, base);
   const snapshot = runtime.snapshot
-    ? fetchSnapshot(new URL(runtime.snapshot, base), new URL("inflate.js", import.meta.url)).then((bytes) => {
+    ? fetchSnapshot(new URL(runtime.snapshot, base), new URL("inflate.js", import.meta.url), (loaded, total, done) =>
+        meter.update("snapshot", loaded, total, done),
+      ).then((bytes) => {
         stage("snapshot");
         return bytes;
       })
@@ -87,6 +94,7 @@ async function boot(): Promise<Python> {
   stage("pyodide.mjs");
   // packageBaseUrl: never fall back to a CDN for packages; everything comes from this site.
   const options = { indexURL: pyodideBase.href, packageBaseUrl: pyodideBase.href };
+  meter.startPhase();
   const pyodide = await start(module.loadPyodide, snapshot, options);
   stage("loadPyodide");
   // The snapshot holds Python's memory but no files: the packages zip, for later imports.

@@ -34,10 +34,27 @@ async function sha256(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
   return Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
-async function download(url: URL): Promise<Uint8Array<ArrayBuffer>> {
+/** Bytes received so far of a download, its size (0: unknown), and whether it ended. */
+export type OnProgress = (loaded: number, total: number, done: boolean) => void;
+
+async function download(url: URL, onProgress: OnProgress): Promise<Uint8Array<ArrayBuffer>> {
   const response = await fetch(url);
   if (!response.ok || !response.body) throw new Error(`${url.pathname}: HTTP ${response.status}`);
-  const stream = response.body.pipeThrough(new DecompressionStream("gzip"));
+  const total = response.headers.get("content-encoding") ? 0 : Number(response.headers.get("content-length") ?? 0);
+  let loaded = 0;
+  let last = 0;
+  const counter = new TransformStream<Uint8Array<ArrayBuffer>, Uint8Array<ArrayBuffer>>({
+    transform(chunk, controller) {
+      loaded += chunk.byteLength;
+      if (performance.now() - last > 100) {
+        last = performance.now();
+        onProgress(loaded, total, false);
+      }
+      controller.enqueue(chunk);
+    },
+    flush: () => onProgress(loaded, total, true),
+  });
+  const stream = response.body.pipeThrough(counter).pipeThrough(new DecompressionStream("gzip"));
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
@@ -68,21 +85,27 @@ async function keep(url: URL, packed: Uint8Array<ArrayBuffer>): Promise<void> {
   }
 }
 
+type Fetched = { memory: Uint8Array; packed: Uint8Array<ArrayBuffer> | null };
+
 /**
  * The snapshot's memory: the kept copy when it is intact (packed: null), else downloaded,
  * checked and inflated, with the packed bytes to keep.
  */
-export async function downloadSnapshot(url: URL): Promise<{ memory: Uint8Array; packed: Uint8Array<ArrayBuffer> | null }> {
+export async function downloadSnapshot(url: URL, onProgress: OnProgress = () => undefined): Promise<Fetched> {
   const digest = expectedDigest(url);
   const hit = digest ? await cached(url, digest) : null;
   if (hit) return { memory: unpackPages(hit), packed: null };
-  const packed = await download(url);
+  const packed = await download(url, onProgress);
   if (digest && (await sha256(packed)) !== digest) throw new Error(`${url.pathname}: Prüfsumme stimmt nicht`);
   return { memory: unpackPages(packed), packed };
 }
 
-/** `downloadSnapshot` in a worker of its own (inflate-worker.ts), or here if that fails. */
-function downloadElsewhere(url: URL, inflateWorker: URL): Promise<{ memory: Uint8Array; packed: Uint8Array<ArrayBuffer> | null }> {
+/**
+ * `downloadSnapshot` in a worker of its own (inflate-worker.ts), which reports the
+ * download's bytes as they arrive; or here if that fails (this worker's own `fetch`
+ * counts them then, worker/meter.ts).
+ */
+function downloadElsewhere(url: URL, inflateWorker: URL, onProgress: OnProgress): Promise<Fetched> {
   let worker: Worker;
   try {
     worker = new Worker(inflateWorker, { type: "module", name: "inflate" });
@@ -91,8 +114,12 @@ function downloadElsewhere(url: URL, inflateWorker: URL): Promise<{ memory: Uint
   }
   return new Promise((resolve, reject) => {
     worker.onmessage = (event: MessageEvent<InflateReply>) => {
-      worker.terminate();
       const reply = event.data;
+      if ("loaded" in reply) {
+        onProgress(reply.loaded, reply.total, reply.done);
+        return;
+      }
+      worker.terminate();
       if ("error" in reply) reject(new Error(reply.error));
       else resolve(reply);
     };
@@ -104,9 +131,13 @@ function downloadElsewhere(url: URL, inflateWorker: URL): Promise<{ memory: Uint
   });
 }
 
-/** The snapshot's memory, from a worker of its own; a downloaded one is kept for the next visit. */
-export async function fetchSnapshot(url: URL, inflateWorker: URL): Promise<Uint8Array> {
-  const { memory, packed } = await downloadElsewhere(url, inflateWorker);
+/**
+ * The snapshot's memory, from a worker of its own. A download (already checked against
+ * the digest in its name) is kept for the next visit by this worker: `keep` opens the
+ * cache at once, before the Python worker seals its scope (sandbox.ts).
+ */
+export async function fetchSnapshot(url: URL, inflateWorker: URL, onProgress: OnProgress): Promise<Uint8Array> {
+  const { memory, packed } = await downloadElsewhere(url, inflateWorker, onProgress);
   if (packed && expectedDigest(url)) void keep(url, packed);
   return memory;
 }

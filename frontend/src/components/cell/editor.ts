@@ -1,9 +1,14 @@
 /**
- * The code editor of a cell: CodeMirror 6 with Python support.
+ * The code editor of a cell or exercise: CodeMirror 6 with Python support.
  *
  * Loaded on demand (a separate chunk), so pages without cells never download
  * it. Colours come from Material's code-highlight CSS variables through
  * CodeMirror's class highlighter, so the editor follows the light/dark palette.
+ *
+ * Keyboard (CodeMirror's accessible pattern, the same in every editor): Tab moves
+ * focus on to the next control until the reader starts typing; from then on Tab
+ * indents, and Escape followed by Tab leaves the editor. Ctrl+M switches between
+ * the two at any time. A hint under the editor says which one holds.
  */
 import { defaultKeymap, history, historyKeymap, indentWithTab } from "@codemirror/commands";
 import { python } from "@codemirror/lang-python";
@@ -17,7 +22,6 @@ export interface EditorOptions {
   label: string;
   readOnly?: boolean;
   onRun: () => void;
-  onEscape: () => void;
   onChange: (code: string) => void;
 }
 
@@ -28,10 +32,29 @@ export interface CellEditor {
   focus(): void;
 }
 
+/** What Tab does now, in the hint under the editor. */
+const HINT = {
+  moves: "Tab: zum nächsten Element · Strg+M: Tab rückt ein",
+  indents: "Tab rückt ein · Esc, dann Tab: Editor verlassen · Strg+M: Tab wechselt das Element",
+};
+
+let hints = 0;
+
 export function createEditor(parent: HTMLElement, options: EditorOptions): CellEditor {
   const run = (): boolean => {
     options.onRun();
     return true;
+  };
+  const hint = document.createElement("p");
+  hint.className = "lk-editor__hint";
+  hint.id = `lk-editor-hint-${++hints}`;
+  /** Tab moves focus (true) or indents (false). */
+  let tabMoves = true;
+  const setTabMoves = (view: EditorView, value: boolean): void => {
+    tabMoves = value;
+    view.setTabFocusMode(value);
+    hint.textContent = value ? HINT.moves : HINT.indents;
+    hint.dataset["tab"] = value ? "moves" : "indents";
   };
   // Predictions (a later feature) show code read-only until answered.
   const readOnly = new Compartment();
@@ -52,19 +75,32 @@ export function createEditor(parent: HTMLElement, options: EditorOptions): CellE
         keymap.of([
           { key: "Shift-Enter", run },
           { key: "Mod-Enter", run },
-          { key: "Escape", run: () => (options.onEscape(), true) },
+          { key: "Ctrl-m", mac: "Shift-Alt-m", run: (target) => (setTabMoves(target, !tabMoves), true) },
           ...defaultKeymap,
           ...historyKeymap,
           indentWithTab,
         ]),
-        EditorView.contentAttributes.of({ "aria-label": `Python-Code von ${options.label}` }),
+        EditorView.contentAttributes.of({
+          "aria-label": `Python-Code von ${options.label}`,
+          "aria-describedby": hint.id,
+          // In the tab order anyway (contenteditable); said explicitly, axe counts the
+          // editor as keyboard access to its horizontally scrolling box (phones).
+          tabindex: "0",
+        }),
         EditorView.updateListener.of((update) => {
-          if (update.docChanged) options.onChange(update.state.doc.toString());
+          if (!update.docChanged) return;
+          // Typing means writing code: from now on Tab indents (Esc, then Tab leaves).
+          if (tabMoves && update.transactions.some((tr) => tr.isUserEvent("input") || tr.isUserEvent("delete"))) {
+            setTabMoves(update.view, false);
+          }
+          options.onChange(update.state.doc.toString());
         }),
         readOnly.of(EditorState.readOnly.of(options.readOnly ?? false)),
       ],
     }),
   });
+  setTabMoves(view, true);
+  parent.append(hint);
   return {
     getCode: () => view.state.doc.toString(),
     setCode: (code) => view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: code } }),

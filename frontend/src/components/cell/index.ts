@@ -11,7 +11,8 @@
  * and the next cell still runs (later cells need nothing from a check).
  */
 import type { PythonRuntime, RestartReason } from "../../runtime/python";
-import { PythonFailedError, RestartedError } from "../../runtime/python";
+import { CancelledError, PythonFailedError, RestartedError, progressBytes, progressText } from "../../runtime/python";
+import { button, setAvailable } from "../controls";
 import { OutputView } from "../output/render";
 import type { CellEditor } from "./editor";
 import { DraftStore } from "./storage";
@@ -37,15 +38,6 @@ const STATUS: Record<CellState, string> = {
   error: "Fehler",
   stopped: "Gestoppt",
 };
-
-function button(label: string, className: string, title: string): HTMLButtonElement {
-  const node = document.createElement("button");
-  node.type = "button";
-  node.className = `lk-button ${className}`;
-  node.textContent = label;
-  node.title = title;
-  return node;
-}
 
 /** A "Python neu starten" button for a notice: the way back when Python is damaged. */
 export function restartButton(runtime: PythonRuntime): HTMLButtonElement {
@@ -73,11 +65,17 @@ export class Cell {
   private readonly outputElement: HTMLOutputElement;
   private readonly buildOutput: Node[];
   private readonly status: HTMLSpanElement;
+  /** Bytes of Python received while it loads: visible, not announced (it changes often). */
+  private readonly progress: HTMLSpanElement;
   private readonly runButton: HTMLButtonElement;
   private readonly stopButton: HTMLButtonElement;
   private readonly resetButton: HTMLButtonElement;
   private readonly drafts: DraftStore;
   private code: string;
+  /** Runs as a prerequisite of a later cell: its status is not announced. */
+  private quiet = false;
+  /** When this cell's run started (or Python became ready for it). */
+  private runStarted = 0;
 
   constructor(
     readonly root: HTMLElement,
@@ -91,17 +89,27 @@ export class Cell {
     this.drafts = new DraftStore(location.pathname, index, this.data.code);
     this.code = this.drafts.load() ?? this.data.code;
 
-    this.runButton = button("Ausführen", "lk-button--run", "Ausführen (Umschalt+Enter)");
-    this.stopButton = button("Stopp", "lk-button--stop", "Laufende Zelle stoppen");
-    this.resetButton = button("Zurücksetzen", "lk-button--reset", "Code und Ergebnis der Autorin wiederherstellen");
-    this.runButton.setAttribute("aria-label", `${this.data.label} ausführen`);
-    this.stopButton.disabled = true;
+    const label = this.data.label;
+    this.runButton = button("Ausführen", "lk-button--run", "Ausführen (Umschalt+Enter)", `${label} ausführen`);
+    this.stopButton = button("Stopp", "lk-button--stop", "Laufende Zelle stoppen", `Stopp: ${label}`);
+    this.resetButton = button(
+      "Zurücksetzen",
+      "lk-button--reset",
+      "Code und Ergebnis der Autorin wiederherstellen",
+      `${label} zurücksetzen`,
+    );
+    setAvailable(this.stopButton, false);
+    // The block's one live region: its status, never its output (announced twice before).
     this.status = document.createElement("span");
     this.status.className = "lk-cell__status";
+    this.status.setAttribute("role", "status");
+    this.progress = document.createElement("span");
+    this.progress.className = "lk-cell__progress";
+    this.progress.setAttribute("aria-hidden", "true");
 
     const bar = document.createElement("div");
     bar.className = "lk-cell__bar";
-    bar.append(this.runButton, this.stopButton, this.resetButton, this.status);
+    bar.append(this.runButton, this.stopButton, this.resetButton, this.status, this.progress);
     root.querySelector(".lk-cell__code")?.after(bar);
 
     this.runButton.addEventListener("click", () => void this.page.run(this));
@@ -125,7 +133,6 @@ export class Cell {
       code: this.code,
       label: this.data.label,
       onRun: () => void this.page.run(this),
-      onEscape: () => this.runButton.focus(),
       onChange: (code) => {
         this.code = code;
         if (code === this.data.code) this.drafts.clear();
@@ -141,21 +148,55 @@ export class Cell {
 
   setState(state: CellState, detail = ""): void {
     this.root.dataset["state"] = state;
+    // Prerequisite cells stay silent: the reader asked for the later cell.
+    this.status.setAttribute("aria-live", this.quiet ? "off" : "polite");
     this.status.textContent = detail || STATUS[state];
+    this.progress.textContent = "";
     const busy = state === "queued" || state === "running";
-    this.stopButton.disabled = !busy;
-    this.runButton.disabled = busy;
+    setAvailable(this.stopButton, busy);
+    setAvailable(this.runButton, !busy);
+    if (!busy) delete this.outputElement.dataset["stale"];
+  }
+
+  /** Run as a prerequisite of a later cell (quiet) or as the cell the reader asked for. */
+  setQuiet(quiet: boolean): void {
+    this.quiet = quiet;
+  }
+
+  /**
+   * While Python loads, the status says so ("Python wird geladen …", then "Python
+   * startet …") and the bytes received show beside it.
+   */
+  watchLoading(runtime: PythonRuntime): void {
+    const show = (): boolean => {
+      const state = this.root.dataset["state"];
+      if (state !== "running" && state !== "queued") return false;
+      if (runtime.state === "loading") {
+        const phase = progressText(runtime.progress);
+        if (this.status.textContent !== phase) this.status.textContent = phase;
+        this.progress.textContent = progressBytes(runtime.progress);
+        return true;
+      }
+      if (runtime.state === "ready") {
+        this.runStarted = performance.now(); // "Fertig (… s)" counts the run, not the download
+        this.setState(state);
+      }
+      return false;
+    };
+    if (!show()) return;
+    const stop = runtime.subscribe(() => {
+      if (!show()) stop();
+    });
   }
 
   /** Run this cell's code in the runtime (the page decides what runs first). */
   async execute(runtime: PythonRuntime): Promise<boolean> {
     if (runtime.state !== "ready") {
-      this.setState("running", "Python wird geladen …");
-      void runtime.start().then(() => {
-        if (this.root.dataset["state"] === "running") this.setState("running");
-      }, () => undefined);
+      this.setState("running", progressText(runtime.progress));
+      this.watchLoading(runtime);
+      void runtime.start().catch(() => undefined);
     }
-    const started = performance.now();
+    this.runStarted = performance.now();
     let first = true;
     let done = false;
     try {
@@ -171,13 +212,16 @@ export class Cell {
       done = true;
       this.ranInEpoch = runtime.epoch;
       this.output.showResult(result);
-      const seconds = ((performance.now() - started) / 1000).toFixed(2).replace(".", ",");
+      const seconds = ((performance.now() - this.runStarted) / 1000).toFixed(2).replace(".", ",");
       const failed = result.error !== null;
       this.setState(failed ? "error" : "done", `${failed ? "Fehler" : "Fertig"} (${seconds} s)`);
       return !failed || result.error_type === this.data.raises;
     } catch (error) {
       if (error instanceof RestartedError) {
         // Stopped: `forget()` already told the reader; keep its state.
+      } else if (error instanceof CancelledError) {
+        // Stopp while Python loaded: nothing ran; the last output stays.
+        this.setState("stopped", "Abgebrochen: Python lädt weiter, nichts ist verloren");
       } else if (error instanceof PythonFailedError) {
         this.output.clear();
         this.output.showNotice(
@@ -196,9 +240,10 @@ export class Cell {
     }
   }
 
+  /** Waiting for its turn: the last output stays (marked as old) until new output arrives. */
   markQueued(): void {
     this.setState("queued", "Wartet …");
-    this.output.clear();
+    if (this.outputElement.childNodes.length > 0) this.outputElement.dataset["stale"] = "true";
   }
 
   markRunning(): void {
@@ -305,10 +350,20 @@ export class CellPage {
       if (!cell.data.check) break;
       checks.push(cell);
     }
+    const cancels = this.runtime.cancels;
+    for (const cell of before) cell.setQuiet(true);
+    target.setQuiet(false);
     for (const cell of [...before, target]) cell.markQueued();
+    if (this.runtime.state !== "ready") target.watchLoading(this.runtime);
     for (const cell of before) {
       cell.markRunning();
       const ok = await cell.execute(this.runtime);
+      if (this.runtime.cancels !== cancels) {
+        // Stopp while Python loaded: the cells still waiting end too.
+        for (const rest of [...before, target]) if (rest.root.dataset["state"] === "queued") rest.setState("idle");
+        target.setState("stopped", "Abgebrochen: Python lädt weiter, nichts ist verloren");
+        return;
+      }
       if (this.runtime.epoch !== epoch) return; // stopped meanwhile: every cell was told
       if (!ok && cell.data.check) {
         this.checkFailed(cell, session, target);
@@ -336,8 +391,16 @@ export class CellPage {
     (shown[shown.length - 1] ?? fallback).noteCheckFailed();
   }
 
-  /** Stop the running cell: restart Python; every cell hears of it (`onRestart`). */
+  /**
+   * Stop the running cell: restart Python; every cell hears of it (`onRestart`).
+   * While Python still loads nothing runs yet: only the waiting runs end, the
+   * download goes on.
+   */
   stop(target: Cell): void {
+    if (this.runtime.cancelQueued()) {
+      target.focusRun();
+      return;
+    }
     this.stoppedBy = target;
     this.runtime.restart("stopp");
     target.focusRun();

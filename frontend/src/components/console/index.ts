@@ -117,6 +117,9 @@ export class CommandConsole {
       `autocapitalize="off" spellcheck="false" enterkeyhint="send" placeholder="hilfe">` +
       `<button type="submit" class="lk-button lk-button--run">Ausführen</button>` +
       `<button type="button" class="lk-button lk-button--reset">Zurücksetzen</button>`;
+    // Names with the console's label: a lesson has many "Ausführen" and "Zurücksetzen".
+    form.querySelector(".lk-button--run")!.setAttribute("aria-label", `Befehl ausführen: ${this.data.label}`);
+    form.querySelector(".lk-button--reset")!.setAttribute("aria-label", `${this.data.label} zurücksetzen`);
     this.log.after(form);
     this.input = form.querySelector<HTMLInputElement>("input")!;
     form.addEventListener("submit", (event) => {

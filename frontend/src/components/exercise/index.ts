@@ -7,8 +7,9 @@
  * progress in localStorage (./progress.ts).
  */
 import type { PythonRuntime } from "../../runtime/python";
-import { PythonFailedError, RestartedError } from "../../runtime/python";
+import { CancelledError, PythonFailedError, RestartedError } from "../../runtime/python";
 import { restartButton } from "../cell";
+import { button, setAvailable } from "../controls";
 import type { CellEditor } from "../cell/editor";
 import { OutputView } from "../output/render";
 import type { CellResult } from "../../runtime/protocol";
@@ -23,6 +24,7 @@ interface ExerciseData {
   label: string;
   code?: string;
   session?: string | null;
+  platzhalter?: string;
   vorbereitung?: string;
   start?: string;
   pruefung?: string;
@@ -41,23 +43,15 @@ interface PredictionOutcome {
   result?: CellResult;
 }
 
-function button(label: string, className: string): HTMLButtonElement {
-  const node = document.createElement("button");
-  node.type = "button";
-  node.className = `lk-button ${className}`;
-  node.textContent = label;
-  return node;
-}
-
 /** What all four kinds share: data, feedback, progress, hints, the hidden solution. */
 abstract class Exercise {
   readonly data: ExerciseData;
   protected readonly feedback: Feedback;
   protected readonly progress: ProgressStore;
   protected readonly bar: HTMLDivElement;
-  protected readonly checkButton = button("Prüfen", "lk-button--run");
+  protected readonly checkButton: HTMLButtonElement;
   /** Ends a check that does not end (an endless loop in the reader's code). */
-  protected readonly stopButton = button("Stopp", "lk-button--stop");
+  protected readonly stopButton: HTMLButtonElement;
   private readonly solution: HTMLDetailsElement | null;
   private stopped = false;
 
@@ -66,21 +60,21 @@ abstract class Exercise {
     protected readonly runtime: PythonRuntime,
   ) {
     this.data = readData(root, ".lk-exercise__data", {} as ExerciseData);
+    this.checkButton = button("Prüfen", "lk-button--run", "", `${this.data.label} prüfen`);
+    this.stopButton = button("Stopp", "lk-button--stop", "Prüfung stoppen (Python startet neu)", `Stopp: ${this.data.label}`);
     this.feedback = new Feedback(root.querySelector<HTMLOutputElement>("output.lk-exercise__feedback")!);
     this.progress = new ProgressStore(this.data.id, this.data.digest);
     this.solution = root.querySelector<HTMLDetailsElement>("details.lk-exercise__solution");
     if (this.solution) this.solution.hidden = true; // revealed by the exercise's own rules
     this.bar = document.createElement("div");
     this.bar.className = "lk-exercise__bar";
-    this.checkButton.setAttribute("aria-label", `${this.data.label} prüfen`);
     this.bar.append(this.checkButton);
     if (this.data.type !== "quiz") {
-      this.stopButton.disabled = true;
-      this.stopButton.title = "Prüfung stoppen (Python startet neu)";
-      this.stopButton.setAttribute("aria-label", "Prüfen stoppen");
+      setAvailable(this.stopButton, false);
       this.stopButton.addEventListener("click", () => {
         this.stopped = true;
-        runtime.restart("stopp");
+        // While Python loads nothing runs yet: end the waiting check, keep the download.
+        if (!runtime.cancelQueued()) runtime.restart("stopp");
       });
       this.bar.append(this.stopButton);
     }
@@ -150,7 +144,8 @@ abstract class Exercise {
     const hints = [...this.root.querySelectorAll<HTMLDetailsElement>("details.lk-exercise__hint")];
     if (hints.length === 0) return;
     let shown = 0;
-    const next = button(`Hinweis (1 von ${hints.length})`, "lk-button--hint");
+    const name = (n: number): string => `Hinweis (${n} von ${hints.length}): ${this.data.label}`;
+    const next = button(`Hinweis (1 von ${hints.length})`, "lk-button--hint", "", name(1));
     for (const hint of hints) hint.hidden = true;
     next.addEventListener("click", () => {
       const hint = hints[shown];
@@ -158,16 +153,23 @@ abstract class Exercise {
       hint.hidden = false;
       hint.open = true;
       shown += 1;
-      if (shown < hints.length) next.textContent = `Hinweis (${shown + 1} von ${hints.length})`;
-      else next.disabled = true;
+      if (shown < hints.length) {
+        next.textContent = `Hinweis (${shown + 1} von ${hints.length})`;
+        next.setAttribute("aria-label", name(shown + 1));
+      } else {
+        // Keeps focus (a disabled button would drop it to <body>).
+        next.textContent = "Alle Hinweise gezeigt";
+        next.setAttribute("aria-label", `Alle Hinweise gezeigt: ${this.data.label}`);
+        setAvailable(next, false);
+      }
     });
     this.bar.append(next);
   }
 
   /** Run an async step; tell the reader when Python is unavailable or was restarted. */
   protected async guard(step: () => Promise<void>): Promise<void> {
-    this.checkButton.disabled = true;
-    this.stopButton.disabled = false;
+    setAvailable(this.checkButton, false);
+    setAvailable(this.stopButton, true);
     this.stopped = false;
     this.root.dataset["state"] = "checking";
     try {
@@ -177,8 +179,8 @@ abstract class Exercise {
       this.feedback.verdict("invalid", failure(error, this.stopped));
       if (error instanceof PythonFailedError) this.feedback.append(restartButton(this.runtime));
     } finally {
-      this.checkButton.disabled = false;
-      this.stopButton.disabled = true;
+      setAvailable(this.checkButton, true);
+      setAvailable(this.stopButton, false);
       this.root.dataset["state"] = "idle";
     }
   }
@@ -186,6 +188,7 @@ abstract class Exercise {
 
 /** What the reader hears when a check or run could not finish. */
 function failure(error: unknown, stopped: boolean): string {
+  if (error instanceof CancelledError) return "Abgebrochen, bevor Python bereit war. Python lädt weiter; nichts ist verloren.";
   if (error instanceof RestartedError) {
     return stopped
       ? "Gestoppt. Python wurde neu gestartet; prüf noch einmal, wenn du so weit bist."
@@ -200,11 +203,18 @@ function failure(error: unknown, stopped: boolean): string {
   return `Python ist nicht verfügbar: ${String(error)}`;
 }
 
+/** "Lösung zeigen": available after a first attempt. */
+function solutionButton(label: string): HTMLButtonElement {
+  const node = button("Lösung zeigen", "lk-button--solution", "Nach einem ersten Versuch", `Lösung zeigen: ${label}`);
+  setAvailable(node, false);
+  return node;
+}
+
 /** Replace the static code of `host` with an editor (loaded on demand). */
 async function editorIn(host: HTMLElement, code: string, label: string, onRun: () => void, onChange: (code: string) => void): Promise<CellEditor> {
   const { createEditor } = await import("../cell/editor");
   host.replaceChildren();
-  return createEditor(host, { code, label, onRun, onEscape: () => undefined, onChange });
+  return createEditor(host, { code, label, onRun, onChange });
 }
 
 class PredictionExercise extends Exercise {
@@ -216,9 +226,10 @@ class PredictionExercise extends Exercise {
     const id = `lk-answer-${this.data.id}`;
     const row = document.createElement("div");
     row.className = "lk-exercise__answer-row";
-    row.innerHTML = `<label for="${id}">Deine Vorhersage</label><input id="${id}" type="text" autocomplete="off" spellcheck="false" placeholder="z. B. (1, 2, 0)">`;
+    row.innerHTML = `<label for="${id}">Deine Vorhersage</label><input id="${id}" type="text" autocomplete="off" spellcheck="false">`;
     this.bar.before(row);
     this.input = row.querySelector("input")!;
+    this.input.placeholder = this.data.platzhalter ?? "ein Python-Wert";
     this.input.addEventListener("keydown", (event) => {
       if (event.key === "Enter") void this.guard(() => this.check());
     });
@@ -257,19 +268,19 @@ class PredictionExercise extends Exercise {
     const output = document.createElement("output");
     output.className = "lk-output";
     const view = new OutputView(output);
-    const runButton = button("Ausführen", "lk-button--run");
-    const stopButton = button("Stopp", "lk-button--stop");
-    stopButton.setAttribute("aria-label", "Lauf stoppen");
-    stopButton.disabled = true;
+    const label = this.data.label;
+    const runButton = button("Ausführen", "lk-button--run", "Ausführen (Umschalt+Enter)", `Code von ${label} ausführen`);
+    const stopButton = button("Stopp", "lk-button--stop", "Lauf stoppen", `Stopp: Code von ${label}`);
+    setAvailable(stopButton, false);
     let stopped = false;
     stopButton.addEventListener("click", () => {
       stopped = true;
-      this.runtime.restart("stopp");
+      if (!this.runtime.cancelQueued()) this.runtime.restart("stopp");
     });
     const run = async (): Promise<void> => {
       view.clear();
-      runButton.disabled = true;
-      stopButton.disabled = false;
+      setAvailable(runButton, false);
+      setAvailable(stopButton, true);
       stopped = false;
       let done = false;
       try {
@@ -287,8 +298,8 @@ class PredictionExercise extends Exercise {
         view.showNotice(failure(error, stopped), "warning");
         if (error instanceof PythonFailedError) output.lastElementChild?.append(" ", restartButton(this.runtime));
       } finally {
-        runButton.disabled = false;
-        stopButton.disabled = true;
+        setAvailable(runButton, true);
+        setAvailable(stopButton, false);
       }
     };
     this.editor = await editorIn(host, this.data.code ?? "", this.data.label, () => void run(), () => undefined);
@@ -303,15 +314,14 @@ class PredictionExercise extends Exercise {
 class CodeTaskExercise extends Exercise {
   private editor: CellEditor | null = null;
   private code: string;
-  private readonly solutionButton = button("Lösung zeigen", "lk-button--solution");
+  private readonly solutionButton: HTMLButtonElement;
 
   constructor(root: HTMLElement, runtime: PythonRuntime) {
     super(root, runtime);
+    this.solutionButton = solutionButton(this.data.label);
     const { current } = this.progress.load();
     this.code = current?.draft ?? this.data.start ?? "";
-    this.solutionButton.disabled = true;
-    this.solutionButton.title = "Nach einem ersten Versuch";
-    const reset = button("Zurücksetzen", "lk-button--reset");
+    const reset = button("Zurücksetzen", "lk-button--reset", "Startcode wiederherstellen", `${this.data.label} zurücksetzen`);
     this.bar.append(this.solutionButton, reset);
     this.solutionButton.addEventListener("click", () => {
       if (window.confirm("Die Lösung zeigen? Ein weiterer eigener Versuch lohnt sich oft.")) this.showSolution();
@@ -352,18 +362,18 @@ class CodeTaskExercise extends Exercise {
     else this.feedback.verdict("wrong", `${passed} von ${outcome.checks.length} Prüfungen bestanden.`);
     this.feedback.checks(outcome);
     this.feedback.pre(outcome.output);
-    this.solutionButton.disabled = false;
+    setAvailable(this.solutionButton, true);
     this.solutionButton.title = "";
     if (outcome.ok) this.markSolved();
   }
 }
 
 class ConsoleTaskExercise extends Exercise {
-  private readonly solutionButton = button("Lösung zeigen", "lk-button--solution");
+  private readonly solutionButton: HTMLButtonElement;
 
   constructor(root: HTMLElement, runtime: PythonRuntime) {
     super(root, runtime);
-    this.solutionButton.disabled = true;
+    this.solutionButton = solutionButton(this.data.label);
     this.bar.append(this.solutionButton);
     this.solutionButton.addEventListener("click", () => {
       if (window.confirm("Die Lösung zeigen? Ein weiterer eigener Versuch lohnt sich oft.")) this.showSolution();
@@ -389,7 +399,8 @@ class ConsoleTaskExercise extends Exercise {
       outcome.ok ? "Gelöst: der Zustand stimmt." : `${passed} von ${outcome.checks.length} Prüfungen bestanden.`,
     );
     this.feedback.checks(outcome);
-    this.solutionButton.disabled = false;
+    setAvailable(this.solutionButton, true);
+    this.solutionButton.title = "";
     if (outcome.ok) this.markSolved();
   }
 }
@@ -426,12 +437,23 @@ class QuizExercise extends Exercise {
     this.inputs.forEach((input, index) => {
       const item = input.closest("li");
       if (!item) return;
-      item.dataset["result"] = right.has(index) ? "richtig" : input.checked ? "falsch" : "";
+      const result = right.has(index) ? "richtig" : input.checked ? "falsch" : "";
+      item.dataset["result"] = result;
+      // The verdict in words beside the option (not only a colour; forced colours keep it).
+      item.querySelector(".lk-quiz__verdict")?.remove();
+      if (result) {
+        const verdict = document.createElement("span");
+        verdict.className = "lk-quiz__verdict";
+        verdict.textContent =
+          result === "falsch" ? "✗ Falsch" : input.checked ? "✓ Richtig" : "✓ Richtig (nicht gewählt)";
+        item.querySelector("label")?.append(verdict);
+      }
       const why = item.querySelector<HTMLElement>(".lk-quiz__why");
       if (why && (input.checked || right.has(index))) why.hidden = false;
     });
     const many = right.size > 1 ? ` (${right.size} Antworten sind richtig)` : "";
     this.feedback.verdict(correct ? "right" : "wrong", correct ? "Richtig." : `Noch nicht${many}. Die Erklärungen stehen bei den Antworten.`);
+    this.showSolution();
     if (correct) this.markSolved();
   }
 }

@@ -53,6 +53,13 @@ export function progressKey(page: string, id: string): string {
   return `${PREFIX}${pageKeyPath(page)}#${id}`;
 }
 
+/** Sent on `document` when an exercise on this page became solved or was reset. */
+export const PROGRESS_EVENT = "lessonkit:progress";
+
+function announceProgress(): void {
+  document.dispatchEvent(new CustomEvent(PROGRESS_EVENT));
+}
+
 export class ProgressStore {
   private readonly key: string;
 
@@ -71,14 +78,18 @@ export class ProgressStore {
     return stored.digest === this.digest ? { current: stored, stale: null } : { current: null, stale: stored };
   }
 
-  /** Merge `change` into the stored progress; false when it could not be saved. */
+  /** Merge `change` into the stored progress; false when it could not be saved. A change of
+   * `solved` is announced (PROGRESS_EVENT), so an overview on the same page follows it. */
   save(change: Partial<Progress>): boolean {
     const { current } = this.load();
     const next: Progress = { digest: this.digest, solved: false, ...current, ...change };
-    return writeItem(this.key, JSON.stringify(next));
+    const saved = writeItem(this.key, JSON.stringify(next));
+    if (saved && next.solved !== (current?.solved ?? false)) announceProgress();
+    return saved;
   }
 
   clear(): void {
     removeItem(this.key);
+    announceProgress();
   }
 }

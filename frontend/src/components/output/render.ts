@@ -98,13 +98,17 @@ purifier.addHook("afterSanitizeAttributes", (node) => {
  * (`fill:var(--pysim-fg,#1f2937)` is kept as written).
  */
 export function sanitizeSvg(svg: string): DocumentFragment {
-  return purifier.sanitize(svg, {
+  const fragment = purifier.sanitize(svg, {
     USE_PROFILES: { svg: true, svgFilters: true },
     FORBID_TAGS: ["style", "foreignobject", "a"],
     FORBID_ATTR: ["overflow"],
     ALLOW_DATA_ATTR: false,
     RETURN_DOM_FRAGMENT: true,
   });
+  // A picture is one image to assistive technology, named by its <title> and described
+  // by its <desc> (the SVG profile drops `role`; no other role is let through).
+  for (const node of fragment.children) if (node.localName === "svg") node.setAttribute("role", "img");
+  return fragment;
 }
 
 /** Writes output into one `<output>`; streaming first, the final result at the end. */

@@ -1,11 +1,12 @@
 /**
  * The progress overview on the course's start page: per lesson, how many of
  * its exercises this reader has solved (from localStorage, see
- * ../exercise/progress.ts), and `Fortschritt zurücksetzen`.
+ * ../exercise/progress.ts), and `Fortschritt zurücksetzen`. It counts again when an
+ * exercise on the same page is solved and when another tab changes the storage.
  */
 import { removeItem, keysWith } from "../../runtime/storage";
 import { DRAFT_PREFIX } from "../cell/storage";
-import { PREFIX, progressKey, readProgress, storageAvailable } from "../exercise/progress";
+import { PREFIX, PROGRESS_EVENT, progressKey, readProgress, storageAvailable } from "../exercise/progress";
 import { readData } from "../data";
 
 interface LessonExercises {
@@ -44,6 +45,16 @@ export function mountProgress(scope: ParentNode): void {
       continue;
     }
     render(root, lessons);
+    // Solved on this page (PROGRESS_EVENT) or in another tab (storage): count again.
+    const update = (): void => {
+      if (root.isConnected) render(root, lessons);
+      else {
+        document.removeEventListener(PROGRESS_EVENT, update);
+        window.removeEventListener("storage", update);
+      }
+    };
+    document.addEventListener(PROGRESS_EVENT, update);
+    window.addEventListener("storage", update);
     const reset = document.createElement("button");
     reset.type = "button";
     reset.className = "lk-button lk-button--reset";

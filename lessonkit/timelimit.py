@@ -1,0 +1,101 @@
+"""A time limit for each block the build runs: an endless loop fails the build.
+
+Cells, consoles and exercise checks run in the build's own thread (the kernel is
+shared with the browser, where ``Stopp`` ends a run). At build time nobody can
+press ``Stopp``, so ``time_limit`` does it: when the limit passes it cancels the
+awaiting task (a cell stuck in ``await``) and raises ``BuildTimeout`` in the
+running thread (a cell stuck in a Python loop). The caller asks ``expired`` and
+reports the block with file and line. A blocking C call (a long ``time.sleep``)
+is interrupted only when it returns.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ctypes
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+#: Seconds a single block (a cell, a console's setup, one exercise) may run at build time.
+TIME_LIMIT = 30.0
+
+
+class BuildTimeout(BaseException):
+    """Raised inside a block that ran past its time limit (a BaseException: code that
+    catches ``Exception`` must not swallow it)."""
+
+
+@dataclass
+class Limit:
+    seconds: float
+    expired: bool = False
+
+
+def _raise_in(thread_id: int, exc: type[BaseException] | None) -> None:
+    ctypes.pythonapi.PyThreadState_SetAsyncExc(
+        ctypes.c_ulong(thread_id), ctypes.py_object(exc) if exc else None
+    )
+
+
+@contextmanager
+def time_limit(seconds: float = TIME_LIMIT) -> Iterator[Limit]:
+    """Stop the code inside after ``seconds``; ``Limit.expired`` says whether it was.
+
+    First the awaiting task is cancelled (a cell stuck in ``await``). If the event
+    loop does not get to that within a second, the thread is busy in Python code
+    (a loop): then ``BuildTimeout`` is raised in it. Never both: an exception
+    raised while the event loop itself runs would break the loop.
+    """
+    limit = Limit(seconds)
+    thread_id = threading.get_ident()
+    try:
+        task: asyncio.Task[object] | None = asyncio.current_task()
+        loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+    except RuntimeError:
+        task, loop = None, None
+    lock = threading.Lock()
+    state = {"active": True, "cancelled": False, "raised": False}
+
+    def cancel() -> None:  # in the event loop's own thread
+        if state["active"] and task is not None:
+            state["cancelled"] = True
+            task.cancel()
+
+    def interrupt() -> None:
+        with lock:
+            if state["active"] and not state["cancelled"]:
+                state["raised"] = True
+                _raise_in(thread_id, BuildTimeout)
+
+    def stop() -> None:
+        with lock:
+            if not state["active"]:
+                return
+            limit.expired = True
+            if loop is None:
+                state["raised"] = True
+                _raise_in(thread_id, BuildTimeout)
+                return
+            loop.call_soon_threadsafe(cancel)
+        later = threading.Timer(1.0, interrupt)
+        later.daemon = True
+        later.start()
+
+    timer = threading.Timer(seconds, stop)
+    timer.daemon = True
+    timer.start()
+    try:
+        yield limit
+    except (BuildTimeout, asyncio.CancelledError):
+        if not limit.expired:
+            raise
+    finally:
+        with lock:
+            state["active"] = False
+            timer.cancel()
+            if state["raised"]:
+                _raise_in(thread_id, None)  # drop an exception not yet delivered
+            if state["cancelled"] and task is not None:
+                task.uncancel()
