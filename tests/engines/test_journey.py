@@ -70,6 +70,10 @@ def test_stopp_ends_an_endless_loop_and_the_next_run_works(reader: Reader) -> No
     reader.edit(reader.editor(reader.cell(6)), "while True: pass")
     reader.session.click(reader.part(6, ".lk-button--run"))
     reader.wait_state(6, "running")
+    # Stopp while Python still loads only cancels the waiting run (issue 17): loaded first.
+    reader.session.wait_for(
+        "return window.lessonkit.runtime.state === 'ready'", message="Python ready"
+    )
     time.sleep(0.5)
     assert reader.session.js("return 1 + 1") == 2  # the page stays responsive
     reader.session.click(reader.part(6, ".lk-button--stop"))
