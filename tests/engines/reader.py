@@ -67,7 +67,8 @@ class Reader:
         except TimeoutError:
             raise TimeoutError(
                 f"cell {number} is {self.state(number)!r}, not {'/'.join(states)};"
-                f" Python: {self.session.js('return window.lessonkit.runtime.state')!r};"
+                f" Python: {self.session.js('return window.lessonkit.runtime.state')!r}"
+                f" ({self.session.js('return JSON.stringify(window.lessonkit.runtime.progress)')});"
                 f" its output: {self.output(number)!r}"
             ) from None
 
