@@ -31,6 +31,14 @@ click does not):
 * bytes of the first visit and of the second page: raw, and as a static host serves
   them (gzip -6 for compressible types; zip, gzip and images as they are).
 
+``--engine firefox`` or ``--engine webkit`` measures Debian's Firefox ESR or WebKitGTK
+instead, driven by WebDriver (tests/engines/): per run a fresh browser and profile,
+given two seconds to settle; the first page carries a same-origin copy of the clicking
+script (WebDriver has no init scripts). It prints Python ready and first output, cold
+(new profile) and warm (the same page again once the service worker has stored the
+site), and the second run; the plain start, the second page and the bytes are
+Chromium's figures only.
+
 ``--throttle`` measures instead what a reader on a slow phone sees of the start
 (issue 17): a cold profile, the processor 4× slower and the connection at 5 Mbit/s
 down, 1 Mbit/s up, 40 ms latency (Chromium's DevTools protocol:
@@ -389,20 +397,70 @@ def measure(server: StaticServer, runs: int, first_page: str) -> tuple[Figures, 
     return figures, first_visit, second_visit
 
 
+def measure_engine(engine: str, server: StaticServer, runs: int, first_page: str) -> Figures:
+    """Firefox or WebKit through WebDriver (see the docstring)."""
+    from tests.engines.browsers import launch
+
+    script = "lk-bench-click.js"
+    (server.directory / script).write_text(CLICK_AT_ONCE)
+    html = server.directory / first_page / "index.html"
+    html.write_text(
+        html.read_text().replace("<head>", f'<head><script src="/{script}"></script>', 1)
+    )
+    figures = Figures()
+    url = server.url + first_page
+    for _ in range(runs):
+        with (
+            tempfile.TemporaryDirectory() as folder,
+            launch(engine, Path(folder) / "log") as browser,
+        ):
+            time.sleep(2)
+            session = browser.session
+            for name in ("cold", "warm"):
+                session.goto(url)
+                first = session.js_async("return await window.lkBench") / 1000
+                ready = session.js("return window.lessonkit.runtime.readyAt") / 1000
+                figures.add(f"snapshot start, {name}: navigation -> Python ready", ready)
+                figures.add(f"snapshot start, {name}: navigation -> first output", first)
+                stages = session.js("return window.lessonkit.runtime.readyStages")
+                figures.stages.setdefault("snapshot", []).append(stages)
+                if name == "cold":
+                    figures.add(
+                        "second run: click -> output",
+                        session.js_async(f"return await ({CLICK_AND_WAIT})()"),
+                    )
+                    session.wait_for(
+                        "return document.documentElement.hasAttribute('data-lk-offline')",
+                        message="the offline copy",
+                    )
+            assert browser.proxy.attempts == [], browser.proxy.attempts
+    return figures
+
+
 def build(site: Path, url: str) -> None:
     env = {**os.environ, "SITE_URL": url, "NO_MKDOCS_2_WARNING": "1"}
     command = [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "--site-dir", str(site)]
     subprocess.run(command, cwd=ROOT, check=True, env=env)
 
 
+def print_stages(figures: Figures) -> None:
+    stages = figures.stages["snapshot"]
+    names = [name for name in stages[0] if all(name in s for s in stages)]
+    print("  worker stages, ms since the worker started (median):")
+    print("    " + ", ".join(f"{n} {statistics.median(s[n] for s in stages):.0f}" for n in names))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--page", default=FIRST_PAGE, help="the first page (a page with cells)")
+    parser.add_argument("--engine", choices=("chromium", "firefox", "webkit"), default="chromium")
     parser.add_argument(
         "--throttle", action="store_true", help="a cold start with CPU 4× slower and 5 Mbit/s"
     )
     args = parser.parse_args()
+    if args.throttle and args.engine != "chromium":
+        parser.error("--throttle needs Chromium (its DevTools protocol)")
     with tempfile.TemporaryDirectory() as folder:
         site = Path(folder)
         server = StaticServer(site, cache_seconds=600)
@@ -410,6 +468,15 @@ def main() -> None:
         if args.throttle:
             throttled(server, args.runs, args.page)
             server.close()
+            return
+        if args.engine != "chromium":
+            figures = measure_engine(args.engine, server, args.runs, args.page)
+            server.close()
+            print(f"{args.engine}, first page /{args.page}, {args.runs} runs")
+            for name in figures.values:
+                unit, suffix = (1000, "ms") if "run:" in name else (1, "s")
+                figures.line(name, unit, suffix)
+            print_stages(figures)
             return
         (site / BARE_PAGE).write_text(BARE_HTML)
         figures, first_visit, second_visit = measure(server, args.runs, args.page)
@@ -420,10 +487,7 @@ def main() -> None:
     for name in figures.values:
         unit, suffix = (1000, "ms") if "run:" in name or "console" in name else (1, "s")
         figures.line(name, unit, suffix)
-    stages = figures.stages["snapshot"]
-    names = [name for name in stages[0] if all(name in s for s in stages)]
-    print("  worker stages, ms since the worker started (median):")
-    print("    " + ", ".join(f"{n} {statistics.median(s[n] for s in stages):.0f}" for n in names))
+    print_stages(figures)
     print(f"{'build time of the site consoles':<46} {seconds * 1000:7.1f} ms for {count} consoles")
     for name, transfer in (("first visit", first_visit), ("second page", second_visit)):
         raw, served = transfer.totals()

@@ -42,6 +42,15 @@ const lessonkit = { runtime, pages: 0 };
 window.lessonkit = lessonkit;
 installMermaidLoader(new URL(`../mermaid.min.js${version}`, import.meta.url));
 registerOffline(runtime);
+// Firefox keeps a page left while Python loads in its back-forward cache, its worker frozen
+// mid-download; the next page's request for the same runtime file then waits for that
+// download for ever (tests/engines). Such a page ends its start, and starts anew if it comes back.
+window.addEventListener("pagehide", (event) => {
+  if (event.persisted && runtime.state === "loading") runtime.stop();
+});
+window.addEventListener("pageshow", (event) => {
+  if (event.persisted && runtime.state === "idle" && document.documentElement.dataset["lkPage"]) runtime.restart("neustart");
+});
 installKeyboard();
 
 /**

@@ -293,6 +293,14 @@ export class PythonRuntime {
    * pending runs, start a new worker, and tell the page's blocks why.
    */
   restart(reason: RestartReason = "stopp"): void {
+    this.stop();
+    void this.start().catch(() => undefined);
+    // After the new start, so what the blocks ask for now (a console's replay) runs first.
+    for (const listener of [...this.restartListeners]) listener(reason);
+  }
+
+  /** End the worker and fail what waits for it, without a new start (`restart` makes one). */
+  stop(): void {
     this.worker?.terminate();
     this.worker = null;
     this.ready = null;
@@ -306,9 +314,6 @@ export class PythonRuntime {
     this.finished.clear();
     this.epoch += 1;
     this.setState("idle");
-    void this.start().catch(() => undefined);
-    // After the new start, so what the blocks ask for now (a console's replay) runs first.
-    for (const listener of [...this.restartListeners]) listener(reason);
   }
 
   /** Python died in `worker` (the current one): start again and say so. */

@@ -3,29 +3,28 @@
  *
  * Inflating takes a few hundred milliseconds of JavaScript-thread time; done in
  * the Python worker it would hold up Pyodide's own start (its module import and
- * WebAssembly compile), so the Python worker hands it to this one and gets the
- * finished memory back as a transferred buffer. Then this worker stores the
- * inflated snapshot for the next visit and says "kept"; it is ended after that.
+ * WebAssembly compile), so the Python worker hands it to this one. This worker
+ * reports the download's bytes as they arrive, then sends the finished memory back
+ * as a transferred buffer, with the downloaded packed bytes for the Python worker to
+ * keep (snapshot.ts says why it stores them itself); it is ended after that.
  */
-import { fetchSnapshot } from "./snapshot";
+import { downloadSnapshot } from "./snapshot";
 
 declare const self: DedicatedWorkerGlobalScope;
 
 export type InflateReply =
-  | { memory: Uint8Array }
+  | { memory: Uint8Array; packed: Uint8Array<ArrayBuffer> | null }
   | { error: string }
-  | { kept: true }
   /** Bytes of the download so far (the reader sees them arrive). */
   | { loaded: number; total: number; done: boolean };
 
 self.onmessage = async (event: MessageEvent<string>) => {
   try {
-    const { memory, kept } = await fetchSnapshot(new URL(event.data), (loaded, total, done) =>
+    const { memory, packed } = await downloadSnapshot(new URL(event.data), (loaded, total, done) =>
       self.postMessage({ loaded, total, done } satisfies InflateReply),
     );
-    self.postMessage({ memory } satisfies InflateReply, [memory.buffer]);
-    await kept;
-    self.postMessage({ kept: true } satisfies InflateReply);
+    const moved = packed ? [memory.buffer, packed.buffer] : [memory.buffer];
+    self.postMessage({ memory, packed } satisfies InflateReply, moved);
   } catch (error) {
     self.postMessage({ error: String(error) } satisfies InflateReply);
   }

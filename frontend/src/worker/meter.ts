@@ -5,7 +5,7 @@
  * The worker's `fetch` is wrapped: a response body passes through a counting
  * stream (status, headers and type stay, so WebAssembly's streaming compile still
  * works). The snapshot downloads in the inflate worker, which reports its bytes
- * with `add`. Sizes come from Content-Length when the response is not compressed
+ * with `update`. Sizes come from Content-Length when the response is not compressed
  * on the way (with Content-Encoding the length counts other bytes).
  */
 import type { FromWorker } from "../runtime/protocol";

@@ -13,7 +13,7 @@ import type { CellResult, FromWorker, ToWorker } from "../runtime/protocol";
 import { installPackages } from "../../../lessonkit/node/packages.mjs";
 import { sealWorkerScope } from "./sandbox";
 import { Meter } from "./meter";
-import { fetchSnapshotElsewhere } from "./snapshot";
+import { fetchSnapshot } from "./snapshot";
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -76,7 +76,7 @@ async function boot(): Promise<Python> {
   stage("runtime.json");
   const pyodideBase = new URL(runtime.pyodide, base);
   const snapshot = runtime.snapshot
-    ? fetchSnapshotElsewhere(new URL(runtime.snapshot, base), new URL("inflate.js", import.meta.url), (loaded, total, done) =>
+    ? fetchSnapshot(new URL(runtime.snapshot, base), new URL("inflate.js", import.meta.url), (loaded, total, done) =>
         meter.update("snapshot", loaded, total, done),
       ).then((bytes) => {
         stage("snapshot");

@@ -5,7 +5,10 @@
  * Inflating costs a quarter of a second, so the inflated (still packed) bytes are
  * kept in the Cache API under the snapshot's content-hashed address: a reader's
  * next visit reads 15 MB from disk instead. Only the current snapshot is kept, in a
- * cache of this site (offline/protocol.ts).
+ * cache of this site (offline/protocol.ts). The inflate worker reads a kept copy; the
+ * Python worker stores a new one itself (it opens the cache before it seals its scope,
+ * sandbox.ts): what a worker started by a worker stores in the Cache API, WebKitGTK
+ * 2.50 loses (tests/engines/test_journey.py).
  *
  * The snapshot's name ends with the SHA-256 of its inflated bytes (lessonkit/assets.py).
  * Both a kept copy and a download are checked against it before use: anything on the
@@ -76,52 +79,65 @@ async function keep(url: URL, packed: Uint8Array<ArrayBuffer>): Promise<void> {
     const cache = await caches.open(memoryCache(url));
     for (const request of await cache.keys()) if (request.url !== url.href) await cache.delete(request);
     await cache.put(url, new Response(packed));
-  } catch {
+  } catch (error) {
     // storage full or blocked: the next visit inflates again
+    console.warn("lessonkit: Speicherabbild nicht für den nächsten Besuch gespeichert.", error);
   }
 }
 
-/** The snapshot's memory, and a promise for when it is kept for the next visit. */
-export async function fetchSnapshot(
-  url: URL,
-  onProgress: OnProgress = () => undefined,
-): Promise<{ memory: Uint8Array; kept: Promise<void> }> {
+type Fetched = { memory: Uint8Array; packed: Uint8Array<ArrayBuffer> | null };
+
+/**
+ * The snapshot's memory: the kept copy when it is intact (packed: null), else downloaded,
+ * checked and inflated, with the packed bytes to keep.
+ */
+export async function downloadSnapshot(url: URL, onProgress: OnProgress = () => undefined): Promise<Fetched> {
   const digest = expectedDigest(url);
   const hit = digest ? await cached(url, digest) : null;
-  if (hit) return { memory: unpackPages(hit), kept: Promise.resolve() };
+  if (hit) return { memory: unpackPages(hit), packed: null };
   const packed = await download(url, onProgress);
   if (digest && (await sha256(packed)) !== digest) throw new Error(`${url.pathname}: Prüfsumme stimmt nicht`);
-  const memory = unpackPages(packed);
-  return { memory, kept: digest ? keep(url, packed) : Promise.resolve() };
+  return { memory: unpackPages(packed), packed };
 }
 
-/** `fetchSnapshot` in a worker of its own (inflate-worker.ts), or here if that fails. */
-export function fetchSnapshotElsewhere(url: URL, inflateWorker: URL, onProgress: OnProgress): Promise<Uint8Array> {
-  const here = () => fetchSnapshot(url, onProgress).then(({ memory }) => memory);
+/**
+ * `downloadSnapshot` in a worker of its own (inflate-worker.ts), which reports the
+ * download's bytes as they arrive; or here if that fails (this worker's own `fetch`
+ * counts them then, worker/meter.ts).
+ */
+function downloadElsewhere(url: URL, inflateWorker: URL, onProgress: OnProgress): Promise<Fetched> {
   let worker: Worker;
   try {
     worker = new Worker(inflateWorker, { type: "module", name: "inflate" });
   } catch {
-    return here();
+    return downloadSnapshot(url);
   }
-  return new Promise<Uint8Array>((resolve, reject) => {
+  return new Promise((resolve, reject) => {
     worker.onmessage = (event: MessageEvent<InflateReply>) => {
       const reply = event.data;
       if ("loaded" in reply) {
         onProgress(reply.loaded, reply.total, reply.done);
         return;
       }
-      if ("memory" in reply) {
-        resolve(reply.memory);
-        return; // the worker goes on storing the snapshot, then says "kept"
-      }
       worker.terminate();
       if ("error" in reply) reject(new Error(reply.error));
+      else resolve(reply);
     };
     worker.onerror = () => {
       worker.terminate();
-      resolve(here());
+      resolve(downloadSnapshot(url));
     };
     worker.postMessage(url.href);
   });
+}
+
+/**
+ * The snapshot's memory, from a worker of its own. A download (already checked against
+ * the digest in its name) is kept for the next visit by this worker: `keep` opens the
+ * cache at once, before the Python worker seals its scope (sandbox.ts).
+ */
+export async function fetchSnapshot(url: URL, inflateWorker: URL, onProgress: OnProgress): Promise<Uint8Array> {
+  const { memory, packed } = await downloadElsewhere(url, inflateWorker, onProgress);
+  if (packed && expectedDigest(url)) void keep(url, packed);
+  return memory;
 }
