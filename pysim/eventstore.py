@@ -30,7 +30,7 @@ from .fehler import (
     pruefe_ganzzahl,
     pruefe_name,
 )
-from .zeit import Zeit
+from .zeit import AufDerZeit, Zeit
 
 UNVERAENDERLICH = (
     "Ereignisse sind unveränderlich: Sie sind schon geschehen. "
@@ -140,7 +140,7 @@ class Rekonstruktion:
         )
 
 
-class EventStore:
+class EventStore(AufDerZeit):
     """Streams von Ereignissen mit Versionen."""
 
     def __init__(self, zeit: Zeit | None = None) -> None:
@@ -149,16 +149,6 @@ class EventStore:
         self._alle: list[Event] = []
         self._snapshots: dict[tuple[str, str], list[Snapshot]] = {}
         self._abonnenten: list[Callable[[list[Event]], None]] = []
-
-    @property
-    def now(self) -> int:
-        """Der aktuelle Tick."""
-        return self.zeit.now
-
-    def tick(self, n: int = 1) -> None:
-        """Lässt ``n`` Ticks vergehen (ein Projektor mit Verzögerung arbeitet dabei)."""
-        pruefe_ganzzahl(n, "Die Anzahl der Ticks", 0)
-        self.zeit.tick(n)
 
     # --- Schreiben ---
 

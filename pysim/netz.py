@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .fehler import UngueltigeEingabe, pruefe_ganzzahl
-from .zeit import Zeit
+from .zeit import AufDerZeit, Zeit
 
 
 @dataclass(frozen=True)
@@ -69,7 +69,7 @@ def _wahrscheinlichkeit(wert: object, name: str) -> float:
     return float(wert)
 
 
-class FakeNetz:
+class FakeNetz(AufDerZeit):
     """Ein unzuverlässiges Netz mit simulierter Zeit.
 
     - ``verlust``: Wahrscheinlichkeit, dass eine Nachricht verloren geht (Standard 0.2),
@@ -114,11 +114,6 @@ class FakeNetz:
         self._unterwegs = 0
         self._letzte_abfahrt: int | None = None
 
-    @property
-    def now(self) -> int:
-        """Der aktuelle Tick."""
-        return self.zeit.now
-
     def _verzoegerung(self) -> int:
         kleinste, groesste = self.verzoegerung
         return kleinste + int(self._zufall.random() * (groesste - kleinste + 1))
@@ -155,11 +150,6 @@ class FakeNetz:
         self._ankuenfte.append(Ankunft(self.zeit.now, nachricht, gesendet, kopie))
         if an is not None:
             an(nachricht)
-
-    def tick(self, n: int = 1) -> None:
-        """Lässt ``n`` Ticks vergehen; was fällig ist, kommt an."""
-        pruefe_ganzzahl(n, "Die Anzahl der Ticks", 0)
-        self.zeit.tick(n)
 
     def empfangen(self, warten: bool = True) -> list[Any]:
         """Alle bisher angekommenen Nachrichten in der Reihenfolge ihrer Ankunft.

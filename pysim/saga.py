@@ -42,7 +42,8 @@ from typing import Any
 
 from .fehler import SimFehler, UngueltigeEingabe, aufzaehlung, pruefe_ganzzahl, pruefe_name
 from .svg import Bild
-from .zeit import Termin, Zeit
+from .uebergaenge import schlage_nach
+from .zeit import AufDerZeit, Termin, Zeit
 
 # --- Zustände eines Schritts und die erlaubten Übergänge (die einzige Stelle mit Regeln) ---
 
@@ -92,12 +93,7 @@ ENDZUSTAENDE = (ABGESCHLOSSEN, KOMPENSIERT)
 
 def uebergang(zustand: str, ereignis: str) -> str | None:
     """Der neue Zustand eines Schritts nach ``ereignis`` laut ``UEBERGAENGE``."""
-    try:
-        return UEBERGAENGE[(zustand, ereignis)]
-    except KeyError:
-        raise AssertionError(
-            f"Interner Fehler: „{ereignis}“ ist im Zustand „{zustand}“ nicht vorgesehen."
-        ) from None
+    return schlage_nach(UEBERGAENGE, zustand, ereignis)
 
 
 def saga_zustand(zustaende: list[str]) -> str:
@@ -366,7 +362,7 @@ LATENZ = 1
 MAX_LAUF = 1000
 
 
-class SagaSim:
+class SagaSim(AufDerZeit):
     """Orchestrierte Sagas über Dienste, mit Störungen, auf einer simulierten Uhr.
 
     ``SagaSim()`` ist der Shop: ``bestellsaga()`` über ``shop_dienste()``. ``timeout``: so viele
@@ -414,10 +410,6 @@ class SagaSim:
         self.ausfaelle: list[tuple[int, int | None]] = []
 
     # --- ansehen ---
-
-    @property
-    def now(self) -> int:
-        return self.zeit.now
 
     def sagas(self) -> list[str]:
         """Die Namen der gestarteten Sagas, in Startreihenfolge."""
@@ -539,10 +531,6 @@ class SagaSim:
                 if z in WARTET and not self._unversendet(saga, i):
                     self._stelle_timer(saga, i)
         self._relay()
-
-    def tick(self, n: int = 1) -> None:
-        """Lässt die Zeit ``n`` Ticks laufen."""
-        self.zeit.tick(pruefe_ganzzahl(n, "Die Anzahl der Ticks", 0))
 
     def run(self, max_ticks: int = MAX_LAUF) -> int:
         """Lässt die Zeit laufen, bis nichts mehr geplant ist; gibt die Zeit danach zurück."""

@@ -38,7 +38,7 @@ from typing import Any
 from .fehler import SimFehler, UnbekannterKnoten, UngueltigeEingabe, aufzaehlung, pruefe_ganzzahl
 from .netz import FakeNetz
 from .svg import Bild
-from .zeit import Zeit
+from .zeit import AufDerZeit, Zeit
 
 # --- Vergleich zweier Vektoren ---
 
@@ -386,7 +386,7 @@ def _kurz(inhalt: Any) -> str:
 # --- Die Welt ---
 
 
-class Welt:
+class Welt(AufDerZeit):
     """Knoten mit eigenen Uhren in einer gemeinsamen echten Zeit.
 
     - ``seed``: Startwert für die Laufzeiten der Nachrichten,
@@ -480,16 +480,6 @@ class Welt:
         return self._feste_netze[dauer]
 
     # --- Zeit ---
-
-    @property
-    def now(self) -> int:
-        """Die echte Zeit (die kein Knoten kennt)."""
-        return self.zeit.now
-
-    def tick(self, n: int = 1) -> None:
-        """Lässt ``n`` Ticks echter Zeit vergehen; fällige Nachrichten kommen an."""
-        pruefe_ganzzahl(n, "Die Anzahl der Ticks", 0)
-        self.zeit.tick(n)
 
     def lauf(self) -> None:
         """Lässt die Zeit laufen, bis keine Nachricht mehr unterwegs ist."""

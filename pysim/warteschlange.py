@@ -29,7 +29,8 @@ from typing import Any
 
 from .fehler import UnbekannteNachricht, UngueltigeEingabe, pruefe_ganzzahl, pruefe_name
 from .svg import Bild
-from .zeit import Termin, Zeit
+from .uebergaenge import schlage_nach
+from .zeit import AufDerZeit, Termin, Zeit
 
 # --- Zustände einer Nachricht und die erlaubten Übergänge (die einzige Stelle mit Regeln) ---
 
@@ -61,12 +62,7 @@ OFFEN = (SICHTBAR, UNTERWEGS)
 
 def uebergang(zustand: str, ereignis: str) -> str | None:
     """Der neue Zustand nach ``ereignis`` laut ``UEBERGAENGE``."""
-    try:
-        return UEBERGAENGE[(zustand, ereignis)]
-    except KeyError:
-        raise AssertionError(
-            f"Interner Fehler: „{ereignis}“ ist im Zustand „{zustand}“ nicht vorgesehen."
-        ) from None
+    return schlage_nach(UEBERGAENGE, zustand, ereignis)
 
 
 def wechsel(zustand: str, ereignis: str) -> str:
@@ -145,7 +141,7 @@ class _Weckruf:
         self.offen = 0
 
 
-class Queue:
+class Queue(AufDerZeit):
     """Eine Queue mit Ack und Visibility Timeout (``Queue(visibility_timeout=3)``).
 
     ``max_receive_count`` (wie ``maxReceiveCount`` bei Amazon SQS; alter Name ``max_versuche``):
@@ -204,16 +200,6 @@ class Queue:
         return self.max_receive_count
 
     # --- Zeit ---
-
-    @property
-    def now(self) -> int:
-        """Der aktuelle Tick."""
-        return self.zeit.now
-
-    def tick(self, n: int = 1) -> None:
-        """Lässt ``n`` Ticks vergehen; abgelaufene Timeouts machen Nachrichten wieder sichtbar."""
-        pruefe_ganzzahl(n, "Die Anzahl der Ticks", 0)
-        self.zeit.tick(n)
 
     # --- Producer ---
 

@@ -163,3 +163,23 @@ class Zeit:
 
     def __repr__(self) -> str:
         return f"Zeit(t={self._now}, geplante Termine: {self._offen})"
+
+
+class AufDerZeit:
+    """Ein Modell auf einer ``Zeit``: ``now`` liest die Uhr, ``tick(n)`` stellt sie vor.
+
+    Was beim Vorstellen fällig wird, geschieht dabei (die Klasse des Modells sagt, was:
+    Timeouts, Ankünfte, Projektoren). Modelle, die eine ``Zeit`` teilen, sehen es in einer
+    Reihenfolge.
+    """
+
+    zeit: Zeit
+
+    @property
+    def now(self) -> int:
+        """Der aktuelle Tick."""
+        return self.zeit.now
+
+    def tick(self, n: int = 1) -> None:
+        """Lässt ``n`` Ticks vergehen; was dabei fällig ist, geschieht."""
+        self.zeit.tick(n)
