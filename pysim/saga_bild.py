@@ -143,13 +143,7 @@ def zeitleiste(sim: SagaSim, saga: str | None) -> Bild:
         farbe_name="muted" if sim.orchestrator_laeuft else "warn",
     )
     # time axis
-    z.linie(x(0), unten, x(spanne), unten, farbe_name="line")
-    schritt = 1
-    while schritt * pro_tick < 24:
-        schritt += 1
-    for t in range(0, spanne + 1, schritt):
-        z.linie(x(t), unten, x(t), unten + 4, farbe_name="line")
-        z.text(x(t), unten + 16, str(t), groesse=10, anker="middle", farbe_name="muted")
+    z.zeitachse(x, unten, spanne)
     # legend, three short rows (phones)
     ly = unten + 30
     eintraege = [

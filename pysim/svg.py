@@ -29,6 +29,7 @@ Die Variablen (Name, Ersatzwert, Bedeutung):
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 FARBEN: dict[str, str] = {
     "bg": "#ffffff",
@@ -177,6 +178,17 @@ class Zeichnung:
         kl = f' class="{escape(klasse)}"' if klasse else ""
         text = " ".join(f"{int(x)},{int(y)}" for x, y in punkte)
         self._teile.append(f'<polyline{kl} points="{text}" style="{stil}"/>')
+
+    def zeitachse(self, x: Callable[[int], int], unten: int, spanne: int) -> None:
+        """Eine Zeitachse 0 … ``spanne`` bei ``y = unten``; Zahlen mindestens 24 px auseinander."""
+        pro_tick = x(1) - x(0)
+        schritt = 1
+        while schritt * pro_tick < 24:
+            schritt += 1
+        self.linie(x(0), unten, x(spanne), unten, farbe_name="line")
+        for t in range(0, spanne + 1, schritt):
+            self.linie(x(t), unten, x(t), unten + 4, farbe_name="line")
+            self.text(x(t), unten + 16, str(t), groesse=10, anker="middle", farbe_name="muted")
 
     def svg(self) -> str:
         """Das fertige Bild als SVG-Text."""

@@ -164,13 +164,7 @@ def zeitleiste(q: Queue, max_zeilen: int = 12) -> Bild:
             groesse=11,
         )
     # Zeitachse
-    z.linie(x(0), unten, x(spanne), unten, farbe_name="line")
-    schritt = 1
-    while schritt * pro_tick < 24:
-        schritt += 1
-    for t in range(0, spanne + 1, schritt):
-        z.linie(x(t), unten, x(t), unten + 4, farbe_name="line")
-        z.text(x(t), unten + 16, str(t), groesse=10, anker="middle", farbe_name="muted")
+    z.zeitachse(x, unten, spanne)
     z.linie(x(jetzt), OBEN - 6, x(jetzt), unten, farbe_name="accent", gestrichelt=True)
     z.text(x(jetzt), OBEN - 8, "jetzt", groesse=10, anker="middle", farbe_name="accent")
     # Legende
