@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from lessonkit.checks import check_code, check_console, predict
 from lessonkit.consoles import ConsoleSessions
-from lessonkit.kernel import CellResult, ChunkCallback, Kernel, cell_streams
+from lessonkit.kernel import CellResult, ChunkCallback, Kernel, TextStream, cell_streams
 
 if TYPE_CHECKING:  # the browser's Python needs no types at run time
     from lessonkit.contract import (
@@ -32,7 +32,7 @@ if TYPE_CHECKING:  # the browser's Python needs no types at run time
     )
 
 
-class _TaskStream:
+class _TaskStream(TextStream):
     """``sys.stdout``/``sys.stderr`` between runs: a background task's output goes to
     the cell that started it; anything else to the worker's own stream."""
 
@@ -48,13 +48,6 @@ class _TaskStream:
 
     def flush(self) -> None:
         self.base.flush()
-
-    def isatty(self) -> bool:
-        return False
-
-    @property
-    def encoding(self) -> str:
-        return "utf-8"
 
 
 class PageKernel(Kernel):

@@ -174,7 +174,18 @@ cell_streams: contextvars.ContextVar[dict[str, _Capture] | None] = contextvars.C
 )
 
 
-class _Capture:
+class TextStream:
+    """What ``sys.stdout`` must also answer besides ``write``: no terminal, UTF-8."""
+
+    def isatty(self) -> bool:
+        return False
+
+    @property
+    def encoding(self) -> str:
+        return "utf-8"
+
+
+class _Capture(TextStream):
     """A text stream that records what a cell writes, up to the output limits."""
 
     def __init__(self, name: str, result: CellResult, output: _Output, budget: _Budget) -> None:
@@ -205,13 +216,6 @@ class _Capture:
     def hand_over(self) -> None:
         """Hand what waits to the page now (before the cell blocks, e.g. in ``time.sleep``)."""
         self._output.flush()
-
-    def isatty(self) -> bool:
-        return False
-
-    @property
-    def encoding(self) -> str:
-        return "utf-8"
 
 
 def make_sleep(wait: Callable[[float], object]) -> Callable[[float | SupportsIndex], None]:
