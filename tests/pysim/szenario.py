@@ -50,6 +50,41 @@ def bild(name: str, svg: str) -> None:
     print(f"SVG {name}: {len(svg)} Zeichen, sha256 {digest}")
 
 
+def szenario(variante: str) -> tuple[int, int]:
+    """Queue, Übung 2: Ein erster Consumer stürzt ab, ein zweiter, korrekter arbeitet danach."""
+    q = Queue(visibility_timeout=3)
+    q.send("mail an kunde-7")
+    wirkungen = 0
+    m = q.receive(consumer="K1")
+    assert m is not None
+    if variante == "ack_zuerst":
+        q.ack(m["id"])  # … und stirbt vor der Arbeit
+    elif variante == "wirkung_dann_tod":
+        wirkungen += 1  # Arbeit erledigt, stirbt vor dem Ack
+    elif variante != "sofort_tod":
+        raise ValueError(variante)
+    q.tick(3)
+    m2 = q.receive(consumer="K2")
+    if m2 is not None:
+        wirkungen += 1
+        q.ack(m2["id"])
+    return (wirkungen, q.offen())
+
+
+def verarbeite(con, msg):
+    """Der idempotente Consumer aus Lektion 1: Eintrag und Wirkung in einer Transaktion."""
+    with con:
+        try:
+            con.execute("INSERT INTO gesehen (msg_id) VALUES (?)", (msg["id"],))
+        except sqlite3.IntegrityError:
+            return False
+        con.execute(
+            "UPDATE punkte SET stand = stand + ? WHERE kunde = ?",
+            (msg["body"]["punkte"], msg["body"]["kunde"]),
+        )
+        return True
+
+
 def netz() -> None:
     zeige("FakeNetz")
     n = FakeNetz(seed=300)
@@ -93,22 +128,6 @@ def queue() -> None:
     bild("queue-uebung-1", q._repr_svg_())
 
     zeige("Queue: Übung 2")
-
-    def szenario(variante: str) -> tuple[int, int]:
-        q = Queue(visibility_timeout=3)
-        q.send("mail an kunde-7")
-        wirkungen = 0
-        m = q.receive(consumer="K1")
-        if variante == "ack_zuerst":
-            q.ack(m["id"])
-        elif variante == "wirkung_dann_tod":
-            wirkungen += 1
-        q.tick(3)
-        m2 = q.receive(consumer="K2")
-        if m2 is not None:
-            wirkungen += 1
-            q.ack(m2["id"])
-        return (wirkungen, q.offen())
 
     print(tuple(szenario(v) for v in ("ack_zuerst", "wirkung_dann_tod", "sofort_tod")))
 
@@ -205,18 +224,6 @@ def eventstore() -> None:
 
 def stoerung() -> None:
     zeige("Störung")
-
-    def verarbeite(con, msg):
-        with con:
-            try:
-                con.execute("INSERT INTO gesehen (msg_id) VALUES (?)", (msg["id"],))
-            except sqlite3.IntegrityError:
-                return False
-            con.execute(
-                "UPDATE punkte SET stand = stand + ? WHERE kunde = ?",
-                (msg["body"]["punkte"], msg["body"]["kunde"]),
-            )
-            return True
 
     for n in (1, 2):
         con = sqlite3.connect(":memory:")

@@ -6,6 +6,7 @@ import pytest
 
 from pysim import Queue, SimFehler, UnbekannteNachricht, UngueltigeEingabe
 from pysim.warteschlange import BESTAETIGT, IN_DLQ, SICHTBAR, UEBERGAENGE, UNTERWEGS, uebergang
+from tests.pysim.szenario import szenario
 
 
 def test_uebung_1_genau_wie_im_entwurf() -> None:
@@ -40,29 +41,6 @@ def test_uebung_1_zeitachse() -> None:
     assert [m["body"] for m in q.sichtbar()] == []
     q.tick(1)  # t=3: wieder sichtbar
     assert [m["body"] for m in q.sichtbar()] == ["zahlung-1"]
-
-
-def szenario(variante: str) -> tuple[int, int]:
-    """Übung 2: Ein erster Consumer stürzt ab, ein zweiter, korrekter arbeitet danach."""
-    q = Queue(visibility_timeout=3)
-    q.send("mail an kunde-7")
-    wirkungen = 0
-    m = q.receive(consumer="K1")
-    assert m is not None
-    if variante == "ack_zuerst":
-        q.ack(m["id"])  # … und stirbt vor der Arbeit
-    elif variante == "wirkung_dann_tod":
-        wirkungen += 1  # Arbeit erledigt, stirbt vor dem Ack
-    elif variante == "sofort_tod":
-        pass
-    else:
-        raise ValueError(variante)
-    q.tick(3)
-    m2 = q.receive(consumer="K2")
-    if m2 is not None:
-        wirkungen += 1
-        q.ack(m2["id"])
-    return (wirkungen, q.offen())
 
 
 def test_uebung_2_drei_abstuerze() -> None:

@@ -8,6 +8,7 @@ import pytest
 
 from pysim import SimFehler, SimulierterAbsturz, UngueltigeEingabe
 from pysim.stoerung import absturz_bei_aufruf, absturz_nach, ist_schreibzugriff
+from tests.pysim.szenario import verarbeite
 
 
 def neue_db() -> sqlite3.Connection:
@@ -19,19 +20,6 @@ def neue_db() -> sqlite3.Connection:
     con.execute("INSERT INTO punkte VALUES ('anna', 0)")
     con.commit()
     return con
-
-
-def verarbeite(con, msg):  # die Lösung aus dem Entwurf
-    with con:
-        try:
-            con.execute("INSERT INTO gesehen (msg_id) VALUES (?)", (msg["id"],))
-        except sqlite3.IntegrityError:
-            return False
-        con.execute(
-            "UPDATE punkte SET stand = stand + ? WHERE kunde = ?",
-            (msg["body"]["punkte"], msg["body"]["kunde"]),
-        )
-        return True
 
 
 def verarbeite_falsch(con, msg):  # zwei Transaktionen: merkt die ID, bevor gebucht ist
