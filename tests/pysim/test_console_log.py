@@ -574,29 +574,30 @@ def test_gleiche_eingabe_gleiches_bild() -> None:
 # --- Vervollständigung ---
 
 
+#: Every command of the log console, as completion offers them.
+ALLE_BEFEHLE = [
+    "clear",
+    "commit",
+    "consume",
+    "create",
+    "describe",
+    "groups",
+    "hilfe",
+    "leave",
+    "offsets",
+    "produce",
+    "read",
+    "reset",
+    "tick",
+    "timeout",
+    "topics",
+]
+
+
 @pytest.mark.parametrize(
     ("zeile", "erwartet"),
     [
-        (
-            "",
-            [
-                "clear",
-                "commit",
-                "consume",
-                "create",
-                "describe",
-                "groups",
-                "hilfe",
-                "leave",
-                "offsets",
-                "produce",
-                "read",
-                "reset",
-                "tick",
-                "timeout",
-                "topics",
-            ],
-        ),
+        ("", ALLE_BEFEHLE),
         ("c", ["clear", "commit", "consume", "create"]),
         ("commit orders ", ["as", "group"]),
         ("commit orders group billing as ", ["billing-1"]),
@@ -629,26 +630,7 @@ def test_gleiche_eingabe_gleiches_bild() -> None:
         ("reset group billing to ", ["0", "earliest", "latest"]),
         ("reset group billing to 0 topic ", ["orders", "stock"]),
         ("offsets ", ["orders", "stock"]),
-        (
-            "hilfe ",
-            [
-                "clear",
-                "commit",
-                "consume",
-                "create",
-                "describe",
-                "groups",
-                "hilfe",
-                "leave",
-                "offsets",
-                "produce",
-                "read",
-                "reset",
-                "tick",
-                "timeout",
-                "topics",
-            ],
-        ),
+        ("hilfe ", ALLE_BEFEHLE),
         ("hilfe p", ["produce"]),
         ("topics ", []),
         ("gibtsnicht ", []),
