@@ -11,11 +11,14 @@ from . import hilfe
 from .ergebnis import ConsoleResult
 from .parser import (
     MAX_ZEILE,
+    ZAHL,
     Art,
     Aufruf,
     Befehl,
     Befehlstabelle,
     EingabeFehler,
+    Handler,
+    Wert,
     absatz,
     kuerze_wort,
     naechste,
@@ -33,6 +36,24 @@ def _befehlsnamen(konsole: BasisKonsole, _werte: dict[str, Any]) -> list[str]:
 
 #: Der Name eines Befehls (nach ``hilfe``).
 BEFEHLSNAME = Art("befehl", kandidaten=_befehlsnamen)
+
+
+#: So viele Ticks lässt ``tick`` auf einmal vergehen.
+MAX_TICKS = 100
+
+
+def tick_befehl(handler: Handler, beispiel: str, was_geschieht: str = "") -> Befehl:
+    """``tick [<n>]``: die Zeit vorstellen (jede Konsole mit einem Modell auf einer ``Zeit``)."""
+    return Befehl(
+        name="tick",
+        syntax="tick [<n>]",
+        kurz="die Zeit um n Ticks (ohne n: 1) vorstellen",
+        beispiele=("tick", beispiel),
+        handler=handler,
+        erklaerung=(f"{was_geschieht}Höchstens {MAX_TICKS} Ticks auf einmal.",),
+        positionen=(Wert("n", "<n>", ZAHL, 0, MAX_TICKS),),
+        letzte_optional=True,
+    )
 
 
 def gemeinsame_befehle(hilfe_beispiel: str) -> list[Befehl]:

@@ -18,7 +18,7 @@ from typing import Any
 
 from .. import log_regeln as regeln
 from ..log import Gruppe, Log, Record
-from .basis import BasisKonsole, gemeinsame_befehle
+from .basis import MAX_TICKS, BasisKonsole, gemeinsame_befehle, tick_befehl
 from .ergebnis import ConsoleResult
 from .parser import (
     TEXT,
@@ -40,8 +40,6 @@ from .werte import anzahl, lies_json, namen, pruefe_neuer_name, tabelle, zeige_j
 MAX_PARTITIONEN = 12
 #: So viele Einträge zeigen read und consume als Text, danach „… und n weitere“.
 MAX_ZEILEN = 30
-#: So viele Ticks auf einmal nimmt tick an (so viele nimmt auch timeout).
-MAX_TICKS = 100
 
 
 class Console(BasisKonsole):
@@ -737,19 +735,11 @@ BEFEHLE = Befehlstabelle(
                 Option("as", Wert("mitglied", "<mitglied>", MITGLIED_JE)),
             ),
         ),
-        Befehl(
-            name="tick",
-            syntax="tick [<n>]",
-            kurz="die Zeit um n Ticks (ohne n: 1) vorstellen",
-            beispiele=("tick", "tick 4"),
-            handler=Console._tick,
-            erklaerung=(
-                "Hat ein Mitglied länger als das Sitzungs-Zeitfenster nicht gelesen (consume), wird "
-                "es aus seiner Gruppe entfernt, und die übrigen teilen seine Partitionen neu "
-                f"auf. Höchstens {MAX_TICKS} Ticks auf einmal.",
-            ),
-            positionen=(Wert("n", "<n>", ZAHL, 0, MAX_TICKS),),
-            letzte_optional=True,
+        tick_befehl(
+            Console._tick,
+            "tick 4",
+            "Hat ein Mitglied länger als das Sitzungs-Zeitfenster nicht gelesen (consume), wird "
+            "es aus seiner Gruppe entfernt, und die übrigen teilen seine Partitionen neu auf. ",
         ),
         Befehl(
             name="timeout",

@@ -13,11 +13,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..warteschlange import BESTAETIGT, IN_DLQ, SICHTBAR, UNTERWEGS, Queue
-from .basis import BasisKonsole, gemeinsame_befehle
+from .basis import BasisKonsole, gemeinsame_befehle, tick_befehl
 from .ergebnis import ConsoleResult
 from .parser import (
     TEXT,
-    ZAHL,
     Art,
     Aufruf,
     Befehl,
@@ -29,8 +28,6 @@ from .parser import (
 )
 from .werte import anzahl, pruefe_neuer_name, tabelle
 
-#: So viele Ticks lässt ``tick`` auf einmal vergehen.
-MAX_TICKS = 100
 #: So viele Nachrichten zeigt ``status`` als Text.
 MAX_ZEILEN = 30
 
@@ -253,16 +250,7 @@ BEFEHLE = Befehlstabelle(
             positionen=(Wert("id", "<id>", ID, 1),),
             optionen=(Option("as", CONSUMER),),
         ),
-        Befehl(
-            name="tick",
-            syntax="tick [<n>]",
-            kurz="die Zeit um n Ticks (ohne n: 1) vorstellen",
-            beispiele=("tick", "tick 2"),
-            handler=QueueConsole._tick,
-            erklaerung=(f"Höchstens {MAX_TICKS} Ticks auf einmal.",),
-            positionen=(Wert("n", "<n>", ZAHL, 0, MAX_TICKS),),
-            letzte_optional=True,
-        ),
+        tick_befehl(QueueConsole._tick, "tick 2"),
         Befehl(
             name="status",
             syntax="status",

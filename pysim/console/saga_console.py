@@ -15,10 +15,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..saga import ARTEN, SagaSim
-from .basis import BasisKonsole, gemeinsame_befehle
+from .basis import BasisKonsole, gemeinsame_befehle, tick_befehl
 from .ergebnis import ConsoleResult
 from .parser import (
-    ZAHL,
     Art,
     Aufruf,
     Befehl,
@@ -30,8 +29,6 @@ from .parser import (
 )
 from .werte import pruefe_neuer_name, tabelle
 
-#: So viele Ticks lässt ``tick`` auf einmal vergehen.
-MAX_TICKS = 100
 #: So viele Sagas nimmt die Konsole an (das Bild und der Text bleiben lesbar).
 MAX_SAGAS = 20
 #: So viele Zeilen des Verlaufs zeigt ``tick`` höchstens.
@@ -228,16 +225,7 @@ BEFEHLE = Befehlstabelle(
             optionen=(Option("kompensation"),),
             zeigt_bild=False,
         ),
-        Befehl(
-            name="tick",
-            syntax="tick [<n>]",
-            kurz="die Zeit um n Ticks (ohne n: 1) vorstellen",
-            beispiele=("tick", "tick 10"),
-            handler=SagaConsole._tick,
-            erklaerung=(f"Höchstens {MAX_TICKS} Ticks auf einmal.",),
-            positionen=(Wert("n", "<n>", ZAHL, 0, MAX_TICKS),),
-            letzte_optional=True,
-        ),
+        tick_befehl(SagaConsole._tick, "tick 10"),
         Befehl(
             name="neustart",
             syntax="neustart orchestrator",
