@@ -39,7 +39,7 @@ def test_first_cell_runs(reader: Reader) -> None:
         timeout=120,
         message="the offline copy",
     )
-    assert offline == "bereit"
+    assert offline == "ready"
 
 
 def test_edit_and_run_with_shift_enter(reader: Reader) -> None:
