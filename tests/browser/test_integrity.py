@@ -43,6 +43,7 @@ from tests.browser.pages import (
     use_console,
     visit_until_cached,
 )
+from tests.browser.waits import wait_until
 from tests.siteserver import StaticServer
 
 pytestmark = pytest.mark.browser
@@ -180,17 +181,18 @@ def test_a_damaged_kept_snapshot_is_dropped_and_fetched_again(
 ) -> None:
     page.goto(site_url + FIRST_STEPS)
     python_ready(page)
-    page.wait_for_function(f"() => ({KEPT_SNAPSHOT})().then((digest) => digest !== null)")
-    intact = page.evaluate(KEPT_SNAPSHOT)
+    intact = wait_until(page, KEPT_SNAPSHOT, message="the kept snapshot")
     assert page.evaluate(DAMAGE, how)
     assert page.evaluate(KEPT_SNAPSHOT) != intact
 
     page.reload()
     assert "snapshot" in python_ready(page)  # from the snapshot, downloaded again
     run_first_steps_cell_1(page)
-    page.wait_for_function(
-        f"() => ({KEPT_SNAPSHOT})().then((digest) => digest === {json.dumps(intact)})",
-        timeout=20_000,
+    wait_until(
+        page,
+        f"async () => (await ({KEPT_SNAPSHOT})()) === {json.dumps(intact)}",
+        timeout=20,
+        message="the snapshot kept again, intact",
     )
 
 

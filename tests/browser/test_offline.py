@@ -23,6 +23,7 @@ from tests.browser.pages import (
     use_console,
     visit_until_cached,
 )
+from tests.browser.waits import wait_until
 from tests.siteserver import StaticServer
 
 pytestmark = pytest.mark.browser
@@ -130,10 +131,8 @@ def test_no_service_worker_under_live_reload(context: BrowserContext, site: Stat
     # mkdocs serve's live-reload script defines window.livereload.
     page.add_init_script("window.livereload = function () {};")
     page.reload()
-    page.wait_for_function(
-        "async () => (await navigator.serviceWorker.getRegistrations()).length === 0"
-    )
-    page.wait_for_function("async () => (await caches.keys()).length === 0")
+    wait_until(page, "async () => (await navigator.serviceWorker.getRegistrations()).length === 0")
+    wait_until(page, "async () => (await caches.keys()).length === 0")
 
 
 def test_instant_navigation_between_visited_lessons_offline(

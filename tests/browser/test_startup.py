@@ -7,6 +7,7 @@ from playwright.sync_api import Page, Route, expect
 
 from tests.browser.conftest import RecordingPage
 from tests.browser.pages import FIRST_STEPS, Cell, python_ready
+from tests.browser.waits import wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -48,8 +49,7 @@ def test_the_inflated_snapshot_is_kept_for_the_next_visit(
         const cache = await caches.open("lessonkit:/:memory");  // per site: offline/protocol.ts
         return (await cache.keys()).map((request) => new URL(request.url).pathname);
     }"""
-    page.wait_for_function(f"() => ({kept})().then((keys) => keys.length === 1)")
-    (name,) = page.evaluate(kept)
+    (name,) = wait_until(page, kept, message="one kept snapshot")
     assert name.startswith("/assets/generated/snapshot-")
 
     fetched = len([url for url in recorded.requests if "/snapshot-" in url])

@@ -56,6 +56,15 @@ class WebDriverError(Exception):
     """An error the browser answered with (WebDriver's error code and message)."""
 
 
+# How often an element that went stale between finding and using it is looked up again.
+STALE_LOOKUPS = 5
+
+
+def is_stale(error: WebDriverError) -> bool:
+    """The element was found in a document the page has replaced since."""
+    return str(error).startswith("stale element reference")
+
+
 class Transport(Protocol):
     def new_session(self, capabilities: dict[str, Any]) -> dict[str, Any]: ...
     def call(self, name: str, params: dict[str, Any]) -> Any: ...
@@ -218,10 +227,20 @@ class Session:
 
     # Elements and input
     def find(self, script: str, *args: Any) -> dict[str, str]:
-        """The element `script` returns (waited for), scrolled to the middle of the window."""
-        found = self.wait_for(script, *args, message=f"an element from {script} {args}")
-        self.js("arguments[0].scrollIntoView({ block: 'center' })", found)
-        return found
+        """The element `script` returns (waited for), scrolled to the middle of the window.
+
+        An element found while the page replaces its document (a navigation that is still
+        committing, a reload) goes stale at once: then it is looked up again.
+        """
+        for _ in range(STALE_LOOKUPS):
+            found = self.wait_for(script, *args, message=f"an element from {script} {args}")
+            try:
+                self.js("arguments[0].scrollIntoView({ block: 'center' })", found)
+                return found
+            except WebDriverError as error:
+                if not is_stale(error):
+                    raise
+        raise WebDriverError(f"stale element reference {STALE_LOOKUPS} times: {script} {args}")
 
     def element(self, selector: str) -> dict[str, str]:
         """The first element matching a CSS selector (waited for), scrolled into view."""
@@ -229,8 +248,17 @@ class Session:
 
     def click(self, target: str | dict[str, str]) -> None:
         """A real click (WebDriver's) on an element or the first match of a CSS selector."""
-        element = self.element(target) if isinstance(target, str) else target
-        self.call("ElementClick", {"id": element[ELEMENT]})
+        if not isinstance(target, str):
+            self.call("ElementClick", {"id": target[ELEMENT]})
+            return
+        for _ in range(STALE_LOOKUPS):
+            try:
+                self.call("ElementClick", {"id": self.element(target)[ELEMENT]})
+                return
+            except WebDriverError as error:
+                if not is_stale(error):
+                    raise
+        raise WebDriverError(f"stale element reference {STALE_LOOKUPS} times: {target}")
 
     def press(self, *keys: str) -> None:
         """A chord, e.g. press("Shift", "Enter"): keys go down in order, up in reverse."""

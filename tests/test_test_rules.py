@@ -1,0 +1,64 @@
+"""Rules the tests themselves keep, so that a test can fail when the product is wrong."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+TESTS = Path(__file__).parent
+ASYNC = re.compile(r"\basync\b|\bawait\b|\.then\(")
+
+
+def module_strings(tree: ast.Module) -> dict[str, str]:
+    """Module-level `NAME = "..."` constants, to read a condition passed by name."""
+    strings = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant):
+            for target in node.targets:
+                if isinstance(target, ast.Name) and isinstance(node.value.value, str):
+                    strings[target.id] = node.value.value
+    return strings
+
+
+def condition_text(node: ast.expr, strings: dict[str, str]) -> str:
+    if isinstance(node, ast.Name):
+        return strings.get(node.id, "")
+    return ast.unparse(node)  # a literal, an f-string, a concatenation
+
+
+def async_waits(path: Path) -> list[int]:
+    """The lines where `path` hands an async condition to `wait_for_function`."""
+    tree = ast.parse(path.read_text(), str(path))
+    strings = module_strings(tree)
+    return [
+        node.lineno
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "wait_for_function"
+        and node.args
+        and ASYNC.search(condition_text(node.args[0], strings))
+    ]
+
+
+@pytest.mark.parametrize(
+    "path", sorted(TESTS.rglob("*.py")), ids=lambda p: str(p.relative_to(TESTS))
+)
+def test_no_async_condition_goes_to_wait_for_function(path: Path) -> None:
+    """Playwright's wait_for_function does not await a promise (a promise is truthy): such a
+    wait passes at once. tests/browser/waits.py's `wait_until` awaits each answer."""
+    assert async_waits(path) == [], f"{path}: use wait_until (tests/browser/waits.py)"
+
+
+def test_the_rule_finds_an_async_condition(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.py"
+    sample.write_text(
+        'READY = "async () => (await caches.keys()).length > 0"\n'
+        "page.wait_for_function(READY)\n"
+        'page.wait_for_function(f"() => ({X})().then((d) => d !== null)")\n'
+        'page.wait_for_function("() => window.ready === true")\n'
+    )
+    assert async_waits(sample) == [2, 3]
