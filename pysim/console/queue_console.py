@@ -267,7 +267,7 @@ QueueConsole.BEFEHLE = BEFEHLE
 def _dump(q: Queue, einzug: str = "") -> str:
     zeilen = [
         f"{einzug}queue {q.name} t={q.now} visibility_timeout={q.visibility_timeout} "
-        f"max_versuche={q.max_receive_count} offen={q.offen()}"
+        f"max_receive_count={q.max_receive_count} offen={q.offen()}"
     ]
     unterwegs = {d["id"]: d for d in q.unterwegs()}
     for i in q.ids():

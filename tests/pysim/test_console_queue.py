@@ -230,7 +230,7 @@ def test_complete(zeile: str, erwartet: list[str]) -> None:
 def test_state_dump() -> None:
     q = uebung_1()
     dump = q.state_dump().splitlines()
-    assert dump[0] == "queue queue t=4 visibility_timeout=3 max_versuche=None offen=1"
+    assert dump[0] == "queue queue t=4 visibility_timeout=3 max_receive_count=None offen=1"
     assert dump[1] == "  1 'zahlung-1' unterwegs consumer='C' sichtbar_ab=7"
     assert "  t=3: Nachricht 1 wieder sichtbar" in dump
     assert uebung_1().state_dump() == q.state_dump()
