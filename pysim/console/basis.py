@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from ..fehler import SimFehler
 from . import hilfe
@@ -30,7 +30,7 @@ from .parser import (
 _STEUERZEICHEN = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
-def _befehlsnamen(konsole: BasisKonsole, _werte: dict[str, Any]) -> list[str]:
+def _befehlsnamen(konsole: BasisKonsole[Any], _werte: dict[str, Any]) -> list[str]:
     return konsole.BEFEHLE.namen()
 
 
@@ -94,13 +94,25 @@ def interner_fehler(exc: BaseException) -> str:
     return absatz(INTERNER_FEHLER) + "\n" + absatz(f"({art}: {text})" if text else f"({art})")
 
 
-class BasisKonsole:
-    """Grundgerüst einer Konsole. Unterklassen setzen ``BEFEHLE``; dessen Handler und Arten sind
-    meist Methoden der Unterklasse."""
+#: Das Modell, das eine Konsole bedient (``Log``, ``Queue``, ``SagaSim``).
+M = TypeVar("M")
+
+
+class BasisKonsole(Generic[M]):
+    """Grundgerüst einer Konsole über einem Modell. Unterklassen setzen ``BEFEHLE``; dessen
+    Handler und Arten sind meist Methoden der Unterklasse."""
 
     BEFEHLE: ClassVar[Befehlstabelle]
     HILFE_TITEL = "Befehle:"
     HILFE_BEISPIEL = "hilfe"
+
+    def __init__(self, modell: M) -> None:
+        self._modell = modell
+
+    @property
+    def modell(self) -> M:
+        """Das Modell hinter der Konsole, für Prüfungen in Übungen (bei jeder Art derselbe Name)."""
+        return self._modell
 
     # --- ausführen ---
 

@@ -6,6 +6,8 @@ only asks for more (``EingabeFehlt``), never to a line it rejects.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -52,7 +54,7 @@ def saga_konsole() -> SagaConsole:
     return k
 
 
-def urteil(konsole: BasisKonsole, zeile: str) -> str:
+def urteil(konsole: BasisKonsole[Any], zeile: str) -> str:
     """``ok``, ``mehr`` (the line is a prefix of a command) or the parser's error."""
     try:
         konsole.parse(zeile)
@@ -63,7 +65,7 @@ def urteil(konsole: BasisKonsole, zeile: str) -> str:
     return "ok"
 
 
-def pruefe_gang(konsole: BasisKonsole, data: st.DataObject) -> None:
+def pruefe_gang(konsole: BasisKonsole[Any], data: st.DataObject) -> None:
     """Walks a line word by word through completions, checking each offered word."""
     zeile = ""
     for _ in range(9):

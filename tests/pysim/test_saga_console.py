@@ -107,3 +107,12 @@ def test_lessonkit_kennt_die_konsole() -> None:
     k = KINDS["saga"]({})
     assert isinstance(k, SagaConsole)
     assert k.run("start b7").ok
+
+
+def test_jede_konsole_zeigt_ihr_modell_als_modell() -> None:
+    """Exercise checks read every kind's model the same way (``modell``)."""
+    eigener_name = {"log": "log", "queue": "queue", "saga": "sim"}
+    assert set(KINDS) == set(eigener_name)
+    for kind, neue_konsole in KINDS.items():
+        konsole = neue_konsole({})
+        assert konsole.modell is getattr(konsole, eigener_name[kind])
