@@ -627,6 +627,23 @@ TOPIC = Wert("topic", "<topic>", TOPIC_ART)
 GRUPPE = Wert("gruppe", "<gruppe>", GRUPPE_ART)
 
 
+def _verweigert(name: str, kurz: str) -> Befehl:
+    """A command a reader may expect of a database (``update``, ``delete``); it always explains
+    why the log has none (``Console._unveraenderlich``)."""
+    return Befehl(
+        name=name,
+        syntax=f"{name} …",
+        kurz=kurz,
+        beispiele=(),
+        handler=Console._unveraenderlich,
+        erklaerung=("Eine Korrektur ist ein neues Ereignis: produce.",),
+        rest=TEXT,
+        rest_pflicht=False,
+        vervollstaendigen=False,
+        zeigt_bild=False,
+    )
+
+
 BEFEHLE = Befehlstabelle(
     [
         Befehl(
@@ -813,30 +830,8 @@ BEFEHLE = Befehlstabelle(
             ),
         ),
         *gemeinsame_befehle("hilfe consume"),
-        Befehl(
-            name="update",
-            syntax="update …",
-            kurz="gibt es nicht: Einträge ändern sich nie",
-            beispiele=(),
-            handler=Console._unveraenderlich,
-            erklaerung=("Eine Korrektur ist ein neues Ereignis: produce.",),
-            rest=TEXT,
-            rest_pflicht=False,
-            vervollstaendigen=False,
-            zeigt_bild=False,
-        ),
-        Befehl(
-            name="delete",
-            syntax="delete …",
-            kurz="gibt es nicht: Einträge werden nie gelöscht",
-            beispiele=(),
-            handler=Console._unveraenderlich,
-            erklaerung=("Eine Korrektur ist ein neues Ereignis: produce.",),
-            rest=TEXT,
-            rest_pflicht=False,
-            vervollstaendigen=False,
-            zeigt_bild=False,
-        ),
+        _verweigert("update", "gibt es nicht: Einträge ändern sich nie"),
+        _verweigert("delete", "gibt es nicht: Einträge werden nie gelöscht"),
     ]
 )
 Console.BEFEHLE = BEFEHLE
