@@ -10,7 +10,10 @@ Die Unterklassen erben zusätzlich von einer passenden Python-Ausnahme (``ValueE
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from typing import TypeVar
+
+W = TypeVar("W")
 
 
 class SimFehler(Exception):
@@ -69,6 +72,27 @@ def aufzaehlung(namen: Iterable[str]) -> str:
     """``["a", "b"]`` -> ``„a“, „b“``; eine leere Folge -> ``keine``."""
     teile = [f"„{n}“" for n in namen]
     return ", ".join(teile) if teile else "keine"
+
+
+def nachschlagen(
+    tabelle: Mapping[str, W],
+    name: str,
+    fehler: type[SimFehler],
+    wen: str,
+    vorhanden: str,
+    *,
+    warum: str = "",
+    tipp: str = "",
+) -> W:
+    """``tabelle[name]``; ein unbekannter Name ist ``fehler`` mit einer Meldung wie
+    „Das Topic „x“ gibt es nicht. Vorhandene Topics: „a“, „b“.“ und ``tipp`` dahinter."""
+    try:
+        return tabelle[name]
+    except (KeyError, TypeError):
+        raise fehler(
+            f"{wen} „{name}“ gibt es nicht{warum}. Vorhandene {vorhanden}: "
+            f"{aufzaehlung(sorted(tabelle))}.{tipp}"
+        ) from None
 
 
 def kurz(wort: str, zeichen: int = 30) -> str:
