@@ -109,6 +109,22 @@ def pruefe_ganzzahl(wert: object, name: str, minimum: int | None = None) -> int:
     return wert
 
 
+def pruefe_verzoegerung(wert: object, minimum: int, beispiel: tuple[int, int]) -> tuple[int, int]:
+    """Gibt ``wert`` als Paar ``(kleinste, größte)`` ganzer Zahlen mit
+    ``minimum <= kleinste <= größte`` zurück (die Laufzeit einer Nachricht in Ticks)."""
+    if (
+        not isinstance(wert, tuple | list)
+        or len(wert) != 2
+        or any(isinstance(v, bool) or not isinstance(v, int) for v in wert)
+        or not minimum <= wert[0] <= wert[1]
+    ):
+        raise UngueltigeEingabe(
+            "verzoegerung ist ein Paar ganzer Zahlen (kleinste, größte) mit "
+            f"{minimum} <= kleinste <= größte, z. B. {beispiel}, nicht {wert!r}."
+        )
+    return (wert[0], wert[1])
+
+
 def pruefe_name(wert: object, was: str) -> str:
     """Gibt ``wert`` zurück, wenn es ein nicht leerer Text ohne Leerzeichen ist."""
     if not isinstance(wert, str) or wert.split(None, 1) != [wert]:
