@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from pysim.console import Console, QueueConsole, SagaConsole
 from pysim.console.basis import BasisKonsole
 from pysim.console.parser import EingabeFehler, EingabeFehlt
+from tests.pysim.konsolen import vorbereitet
 
 LOG_VORBEREITUNG = [
     "create topic orders partitions 3",
@@ -34,24 +35,15 @@ SAGA_VORBEREITUNG = ["start b7", "stoerung ablehnen versand", "tick 3"]
 
 
 def log_konsole() -> Console:
-    c = Console()
-    for zeile in LOG_VORBEREITUNG:
-        assert c.run(zeile).ok, zeile
-    return c
+    return vorbereitet(Console(), LOG_VORBEREITUNG)
 
 
 def queue_konsole() -> QueueConsole:
-    q = QueueConsole(max_versuche=2)
-    for zeile in QUEUE_VORBEREITUNG:
-        assert q.run(zeile).ok, zeile
-    return q
+    return vorbereitet(QueueConsole(max_versuche=2), QUEUE_VORBEREITUNG)
 
 
 def saga_konsole() -> SagaConsole:
-    k = SagaConsole()
-    for zeile in SAGA_VORBEREITUNG:
-        assert k.run(zeile).ok, zeile
-    return k
+    return vorbereitet(SagaConsole(), SAGA_VORBEREITUNG)
 
 
 def urteil(konsole: BasisKonsole[Any], zeile: str) -> str:

@@ -2,23 +2,11 @@
 
 from __future__ import annotations
 
-import xml.etree.ElementTree as ET
-
 import pytest
 
 from lessonkit.consoles import KINDS
-from pysim.console import ConsoleResult, SagaConsole
-
-
-def ausfuehren(k: SagaConsole, zeile: str) -> ConsoleResult:
-    vorher = k.state_dump()
-    r = k.run(zeile)
-    if not r.ok:
-        assert k.state_dump() == vorher, zeile
-        assert r.svg is None
-    if r.svg is not None:
-        ET.fromstring(r.svg)
-    return r
+from pysim.console import SagaConsole
+from tests.pysim.konsolen import ausfuehren
 
 
 def test_ablehnung_und_kompensation() -> None:
