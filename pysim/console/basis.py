@@ -57,13 +57,16 @@ def tick_befehl(handler: Handler, beispiel: str, was_geschieht: str = "") -> Bef
 
 
 def gemeinsame_befehle(hilfe_beispiel: str) -> list[Befehl]:
-    """``hilfe`` und ``clear``: die Befehle, die jede Konsole hat (Handler in ``BasisKonsole``)."""
+    """``hilfe`` und ``clear``: die Befehle, die jede Konsole hat (Handler in ``BasisKonsole``).
+
+    ``hilfe_beispiel``: der Befehl, den ``hilfe`` als Beispiel erklärt (``HILFE_BEISPIEL``).
+    """
     return [
         Befehl(
             name="hilfe",
             syntax="hilfe [<befehl>]",
             kurz="Hilfe zu allen oder einem Befehl",
-            beispiele=("hilfe", hilfe_beispiel),
+            beispiele=("hilfe", f"hilfe {hilfe_beispiel}"),
             handler=BasisKonsole._hilfe,
             rest=BEFEHLSNAME,
             rest_pflicht=False,
@@ -79,6 +82,13 @@ def gemeinsame_befehle(hilfe_beispiel: str) -> list[Befehl]:
             zeigt_bild=False,
         ),
     ]
+
+
+def setze_befehle(konsole: type[BasisKonsole[Any]], eigene: Iterable[Befehl]) -> Befehlstabelle:
+    """Gibt ``konsole`` ihre Befehlstabelle: ihre eigenen Befehle, dann ``hilfe`` und ``clear``
+    (mit demselben Beispiel wie die Übersicht von ``hilfe``)."""
+    konsole.BEFEHLE = Befehlstabelle([*eigene, *gemeinsame_befehle(konsole.HILFE_BEISPIEL)])
+    return konsole.BEFEHLE
 
 
 INTERNER_FEHLER = (
@@ -99,8 +109,8 @@ M = TypeVar("M")
 
 
 class BasisKonsole(Generic[M]):
-    """Grundgerüst einer Konsole über einem Modell. Unterklassen setzen ``BEFEHLE``; dessen
-    Handler und Arten sind meist Methoden der Unterklasse."""
+    """Grundgerüst einer Konsole über einem Modell. Unterklassen bekommen ``BEFEHLE`` von
+    ``setze_befehle``; dessen Handler und Arten sind meist Methoden der Unterklasse."""
 
     BEFEHLE: ClassVar[Befehlstabelle]
     HILFE_TITEL = "Befehle:"

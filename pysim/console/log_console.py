@@ -18,7 +18,7 @@ from typing import Any
 
 from .. import log_regeln as regeln
 from ..log import Gruppe, Log, Record
-from .basis import MAX_TICKS, BasisKonsole, gemeinsame_befehle, tick_befehl
+from .basis import MAX_TICKS, BasisKonsole, setze_befehle, tick_befehl
 from .ergebnis import ConsoleResult
 from .parser import (
     TEXT,
@@ -26,7 +26,6 @@ from .parser import (
     Art,
     Aufruf,
     Befehl,
-    Befehlstabelle,
     EingabeFehler,
     Option,
     Wert,
@@ -644,7 +643,8 @@ def _verweigert(name: str, kurz: str) -> Befehl:
     )
 
 
-BEFEHLE = Befehlstabelle(
+BEFEHLE = setze_befehle(
+    Console,
     [
         Befehl(
             name="create",
@@ -829,12 +829,10 @@ BEFEHLE = Befehlstabelle(
                 Option("topic", TOPIC),
             ),
         ),
-        *gemeinsame_befehle("hilfe consume"),
         _verweigert("update", "gibt es nicht: Einträge ändern sich nie"),
         _verweigert("delete", "gibt es nicht: Einträge werden nie gelöscht"),
-    ]
+    ],
 )
-Console.BEFEHLE = BEFEHLE
 
 
 def _eintraege(records: list[Record], einzug: str = "") -> list[str]:

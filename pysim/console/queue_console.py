@@ -13,14 +13,13 @@ from __future__ import annotations
 from typing import Any
 
 from ..warteschlange import BESTAETIGT, IN_DLQ, SICHTBAR, UNTERWEGS, Queue
-from .basis import BasisKonsole, gemeinsame_befehle, tick_befehl
+from .basis import BasisKonsole, setze_befehle, tick_befehl
 from .ergebnis import ConsoleResult
 from .parser import (
     TEXT,
     Art,
     Aufruf,
     Befehl,
-    Befehlstabelle,
     EingabeFehler,
     Option,
     Wert,
@@ -211,7 +210,8 @@ CONSUMER = Wert(
 #: Die ID einer Nachricht (Vorschläge: die noch offenen).
 ID = Art("id", kandidaten=QueueConsole._offene_ids, zahl=True)
 
-BEFEHLE = Befehlstabelle(
+BEFEHLE = setze_befehle(
+    QueueConsole,
     [
         Befehl(
             name="send",
@@ -258,10 +258,8 @@ BEFEHLE = Befehlstabelle(
             beispiele=("status",),
             handler=QueueConsole._status,
         ),
-        *gemeinsame_befehle("hilfe receive"),
-    ]
+    ],
 )
-QueueConsole.BEFEHLE = BEFEHLE
 
 
 def _dump(q: Queue, einzug: str = "") -> str:

@@ -15,13 +15,12 @@ from __future__ import annotations
 from typing import Any
 
 from ..saga import ARTEN, SagaSim
-from .basis import BasisKonsole, gemeinsame_befehle, tick_befehl
+from .basis import BasisKonsole, setze_befehle, tick_befehl
 from .ergebnis import ConsoleResult
 from .parser import (
     Art,
     Aufruf,
     Befehl,
-    Befehlstabelle,
     EingabeFehler,
     Option,
     Wert,
@@ -191,7 +190,8 @@ ART = Art("art", lies=SagaConsole._lies_art, kandidaten=SagaConsole._arten)
 #: Ein Schritt der Saga (zahlung, lager, …).
 SCHRITT = Art("schritt", lies=SagaConsole._lies_schritt, kandidaten=SagaConsole._schritte)
 
-BEFEHLE = Befehlstabelle(
+BEFEHLE = setze_befehle(
+    SagaConsole,
     [
         Befehl(
             name="start",
@@ -248,7 +248,5 @@ BEFEHLE = Befehlstabelle(
             positionen=(Wert("saga", "<saga>", SAGA),),
             letzte_optional=True,
         ),
-        *gemeinsame_befehle("hilfe stoerung"),
-    ]
+    ],
 )
-SagaConsole.BEFEHLE = BEFEHLE
