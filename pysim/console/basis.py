@@ -56,6 +56,17 @@ def tick_befehl(handler: Handler, beispiel: str, was_geschieht: str = "") -> Bef
     )
 
 
+def tick_anzahl(aufruf: Aufruf) -> int:
+    """Das ``n`` von ``tick [<n>]``; ohne ``n`` 1, wie die Hilfe von ``tick_befehl`` sagt."""
+    n: int = aufruf.werte.get("n", 1)
+    return n
+
+
+def tick_kopf(jetzt: int, n: int) -> str:
+    """Die erste Zeile, mit der ``tick`` in jeder Konsole antwortet."""
+    return f"Zeit: t={jetzt} (+{n})."
+
+
 def gemeinsame_befehle(hilfe_beispiel: str) -> list[Befehl]:
     """``hilfe`` und ``clear``: die Befehle, die jede Konsole hat (Handler in ``BasisKonsole``).
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from .. import log_regeln as regeln
 from ..log import Gruppe, Log, Record
-from .basis import MAX_TICKS, BasisKonsole, setze_befehle, tick_befehl
+from .basis import MAX_TICKS, BasisKonsole, setze_befehle, tick_anzahl, tick_befehl, tick_kopf
 from .ergebnis import ConsoleResult
 from .parser import (
     TEXT,
@@ -364,10 +364,10 @@ class Console(BasisKonsole[Log]):
 
     def _tick(self, aufruf: Aufruf) -> ConsoleResult:
         log = self.log
-        n = aufruf.werte.get("n", 1)
+        n = tick_anzahl(aufruf)
         entfernt = log.tick(n)
         timeout = log.session_timeout
-        zeilen = [f"Zeit: t={log.zeit} (+{n})."]
+        zeilen = [tick_kopf(log.zeit, n)]
         if timeout is None:
             zeilen.append("Ohne Sitzungs-Zeitfenster wird niemand entfernt")
             zeilen.append("(timeout 3 schaltet ihn ein).")

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..warteschlange import BESTAETIGT, IN_DLQ, SICHTBAR, UNTERWEGS, Queue
-from .basis import BasisKonsole, setze_befehle, tick_befehl
+from .basis import BasisKonsole, setze_befehle, tick_anzahl, tick_befehl, tick_kopf
 from .ergebnis import ConsoleResult
 from .parser import (
     TEXT,
@@ -143,11 +143,11 @@ class QueueConsole(BasisKonsole[Queue]):
 
     def _tick(self, aufruf: Aufruf) -> ConsoleResult:
         q = self.queue
-        n = aufruf.werte.get("n", 1)
+        n = tick_anzahl(aufruf)
         bekannt = len(q.verlauf())
         q.tick(n)
         neu = q.verlauf()[bekannt:]
-        zeilen = [f"Zeit: t={q.now} (+{n})."]
+        zeilen = [tick_kopf(q.now, n)]
         for e in neu:
             if e.art == "wieder_sichtbar":
                 zeilen.append(f"t={e.zeit}: Nachricht {e.id} wieder sichtbar (kein ack).")

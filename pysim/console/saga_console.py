@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..saga import ARTEN, SagaSim
-from .basis import BasisKonsole, setze_befehle, tick_befehl
+from .basis import BasisKonsole, setze_befehle, tick_anzahl, tick_befehl, tick_kopf
 from .ergebnis import ConsoleResult
 from .parser import (
     Art,
@@ -126,10 +126,10 @@ class SagaConsole(BasisKonsole[SagaSim]):
 
     def _tick(self, aufruf: Aufruf) -> ConsoleResult:
         sim = self.sim
-        n = aufruf.werte.get("n", 1)
+        n = tick_anzahl(aufruf)
         bekannt = len(sim.verlauf())
         sim.tick(n)
-        zeilen = [f"Zeit: t={sim.now} (+{n})."]
+        zeilen = [tick_kopf(sim.now, n)]
         zeilen += self._neues(bekannt)
         if not sim.orchestrator_laeuft:
             zeilen.append("Der Orchestrator ist abgestürzt: neustart orchestrator")
