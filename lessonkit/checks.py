@@ -27,6 +27,7 @@ from lessonkit.kernel import CellResult, Kernel, bounded_repr, format_error, no_
 
 if TYPE_CHECKING:  # the browser's Python needs no types at run time
     from lessonkit.contract import CheckOutcomeData, PredictionOutcomeData, TaskOutcomeData
+    from pysim.console.basis import BasisKonsole
 
 #: Longest message of one check that is shown.
 MAX_CHECK_CHARS = 2_000
@@ -235,11 +236,11 @@ async def check_code(vorbereitung: str, code: str, pruefung: str) -> TaskOutcome
     return TaskOutcome(all(check.ok for check in checks), checks, None, output)
 
 
-def check_console(console: Any, kind: str, pruefung: str) -> TaskOutcome:
+def check_console(console: BasisKonsole[Any], kind: str, pruefung: str) -> TaskOutcome:
     """Run the author's checks against a console's state."""
     namespace: dict[str, Any] = {"__name__": "__main__", "konsole": console}
     # the model under the kind's name: ``log``, ``queue`` or ``saga``
-    namespace[kind] = console.sim if kind == "saga" else getattr(console, kind)
+    namespace[kind] = console.modell
     checks = run_checks(pruefung, namespace)
     return TaskOutcome(all(check.ok for check in checks), checks)
 

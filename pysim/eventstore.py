@@ -26,7 +26,7 @@ from .fehler import (
     UngueltigeEingabe,
     UnveraenderlichFehler,
     VersionsKonflikt,
-    aufzaehlung,
+    nachschlagen,
     pruefe_ganzzahl,
     pruefe_name,
 )
@@ -224,13 +224,14 @@ class EventStore(AufDerZeit):
         return self._alle[from_position:]
 
     def _stream(self, stream: str) -> list[Event]:
-        try:
-            return self._streams[stream]
-        except (KeyError, TypeError):
-            raise UnbekannterStream(
-                f"Den Stream „{stream}“ gibt es nicht (noch kein Ereignis). Vorhandene Streams: "
-                f"{aufzaehlung(self.streams())}."
-            ) from None
+        return nachschlagen(
+            self._streams,
+            stream,
+            UnbekannterStream,
+            "Den Stream",
+            "Streams",
+            warum=" (noch kein Ereignis)",
+        )
 
     # --- Projektionen ---
 

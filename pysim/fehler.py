@@ -10,7 +10,10 @@ Die Unterklassen erben zusätzlich von einer passenden Python-Ausnahme (``ValueE
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from typing import TypeVar
+
+W = TypeVar("W")
 
 
 class SimFehler(Exception):
@@ -71,6 +74,27 @@ def aufzaehlung(namen: Iterable[str]) -> str:
     return ", ".join(teile) if teile else "keine"
 
 
+def nachschlagen(
+    tabelle: Mapping[str, W],
+    name: str,
+    fehler: type[SimFehler],
+    wen: str,
+    vorhanden: str,
+    *,
+    warum: str = "",
+    tipp: str = "",
+) -> W:
+    """``tabelle[name]``; ein unbekannter Name ist ``fehler`` mit einer Meldung wie
+    „Das Topic „x“ gibt es nicht. Vorhandene Topics: „a“, „b“.“ und ``tipp`` dahinter."""
+    try:
+        return tabelle[name]
+    except (KeyError, TypeError):
+        raise fehler(
+            f"{wen} „{name}“ gibt es nicht{warum}. Vorhandene {vorhanden}: "
+            f"{aufzaehlung(sorted(tabelle))}.{tipp}"
+        ) from None
+
+
 def kurz(wort: str, zeichen: int = 30) -> str:
     """Lange Eingaben in Meldungen abkürzen: ``abcdefghijkl…``."""
     return wort if len(wort) <= zeichen else wort[: zeichen - 1] + "…"
@@ -83,6 +107,22 @@ def pruefe_ganzzahl(wert: object, name: str, minimum: int | None = None) -> int:
     if minimum is not None and wert < minimum:
         raise UngueltigeEingabe(f"{name} muss mindestens {minimum} sein, nicht {wert}.")
     return wert
+
+
+def pruefe_verzoegerung(wert: object, minimum: int, beispiel: tuple[int, int]) -> tuple[int, int]:
+    """Gibt ``wert`` als Paar ``(kleinste, größte)`` ganzer Zahlen mit
+    ``minimum <= kleinste <= größte`` zurück (die Laufzeit einer Nachricht in Ticks)."""
+    if (
+        not isinstance(wert, tuple | list)
+        or len(wert) != 2
+        or any(isinstance(v, bool) or not isinstance(v, int) for v in wert)
+        or not minimum <= wert[0] <= wert[1]
+    ):
+        raise UngueltigeEingabe(
+            "verzoegerung ist ein Paar ganzer Zahlen (kleinste, größte) mit "
+            f"{minimum} <= kleinste <= größte, z. B. {beispiel}, nicht {wert!r}."
+        )
+    return (wert[0], wert[1])
 
 
 def pruefe_name(wert: object, was: str) -> str:

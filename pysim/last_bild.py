@@ -16,6 +16,11 @@ if TYPE_CHECKING:
 BREITE = 480
 LINKS = 44
 RECHTS = 12
+#: x of the plot area's right edge.
+RECHTER_RAND = BREITE - RECHTS
+#: Top and bottom of the plot area of the charts over time.
+OBEN = 46
+UNTEN = 206
 
 
 def _runde_grenze(wert: int) -> int:
@@ -34,28 +39,26 @@ def _sekunden(ms: int) -> str:
 
 def _achsen(z: Zeichnung, oben: int, unten: int, ende_ms: int, y_max: int, y_text: str) -> None:
     """Y axis with 0 and its maximum, X axis in seconds."""
-    rechts = BREITE - RECHTS
-    z.linie(LINKS, unten, rechts, unten)
+    z.linie(LINKS, unten, RECHTER_RAND, unten)
     z.linie(LINKS, oben, LINKS, unten)
     for wert in (0, y_max // 2, y_max):
         y = unten - (unten - oben) * wert // y_max
         z.linie(LINKS - 4, y, LINKS, y)
         z.text(LINKS - 6, y + 4, str(wert), groesse=11, anker="end", farbe_name="muted")
         if wert:
-            z.linie(LINKS, y, rechts, y, farbe_name="cell")
+            z.linie(LINKS, y, RECHTER_RAND, y, farbe_name="cell")
     schritt = _runde_grenze(max(1, ende_ms // 6))
     for t in range(0, ende_ms + 1, schritt):
-        x = LINKS + (rechts - LINKS) * t // ende_ms
+        x = LINKS + (RECHTER_RAND - LINKS) * t // ende_ms
         z.linie(x, unten, x, unten + 4)
         z.text(x, unten + 16, _sekunden(t), groesse=11, anker="middle", farbe_name="muted")
     z.text(LINKS, oben - 8, y_text, groesse=10, farbe_name="muted")
 
 
 def _stoerungen(z: Zeichnung, e: Ergebnis, oben: int, unten: int, ende_ms: int) -> None:
-    rechts = BREITE - RECHTS
     for von, bis, was in e.stoerungen:
-        x1 = LINKS + (rechts - LINKS) * min(von, ende_ms) // ende_ms
-        x2 = LINKS + (rechts - LINKS) * min(bis, ende_ms) // ende_ms
+        x1 = LINKS + (RECHTER_RAND - LINKS) * min(von, ende_ms) // ende_ms
+        x2 = LINKS + (RECHTER_RAND - LINKS) * min(bis, ende_ms) // ende_ms
         z.rechteck(
             x1,
             oben,
@@ -78,9 +81,19 @@ def _verdichte(werte: list[int], spalten: int) -> list[int]:
     return [max(werte[i : i + gruppe]) for i in range(0, len(werte), gruppe)]
 
 
+def _zeitdiagramm(
+    e: Ergebnis, titel: str, beschreibung: str, ende_ms: int, y_max: int, y_text: str
+) -> Zeichnung:
+    """The frame both charts over time share (so they line up): title, faults, axes."""
+    z = Zeichnung(BREITE, UNTEN + 58, titel, beschreibung)
+    z.text(12, 20, titel, fett=True, groesse=14)
+    _stoerungen(z, e, OBEN, UNTEN, ende_ms)
+    _achsen(z, OBEN, UNTEN, ende_ms, y_max, y_text)
+    return z
+
+
 def verlauf_bild(e: Ergebnis) -> Bild:
     """Wartende Versuche und Worker in Arbeit über die Zeit."""
-    oben, unten = 46, 206
     ende = max(e.dauer, 1)
     wartend = [w for _, w, _ in e.verlauf]
     arbeit = [a for _, _, a in e.verlauf]
@@ -91,29 +104,25 @@ def verlauf_bild(e: Ergebnis) -> Bild:
         f"Liniendiagramm über {_sekunden(ende)}: höchstens {spitze} Versuche warten, "
         f"{e.worker} Worker; am Ende warten {wartend[-1] if wartend else 0}."
     )
-    z = Zeichnung(BREITE, unten + 58, titel, beschreibung)
-    z.text(12, 20, titel, fett=True, groesse=14)
-    _stoerungen(z, e, oben, unten, ende)
-    _achsen(z, oben, unten, ende, y_max, "Versuche beim Dienst")
-    rechts = BREITE - RECHTS
+    z = _zeitdiagramm(e, titel, beschreibung, ende, y_max, "Versuche beim Dienst")
 
     def punkte(reihe: list[int]) -> list[tuple[int, int]]:
-        dichte = _verdichte(reihe, rechts - LINKS)
+        dichte = _verdichte(reihe, RECHTER_RAND - LINKS)
         n = max(len(dichte) - 1, 1)
         return [
-            (LINKS + (rechts - LINKS) * i // n, unten - (unten - oben) * w // y_max)
+            (LINKS + (RECHTER_RAND - LINKS) * i // n, UNTEN - (UNTEN - OBEN) * w // y_max)
             for i, w in enumerate(dichte)
         ]
 
     if e.dauer > e.ankunftsdauer + e.raster:
         # after this point no new requests come: what is left drains
-        x = LINKS + (rechts - LINKS) * e.ankunftsdauer // ende
-        z.linie(x, oben, x, unten, farbe_name="muted", gestrichelt=True)
-        z.text(x + 3, oben + 24, "keine neuen Anfragen", groesse=10, farbe_name="muted")
+        x = LINKS + (RECHTER_RAND - LINKS) * e.ankunftsdauer // ende
+        z.linie(x, OBEN, x, UNTEN, farbe_name="muted", gestrichelt=True)
+        z.text(x + 3, OBEN + 24, "keine neuen Anfragen", groesse=10, farbe_name="muted")
     if e.verlauf:
         z.polylinie(punkte(arbeit), farbe_name="ok", dicke=2, klasse="in-arbeit")
         z.polylinie(punkte(wartend), farbe_name="accent", dicke=2, klasse="wartend")
-    ly = unten + 34
+    ly = UNTEN + 34
     z.linie(12, ly - 4, 30, ly - 4, farbe_name="accent", dicke=3)
     z.text(36, ly, "wartend (Warteschlange)", groesse=11)
     z.linie(206, ly - 4, 224, ly - 4, farbe_name="ok", dicke=3)
@@ -123,7 +132,6 @@ def verlauf_bild(e: Ergebnis) -> Bild:
 
 def wellen_bild(e: Ergebnis) -> Bild:
     """Balken: Versuche, die je Raster beim Dienst ankamen, erste und Wiederholungen gestapelt."""
-    oben, unten = 46, 206
     # at most 96 bars (about 4 px each): neighbouring raster fields are added up
     gruppe = max(1, -(-len(e.erste_je_raster) // 96))
     breite_ms = gruppe * e.raster
@@ -141,26 +149,22 @@ def wellen_bild(e: Ergebnis) -> Bild:
         f"Balken je {breite_ms} ms: {sum(erste)} erste Versuche, {sum(wieder)} Wiederholungen, "
         f"höchstens {spitze} Wiederholungen in einem Abschnitt."
     )
-    z = Zeichnung(BREITE, unten + 58, titel, beschreibung)
-    z.text(12, 20, titel, fett=True, groesse=14)
-    _stoerungen(z, e, oben, unten, ende)
-    _achsen(z, oben, unten, ende, y_max, "Versuche")
-    rechts = BREITE - RECHTS
+    z = _zeitdiagramm(e, titel, beschreibung, ende, y_max, "Versuche")
     n = max(len(summen), 1)
     for i, (a, b) in enumerate(zip(erste, wieder, strict=True)):
-        x1 = LINKS + (rechts - LINKS) * i // n
-        x2 = LINKS + (rechts - LINKS) * (i + 1) // n
+        x1 = LINKS + (RECHTER_RAND - LINKS) * i // n
+        x2 = LINKS + (RECHTER_RAND - LINKS) * (i + 1) // n
         b_breite = max(x2 - x1 - 1, 1)
-        h_a = (unten - oben) * a // y_max
-        h_b = (unten - oben) * b // y_max
+        h_a = (UNTEN - OBEN) * a // y_max
+        h_b = (UNTEN - OBEN) * b // y_max
         if a:
             z.rechteck(
-                x1, unten - h_a, b_breite, h_a, fuellung="read", rand=None, rund=0, klasse="erste"
+                x1, UNTEN - h_a, b_breite, h_a, fuellung="read", rand=None, rund=0, klasse="erste"
             )
         if b:
             z.rechteck(
                 x1,
-                unten - h_a - h_b,
+                UNTEN - h_a - h_b,
                 b_breite,
                 h_b,
                 fuellung="next",
@@ -168,7 +172,7 @@ def wellen_bild(e: Ergebnis) -> Bild:
                 rund=0,
                 klasse="wiederholt",
             )
-    ly = unten + 34
+    ly = UNTEN + 34
     z.rechteck(12, ly - 10, 14, 12, fuellung="read", rand=None)
     z.text(32, ly, "erste Versuche", groesse=11)
     z.rechteck(130, ly - 10, 14, 12, fuellung="next", rand=None)

@@ -39,6 +39,7 @@ from .fehler import (
     UnveraenderlichFehler,
     aufzaehlung,
     kurz,
+    nachschlagen,
     pruefe_ganzzahl,
     pruefe_name,
 )
@@ -453,13 +454,14 @@ class Log:
         return self._topic(name)
 
     def _topic(self, name: str) -> Topic:
-        try:
-            return self._topics[name]
-        except (KeyError, TypeError):
-            raise UnbekanntesTopic(
-                f"Das Topic „{name}“ gibt es nicht. Vorhandene Topics: "
-                f"{aufzaehlung(self.topics())}. Lege es mit create_topic an."
-            ) from None
+        return nachschlagen(
+            self._topics,
+            name,
+            UnbekanntesTopic,
+            "Das Topic",
+            "Topics",
+            tipp=" Lege es mit create_topic an.",
+        )
 
     # --- Gruppen ---
 
@@ -476,13 +478,14 @@ class Log:
         return self._gruppe(group).mitglieder
 
     def _gruppe(self, name: str) -> Gruppe:
-        try:
-            return self._gruppen[name]
-        except (KeyError, TypeError):
-            raise UnbekannteGruppe(
-                f"Die Gruppe „{name}“ gibt es nicht. Vorhandene Gruppen: "
-                f"{aufzaehlung(self.groups())}. Eine Gruppe entsteht beim ersten consume."
-            ) from None
+        return nachschlagen(
+            self._gruppen,
+            name,
+            UnbekannteGruppe,
+            "Die Gruppe",
+            "Gruppen",
+            tipp=" Eine Gruppe entsteht beim ersten consume.",
+        )
 
     def leave(self, group: str, member: str) -> list[str]:
         """Ein Mitglied verlässt die Gruppe; die übrigen verteilen die Partitionen neu."""

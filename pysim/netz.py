@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .fehler import UngueltigeEingabe, pruefe_ganzzahl
+from .fehler import UngueltigeEingabe, pruefe_ganzzahl, pruefe_verzoegerung
 from .zeit import AufDerZeit, Zeit
 
 
@@ -95,18 +95,8 @@ class FakeNetz(AufDerZeit):
                 f"verlust + duplikat darf höchstens 1 sein, nicht {self.verlust + self.duplikat}."
             )
         self.sendeabstand = pruefe_ganzzahl(sendeabstand, "sendeabstand", 0)
-        if (
-            not isinstance(verzoegerung, tuple | list)
-            or len(verzoegerung) != 2
-            or any(isinstance(v, bool) or not isinstance(v, int) for v in verzoegerung)
-            or not 0 <= verzoegerung[0] <= verzoegerung[1]
-        ):
-            raise UngueltigeEingabe(
-                "verzoegerung ist ein Paar ganzer Zahlen (kleinste, größte) mit "
-                f"0 <= kleinste <= größte, z. B. (1, 4), nicht {verzoegerung!r}."
-            )
+        self.verzoegerung = pruefe_verzoegerung(verzoegerung, 0, (1, 4))
         self.seed = seed
-        self.verzoegerung = (verzoegerung[0], verzoegerung[1])
         self.zeit = zeit if zeit is not None else Zeit()
         self._zufall = random.Random(seed)
         self._sendungen: list[Sendung] = []

@@ -35,7 +35,14 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .fehler import SimFehler, UnbekannterKnoten, UngueltigeEingabe, aufzaehlung, pruefe_ganzzahl
+from .fehler import (
+    SimFehler,
+    UnbekannterKnoten,
+    UngueltigeEingabe,
+    aufzaehlung,
+    pruefe_ganzzahl,
+    pruefe_verzoegerung,
+)
 from .netz import FakeNetz
 from .svg import Bild
 from .zeit import AufDerZeit, Zeit
@@ -402,16 +409,7 @@ class Welt(AufDerZeit):
         zeit: Zeit | None = None,
     ) -> None:
         pruefe_ganzzahl(seed, "Der Seed")
-        if (
-            not isinstance(verzoegerung, tuple | list)
-            or len(verzoegerung) != 2
-            or any(isinstance(v, bool) or not isinstance(v, int) for v in verzoegerung)
-            or not 1 <= verzoegerung[0] <= verzoegerung[1]
-        ):
-            raise UngueltigeEingabe(
-                "verzoegerung ist ein Paar ganzer Zahlen (kleinste, größte) mit "
-                f"1 <= kleinste <= größte, z. B. (1, 6), nicht {verzoegerung!r}."
-            )
+        verzoegerung = pruefe_verzoegerung(verzoegerung, 1, (1, 6))
         if not isinstance(kausal, bool):
             raise UngueltigeEingabe(f"kausal ist True oder False, nicht {kausal!r}.")
         self.seed = seed
@@ -421,7 +419,7 @@ class Welt(AufDerZeit):
             seed=seed,
             verlust=0,
             duplikat=0,
-            verzoegerung=(verzoegerung[0], verzoegerung[1]),
+            verzoegerung=verzoegerung,
             sendeabstand=0,
             zeit=self.zeit,
         )

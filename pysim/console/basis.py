@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from ..fehler import SimFehler
 from . import hilfe
@@ -30,7 +30,7 @@ from .parser import (
 _STEUERZEICHEN = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
-def _befehlsnamen(konsole: BasisKonsole, _werte: dict[str, Any]) -> list[str]:
+def _befehlsnamen(konsole: BasisKonsole[Any], _werte: dict[str, Any]) -> list[str]:
     return konsole.BEFEHLE.namen()
 
 
@@ -56,14 +56,28 @@ def tick_befehl(handler: Handler, beispiel: str, was_geschieht: str = "") -> Bef
     )
 
 
+def tick_anzahl(aufruf: Aufruf) -> int:
+    """Das ``n`` von ``tick [<n>]``; ohne ``n`` 1, wie die Hilfe von ``tick_befehl`` sagt."""
+    n: int = aufruf.werte.get("n", 1)
+    return n
+
+
+def tick_kopf(jetzt: int, n: int) -> str:
+    """Die erste Zeile, mit der ``tick`` in jeder Konsole antwortet."""
+    return f"Zeit: t={jetzt} (+{n})."
+
+
 def gemeinsame_befehle(hilfe_beispiel: str) -> list[Befehl]:
-    """``hilfe`` und ``clear``: die Befehle, die jede Konsole hat (Handler in ``BasisKonsole``)."""
+    """``hilfe`` und ``clear``: die Befehle, die jede Konsole hat (Handler in ``BasisKonsole``).
+
+    ``hilfe_beispiel``: der Befehl, den ``hilfe`` als Beispiel erklärt (``HILFE_BEISPIEL``).
+    """
     return [
         Befehl(
             name="hilfe",
             syntax="hilfe [<befehl>]",
             kurz="Hilfe zu allen oder einem Befehl",
-            beispiele=("hilfe", hilfe_beispiel),
+            beispiele=("hilfe", f"hilfe {hilfe_beispiel}"),
             handler=BasisKonsole._hilfe,
             rest=BEFEHLSNAME,
             rest_pflicht=False,
@@ -81,6 +95,13 @@ def gemeinsame_befehle(hilfe_beispiel: str) -> list[Befehl]:
     ]
 
 
+def setze_befehle(konsole: type[BasisKonsole[Any]], eigene: Iterable[Befehl]) -> Befehlstabelle:
+    """Gibt ``konsole`` ihre Befehlstabelle: ihre eigenen Befehle, dann ``hilfe`` und ``clear``
+    (mit demselben Beispiel wie die Übersicht von ``hilfe``)."""
+    konsole.BEFEHLE = Befehlstabelle([*eigene, *gemeinsame_befehle(konsole.HILFE_BEISPIEL)])
+    return konsole.BEFEHLE
+
+
 INTERNER_FEHLER = (
     "Interner Fehler im Simulator: Das ist ein Bug in pysim, nicht dein Fehler. "
     "Bitte melde die Eingabe, die das ausgelöst hat."
@@ -94,13 +115,25 @@ def interner_fehler(exc: BaseException) -> str:
     return absatz(INTERNER_FEHLER) + "\n" + absatz(f"({art}: {text})" if text else f"({art})")
 
 
-class BasisKonsole:
-    """Grundgerüst einer Konsole. Unterklassen setzen ``BEFEHLE``; dessen Handler und Arten sind
-    meist Methoden der Unterklasse."""
+#: Das Modell, das eine Konsole bedient (``Log``, ``Queue``, ``SagaSim``).
+M = TypeVar("M")
+
+
+class BasisKonsole(Generic[M]):
+    """Grundgerüst einer Konsole über einem Modell. Unterklassen bekommen ``BEFEHLE`` von
+    ``setze_befehle``; dessen Handler und Arten sind meist Methoden der Unterklasse."""
 
     BEFEHLE: ClassVar[Befehlstabelle]
     HILFE_TITEL = "Befehle:"
     HILFE_BEISPIEL = "hilfe"
+
+    def __init__(self, modell: M) -> None:
+        self._modell = modell
+
+    @property
+    def modell(self) -> M:
+        """Das Modell hinter der Konsole, für Prüfungen in Übungen (bei jeder Art derselbe Name)."""
+        return self._modell
 
     # --- ausführen ---
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from .. import log_regeln as regeln
 from ..log import Gruppe, Log, Record
-from .basis import MAX_TICKS, BasisKonsole, gemeinsame_befehle, tick_befehl
+from .basis import MAX_TICKS, BasisKonsole, setze_befehle, tick_anzahl, tick_befehl, tick_kopf
 from .ergebnis import ConsoleResult
 from .parser import (
     TEXT,
@@ -26,7 +26,6 @@ from .parser import (
     Art,
     Aufruf,
     Befehl,
-    Befehlstabelle,
     EingabeFehler,
     Option,
     Wert,
@@ -42,7 +41,7 @@ MAX_PARTITIONEN = 12
 MAX_ZEILEN = 30
 
 
-class Console(BasisKonsole):
+class Console(BasisKonsole[Log]):
     """Die Log-Konsole: ``Console().run("topics")`` gibt ein ``ConsoleResult``.
 
     ``log``: ein vorhandenes ``Log`` (z. B. von einer Übung vorbereitet); sonst ein leeres.
@@ -52,13 +51,13 @@ class Console(BasisKonsole):
     HILFE_BEISPIEL = "consume"
 
     def __init__(self, log: Log | None = None) -> None:
-        self._log = log if log is not None else Log()
+        super().__init__(log if log is not None else Log())
         self._bild_topic: str | None = None
 
     @property
     def log(self) -> Log:
-        """Das Modell hinter der Konsole (für Prüfungen in Übungen)."""
-        return self._log
+        """Das Log hinter der Konsole (dasselbe wie ``modell``)."""
+        return self.modell
 
     # --- Arten von Werten (siehe die Tabelle unten) ---
 
@@ -67,27 +66,27 @@ class Console(BasisKonsole):
 
     def _lies_neues_topic(self, text: str, _werte: dict[str, Any]) -> str:
         pruefe_neuer_name(text, "Ein Topic-Name")
-        return self._log.pruefe_neues_topic(text)
+        return self.log.pruefe_neues_topic(text)
 
     def _lies_gruppe(self, text: str, _werte: dict[str, Any]) -> str:
         return self._bekannte_gruppe(text)
 
     def _lies_gruppe_neu(self, text: str, _werte: dict[str, Any]) -> str:
-        if text in self._log.groups():
+        if text in self.log.groups():
             return text
         return pruefe_neuer_name(text, "Ein Gruppenname")
 
     def _lies_mitglied(self, text: str, werte: dict[str, Any]) -> str:
         gruppe = werte.get("gruppe")
-        if gruppe in self._log.groups() and text in self._log.members(gruppe):
+        if gruppe in self.log.groups() and text in self.log.members(gruppe):
             return text
         return pruefe_neuer_name(text, "Ein Mitgliedsname")
 
     def _lies_mitglied_aktiv(self, text: str, werte: dict[str, Any]) -> str:
-        return self._log.pruefe_mitglied(werte["gruppe"], text)
+        return self.log.pruefe_mitglied(werte["gruppe"], text)
 
     def _lies_mitglied_je(self, text: str, werte: dict[str, Any]) -> str:
-        g = self._log.group(werte["gruppe"])
+        g = self.log.group(werte["gruppe"])
         if g.zustand(text) is not None:
             return text
         raise EingabeFehler(
@@ -101,7 +100,7 @@ class Console(BasisKonsole):
         return zahl(text, "Nach `timeout`", 1, MAX_TICKS)
 
     def _lies_partition(self, partition: int, werte: dict[str, Any]) -> int:
-        return self._log.pruefe_partition(werte["topic"], partition)
+        return self.log.pruefe_partition(werte["topic"], partition)
 
     def _lies_ziel(self, text: str, _werte: dict[str, Any]) -> int | str:
         if text.lower() in ("earliest", "latest"):
@@ -114,7 +113,7 @@ class Console(BasisKonsole):
         return zahl(text, "Nach `to`")
 
     def _bekanntes_topic(self, name: str) -> str:
-        vorhanden = self._log.topics()
+        vorhanden = self.log.topics()
         if name in vorhanden:
             return name
         if not vorhanden:
@@ -130,7 +129,7 @@ class Console(BasisKonsole):
         raise EingabeFehler("\n".join(zeilen))
 
     def _bekannte_gruppe(self, name: str) -> str:
-        vorhanden = self._log.groups()
+        vorhanden = self.log.groups()
         if name in vorhanden:
             return name
         zeilen = [f"Die Gruppe „{kuerze_wort(name)}“ gibt es nicht."]
@@ -144,13 +143,13 @@ class Console(BasisKonsole):
     # --- Vorschläge für die Vervollständigung ---
 
     def _topic_namen(self, _werte: dict[str, Any]) -> list[str]:
-        return self._log.topics()
+        return self.log.topics()
 
     def _gruppen(self, _werte: dict[str, Any]) -> list[str]:
-        return self._log.groups()
+        return self.log.groups()
 
     def _mitglieder_und_neu(self, werte: dict[str, Any]) -> list[str]:
-        log = self._log
+        log = self.log
         gruppe = werte.get("gruppe")
         if gruppe is None:
             return [m for g in log.groups() for m in log.members(g)]
@@ -163,13 +162,13 @@ class Console(BasisKonsole):
         return [*mitglieder, f"{gruppe}-{n}"]
 
     def _mitglieder(self, werte: dict[str, Any]) -> list[str]:
-        if werte.get("gruppe") in self._log.groups():
-            return self._log.members(werte["gruppe"])
+        if werte.get("gruppe") in self.log.groups():
+            return self.log.members(werte["gruppe"])
         return []
 
     def _je_mitglieder(self, werte: dict[str, Any]) -> list[str]:
-        if werte.get("gruppe") in self._log.groups():
-            g = self._log.group(werte["gruppe"])
+        if werte.get("gruppe") in self.log.groups():
+            g = self.log.group(werte["gruppe"])
             return [*g.mitglieder, *(e.mitglied for e in g.entfernt())]
         return []
 
@@ -177,8 +176,8 @@ class Console(BasisKonsole):
         return ["3", "off"]
 
     def _partitionen(self, werte: dict[str, Any]) -> list[str]:
-        if werte.get("topic") in self._log.topics():
-            return [str(p) for p in range(self._log.topic(werte["topic"]).partitionen)]
+        if werte.get("topic") in self.log.topics():
+            return [str(p) for p in range(self.log.topic(werte["topic"]).partitionen)]
         return []
 
     def _ziele(self, _werte: dict[str, Any]) -> list[str]:
@@ -186,9 +185,9 @@ class Console(BasisKonsole):
 
     def _schluessel(self, werte: dict[str, Any]) -> list[str]:
         topic = werte.get("topic")
-        if topic not in self._log.topics():
+        if topic not in self.log.topics():
             return ["key="]
-        keys = {r.key for r in self._log.read(topic) if r.key is not None}
+        keys = {r.key for r in self.log.read(topic) if r.key is not None}
         return ["key=", *(f"key={k}" for k in sorted(keys))]
 
     # --- Bild ---
@@ -198,29 +197,29 @@ class Console(BasisKonsole):
         if topic is not None:
             self._bild_topic = topic
         name = self._bild_topic
-        if name is None or name not in self._log.topics():
-            topics = self._log.topics()
+        if name is None or name not in self.log.topics():
+            topics = self.log.topics()
             name = topics[0] if topics else None
-        return None if name is None else self._log.bild(name).svg
+        return None if name is None else self.log.bild(name).svg
 
     # --- Befehle ---
 
     def _create(self, aufruf: Aufruf) -> ConsoleResult:
         name = aufruf.werte["topic"]
         n = aufruf.werte.get("partitionen", 1)
-        self._log.create_topic(name, partitions=n)
+        self.log.create_topic(name, partitions=n)
         teile = "p0" if n == 1 else f"p0 bis p{n - 1}"
         text = f"Topic „{name}“ angelegt: {anzahl(n, 'Partition', 'Partitionen')} ({teile})."
         return self._ok(aufruf, text, self._bild(name))
 
     def _topics(self, aufruf: Aufruf) -> ConsoleResult:
-        namen_ = self._log.topics()
+        namen_ = self.log.topics()
         if not namen_:
             text = "Noch keine Topics.\nLege eins an: create topic orders partitions 3"
             return self._ok(aufruf, text, None)
         zeilen = []
         for name in namen_:
-            t = self._log.topic(name)
+            t = self.log.topic(name)
             eintraege = sum(t.enden())
             zeilen.append(
                 [
@@ -241,8 +240,8 @@ class Console(BasisKonsole):
         topic = aufruf.werte["topic"]
         key = aufruf.werte.get("key")
         wert = lies_json(aufruf.rest or "")
-        partition, offset = self._log.produce(topic, wert, key=key)
-        n = self._log.topic(topic).partitionen
+        partition, offset = self.log.produce(topic, wert, key=key)
+        n = self.log.topic(topic).partitionen
         zeilen = [f"→ Partition {partition}, Offset {offset} (p{partition}:{offset})"]
         if key is not None:
             h = regeln.schluessel_hash(key)
@@ -255,7 +254,7 @@ class Console(BasisKonsole):
         topic = aufruf.werte["topic"]
         partition = aufruf.werte.get("partition")
         start = aufruf.werte.get("start", 0)
-        records = self._log.read(topic, partition, start)
+        records = self.log.read(topic, partition, start)
         wo = f"„{topic}“" if partition is None else f"„{topic}“, Partition {partition}"
         if not records:
             ab = f" ab Offset {start}" if start else ""
@@ -269,7 +268,7 @@ class Console(BasisKonsole):
 
     def _consume(self, aufruf: Aufruf) -> ConsoleResult:
         w = aufruf.werte
-        log = self._log
+        log = self.log
         topic, gruppe = w["topic"], w["gruppe"]
         mitglied = w.get("mitglied") or f"{gruppe}-1"
         von_anfang = bool(w.get("from-beginning"))
@@ -351,9 +350,9 @@ class Console(BasisKonsole):
         w = aufruf.werte
         topic, gruppe = w["topic"], w["gruppe"]
         mitglied = w.get("mitglied") or f"{gruppe}-1"
-        g = self._log.group(gruppe)
-        vorher = {p: g.position(topic, p) for p in range(_n(self._log, topic))}
-        neu = self._log.commit(topic, gruppe, member=mitglied)
+        g = self.log.group(gruppe)
+        vorher = {p: g.position(topic, p) for p in range(_n(self.log, topic))}
+        neu = self.log.commit(topic, gruppe, member=mitglied)
         if not neu:
             text = f"{mitglied} hatte beim Lesen keine Partition: nichts zu speichern."
             return self._ok(aufruf, text, self._bild(topic))
@@ -364,11 +363,11 @@ class Console(BasisKonsole):
         return self._ok(aufruf, "\n".join(zeilen), self._bild(topic))
 
     def _tick(self, aufruf: Aufruf) -> ConsoleResult:
-        log = self._log
-        n = aufruf.werte.get("n", 1)
+        log = self.log
+        n = tick_anzahl(aufruf)
         entfernt = log.tick(n)
         timeout = log.session_timeout
-        zeilen = [f"Zeit: t={log.zeit} (+{n})."]
+        zeilen = [tick_kopf(log.zeit, n)]
         if timeout is None:
             zeilen.append("Ohne Sitzungs-Zeitfenster wird niemand entfernt")
             zeilen.append("(timeout 3 schaltet ihn ein).")
@@ -397,7 +396,7 @@ class Console(BasisKonsole):
 
     def _wach_text(self) -> str:
         """Wer dem Ende seines Sitzungs-Zeitfensters am nächsten ist (für tick ohne Entfernung)."""
-        log = self._log
+        log = self.log
         timeout = log.session_timeout
         if timeout is None:
             return ""
@@ -417,7 +416,7 @@ class Console(BasisKonsole):
         )
 
     def _session_timeout(self, aufruf: Aufruf) -> ConsoleResult:
-        log = self._log
+        log = self.log
         if "timeout" not in aufruf.werte:
             wert = log.session_timeout
             text = (
@@ -440,9 +439,9 @@ class Console(BasisKonsole):
 
     def _leave(self, aufruf: Aufruf) -> ConsoleResult:
         gruppe, mitglied = aufruf.werte["gruppe"], aufruf.werte["mitglied"]
-        g = self._log.group(gruppe)
+        g = self.log.group(gruppe)
         topics = g.topics_von(mitglied)
-        self._log.leave(gruppe, mitglied)
+        self.log.leave(gruppe, mitglied)
         zeilen = [f"{mitglied} verlässt die Gruppe „{gruppe}“."]
         for topic in topics:
             zeilen.append(f"Neue Aufteilung in „{topic}“ (Generation {g.generation}):")
@@ -453,7 +452,7 @@ class Console(BasisKonsole):
 
     def _offsets(self, aufruf: Aufruf) -> ConsoleResult:
         topic = aufruf.werte["topic"]
-        o = self._log.offsets(topic)
+        o = self.log.offsets(topic)
         gruppen = list(o.gruppen)
         zeilen = [
             [f"p{p}", str(ende), *(regeln.position_text(o.gruppen[g][p]) for g in gruppen)]
@@ -471,12 +470,12 @@ class Console(BasisKonsole):
 
     def _describe(self, aufruf: Aufruf) -> ConsoleResult:
         gruppe = aufruf.werte["gruppe"]
-        g = self._log.group(gruppe)
+        g = self.log.group(gruppe)
         zeilen = [
             absatz(f"Gruppe „{gruppe}“, Mitglieder: {', '.join(g.mitglieder) or 'keine'}"),
             f"Generation {g.generation} (zählt jede Neuverteilung).",
         ]
-        beschreibung = self._log.describe(gruppe)
+        beschreibung = self.log.describe(gruppe)
         if not beschreibung:
             zeilen.append("Noch keine gespeicherte Position (nur mit no-commit gelesen).")
         else:
@@ -502,12 +501,12 @@ class Console(BasisKonsole):
                     )
             if any(z.position is None for z in beschreibung):
                 zeilen.append("–: noch keine Position gespeichert.")
-        if self._log.session_timeout is not None:
+        if self.log.session_timeout is not None:
             for m in g.mitglieder:
                 zuletzt = g.zuletzt_gelesen(m)
                 if zuletzt is not None:
                     zeilen.append(
-                        f"{m}: zuletzt consume bei t={zuletzt} (jetzt t={self._log.zeit})."
+                        f"{m}: zuletzt consume bei t={zuletzt} (jetzt t={self.log.zeit})."
                     )
         for e in g.entfernt():
             zeilen.append(
@@ -519,7 +518,7 @@ class Console(BasisKonsole):
         return self._ok(aufruf, "\n".join(zeilen), g.bild().svg)
 
     def _groups(self, aufruf: Aufruf) -> ConsoleResult:
-        gruppen = self._log.groups()
+        gruppen = self.log.groups()
         if not gruppen:
             text = (
                 "Noch keine Gruppen. Eine Gruppe entsteht beim ersten consume:\n"
@@ -528,7 +527,7 @@ class Console(BasisKonsole):
             return self._ok(aufruf, text, self._bild())
         zeilen = []
         for name in gruppen:
-            g = self._log.group(name)
+            g = self.log.group(name)
             zeilen.append([name, ", ".join(g.mitglieder), ", ".join(g.topics()) or "-"])
         text = "\n".join(tabelle(["GRUPPE", "MITGLIEDER", "TOPICS"], zeilen))
         return self._ok(aufruf, text, self._bild())
@@ -536,18 +535,18 @@ class Console(BasisKonsole):
     def _reset(self, aufruf: Aufruf) -> ConsoleResult:
         w = aufruf.werte
         gruppe, ziel, topic = w["gruppe"], w["ziel"], w.get("topic")
-        g = self._log.group(gruppe)
+        g = self.log.group(gruppe)
         topics = [topic] if topic is not None else g.topics()
         if not topics:
-            beispiel = self._bild_topic or (self._log.topics() or ["orders"])[0]
+            beispiel = self._bild_topic or (self.log.topics() or ["orders"])[0]
             raise EingabeFehler(
                 f"Die Gruppe „{gruppe}“ hat noch keine gespeicherte Position.\n"
                 f"Gib das Topic an: reset group {gruppe} to {ziel} topic {beispiel}"
             )
         vorher = {
-            t: [g.position(t, p) for p in range(self._log.topic(t).partitionen)] for t in topics
+            t: [g.position(t, p) for p in range(self.log.topic(t).partitionen)] for t in topics
         }
-        self._log.reset(gruppe, to=ziel, topic=topic)
+        self.log.reset(gruppe, to=ziel, topic=topic)
         zeilen = []
         begrenzt = False
         for t in topics:
@@ -566,7 +565,7 @@ class Console(BasisKonsole):
         return self._ok(aufruf, "\n".join(zeilen), svg)
 
     def _unveraenderlich(self, aufruf: Aufruf) -> ConsoleResult:
-        topic = self._bild_topic or (self._log.topics() or ["orders"])[0]
+        topic = self._bild_topic or (self.log.topics() or ["orders"])[0]
         raise EingabeFehler(
             "Einträge im Log werden nie verändert oder gelöscht: Ein Ereignis ist etwas, "
             "das schon geschehen ist.\n"
@@ -579,13 +578,13 @@ class Console(BasisKonsole):
     def state_dump(self) -> str:
         """Der ganze Zustand des Logs als fester Text (für Tests und Prüfungen)."""
         zeilen = []
-        for name in self._log.topics():
-            topic = self._log.topic(name)
+        for name in self.log.topics():
+            topic = self.log.topic(name)
             zeilen.append(f"topic {name} partitions={topic.partitionen} reihum={topic.reihum}")
             for p in range(topic.partitionen):
                 for r in topic.records(p):
                     zeilen.append(f"  {r.adresse} key={r.key!r} {zeige_json(r.value)}")
-        log = self._log
+        log = self.log
         zeilen.append(f"time {log.zeit} session_timeout={log.session_timeout}")
         for name in log.groups():
             g = log.group(name)
@@ -627,7 +626,25 @@ TOPIC = Wert("topic", "<topic>", TOPIC_ART)
 GRUPPE = Wert("gruppe", "<gruppe>", GRUPPE_ART)
 
 
-BEFEHLE = Befehlstabelle(
+def _verweigert(name: str, kurz: str) -> Befehl:
+    """A command a reader may expect of a database (``update``, ``delete``); it always explains
+    why the log has none (``Console._unveraenderlich``)."""
+    return Befehl(
+        name=name,
+        syntax=f"{name} …",
+        kurz=kurz,
+        beispiele=(),
+        handler=Console._unveraenderlich,
+        erklaerung=("Eine Korrektur ist ein neues Ereignis: produce.",),
+        rest=TEXT,
+        rest_pflicht=False,
+        vervollstaendigen=False,
+        zeigt_bild=False,
+    )
+
+
+BEFEHLE = setze_befehle(
+    Console,
     [
         Befehl(
             name="create",
@@ -812,34 +829,10 @@ BEFEHLE = Befehlstabelle(
                 Option("topic", TOPIC),
             ),
         ),
-        *gemeinsame_befehle("hilfe consume"),
-        Befehl(
-            name="update",
-            syntax="update …",
-            kurz="gibt es nicht: Einträge ändern sich nie",
-            beispiele=(),
-            handler=Console._unveraenderlich,
-            erklaerung=("Eine Korrektur ist ein neues Ereignis: produce.",),
-            rest=TEXT,
-            rest_pflicht=False,
-            vervollstaendigen=False,
-            zeigt_bild=False,
-        ),
-        Befehl(
-            name="delete",
-            syntax="delete …",
-            kurz="gibt es nicht: Einträge werden nie gelöscht",
-            beispiele=(),
-            handler=Console._unveraenderlich,
-            erklaerung=("Eine Korrektur ist ein neues Ereignis: produce.",),
-            rest=TEXT,
-            rest_pflicht=False,
-            vervollstaendigen=False,
-            zeigt_bild=False,
-        ),
-    ]
+        _verweigert("update", "gibt es nicht: Einträge ändern sich nie"),
+        _verweigert("delete", "gibt es nicht: Einträge werden nie gelöscht"),
+    ],
 )
-Console.BEFEHLE = BEFEHLE
 
 
 def _eintraege(records: list[Record], einzug: str = "") -> list[str]:

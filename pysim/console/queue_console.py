@@ -13,14 +13,13 @@ from __future__ import annotations
 from typing import Any
 
 from ..warteschlange import BESTAETIGT, IN_DLQ, SICHTBAR, UNTERWEGS, Queue
-from .basis import BasisKonsole, gemeinsame_befehle, tick_befehl
+from .basis import BasisKonsole, setze_befehle, tick_anzahl, tick_befehl, tick_kopf
 from .ergebnis import ConsoleResult
 from .parser import (
     TEXT,
     Art,
     Aufruf,
     Befehl,
-    Befehlstabelle,
     EingabeFehler,
     Option,
     Wert,
@@ -32,7 +31,7 @@ from .werte import anzahl, pruefe_neuer_name, tabelle
 MAX_ZEILEN = 30
 
 
-class QueueConsole(BasisKonsole):
+class QueueConsole(BasisKonsole[Queue]):
     """Die Queue-Konsole: ``QueueConsole().run("send zahlung-1")``.
 
     ``queue``: eine vorhandene ``Queue``; sonst eine neue mit ``visibility_timeout`` und
@@ -50,7 +49,7 @@ class QueueConsole(BasisKonsole):
         *,
         max_versuche: int | None = None,
     ) -> None:
-        self._queue = (
+        super().__init__(
             queue
             if queue is not None
             else Queue(
@@ -62,8 +61,8 @@ class QueueConsole(BasisKonsole):
 
     @property
     def queue(self) -> Queue:
-        """Das Modell hinter der Konsole (für Prüfungen in Übungen)."""
-        return self._queue
+        """Die Queue hinter der Konsole (dasselbe wie ``modell``)."""
+        return self.modell
 
     # --- Arten von Werten ---
 
@@ -71,25 +70,25 @@ class QueueConsole(BasisKonsole):
         return pruefe_neuer_name(text, "Der Name eines Consumers")
 
     def _consumer(self, _werte: dict[str, Any]) -> list[str]:
-        return sorted({e.consumer for e in self._queue.verlauf() if e.consumer})
+        return sorted({e.consumer for e in self.queue.verlauf() if e.consumer})
 
     def _offene_ids(self, _werte: dict[str, Any]) -> list[str]:
-        q = self._queue
+        q = self.queue
         return [str(i) for i in q.ids() if q.zustand(i) in (SICHTBAR, UNTERWEGS)]
 
     def _bild(self) -> str:
-        return self._queue.bild().svg
+        return self.queue.bild().svg
 
     # --- Befehle ---
 
     def _send(self, aufruf: Aufruf) -> ConsoleResult:
         body = aufruf.rest or ""
-        nid = self._queue.send(body)
+        nid = self.queue.send(body)
         text = f"Nachricht {nid} „{kuerze_wort(body)}“ gesendet, jetzt sichtbar."
         return self._ok(aufruf, text, self._bild())
 
     def _receive(self, aufruf: Aufruf) -> ConsoleResult:
-        q = self._queue
+        q = self.queue
         consumer = aufruf.werte.get("consumer")
         m = q.receive(consumer=consumer)
         wer = consumer or "Der Consumer"
@@ -112,7 +111,7 @@ class QueueConsole(BasisKonsole):
         return self._ok(aufruf, "\n".join(zeilen), self._bild())
 
     def _ack(self, aufruf: Aufruf) -> ConsoleResult:
-        q = self._queue
+        q = self.queue
         nid = aufruf.werte["id"]
         consumer = aufruf.werte.get("consumer")
         vorher = q.zustand(nid)
@@ -143,12 +142,12 @@ class QueueConsole(BasisKonsole):
         return self._ok(aufruf, text, self._bild())
 
     def _tick(self, aufruf: Aufruf) -> ConsoleResult:
-        q = self._queue
-        n = aufruf.werte.get("n", 1)
+        q = self.queue
+        n = tick_anzahl(aufruf)
         bekannt = len(q.verlauf())
         q.tick(n)
         neu = q.verlauf()[bekannt:]
-        zeilen = [f"Zeit: t={q.now} (+{n})."]
+        zeilen = [tick_kopf(q.now, n)]
         for e in neu:
             if e.art == "wieder_sichtbar":
                 zeilen.append(f"t={e.zeit}: Nachricht {e.id} wieder sichtbar (kein ack).")
@@ -160,7 +159,7 @@ class QueueConsole(BasisKonsole):
         return self._ok(aufruf, "\n".join(zeilen), self._bild())
 
     def _status(self, aufruf: Aufruf) -> ConsoleResult:
-        q = self._queue
+        q = self.queue
         kopf = f"t={q.now}, Visibility Timeout {q.visibility_timeout}"
         if q.max_receive_count is not None:
             kopf += f", höchstens {q.max_receive_count} Versuche"
@@ -199,7 +198,7 @@ class QueueConsole(BasisKonsole):
 
     def state_dump(self) -> str:
         """Der ganze Zustand der Queue (mit Verlauf und DLQ) als fester Text."""
-        return _dump(self._queue)
+        return _dump(self.queue)
 
 
 #: Der Name eines Consumers (frei wählbar; Vorschläge: wer schon etwas bekam).
@@ -211,7 +210,8 @@ CONSUMER = Wert(
 #: Die ID einer Nachricht (Vorschläge: die noch offenen).
 ID = Art("id", kandidaten=QueueConsole._offene_ids, zahl=True)
 
-BEFEHLE = Befehlstabelle(
+BEFEHLE = setze_befehle(
+    QueueConsole,
     [
         Befehl(
             name="send",
@@ -258,16 +258,14 @@ BEFEHLE = Befehlstabelle(
             beispiele=("status",),
             handler=QueueConsole._status,
         ),
-        *gemeinsame_befehle("hilfe receive"),
-    ]
+    ],
 )
-QueueConsole.BEFEHLE = BEFEHLE
 
 
 def _dump(q: Queue, einzug: str = "") -> str:
     zeilen = [
         f"{einzug}queue {q.name} t={q.now} visibility_timeout={q.visibility_timeout} "
-        f"max_versuche={q.max_receive_count} offen={q.offen()}"
+        f"max_receive_count={q.max_receive_count} offen={q.offen()}"
     ]
     unterwegs = {d["id"]: d for d in q.unterwegs()}
     for i in q.ids():

@@ -15,13 +15,12 @@ from __future__ import annotations
 from typing import Any
 
 from ..saga import ARTEN, SagaSim
-from .basis import BasisKonsole, gemeinsame_befehle, tick_befehl
+from .basis import BasisKonsole, setze_befehle, tick_anzahl, tick_befehl, tick_kopf
 from .ergebnis import ConsoleResult
 from .parser import (
     Art,
     Aufruf,
     Befehl,
-    Befehlstabelle,
     EingabeFehler,
     Option,
     Wert,
@@ -35,7 +34,7 @@ MAX_SAGAS = 20
 MAX_ZEILEN = 40
 
 
-class SagaConsole(BasisKonsole):
+class SagaConsole(BasisKonsole[SagaSim]):
     """Die Saga-Konsole: ``SagaConsole().run("start b7")``.
 
     ``sim``: eine vorhandene ``SagaSim``; sonst der Shop, dessen Orchestrator nach einem Absturz
@@ -46,32 +45,32 @@ class SagaConsole(BasisKonsole):
     HILFE_BEISPIEL = "stoerung"
 
     def __init__(self, sim: SagaSim | None = None) -> None:
-        self._sim = sim if sim is not None else SagaSim(neustart=False)
+        super().__init__(sim if sim is not None else SagaSim(neustart=False))
         self._zuletzt: str | None = None
 
     @property
     def sim(self) -> SagaSim:
-        """Das Modell hinter der Konsole (für Prüfungen in Übungen)."""
-        return self._sim
+        """Die Saga-Simulation hinter der Konsole (dasselbe wie ``modell``)."""
+        return self.modell
 
     # --- Arten von Werten ---
 
     def _lies_neue_saga(self, text: str, _werte: dict[str, Any]) -> str:
         name = pruefe_neuer_name(text, "Der Name einer Saga")
-        if name in self._sim.db:
+        if name in self.sim.db:
             raise EingabeFehler(f"Die Saga „{name}“ gibt es schon. Nimm einen neuen Namen.")
         return name
 
     def _lies_saga(self, text: str, _werte: dict[str, Any]) -> str:
-        if text not in self._sim.db:
-            bekannt = ", ".join(self._sim.sagas()) or "noch keine (start b7)"
+        if text not in self.sim.db:
+            bekannt = ", ".join(self.sim.sagas()) or "noch keine (start b7)"
             raise EingabeFehler(
                 f"Eine Saga „{kuerze_wort(text)}“ gibt es nicht. Gestartet: {bekannt}."
             )
         return text
 
     def _sagas(self, _werte: dict[str, Any]) -> list[str]:
-        return self._sim.sagas()
+        return self.sim.sagas()
 
     def _lies_art(self, text: str, _werte: dict[str, Any]) -> str:
         if text.lower() not in ARTEN:
@@ -84,7 +83,7 @@ class SagaConsole(BasisKonsole):
         return list(ARTEN)
 
     def _lies_schritt(self, text: str, _werte: dict[str, Any]) -> str:
-        namen = self._sim.saga.namen
+        namen = self.sim.saga.namen
         if text.lower() not in namen:
             raise EingabeFehler(
                 f"Einen Schritt „{kuerze_wort(text)}“ gibt es nicht. Schritte: {', '.join(namen)}."
@@ -92,13 +91,13 @@ class SagaConsole(BasisKonsole):
         return text.lower()
 
     def _schritte(self, _werte: dict[str, Any]) -> list[str]:
-        return list(self._sim.saga.namen)
+        return list(self.sim.saga.namen)
 
     def _bild(self, saga: str | None = None) -> str:
-        return self._sim.bild(saga or self._zuletzt).svg
+        return self.sim.bild(saga or self._zuletzt).svg
 
     def _neues(self, bekannt: int) -> list[str]:
-        neu = [str(e) for e in self._sim.verlauf()[bekannt:]]
+        neu = [str(e) for e in self.sim.verlauf()[bekannt:]]
         if len(neu) > MAX_ZEILEN:
             neu = [*neu[:MAX_ZEILEN], f"… und {len(neu) - MAX_ZEILEN} weitere Zeilen"]
         return neu
@@ -106,7 +105,7 @@ class SagaConsole(BasisKonsole):
     # --- Befehle ---
 
     def _start(self, aufruf: Aufruf) -> ConsoleResult:
-        sim = self._sim
+        sim = self.sim
         saga = aufruf.werte["saga"]
         if len(sim.db) >= MAX_SAGAS:
             raise EingabeFehler(f"Mehr als {MAX_SAGAS} Sagas nimmt die Konsole nicht an.")
@@ -120,24 +119,24 @@ class SagaConsole(BasisKonsole):
     def _stoerung(self, aufruf: Aufruf) -> ConsoleResult:
         art, schritt = aufruf.werte["art"], aufruf.werte["schritt"]
         kompensation = bool(aufruf.werte.get("kompensation"))
-        self._sim.stoere(art, schritt, kompensation)
+        self.sim.stoere(art, schritt, kompensation)
         ziel = f"die Kompensation von {schritt}" if kompensation else f"den Schritt {schritt}"
         text = f"Störung „{art}“ geplant: Sie trifft {ziel}\nbeim nächsten Mal, einmal."
         return self._ok(aufruf, text)
 
     def _tick(self, aufruf: Aufruf) -> ConsoleResult:
-        sim = self._sim
-        n = aufruf.werte.get("n", 1)
+        sim = self.sim
+        n = tick_anzahl(aufruf)
         bekannt = len(sim.verlauf())
         sim.tick(n)
-        zeilen = [f"Zeit: t={sim.now} (+{n})."]
+        zeilen = [tick_kopf(sim.now, n)]
         zeilen += self._neues(bekannt)
         if not sim.orchestrator_laeuft:
             zeilen.append("Der Orchestrator ist abgestürzt: neustart orchestrator")
         return self._ok(aufruf, "\n".join(zeilen), self._bild())
 
     def _neustart(self, aufruf: Aufruf) -> ConsoleResult:
-        sim = self._sim
+        sim = self.sim
         if sim.orchestrator_laeuft:
             raise EingabeFehler("Der Orchestrator läuft; es gibt nichts neu zu starten.")
         bekannt = len(sim.verlauf())
@@ -145,7 +144,7 @@ class SagaConsole(BasisKonsole):
         return self._ok(aufruf, "\n".join(self._neues(bekannt)), self._bild())
 
     def _status(self, aufruf: Aufruf) -> ConsoleResult:
-        sim = self._sim
+        sim = self.sim
         saga = aufruf.werte.get("saga") or self._zuletzt
         orchestrator = "läuft" if sim.orchestrator_laeuft else "abgestürzt"
         zeilen = [f"t={sim.now}, Orchestrator {orchestrator}"]
@@ -173,7 +172,7 @@ class SagaConsole(BasisKonsole):
 
     def state_dump(self) -> str:
         """Der ganze Zustand (Verlauf, Datenbanken, Störungen) als fester Text."""
-        sim = self._sim
+        sim = self.sim
         zeilen = [f"saga t={sim.now} orchestrator={sim.orchestrator_laeuft}"]
         zeilen += [f"  {e}" for e in sim.verlauf()]
         zeilen += [f"  db {name} {sim.db[name]!r}" for name in sim.db]
@@ -191,7 +190,8 @@ ART = Art("art", lies=SagaConsole._lies_art, kandidaten=SagaConsole._arten)
 #: Ein Schritt der Saga (zahlung, lager, …).
 SCHRITT = Art("schritt", lies=SagaConsole._lies_schritt, kandidaten=SagaConsole._schritte)
 
-BEFEHLE = Befehlstabelle(
+BEFEHLE = setze_befehle(
+    SagaConsole,
     [
         Befehl(
             name="start",
@@ -248,7 +248,5 @@ BEFEHLE = Befehlstabelle(
             positionen=(Wert("saga", "<saga>", SAGA),),
             letzte_optional=True,
         ),
-        *gemeinsame_befehle("hilfe stoerung"),
-    ]
+    ],
 )
-SagaConsole.BEFEHLE = BEFEHLE

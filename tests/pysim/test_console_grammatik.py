@@ -6,6 +6,8 @@ only asks for more (``EingabeFehlt``), never to a line it rejects.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -13,6 +15,7 @@ from hypothesis import strategies as st
 from pysim.console import Console, QueueConsole, SagaConsole
 from pysim.console.basis import BasisKonsole
 from pysim.console.parser import EingabeFehler, EingabeFehlt
+from tests.pysim.konsolen import vorbereitet
 
 LOG_VORBEREITUNG = [
     "create topic orders partitions 3",
@@ -32,27 +35,18 @@ SAGA_VORBEREITUNG = ["start b7", "stoerung ablehnen versand", "tick 3"]
 
 
 def log_konsole() -> Console:
-    c = Console()
-    for zeile in LOG_VORBEREITUNG:
-        assert c.run(zeile).ok, zeile
-    return c
+    return vorbereitet(Console(), LOG_VORBEREITUNG)
 
 
 def queue_konsole() -> QueueConsole:
-    q = QueueConsole(max_versuche=2)
-    for zeile in QUEUE_VORBEREITUNG:
-        assert q.run(zeile).ok, zeile
-    return q
+    return vorbereitet(QueueConsole(max_versuche=2), QUEUE_VORBEREITUNG)
 
 
 def saga_konsole() -> SagaConsole:
-    k = SagaConsole()
-    for zeile in SAGA_VORBEREITUNG:
-        assert k.run(zeile).ok, zeile
-    return k
+    return vorbereitet(SagaConsole(), SAGA_VORBEREITUNG)
 
 
-def urteil(konsole: BasisKonsole, zeile: str) -> str:
+def urteil(konsole: BasisKonsole[Any], zeile: str) -> str:
     """``ok``, ``mehr`` (the line is a prefix of a command) or the parser's error."""
     try:
         konsole.parse(zeile)
@@ -63,7 +57,7 @@ def urteil(konsole: BasisKonsole, zeile: str) -> str:
     return "ok"
 
 
-def pruefe_gang(konsole: BasisKonsole, data: st.DataObject) -> None:
+def pruefe_gang(konsole: BasisKonsole[Any], data: st.DataObject) -> None:
     """Walks a line word by word through completions, checking each offered word."""
     zeile = ""
     for _ in range(9):

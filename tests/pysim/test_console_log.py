@@ -9,6 +9,7 @@ import pytest
 
 from pysim import Log
 from pysim.console import Console, ConsoleResult
+from tests.pysim.konsolen import ausfuehren, vorbereitet
 
 NS = "{http://www.w3.org/2000/svg}"
 
@@ -22,27 +23,7 @@ VORBEREITUNG = [
 
 
 def konsole(*zeilen: str) -> Console:
-    c = Console()
-    for zeile in [*VORBEREITUNG, *zeilen]:
-        r = c.run(zeile)
-        assert r.ok, (zeile, r.text)
-    return c
-
-
-def ausfuehren(c: Console, zeile: str) -> ConsoleResult:
-    """Führt aus und prüft die allgemeinen Regeln jedes Ergebnisses."""
-    vorher = c.state_dump()
-    r = c.run(zeile)
-    assert isinstance(r, ConsoleResult)
-    daten = json.loads(r.to_json())
-    assert sorted(daten) == ["clear", "command", "ok", "svg", "text"]
-    if not r.ok:
-        assert c.state_dump() == vorher, zeile
-        assert r.svg is None
-        assert r.text
-    if r.svg is not None:
-        ET.fromstring(r.svg)
-    return r
+    return vorbereitet(Console(), [*VORBEREITUNG, *zeilen])
 
 
 def texte(svg: str) -> list[str]:

@@ -8,19 +8,9 @@ import pytest
 
 from pysim import Queue
 from pysim.console import ConsoleResult, QueueConsole
+from tests.pysim.konsolen import ausfuehren, vorbereitet
 
 NS = "{http://www.w3.org/2000/svg}"
-
-
-def ausfuehren(q: QueueConsole, zeile: str) -> ConsoleResult:
-    vorher = q.state_dump()
-    r = q.run(zeile)
-    if not r.ok:
-        assert q.state_dump() == vorher
-        assert r.svg is None
-    if r.svg is not None:
-        ET.fromstring(r.svg)
-    return r
 
 
 #: Übung 1 von Lektion 1: A ist langsam, B und C holen sich Arbeit.
@@ -38,10 +28,7 @@ UEBUNG_1 = [
 
 def uebung_1() -> QueueConsole:
     """Die Konsole nach Übung 1 (Visibility Timeout 3)."""
-    q = QueueConsole(visibility_timeout=3)
-    for zeile in UEBUNG_1:
-        assert q.run(zeile).ok, zeile
-    return q
+    return vorbereitet(QueueConsole(visibility_timeout=3), UEBUNG_1)
 
 
 def test_uebung_1_der_lektion() -> None:
@@ -230,7 +217,7 @@ def test_complete(zeile: str, erwartet: list[str]) -> None:
 def test_state_dump() -> None:
     q = uebung_1()
     dump = q.state_dump().splitlines()
-    assert dump[0] == "queue queue t=4 visibility_timeout=3 max_versuche=None offen=1"
+    assert dump[0] == "queue queue t=4 visibility_timeout=3 max_receive_count=None offen=1"
     assert dump[1] == "  1 'zahlung-1' unterwegs consumer='C' sichtbar_ab=7"
     assert "  t=3: Nachricht 1 wieder sichtbar" in dump
     assert uebung_1().state_dump() == q.state_dump()

@@ -15,6 +15,7 @@ from pysim import Log, SimFehler, UngueltigeEingabe
 from pysim import log_regeln as regeln
 from pysim.console import Console
 from pysim.fehler import CommitAbgelehnt
+from tests.pysim.konsolen import vorbereitet
 
 EINSTELLUNGEN = settings(
     max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow]
@@ -285,18 +286,19 @@ def test_reset_vergisst_ungespeichertes() -> None:
 
 
 def test_konsole_erzaehlt_den_ausfall() -> None:
-    c = Console()
-    for zeile in [
-        "timeout 3",
-        "create topic orders partitions 3",
-        "consume orders group billing",
-        "consume orders group billing as billing-2",
-        'produce orders key=customer-5 {"order":65}',
-        "consume orders group billing as billing-2 no-commit",
-        "tick 3",
-        "consume orders group billing",
-    ]:
-        assert c.run(zeile).ok, zeile
+    c = vorbereitet(
+        Console(),
+        [
+            "timeout 3",
+            "create topic orders partitions 3",
+            "consume orders group billing",
+            "consume orders group billing as billing-2",
+            'produce orders key=customer-5 {"order":65}',
+            "consume orders group billing as billing-2 no-commit",
+            "tick 3",
+            "consume orders group billing",
+        ],
+    )
     r = c.run("tick")
     assert r.ok and r.svg is not None
     assert "billing-2 hat 4 Ticks nicht gelesen" in r.text

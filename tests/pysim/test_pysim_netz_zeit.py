@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pysim import FakeNetz, UngueltigeEingabe, Zeit
+from pysim import FakeNetz, UngueltigeEingabe, Welt, Zeit
 
 ENTWURF = ["bestellung-1", "bestellung-4", "bestellung-3", "bestellung-3", "bestellung-5"]
 
@@ -164,3 +164,26 @@ def test_zeit_fehler() -> None:
         uhr.schedule(-1, print)
     assert uhr.now == 3
     assert repr(uhr) == "Zeit(t=3, geplante Termine: 0)"
+
+
+@pytest.mark.parametrize(
+    ("modell", "verzoegerung", "meldung"),
+    [
+        (FakeNetz, (2, 1), "0 <= kleinste <= größte, z. B. (1, 4), nicht (2, 1)."),
+        (FakeNetz, (-1, 2), "nicht (-1, 2)."),
+        (FakeNetz, (1, True), "nicht (1, True)."),
+        (FakeNetz, 3, "nicht 3."),
+        (Welt, (0, 2), "1 <= kleinste <= größte, z. B. (1, 6), nicht (0, 2)."),
+        (Welt, [1, 2, 3], "nicht [1, 2, 3]."),
+    ],
+)
+def test_verzoegerung_ist_ein_paar_ganzer_zahlen(
+    modell: type[FakeNetz | Welt], verzoegerung: object, meldung: str
+) -> None:
+    with pytest.raises(UngueltigeEingabe, match="verzoegerung ist ein Paar ganzer Zahlen") as e:
+        modell(verzoegerung=verzoegerung)  # type: ignore[arg-type]
+    assert str(e.value).endswith(meldung)
+
+
+def test_verzoegerung_als_liste_wird_ein_paar() -> None:
+    assert FakeNetz(verzoegerung=[0, 2]).verzoegerung == (0, 2)  # type: ignore[arg-type]

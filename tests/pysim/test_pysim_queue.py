@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from pysim import Queue, SimFehler, UnbekannteNachricht, UngueltigeEingabe
@@ -309,13 +311,20 @@ def test_verlauf_mit_verspaetet_verarbeitetem_timeout_bleibt_zeitlich_geordnet()
     ]
 
 
-def test_ack_mit_versuch_wie_receipt_handle() -> None:
-    # A is slow, the timeout runs out, C receives the message anew (attempt 2).
+def a_zu_langsam() -> tuple[Queue, dict[str, Any], dict[str, Any]]:
+    """A is slow, the timeout runs out, C receives the message anew: the queue, A's and C's
+    delivery."""
     q = Queue(visibility_timeout=3)
     q.send("zahlung-1")
     a = q.receive("A")
     q.tick(3)
     c = q.receive("C")
+    assert a is not None and c is not None
+    return q, a, c
+
+
+def test_ack_mit_versuch_wie_receipt_handle() -> None:
+    q, a, c = a_zu_langsam()
     assert (a["versuche"], c["versuche"]) == (1, 2)
     # A's late ack belongs to an earlier delivery: it changes nothing.
     assert q.ack(a["id"], versuch=a["versuche"]) is False
@@ -341,11 +350,7 @@ def test_ack_mit_versuch_nach_timeout_ohne_neue_auslieferung() -> None:
 
 
 def test_ack_ohne_versuch_bleibt_wie_bisher() -> None:
-    q = Queue(visibility_timeout=3)
-    q.send("zahlung-1")
-    q.receive("A")
-    q.tick(3)
-    q.receive("C")
+    q, _, _ = a_zu_langsam()
     assert q.ack(1) is True  # by ID: deletes, whoever holds it
     assert q.offen() == 0
 
@@ -364,11 +369,7 @@ def test_ack_mit_ungueltigem_versuch_ist_fehler_und_aendert_nichts() -> None:
 
 
 def test_auslieferung_je_consumer() -> None:
-    q = Queue(visibility_timeout=3)
-    q.send("zahlung-1")
-    q.receive("A")
-    q.tick(3)
-    q.receive("C")
+    q, _, _ = a_zu_langsam()
     assert q.auslieferung(1, "A") == 1
     assert q.auslieferung(1, "C") == 2
     assert q.auslieferung(1, "B") is None

@@ -2,23 +2,11 @@
 
 from __future__ import annotations
 
-import xml.etree.ElementTree as ET
-
 import pytest
 
 from lessonkit.consoles import KINDS
-from pysim.console import ConsoleResult, SagaConsole
-
-
-def ausfuehren(k: SagaConsole, zeile: str) -> ConsoleResult:
-    vorher = k.state_dump()
-    r = k.run(zeile)
-    if not r.ok:
-        assert k.state_dump() == vorher, zeile
-        assert r.svg is None
-    if r.svg is not None:
-        ET.fromstring(r.svg)
-    return r
+from pysim.console import SagaConsole
+from tests.pysim.konsolen import ausfuehren
 
 
 def test_ablehnung_und_kompensation() -> None:
@@ -107,3 +95,12 @@ def test_lessonkit_kennt_die_konsole() -> None:
     k = KINDS["saga"]({})
     assert isinstance(k, SagaConsole)
     assert k.run("start b7").ok
+
+
+def test_jede_konsole_zeigt_ihr_modell_als_modell() -> None:
+    """Exercise checks read every kind's model the same way (``modell``)."""
+    eigener_name = {"log": "log", "queue": "queue", "saga": "sim"}
+    assert set(KINDS) == set(eigener_name)
+    for kind, neue_konsole in KINDS.items():
+        konsole = neue_konsole({})
+        assert konsole.modell is getattr(konsole, eigener_name[kind])

@@ -1,0 +1,38 @@
+"""What the console tests share: a console after a script, and one line run under the rules
+every result keeps."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from collections.abc import Iterable
+from typing import Any, TypeVar
+
+from pysim.console import ConsoleResult
+from pysim.console.basis import BasisKonsole
+
+K = TypeVar("K", bound=BasisKonsole[Any])
+
+
+def vorbereitet(konsole: K, zeilen: Iterable[str]) -> K:
+    """``konsole`` after ``zeilen``, each of which must succeed."""
+    for zeile in zeilen:
+        r = konsole.run(zeile)
+        assert r.ok, (zeile, r.text)
+    return konsole
+
+
+def ausfuehren(konsole: BasisKonsole[Any], zeile: str) -> ConsoleResult:
+    """Runs ``zeile`` and checks what holds for every result: the same JSON fields, a failure
+    that says why and changes nothing, a picture that is well-formed SVG."""
+    vorher = konsole.state_dump()
+    r = konsole.run(zeile)
+    assert isinstance(r, ConsoleResult)
+    assert sorted(json.loads(r.to_json())) == ["clear", "command", "ok", "svg", "text"]
+    if not r.ok:
+        assert konsole.state_dump() == vorher, zeile
+        assert r.svg is None
+        assert r.text
+    if r.svg is not None:
+        ET.fromstring(r.svg)
+    return r
