@@ -11,9 +11,17 @@ from collections.abc import Callable
 
 from lessonkit.consoles import KINDS
 
-_NAME = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
-_EXCEPTION = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,60}$")
+
+def matching(pattern: str, problem: str) -> Callable[[str], str]:
+    """A value that ``pattern`` matches; ``problem`` (with ``{value}``) says why not."""
+    compiled = re.compile(pattern)
+
+    def read(value: str) -> str:
+        if not compiled.match(value):
+            raise ValueError(problem.format(value=value))
+        return value
+
+    return read
 
 
 def flag(name: str) -> Callable[[str], bool]:
@@ -29,21 +37,16 @@ def flag(name: str) -> Callable[[str], bool]:
     return read
 
 
-def session(value: str) -> str:
-    if not _NAME.match(value):
-        raise ValueError(
-            f"session=„{value}“ ist kein gültiger Name: erlaubt sind Buchstaben, Ziffern, "
-            "„-“ und „_“ (höchstens 40 Zeichen)."
-        )
-    return value
+session = matching(
+    r"^[A-Za-z0-9_-]{1,40}$",
+    "session=„{value}“ ist kein gültiger Name: erlaubt sind Buchstaben, Ziffern, "
+    "„-“ und „_“ (höchstens 40 Zeichen).",
+)
 
-
-def exception_name(value: str) -> str:
-    if not _EXCEPTION.match(value):
-        raise ValueError(
-            f'raises=„{value}“ ist kein Name einer Ausnahme, z. B. raises="ValueError".'
-        )
-    return value
+exception_name = matching(
+    r"^[A-Za-z_][A-Za-z0-9_]*$",
+    'raises=„{value}“ ist kein Name einer Ausnahme, z. B. raises="ValueError".',
+)
 
 
 def positive_int(name: str) -> Callable[[str], str]:
@@ -63,13 +66,11 @@ def console_kind(value: str) -> str:
     return value
 
 
-def exercise_id(value: str) -> str:
-    """``id``: names an exercise on its page (and its progress in the browser)."""
-    if not _ID.match(value):
-        raise ValueError(
-            f'id=„{value}“ ist keine gültige id: Kleinbuchstaben, Ziffern und „-“, z. B. id="uebung-1".'
-        )
-    return value
+#: ``id``: names an exercise on its page (and its progress in the browser).
+exercise_id = matching(
+    r"^[a-z0-9][a-z0-9-]{0,60}$",
+    'id=„{value}“ ist keine gültige id: Kleinbuchstaben, Ziffern und „-“, z. B. id="uebung-1".',
+)
 
 
 def placeholder(value: str) -> str:
