@@ -2,14 +2,57 @@
 
 Each raises ``ValueError`` with a German message that says what was wrong; the
 validator (``lessonkit.fences.validate``) adds the fence and its file:line.
+``superfences_validator`` makes a validator that superfences can call.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from markdown import Markdown
 
 from lessonkit.consoles import KINDS
+
+#: The internal option that ``extension.FenceLineTagger`` adds: the fence's line in the file.
+LINE_OPTION = "lkline"
+
+
+@dataclass
+class FenceHeader:
+    """A fence's header line, as its validator reads it."""
+
+    language: str
+    #: The options as the author wrote them, by name (without ``lkline``).
+    inputs: dict[str, str]
+    #: What the fence's formatter gets: the validator puts the read options here.
+    options: dict[str, Any]
+    #: The fence's first line in its file; None when ``lessonkit.extension`` did not tag it.
+    line: int | None
+    md: Markdown
+
+
+#: A validator as pymdownx.superfences calls it: language, inputs, options, attrs, md.
+Validator = Callable[[str, dict[str, str], dict[str, Any], dict[str, Any], Markdown], bool]
+
+
+def superfences_validator(check: Callable[[FenceHeader], None]) -> Validator:
+    """The validator superfences calls, around ``check`` (which raises on a bad header)."""
+
+    def validate(
+        language: str,
+        inputs: dict[str, str],
+        options: dict[str, Any],
+        attrs: dict[str, Any],
+        md: Markdown,
+    ) -> bool:
+        line = int(inputs.pop(LINE_OPTION, "0")) or None
+        check(FenceHeader(language, inputs, options, line, md))
+        return True
+
+    return validate
 
 
 def matching(pattern: str, problem: str) -> Callable[[str], str]:
