@@ -7,6 +7,7 @@ validator (``lessonkit.fences.validate``) adds the fence and its file:line.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -41,6 +42,9 @@ Validator = Callable[[str, dict[str, str], dict[str, Any], dict[str, Any], Markd
 def superfences_validator(check: Callable[[FenceHeader], None]) -> Validator:
     """The validator superfences calls, around ``check`` (which raises on a bad header)."""
 
+    # The check's name and module: Zensical pickles its configuration, which finds a
+    # function by that name (a closure's own name would not be found).
+    @functools.wraps(check)
     def validate(
         language: str,
         inputs: dict[str, str],
