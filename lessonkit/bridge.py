@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from lessonkit.checks import check_code, check_console, predict
 from lessonkit.consoles import ConsoleSessions
-from lessonkit.kernel import CellResult, ChunkCallback, Kernel, TextStream, cell_streams
+from lessonkit.kernel import Kernel, TextStream, cell_streams
 
 if TYPE_CHECKING:  # the browser's Python needs no types at run time
     from lessonkit.contract import (
@@ -53,18 +53,11 @@ class _TaskStream(TextStream):
 class PageKernel(Kernel):
     """The page's kernel: routes background tasks' output between runs."""
 
-    async def run(
-        self,
-        session: str,
-        code: str,
-        label: str = "Zelle",
-        on_chunk: ChunkCallback | None = None,
-    ) -> CellResult:
+    def before_run(self) -> None:
         if not isinstance(sys.stdout, _TaskStream):
             sys.stdout = _TaskStream("stdout", sys.stdout)
         if not isinstance(sys.stderr, _TaskStream):
             sys.stderr = _TaskStream("stderr", sys.stderr)
-        return await super().run(session, code, label, on_chunk)
 
 
 def cancel_tasks() -> int:

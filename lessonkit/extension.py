@@ -30,7 +30,8 @@ from lessonkit.blocks import PLACEHOLDER, PageState
 from lessonkit.diagrams import check_diagrams
 from lessonkit.errors import LessonError
 from lessonkit.execute import run_page
-from lessonkit.fences import LINE_OPTION, names, render_block
+from lessonkit.fences import names, render_block
+from lessonkit.options import LINE_OPTION
 from lessonkit.source import locate
 
 _FENCE = re.compile(r"^(?P<indent>[ \t>]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<rest>.*)$")

@@ -31,11 +31,9 @@ from lessonkit.cell_fence import PYCELL
 from lessonkit.console_fence import LOG_CONSOLE, QUEUE_CONSOLE, SAGA_CONSOLE
 from lessonkit.errors import LessonError
 from lessonkit.fence_kind import FenceError, FenceKind
+from lessonkit.options import LINE_OPTION, FenceHeader, superfences_validator
 from lessonkit.progress import ProgressKind
 from lessonkit.ts_fence import TS_RUN
-
-#: The internal option that ``extension.FenceLineTagger`` adds: the fence's line in the file.
-LINE_OPTION = "lkline"
 
 
 def exercise_fences() -> list[str]:
@@ -90,16 +88,11 @@ def _page(md: Markdown) -> PageState:
     return page
 
 
-def validate(
-    language: str,
-    inputs: dict[str, str],
-    options: dict[str, Any],
-    attrs: dict[str, Any],
-    md: Markdown,
-) -> bool:
+@superfences_validator
+def validate(fence: FenceHeader) -> None:
     """superfences validator: check every option, with a precise message on error."""
-    page = _page(md)
-    line = int(inputs.pop(LINE_OPTION, "0")) or None
+    language, inputs, options, line = fence.language, fence.inputs, fence.options, fence.line
+    page = _page(fence.md)
     options[LINE_OPTION] = line
     allowed = kind_of(language).options
     for old, new in OPTION_ALIASES.items():
@@ -122,7 +115,6 @@ def validate(
             options[key] = reader(raw)
         except ValueError as exc:
             raise _fence_error(page, line, f"Block `{language}`: {exc}") from None
-    return True
 
 
 def _fence_error(page: PageState, line: int | None, message: str) -> LessonError:

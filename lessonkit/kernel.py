@@ -607,6 +607,9 @@ class Kernel:
         """Forget every session (a new page, or a restart)."""
         self.sessions.clear()
 
+    def before_run(self) -> None:
+        """Called before every run; the browser's page kernel takes over the streams here."""
+
     async def run(
         self,
         session: str,
@@ -615,4 +618,5 @@ class Kernel:
         on_chunk: ChunkCallback | None = None,
     ) -> CellResult:
         """Run ``code`` in ``session``'s namespace."""
+        self.before_run()
         return await run_cell_async(code, self.namespace(session), label, on_chunk)

@@ -26,11 +26,10 @@ from pymdownx.superfences import fence_code_format
 
 from lessonkit.blocks import PageState
 from lessonkit.errors import LessonError
+from lessonkit.options import FenceHeader, superfences_validator
 
 #: The fence's name (mkdocs.yml, superfences' custom_fences).
 LANGUAGE = "mermaid"
-#: The line number that lessonkit.extension writes into the fence header.
-LINE_OPTION = "lkline"
 OPTIONS = {
     "titel": "der Name des Diagramms (kurz, z. B. „Ablauf einer Bestellung“)",
     "beschreibung": "ein, zwei Sätze, was das Diagramm zeigt",
@@ -42,17 +41,11 @@ def _where(md: Markdown) -> str:
     return page.location.path if page is not None else "<Seite>"
 
 
-def validate(
-    language: str,
-    inputs: dict[str, str],
-    options: dict[str, Any],
-    attrs: dict[str, Any],
-    md: Markdown,
-) -> bool:
+@superfences_validator
+def validate(fence: FenceHeader) -> None:
     """superfences validator: ``titel`` and ``beschreibung``, both required and not empty."""
-    line = int(inputs.pop(LINE_OPTION, "0")) or None
-    path = _where(md)
-    for key, value in inputs.items():
+    options, line, path = fence.options, fence.line, _where(fence.md)
+    for key, value in fence.inputs.items():
         if key not in OPTIONS:
             raise LessonError(
                 path,
@@ -68,7 +61,6 @@ def validate(
                 f'Dem Diagramm fehlt `{key}="…"`: {meaning}. Ohne Text bleibt es für '
                 "Screenreader stumm.",
             )
-    return True
 
 
 def format_mermaid(

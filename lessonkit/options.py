@@ -2,18 +2,73 @@
 
 Each raises ``ValueError`` with a German message that says what was wrong; the
 validator (``lessonkit.fences.validate``) adds the fence and its file:line.
+``superfences_validator`` makes a validator that superfences can call.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from markdown import Markdown
 
 from lessonkit.consoles import KINDS
 
-_NAME = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
-_EXCEPTION = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,60}$")
+#: The internal option that ``extension.FenceLineTagger`` adds: the fence's line in the file.
+LINE_OPTION = "lkline"
+
+
+@dataclass
+class FenceHeader:
+    """A fence's header line, as its validator reads it."""
+
+    language: str
+    #: The options as the author wrote them, by name (without ``lkline``).
+    inputs: dict[str, str]
+    #: What the fence's formatter gets: the validator puts the read options here.
+    options: dict[str, Any]
+    #: The fence's first line in its file; None when ``lessonkit.extension`` did not tag it.
+    line: int | None
+    md: Markdown
+
+
+#: A validator as pymdownx.superfences calls it: language, inputs, options, attrs, md.
+Validator = Callable[[str, dict[str, str], dict[str, Any], dict[str, Any], Markdown], bool]
+
+
+def superfences_validator(check: Callable[[FenceHeader], None]) -> Validator:
+    """The validator superfences calls, around ``check`` (which raises on a bad header)."""
+
+    # The check's name and module: Zensical pickles its configuration, which finds a
+    # function by that name (a closure's own name would not be found).
+    @functools.wraps(check)
+    def validate(
+        language: str,
+        inputs: dict[str, str],
+        options: dict[str, Any],
+        attrs: dict[str, Any],
+        md: Markdown,
+    ) -> bool:
+        line = int(inputs.pop(LINE_OPTION, "0")) or None
+        check(FenceHeader(language, inputs, options, line, md))
+        return True
+
+    return validate
+
+
+def matching(pattern: str, problem: str) -> Callable[[str], str]:
+    """A value that ``pattern`` matches; ``problem`` (with ``{value}``) says why not."""
+    compiled = re.compile(pattern)
+
+    def read(value: str) -> str:
+        if not compiled.match(value):
+            raise ValueError(problem.format(value=value))
+        return value
+
+    return read
 
 
 def flag(name: str) -> Callable[[str], bool]:
@@ -29,21 +84,16 @@ def flag(name: str) -> Callable[[str], bool]:
     return read
 
 
-def session(value: str) -> str:
-    if not _NAME.match(value):
-        raise ValueError(
-            f"session=„{value}“ ist kein gültiger Name: erlaubt sind Buchstaben, Ziffern, "
-            "„-“ und „_“ (höchstens 40 Zeichen)."
-        )
-    return value
+session = matching(
+    r"^[A-Za-z0-9_-]{1,40}$",
+    "session=„{value}“ ist kein gültiger Name: erlaubt sind Buchstaben, Ziffern, "
+    "„-“ und „_“ (höchstens 40 Zeichen).",
+)
 
-
-def exception_name(value: str) -> str:
-    if not _EXCEPTION.match(value):
-        raise ValueError(
-            f'raises=„{value}“ ist kein Name einer Ausnahme, z. B. raises="ValueError".'
-        )
-    return value
+exception_name = matching(
+    r"^[A-Za-z_][A-Za-z0-9_]*$",
+    'raises=„{value}“ ist kein Name einer Ausnahme, z. B. raises="ValueError".',
+)
 
 
 def positive_int(name: str) -> Callable[[str], str]:
@@ -63,13 +113,11 @@ def console_kind(value: str) -> str:
     return value
 
 
-def exercise_id(value: str) -> str:
-    """``id``: names an exercise on its page (and its progress in the browser)."""
-    if not _ID.match(value):
-        raise ValueError(
-            f'id=„{value}“ ist keine gültige id: Kleinbuchstaben, Ziffern und „-“, z. B. id="uebung-1".'
-        )
-    return value
+#: ``id``: names an exercise on its page (and its progress in the browser).
+exercise_id = matching(
+    r"^[a-z0-9][a-z0-9-]{0,60}$",
+    'id=„{value}“ ist keine gültige id: Kleinbuchstaben, Ziffern und „-“, z. B. id="uebung-1".',
+)
 
 
 def placeholder(value: str) -> str:

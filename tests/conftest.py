@@ -7,9 +7,9 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any, Literal
 
 import pytest
 
@@ -62,33 +62,36 @@ def small_site(tmp_path: Path, pages: dict[str, str]) -> Path:
     return config
 
 
-@contextmanager
-def server_for_a_build(
-    tmp_path_factory: pytest.TempPathFactory, name: str
-) -> Iterator[StaticServer]:
-    """A server on 127.0.0.1 for a still empty folder: a build is told its address first
-    (instant navigation needs the sitemap's addresses to carry the server's port)."""
-    server = StaticServer(tmp_path_factory.mktemp(name))
-    try:
-        yield server
-    finally:
-        server.close()
+#: A build of the whole course: (folder, the address it will be served at) -> the process.
+SiteBuild = Callable[[Path, str], subprocess.CompletedProcess[str]]
 
 
-@pytest.fixture(scope="session")
-def site_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[StaticServer]:
-    """The server for the course built with MkDocs (``built_site``)."""
-    with server_for_a_build(tmp_path_factory, "site") as server:
-        yield server
+def served_build(folder: str, scope: Literal["session", "module"], build: SiteBuild) -> Any:
+    """A fixture: a server on 127.0.0.1 for a folder that ``build`` fills first, strictly.
+    The build is told the server's address (instant navigation needs the sitemap's
+    addresses to carry the server's port)."""
+
+    @pytest.fixture(scope=scope)
+    def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[StaticServer]:
+        served = StaticServer(tmp_path_factory.mktemp(folder))
+        try:
+            result = build(served.directory, served.url)
+            assert result.returncode == 0, result.stdout + result.stderr
+            yield served
+        finally:
+            served.close()
+
+    return server
+
+
+#: The server for the course built with MkDocs, once per test session (``built_site``).
+site_server = served_build("site", "session", lambda site, url: mkdocs_build(site, site_url=url))
 
 
 @pytest.fixture(scope="session")
 def built_site(site_server: StaticServer) -> Path:
     """The whole course, built strictly once per test session, for ``site_server``'s address."""
-    site = site_server.directory
-    result = mkdocs_build(site, site_url=site_server.url)
-    assert result.returncode == 0, result.stdout + result.stderr
-    return site
+    return site_server.directory
 
 
 @pytest.fixture(scope="session")

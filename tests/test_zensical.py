@@ -22,31 +22,31 @@ from playwright.sync_api import Page, expect
 import tests.test_no_foreign_origin as foreign
 from tests.browser.conftest import RecordingPage, recording_page
 from tests.browser.pages import Cell, Exercise, run_first_steps_cell_1, show_diagram, use_console
-from tests.conftest import ROOT, server_for_a_build
+from tests.conftest import ROOT, served_build
 from tests.siteserver import StaticServer
 
 FIRST_STEPS = "erste-schritte/"
 
 
-@pytest.fixture(scope="module")
-def zensical_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[StaticServer]:
-    """The server for the course built with Zensical (``zensical_site``)."""
-    with server_for_a_build(tmp_path_factory, "zensical-site") as server:
-        yield server
-
-
-@pytest.fixture(scope="module")
-def zensical_site(zensical_server: StaticServer) -> Path:
-    """The whole course, built strictly with Zensical, once for this module."""
-    env = {**os.environ, "SITE_URL": zensical_server.url, "LESSONKIT_SKIP_SETUP": "1"}
-    result = subprocess.run(
-        [str(ROOT / "scripts" / "build-zensical"), str(zensical_server.directory)],
+def zensical_build(site: Path, site_url: str) -> subprocess.CompletedProcess[str]:
+    """``scripts/build-zensical`` into ``site``, for the address ``site_url``."""
+    env = {**os.environ, "SITE_URL": site_url, "LESSONKIT_SKIP_SETUP": "1"}
+    return subprocess.run(
+        [str(ROOT / "scripts" / "build-zensical"), str(site)],
         cwd=ROOT,
         capture_output=True,
         text=True,
         env=env,
     )
-    assert result.returncode == 0, result.stdout + result.stderr
+
+
+#: The server for the course built with Zensical, once for this module (``zensical_site``).
+zensical_server = served_build("zensical-site", "module", zensical_build)
+
+
+@pytest.fixture(scope="module")
+def zensical_site(zensical_server: StaticServer) -> Path:
+    """The whole course, built strictly with Zensical, once for this module."""
     return zensical_server.directory
 
 

@@ -42,6 +42,16 @@ def build_error(tmp_path: Path, text: str) -> LessonError:
     return caught.value
 
 
+def fails_at(tmp_path: Path, text: str, line: int, says: str) -> LessonError:
+    """The page ``text`` fails the build at ``line`` and tells the author ``says``: an
+    author's mistake, never an internal error."""
+    error = build_error(tmp_path, text)
+    assert error.line == line
+    assert says in error.message
+    assert "Interner Fehler" not in error.message
+    return error
+
+
 # --- 1. ts-run runs to completion, output under its own block ------------------------------
 
 
@@ -86,9 +96,8 @@ def test_a_snippet_that_never_ends_fails_after_the_time_limit(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(typescript, "TIME_LIMIT", 1)
-    error = build_error(tmp_path, "```ts-run\nsetInterval(() => {}, 10);\n```\n")
-    assert error.line == 1
-    assert "läuft länger als 1 s — Endlosschleife?" in error.message
+    page = "```ts-run\nsetInterval(() => {}, 10);\n```\n"
+    fails_at(tmp_path, page, 1, "läuft länger als 1 s — Endlosschleife?")
 
 
 # --- 2. TypeScript types are checked --------------------------------------------------------
@@ -96,12 +105,8 @@ def test_a_snippet_that_never_ends_fails_after_the_time_limit(
 
 @needs_node_types
 def test_a_type_error_fails_with_the_snippets_line(tmp_path: Path) -> None:
-    error = build_error(
-        tmp_path,
-        '```ts-run\nconsole.log("ok");\nconst n: number = "eins";\n```\n',
-    )
-    assert error.line == 3
-    assert "Typfehler (tsc --strict): TS2322" in error.message
+    page = '```ts-run\nconsole.log("ok");\nconst n: number = "eins";\n```\n'
+    fails_at(tmp_path, page, 3, "Typfehler (tsc --strict): TS2322")
 
 
 @needs_node_types
@@ -163,9 +168,7 @@ def test_a_block_that_never_ends_fails_the_build(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, page: str
 ) -> None:
     monkeypatch.setattr(timelimit, "TIME_LIMIT", 0.5)
-    error = build_error(tmp_path, page)
-    assert error.line == 1
-    assert "läuft länger als 0.5 s — Endlosschleife?" in error.message
+    fails_at(tmp_path, page, 1, "läuft länger als 0.5 s — Endlosschleife?")
 
 
 def test_the_build_goes_on_after_a_block_within_its_limit(
@@ -199,7 +202,7 @@ def test_an_unindented_line_in_a_tab_fails_the_build(tmp_path: Path) -> None:
 
 
 def test_an_invalid_diagram_fails_with_its_line(tmp_path: Path) -> None:
-    error = build_error(
+    fails_at(
         tmp_path,
         """\
         Text.
@@ -212,9 +215,9 @@ def test_an_invalid_diagram_fails_with_its_line(tmp_path: Path) -> None:
                 B-->>
             ```
         """,
+        8,
+        "mermaid-Diagramm ist ungültig",
     )
-    assert error.line == 8
-    assert "mermaid-Diagramm ist ungültig" in error.message
 
 
 def test_a_misspelt_diagram_type_fails(tmp_path: Path) -> None:
@@ -265,7 +268,7 @@ def test_a_name_from_a_similar_session_suggests_a_typo(tmp_path: Path) -> None:
 
 
 def test_a_bug_in_a_check_is_the_checks_bug(tmp_path: Path) -> None:
-    error = build_error(
+    error = fails_at(
         tmp_path,
         """\
         ```aufgabe id="doppelt"
@@ -281,14 +284,14 @@ def test_a_bug_in_a_check_is_the_checks_bug(tmp_path: Path) -> None:
             return 2 * x
         ```
         """,
+        8,
+        "Fehler im Code der Prüfung",
     )
-    assert error.line == 8
-    assert "Fehler im Code der Prüfung" in error.message
     assert "Die Lösung besteht nicht" not in error.message
 
 
 def test_a_broken_pruefung_section_is_no_internal_error(tmp_path: Path) -> None:
-    error = build_error(
+    fails_at(
         tmp_path,
         """\
         ```aufgabe id="kaputt"
@@ -302,10 +305,9 @@ def test_a_broken_pruefung_section_is_no_internal_error(tmp_path: Path) -> None:
         x = 2
         ```
         """,
+        6,
+        "`--- pruefung` selbst wirft",
     )
-    assert "Interner Fehler" not in error.message
-    assert error.line == 6
-    assert "`--- pruefung` selbst wirft" in error.message
 
 
 def test_a_prediction_without_a_final_expression_is_no_internal_error(tmp_path: Path) -> None:
@@ -326,7 +328,7 @@ def test_hidden_with_a_value_is_rejected(tmp_path: Path) -> None:
 
 
 def test_a_cell_error_names_the_absolute_line(tmp_path: Path) -> None:
-    error = build_error(
+    fails_at(
         tmp_path,
         """\
         # Seite
@@ -337,9 +339,9 @@ def test_a_cell_error_names_the_absolute_line(tmp_path: Path) -> None:
         a / b
         ```
         """,
+        6,
+        "seite.md:6)",  # also inside the traceback
     )
-    assert error.line == 6
-    assert "seite.md:6)" in error.message  # also inside the traceback
 
 
 def test_a_section_error_names_the_section_line(tmp_path: Path) -> None:
@@ -361,13 +363,11 @@ def test_a_section_error_names_the_section_line(tmp_path: Path) -> None:
 
 def test_a_duplicate_id_names_both_lines(tmp_path: Path) -> None:
     quiz = '```quiz id="q"\n--- frage\nF\n--- richtig\nR\n--- falsch\nF\n```\n'
-    error = build_error(tmp_path, f"{quiz}\n{quiz}")
-    assert error.line == 10
-    assert "in Zeile 1 (Übung 1) und in Zeile 10 (Übung 2)" in error.message
+    fails_at(tmp_path, f"{quiz}\n{quiz}", 10, "in Zeile 1 (Übung 1) und in Zeile 10 (Übung 2)")
 
 
 def test_a_failing_setup_command_of_a_console_task_names_its_line(tmp_path: Path) -> None:
-    error = build_error(
+    fails_at(
         tmp_path,
         """\
         ```konsolen-aufgabe id="k"
@@ -383,9 +383,9 @@ def test_a_failing_setup_command_of_a_console_task_names_its_line(tmp_path: Path
         topics
         ```
         """,
+        5,
+        "„consum orders“",
     )
-    assert error.line == 5
-    assert "„consum orders“" in error.message
 
 
 # --- 8. A lesson missing from nav -----------------------------------------------------------

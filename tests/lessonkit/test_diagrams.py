@@ -4,32 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import markdown
 import pytest
-from bs4 import BeautifulSoup
 
-from lessonkit import mermaid_fence
 from lessonkit.errors import LessonError
-
-
-def convert(tmp_path: Path, text: str) -> BeautifulSoup:
-    docs = tmp_path / "docs"
-    docs.mkdir(exist_ok=True)
-    (docs / "seite.md").write_text(text, encoding="utf-8")
-    fence = {
-        "name": "mermaid",
-        "class": "mermaid",
-        "validator": mermaid_fence.validate,
-        "format": mermaid_fence.format_mermaid,
-    }
-    md = markdown.Markdown(
-        extensions=["lessonkit.extension", "pymdownx.superfences"],
-        extension_configs={
-            "lessonkit.extension": {"docs_dir": str(docs)},
-            "pymdownx.superfences": {"custom_fences": [fence]},
-        },
-    )
-    return BeautifulSoup(md.convert(text), "html.parser")
+from tests.lessonkit.test_fences import convert
 
 
 def test_a_diagram_is_a_named_described_figure_around_materials_markup(tmp_path: Path) -> None:

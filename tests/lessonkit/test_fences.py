@@ -118,22 +118,23 @@ def cell_data(cell: object) -> dict[str, object]:
 
 
 @pytest.mark.parametrize(
-    ("header", "code", "check", "label"),
+    ("header", "code", "label"),
     [
-        ("pycell pruefung", "y = x + 1\nassert y == 2", True, "Prüfung"),
-        ("pycell hidden", "assert x == 1\nassert x > 0", True, "Prüfung"),
-        ("pycell hidden", "y = x\nassert y == 1", False, "Vorbereitung"),
-        ("pycell hidden", "assert (y := x) == 1", False, "Vorbereitung"),
-        ("pycell", "assert x == 1", False, "Zelle 1"),
+        ("pycell pruefung", "y = x + 1\nassert y == 2", "Prüfung"),
+        ("pycell hidden", "assert x == 1\nassert x > 0", "Prüfung"),
+        ("pycell hidden", "y = x\nassert y == 1", "Vorbereitung"),
+        ("pycell hidden", "assert (y := x) == 1", "Vorbereitung"),
+        ("pycell", "assert x == 1", "Zelle 1"),
     ],
 )
 def test_prose_checks_are_told_apart_from_setup(
-    tmp_path: Path, header: str, code: str, check: bool, label: str
+    tmp_path: Path, header: str, code: str, label: str
 ) -> None:
     soup = convert(tmp_path, f"```pycell hidden\nx = 1\n```\n\n```{header}\n{code}\n```\n")
     cell = soup.select("[data-lk-cell]")[1]
     data = cell_data(cell)
-    assert (data["check"], data["label"]) == (check, label)
+    # A prose check, and only a check, is labelled „Prüfung“.
+    assert (data["check"], data["label"]) == (label == "Prüfung", label)
     assert cell.has_attr("hidden") == (header != "pycell")
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib
+import pickle
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +46,15 @@ def test_every_listed_fence_goes_through_the_registry() -> None:
             continue
         assert fence["validator"] == "lessonkit.fences.validate", fence["name"]
         assert fence["format"] == "lessonkit.fences.format_block", fence["name"]
+
+
+def test_every_listed_function_pickles_by_its_name() -> None:
+    """Zensical pickles the Markdown configuration, validators and formatters included."""
+    for fence in custom_fences():
+        for role in ("validator", "format"):
+            module, _, name = fence[role].rpartition(".")
+            function = getattr(importlib.import_module(module), name)
+            assert pickle.loads(pickle.dumps(function)) is function, fence[role]
 
 
 def test_every_fence_is_one_kind_and_every_alias_names_one() -> None:
