@@ -9,14 +9,16 @@ from tests.browser.pages import LESSON_1, LESSON_1_PART_2, Cell, Console, Exerci
 
 pytestmark = pytest.mark.browser
 
-#: Übung 3 with effect before check: a caught IntegrityError commits the effect.
-FALSCHE_REIHENFOLGE = """import sqlite3
+#: Übung 3's function up to its transaction; the two answers below differ only in order.
+KOPF = """import sqlite3
 
 
 def verarbeite(con, msg):
     body = msg["body"]
     with con:
-        con.execute(
+"""
+#: The effects: points and a mail.
+WIRKUNG = """        con.execute(
             "UPDATE punkte SET stand = stand + ? WHERE kunde = ?",
             (body["punkte"], body["kunde"]),
         )
@@ -24,39 +26,21 @@ def verarbeite(con, msg):
             "INSERT INTO mails (kunde, text) VALUES (?, ?)",
             (body["kunde"], "Punkte gutgeschrieben"),
         )
-        try:
+"""
+#: The check: the event's id is remembered once; a second time it raises.
+MERKEN = """        try:
             con.execute(
                 "INSERT INTO gesehen (event_id) VALUES (?)",
                 (body["event_id"],),
             )
         except sqlite3.IntegrityError:
             return False
-        return True
 """
+ENDE = "        return True\n"
 
-LOESUNG = """import sqlite3
-
-
-def verarbeite(con, msg):
-    body = msg["body"]
-    with con:
-        try:
-            con.execute(
-                "INSERT INTO gesehen (event_id) VALUES (?)",
-                (body["event_id"],),
-            )
-        except sqlite3.IntegrityError:
-            return False
-        con.execute(
-            "UPDATE punkte SET stand = stand + ? WHERE kunde = ?",
-            (body["punkte"], body["kunde"]),
-        )
-        con.execute(
-            "INSERT INTO mails (kunde, text) VALUES (?, ?)",
-            (body["kunde"], "Punkte gutgeschrieben"),
-        )
-        return True
-"""
+#: Effect before check: a caught IntegrityError commits the effect.
+FALSCHE_REIHENFOLGE = KOPF + WIRKUNG + MERKEN + ENDE
+LOESUNG = KOPF + MERKEN + WIRKUNG + ENDE
 
 
 def test_fake_netz_shows_loss_duplicate_and_reordering(page: Page, site_url: str) -> None:
