@@ -7,7 +7,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.pages import LESSON_2, Console, Exercise, phone_page, picture_widths
+from tests.browser.pages import LESSON_2, Console, Exercise
 
 pytestmark = pytest.mark.browser
 
@@ -66,35 +66,29 @@ def test_console_exercise_solved_by_typing(page: Page, site_url: str) -> None:
     for event in ("placed", "paid", "shipped"):
         line = f'produce orders key=order-61 {{"order":61,"event":"{event}"}}'
         expect(task.console.command(line)).to_contain_text("→ Partition 1")
-    expect(task.check()).to_contain_text("Gelöst")
-    expect(task.root).to_have_attribute("data-solved", "true")
+    task.check_solved()
 
 
 def test_second_copy_needs_the_same_group(page: Page, site_url: str) -> None:
     page.goto(site_url + LESSON_2)
     task = Exercise.by_id(page, "billing-2")
-    task.console.command("consume orders group billing-2")
-    task.check()
-    expect(task.failed_checks.first).to_contain_text("eigene Gruppe")
+    task.type("consume orders group billing-2")
+    task.check_fails("eigene Gruppe")
     task.root.get_by_role("button", name="Zurücksetzen").click()
     entry = task.console.command("consume orders group billing as billing-2")
     expect(entry).to_contain_text('{"order":65,"total":19.9}')
-    expect(task.check()).to_contain_text("Gelöst")
+    task.check_solved()
 
 
 def test_quiz_and_prediction(page: Page, site_url: str) -> None:
     page.goto(site_url + LESSON_2)
     quiz = Exercise.by_id(page, "kopien")
-    quiz.choose("Jedes Mitglied liest jedes Ereignis.")
-    expect(quiz.check()).to_contain_text("Noch nicht")
-    quiz.choose("Ein Mitglied bekommt keine Partition und bleibt untätig.")
-    quiz.check()
-    expect(quiz.root).to_have_attribute("data-solved", "true")
+    quiz.choose_wrong("Jedes Mitglied liest jedes Ereignis.")
+    quiz.choose_right("Ein Mitglied bekommt keine Partition und bleibt untätig.")
 
     prediction = Exercise.by_id(page, "rueckstand")
-    expect(prediction.predict("[1, 1]")).to_contain_text("0 von 2 richtig")
-    prediction.predict("[0, 2]")
-    expect(prediction.root).to_have_attribute("data-solved", "true")
+    prediction.predict_wrong("[1, 1]", says="0 von 2 richtig")
+    prediction.predict_right("[0, 2]")
 
 
 def test_rebalancing_before_after_and_zombie(page: Page, site_url: str) -> None:
@@ -119,24 +113,13 @@ def test_rebalancing_before_after_and_zombie(page: Page, site_url: str) -> None:
 def test_stalled_member_exercise_and_prediction(page: Page, site_url: str) -> None:
     page.goto(site_url + LESSON_2)
     task = Exercise.by_id(page, "haengt")
-    task.console.command("consume orders group billing")
-    task.check()
-    expect(task.failed_checks.first).to_contain_text("noch Mitglied")
-    task.console.command("leave group billing billing-2")
+    task.type("consume orders group billing")
+    task.check_fails("noch Mitglied")
+    task.type("leave group billing billing-2")
     entry = task.console.command("consume orders group billing")
     expect(entry).to_contain_text('{"order":65,"total":19.9}')
-    expect(task.check()).to_contain_text("Gelöst")
+    task.check_solved()
 
     prediction = Exercise.by_id(page, "doppelt-gelesen")
-    prediction.predict("[1, 3, 5]")
-    expect(prediction.root).not_to_have_attribute("data-solved", "true")
-    prediction.predict("[3, 5]")
-    expect(prediction.root).to_have_attribute("data-solved", "true")
-
-
-def test_phone_pictures_fit_the_screen(browser: object, site_url: str) -> None:
-    with phone_page(browser, site_url + LESSON_2) as page:
-        widths = picture_widths(page, ".lk-console__picture svg")
-        assert widths and max(widths) <= 390, widths
-        overflow = page.evaluate("document.documentElement.scrollWidth")
-        assert overflow <= 390, overflow
+    prediction.predict_wrong("[1, 3, 5]")
+    prediction.predict_right("[3, 5]")
