@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
 from playwright.sync_api import Locator, Page, expect
 
@@ -164,6 +165,12 @@ class Exercise:
     @classmethod
     def by_id(cls, page: Page, exercise_id: str) -> Exercise:
         return cls(page.locator(f"#{exercise_id}"))
+
+    @classmethod
+    def opened(cls, page: Page, url: str) -> Exercise:
+        """Open ``url`` (a page's address with ``#id``) and return the exercise it names."""
+        page.goto(url)
+        return cls.by_id(page, urlsplit(url).fragment)
 
     feedback = Part(".lk-feedback")
     editor = Part(".cm-content")

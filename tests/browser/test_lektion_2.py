@@ -80,17 +80,6 @@ def test_second_copy_needs_the_same_group(page: Page, site_url: str) -> None:
     task.check_solved()
 
 
-def test_quiz_and_prediction(page: Page, site_url: str) -> None:
-    page.goto(site_url + LESSON_2)
-    quiz = Exercise.by_id(page, "kopien")
-    quiz.choose_wrong("Jedes Mitglied liest jedes Ereignis.")
-    quiz.choose_right("Ein Mitglied bekommt keine Partition und bleibt untätig.")
-
-    prediction = Exercise.by_id(page, "rueckstand")
-    prediction.predict_wrong("[1, 1]", says="0 von 2 richtig")
-    prediction.predict_right("[0, 2]")
-
-
 def test_rebalancing_before_after_and_zombie(page: Page, site_url: str) -> None:
     page.goto(site_url + LESSON_2)
     # Before: billing-2 reads partition 2 and has read two records it has not stored.
@@ -110,7 +99,7 @@ def test_rebalancing_before_after_and_zombie(page: Page, site_url: str) -> None:
     expect(entry).to_contain_text("Generation 3")
 
 
-def test_stalled_member_exercise_and_prediction(page: Page, site_url: str) -> None:
+def test_stalled_member_exercise(page: Page, site_url: str) -> None:
     page.goto(site_url + LESSON_2)
     task = Exercise.by_id(page, "haengt")
     task.type("consume orders group billing")
@@ -119,7 +108,3 @@ def test_stalled_member_exercise_and_prediction(page: Page, site_url: str) -> No
     entry = task.console.command("consume orders group billing")
     expect(entry).to_contain_text('{"order":65,"total":19.9}')
     task.check_solved()
-
-    prediction = Exercise.by_id(page, "doppelt-gelesen")
-    prediction.predict_wrong("[1, 3, 5]")
-    prediction.predict_right("[3, 5]")

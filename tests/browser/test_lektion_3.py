@@ -26,14 +26,8 @@ def test_event_loop_modell_im_browser(page: Page, site_url: str) -> None:
     expect(svg).to_contain_text("+40 ms")
 
 
-def test_vorhersage_und_actor_aufgabe(page: Page, site_url: str) -> None:
+def test_actor_aufgabe(page: Page, site_url: str) -> None:
     page.goto(site_url + LESSON_3)
-    vorhersage = Exercise.by_id(page, "then-kette")
-    vorhersage.predict_wrong(
-        "['start', 'ende', 'then 1', 'then 2', 'microtask', 'timeout']", says="4 von 6 richtig"
-    )
-    vorhersage.predict_right("['start', 'ende', 'then 1', 'microtask', 'then 2', 'timeout']")
-
     aufgabe = Exercise.by_id(page, "verlorene-updates")
     aufgabe.check()  # der Startcode verliert Updates
     expect(aufgabe.feedback).to_have_text("✗ 0 von 2 Prüfungen bestanden.")
@@ -73,11 +67,3 @@ def test_supervisor_runs_in_the_browser(page: Page, site_url: str) -> None:
     supervisor.run_live("done")
     expect(supervisor.text).to_contain_text("c: Stand 1")
     expect(supervisor.text).to_contain_text("verloren: ['c']")
-
-
-def test_diagnosis_quiz(page: Page, site_url: str) -> None:
-    page.goto(site_url + LESSON_3)
-    quiz = Exercise.by_id(page, "diagnose-consumer")
-    quiz.choose_wrong(re.compile("m-19 fehlt, weil"), re.compile("Die Datenbank hat auch"))
-    quiz.untick(re.compile("Die Datenbank hat auch"))
-    quiz.choose_right(re.compile("Nach einem Neustart stellt"), re.compile("Mit try"))

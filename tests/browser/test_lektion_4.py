@@ -63,15 +63,3 @@ def test_command_handler_exercise(page: Page, site_url: str) -> None:
         "    return store.append(konto, [ev], expected_version=version)\n"
     )
     aufgabe.check_solved("✓ Gelöst: alle 3 Prüfungen bestanden.")
-
-
-def test_projector_diagnosis_quiz(page: Page, site_url: str) -> None:
-    page.goto(site_url + LESSON_4)
-    quiz = Exercise.by_id(page, "diagnose-projektor")
-    quiz.choose_wrong(
-        re.compile("Der Projektor hat Bobs Bestellung"), re.compile("Das Lesemodell hinkt nur")
-    )
-    quiz.untick(re.compile("Das Lesemodell hinkt nur"))
-    quiz.choose_right(
-        re.compile("Schreibt der Projektor die Position"), re.compile("Der Projektor aus Schritt 2")
-    )

@@ -59,10 +59,3 @@ def test_retry_exercise_wrong_then_right(page: Page, site_url: str) -> None:
     expect(aufgabe.failed_checks.first).to_contain_text("nicht idempotente")
     aufgabe.editor.fill(RETRY_MIT_JITTER)
     aufgabe.check_solved("✓ Gelöst: alle 4 Prüfungen bestanden.")
-
-
-def test_little_prediction(page: Page, site_url: str) -> None:
-    page.goto(site_url + LESSON_5)
-    vorhersage = Exercise.by_id(page, "little")
-    vorhersage.predict_wrong("4", says="Nicht ganz")
-    vorhersage.predict_right("10")

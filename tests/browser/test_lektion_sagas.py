@@ -1,4 +1,6 @@
-"""Lesson "Sagas" in the browser: build results, a cell, the saga console, exercises."""
+"""Lesson "Sagas" in the browser: build results, a cell, the saga console, the console task.
+
+Its prediction, code task and pictures on a phone are rows of test_lektionen.py."""
 
 from __future__ import annotations
 
@@ -10,12 +12,6 @@ from playwright.sync_api import Page, expect
 from tests.browser.pages import LESSON_SAGAS, Cell, Console, Exercise
 
 pytestmark = pytest.mark.browser
-
-#: The idempotent refund: each saga's payment comes back once.
-ERSTATTEN = """def erstatten(stand, saga):
-    if saga in stand['gebucht']:
-        stand['kunde'] += stand['gebucht'].pop(saga)
-"""
 
 
 def test_page_shows_build_results_and_pictures(page: Page, site_url: str) -> None:
@@ -59,17 +55,4 @@ def test_console_task_right_and_wrong(page: Page, site_url: str) -> None:
     task.type("tick 10")
     task.check_fails("läuft")
     task.type("neustart orchestrator", "tick 10")
-    task.check_solved()
-
-
-def test_prediction_and_idempotent_refund(page: Page, site_url: str) -> None:
-    page.goto(site_url + LESSON_SAGAS)
-    prediction = Exercise.by_id(page, "saga-kompensationen")
-    prediction.predict_wrong("(['lager', 'zahlung'], 130)")
-    prediction.predict_right("(['zahlung'], 100)")
-
-    task = Exercise.by_id(page, "idempotente-erstattung")
-    task.check()
-    expect(task.failed_checks.first).to_be_visible()
-    task.replace_code(ERSTATTEN)
     task.check_solved()
