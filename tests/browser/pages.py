@@ -155,6 +155,12 @@ class Console:
         expect(self.entries).to_have_count(before + 1)
         return self.entries.last
 
+    def expect_answer(self, line: str, text: str) -> Locator:
+        """Type ``line``; its transcript entry contains ``text``. Return the entry."""
+        entry = self.command(line)
+        expect(entry).to_contain_text(text)
+        return entry
+
 
 @dataclass(frozen=True)
 class Exercise:

@@ -66,17 +66,12 @@ def test_late_ack_with_receipt_handle_changes_nothing(page: Page, site_url: str)
 def test_queue_console_makes_the_message_visible_again(page: Page, site_url: str) -> None:
     page.goto(site_url + LESSON_1)
     queue = Console.first(page, "queue")
-    entry = queue.command("tick 1")
-    expect(entry).to_contain_text("t=3: Nachricht 1 wieder sichtbar (kein ack).")
-    entry = queue.command("receive as C")
-    expect(entry).to_contain_text("C bekommt Nachricht 1 „zahlung-1“ (Versuch 2).")
+    queue.expect_answer("tick 1", "t=3: Nachricht 1 wieder sichtbar (kein ack).")
+    queue.expect_answer("receive as C", "C bekommt Nachricht 1 „zahlung-1“ (Versuch 2).")
     expect(queue.picture.locator("svg")).to_contain_text("C")
-    entry = queue.command("ack 1 as A")  # A is finally done: an old delivery
-    expect(entry).to_contain_text("Das ack ist veraltet")
-    entry = queue.command("ack 1 as C")
-    expect(entry).to_contain_text("Nachricht 1 bestätigt und gelöscht.")
-    entry = queue.command("ack 1")
-    expect(entry).to_contain_text("schon bestätigt")
+    queue.expect_answer("ack 1 as A", "Das ack ist veraltet")  # A is finally done: an old delivery
+    queue.expect_answer("ack 1 as C", "Nachricht 1 bestätigt und gelöscht.")
+    queue.expect_answer("ack 1", "schon bestätigt")
 
 
 def test_uebung_3_wrong_order_fails_and_solution_passes(page: Page, site_url: str) -> None:
@@ -104,15 +99,15 @@ def test_teil_2_dlq_console_and_console_task(page: Page, site_url: str) -> None:
     page.goto(site_url + LESSON_1_PART_2)
     queue = Console.first(page, "queue")
     queue.command("tick 3")
-    expect(queue.command("receive as B")).to_contain_text("(Versuch 2)")
-    expect(queue.command("tick 3")).to_contain_text("Nachricht 1 → Dead Letter Queue")
-    expect(queue.command("status")).to_contain_text("Dead Letter Queue: 1")
+    queue.expect_answer("receive as B", "(Versuch 2)")
+    queue.expect_answer("tick 3", "Nachricht 1 → Dead Letter Queue")
+    queue.expect_answer("status", "Dead Letter Queue: 1")
 
     task = Exercise.by_id(page, "gift-in-die-dlq")
     task.root.scroll_into_view_if_needed()
     expect(task.check()).to_contain_text("0 von 3")
     task.type("receive as A", "ack 1", "receive as B", "receive as C", "ack 3", "tick 3")
-    expect(task.console.command("receive as D")).to_contain_text("(Versuch 2)")
+    task.console.expect_answer("receive as D", "(Versuch 2)")
     task.type("tick 3")
     task.check_solved("✓ Gelöst: der Zustand stimmt.")
 

@@ -35,8 +35,9 @@ def test_page_shows_build_results_before_python(page: Page, site_url: str) -> No
 def test_typed_commands_follow_the_story(page: Page, site_url: str) -> None:
     page.goto(site_url + LESSON_2)
     first = Console.titled(page, "Konsole 1 ·")
-    entry = first.command('produce orders key=order-61 {"order":61,"event":"paid"}')
-    expect(entry).to_contain_text("→ Partition 1, Offset 1 (p1:1)")
+    first.expect_answer(
+        'produce orders key=order-61 {"order":61,"event":"paid"}', "→ Partition 1, Offset 1 (p1:1)"
+    )
     entry = first.command("delete orders p1:0")
     expect(entry).to_have_class(re.compile("lk-console__entry--error"))
     expect(entry).to_contain_text("nie verändert oder")
@@ -44,18 +45,16 @@ def test_typed_commands_follow_the_story(page: Page, site_url: str) -> None:
     # Konsole 5 continues the hidden Konsole 4 (session "gruppen").
     groups = Console.titled(page, "Konsole 5 ·")
     expect(groups.log).to_contain_text("email-1")
-    entry = groups.command("describe group billing")
-    expect(entry).to_contain_text("RÜCKSTAND")
+    groups.expect_answer("describe group billing", "RÜCKSTAND")
     idle = Console.titled(page, "Konsole 6 ·")
-    entry = idle.command("describe group warehouse")
-    expect(entry).to_contain_text("Untätig in „orders“: warehouse-4")
+    idle.expect_answer("describe group warehouse", "Untätig in „orders“: warehouse-4")
 
     # Replay: from-beginning does not help, reset does.
     replay = Console.titled(page, "Konsole 13 ·")
-    entry = replay.command("consume orders group billing from-beginning")
-    expect(entry).to_contain_text("from-beginning zählt nicht")
-    entry = replay.command("reset group analytics to latest")
-    expect(entry).to_contain_text("p0: 2 → 2")
+    replay.expect_answer(
+        "consume orders group billing from-beginning", "from-beginning zählt nicht"
+    )
+    replay.expect_answer("reset group analytics to latest", "p0: 2 → 2")
     expect(replay.picture.locator("svg")).to_contain_text("analytics")
 
 
@@ -65,7 +64,7 @@ def test_console_exercise_solved_by_typing(page: Page, site_url: str) -> None:
     expect(task.check()).to_contain_text("0 von 2")
     for event in ("placed", "paid", "shipped"):
         line = f'produce orders key=order-61 {{"order":61,"event":"{event}"}}'
-        expect(task.console.command(line)).to_contain_text("→ Partition 1")
+        task.console.expect_answer(line, "→ Partition 1")
     task.check_solved()
 
 
@@ -75,8 +74,9 @@ def test_second_copy_needs_the_same_group(page: Page, site_url: str) -> None:
     task.type("consume orders group billing-2")
     task.check_fails("eigene Gruppe")
     task.root.get_by_role("button", name="Zurücksetzen").click()
-    entry = task.console.command("consume orders group billing as billing-2")
-    expect(entry).to_contain_text('{"order":65,"total":19.9}')
+    task.console.expect_answer(
+        "consume orders group billing as billing-2", '{"order":65,"total":19.9}'
+    )
     task.check_solved()
 
 
@@ -95,8 +95,7 @@ def test_rebalancing_before_after_and_zombie(page: Page, site_url: str) -> None:
     entry = zombie.command("commit orders group billing as billing-2")
     expect(entry).to_have_class(re.compile("lk-console__entry--error"))
     expect(entry).to_contain_text("kann keine Position speichern")
-    entry = zombie.command("describe group billing")
-    expect(entry).to_contain_text("Generation 3")
+    zombie.expect_answer("describe group billing", "Generation 3")
 
 
 def test_stalled_member_exercise(page: Page, site_url: str) -> None:
@@ -105,6 +104,5 @@ def test_stalled_member_exercise(page: Page, site_url: str) -> None:
     task.type("consume orders group billing")
     task.check_fails("noch Mitglied")
     task.type("leave group billing billing-2")
-    entry = task.console.command("consume orders group billing")
-    expect(entry).to_contain_text('{"order":65,"total":19.9}')
+    task.console.expect_answer("consume orders group billing", '{"order":65,"total":19.9}')
     task.check_solved()

@@ -39,10 +39,8 @@ def test_a_cell_runs_in_the_browser(page: Page, site_url: str) -> None:
 def test_console_restarts_the_orchestrator(page: Page, site_url: str) -> None:
     page.goto(site_url + LESSON_SAGAS)
     console = Console.first(page, kind="saga")
-    entry = console.command("neustart orchestrator")
-    expect(entry).to_contain_text("→ versand: beauftragen")
-    entry = console.command("tick 10")
-    expect(entry).to_contain_text("Saga b7: abgeschlossen.")
+    console.expect_answer("neustart orchestrator", "→ versand: beauftragen")
+    console.expect_answer("tick 10", "Saga b7: abgeschlossen.")
     expect(console.picture.locator("svg title")).to_contain_text("abgeschlossen")
     entry = console.command("stoerung ablehnen mail")
     expect(entry).to_have_class(re.compile("lk-console__entry--error"))
