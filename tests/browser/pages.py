@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
 from playwright.sync_api import Locator, Page, expect
 
@@ -33,6 +34,25 @@ CHECK = re.compile(r"Übung \d+ prüfen")
 FINISHED = re.compile("done|error")
 #: The deployment's version baked into sw.js.
 SW_VERSION = re.compile(r'version:"([0-9a-f]{16})"')
+#: What a solved code or console task's verdict says (and only a solved one).
+SOLVED = re.compile("Gelöst")
+#: What the verdict on a right prediction or quiz answer says.
+RIGHT = re.compile("✓ Richtig")
+
+
+class Part:
+    """A block's part, found inside the block's ``root`` by a CSS selector.
+
+    Declared once as a class attribute (``text = Part(".lk-output__text")``), read like
+    a property: ``cell.text`` is the Locator.
+    """
+
+    def __init__(self, selector: str, doc: str | None = None) -> None:
+        self.selector = selector
+        self.__doc__ = doc
+
+    def __get__(self, block: Any, owner: type | None = None) -> Locator:
+        return block.root.locator(self.selector)
 
 
 @dataclass(frozen=True)
@@ -58,27 +78,11 @@ class Cell:
         expect(cells).to_have_count(1)
         return cls(cells.first)
 
-    @property
-    def output(self) -> Locator:
-        return self.root.locator("output")
-
-    @property
-    def text(self) -> Locator:
-        """What the run printed."""
-        return self.root.locator(".lk-output__text")
-
-    @property
-    def value(self) -> Locator:
-        """The REPL value of the last line."""
-        return self.root.locator(".lk-output__value")
-
-    @property
-    def error(self) -> Locator:
-        return self.root.locator(".lk-output__error")
-
-    @property
-    def svg(self) -> Locator:
-        return self.root.locator(".lk-output__svg svg")
+    output = Part("output")
+    text = Part(".lk-output__text", "What the run printed.")
+    value = Part(".lk-output__value", "The REPL value of the last line.")
+    error = Part(".lk-output__error")
+    svg = Part(".lk-output__svg svg")
 
     def editor(self) -> Locator:
         """The cell's CodeMirror editor (mounted once the cell is near the viewport)."""
@@ -139,17 +143,9 @@ class Console:
         """The command line ("Befehl für Konsole 1", "Befehl für Übung 3")."""
         return self.root.get_by_label(re.compile("^Befehl für "))
 
-    @property
-    def entries(self) -> Locator:
-        return self.root.locator(".lk-console__entry")
-
-    @property
-    def log(self) -> Locator:
-        return self.root.locator(".lk-console__log")
-
-    @property
-    def picture(self) -> Locator:
-        return self.root.locator(".lk-console__picture")
+    entries = Part(".lk-console__entry")
+    log = Part(".lk-console__log")
+    picture = Part(".lk-console__picture")
 
     def command(self, line: str) -> Locator:
         """Type ``line``, press Enter, wait for and return the new transcript entry."""
@@ -158,6 +154,12 @@ class Console:
         self.box.press("Enter")
         expect(self.entries).to_have_count(before + 1)
         return self.entries.last
+
+    def expect_answer(self, line: str, text: str) -> Locator:
+        """Type ``line``; its transcript entry contains ``text``. Return the entry."""
+        entry = self.command(line)
+        expect(entry).to_contain_text(text)
+        return entry
 
 
 @dataclass(frozen=True)
@@ -170,22 +172,20 @@ class Exercise:
     def by_id(cls, page: Page, exercise_id: str) -> Exercise:
         return cls(page.locator(f"#{exercise_id}"))
 
-    @property
-    def feedback(self) -> Locator:
-        return self.root.locator(".lk-feedback")
+    @classmethod
+    def opened(cls, page: Page, url: str) -> Exercise:
+        """Open ``url`` (a page's address with ``#id``) and return the exercise it names."""
+        page.goto(url)
+        return cls.by_id(page, urlsplit(url).fragment)
+
+    feedback = Part(".lk-feedback")
+    editor = Part(".cm-content")
+    failed_checks = Part(".lk-check--failed")
 
     @property
     def answer(self) -> Locator:
         """A prediction's answer box."""
         return self.root.get_by_label("Deine Vorhersage")
-
-    @property
-    def editor(self) -> Locator:
-        return self.root.locator(".cm-content")
-
-    @property
-    def failed_checks(self) -> Locator:
-        return self.root.locator(".lk-check--failed")
 
     @property
     def console(self) -> Console:
@@ -206,6 +206,61 @@ class Exercise:
         """Tick quiz answers."""
         for label in labels:
             self.root.get_by_label(label).check()
+
+    def choose_wrong(self, *labels: str | re.Pattern[str]) -> None:
+        """Tick quiz answers that are not (all) the right ones; checked, they are refused."""
+        self.choose(*labels)
+        expect(self.check()).to_contain_text("Noch nicht")
+
+    def choose_right(self, *labels: str | re.Pattern[str]) -> None:
+        """Tick the quiz answers that make it right; checked, the quiz counts as solved."""
+        self.choose(*labels)
+        self.check_solved(RIGHT)
+
+    def untick(self, *labels: str | re.Pattern[str]) -> None:
+        """Untick answers of a quiz with more than one right answer."""
+        for label in labels:
+            self.root.get_by_label(label).uncheck()
+
+    def type(self, *lines: str) -> None:
+        """Type each line into a console task's console, in order."""
+        for line in lines:
+            self.console.command(line)
+
+    def replace_code(self, code: str) -> None:
+        """Select all of a task's code, delete it, and type ``code`` instead."""
+        self.editor.click()
+        self.root.page.keyboard.press("Control+A")
+        self.root.page.keyboard.press("Delete")
+        self.editor.fill(code)
+
+    def expect_solved(self) -> None:
+        expect(self.root).to_have_attribute("data-solved", "true")
+
+    def expect_unsolved(self) -> None:
+        expect(self.root).not_to_have_attribute("data-solved", "true")
+
+    def check_fails(self, reason: str) -> None:
+        """Press "prüfen"; the first failed check names ``reason``."""
+        self.check()
+        expect(self.failed_checks.first).to_contain_text(reason)
+
+    def check_solved(self, verdict: str | re.Pattern[str] = SOLVED) -> None:
+        """Press "prüfen"; the verdict is ``verdict`` (or matches it) and the task counts as solved."""
+        expect(self.check()).to_have_text(verdict)
+        self.expect_solved()
+
+    def predict_wrong(self, answer: str, says: str | None = None) -> None:
+        """Predict ``answer``; it is refused (with ``says`` in the verdict, if given)."""
+        verdict = self.predict(answer)
+        if says is not None:
+            expect(verdict).to_contain_text(says)
+        self.expect_unsolved()
+
+    def predict_right(self, answer: str) -> None:
+        """Predict ``answer``; the prediction counts as solved."""
+        self.answer.fill(answer)
+        self.check_solved(RIGHT)
 
 
 def run_first_steps_cell_1(page: Page) -> None:

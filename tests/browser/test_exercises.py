@@ -52,31 +52,23 @@ def test_code_task_failed_then_solved(page: Page, site_url: str) -> None:
     solution_button.click()
     expect(target.root.locator("details.lk-exercise__solution")).to_be_visible()
     target.editor.fill("def summe(betraege):\n    return sum(betraege)")
-    target.check()
-    expect(target.feedback).to_have_text("✓ Gelöst: alle 2 Prüfungen bestanden.")
-    expect(target.root).to_have_attribute("data-solved", "true")
+    target.check_solved("✓ Gelöst: alle 2 Prüfungen bestanden.")
 
 
 def test_console_task_and_quiz(page: Page, site_url: str) -> None:
     page.goto(site_url + FIRST_STEPS)
     task = Exercise.by_id(page, "erste-konsole")
-    task.check()
-    expect(task.feedback).to_contain_text("0 von 1")
+    expect(task.check()).to_contain_text("0 von 1")
     box = task.root.get_by_label("Befehl für Übung 3")
     box.fill("create topic payments partitions 2")
     box.press("Enter")
     expect(task.console.entries).to_have_count(2)
-    task.check()
-    expect(task.root).to_have_attribute("data-solved", "true")
+    task.check_solved()
 
     quiz = Exercise.by_id(page, "erstes-quiz")
-    quiz.choose("Auf einem Server des Kurses.")
-    quiz.check()
-    expect(quiz.feedback).to_contain_text("Noch nicht")
+    quiz.choose_wrong("Auf einem Server des Kurses.")
     expect(quiz.root.locator(".lk-quiz__why").first).to_be_visible()
-    quiz.choose(IN_THE_BROWSER)
-    quiz.check()
-    expect(quiz.root).to_have_attribute("data-solved", "true")
+    quiz.choose_right(IN_THE_BROWSER)
 
 
 def test_the_progress_block_counts_an_exercise_solved_on_the_same_page(
@@ -85,10 +77,7 @@ def test_the_progress_block_counts_an_exercise_solved_on_the_same_page(
     page.goto(site_url + FIRST_STEPS)
     count = page.locator('.lk-progress__count[data-path="erste-schritte/"]')
     expect(count).to_contain_text("0 von")
-    quiz = Exercise.by_id(page, "erstes-quiz")
-    quiz.choose(IN_THE_BROWSER)
-    quiz.check()
-    expect(quiz.root).to_have_attribute("data-solved", "true")
+    Exercise.by_id(page, "erstes-quiz").choose_right(IN_THE_BROWSER)
     expect(count).to_contain_text("1 von")  # without a reload
 
 
@@ -139,8 +128,5 @@ def test_exercises_work_without_storage(browser: object, site_url: str) -> None:
     expect(
         page.get_by_text("Dein Fortschritt wird in diesem Browser nicht gespeichert").first
     ).to_be_visible()
-    quiz = Exercise.by_id(page, "erstes-quiz")
-    quiz.choose(IN_THE_BROWSER)
-    quiz.check()
-    expect(quiz.root).to_have_attribute("data-solved", "true")
+    Exercise.by_id(page, "erstes-quiz").choose_right(IN_THE_BROWSER)
     context.close()

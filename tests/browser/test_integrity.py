@@ -67,19 +67,34 @@ def test_python_has_no_handle_to_the_origins_caches(page: Page, site_url: str) -
     run_first_steps_cell_1(page)  # the page's own work is unaffected
 
 
-PLANT = """async (path) => {
-  const planted = [];
-  for (const name of await caches.keys()) {
-    const cache = await caches.open(name);
-    for (const request of await cache.keys()) {
-      if (!new URL(request.url).pathname.endsWith(path)) continue;
-      const headers = { "Content-Type": "text/javascript" };
-      await cache.put(request, new Response("window.planted = true;", { headers }));
-      planted.push(name);
+#: JavaScript: `cached(part)` lists every request the origin's caches keep, with its cache,
+#: in the caches whose name contains `part`. Put in front of a script's body.
+CACHED = """
+  async function cached(part = "") {
+    const found = [];
+    for (const name of await caches.keys()) {
+      if (!name.includes(part)) continue;
+      const cache = await caches.open(name);
+      for (const request of await cache.keys()) found.push({ name, cache, request });
     }
+    return found;
+  }
+"""
+
+PLANT = (
+    "async (path) => {"
+    + CACHED
+    + """
+  const planted = [];
+  for (const { name, cache, request } of await cached()) {
+    if (!new URL(request.url).pathname.endsWith(path)) continue;
+    const headers = { "Content-Type": "text/javascript" };
+    await cache.put(request, new Response("window.planted = true;", { headers }));
+    planted.push(name);
   }
   return planted;
 }"""
+)
 
 
 def test_the_service_worker_never_serves_a_planted_script(
@@ -376,15 +391,13 @@ def test_a_draft_is_found_when_the_page_is_reached_as_index_html(page: Page, sit
     expect(Cell.number(page, 1).editor()).to_have_text("entwurf = 'hier'")
 
 
-PAGE_KEYS = """async () => {
-  const keys = [];
-  for (const name of await caches.keys()) {
-    if (!name.includes("pages")) continue;
-    const cache = await caches.open(name);
-    for (const request of await cache.keys()) keys.push(request.url);
-  }
-  return keys;
+PAGE_KEYS = (
+    "async () => {"
+    + CACHED
+    + """
+  return (await cached("pages")).map(({ request }) => request.url);
 }"""
+)
 
 
 def test_the_offline_page_cache_ignores_query_strings(

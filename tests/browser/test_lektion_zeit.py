@@ -1,13 +1,13 @@
-"""Lesson "Zeit, Ordnung und Kausalität" in the browser: build results, a cell, exercises."""
+"""Lesson "Zeit, Ordnung und Kausalität" in the browser: build results and a cell.
+
+Its exercises and pictures on a phone are rows of test_lektionen.py."""
 
 from __future__ import annotations
-
-import re
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.pages import LESSON_TIME, Exercise, phone_page, picture_widths
+from tests.browser.pages import LESSON_TIME
 
 pytestmark = pytest.mark.browser
 
@@ -33,47 +33,3 @@ def test_a_cell_runs_in_the_browser(page: Page, site_url: str) -> None:
     output = cell.locator("output")
     expect(output).to_contain_text("mail empfängt: ['7 angelegt', '7 bezahlt']", timeout=60_000)
     expect(output.locator("svg title")).to_contain_text("Raum-Zeit-Diagramm")
-
-
-def test_predictions_and_vector_task(page: Page, site_url: str) -> None:
-    page.goto(site_url + LESSON_TIME)
-    lamport = Exercise.by_id(page, "lamport-vorhersage")
-    lamport.predict("[2, 3, 4, 5]")
-    expect(lamport.root).not_to_have_attribute("data-solved", "true")
-    lamport.predict("[3, 4, 5, 6]")
-    expect(lamport.root).to_have_attribute("data-solved", "true", timeout=60_000)
-
-    task = Exercise.by_id(page, "vektoren-vergleichen")
-    task.check()
-    expect(task.failed_checks.first).to_be_visible(timeout=60_000)
-    editor = task.editor
-    editor.click()
-    page.keyboard.press("Control+A")
-    page.keyboard.press("Delete")
-    editor.fill(
-        "def vergleiche(v, w):\n"
-        "    ks = set(v) | set(w)\n"
-        "    kl = any(v.get(k, 0) < w.get(k, 0) for k in ks)\n"
-        "    gr = any(v.get(k, 0) > w.get(k, 0) for k in ks)\n"
-        "    if kl and gr:\n"
-        '        return "nebenläufig"\n'
-        '    return "vorher" if kl else "nachher" if gr else "gleich"\n'
-    )
-    expect(task.check()).to_contain_text("Gelöst", timeout=60_000)
-
-
-def test_diagnosis_quiz(page: Page, site_url: str) -> None:
-    page.goto(site_url + LESSON_TIME)
-    quiz = Exercise.by_id(page, "diagnose-uhr")
-    quiz.choose(re.compile("Die Uhr von backoffice geht mindestens 66 ms nach"))
-    expect(quiz.check()).to_contain_text("Noch nicht")
-    quiz.choose(re.compile("Die 22 ging verloren"), re.compile("Hätte backoffice mit dem Kontext"))
-    quiz.check()
-    expect(quiz.root).to_have_attribute("data-solved", "true")
-
-
-def test_phone_pictures_fit_the_screen(browser: object, site_url: str) -> None:
-    with phone_page(browser, site_url + LESSON_TIME) as page:
-        widths = picture_widths(page, "[data-lk-cell] svg")
-        assert widths and max(widths) <= 390, widths
-        assert page.evaluate("document.documentElement.scrollWidth") <= 390

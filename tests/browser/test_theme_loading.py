@@ -57,13 +57,19 @@ def theme_reason(page: Page) -> str:
     return page.evaluate("window.lessonkitTheme.reason")
 
 
-def test_theme_script_comes_once_python_is_ready(page: Page, site_url: str) -> None:
-    page.add_init_script(NO_FALLBACK)
-    page.goto(site_url + FIRST_STEPS)
+def open_and_expect_theme_after(page: Page, url: str, moment: str) -> None:
+    """Open ``url``: the theme script comes because Python is ready, and only after
+    ``moment`` (a JavaScript expression for a `performance.now()` time)."""
+    page.goto(url)
     page.wait_for_function(THEME_LOADED)
     assert theme_reason(page) == "python"
-    ready_at = page.evaluate("window.lessonkit.runtime.readyAt")
-    assert ready_at is not None and bundle_requested_at(page) >= ready_at
+    at = page.evaluate(moment)
+    assert at is not None and bundle_requested_at(page) >= at
+
+
+def test_theme_script_comes_once_python_is_ready(page: Page, site_url: str) -> None:
+    page.add_init_script(NO_FALLBACK)
+    open_and_expect_theme_after(page, site_url + FIRST_STEPS, "window.lessonkit.runtime.readyAt")
     # Material works as usual: copy buttons, search, instant navigation with fresh cells.
     expect(page.get_by_role("button", name="In Zwischenablage kopieren").first).to_be_attached()
     search(page)
@@ -94,11 +100,7 @@ def test_theme_script_waits_for_the_output_the_reader_asked_for(page: Page, site
     # Evaluating it takes the main thread for a while; the output comes first.
     page.add_init_script(NO_FALLBACK)
     page.add_init_script(CLICK_AT_ONCE)
-    page.goto(site_url + FIRST_STEPS)
-    page.wait_for_function(THEME_LOADED)
-    assert theme_reason(page) == "python"
-    first_output_at = page.evaluate("window.firstOutputAt")
-    assert first_output_at is not None and bundle_requested_at(page) >= first_output_at
+    open_and_expect_theme_after(page, site_url + FIRST_STEPS, "window.firstOutputAt")
     expect(Cell.number(page, 1).value).to_have_text("3")
 
 
