@@ -106,6 +106,7 @@ class Prediction(Exercise):
     erklaerung: str = ""
     session: str | None = None
     platzhalter: str = "ein Python-Wert"
+    hinweise: list[str] = field(default_factory=list)
 
     def session_code(self) -> tuple[str, str] | None:
         return (self.session, self.code) if self.session is not None else None
@@ -129,6 +130,7 @@ class Prediction(Exercise):
         return [
             f'<div class="lk-exercise__text">{md(self.frage)}</div>',
             f'<div class="lk-exercise__code">{highlight_python(self.code)}</div>',
+            *_hint_html(self.hinweise),
             _details("lk-exercise__solution", "Lösung", answer + md(self.erklaerung)),
         ]
 
@@ -343,7 +345,7 @@ def _common(src: str, slot: int, line: int, options: dict[str, Any], type_: str)
     }
 
 
-#: The sections of each exercise fence: name -> required. Every fence also takes any
+#: The sections of each exercise fence: name -> required. Each of these also takes any
 #: number of ``--- hinweis`` (hints, shown one by one). A quiz is ``frage`` and answers
 #: (``richtig``/``falsch``, each optionally followed by its ``erklaerung``).
 SECTIONS: dict[str, dict[str, bool]] = {
@@ -377,6 +379,7 @@ def make_prediction(slot: int, line: int, src: str, options: dict[str, Any]) -> 
         erklaerung=parts.get("erklaerung", ""),
         session=options.get("session"),
         platzhalter=options.get("platzhalter") or Prediction.platzhalter,
+        hinweise=_hints(sections(src)),
     )
 
 

@@ -287,3 +287,26 @@ def test_a_prediction_passes_its_placeholder_to_the_browser() -> None:
     assert isinstance(plain, Prediction) and isinstance(told, Prediction)
     assert exercise_data(plain)["platzhalter"] == "ein Python-Wert"
     assert exercise_data(told)["platzhalter"] == "z. B. 3"
+
+
+@pytest.mark.parametrize(
+    "fence",
+    [
+        PREDICTION.format(answer="(2, 2)"),
+        CODE_TASK.format(
+            start="def doppelt(x):\n    pass", solution="def doppelt(x):\n    return 2 * x"
+        ),
+        CONSOLE_TASK.format(setup="topics", solution="create topic t partitions 1"),
+    ],
+    ids=["vorhersage", "aufgabe", "konsolen-aufgabe"],
+)
+def test_every_hint_of_an_exercise_reaches_the_page_in_order(tmp_path: Path, fence: str) -> None:
+    hints = "--- hinweis\nErst *das*.\n--- hinweis\nDann das.\n"
+    body = fence.replace("--- hinweis\nreturn\n", "")  # the code task's own hint
+    text = body.replace("\n```\n", "\n" + hints + "```\n", 1)
+    shown = convert(tmp_path, text).select("details.lk-exercise__hint")
+    assert [hint.summary.get_text() for hint in shown] == ["Hinweis 1 von 2", "Hinweis 2 von 2"]
+    assert [hint.select_one("p").decode_contents() for hint in shown] == [
+        "Erst <em>das</em>.",
+        "Dann das.",
+    ]
