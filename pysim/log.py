@@ -161,12 +161,12 @@ class Entfernt:
             f"Ticks ohne consume, Sitzungs-Zeitfenster {self.zeitfenster}"
         )
         if self.uebernahme:
-            teile = [
-                f"{t} p{p} → {wer if wer is not None else 'niemand'}"
-                for t, p, wer in self.uebernahme
-            ]
-            text += "; " + ", ".join(teile)
+            text += "; " + ", ".join(f"{t} p{p} → {wer}" for t, p, wer in self.nachfolger())
         return text
+
+    def nachfolger(self) -> list[tuple[str, int, str]]:
+        """``uebernahme`` zum Vorlesen: wer jede Partition jetzt liest, „niemand“ statt None."""
+        return [(t, p, wer if wer is not None else "niemand") for t, p, wer in self.uebernahme]
 
     def __repr__(self) -> str:
         return f"Entfernt({self})"
@@ -513,10 +513,7 @@ class Log:
             f"und wurde bei t={e.zeit} entfernt."
         )
         if e.uebernahme:
-            teile = [
-                f"p{p} von „{t}“ liest jetzt {wer if wer is not None else 'niemand'}"
-                for t, p, wer in e.uebernahme
-            ]
+            teile = [f"p{p} von „{t}“ liest jetzt {wer}" for t, p, wer in e.nachfolger()]
             text += " " + ", ".join(teile) + "."
         return text
 

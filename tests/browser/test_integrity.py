@@ -159,35 +159,43 @@ def test_two_course_sites_on_one_origin_keep_their_own_caches_and_progress(
 
 # --- Item 10: the kept memory snapshot ------------------------------------------------
 
-KEPT_SNAPSHOT = """async () => {
-  for (const name of await caches.keys()) {
-    if (!name.includes("memory")) continue;  // the inflated copy, not the service worker's
-    const cache = await caches.open(name);
-    for (const request of await cache.keys()) {
-      if (!request.url.includes("/snapshot-")) continue;
-      const bytes = new Uint8Array(await (await cache.match(request)).arrayBuffer());
-      const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
-      return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
-    }
+#: JavaScript: `keptSnapshot()`, the kept (inflated) snapshot's cache, request and bytes,
+#: or null. "memory" names the page's copy, not the service worker's download.
+KEPT = (
+    CACHED
+    + """
+  async function keptSnapshot() {
+    const kept = await cached("memory");
+    const found = kept.find(({ request }) => request.url.includes("/snapshot-"));
+    if (!found) return null;
+    const bytes = new Uint8Array(await (await found.cache.match(found.request)).arrayBuffer());
+    return { ...found, bytes };
   }
-  return null;
-}"""
+"""
+)
 
-DAMAGE = """async (how) => {
-  for (const name of await caches.keys()) {
-    if (!name.includes("memory")) continue;  // the inflated copy, not the service worker's
-    const cache = await caches.open(name);
-    for (const request of await cache.keys()) {
-      if (!request.url.includes("/snapshot-")) continue;
-      let bytes = new Uint8Array(await (await cache.match(request)).arrayBuffer());
-      if (how === "garbage") bytes = new TextEncoder().encode("not a snapshot");
-      else bytes[bytes.length >> 1] ^= 0xff;
-      await cache.put(request, new Response(bytes));
-      return true;
-    }
-  }
-  return false;
+KEPT_SNAPSHOT = (
+    "async () => {"
+    + KEPT
+    + """
+  const kept = await keptSnapshot();
+  const digest = kept && new Uint8Array(await crypto.subtle.digest("SHA-256", kept.bytes));
+  return digest && Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
 }"""
+)
+
+DAMAGE = (
+    "async (how) => {"
+    + KEPT
+    + """
+  const kept = await keptSnapshot();
+  if (!kept) return false;
+  const bytes = how === "garbage" ? new TextEncoder().encode("not a snapshot") : kept.bytes;
+  if (how !== "garbage") bytes[bytes.length >> 1] ^= 0xff;
+  await kept.cache.put(kept.request, new Response(bytes));
+  return true;
+}"""
+)
 
 
 @pytest.mark.parametrize("how", ["one-byte", "garbage"])

@@ -56,13 +56,6 @@ def test_idempotent_consumer_cell_books_once(page: Page, site_url: str) -> None:
     expect(falsch.output).to_have_text("True False 40\n")
 
 
-def test_late_ack_with_receipt_handle_changes_nothing(page: Page, site_url: str) -> None:
-    page.goto(site_url + LESSON_1)
-    beleg = Cell.with_code(page, 'spaet = q.ack(a["id"], versuch=a["versuche"])')
-    beleg.run()
-    expect(beleg.output).to_have_text("Ack von A: False | offen: 1\nAck von C: True\n")
-
-
 def test_queue_console_makes_the_message_visible_again(page: Page, site_url: str) -> None:
     page.goto(site_url + LESSON_1)
     queue = Console.first(page, "queue")

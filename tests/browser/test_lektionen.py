@@ -55,6 +55,13 @@ PROJEKTOR_ABSTURZ = (
     [
         pytest.param(LESSON_1, "FakeNetz(seed=300)", "value", FAKE_NETZ, id="fake-netz"),
         pytest.param(
+            LESSON_1,
+            'spaet = q.ack(a["id"], versuch=a["versuche"])',
+            "text",
+            "Ack von A: False | offen: 1\nAck von C: True\n",  # a late ack changes nothing
+            id="spaetes-ack",
+        ),
+        pytest.param(
             LESSON_3, "abfrage(n, gleichzeitig) for n in namen", "text", GLEICHZEITIG, id="asyncio"
         ),
         pytest.param(LESSON_3, "Rechenarbeit, kein await", "text", RECHENARBEIT, id="blockiert"),
