@@ -202,3 +202,27 @@ test("pages kept before caches were named per site move into this site's cache",
   network.offline = true;
   assert.equal(await (await get("lektionen/b/", { mode: "navigate" }))!.text(), "<h1>Lektion B, alt</h1>");
 });
+
+/** Send the service worker a message; resolves with its reply on the transferred port. */
+async function message(data: unknown): Promise<unknown> {
+  const channel = new MessageChannel();
+  const reply = new Promise((resolve) => (channel.port1.onmessage = (event) => resolve(event.data)));
+  const waits: Promise<unknown>[] = [];
+  handlers.get("message")?.({ data, ports: [channel.port2], waitUntil: (p: Promise<unknown>) => waits.push(p) });
+  await Promise.all(waits);
+  const answer = await reply;
+  channel.port1.close();
+  return answer;
+}
+
+// Last: a retired worker stays retired for the rest of this module.
+test("retired under live reload: caches gone but the kept snapshot, nothing answered or stored", { timeout: 5000 }, async () => {
+  await get("lektionen/a/", { mode: "navigate" });
+  await caches.open("lessonkit:/kurs/:memory");
+  await caches.open("lessonkit:/anderer-kurs/:pages");
+  assert.deepEqual(await message({ type: "retire" }), { type: "retired" });
+  assert.deepEqual((await caches.keys()).sort(), ["lessonkit:/anderer-kurs/:pages", "lessonkit:/kurs/:memory"]);
+  assert.equal(await get("lektionen/b/", { mode: "navigate" }), null);
+  assert.equal(await get("assets/generated/js/lessonkit.js"), null);
+  assert.deepEqual((await caches.keys()).sort(), ["lessonkit:/anderer-kurs/:pages", "lessonkit:/kurs/:memory"]);
+});

@@ -11,7 +11,7 @@
 import { whenIdle } from "../runtime/idle";
 import { siteRoot } from "../runtime/page";
 import type { PythonRuntime } from "../runtime/python";
-import { cachePrefix, LEGACY_CACHE_PREFIX, type KeptReply, type ToServiceWorker } from "./protocol";
+import { serviceWorkerCaches, type KeptReply, type RetiredReply, type ToServiceWorker } from "./protocol";
 
 interface Observable {
   subscribe(next: () => void): unknown;
@@ -22,13 +22,26 @@ function servedByMkdocs(): boolean {
   return typeof (window as unknown as { livereload?: unknown }).livereload === "function";
 }
 
+/**
+ * Live reload: the worker that still controls this page stops storing and deletes its
+ * caches (an older one that does not know "retire" is not waited for long), then it is
+ * unregistered and what is left of its caches deleted. The kept snapshot stays.
+ */
 async function removeRegistration(root: URL): Promise<void> {
+  const controller = navigator.serviceWorker.controller;
+  // Only this site's worker: another course site's, at a parent path, keeps its caches.
+  if (controller?.scriptURL === new URL("sw.js", root).href) {
+    const channel = new MessageChannel();
+    const retired = new Promise<unknown>((resolve) => {
+      channel.port1.onmessage = (event: MessageEvent<RetiredReply>) => resolve(event.data);
+      setTimeout(resolve, 2000);
+    });
+    send(controller, { type: "retire" }, [channel.port2]);
+    await retired;
+  }
   const registration = await navigator.serviceWorker.getRegistration(root.href);
   if (registration && registration.scope === root.href) await registration.unregister();
-  const own = cachePrefix(root.pathname);
-  for (const name of await caches.keys()) {
-    if (name.startsWith(own) || name.startsWith(LEGACY_CACHE_PREFIX)) await caches.delete(name);
-  }
+  for (const name of serviceWorkerCaches(await caches.keys(), root.pathname)) await caches.delete(name);
 }
 
 function send(worker: ServiceWorker, message: ToServiceWorker, transfer: Transferable[] = []): void {

@@ -39,7 +39,14 @@
  * worker starts. Chromium's static routes (`InstallEvent.addRoutes`) would answer the
  * shell without running this worker, but also without checking its bytes: not used.
  */
-import { cacheName, LEGACY_CACHE_PREFIX, type KeptReply, type ToServiceWorker } from "../offline/protocol";
+import {
+  cacheName,
+  LEGACY_CACHE_PREFIX,
+  serviceWorkerCaches,
+  type KeptReply,
+  type RetiredReply,
+  type ToServiceWorker,
+} from "../offline/protocol";
 
 declare const self: ServiceWorkerGlobalScope;
 declare const OFFLINE: { version: string; precache: Record<string, string> };
@@ -49,6 +56,13 @@ const generated = new URL("assets/generated/", root).pathname;
 
 const SHELL = cacheName(root.pathname, `shell-${OFFLINE.version}`);
 const PAGES = cacheName(root.pathname, "pages");
+
+/**
+ * Set by the page under live reload ("retire"): from then on every request goes to the
+ * network and nothing is stored. Lost if the browser stops this worker before the page
+ * is left; the page's next load under live reload deletes the caches again.
+ */
+let retired = false;
 
 /** Site-relative path -> SHA-256 (hex) of the bytes this deployment built. */
 const MANIFEST = new Map(Object.entries(OFFLINE.precache));
@@ -197,6 +211,10 @@ async function migrateLegacyCaches(): Promise<void> {
   }
 }
 
+async function deleteOwnCaches(): Promise<void> {
+  for (const name of serviceWorkerCaches(await caches.keys(), root.pathname)) await caches.delete(name);
+}
+
 async function shellComplete(): Promise<boolean> {
   const cache = await caches.open(SHELL);
   const found = await Promise.all([...MANIFEST.keys()].map((path) => cache.match(new URL(path, root), MATCH)));
@@ -296,7 +314,7 @@ self.addEventListener("activate", (event) => {
 
 self.addEventListener("fetch", (event) => {
   const request = event.request;
-  if (request.method !== "GET" || request.headers.has("range")) return;
+  if (retired || request.method !== "GET" || request.headers.has("range")) return;
   const url = new URL(request.url);
   if (!isOwn(url) || url.pathname.endsWith(".map")) return; // source maps: for developer tools, online
   event.respondWith(isShell(url) ? fromShell(request, event) : networkFirst(request, event));
@@ -306,6 +324,15 @@ self.addEventListener("message", (event) => {
   const message = event.data as ToServiceWorker;
   if (message.type === "skip-waiting") {
     event.waitUntil(self.skipWaiting());
+  } else if (message.type === "retire") {
+    retired = true;
+    const port = event.ports[0];
+    event.waitUntil(
+      deleteOwnCaches().then(() => {
+        const reply: RetiredReply = { type: "retired" };
+        port?.postMessage(reply);
+      }),
+    );
   } else if (message.type === "keep") {
     const port = event.ports[0];
     event.waitUntil(

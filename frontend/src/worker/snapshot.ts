@@ -16,12 +16,12 @@
  * fails later, at a reader's run. A bad kept copy is dropped and downloaded again.
  */
 import { unpackPages } from "../../../lessonkit/node/snapshot_format.mjs";
-import { cacheName } from "../offline/protocol";
+import { cacheName, MEMORY_KIND } from "../offline/protocol";
 import type { InflateReply } from "./inflate-worker";
 
 /** The cache of the site the snapshot belongs to (its address is <site>/assets/generated/…). */
 function memoryCache(url: URL): string {
-  return cacheName(new URL("../../", url).pathname, "memory");
+  return cacheName(new URL("../../", url).pathname, MEMORY_KIND);
 }
 
 /** The SHA-256 the snapshot's name ends with, or null (then nothing is kept or read). */
