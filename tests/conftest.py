@@ -100,6 +100,28 @@ def site_url(built_site: Path, site_server: StaticServer) -> str:
     return site_server.url
 
 
+def zensical_build(site: Path, site_url: str) -> subprocess.CompletedProcess[str]:
+    """``scripts/build-zensical`` into ``site``, for the address ``site_url``."""
+    env = {**os.environ, "SITE_URL": site_url, "LESSONKIT_SKIP_SETUP": "1"}
+    return subprocess.run(
+        [str(ROOT / "scripts" / "build-zensical"), str(site)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+
+
+#: The server for the course built with Zensical, once per test session (``zensical_site``).
+zensical_server = served_build("zensical-site", "session", zensical_build)
+
+
+@pytest.fixture(scope="session")
+def zensical_site(zensical_server: StaticServer) -> Path:
+    """The whole course, built strictly with Zensical, once per test session."""
+    return zensical_server.directory
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[object]:
     from playwright.sync_api import sync_playwright

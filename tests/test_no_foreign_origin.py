@@ -1,4 +1,5 @@
-"""Nothing in the built site makes the browser fetch from another origin.
+"""Nothing in the built site, made by MkDocs or by Zensical, makes the browser fetch
+from another origin.
 
 HTML and CSS may not reference another origin at all (links to read are fine).
 JavaScript from pinned packages contains URLs in comments, docs and dead code
@@ -13,6 +14,7 @@ import re
 from pathlib import Path
 from urllib.parse import urlsplit
 
+import pytest
 from bs4 import BeautifulSoup
 
 ABSOLUTE = re.compile(r"""https?://[^\s"'`)<>\\]+""")
@@ -87,6 +89,13 @@ FETCHING_LINK_RELS = {
 }
 
 
+@pytest.fixture(params=["built_site", "zensical_site"], ids=["mkdocs", "zensical"])
+def site(request: pytest.FixtureRequest) -> Path:
+    """The course as each generator builds it (tests/conftest.py, once per session)."""
+    path: Path = request.getfixturevalue(request.param)
+    return path
+
+
 def is_foreign(url: str) -> bool:
     return url.startswith(("http://", "https://", "//"))
 
@@ -95,9 +104,9 @@ def files(site: Path, *suffixes: str) -> list[Path]:
     return [path for path in site.rglob("*") if path.suffix in suffixes and path.is_file()]
 
 
-def test_html_fetches_nothing_from_other_origins(built_site: Path) -> None:
+def test_html_fetches_nothing_from_other_origins(site: Path) -> None:
     problems = []
-    for path in files(built_site, ".html"):
+    for path in files(site, ".html"):
         soup = BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
         for tag, attribute in FETCHING.items():
             for element in soup.find_all(tag):
@@ -117,31 +126,31 @@ def test_html_fetches_nothing_from_other_origins(built_site: Path) -> None:
     assert problems == []
 
 
-def test_css_fetches_nothing_from_other_origins(built_site: Path) -> None:
+def test_css_fetches_nothing_from_other_origins(site: Path) -> None:
     css_url = re.compile(r"""(?:url\(\s*['"]?|@import\s+['"])((?:https?:)?//[^'")\s]+)""")
     problems = [
-        f"{path.relative_to(built_site)}: {url}"
-        for path in files(built_site, ".css")
+        f"{path.relative_to(site)}: {url}"
+        for path in files(site, ".css")
         for url in css_url.findall(path.read_text(encoding="utf-8", errors="replace"))
     ]
     assert problems == []
 
 
-def test_javascript_mentions_only_known_harmless_hosts(built_site: Path) -> None:
+def test_javascript_mentions_only_known_harmless_hosts(site: Path) -> None:
     unknown: dict[str, str] = {}
-    for path in files(built_site, ".js", ".mjs"):
+    for path in files(site, ".js", ".mjs"):
         for url in ABSOLUTE.findall(path.read_text(encoding="utf-8", errors="replace")):
             host = urlsplit(url).hostname or url.split("/")[2]
             if url.startswith("http:///") or host in NEVER_FETCHED or host in DOCUMENTATION_LINKS:
                 continue  # "http:///" : an EMF namespace name inside mermaid
-            unknown.setdefault(host, f"{path.relative_to(built_site)}: {url[:100]}")
+            unknown.setdefault(host, f"{path.relative_to(site)}: {url[:100]}")
     assert unknown == {}, "Check these hosts: fetched or not? Then list them above."
 
 
-def test_our_own_code_names_no_other_origin(built_site: Path) -> None:
+def test_our_own_code_names_no_other_origin(site: Path) -> None:
     own = [
-        *files(built_site / "assets" / "generated" / "js", ".js"),
-        built_site / "assets" / "lessonkit.css",
+        *files(site / "assets" / "generated" / "js", ".js"),
+        site / "assets" / "lessonkit.css",
     ]
     for path in own:
         text = path.read_text(encoding="utf-8")

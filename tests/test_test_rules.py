@@ -62,3 +62,45 @@ def test_the_rule_finds_an_async_condition(tmp_path: Path) -> None:
         'page.wait_for_function("() => window.ready === true")\n'
     )
     assert async_waits(sample) == [2, 3]
+
+
+def imported_test_modules(path: Path) -> list[str]:
+    """The test modules (``test_*.py``) that ``path`` imports."""
+    tree = ast.parse(path.read_text(), str(path))
+    names = [
+        alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Import)
+        for alias in node.names
+    ]
+    names += [
+        node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module
+    ]
+    return [
+        name
+        for name in names
+        if name.startswith("tests.") and name.rsplit(".", 1)[-1].startswith("test_")
+    ]
+
+
+@pytest.mark.parametrize(
+    "path", sorted(TESTS.rglob("*.py")), ids=lambda p: str(p.relative_to(TESTS))
+)
+def test_no_module_imports_a_test_module(path: Path) -> None:
+    """What tests share lives in helper modules (pages.py, seiten.py, konsolen.py, conftest.py):
+    a helper inside a test module is hard to find, and a test imported with it runs twice."""
+    assert imported_test_modules(path) == [], f"{path}: move the shared part to a helper module"
+
+
+def test_the_rule_finds_an_imported_test_module(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.py"
+    sample.write_text(
+        "import tests.test_no_foreign_origin as foreign\n"
+        "from tests.lessonkit.test_fences import convert\n"
+        "from tests.lessonkit.seiten import convert\n"
+        "from tests.browser import pages\n"
+    )
+    assert imported_test_modules(sample) == [
+        "tests.test_no_foreign_origin",
+        "tests.lessonkit.test_fences",
+    ]

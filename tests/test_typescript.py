@@ -9,7 +9,7 @@ from bs4 import BeautifulSoup
 
 from lessonkit.errors import LessonError
 from lessonkit.typescript import run_typescript
-from tests.lessonkit.test_fences import convert
+from tests.lessonkit.seiten import convert
 
 
 def test_every_typescript_block_prints_what_the_page_shows(built_site: Path) -> None:

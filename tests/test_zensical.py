@@ -2,16 +2,15 @@
 
 ``scripts/build-zensical`` builds it once for this module; the tests check that the
 pages carry the build's real outputs and Material's page machinery, that nothing in
-the output fetches from another origin (the same checks as for the MkDocs build), and,
+the output fetches from another origin (tests/test_no_foreign_origin.py checks both
+builds), and,
 in headless Chromium, that a cell runs, a console takes a command, an exercise is
 checked and the search works, with no request leaving 127.0.0.1.
 """
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,35 +18,11 @@ import pytest
 from bs4 import BeautifulSoup
 from playwright.sync_api import Page, expect
 
-import tests.test_no_foreign_origin as foreign
 from tests.browser.conftest import RecordingPage, recording_page
 from tests.browser.pages import Cell, Exercise, run_first_steps_cell_1, show_diagram, use_console
-from tests.conftest import ROOT, served_build
 from tests.siteserver import StaticServer
 
 FIRST_STEPS = "erste-schritte/"
-
-
-def zensical_build(site: Path, site_url: str) -> subprocess.CompletedProcess[str]:
-    """``scripts/build-zensical`` into ``site``, for the address ``site_url``."""
-    env = {**os.environ, "SITE_URL": site_url, "LESSONKIT_SKIP_SETUP": "1"}
-    return subprocess.run(
-        [str(ROOT / "scripts" / "build-zensical"), str(site)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        env=env,
-    )
-
-
-#: The server for the course built with Zensical, once for this module (``zensical_site``).
-zensical_server = served_build("zensical-site", "module", zensical_build)
-
-
-@pytest.fixture(scope="module")
-def zensical_site(zensical_server: StaticServer) -> Path:
-    """The whole course, built strictly with Zensical, once for this module."""
-    return zensical_server.directory
 
 
 def soup(site: Path, page: str) -> BeautifulSoup:
@@ -73,13 +48,6 @@ def test_pages_carry_the_build_outputs_and_materials_machinery(zensical_site: Pa
     generated = zensical_site / "assets" / "generated"
     for name in ("runtime.json", "js/lessonkit.js", "js/worker.js", "pyodide/pyodide.asm.wasm"):
         assert (generated / name).stat().st_size > 0, name
-
-
-def test_output_fetches_nothing_from_other_origins(zensical_site: Path) -> None:
-    foreign.test_html_fetches_nothing_from_other_origins(zensical_site)
-    foreign.test_css_fetches_nothing_from_other_origins(zensical_site)
-    foreign.test_javascript_mentions_only_known_harmless_hosts(zensical_site)
-    foreign.test_our_own_code_names_no_other_origin(zensical_site)
 
 
 @pytest.fixture

@@ -18,7 +18,7 @@ import yaml
 from lessonkit import timelimit, typescript
 from lessonkit.errors import LessonError
 from tests.conftest import ROOT
-from tests.lessonkit.test_fences import convert
+from tests.lessonkit.seiten import convert
 
 needs_node_types = pytest.mark.skipif(
     not typescript.NODE_TYPES.is_dir(), reason="@types/node fehlt: ./scripts/setup ausführen"

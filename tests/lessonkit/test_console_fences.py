@@ -9,7 +9,7 @@ import pytest
 from pymdownx.superfences import SuperFencesException
 
 from lessonkit.errors import LessonError
-from tests.lessonkit.test_fences import convert
+from tests.lessonkit.seiten import convert
 
 
 def test_log_console_shows_its_setup_and_the_picture(tmp_path: Path) -> None:

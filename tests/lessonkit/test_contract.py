@@ -17,7 +17,7 @@ import pytest
 
 from lessonkit import bridge, checks, contract, kernel
 from pysim.console import ConsoleResult
-from tests.lessonkit.test_fences import convert
+from tests.lessonkit.seiten import convert
 
 ROOT = Path(__file__).resolve().parents[2]
 GENERATED = ROOT / "frontend" / "src" / "generated" / "contract.ts"

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from lessonkit.errors import LessonError
-from tests.lessonkit.test_fences import convert
+from tests.lessonkit.seiten import convert
 
 
 def test_a_diagram_is_a_named_described_figure_around_materials_markup(tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ from lessonkit.checks import MAX_CHECK_CHARS, check_code, compare_prediction
 from lessonkit.errors import LessonError
 from lessonkit.execute import run_sync
 from lessonkit.kernel import Kernel
-from tests.lessonkit.test_fences import convert
+from tests.lessonkit.seiten import convert
 
 PREDICTION = """```vorhersage id="p"
 --- frage

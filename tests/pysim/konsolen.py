@@ -13,6 +13,18 @@ from pysim.console.basis import BasisKonsole
 
 K = TypeVar("K", bound=BasisKonsole[Any])
 
+#: Übung 1 von Lektion 1: A ist langsam, B und C holen sich Arbeit.
+UEBUNG_1 = [
+    "send zahlung-1",
+    "send zahlung-2",
+    "receive as A",
+    "tick 2",
+    "receive as B",
+    "ack 2",
+    "tick 2",
+    "receive as C",
+]
+
 
 def vorbereitet(konsole: K, zeilen: Iterable[str]) -> K:
     """``konsole`` after ``zeilen``, each of which must succeed."""

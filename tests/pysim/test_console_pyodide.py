@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from tests.pyodide import PyodideRunner, run_natively
-from tests.pysim.test_console_queue import UEBUNG_1
+from tests.pysim.konsolen import UEBUNG_1
 
 LOG_SKRIPT = [
     "create topic orders partitions 3",

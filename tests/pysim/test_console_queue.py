@@ -8,22 +8,9 @@ import pytest
 
 from pysim import Queue
 from pysim.console import ConsoleResult, QueueConsole
-from tests.pysim.konsolen import ausfuehren, vorbereitet
+from tests.pysim.konsolen import UEBUNG_1, ausfuehren, vorbereitet
 
 NS = "{http://www.w3.org/2000/svg}"
-
-
-#: Übung 1 von Lektion 1: A ist langsam, B und C holen sich Arbeit.
-UEBUNG_1 = [
-    "send zahlung-1",
-    "send zahlung-2",
-    "receive as A",
-    "tick 2",
-    "receive as B",
-    "ack 2",
-    "tick 2",
-    "receive as C",
-]
 
 
 def uebung_1() -> QueueConsole:

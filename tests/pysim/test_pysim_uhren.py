@@ -20,7 +20,7 @@ from pysim import (
     vergleiche,
     zufallswelt,
 )
-from tests.pysim.test_pysim_svg import allgemeine_regeln
+from tests.pysim.svg_regeln import allgemeine_regeln
 
 EINSTELLUNGEN = settings(max_examples=60, deadline=None)
 

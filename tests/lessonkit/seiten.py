@@ -1,0 +1,50 @@
+"""Markdown converted as the site converts it: what the fence tests share."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import markdown
+from bs4 import BeautifulSoup
+
+from lessonkit import mermaid_fence
+from lessonkit.fences import format_block, names, validate
+
+
+def make_markdown(docs: Path) -> markdown.Markdown:
+    """A Markdown converter configured like mkdocs.yml's, for pages in ``docs``."""
+    fences = [
+        {"name": name, "class": name, "validator": validate, "format": format_block}
+        for name in names()  # like mkdocs.yml: every fence and every earlier name
+    ]
+    fences.append(
+        {
+            "name": "mermaid",
+            "class": "mermaid",
+            "validator": mermaid_fence.validate,
+            "format": mermaid_fence.format_mermaid,
+        }
+    )
+    return markdown.Markdown(
+        extensions=[
+            "toc",
+            "admonition",
+            "pymdownx.tabbed",
+            "lessonkit.extension",
+            "pymdownx.superfences",
+        ],
+        extension_configs={
+            "lessonkit.extension": {"docs_dir": str(docs)},
+            "pymdownx.superfences": {"custom_fences": fences},
+        },
+    )
+
+
+def convert(tmp_path: Path, text: str, name: str = "seite.md") -> BeautifulSoup:
+    """Convert ``text`` as the site does, with the page stored in a docs folder."""
+    docs = tmp_path / "docs"
+    docs.mkdir(exist_ok=True)
+    source = textwrap.dedent(text)
+    (docs / name).write_text(source, encoding="utf-8")
+    return BeautifulSoup(make_markdown(docs).convert(source), "html.parser")
