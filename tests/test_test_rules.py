@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -44,26 +46,6 @@ def async_waits(path: Path) -> list[int]:
     ]
 
 
-@pytest.mark.parametrize(
-    "path", sorted(TESTS.rglob("*.py")), ids=lambda p: str(p.relative_to(TESTS))
-)
-def test_no_async_condition_goes_to_wait_for_function(path: Path) -> None:
-    """Playwright's wait_for_function does not await a promise (a promise is truthy): such a
-    wait passes at once. tests/browser/waits.py's `wait_until` awaits each answer."""
-    assert async_waits(path) == [], f"{path}: use wait_until (tests/browser/waits.py)"
-
-
-def test_the_rule_finds_an_async_condition(tmp_path: Path) -> None:
-    sample = tmp_path / "sample.py"
-    sample.write_text(
-        'READY = "async () => (await caches.keys()).length > 0"\n'
-        "page.wait_for_function(READY)\n"
-        'page.wait_for_function(f"() => ({X})().then((d) => d !== null)")\n'
-        'page.wait_for_function("() => window.ready === true")\n'
-    )
-    assert async_waits(sample) == [2, 3]
-
-
 def imported_test_modules(path: Path) -> list[str]:
     """The test modules (``test_*.py``) that ``path`` imports."""
     tree = ast.parse(path.read_text(), str(path))
@@ -83,24 +65,52 @@ def imported_test_modules(path: Path) -> list[str]:
     ]
 
 
+#: Each rule: what finds where a file breaks it, and what to do instead.
+RULES: dict[str, tuple[Callable[[Path], list[Any]], str]] = {
+    # Playwright's wait_for_function does not await a promise (a promise is truthy): such a
+    # wait passes at once. tests/browser/waits.py's `wait_until` awaits each answer.
+    "async-wait": (async_waits, "use wait_until (tests/browser/waits.py)"),
+    # A helper inside a test module is hard to find, and a test imported with it runs twice.
+    "test-import": (
+        imported_test_modules,
+        "move what is shared to a helper module (pages.py, seiten.py, konsolen.py) or a conftest",
+    ),
+}
+
+
 @pytest.mark.parametrize(
     "path", sorted(TESTS.rglob("*.py")), ids=lambda p: str(p.relative_to(TESTS))
 )
-def test_no_module_imports_a_test_module(path: Path) -> None:
-    """What tests share lives in helper modules (pages.py, seiten.py, konsolen.py, conftest.py):
-    a helper inside a test module is hard to find, and a test imported with it runs twice."""
-    assert imported_test_modules(path) == [], f"{path}: move the shared part to a helper module"
+def test_every_file_keeps_the_rules(path: Path) -> None:
+    broken = {advice: found for finder, advice in RULES.values() if (found := finder(path))}
+    assert broken == {}, path
 
 
-def test_the_rule_finds_an_imported_test_module(tmp_path: Path) -> None:
-    sample = tmp_path / "sample.py"
-    sample.write_text(
-        "import tests.test_no_foreign_origin as foreign\n"
-        "from tests.lessonkit.test_fences import convert\n"
-        "from tests.lessonkit.seiten import convert\n"
-        "from tests.browser import pages\n"
-    )
-    assert imported_test_modules(sample) == [
-        "tests.test_no_foreign_origin",
-        "tests.lessonkit.test_fences",
-    ]
+@pytest.mark.parametrize(
+    ("rule", "sample", "expected"),
+    [
+        (
+            "async-wait",
+            'READY = "async () => (await caches.keys()).length > 0"\n'
+            "page.wait_for_function(READY)\n"
+            'page.wait_for_function(f"() => ({X})().then((d) => d !== null)")\n'
+            'page.wait_for_function("() => window.ready === true")\n',
+            [2, 3],
+        ),
+        (
+            "test-import",
+            "import tests.test_no_foreign_origin as foreign\n"
+            "from tests.lessonkit.test_fences import convert\n"
+            "from tests.lessonkit.seiten import convert\n"
+            "from tests.browser import pages\n",
+            ["tests.test_no_foreign_origin", "tests.lessonkit.test_fences"],
+        ),
+    ],
+)
+def test_a_rule_finds_what_breaks_it(
+    tmp_path: Path, rule: str, sample: str, expected: list[Any]
+) -> None:
+    path = tmp_path / "sample.py"
+    path.write_text(sample)
+    finder, _ = RULES[rule]
+    assert finder(path) == expected
