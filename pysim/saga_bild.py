@@ -66,7 +66,7 @@ def zeitleiste(sim: SagaSim, saga: str | None) -> Bild:
     rechts = 100  # the state now, e.g. "wird kompensiert"
     breite = max(links + spanne * pro_tick + rechts, 340)
     unten = OBEN + (len(namen) + 1) * ZEILE
-    hoehe = unten + 100
+    hoehe = unten + 118
     zustand = sim.zustand(saga) if saga is not None else "–"
     titel = f"Saga „{saga}“ bei t={jetzt}: {zustand}" if saga else f"Saga-Simulation bei t={jetzt}"
     z = Zeichnung(breite, hoehe, titel, beschreibung(sim, saga))
@@ -161,5 +161,8 @@ def zeitleiste(sim: SagaSim, saga: str | None) -> Bild:
             )
             z.text(lx + 18, ly + reihe * 18 + 10, text, groesse=11)
             lx += 18 + textbreite(text, 11) + 16
-    z.text(12, ly + 46, "↻ erneut gesendet  ✗ Absturz  2× doppelt", groesse=11, farbe_name="muted")
+    # The orchestrator's outage has the red of "abgelehnt": its own entry, drawn as in its row.
+    z.rechteck(12, ly + 36 + 3, 14, 6, fuellung="warn", rand="warn")
+    z.text(30, ly + 36 + 10, "Orchestrator abgestürzt", groesse=11)
+    z.text(12, ly + 64, "↻ erneut gesendet  ✗ Absturz  2× doppelt", groesse=11, farbe_name="muted")
     return Bild(z.svg(), titel)
