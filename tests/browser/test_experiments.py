@@ -102,10 +102,16 @@ def test_an_endless_loop_in_a_predictions_run_can_be_stopped(page: Page, site_ur
     expect(stop).to_be_enabled()
     stop.click()
     output = target.root.locator("output.lk-output")
+    status = target.root.locator(".lk-exercise__bar [role=status]")
     expect(output).to_contain_text("Gestoppt")
+    expect(status).to_have_text("Gestoppt")
     target.editor.fill("print('wieder da')")
     run_code.click()
     expect(output).to_have_text("wieder da\n")
+    # As in a cell, the status is the run's one live region; the output is not announced too.
+    expect(status).to_have_text("Fertig")
+    expect(status).to_have_attribute("aria-live", "polite")
+    expect(output).to_have_attribute("aria-live", "off")
 
 
 @pytest.mark.parametrize("code", ["import os\nos._exit(0)", "__builtins__.clear()"])

@@ -32,8 +32,8 @@ export function available(node: HTMLButtonElement): boolean {
   return node.getAttribute("aria-disabled") !== "true" && !node.disabled;
 }
 
-/** A visually hidden live region: says a block's status to screen readers. */
-export function statusRegion(className: string): HTMLElement {
+/** A block's status ("Läuft …", "Fertig"): its one live region; its class says how it looks. */
+export function statusRegion(className: string): HTMLSpanElement {
   const node = document.createElement("span");
   node.className = className;
   node.setAttribute("role", "status");

@@ -12,7 +12,7 @@
  */
 import type { PythonRuntime, RestartReason } from "../../runtime/python";
 import { CancelledError, PythonFailedError, RestartedError, progressBytes, progressText } from "../../runtime/python";
-import { button, setAvailable } from "../controls";
+import { button, setAvailable, statusRegion } from "../controls";
 import { OutputView } from "../output/render";
 import type { CellEditor } from "./editor";
 import { DraftStore } from "./storage";
@@ -91,9 +91,7 @@ export class Cell {
     );
     setAvailable(this.stopButton, false);
     // The block's one live region: its status, never its output (announced twice before).
-    this.status = document.createElement("span");
-    this.status.className = "lk-cell__status";
-    this.status.setAttribute("role", "status");
+    this.status = statusRegion("lk-cell__status");
     this.progress = document.createElement("span");
     this.progress.className = "lk-cell__progress";
     this.progress.setAttribute("aria-hidden", "true");

@@ -9,7 +9,7 @@
 import type { PythonRuntime } from "../../runtime/python";
 import { CancelledError, PythonFailedError, RestartedError } from "../../runtime/python";
 import { restartButton } from "../cell";
-import { button, setAvailable } from "../controls";
+import { button, setAvailable, statusRegion } from "../controls";
 import type { CellEditor } from "../cell/editor";
 import { OutputView } from "../output/render";
 import type { CodeTaskData, ConsoleData, ConsoleTaskData, ExerciseData, PredictionData, QuizData } from "../../generated/contract";
@@ -241,10 +241,16 @@ class PredictionExercise extends Exercise<PredictionData> {
     if (this.editor) return;
     const host = this.root.querySelector<HTMLElement>(".lk-exercise__code");
     if (!host) return;
+    const label = this.data.label;
+    // As in a cell: the status is the run's one live region, the output is not announced too.
     const output = document.createElement("output");
     output.className = "lk-output";
+    output.setAttribute("role", "group");
+    output.setAttribute("aria-live", "off");
+    output.setAttribute("aria-label", `Ergebnis vom Code von ${label}`);
+    const status = statusRegion("lk-cell__status");
+    status.setAttribute("aria-live", "polite");
     const view = new OutputView(output);
-    const label = this.data.label;
     const runButton = button("Ausführen", "lk-button--run", "Ausführen (Umschalt+Enter)", `Code von ${label} ausführen`);
     const stopButton = button("Stopp", "lk-button--stop", "Lauf stoppen", `Stopp: Code von ${label}`);
     setAvailable(stopButton, false);
@@ -255,6 +261,7 @@ class PredictionExercise extends Exercise<PredictionData> {
     });
     const run = async (): Promise<void> => {
       view.clear();
+      status.textContent = "Läuft …";
       setAvailable(runButton, false);
       setAvailable(stopButton, true);
       stopped = false;
@@ -268,10 +275,12 @@ class PredictionExercise extends Exercise<PredictionData> {
         );
         done = true;
         view.showResult(result);
+        status.textContent = result.error === null ? "Fertig" : "Fehler";
       } catch (error) {
         done = true;
         view.clear();
         view.showNotice(failure(error, stopped), "warning");
+        status.textContent = stopped ? "Gestoppt" : "Fehler";
         if (error instanceof PythonFailedError) output.lastElementChild?.append(" ", restartButton(this.runtime));
       } finally {
         setAvailable(runButton, true);
@@ -282,7 +291,7 @@ class PredictionExercise extends Exercise<PredictionData> {
     runButton.addEventListener("click", () => void run());
     const bar = document.createElement("div");
     bar.className = "lk-exercise__bar";
-    bar.append(runButton, stopButton);
+    bar.append(runButton, stopButton, status);
     host.after(bar, output);
   }
 }
