@@ -18,6 +18,7 @@ import { installMermaidLoader } from "./components/mermaid";
 import { mountProgress } from "./components/progress";
 import { mountRestartBar } from "./components/restart";
 import { registerOffline } from "./offline/register";
+import { fixRootFromScript } from "./runtime/page";
 import { PythonRuntime } from "./runtime/python";
 
 interface Observable {
@@ -33,6 +34,11 @@ declare global {
     lessonkitTheme?: { load(): void };
   }
 }
+
+// The site's root for this visit, from this script's own address: Material's relative
+// `__config.base` goes wrong after an instant page change (runtime/page.ts). First, before
+// anything names a stored key.
+fixRootFromScript(import.meta.url);
 
 // `?v=<deployment>` (lessonkit/csp.py) goes on to the files this script starts, so the
 // service worker serves them from the same deployment as the page (sw/service-worker.ts).

@@ -60,7 +60,8 @@ scope["window"] = globalThis;
 scope["document"] = fakeDocument;
 scope["localStorage"] = storage;
 
-/** Show the page at `path` (relative to the site root, like "lektionen/ereignisstroeme/"). */
+/** Show the page at `path` (relative to the site root, like "lektionen/ereignisstroeme/"),
+ * loaded anew: its `__config` comes with it. */
 export function visit(path: string): void {
   scope["location"] = new URL(path, SITE);
   const depth = path.split("/").length - 1;
@@ -68,3 +69,9 @@ export function visit(path: string): void {
 }
 
 visit("lektionen/ereignisstroeme/");
+
+/** Go to `path` as Material's instant navigation does: the address changes, the first
+ * page's `__config` (its relative `base`) stays. */
+export function navigate(path: string): void {
+  scope["location"] = new URL(path, SITE);
+}

@@ -57,10 +57,19 @@ const SEARCH_FILES = [
   "assets/javascripts/lunr/min/lunr.de.min.js",
 ];
 
-/** What this page loaded from this site: the page itself, its resources, the search's files. */
+/**
+ * What this visit loaded from this site: the page shown now and the one the visit began
+ * on (the reader may have moved on by instant navigation before the worker was
+ * registered; later pages are in the resource timing, fetched by the theme), their
+ * resources, the search's files.
+ */
 function loadedUrls(): string[] {
-  const page = new URL(location.href);
-  page.hash = "";
+  const begun = performance.getEntriesByType("navigation").map((entry) => entry.name);
+  const pages = [location.href, ...begun].map((href) => {
+    const page = new URL(href);
+    page.hash = "";
+    return page.href;
+  });
   const resources = performance
     .getEntriesByType("resource")
     .map((entry) => entry.name)
@@ -68,7 +77,7 @@ function loadedUrls(): string[] {
   const search = document.querySelector(".md-search")
     ? SEARCH_FILES.map((path) => new URL(path, siteRoot()).href)
     : [];
-  return [...new Set([page.href, ...resources, ...search])];
+  return [...new Set([...pages, ...resources, ...search])];
 }
 
 /** Ask the active service worker to keep this page; mark the page when all is cached. */

@@ -59,6 +59,41 @@ export function pageKeyPath(path: string): string {
   return path.replace(/(^|\/)index\.html$/, "$1");
 }
 
+/**
+ * The page paths under which earlier versions of the page script wrote this page's
+ * keys by mistake. After an instant page change they resolved the first page's relative
+ * `__config.base` against the new address (runtime/page.ts), so a page was named by
+ * the last d segments of its full path, d being the depth of the page the visit
+ * began on: any suffix of the full path that starts after a slash, "" included.
+ * `page` is the true page path (relative to the root, as keys use it).
+ */
+export function misplacedPagePaths(page: string): string[] {
+  const full = `${siteRoot().pathname}${page}`.replace(/^\/+/, "");
+  const paths = [full];
+  for (let slash = full.indexOf("/"); slash >= 0; slash = full.indexOf("/", slash + 1)) {
+    paths.push(full.slice(slash + 1));
+  }
+  return [...new Set(paths.map(pageKeyPath))].filter((path) => path !== page);
+}
+
+/**
+ * The value stored under `key`. Where there is none, the first of `candidates` (keys
+ * the same value may have been written under by mistake) whose value `belongs` is
+ * moved to `key`: found where that can be told, never deleted blindly (a candidate
+ * is removed only once its value is safely under `key`).
+ */
+export function recoverItem(key: string, candidates: string[], belongs: (value: string) => boolean): string | null {
+  const stored = readItem(key);
+  if (stored !== null) return stored;
+  for (const candidate of candidates) {
+    const value = readItem(candidate);
+    if (value === null || !belongs(value)) continue;
+    if (writeItem(key, value)) removeItem(candidate);
+    return value;
+  }
+  return null;
+}
+
 let migrated = false;
 
 /**

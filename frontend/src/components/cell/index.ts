@@ -107,7 +107,15 @@ export class Cell {
     root.dataset["lkMounted"] = "true";
     this.setState("idle");
     if (this.code !== this.data.code) {
-      this.output.showNotice("Deine geänderte Fassung dieser Zelle wurde wiederhergestellt.");
+      // The build's output below belongs to the author's code, not to the restored draft.
+      this.output.showNotice(
+        "Deine geänderte Fassung dieser Zelle wurde wiederhergestellt. Das Ergebnis darunter " +
+          "gehört noch zum ursprünglichen Code; „Ausführen“ zeigt das deiner Fassung, " +
+          "„Zurücksetzen“ holt den ursprünglichen Code zurück.",
+        "info",
+        "start",
+      );
+      if (this.buildOutput.length > 0) this.outputElement.dataset["stale"] = "true";
     }
   }
 

@@ -7,9 +7,12 @@
  */
 
 import { pagePath } from "../../runtime/page";
-import { pageKeyPath, readItem, removeItem, siteKey, writeItem } from "../../runtime/storage";
+import { misplacedPagePaths, pageKeyPath, recoverItem, removeItem, siteKey, writeItem } from "../../runtime/storage";
 
-export const DRAFT_PREFIX = siteKey("draft");
+/** This site's draft keys start so (computed when asked: the root is fixed by then). */
+export function draftPrefix(): string {
+  return siteKey("draft");
+}
 
 /** A short, stable hash (FNV-1a) of a string, as hex. */
 export function hashText(text: string): string {
@@ -23,14 +26,20 @@ export function hashText(text: string): string {
 
 export class DraftStore {
   private readonly key: string;
+  /** Where an earlier page script may have put this draft (runtime/storage.ts). */
+  private readonly misplaced: string[];
 
   /** `page`: the page's address or path (absolute or relative to the site root). */
   constructor(page: string, index: number, authorCode: string) {
-    this.key = `${DRAFT_PREFIX}${pageKeyPath(pagePath(page))}#${index}:${hashText(authorCode)}`;
+    const path = pageKeyPath(pagePath(page));
+    const cell = `#${index}:${hashText(authorCode)}`;
+    this.key = `${draftPrefix()}${path}${cell}`;
+    // The cell's index and the hash of its code identify a misplaced draft.
+    this.misplaced = misplacedPagePaths(path).map((other) => `${draftPrefix()}${other}${cell}`);
   }
 
   load(): string | null {
-    return readItem(this.key);
+    return recoverItem(this.key, this.misplaced, () => true);
   }
 
   /** Returns false when the draft could not be saved. */

@@ -8,9 +8,12 @@
  * restored. Where storage is unavailable the page still works.
  */
 import { pagePath } from "../../runtime/page";
-import { pageKeyPath, readItem, removeItem, siteKey, writeItem } from "../../runtime/storage";
+import { misplacedPagePaths, pageKeyPath, readItem, recoverItem, removeItem, siteKey, writeItem } from "../../runtime/storage";
 
-export const PREFIX = siteKey("exercise");
+/** This site's progress keys start so (computed when asked: the root is fixed by then). */
+export function exercisePrefix(): string {
+  return siteKey("exercise");
+}
 
 export interface Progress {
   digest: string;
@@ -21,7 +24,7 @@ export interface Progress {
 
 /** True when localStorage can be written (not in some private windows, not when full). */
 export function storageAvailable(): boolean {
-  const probe = `${PREFIX}probe`;
+  const probe = `${exercisePrefix()}probe`;
   const works = writeItem(probe, "1");
   removeItem(probe);
   return works;
@@ -29,7 +32,10 @@ export function storageAvailable(): boolean {
 
 /** The stored progress under `key`, or null (nothing stored, or unreadable). */
 export function readProgress(key: string): Progress | null {
-  const text = readItem(key);
+  return parseProgress(readItem(key));
+}
+
+function parseProgress(text: string | null): Progress | null {
   try {
     const value: unknown = text ? JSON.parse(text) : null;
     return isProgress(value) ? value : null;
@@ -50,7 +56,7 @@ function isProgress(value: unknown): value is Progress {
 }
 
 export function progressKey(page: string, id: string): string {
-  return `${PREFIX}${pageKeyPath(page)}#${id}`;
+  return `${exercisePrefix()}${pageKeyPath(page)}#${id}`;
 }
 
 /** Sent on `document` when an exercise on this page became solved or was reset. */
@@ -62,6 +68,8 @@ function announceProgress(): void {
 
 export class ProgressStore {
   private readonly key: string;
+  /** Where an earlier page script may have put this progress (runtime/storage.ts). */
+  private readonly misplaced: string[];
 
   constructor(
     id: string,
@@ -69,11 +77,14 @@ export class ProgressStore {
     page: string = pagePath(),
   ) {
     this.key = progressKey(page, id);
+    this.misplaced = misplacedPagePaths(pageKeyPath(page)).map((other) => progressKey(other, id));
   }
 
-  /** What is stored: current (same digest), stale (an older version), or nothing. */
+  /** What is stored: current (same digest), stale (an older version), or nothing. Progress
+   * under a misplaced key is taken only with this exercise's digest: ids repeat across pages. */
   load(): { current: Progress | null; stale: Progress | null } {
-    const stored = readProgress(this.key);
+    const text = recoverItem(this.key, this.misplaced, (value) => parseProgress(value)?.digest === this.digest);
+    const stored = parseProgress(text);
     if (!stored) return { current: null, stale: null };
     return stored.digest === this.digest ? { current: stored, stale: null } : { current: null, stale: stored };
   }

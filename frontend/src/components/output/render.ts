@@ -171,7 +171,10 @@ export class OutputView {
   }
 
   /** A message from the page itself (loading, restarted, …), not from Python. */
-  showNotice(message: string, kind: "info" | "warning" = "info"): void {
-    this.root.append(element("p", `lk-notice lk-notice--${kind}`, message));
+  /** A notice after the output, or before it (`at: "start"`). */
+  showNotice(message: string, kind: "info" | "warning" = "info", at: "start" | "end" = "end"): void {
+    const notice = element("p", `lk-notice lk-notice--${kind}`, message);
+    if (at === "start") this.root.prepend(notice);
+    else this.root.append(notice);
   }
 }

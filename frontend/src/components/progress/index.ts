@@ -4,23 +4,37 @@
  * ../exercise/progress.ts), and `Fortschritt zurücksetzen`. It counts again when an
  * exercise on the same page is solved and when another tab changes the storage.
  */
-import { removeItem, keysWith } from "../../runtime/storage";
-import { DRAFT_PREFIX } from "../cell/storage";
-import { PREFIX, PROGRESS_EVENT, progressKey, readProgress, storageAvailable } from "../exercise/progress";
+import { keysWith, misplacedPagePaths, removeItem } from "../../runtime/storage";
+import { draftPrefix } from "../cell/storage";
+import { exercisePrefix, PROGRESS_EVENT, progressKey, readProgress, storageAvailable } from "../exercise/progress";
 import { readData } from "../data";
 import type { ProgressEntry } from "../../generated/contract";
 
 type LessonExercises = ProgressEntry;
 
-function solved(lesson: LessonExercises): number {
-  return lesson.ids.filter((id) => readProgress(progressKey(lesson.path, id))?.solved === true).length;
+/**
+ * Solved exercises of a lesson. Progress that an earlier page script stored under a
+ * misplaced key (runtime/storage.ts) counts where its id names one exercise of the whole
+ * overview; the lesson's page moves it to its place when the reader comes there (it can
+ * check the exercise's digest, which the overview does not know).
+ */
+function solved(lesson: LessonExercises, unique: (id: string) => boolean): number {
+  const misplaced = misplacedPagePaths(lesson.path);
+  return lesson.ids.filter((id) => {
+    const stored = readProgress(progressKey(lesson.path, id));
+    if (stored || !unique(id)) return stored?.solved === true;
+    return misplaced.some((other) => readProgress(progressKey(other, id))?.solved === true);
+  }).length;
 }
 
 function render(root: HTMLElement, lessons: LessonExercises[]): void {
+  const counts = new Map<string, number>();
+  for (const id of lessons.flatMap((lesson) => lesson.ids)) counts.set(id, (counts.get(id) ?? 0) + 1);
+  const unique = (id: string): boolean => counts.get(id) === 1;
   for (const lesson of lessons) {
     const cell = root.querySelector<HTMLElement>(`.lk-progress__count[data-path="${CSS.escape(lesson.path)}"]`);
     if (!cell) continue;
-    const done = solved(lesson);
+    const done = solved(lesson, unique);
     cell.textContent = lesson.ids.length === 0 ? "keine Übungen" : `${done} von ${lesson.ids.length} gelöst`;
     cell.dataset["complete"] = String(lesson.ids.length > 0 && done === lesson.ids.length);
   }
@@ -28,7 +42,7 @@ function render(root: HTMLElement, lessons: LessonExercises[]): void {
 
 /** Forget every solved exercise and every saved draft of this course in this browser. */
 function resetAll(): void {
-  for (const key of keysWith(PREFIX, DRAFT_PREFIX)) removeItem(key);
+  for (const key of keysWith(exercisePrefix(), draftPrefix())) removeItem(key);
 }
 
 export function mountProgress(scope: ParentNode): void {

@@ -1,0 +1,228 @@
+"""The reader's work across page changes, reloads and the network going away (issue 26).
+
+Deployed like GitHub Pages serves a project: the course below a path of its own
+(``/kurs/``), built with ``site_url`` so Material's instant navigation is on. A reader
+enters at the start page or at a deep page, clicks from page to page, types drafts
+and solves exercises, reloads, goes back and forth and offline: nothing is lost, and
+the progress overview counts it. Before the fix, every page at another depth than
+the first one stored its keys under a wrong page path.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import BrowserContext, Page, expect
+
+from tests.browser.conftest import copy_site
+from tests.browser.pages import FIRST_STEPS, LESSON_2, RIGHT, Cell, Exercise, go
+from tests.siteserver import StaticServer
+
+pytestmark = pytest.mark.browser
+
+IN_THE_BROWSER = "In deinem Browser, in einem Web Worker."
+LESSON_2_LINK = re.compile("Ereignisströme")
+
+
+class Course:
+    """A copy of the built course served below ``/kurs/``, which the test may take away."""
+
+    def __init__(self, built_site: Path, site_url: str, folder: Path) -> None:
+        self.server = StaticServer(folder)
+        self.url = self.server.url + "kurs/"
+        copy_site(built_site, site_url, folder / "kurs", self.url)
+
+
+@pytest.fixture
+def course(built_site: Path, site_url: str, tmp_path: Path) -> Iterator[Course]:
+    served = Course(built_site, site_url, tmp_path / "root")
+    yield served
+    served.server.close()
+
+
+def mounted(page: Page, count: int) -> None:
+    expect(page.locator("html")).to_have_attribute("data-lk-page", str(count))
+
+
+def follow(page: Page, link: str | re.Pattern[str]) -> None:
+    """Follow a navigation link (instant: the page script mounts its next page)."""
+    go(page, link, int(page.locator("html").get_attribute("data-lk-page") or "0") + 1)
+
+
+TITLES = {FIRST_STEPS: "Erste Schritte", LESSON_2: "Ereignisströme"}
+
+
+def arrived(page: Page, course: Course, path: str) -> None:
+    """After back or forward (instant or a full load): the page at ``path``, mounted."""
+    expect(page).to_have_url(course.url + path)
+    expect(page.locator("article h1").first).to_contain_text(TITLES[path])
+    expect(page.locator("[data-lk-cell]:not([data-lk-mounted])")).to_have_count(0)
+
+
+def instant(page: Page) -> None:
+    """Wait for Material's script (it comes once Python is ready): links are instant then."""
+    page.wait_for_function("() => typeof window.document$ === 'object'")
+
+
+def type_draft(page: Page, number: int, line: str) -> None:
+    editor = Cell.number(page, number).editor()
+    editor.click()
+    page.keyboard.press("Control+End")
+    page.keyboard.type(f"\n{line}")
+
+
+def expect_draft(page: Page, number: int, line: str) -> None:
+    cell = Cell.number(page, number)
+    expect(cell.editor()).to_contain_text(line)
+    # The build's output under it belongs to the author's code, and the page says so.
+    expect(cell.output).to_contain_text("gehört noch zum ursprünglichen Code")
+
+
+def work_on_first_steps(page: Page) -> None:
+    """A draft in cell 2 and the quiz solved; the overview on the same page follows at once."""
+    type_draft(page, 2, "print('Entwurf Erste Schritte')")
+    count = page.locator('.lk-progress__count[data-path="erste-schritte/"]')
+    expect(count).to_contain_text("0 von")
+    Exercise.by_id(page, "erstes-quiz").choose_right(IN_THE_BROWSER)
+    expect(count).to_contain_text("1 von")
+
+
+def work_on_lesson_2(page: Page) -> None:
+    type_draft(page, 1, "print('Entwurf Lektion 2')")
+    prediction = Exercise.by_id(page, "rueckstand")
+    prediction.answer.fill("[0, 2]")
+    prediction.check_solved(RIGHT)
+
+
+def expect_first_steps_kept(page: Page) -> None:
+    expect_draft(page, 2, "Entwurf Erste Schritte")
+    Exercise.by_id(page, "erstes-quiz").expect_solved()
+
+
+def expect_lesson_2_kept(page: Page) -> None:
+    expect_draft(page, 1, "Entwurf Lektion 2")
+    Exercise.by_id(page, "rueckstand").expect_solved()
+
+
+def expect_overview(page: Page, counts: dict[str, str]) -> None:
+    for path, text in counts.items():
+        count = page.locator(f'.lk-progress__count[data-path="{path}"]')
+        expect(count).to_contain_text(text)
+
+
+def go_offline_and_reload(page: Page, context: BrowserContext, course: Course) -> None:
+    """Wait until the service worker has kept what was visited; take the network away."""
+    expect(page.locator("html")).to_have_attribute("data-lk-offline", "ready")
+    course.server.close()
+    context.set_offline(True)
+    page.reload()
+    expect(page.locator("html")).to_have_attribute("data-lk-page", "1")
+
+
+def test_entering_at_the_start_page_nothing_is_lost(
+    context: BrowserContext, course: Course
+) -> None:
+    page = context.new_page()
+    page.goto(course.url)
+    mounted(page, 1)
+    instant(page)
+    follow(page, "Erste Schritte")
+    work_on_first_steps(page)
+    follow(page, LESSON_2_LINK)
+    work_on_lesson_2(page)
+
+    page.reload()
+    mounted(page, 1)
+    expect_lesson_2_kept(page)
+    page.go_back()
+    arrived(page, course, FIRST_STEPS)
+    expect_first_steps_kept(page)
+    page.reload()
+    expect_first_steps_kept(page)
+    page.go_forward()
+    arrived(page, course, LESSON_2)
+    expect_lesson_2_kept(page)
+
+    instant(page)
+    follow(page, "Start")
+    expect_overview(page, {"erste-schritte/": "1 von 4", "lektionen/ereignisstroeme/": "1 von"})
+    go_offline_and_reload(page, context, course)
+    expect_overview(page, {"erste-schritte/": "1 von 4", "lektionen/ereignisstroeme/": "1 von"})
+    page.go_back()  # lesson 2, from the service worker
+    arrived(page, course, LESSON_2)
+    expect_lesson_2_kept(page)
+    page.go_back()
+    arrived(page, course, FIRST_STEPS)
+    expect_first_steps_kept(page)
+
+
+def test_entering_at_a_deep_page_nothing_is_lost(context: BrowserContext, course: Course) -> None:
+    page = context.new_page()
+    page.goto(course.url + LESSON_2)
+    mounted(page, 1)
+    work_on_lesson_2(page)
+    instant(page)
+    follow(page, "Erste Schritte")
+    work_on_first_steps(page)
+    follow(page, "Start")
+    expect_overview(page, {"erste-schritte/": "1 von 4", "lektionen/ereignisstroeme/": "1 von"})
+
+    page.reload()
+    expect_overview(page, {"erste-schritte/": "1 von 4", "lektionen/ereignisstroeme/": "1 von"})
+    page.go_back()
+    arrived(page, course, FIRST_STEPS)
+    expect_first_steps_kept(page)
+    go_offline_and_reload(page, context, course)
+    expect_first_steps_kept(page)
+    instant(page)
+    follow(page, LESSON_2_LINK)
+    expect_lesson_2_kept(page)
+
+
+def page_data(page: Page, selector: str, nth: int = 0) -> dict[str, Any]:
+    """A block's page data (lessonkit/pagedata.py: JSON in `data-lk-json`)."""
+    return json.loads(page.locator(selector).nth(nth).get_attribute("data-lk-json") or "{}")
+
+
+def fnv1a(text: str) -> str:
+    """The draft key's hash of a cell's code (frontend/src/components/cell/storage.ts)."""
+    value = 0x811C9DC5
+    units = text.encode("utf-16-le")
+    for at in range(0, len(units), 2):  # JavaScript's charCodeAt: UTF-16 code units
+        value ^= int.from_bytes(units[at : at + 2], "little")
+        value = (value * 0x01000193) & 0xFFFFFFFF
+    return f"{value:08x}"
+
+
+def test_work_stored_under_a_misplaced_key_is_found_again(
+    context: BrowserContext, course: Course
+) -> None:
+    """What the page script before the fix wrote (entering at the start page, then a
+    click to "Erste Schritte": no page path) moves to its page; another page's stays."""
+    page = context.new_page()
+    page.goto(course.url + FIRST_STEPS)
+    mounted(page, 1)
+    code = page_data(page, ".lk-cell__data", 1)["code"]
+    digest = page_data(page, "#erstes-quiz .lk-exercise__data")["digest"]
+    misplaced = {
+        f"lk:/kurs/:draft:#1:{fnv1a(code)}": "print('von früher')",
+        "lk:/kurs/:exercise:#erstes-quiz": json.dumps({"digest": digest, "solved": True}),
+        "lk:/kurs/:exercise:#rueckstand": json.dumps({"digest": "fremd", "solved": True}),
+    }
+    page.evaluate(
+        "(items) => { for (const [k, v] of Object.entries(items)) localStorage.setItem(k, v); }",
+        misplaced,
+    )
+    page.reload()
+    expect(Cell.number(page, 2).editor()).to_contain_text("von früher")
+    Exercise.by_id(page, "erstes-quiz").expect_solved()
+    stored = page.evaluate("() => Object.keys(localStorage).sort()")
+    assert f"lk:/kurs/:draft:erste-schritte/#1:{fnv1a(code)}" in stored
+    assert "lk:/kurs/:exercise:erste-schritte/#erstes-quiz" in stored
+    assert "lk:/kurs/:exercise:#erstes-quiz" not in stored
+    assert "lk:/kurs/:exercise:#rueckstand" in stored  # not this page's: left alone
