@@ -20,7 +20,7 @@ import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
 from tests.browser.conftest import copy_site
-from tests.browser.pages import FIRST_STEPS, LESSON_2, RIGHT, Cell, Exercise, go
+from tests.browser.pages import FIRST_STEPS, LESSON_2, RIGHT, Cell, Console, Exercise, go
 from tests.siteserver import StaticServer
 
 pytestmark = pytest.mark.browser
@@ -226,3 +226,23 @@ def test_work_stored_under_a_misplaced_key_is_found_again(
     assert "lk:/kurs/:exercise:erste-schritte/#erstes-quiz" in stored
     assert "lk:/kurs/:exercise:#erstes-quiz" not in stored
     assert "lk:/kurs/:exercise:#rueckstand" in stored  # not this page's: left alone
+
+
+def test_a_reload_runs_the_readers_console_commands_again(page: Page, site_url: str) -> None:
+    page.goto(site_url + FIRST_STEPS)
+    log = Console.first(page)
+    log.expect_answer('produce orders key=order-61 {"order":61}', "Partition 1, Offset 1")
+    page.reload()
+    # The transcript and the state are back: the next record on that partition is offset 2.
+    expect(log.entries.filter(has_text="key=order-61")).to_have_count(1)
+    expect(log.root.locator(".lk-console__note")).to_contain_text("von vorhin lief noch einmal")
+    log.expect_answer('produce orders key=order-61 {"order":62}', "Partition 1, Offset 2")
+    log.box.press("ArrowUp")
+    expect(log.box).to_have_value('produce orders key=order-61 {"order":62}')
+    log.box.press("ArrowUp")
+    expect(log.box).to_have_value('produce orders key=order-61 {"order":61}')
+    # Zurücksetzen: back to the author's state, and a reload keeps it so.
+    log.root.get_by_role("button", name=re.compile("zurücksetzen$")).click()
+    page.reload()
+    expect(log.entries.filter(has_text="key=order-61")).to_have_count(0)
+    log.expect_answer('produce orders key=order-61 {"order":61}', "Partition 1, Offset 1")

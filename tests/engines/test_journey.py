@@ -200,6 +200,54 @@ def test_a_reload_restores_a_draft(reader: Reader) -> None:
     assert "mein Entwurf" in reader.session.js("return arguments[0].textContent", draft)
 
 
+def follow_instantly(reader: Reader, path: str, count: int) -> None:
+    """Click the navigation's link to ``path``: an instant page change, page ``count``."""
+    reader.session.wait_for("return typeof window.document$ === 'object'")
+    reader.session.click(f'.md-nav--primary a[href$="{path}"]')
+    reader.session.wait_for(
+        "return location.pathname.endsWith(arguments[0]) &&"
+        " document.documentElement.dataset.lkPage === arguments[1]",
+        "/" + path,
+        str(count),
+        message=f"{path or 'the start page'}, mounted after instant navigation",
+    )
+
+
+def draft_of(reader: Reader, number: int) -> str:
+    return reader.session.js("return arguments[0].textContent", reader.editor(reader.cell(number)))
+
+
+def test_drafts_and_progress_survive_instant_navigation_and_reload(reader: Reader) -> None:
+    """Entered at the start page, then instantly to pages at two depths (issue 26)."""
+    reader.open("")
+    follow_instantly(reader, FIRST_STEPS, 2)
+    reader.session.click(reader.editor(reader.cell(2)))
+    reader.session.press("Control", "End")
+    reader.session.type("\nprint('Entwurf eins')")
+    reader.session.click("#erste-vorhersage .lk-exercise__answer-row input")
+    reader.session.type("(3, 'b-3')\n")
+    reader.session.wait_for("return document.querySelector('#erste-vorhersage').dataset.solved")
+    follow_instantly(reader, LESSON_1, 3)
+    reader.session.click(reader.editor(reader.cell(1)))
+    reader.session.press("Control", "End")
+    reader.session.type("\nprint('Entwurf zwei')")
+    time.sleep(1)  # drafts are saved as the reader types
+
+    reader.session.reload()
+    reader.open(LESSON_1)
+    assert "Entwurf zwei" in draft_of(reader, 1)
+    reader.open(FIRST_STEPS)
+    assert "Entwurf eins" in draft_of(reader, 2)
+    assert reader.session.js("return document.querySelector('#erste-vorhersage').dataset.solved")
+    reader.open("")
+    count = reader.session.wait_for(
+        "const c = document.querySelector('.lk-progress__count[data-path=\"erste-schritte/\"]');"
+        "return c && c.textContent.includes('1 von') && c.textContent",
+        message="the overview counting the solved prediction",
+    )
+    assert count == "1 von 4 gelöst"
+
+
 def test_no_request_leaves_the_site(engine: Engine, reader: Reader) -> None:
     """Everything above and this: every page of the course, and the search."""
     reader.open(LESSON_1)

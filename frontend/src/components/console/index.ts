@@ -6,7 +6,8 @@
  * Enter runs, ↑/↓ walk the history, Tab completes commands, topic and group
  * names. `Zurücksetzen` restores the author's starting state.
  *
- * The console's state lives in Python. When Python restarts (a `Stopp` anywhere,
+ * The console's state lives in Python. After a reload the reader's commands run again
+ * (kept by ./saved.ts). When Python restarts (a `Stopp` anywhere,
  * "Python neu starten", a crash), the page runs the reader's commands again in
  * their order (`Journal`): the simulations are deterministic, so the state
  * matches the transcript again, and the console says so.
@@ -15,6 +16,7 @@ import type { ConsoleArgs, ConsoleData, ConsoleLineArgs } from "../../generated/
 import type { PythonRuntime } from "../../runtime/python";
 import { RestartedError } from "../../runtime/python";
 import { commonPrefix, History } from "./history";
+import { consoleVersion, SavedCommands } from "./saved";
 import { Transcript } from "./transcript";
 import { readData } from "../data";
 
@@ -23,10 +25,18 @@ let counter = 0;
 /** The arguments of one `console.run` call, as the bridge takes them. */
 type Command = ConsoleLineArgs;
 
-/** Every command the reader ran on this page, in order, for a replay after a restart. */
+/**
+ * Every command the reader ran on this page, in order: replayed after a restart of
+ * Python, and kept in localStorage (./saved.ts) so that a reload runs them again.
+ */
 class Journal {
   private commands: Command[] = [];
   private readonly consoles: CommandConsole[] = [];
+  private readonly saved = new SavedCommands();
+  /** Settles once the commands kept from before a reload have run again. */
+  restored: Promise<void> = Promise.resolve();
+  /** While they run, what is stored stays whole (a reload meanwhile restores all again). */
+  private restoring = false;
 
   constructor(private readonly runtime: PythonRuntime) {
     runtime.onRestart(() => void this.replay());
@@ -38,11 +48,52 @@ class Journal {
 
   record(command: Command): void {
     this.commands.push(command);
+    if (!this.restoring) this.save();
   }
 
   /** `Zurücksetzen`: the console's state starts again from the author's setup. */
   forget(key: string): void {
     this.commands = this.commands.filter((command) => command.key !== key);
+    this.save();
+  }
+
+  private save(): void {
+    const byKey = new Map(this.consoles.map((console) => [console.data.key, console.version]));
+    this.saved.save(this.commands.map(({ key, line }) => ({ key, version: byKey.get(key) ?? "", line })));
+  }
+
+  /** After a reload: run the commands kept from before, in their order, into their consoles. */
+  restore(): void {
+    const byKey = new Map(this.consoles.map((console) => [console.data.key, console]));
+    const versions = new Map(this.consoles.map((console) => [console.data.key, console.version]));
+    const commands = this.saved.replayable(versions);
+    if (commands.length === 0) return;
+    this.restoring = true;
+    this.restored = (async () => {
+      const ran = new Map<CommandConsole, number>();
+      for (const console of this.consoles) console.setBusy(true);
+      try {
+        for (const { key, line } of commands) {
+          const console = byKey.get(key)!;
+          await console.runAgain(line);
+          ran.set(console, (ran.get(console) ?? 0) + 1);
+        }
+        for (const [console, n] of ran) {
+          console.note(
+            `${n === 1 ? "Dein Befehl von vorhin lief" : `Deine ${n} Befehle von vorhin liefen`} noch ` +
+              "einmal: Die Konsole ist wieder im Zustand vor dem Neuladen. „Zurücksetzen“ beginnt neu.",
+          );
+        }
+      } catch {
+        for (const console of this.consoles) {
+          console.note("Deine Befehle von vorhin ließen sich nicht wiederholen. Die Konsole beginnt beim Ausgangszustand.");
+        }
+      } finally {
+        this.restoring = false;
+        this.save();
+        for (const console of this.consoles) console.setBusy(false);
+      }
+    })();
   }
 
   private async replay(): Promise<void> {
@@ -120,9 +171,27 @@ export class CommandConsole {
     journal.add(this);
   }
 
+  /** What this console starts from (./saved.ts). */
+  get version(): string {
+    return consoleVersion(this.data);
+  }
+
   /** A line from the page itself in the transcript. */
   note(text: string): void {
     this.transcript.note(text);
+  }
+
+  setBusy(busy: boolean): void {
+    this.root.dataset["state"] = busy ? "busy" : "idle";
+  }
+
+  /** A command kept from before a reload: run it again, into the transcript and history. */
+  async runAgain(line: string): Promise<void> {
+    this.history.push(line);
+    const args: Command = { ...this.args(), line };
+    const result = await this.runtime.call("console.run", args);
+    this.journal.record(args);
+    this.transcript.append(line, result);
   }
 
   /** Which console, as every console call names it. */
@@ -137,6 +206,7 @@ export class CommandConsole {
     if (!line.trim()) return;
     this.history.push(line);
     this.input.value = "";
+    await this.journal.restored; // the commands from before a reload come first
     this.root.dataset["state"] = "busy";
     try {
       const args: Command = { ...this.args(), line };
@@ -203,7 +273,9 @@ export class CommandConsole {
 /** Mount every console in `scope`. */
 export function mountConsoles(scope: ParentNode, runtime: PythonRuntime): CommandConsole[] {
   const journal = new Journal(runtime);
-  return [...scope.querySelectorAll<HTMLElement>("[data-lk-console]:not([data-lk-mounted])")].map(
+  const consoles = [...scope.querySelectorAll<HTMLElement>("[data-lk-console]:not([data-lk-mounted])")].map(
     (root) => new CommandConsole(root, runtime, journal),
   );
+  journal.restore();
+  return consoles;
 }
