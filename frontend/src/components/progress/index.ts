@@ -4,7 +4,7 @@
  * ../exercise/progress.ts), and `Fortschritt zurücksetzen`. It counts again when an
  * exercise on the same page is solved and when another tab changes the storage.
  */
-import { keysWith, misplacedPagePaths, removeItem } from "../../runtime/storage";
+import { keysWith, misplacedPagePaths, removeItem, siteKey } from "../../runtime/storage";
 import { draftPrefix } from "../cell/storage";
 import { exercisePrefix, PROGRESS_EVENT, progressKey, readProgress, storageAvailable } from "../exercise/progress";
 import { readData } from "../data";
@@ -40,9 +40,9 @@ function render(root: HTMLElement, lessons: LessonExercises[]): void {
   }
 }
 
-/** Forget every solved exercise and every saved draft of this course in this browser. */
+/** Forget every solved exercise, saved draft and console command of this course in this browser. */
 function resetAll(): void {
-  for (const key of keysWith(exercisePrefix(), draftPrefix())) removeItem(key);
+  for (const key of keysWith(exercisePrefix(), draftPrefix(), siteKey("consoles"))) removeItem(key);
 }
 
 export function mountProgress(scope: ParentNode): void {
@@ -72,7 +72,7 @@ export function mountProgress(scope: ParentNode): void {
     reset.className = "lk-button lk-button--reset";
     reset.textContent = "Fortschritt zurücksetzen";
     reset.addEventListener("click", () => {
-      if (!window.confirm("Alle gelösten Übungen und gespeicherten Entwürfe in diesem Browser löschen?")) return;
+      if (!window.confirm("Alle gelösten Übungen, gespeicherten Entwürfe und Konsolenbefehle in diesem Browser löschen?")) return;
       resetAll();
       render(root, lessons);
     });
