@@ -8,10 +8,12 @@ with its injected live-reload script) still works. Here, after every page is wri
 (Material re-creates a new page's inline scripts on instant navigation, under the first
 page's policy, so each page lists them all).
 
-The stamp: ``<meta name="lessonkit-version">`` gets the version of the service worker
-built with the page (``assets/generated/offline.json``, ``frontend/build.mjs``), and the
-page script's address gets ``?v=<version>``; the page starts its Python worker with it
-too. The service worker serves a page of another deployment its runtime from the
+The stamp: ``<meta name="lessonkit-version">`` and the page's content element
+(``data-lk-version``, which instant navigation swaps in) get the version of the service
+worker built with the page (``assets/generated/offline.json``, ``frontend/build.mjs``),
+and the page script's address gets ``?v=<version>``; the page starts its Python worker
+with it too. A page of another deployment reached by instant navigation is loaded in
+full (``frontend/src/index.ts``): its cells never run on an older runtime. The service worker serves a page of another deployment its runtime from the
 network, never its own older one (``frontend/src/sw/service-worker.ts``).
 
 MkDocs runs this from ``lessonkit/mkdocs_hooks.py`` (``on_post_build``), Zensical from
@@ -31,6 +33,8 @@ VERSION_META = '<meta name="lessonkit-version" content="">'
 CSP_META = re.compile(r'(<meta http-equiv="Content-Security-Policy" content=")([^"]*)(")')
 INLINE_SCRIPT = re.compile(r"<script(?P<attrs>(?:\s[^>]*)?)>(?P<body>.*?)</script\s*>", re.S | re.I)
 PAGE_SCRIPT = re.compile(r'(<script\b[^>]*\bsrc="[^"?]*assets/generated/js/lessonkit\.js)(")')
+#: The page's content, which instant navigation swaps in (the head it keeps).
+CONTENT = re.compile(r'(<div\b[^>]*\bdata-md-component="content")')
 JS_TYPES = {"", "text/javascript", "module", "application/javascript"}
 
 
@@ -62,6 +66,9 @@ def strict(policy: str, hashes: list[str]) -> str:
 
 def stamp(html: str, version: str) -> str:
     html = html.replace(VERSION_META, f'<meta name="lessonkit-version" content="{version}">')
+    # Also on the content: instant navigation keeps the first page's head, so a page of
+    # another deployment is told by this (frontend/src/index.ts loads it in full).
+    html = CONTENT.sub(rf'\1 data-lk-version="{version}"', html, count=1)
     return PAGE_SCRIPT.sub(rf"\1?v={version}\2", html)
 
 

@@ -65,6 +65,9 @@ MAX_FRAMES = 30
 KEPT_FRAMES = 10
 #: Largest picture (SVG text) that is shown; a larger one is replaced by a note.
 MAX_SVG_CHARS = 1_000_000
+#: Most elements (counted as "<") a shown picture may have: laying out 65,000 held the
+#: page for over a second. The page script keeps the same cap (output/render.ts).
+MAX_SVG_ELEMENTS = 10_000
 #: Streamed output is handed to ``on_chunk`` at most this often (plus first and last).
 FLUSH_SECONDS = 0.05
 
@@ -494,13 +497,18 @@ def _show_value(value: Any, result: CellResult) -> None:
     if callable(to_svg) and not isinstance(value, type):
         svg = to_svg()
         if isinstance(svg, str):
-            if len(svg) <= MAX_SVG_CHARS:
-                result.svg = svg
-            else:
+            if len(svg) > MAX_SVG_CHARS:
                 result.value = (
                     f"Bild nicht gezeigt: Das SVG hat {_zahl(len(svg))} Zeichen, "
                     f"erlaubt sind {_zahl(MAX_SVG_CHARS)}."
                 )
+            elif (elements := svg.count("<")) > MAX_SVG_ELEMENTS:
+                result.value = (
+                    f"Bild nicht gezeigt: Das SVG hat {_zahl(elements)} Elemente, "
+                    f"erlaubt sind {_zahl(MAX_SVG_ELEMENTS)}."
+                )
+            else:
+                result.svg = svg
             return
     text, cut = bounded_repr(value, MAX_VALUE_CHARS)
     if cut:

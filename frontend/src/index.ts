@@ -71,7 +71,22 @@ function loadThemeAfterFirstOutput(): void {
   void runtime.drained().then(() => requestAnimationFrame(() => setTimeout(() => theme.load(), 0)));
 }
 
+/**
+ * A page of another deployment, reached by instant navigation (lessonkit/csp.py stamps
+ * each page's content with its version): its cells may need names this script's Python
+ * lacks, so it is loaded in full, with its own script and runtime.
+ */
+function fromAnotherDeployment(): boolean {
+  const ours = new URL(import.meta.url).searchParams.get("v");
+  const page = document.querySelector<HTMLElement>("[data-lk-version]")?.dataset["lkVersion"];
+  return Boolean(ours && page && ours !== page);
+}
+
 function mountPage(): void {
+  if (lessonkit.pages > 0 && fromAnotherDeployment()) {
+    location.reload();
+    return;
+  }
   lessonkit.pages += 1;
   const first = lessonkit.pages === 1;
   if (!first) {

@@ -3,14 +3,46 @@
 // Usage: node make_snapshot.mjs <packages.zip> <output.lks.gz>
 // The snapshot holds Python's memory, not its files: the worker writes the packages
 // zip into the file system again after loading it (packages.mjs), for later imports.
+//
+// Reproducible: the same sources give the same bytes, so a deployment that changes no
+// Python changes neither the snapshot's name nor sw.js, and returning readers keep the
+// 6 MB they have. What differed between two runs: the state of `random` (seeded from
+// the operating system's entropy at import), str hashes (a random hash secret) and
+// clock readings that imports keep (file times, monotonic stamps). So this process
+// gives Python a fixed entropy stream, hash seed and clock. Nothing of it is a secret
+// in the browser: every reader starts from the same snapshot anyway, and the worker
+// seeds `random` anew from the browser's entropy (python-worker.ts).
+import nodeCrypto from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { loadPyodide } from "pyodide";
 import { installPackages } from "./packages.mjs";
 import { packPages } from "./snapshot_format.mjs";
 
+/** A fixed stream of bytes for Emscripten's getrandom (xorshift32). */
+let state = 0x9e3779b9;
+function fixedFill(view) {
+  const bytes = new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
+  for (let i = 0; i < bytes.length; i++) {
+    state ^= state << 13;
+    state >>>= 0;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    state >>>= 0;
+    bytes[i] = state & 0xff;
+  }
+  return view;
+}
+// Emscripten reads entropy from node:crypto under Node.js, the clocks from Date and performance.
+nodeCrypto.randomFillSync = fixedFill;
+Object.defineProperty(globalThis.crypto, "getRandomValues", { value: fixedFill, configurable: true });
+const BUILT_AT = Date.UTC(2026, 0, 1);
+Date.now = () => BUILT_AT;
+let monotonic = 0;
+performance.now = () => (monotonic += 1);
+
 const [zipPath, outPath] = process.argv.slice(2);
-const pyodide = await loadPyodide({ _makeSnapshot: true });
+const pyodide = await loadPyodide({ _makeSnapshot: true, env: { PYTHONHASHSEED: "0" } });
 installPackages(pyodide, new Uint8Array(readFileSync(zipPath)));
 pyodide.runPython(`
 import importlib, pkgutil

@@ -206,3 +206,92 @@ def test_pysim_pictures_keep_the_palette_in_light_and_dark(page: Page, site_url:
     black = "rgb(0, 0, 0)"
     assert black not in colours[0] and black not in colours[1] and "none" not in colours[0]
     assert colours[0][0] != colours[1][0] and colours[0][1] != colours[1][1]
+
+
+#: The reader's code posts protocol messages of its own to the page (issue 28): chunks
+#: of 300,000 characters for every id a run of this page may have, and a chunk whose
+#: stream would become a class of the page's own.
+FORGED_MESSAGES = """
+import js
+from pyodide.ffi import to_js
+def post(message):
+    js.postMessage(to_js(message, dict_converter=js.Object.fromEntries))
+for i in range(1, 40):
+    post({"type": "chunk", "id": i, "stream": "stdout", "text": "x" * 300_000})
+    post({"type": "chunk", "id": i, "stream": "md-toast", "text": "Systemmeldung"})
+"""
+
+
+def test_forged_worker_messages_are_checked_and_capped(page: Page, site_url: str) -> None:
+    page.goto(site_url + FIRST_STEPS)
+    target = start_code(page, FORGED_MESSAGES)
+    expect(target.root).to_have_attribute("data-state", "done")
+    notice = page.get_by_text("Weitere Ausgabe wird nicht gezeigt")
+    expect(notice.first).to_be_visible()
+    lengths = page.locator(".lk-output__text").evaluate_all(
+        "texts => texts.map((t) => t.textContent.length)"
+    )
+    assert lengths and max(lengths) <= 201_000, lengths
+    assert page.locator(".lk-md-toast").count() == 0
+    assert "Systemmeldung" not in (page.locator("article").text_content() or "")
+
+
+def test_a_picture_of_too_many_elements_is_not_drawn(page: Page, site_url: str) -> None:
+    page.goto(site_url + FIRST_STEPS)
+    target = run_code(
+        page,
+        "class Dicht:\n    def _repr_svg_(self):\n"
+        "        return '<svg>' + '<rect/>' * 65_000 + '</svg>'\nDicht()",
+    )
+    expect(target.value).to_contain_text("65.002 Elemente, erlaubt sind 10.000")
+    assert target.root.locator(".lk-output__svg").count() == 0
+
+
+#: A forged result for the run that posts it: a picture past the kernel's caps.
+FORGED_PICTURE = """
+import js
+from pyodide.ffi import to_js
+svg = "<svg>" + "<rect/>" * 65_000 + "</svg>"
+result = {"output": [], "value": None, "svg": svg, "error": None, "error_type": None,
+          "truncated": False}
+for i in range(1, 40):
+    js.postMessage(to_js({"type": "result", "id": i, "result": result},
+                         dict_converter=js.Object.fromEntries))
+"""
+
+
+def test_a_forged_picture_of_too_many_elements_is_not_drawn_either(
+    page: Page, site_url: str
+) -> None:
+    """Past the kernel (a result the reader's code posts itself): the page's own cap holds."""
+    page.goto(site_url + FIRST_STEPS)
+    target = start_code(page, FORGED_PICTURE)
+    expect(target.output).to_contain_text("65.002 Elemente, erlaubt sind 10.000")
+    assert target.root.locator(".lk-output__svg svg").count() == 0
+
+
+PICTURE_WITH_IDS = """
+class Mit_ids:
+    def _repr_svg_(self):
+        return ('<svg xmlns="http://www.w3.org/2000/svg" width="60" height="20">'
+                '<defs><linearGradient id="verlauf"><stop offset="0" stop-color="red"/>'
+                '</linearGradient></defs>'
+                '<g id="erstes-quiz" name="erstes-quiz">'
+                '<rect width="60" height="20" fill="url(#verlauf)"/></g></svg>')
+Mit_ids()
+"""
+
+
+def test_ids_in_a_picture_cannot_take_over_an_address_of_the_page(
+    page: Page, site_url: str
+) -> None:
+    page.goto(site_url + FIRST_STEPS)
+    target = run_code(page, PICTURE_WITH_IDS)
+    expect(target.svg).to_be_visible()
+    # The exercise's anchor still names the exercise; the picture's own reference still works.
+    assert page.evaluate("document.getElementById('erstes-quiz').dataset.lkExercise") is not None
+    fill = target.svg.locator("rect").get_attribute("fill") or ""
+    gradient = fill.removeprefix("url(#").removesuffix(")")
+    assert gradient.endswith("verlauf") and gradient != "verlauf"
+    assert target.svg.locator(f'[id="{gradient}"]').count() == 1
+    assert target.svg.locator("[name]").count() == 0

@@ -32,6 +32,7 @@ from playwright.sync_api import BrowserContext, Page, Route, expect
 from tests.browser.conftest import copy_site
 from tests.browser.pages import (
     FIRST_STEPS,
+    LESSON_1,
     SW_VERSION,
     Cell,
     Exercise,
@@ -257,6 +258,25 @@ def test_a_page_of_a_new_deployment_runs_its_own_runtime(
     result = python_result(page, "import pysim.neu_in_v2\npysim.neu_in_v2.WERT", "probe")
     assert result["error"] is None, result["error"]
     assert result["value"] == "42"
+
+
+def test_instant_navigation_to_a_page_of_a_new_deployment_loads_it_in_full(
+    context: BrowserContext, site: StaticServer
+) -> None:
+    """Instant navigation keeps the first page's script and Python; a page of another
+    deployment (its content says so) must not run its cells on them (issue 28)."""
+    page = context.new_page()
+    page.goto(site.url + FIRST_STEPS)
+    page.wait_for_function("() => typeof window.document$ === 'object'")
+    page.evaluate("window.sameDocument = true")
+    deploy_new_runtime(site.directory, "0123456789abcdef")
+    page.get_by_role("navigation").get_by_role("link", name=re.compile("Queues und")).first.click()
+    expect(page).to_have_url(site.url + LESSON_1)
+    expect(page.locator("html")).to_have_attribute("data-lk-page", "1")  # a full load
+    assert page.evaluate("window.sameDocument") is None
+    python_ready(page)
+    result = python_result(page, "import pysim.neu_in_v2\npysim.neu_in_v2.WERT", "probe")
+    assert result["value"] == "42", result["error"]
 
 
 # --- Item 12: Content-Security-Policy ---------------------------------------------------

@@ -167,6 +167,20 @@ def test_a_huge_picture_is_replaced_by_a_note() -> None:
     assert "Bild nicht gezeigt" in result["value"]
 
 
+@pytest.mark.parametrize(("rects", "shown"), [(9_998, True), (20_000, False)])
+def test_a_picture_of_too_many_elements_is_replaced_by_a_note(rects: int, shown: bool) -> None:
+    code = (
+        "class Bild:\n    def _repr_svg_(self):\n"
+        f"        return '<svg>' + '<rect/>' * {rects} + '</svg>'\nBild()"
+    )
+    result = run(code)
+    assert (result["svg"] is not None) is shown
+    if not shown:
+        assert result["value"] == (
+            "Bild nicht gezeigt: Das SVG hat 20.002 Elemente, erlaubt sind 10.000."
+        )
+
+
 VALUES = [
     "[]",
     "()",

@@ -6,6 +6,7 @@
  */
 import { whenIdle } from "./idle";
 import type { CallName, Calls } from "../generated/contract";
+import { checkMessage } from "./incoming";
 import type { CellResult, FromWorker, RunRequest, ToWorker } from "./protocol";
 
 export type RuntimeState = "idle" | "loading" | "ready" | "broken";
@@ -143,8 +144,10 @@ export class PythonRuntime {
     this.setState("loading");
     this.ready = new Promise<void>((resolve, reject) => {
       this.abandonStart = reject;
-      worker.onmessage = (event: MessageEvent<FromWorker>) => {
-        const message = event.data;
+      worker.onmessage = (event: MessageEvent<unknown>) => {
+        // The reader's code can post messages too: only the protocol's shapes count.
+        const message = checkMessage(event.data);
+        if (!message) return;
         if (message.type === "ready") {
           this.readySeconds = message.seconds;
           this.readyStages = message.stages;

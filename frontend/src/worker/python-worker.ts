@@ -99,6 +99,9 @@ async function boot(): Promise<Python> {
   stage("loadPyodide");
   // The snapshot holds Python's memory but no files: the packages zip, for later imports.
   installPackages(pyodide, new Uint8Array(await packages));
+  // The snapshot was made with a fixed entropy stream (lessonkit/node/make_snapshot.mjs):
+  // the reader's unseeded `random` is seeded from this browser's entropy, as in CPython.
+  pyodide.runPython("import random\nrandom.seed()");
   stage("packages");
   const bridge = pyodide.pyimport("lessonkit.bridge") as PyProxy;
   const kernel = bridge.kernel as PyProxy;

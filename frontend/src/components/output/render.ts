@@ -73,12 +73,30 @@ function pictureStyle(value: string): string {
  * The page's CSS adds `contain: paint` around pictures as a second fence.
  */
 const purifier = DOMPurify(window);
+
+/**
+ * The prefix of the picture being sanitised: its ids become `<prefix><id>`, and its
+ * references to them (`#id`, `url(#id)`) follow, so no picture can take over an
+ * address of the page (an exercise's `#anchor`) or of another picture.
+ */
+let idPrefix = "";
+let pictures = 0;
+
+/** `#id` and `url(#id)` pointing into the picture, with its ids' new names. */
+function ownReferences(value: string): string {
+  return value.replace(/^(\s*)#/, `$1#${idPrefix}`).replace(/url\(\s*(["']?)#/gi, `url($1#${idPrefix}`);
+}
+
 purifier.addHook("afterSanitizeAttributes", (node) => {
   for (const attribute of [...node.attributes]) {
     const name = attribute.name.toLowerCase();
     const value = attribute.value;
-    if (name === "style") {
-      const style = pictureStyle(value);
+    if (name === "id") {
+      node.setAttribute(attribute.name, `${idPrefix}${value}`);
+    } else if (name === "name") {
+      node.removeAttribute(attribute.name);
+    } else if (name === "style") {
+      const style = ownReferences(pictureStyle(value));
       if (style) node.setAttribute(attribute.name, style);
       else node.removeAttribute(attribute.name);
     } else if (name === "class") {
@@ -87,9 +105,32 @@ purifier.addHook("afterSanitizeAttributes", (node) => {
       else node.removeAttribute(attribute.name);
     } else if (ADDRESS_ATTRIBUTES.has(name) ? !value.trim().startsWith("#") : loadsSomething(value)) {
       node.removeAttribute(attribute.name);
+    } else if (ADDRESS_ATTRIBUTES.has(name) || value.toLowerCase().includes("url(")) {
+      node.setAttribute(attribute.name, ownReferences(value));
     }
   }
 });
+
+/** The kernel's caps on a picture (lessonkit/kernel.py MAX_SVG_*), kept by the page too. */
+export const MAX_SVG_CHARS = 1_000_000;
+/** Elements a picture may have: laying out 65,000 of them (well under the character cap)
+ * held the page for more than a second. The course's pictures have a few hundred. */
+export const MAX_SVG_ELEMENTS = 10_000;
+
+/** Why a picture is not drawn, or null when it may be. */
+function tooLarge(svg: string): string | null {
+  const number = (n: number): string => n.toLocaleString("de-DE");
+  if (svg.length > MAX_SVG_CHARS) {
+    return `Bild nicht gezeigt: Das SVG hat ${number(svg.length)} Zeichen, erlaubt sind ${number(MAX_SVG_CHARS)}.`;
+  }
+  // Each element starts with "<" (as the kernel counts): counted before anything is parsed.
+  let elements = 0;
+  for (let at = svg.indexOf("<"); at >= 0; at = svg.indexOf("<", at + 1)) elements += 1;
+  if (elements > MAX_SVG_ELEMENTS) {
+    return `Bild nicht gezeigt: Das SVG hat ${number(elements)} Elemente, erlaubt sind ${number(MAX_SVG_ELEMENTS)}.`;
+  }
+  return null;
+}
 
 /**
  * An SVG from Python, made safe: no code inside a picture can run in the page, no
@@ -98,6 +139,14 @@ purifier.addHook("afterSanitizeAttributes", (node) => {
  * (`fill:var(--pysim-fg,#1f2937)` is kept as written).
  */
 export function sanitizeSvg(svg: string): DocumentFragment {
+  const refused = tooLarge(svg);
+  if (refused !== null) {
+    const fragment = document.createDocumentFragment();
+    fragment.append(element("p", "lk-notice lk-notice--warning", refused));
+    return fragment;
+  }
+  pictures += 1;
+  idPrefix = `lk-svg-${pictures}-`;
   const fragment = purifier.sanitize(svg, {
     USE_PROFILES: { svg: true, svgFilters: true },
     FORBID_TAGS: ["style", "foreignobject", "a"],
@@ -111,11 +160,27 @@ export function sanitizeSvg(svg: string): DocumentFragment {
   return fragment;
 }
 
+/**
+ * Characters of text an output shows: the kernel's caps (lessonkit/kernel.py:
+ * MAX_OUTPUT_CHARS for printed output with its note, MAX_VALUE_CHARS and
+ * MAX_ERROR_CHARS with theirs) and some room; what comes beyond is not drawn.
+ */
+export const MAX_SHOWN_CHARS = 201_000;
+export const MAX_VALUE_CHARS = 11_000;
+
+/** `text` cut to `max` characters, with a German note when something was cut. */
+function capped(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}\n… gekürzt: ${text.length.toLocaleString("de-DE")} Zeichen sind zu viele für die Seite.`;
+}
+
 /** Writes output into one `<output>`; streaming first, the final result at the end. */
 export class OutputView {
   private text: HTMLPreElement | null = null;
   /** What `text` shows: [stream, text] per span, as the kernel merges its output. */
   private shown: Array<[string, string]> = [];
+  /** Characters in `text`; at MAX_SHOWN_CHARS further output is left out, once said. */
+  private chars = 0;
+  private cut = false;
 
   constructor(private readonly root: HTMLOutputElement) {}
 
@@ -123,10 +188,24 @@ export class OutputView {
     this.root.replaceChildren();
     this.text = null;
     this.shown = [];
+    this.chars = 0;
+    this.cut = false;
   }
 
-  /** Append streamed stdout/stderr while the cell runs. */
+  /** Append streamed stdout/stderr while the cell runs (streams other than these two
+   * never reach here: runtime/incoming.ts). */
   appendChunk(stream: string, text: string): void {
+    if (this.chars + text.length > MAX_SHOWN_CHARS) {
+      if (!this.cut) {
+        this.cut = true;
+        this.root.append(
+          element("p", "lk-notice lk-notice--warning", "Weitere Ausgabe wird nicht gezeigt: mehr als 200.000 Zeichen sind zu viele für die Seite."),
+        );
+      }
+      text = text.slice(0, Math.max(0, MAX_SHOWN_CHARS - this.chars));
+      if (!text) return;
+    }
+    this.chars += text.length;
     if (!this.text) {
       this.text = element("pre", "lk-output__text");
       this.root.prepend(this.text);
@@ -161,17 +240,17 @@ export class OutputView {
       this.clear();
       for (const [stream, text] of result.output) this.appendChunk(stream, text);
     }
-    if (result.value !== null) this.root.append(element("pre", "lk-output__value", result.value));
+    if (result.value !== null) this.root.append(element("pre", "lk-output__value", capped(result.value, MAX_VALUE_CHARS)));
     if (result.svg !== null) {
       const box = element("div", "lk-output__svg");
       box.append(sanitizeSvg(result.svg));
       this.root.append(box);
     }
-    if (result.error !== null) this.root.append(element("pre", "lk-output__error", result.error));
+    if (result.error !== null) this.root.append(element("pre", "lk-output__error", capped(result.error, MAX_VALUE_CHARS)));
   }
 
-  /** A message from the page itself (loading, restarted, …), not from Python. */
-  /** A notice after the output, or before it (`at: "start"`). */
+  /** A message from the page itself (loading, restarted, …), not from Python: after the
+   * output, or before it (`at: "start"`). */
   showNotice(message: string, kind: "info" | "warning" = "info", at: "start" | "end" = "end"): void {
     const notice = element("p", `lk-notice lk-notice--${kind}`, message);
     if (at === "start") this.root.prepend(notice);

@@ -1,0 +1,49 @@
+"""The same sources make the same runtime files, so a deployment that changes no Python
+changes neither their names nor sw.js (issue 28): returning readers keep what they have."""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from lessonkit import assets
+from lessonkit.assets import NODE_SCRIPTS, OUT, ROOT, build_packages, package_zip
+
+pytestmark = pytest.mark.pyodide
+
+
+def make_snapshot(packages: Path, out: Path) -> bytes:
+    subprocess.run(
+        ["node", str(NODE_SCRIPTS / "make_snapshot.mjs"), str(packages), str(out)],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+    )
+    return out.read_bytes()
+
+
+def test_two_snapshots_of_the_same_packages_are_the_same_bytes(tmp_path: Path) -> None:
+    packages = OUT / build_packages(OUT)
+    first = make_snapshot(packages, tmp_path / "eins.lks.gz")
+    second = make_snapshot(packages, tmp_path / "zwei.lks.gz")
+    assert hashlib.sha256(first).hexdigest() == hashlib.sha256(second).hexdigest()
+    # A snapshot holds Python's memory: 31 MB, a few MB of it non-zero pages.
+    assert len(gzip.decompress(first)) > 1_000_000
+
+
+def test_the_package_zip_follows_its_sources_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    original = package_zip()
+    for folder in {folder for folder, _ in assets.PACKAGED}:
+        shutil.copytree(ROOT / folder, tmp_path / folder)
+    monkeypatch.setattr(assets, "ROOT", tmp_path)
+    assert package_zip() == original  # another checkout, the same bytes
+    init = tmp_path / "pysim" / "__init__.py"
+    init.write_text(init.read_text() + "\n# a change\n")
+    assert package_zip() != original
