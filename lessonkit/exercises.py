@@ -4,8 +4,9 @@ Each exercise is a fence whose body is split into sections by lines
 ``--- name`` (see docs/autoren.md). This module turns a fence into an
 exercise block (``make_*``), proves at build time that it is sound
 (``verify``: the stated answer is what the code returns, the solution passes,
-the starting point fails, a quiz has a right answer) and writes its HTML
-(``render``), which the browser (frontend/src/components/exercise) mounts on.
+the starting point fails, every wrong attempt the author lists (``--- fehlversuch``)
+fails, a quiz has a right answer) and writes its HTML (``render``), which the browser
+(frontend/src/components/exercise) mounts on. Wrong attempts never reach the page.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from lessonkit.checks import (
     evaluate,
 )
 from lessonkit.console_fence import build_options
-from lessonkit.consoles import ConsoleSessions
+from lessonkit.consoles import ConsoleSessions, strip_expectation
 from lessonkit.contract import (
     CodeTaskData,
     ConsoleTaskData,
@@ -45,6 +46,31 @@ from lessonkit.pagedata import data_element
 from lessonkit.render import highlight_python
 
 _SECTION = re.compile(r"^--- ?([a-zäöü]+)\s*$")
+#: A wrong attempt may name the checks it must fail: ``--- fehlversuch „Name“``.
+_WRONG_NAMED = re.compile(r"^--- ?(fehlversuch)\s+(\S.*?)\s*$")
+_CHECK_NAME = re.compile(r'„([^“”]*)[“”]|"([^"]*)"')
+#: Sections that may stand any number of times.
+REPEATABLE = ("hinweis", "fehlversuch")
+
+
+def _section_line(line: str) -> tuple[str, str] | None:
+    """(name, what follows the name) of a ``--- name`` line, or None for a text line."""
+    match = _SECTION.match(line) or _WRONG_NAMED.match(line)
+    if match is None:
+        return None
+    return match[1], (match[2] if match.re is _WRONG_NAMED else "")
+
+
+@dataclass
+class WrongAttempt:
+    """A typical wrong answer the author lists (``--- fehlversuch``): the build proves it
+    fails. Never shown, never in the page data."""
+
+    text: str
+    #: Row (0-based, in the fence's body) of its ``--- fehlversuch`` line.
+    row: int
+    #: The checks (their ``@pruefe`` names) it must fail; empty: it must fail any.
+    names: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -59,31 +85,39 @@ class Exercise(Block):
     rows: dict[str, int] = field(default_factory=dict)
     #: The fence's body, to name the line of a command or of a check's code.
     src: str = ""
+    #: Typical wrong answers (``--- fehlversuch``) that ``verify`` proves to fail.
+    fehlversuche: list[WrongAttempt] = field(default_factory=list)
 
-    def row_of(self, section: str, offset: int = 0) -> int | None:
-        """Row of line ``offset`` (0-based) of ``section``'s text, or None without it."""
-        if section not in self.rows:
+    def row_of(self, section: str, offset: int = 0, head: int | None = None) -> int | None:
+        """Row of line ``offset`` (0-based) of ``section``'s text, or None without it.
+
+        ``head``: the row of this section's ``--- name`` line, for a section that stands
+        more than once (``fehlversuch``); otherwise its first.
+        """
+        head = self.rows.get(section) if head is None else head
+        if head is None:
             return None
         lines = self.src.splitlines()
-        row = self.rows[section] + 1
+        row = head + 1
         while row < len(lines) and not lines[row].strip():  # the text is stripped
             row += 1
         return row + offset
 
-    def row_of_command(self, section: str, index: int) -> int | None:
+    def row_of_command(self, section: str, index: int, head: int | None = None) -> int | None:
         """Row of the ``index``-th non-blank line of ``section`` (a command)."""
-        if section not in self.rows:
+        head = self.rows.get(section) if head is None else head
+        if head is None:
             return None
         lines = self.src.splitlines()
         seen = -1
-        for row in range(self.rows[section] + 1, len(lines)):
-            if _SECTION.match(lines[row]):
+        for row in range(head + 1, len(lines)):
+            if _section_line(lines[row]):
                 break
             if lines[row].strip():
                 seen += 1
                 if seen == index:
                     return row
-        return self.rows[section]
+        return head
 
     async def verify(self, kernel: Kernel) -> Problem | None:
         """Prove the exercise sound: what is wrong and where, or None if all is well."""
@@ -159,6 +193,19 @@ class CodeTask(Exercise):
                 "scheitern kann.",
                 self.rows.get("start"),
             )
+        for attempt in self.fehlversuche:
+            outcome = await check_code(self.vorbereitung, attempt.text, self.pruefung)
+            if outcome.error:
+                line = _cell_row(outcome.error, "Dein Code")
+                return (
+                    "Der Fehlversuch wirft, bevor eine Prüfung läuft:\n"
+                    f"{outcome.error}\nEin Fehlversuch soll an einer Prüfung scheitern, "
+                    "nicht an seinem eigenen Code.",
+                    self.row_of("fehlversuch", (line or 1) - 1, attempt.row),
+                )
+            problem = _wrong_attempt_passes(self, attempt, outcome)
+            if problem is not None:
+                return problem
         return None
 
     def data(self) -> CodeTaskData:
@@ -280,9 +327,9 @@ def sections_with_rows(src: str) -> list[tuple[str, str, int]]:
     """Split a fence body at ``--- name`` lines into (name, text, row of the name line)."""
     parts: list[tuple[str, list[str], int]] = []
     for row, line in enumerate(src.splitlines()):
-        match = _SECTION.match(line)
-        if match:
-            parts.append((match[1], [], row))
+        head = _section_line(line)
+        if head:
+            parts.append((head[0], [], row))
         elif parts:
             parts[-1][1].append(line)
         elif line.strip():
@@ -315,7 +362,7 @@ def _single(src: str, allowed: dict[str, bool], fence: str) -> dict[str, str]:
             raise FenceError(
                 f"Unbekannter Abschnitt `--- {name}` in `{fence}`. Erlaubt: {names}.", row
             )
-        if name != "hinweis":
+        if name not in REPEATABLE:
             if name in result:
                 raise FenceError(f"Der Abschnitt `--- {name}` steht zweimal in `{fence}`.", row)
             result[name] = text
@@ -329,11 +376,55 @@ def _hints(found: list[tuple[str, str]]) -> list[str]:
     return [text for name, text in found if name == "hinweis"]
 
 
+def _wrong_attempts(src: str, fence: str) -> list[WrongAttempt]:
+    """The ``--- fehlversuch`` sections, each with the check names its line gives."""
+    attempts = []
+    lines = src.splitlines()
+    for name, text, row in sections_with_rows(src):
+        if name != "fehlversuch":
+            continue
+        if not text.strip():
+            raise FenceError("Der Abschnitt `--- fehlversuch` ist leer.", row)
+        after = _section_line(lines[row])
+        given = after[1] if after else ""
+        names = [a or b for a, b in _CHECK_NAME.findall(given)]
+        if given and (not names or _CHECK_NAME.sub("", given).strip()):
+            raise FenceError(
+                "Hinter `--- fehlversuch` steht nichts oder der Name einer Prüfung in "
+                f"Anführungszeichen, so wie bei `@pruefe(…)`: `--- fehlversuch „Name“`. "
+                f"Hier steht „{given}“.",
+                row,
+            )
+        if names and fence == "vorhersage":
+            raise FenceError(
+                "Eine Vorhersage hat nur eine Prüfung, ihre Antwort: Hinter "
+                "`--- fehlversuch` steht hier kein Name.",
+                row,
+            )
+        attempts.append(WrongAttempt(text, row, names))
+    return attempts
+
+
+def _visible_src(src: str) -> str:
+    """The fence's body without its wrong attempts: the reader never sees those, so a
+    change to them keeps the digest (and the reader's draft)."""
+    kept: list[str] = []
+    inside = False
+    for line in src.splitlines(keepends=True):
+        head = _section_line(line.rstrip("\r\n"))
+        if head:
+            inside = head[0] == "fehlversuch"
+        if not inside:
+            kept.append(line)
+    return "".join(kept)
+
+
 def _common(src: str, slot: int, line: int, options: dict[str, Any], type_: str) -> dict[str, Any]:
     exercise_id = options.get("id")
     if not exercise_id:
         raise FenceError(f'Eine Übung braucht eine id, z. B. ```{type_} id="uebung-1"```.')
-    digest = hashlib.sha256(f"{type_}\n{sorted(options.items())}\n{src}".encode()).hexdigest()[:12]
+    seen = _visible_src(src)
+    digest = hashlib.sha256(f"{type_}\n{sorted(options.items())}\n{seen}".encode()).hexdigest()[:12]
     return {
         "slot": slot,
         "line": line,
@@ -342,14 +433,22 @@ def _common(src: str, slot: int, line: int, options: dict[str, Any], type_: str)
         "type": type_,
         "rows": _rows(src),
         "src": src,
+        "fehlversuche": [] if type_ == "quiz" else _wrong_attempts(src, type_),
     }
 
 
 #: The sections of each exercise fence: name -> required. Each of these also takes any
-#: number of ``--- hinweis`` (hints, shown one by one). A quiz is ``frage`` and answers
+#: number of ``--- hinweis`` (hints, shown one by one) and of ``--- fehlversuch`` (wrong
+#: attempts, proved to fail, never shown). A quiz is ``frage`` and answers
 #: (``richtig``/``falsch``, each optionally followed by its ``erklaerung``).
 SECTIONS: dict[str, dict[str, bool]] = {
-    "vorhersage": {"frage": True, "code": True, "antwort": True, "erklaerung": False},
+    "vorhersage": {
+        "frage": True,
+        "code": True,
+        "antwort": True,
+        "erklaerung": False,
+        "fehlversuch": False,
+    },
     "aufgabe": {
         "aufgabe": False,
         "vorbereitung": False,
@@ -357,6 +456,7 @@ SECTIONS: dict[str, dict[str, bool]] = {
         "pruefung": True,
         "loesung": True,
         "erklaerung": False,
+        "fehlversuch": False,
     },
     "konsolen-aufgabe": {
         "aufgabe": False,
@@ -364,6 +464,7 @@ SECTIONS: dict[str, dict[str, bool]] = {
         "pruefung": True,
         "loesung": True,
         "erklaerung": False,
+        "fehlversuch": False,
     },
     "quiz": {"frage": True, "richtig": True, "falsch": False, "erklaerung": False},
 }
@@ -563,6 +664,21 @@ async def _verify_prediction(exercise: Prediction, kernel: Kernel) -> Problem | 
             f"{outcome.message}",
             exercise.row_of("antwort"),
         )
+    for attempt in exercise.fehlversuche:
+        wrong = compare_prediction(result.raw_value, attempt.text)
+        if not wrong.valid:
+            return (
+                f"Der Fehlversuch ist kein Python-Wert: {wrong.message}",
+                exercise.row_of("fehlversuch", 0, attempt.row),
+            )
+        if wrong.correct:
+            return (
+                f"Der Fehlversuch {attempt.text.strip()} gilt als richtig ({wrong.message}): "
+                "Diese falsche Antwort ginge durch. Ist sie doch richtig, streiche sie; "
+                "sonst stell die Frage so, dass der falsche Gedanke ein anderes Ergebnis "
+                "gibt.",
+                exercise.row_of("fehlversuch", 0, attempt.row),
+            )
     return None
 
 
@@ -591,6 +707,66 @@ def _verify_console(task: ConsoleTask) -> Problem | None:
             "Schon der Ausgangszustand besteht die Prüfung: eine Prüfung, die nicht "
             "scheitern kann.",
             task.rows.get("setup"),
+        )
+    for number, attempt in enumerate(task.fehlversuche):
+        console, _ = sessions.get(f"fehlversuch-{number}", task.kind, task.options, task.setup)
+        for index, line in enumerate(_lines(attempt.text)):
+            command, meant_to_fail = strip_expectation(line)
+            result = console.run(command)
+            if result.ok == meant_to_fail:
+                how = (
+                    "soll scheitern (mit „!“ markiert), gelang aber"
+                    if meant_to_fail
+                    else f"scheitert:\n{result.text}\nSoll er scheitern, setz „!“ davor"
+                )
+                return (
+                    f"Der Befehl „{command}“ des Fehlversuchs {how}.",
+                    task.row_of_command("fehlversuch", index, attempt.row),
+                )
+        outcome = check_console(console, task.kind, task.pruefung)
+        problem = _wrong_attempt_passes(task, attempt, outcome)
+        if problem is not None:
+            return problem
+    return None
+
+
+def _wrong_attempt_passes(
+    exercise: Exercise, attempt: WrongAttempt, outcome: TaskOutcome
+) -> Problem | None:
+    """What is wrong when a wrong attempt passes (all checks, or a check it names), or
+    when a check breaks on it instead of failing with its message; None if it fails."""
+    for check in outcome.checks:
+        if check.check_line is not None:
+            return (
+                f"Die Prüfung „{check.name}“ wirft selbst, wenn sie den Fehlversuch ab "
+                f"Zeile {exercise.line + 1 + attempt.row} prüft (Zeile {check.check_line} "
+                f"des Abschnitts `--- pruefung`):\n{check.message}\n"
+                "Leser mit diesem Fehler sähen diese Meldung. Lass die Prüfung mit einem "
+                "`assert` und einer deutschen Meldung scheitern.",
+                _in_section(exercise, "pruefung", check.check_line),
+            )
+    by_name = {check.name: check for check in outcome.checks}
+    for name in attempt.names:
+        if name not in by_name:
+            known = ", ".join(f"„{check.name}“" for check in outcome.checks)
+            return (
+                f"Eine Prüfung „{name}“ gibt es nicht. Hinter `--- fehlversuch` steht der "
+                f"Name aus `@pruefe(…)`, genau so geschrieben; die Prüfungen heißen: {known}.",
+                attempt.row,
+            )
+        if by_name[name].ok:
+            return (
+                f"Der Fehlversuch besteht die Prüfung „{name}“, an der er scheitern soll: "
+                "Sie hakt diese falsche Lösung als richtig ab. Schärfe die Prüfung (oder "
+                "nimm den Namen heraus, wenn der Fehlversuch sie zu Recht besteht).",
+                attempt.row,
+            )
+    if outcome.ok:
+        return (
+            "Der Fehlversuch besteht alle Prüfungen: Diese falsche Lösung ginge als richtig "
+            "durch. Schärfe die Prüfung (oder streiche den Fehlversuch, wenn er doch richtig "
+            "ist).",
+            attempt.row,
         )
     return None
 

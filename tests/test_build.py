@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import json
+import re
+from html import unescape
 from pathlib import Path
 
 from bs4 import BeautifulSoup
 
-from tests.conftest import mkdocs_build, small_site
+from lessonkit.exercises import sections_with_rows
+from tests.conftest import ROOT, mkdocs_build, small_site
+
+EXERCISE = re.compile(r"^```(?:vorhersage|aufgabe|konsolen-aufgabe)[^\n]*\n(.*?)^```$", re.M | re.S)
 
 
 def test_every_page_builds_with_real_outputs(built_site: Path) -> None:
@@ -50,3 +56,34 @@ def test_failing_cell_stops_the_build_naming_file_and_line(tmp_path: Path) -> No
     )
     assert "Zelle 1, Zeile 2 (" in output and "kaputt.md:7)" in output
     assert "summe + nicht_da" in output
+
+
+def test_no_wrong_attempt_reaches_the_built_site(built_site: Path) -> None:
+    # A wrong attempt (`--- fehlversuch`) is proved at build time and never shipped: its
+    # comment lines (each names the mistake it plays) are in no lesson's page or search
+    # entry.
+    index = json.loads((built_site / "search" / "search_index.json").read_text())
+    found = 0
+    for source in sorted((ROOT / "docs" / "lektionen").glob("*.md")):
+        comments = [
+            line.strip()
+            for body in EXERCISE.findall(source.read_text(encoding="utf-8"))
+            for name, text, _ in sections_with_rows(body)
+            if name == "fehlversuch"
+            for line in text.splitlines()
+            if line.startswith("# ")
+        ]
+        found += len(comments)
+        page = unescape((built_site / "lektionen" / source.stem / "index.html").read_text())
+        entries = unescape(
+            json.dumps(
+                [d for d in index["docs"] if d["location"].startswith(f"lektionen/{source.stem}/")],
+                ensure_ascii=False,
+            )
+        )
+        for comment in comments:
+            assert comment not in page and comment not in entries, (source.name, comment)
+    assert found >= 50, found
+    # What the page does show of the same exercise is found: a check's name.
+    page = unescape((built_site / "lektionen" / "ereignisstroeme" / "index.html").read_text())
+    assert "Jeder Consumer liest placed, paid, shipped, in dieser Folge" in page

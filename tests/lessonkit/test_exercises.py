@@ -310,3 +310,184 @@ def test_every_hint_of_an_exercise_reaches_the_page_in_order(tmp_path: Path, fen
         "Erst <em>das</em>.",
         "Dann das.",
     ]
+
+
+# --- Wrong attempts (``--- fehlversuch``) are proved to fail (issue 26) ----------------
+
+TWO_CHECKS = """```aufgabe id="a"
+--- start
+def doppelt(x):
+    pass
+--- pruefung
+@pruefe("doppelt(2) ist 4")
+def _():
+    assert doppelt(2) == 4, f"doppelt(2) ist {{doppelt(2)!r}}"
+
+@pruefe("doppelt(-3) ist -6")
+def _():
+    assert doppelt(-3) == -6, f"doppelt(-3) ist {{doppelt(-3)!r}}"
+--- loesung
+def doppelt(x):
+    return 2 * x
+--- fehlversuch{names}
+def doppelt(x):
+    {wrong}
+```
+"""
+
+LOG_TASK = """```konsolen-aufgabe id="k"
+--- setup
+create topic t partitions 3
+--- pruefung
+@pruefe("Drei Einträge in einer Partition")
+def _():
+    teile = {{r.partition for r in log.read("t")}}
+    assert len(log.read("t")) == 3, "Es fehlen Einträge."
+    assert len(teile) == 1, f"Die Einträge liegen in {{sorted(teile)}}."
+--- loesung
+produce t key=k {{"n":1}}
+produce t key=k {{"n":2}}
+produce t key=k {{"n":3}}
+--- fehlversuch
+{wrong}
+```
+"""
+
+
+def test_wrong_attempts_that_fail_build_and_never_reach_the_page(tmp_path: Path) -> None:
+    text = (
+        PREDICTION.format(answer="(2, 2)").replace("\n```", "\n--- fehlversuch\n(2, 1)\n```")
+        + "\n"
+        + TWO_CHECKS.format(names=" „doppelt(-3) ist -6“", wrong="return x * x  # SECRET-1")
+        + "\n"
+        + LOG_TASK.format(wrong='produce t {"n":1}\nproduce t {"n":"SECRET-2"}\nproduce t {"n":3}')
+    )
+    soup = convert(tmp_path, text)
+    page = str(soup)
+    assert len(soup.select("[data-lk-exercise]")) == 3
+    for secret in ("SECRET-1", "SECRET-2", "(2, 1)", "fehlversuch"):
+        assert secret not in page, secret
+
+
+def test_a_wrong_attempt_does_not_change_the_digest() -> None:
+    from lessonkit.exercises import make_code_task
+
+    listed_fence = TWO_CHECKS.format(names="", wrong="return x")
+    plain_fence = listed_fence.split("--- fehlversuch")[0] + "```\n"
+
+    def body(fence: str) -> str:
+        return fence.split("\n", 1)[1].rsplit("```", 1)[0]
+
+    without = make_code_task(0, 1, body(plain_fence), {"id": "a"})
+    listed = make_code_task(0, 1, body(listed_fence), {"id": "a"})
+    assert [w.text for w in listed.fehlversuche] == ["def doppelt(x):\n    return x"]
+    assert without.digest == listed.digest
+
+
+@pytest.mark.parametrize(
+    ("text", "at", "message"),
+    [
+        # passes every check: the line of its `--- fehlversuch`
+        (
+            TWO_CHECKS.format(names="", wrong="return x + x"),
+            "--- fehlversuch",
+            "Der Fehlversuch besteht alle Prüfungen",
+        ),
+        # fails one check, but ticks the one it names
+        (
+            TWO_CHECKS.format(names=" „doppelt(2) ist 4“", wrong="return x * x"),
+            "--- fehlversuch",
+            "Der Fehlversuch besteht die Prüfung „doppelt(2) ist 4“, an der er scheitern soll",
+        ),
+        (
+            TWO_CHECKS.format(names=' "doppelt(2) ist vier"', wrong="return x * x"),
+            "--- fehlversuch",
+            "Eine Prüfung „doppelt(2) ist vier“ gibt es nicht",
+        ),
+        # its own code raises before any check: the line that raises
+        (
+            TWO_CHECKS.format(names="", wrong="return x\nraise ValueError('kaputt')"),
+            "raise ValueError",
+            "Der Fehlversuch wirft, bevor eine Prüfung läuft",
+        ),
+        # a check that breaks on it (instead of failing its assert): the check's line
+        (
+            TWO_CHECKS.format(names="", wrong="return None").replace(
+                'f"doppelt(2) ist {doppelt(2)!r}"', "doppelt(2) + 1"
+            ),
+            "doppelt(2) + 1",
+            "Die Prüfung „doppelt(2) ist 4“ wirft selbst, wenn sie den Fehlversuch ab Zeile 16",
+        ),
+        (
+            PREDICTION.format(answer="(2, 2)").replace("\n```", "\n--- fehlversuch\n(2, 2)\n```"),
+            "(2, 2)\n```",
+            "Der Fehlversuch (2, 2) gilt als richtig",
+        ),
+        (
+            PREDICTION.format(answer="(2, 2)").replace("\n```", "\n--- fehlversuch\nzwei\n```"),
+            "zwei",
+            "Der Fehlversuch ist kein Python-Wert",
+        ),
+        (
+            LOG_TASK.format(
+                wrong='produce t key=a {"n":1}\nproduce t key=a {"n":2}\nproduce t key=a {"n":3}'
+            ),
+            "--- fehlversuch",
+            "Der Fehlversuch besteht alle Prüfungen",
+        ),
+        (
+            LOG_TASK.format(wrong='produce t {"n":1}\nproduce x {"n":2}'),
+            "produce x",
+            'Der Befehl „produce x {"n":2}“ des Fehlversuchs scheitert',
+        ),
+        (
+            LOG_TASK.format(wrong='! produce t {"n":1}'),
+            "! produce",
+            'Der Befehl „produce t {"n":1}“ des Fehlversuchs soll scheitern',
+        ),
+    ],
+)
+def test_a_wrong_attempt_that_passes_fails_the_build_at_its_line(
+    tmp_path: Path, text: str, at: str, message: str
+) -> None:
+    # The line named is the first one of the fence that holds ``at``.
+    line = text[: text.index(at)].count("\n") + 1
+    with pytest.raises(LessonError, match=rf"seite\.md:{line}: Übung 1 \(id „[apk]“\): ") as info:
+        convert(tmp_path, text)
+    assert message in str(info.value)
+
+
+def test_a_wrong_command_marked_to_fail_is_fine(tmp_path: Path) -> None:
+    wrong = '! update t 0 {"n":1}\nproduce t {"n":1}\nproduce t {"n":2}\nproduce t {"n":3}'
+    assert convert(tmp_path, LOG_TASK.format(wrong=wrong)).select("[data-lk-exercise]")
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            PREDICTION.format(answer="(2, 2)").replace(
+                "\n```", "\n--- fehlversuch „x“\n(2, 1)\n```"
+            ),
+            "Eine Vorhersage hat nur eine Prüfung",
+        ),
+        (TWO_CHECKS.format(names=" doppelt", wrong="return x"), "Hinter `--- fehlversuch` steht"),
+        (
+            TWO_CHECKS.format(names="", wrong="return x").replace(
+                "--- fehlversuch\ndef doppelt(x):\n    return x\n", "--- fehlversuch\n"
+            ),
+            "Der Abschnitt `--- fehlversuch` ist leer",
+        ),
+        (
+            '```quiz id="q"\n--- frage\nJa?\n--- richtig\nA\n--- falsch\nB\n'
+            "--- fehlversuch\nA\n```\n",
+            "Unbekannter Abschnitt `--- fehlversuch` in `quiz`",
+        ),
+    ],
+)
+def test_a_malformed_wrong_attempt_names_its_line(tmp_path: Path, text: str, message: str) -> None:
+    with pytest.raises(LessonError) as info:
+        convert(tmp_path, text)
+    assert message in str(info.value)
+    head = next(n for n, row in enumerate(text.splitlines(), 1) if "--- fehlversuch" in row)
+    assert f"seite.md:{head}: " in str(info.value)
