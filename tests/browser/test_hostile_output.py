@@ -208,23 +208,26 @@ def test_pysim_pictures_keep_the_palette_in_light_and_dark(page: Page, site_url:
     assert colours[0][0] != colours[1][0] and colours[0][1] != colours[1][1]
 
 
-#: The reader's code posts protocol messages of its own to the page (issue 28): chunks
-#: of 300,000 characters for every id a run of this page may have, and a chunk whose
-#: stream would become a class of the page's own.
+#: The reader's code posts protocol messages of its own to the page (issue 28): three
+#: chunks of 300,000 characters for every id a run of this page may have (the earlier
+#: cells' runs take them as output of their background tasks), and a chunk whose stream
+#: would become a class of the page's own.
 FORGED_MESSAGES = """
 import js
 from pyodide.ffi import to_js
 def post(message):
     js.postMessage(to_js(message, dict_converter=js.Object.fromEntries))
 for i in range(1, 40):
-    post({"type": "chunk", "id": i, "stream": "stdout", "text": "x" * 300_000})
+    for _ in range(3):
+        post({"type": "chunk", "id": i, "stream": "stdout", "text": "x" * 300_000})
     post({"type": "chunk", "id": i, "stream": "md-toast", "text": "Systemmeldung"})
 """
 
 
 def test_forged_worker_messages_are_checked_and_capped(page: Page, site_url: str) -> None:
     page.goto(site_url + FIRST_STEPS)
-    target = start_code(page, FORGED_MESSAGES)
+    Cell.number(page, 1).run()  # a finished run: its cell takes later chunks of its id
+    target = run_code(page, FORGED_MESSAGES)
     expect(target.root).to_have_attribute("data-state", "done")
     notice = page.get_by_text("Weitere Ausgabe wird nicht gezeigt")
     expect(notice.first).to_be_visible()
@@ -233,7 +236,7 @@ def test_forged_worker_messages_are_checked_and_capped(page: Page, site_url: str
     )
     assert lengths and max(lengths) <= 201_000, lengths
     assert page.locator(".lk-md-toast").count() == 0
-    assert "Systemmeldung" not in (page.locator("article").text_content() or "")
+    assert not any("Systemmeldung" in text for text in page.locator("output").all_text_contents())
 
 
 def test_a_picture_of_too_many_elements_is_not_drawn(page: Page, site_url: str) -> None:
@@ -249,14 +252,12 @@ def test_a_picture_of_too_many_elements_is_not_drawn(page: Page, site_url: str) 
 
 #: A forged result for the run that posts it: a picture past the kernel's caps.
 FORGED_PICTURE = """
-import js
-from pyodide.ffi import to_js
+import js, json
 svg = "<svg>" + "<rect/>" * 65_000 + "</svg>"
 result = {"output": [], "value": None, "svg": svg, "error": None, "error_type": None,
           "truncated": False}
-for i in range(1, 40):
-    js.postMessage(to_js({"type": "result", "id": i, "result": result},
-                         dict_converter=js.Object.fromEntries))
+for i in range(1, 40):  # JSON: None must arrive as null, as the kernel's results do
+    js.postMessage(js.JSON.parse(json.dumps({"type": "result", "id": i, "result": result})))
 """
 
 
@@ -265,7 +266,7 @@ def test_a_forged_picture_of_too_many_elements_is_not_drawn_either(
 ) -> None:
     """Past the kernel (a result the reader's code posts itself): the page's own cap holds."""
     page.goto(site_url + FIRST_STEPS)
-    target = start_code(page, FORGED_PICTURE)
+    target = run_code(page, FORGED_PICTURE)
     expect(target.output).to_contain_text("65.002 Elemente, erlaubt sind 10.000")
     assert target.root.locator(".lk-output__svg svg").count() == 0
 
