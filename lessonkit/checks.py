@@ -130,6 +130,8 @@ def run_checks(pruefung: str, namespace: dict[str, Any]) -> list[CheckOutcome]:
     outcomes = []
     #: The first check that failed for each cause (``_cause``): later ones point there.
     first: dict[object, str] = {}
+    #: Notes already told under an earlier check.
+    told: set[str] = set()
     with no_input():
         for name, function in checks:
             notes: list[str] = []
@@ -138,7 +140,8 @@ def run_checks(pruefung: str, namespace: dict[str, Any]) -> list[CheckOutcome]:
                 outcome, cause = _run_one(name, function)
             finally:
                 _notes.reset(token)
-            outcome.notes = notes
+            outcome.notes = [note for note in notes if note not in told]
+            told.update(notes)
             if cause is not None:
                 if cause in first:
                     outcome.message = f"Derselbe Fehler wie bei „{first[cause]}“ (oben)."
