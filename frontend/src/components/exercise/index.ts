@@ -294,6 +294,12 @@ class CodeRun {
     this.view = new OutputView(this.output);
   }
 
+  /** Nothing shown: a check's verdict now speaks for the code. */
+  clear(): void {
+    this.view.clear();
+    this.status.textContent = "";
+  }
+
   /** Run `code` in `session` (after `before`, e.g. the task's preparation). */
   async run(session: string, code: string, label: string, stopped: () => boolean, before?: () => Promise<void>): Promise<void> {
     this.view.clear();
@@ -440,6 +446,7 @@ class CodeTaskExercise extends Exercise<CodeTaskData> {
       this.editor?.setCode(this.code);
       this.save({ draft: this.code });
       this.feedback.clear();
+      this.codeRun.clear();
     });
     void this.mountEditor();
   }
@@ -464,9 +471,11 @@ class CodeTaskExercise extends Exercise<CodeTaskData> {
     setAvailable(this.runButton, !on);
   }
 
-  /** Ausführen: the output as in a cell, without a verdict (and without counting a try). */
+  /** Ausführen: the output as in a cell, without a verdict (and without counting a try).
+   * One result at a time: a run replaces the last verdict, a check the last run. */
   private async runCode(): Promise<void> {
     this.busy(true, "running");
+    this.feedback.clear();
     const session = `aufgabe:${this.data.id}`;
     try {
       await this.codeRun.run(session, this.editor?.getCode() ?? this.code, "Dein Code", () => this.stopped, async () => {
@@ -484,6 +493,7 @@ class CodeTaskExercise extends Exercise<CodeTaskData> {
       pruefung: this.data.pruefung,
     });
     this.feedback.clear();
+    this.codeRun.clear();
     const passed = outcome.checks.filter((check) => check.ok).length;
     if (outcome.ok) this.feedback.verdict("right", `Gelöst: alle ${outcome.checks.length} Prüfungen bestanden.`);
     else if (outcome.error) this.feedback.verdict("wrong", "Dein Code wirft einen Fehler, bevor geprüft werden kann:");
