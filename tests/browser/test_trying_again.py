@@ -25,6 +25,7 @@ from tests.browser.pages import (
     NOT_YET,
     Exercise,
     focused,
+    python_ready,
     store_progress,
     stored_progress,
 )
@@ -215,6 +216,23 @@ def test_a_code_task_runs_the_readers_code_without_a_verdict(page: Page, site_ur
     expect(task.run_status).to_be_empty()
     task.run()
     expect(task.feedback).to_have_count(0)
+
+
+def test_a_code_tasks_endless_run_can_be_stopped(page: Page, site_url: str) -> None:
+    page.goto(site_url + FIRST_STEPS)
+    task = Exercise.by_id(page, "erste-aufgabe")
+    task.replace_code("while True:\n    pass\n")
+    python_ready(page)  # Stopp while Python loads only cancels the waiting run
+    task.root.get_by_role("button", name="Übung 2 ausführen").click()
+    expect(task.root).to_have_attribute("data-state", "running")
+    task.root.get_by_role("button", name="Stopp: Übung 2").click()
+    expect(task.run_status).to_have_text("Gestoppt")
+    expect(task.run_output).to_contain_text(
+        "Gestoppt. Python wurde neu gestartet; führ den Code noch einmal aus"
+    )
+    expect(task.feedback).to_have_count(0)
+    task.replace_code("print('wieder da')\n")
+    expect(task.run()).to_have_text("wieder da\n")
 
 
 def test_lesson_5s_try_values_task_runs_with_its_preparation(page: Page, site_url: str) -> None:

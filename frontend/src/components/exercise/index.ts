@@ -239,12 +239,13 @@ abstract class Exercise<D extends ExerciseData = ExerciseData> {
   }
 }
 
-/** What the reader hears when a check or run could not finish. */
-function failure(error: unknown, stopped: boolean): string {
+/** What the reader hears when a check (or, `run`, a run of code) could not finish. */
+function failure(error: unknown, stopped: boolean, run = false): string {
   if (error instanceof CancelledError) return "Abgebrochen, bevor Python bereit war. Python lädt weiter; nichts ist verloren.";
   if (error instanceof RestartedError) {
+    const again = run ? "führ den Code noch einmal aus" : "prüf noch einmal";
     return stopped
-      ? "Gestoppt. Python wurde neu gestartet; prüf noch einmal, wenn du so weit bist."
+      ? `Gestoppt. Python wurde neu gestartet; ${again}, wenn du so weit bist.`
       : "Python wurde neu gestartet, bevor das fertig war. Bitte noch einmal.";
   }
   if (error instanceof PythonFailedError) {
@@ -316,7 +317,7 @@ class CodeRun {
     } catch (error) {
       done = true;
       this.view.clear();
-      this.view.showNotice(failure(error, stopped()), "warning");
+      this.view.showNotice(failure(error, stopped(), true), "warning");
       this.status.textContent = stopped() ? "Gestoppt" : "Fehler";
       if (error instanceof PythonFailedError) this.output.lastElementChild?.append(" ", restartButton(this.runtime));
     }
