@@ -19,7 +19,7 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TextIO
 
-from lessonkit.checks import check_code, check_console, predict
+from lessonkit.checks import check_code, check_console, predict, prepare
 from lessonkit.consoles import ConsoleSessions
 from lessonkit.kernel import Kernel, TextStream, cell_streams
 
@@ -130,6 +130,12 @@ async def _check_code(vorbereitung: str, code: str, pruefung: str) -> TaskOutcom
     return (await check_code(vorbereitung, code, pruefung)).to_dict()
 
 
+def _prepare(session: str, vorbereitung: str) -> None:
+    """``Ausführen`` of a code task: a fresh ``session`` with the task's hidden
+    preparation run in it; the reader's code runs there next, like a cell."""
+    prepare(kernel, session, vorbereitung)
+
+
 def _check_console(
     key: str, kind: str, options: dict[str, str], setup: list[str], pruefung: str
 ) -> TaskOutcomeData:
@@ -148,6 +154,7 @@ CALLS: dict[str, Callable[..., Any]] = {
     "exercise.predict": _predict,
     "exercise.check_code": _check_code,
     "exercise.check_console": _check_console,
+    "exercise.prepare": _prepare,
 }
 
 

@@ -12,18 +12,35 @@ A reader's code must not pass by cheating the comparison: ``==``, ``!=``, ``in``
 and ``not in`` in a check are rewritten to ``gleich``/``enthalten`` (see there),
 which an object whose ``__eq__`` always returns ``True`` cannot fool. Nothing a
 check says back may flood the page: messages are cut to ``MAX_CHECK_CHARS``.
+
+Forgiving, with a German note instead of a silent ✗ (issue 26): text written with
+``ae``/``oe``/``ue``/``ss`` for ``ä``/``ö``/``ü``/``ß`` counts as the same text (in a
+prediction and in a check's ``==`` and ``in``), a prediction may say ``true``,
+``false`` and ``null``, and ``10.0`` counts as ``10``. The build does not forgive:
+an author's answer or solution that needs a note is refused (``lessonkit.exercises``).
+A failure that the reader's code causes in several checks is told once, under the
+first of them; the others point there.
 """
 
 from __future__ import annotations
 
 import ast
+import contextvars
 import itertools
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from lessonkit.kernel import CellResult, Kernel, bounded_repr, format_error, no_input
+from lessonkit.kernel import (
+    JS_LITERALS,
+    CellResult,
+    Kernel,
+    bounded_repr,
+    format_error,
+    js_literal_note,
+    no_input,
+)
 
 if TYPE_CHECKING:  # the browser's Python needs no types at run time
     from lessonkit.contract import CheckOutcomeData, PredictionOutcomeData, TaskOutcomeData
@@ -58,6 +75,8 @@ class CheckOutcome:
     #: Line of the check's own code (``--- pruefung``) where it raised something other
     #: than an ``AssertionError``; None when it failed an assert or in the reader's code.
     check_line: int | None = None
+    #: What the check forgave (``ae`` for ``ä``, …), in German; passed or not.
+    notes: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -78,6 +97,7 @@ class TaskOutcome:
                 "ok": check.ok,
                 "message": check.message,
                 "check_line": check.check_line,
+                "notes": list(check.notes),
             }
             for check in self.checks
         ]
@@ -103,30 +123,67 @@ def run_checks(pruefung: str, namespace: dict[str, Any]) -> list[CheckOutcome]:
     checks = _registry(namespace)
     namespace["__lk_gleich"] = gleich
     namespace["__lk_enthalten"] = enthalten
+    namespace["__lk_gleich_nachsichtig"] = gleich_nachsichtig
+    namespace["__lk_enthalten_nachsichtig"] = enthalten_nachsichtig
     tree = _StrictComparisons().visit(ast.parse(pruefung, PRUEFUNG))
     exec(compile(ast.fix_missing_locations(tree), PRUEFUNG, "exec"), namespace)
     outcomes = []
+    #: The first check that failed for each cause (``_cause``): later ones point there.
+    first: dict[object, str] = {}
+    #: Notes already told under an earlier check.
+    told: set[str] = set()
     with no_input():
         for name, function in checks:
+            notes: list[str] = []
+            token = _notes.set(notes)
             try:
-                function()
-            except AssertionError as exc:
-                message = str(exc) or "Diese Prüfung ist nicht erfüllt."
-                outcomes.append(CheckOutcome(name, False, _cut(message)))
-            except SystemExit:
-                outcomes.append(CheckOutcome(name, False, EXIT_IN_CHECK))
-            except KeyboardInterrupt:
-                raise
-            except BaseException as exc:  # the reader's code (or the check) raised
-                frames = traceback.extract_tb(exc.__traceback__)
-                own = frames[-1].lineno if frames and frames[-1].filename == PRUEFUNG else None
-                message = _cut(format_error(exc).strip())
-                outcomes.append(CheckOutcome(name, False, message, own))
-            else:
-                outcomes.append(CheckOutcome(name, True))
+                outcome, cause = _run_one(name, function)
+            finally:
+                _notes.reset(token)
+            outcome.notes = [note for note in notes if note not in told]
+            told.update(notes)
+            if cause is not None:
+                if cause in first:
+                    outcome.message = f"Derselbe Fehler wie bei „{first[cause]}“ (oben)."
+                else:
+                    first[cause] = name
+            outcomes.append(outcome)
     if not checks:
         raise ValueError("Die Prüfung definiert keine einzige Funktion mit @pruefe(…).")
     return outcomes
+
+
+def _run_one(name: str, function: Callable[[], Any]) -> tuple[CheckOutcome, object | None]:
+    """Run one check: its outcome and, if it failed, what caused it (``_cause``)."""
+    try:
+        function()
+    except AssertionError as exc:
+        if not str(exc):  # a bare assert says nothing: two of them need not share a cause
+            return CheckOutcome(name, False, "Diese Prüfung ist nicht erfüllt."), None
+        message = _cut(str(exc))
+        return CheckOutcome(name, False, message), ("assert", message)
+    except SystemExit:
+        return CheckOutcome(name, False, EXIT_IN_CHECK), ("exit",)
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # the reader's code (or the check) raised
+        frames = traceback.extract_tb(exc.__traceback__)
+        own = frames[-1].lineno if frames and frames[-1].filename == PRUEFUNG else None
+        message = _cut(format_error(exc).strip())
+        return CheckOutcome(name, False, message, own), _cause(exc, frames)
+    return CheckOutcome(name, True), None
+
+
+def _cause(exc: BaseException, frames: traceback.StackSummary) -> object:
+    """Where an exception came from: its type and the line that raised it. Two checks
+    that call the reader's code into the same error share it, whatever the values in
+    its message (a random wait time, say)."""
+    if not frames:
+        return (type(exc).__qualname__, str(exc))
+    last = frames[-1]
+    if last.filename == PRUEFUNG:  # raised by the check's own line: that line is its own
+        return (type(exc).__qualname__, str(exc), last.lineno)
+    return (type(exc).__qualname__, last.filename, last.lineno)
 
 
 def _cut(message: str) -> str:
@@ -136,7 +193,9 @@ def _cut(message: str) -> str:
 
 
 class _StrictComparisons(ast.NodeTransformer):
-    """``a == b`` -> ``gleich(a, b)``, ``a != b`` -> ``not gleich(a, b)``, likewise ``in``.
+    """``a == b`` -> ``gleich_nachsichtig(a, b)``, ``a != b`` -> ``not gleich(a, b)``,
+    likewise ``in``: the positive tests forgive ``ae`` for ``ä`` (with a note), the
+    negative ones do not (``'laeuft' != 'läuft'`` stays true).
 
     Only single comparisons: a chain (``a == b == c``) keeps Python's meaning.
     """
@@ -146,7 +205,11 @@ class _StrictComparisons(ast.NodeTransformer):
         if len(node.ops) != 1:
             return node
         op = node.ops[0]
-        helper = {ast.Eq: "__lk_gleich", ast.NotEq: "__lk_gleich", ast.In: "__lk_enthalten"}
+        helper = {
+            ast.Eq: "__lk_gleich_nachsichtig",
+            ast.NotEq: "__lk_gleich",
+            ast.In: "__lk_enthalten_nachsichtig",
+        }
         name = helper.get(type(op), "__lk_enthalten" if isinstance(op, ast.NotIn) else None)
         if name is None:
             return node
@@ -222,6 +285,117 @@ def enthalten(item: Any, container: Any) -> bool:
     return item in container
 
 
+#: The notes of the check that runs now (``run_checks``); None outside a check.
+_notes: contextvars.ContextVar[list[str] | None] = contextvars.ContextVar(
+    "lessonkit_check_notes", default=None
+)
+
+_UMLAUTS = str.maketrans(
+    {"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss"} | {"Ä": "Ae", "Ö": "Oe", "Ü": "Ue", "ẞ": "SS"}
+)
+#: At most this many parts of two values are rewritten to compare them without umlauts.
+_FOLD_BUDGET = 10_000
+
+
+def _fold(value: Any, budget: list[int]) -> Any:
+    """``value`` with ``ä`` written ``ae`` (and so on) in every text of a plain value:
+    texts, and lists, tuples, dicts and sets of them. ``OverflowError`` once
+    ``budget[0]`` parts are used up."""
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise OverflowError
+    kind = type(value)
+    if kind is str:
+        return value.translate(_UMLAUTS)
+    if kind in (list, tuple, set, frozenset):
+        return kind(_fold(part, budget) for part in value)
+    if kind is dict:
+        return {_fold(key, budget): _fold(part, budget) for key, part in value.items()}
+    return value
+
+
+def _same_without_umlauts(a: Any, b: Any) -> bool:
+    """True if the plain values ``a`` and ``b`` are equal once ``ä`` is written ``ae``
+    (and so on) in both."""
+    try:
+        return bool(_fold(a, [_FOLD_BUDGET]) == _fold(b, [_FOLD_BUDGET]))
+    except (OverflowError, TypeError, RecursionError):  # too big, or unhashable once folded
+        return False
+
+
+def _has_umlaut(value: Any) -> bool:
+    return isinstance(value, str) and value != value.translate(_UMLAUTS)
+
+
+def umlaut_note(written: Any, meant: Any) -> str:
+    """The German note that ``written`` (the reader's) counts as ``meant``."""
+    return f"„{_text(written)}“ zählt als „{_text(meant)}“: {UMLAUT_RULE}"
+
+
+#: Why a text written without umlauts still counts.
+UMLAUT_RULE = "ae, oe, ue und ss für ä, ö, ü und ß sind in Ordnung."
+
+
+def _text(value: Any) -> str:
+    """A value for a note: a short text as it is, anything else as its (cut) repr."""
+    if isinstance(value, str) and len(value) <= MAX_ECHO_CHARS:
+        return value
+    return _shown(value, MAX_ECHO_CHARS)
+
+
+def _note(text: str) -> None:
+    notes = _notes.get()
+    if notes is not None and text not in notes:
+        notes.append(text)
+
+
+def _forgiven(a: Any, b: Any) -> None:
+    """Note that ``a`` and ``b`` were taken as equal: the one without umlauts is the
+    reader's way of writing the other."""
+    written, meant = (b, a) if _has_umlaut(a) or not _has_umlaut(b) else (a, b)
+    if isinstance(written, str) and isinstance(meant, str):
+        _note(umlaut_note(written, meant))
+    else:
+        _note(f"Texte ohne Umlaute zählen: {UMLAUT_RULE}")
+
+
+def gleich_nachsichtig(a: Any, b: Any) -> bool:
+    """``a == b`` in a check: ``gleich``; and two plain values that differ only in umlauts
+    written ``ae``, ``oe``, ``ue`` or ``ss`` count as equal, with a note for the reader."""
+    if gleich(a, b):
+        return True
+    if _plain(a) and _plain(b) and _same_without_umlauts(a, b):
+        _forgiven(a, b)
+        return True
+    return False
+
+
+def enthalten_nachsichtig(item: Any, container: Any) -> bool:
+    """``item in container`` in a check, forgiving umlauts like ``gleich_nachsichtig``."""
+    if enthalten(item, container):
+        return True
+    if type(item) is str and type(container) is str:
+        if item.translate(_UMLAUTS) in container.translate(_UMLAUTS):
+            _note(f"„{_text(item)}“ steht darin, mit Umlauten geschrieben: {UMLAUT_RULE}")
+            return True
+        return False
+    if _plain(item) and any(_eq_of(type(container)) is kind for kind in _COLLECTION_EQ):
+        for part in itertools.islice(container, _FOLD_BUDGET):
+            if _plain(part) and _same_without_umlauts(item, part):
+                _forgiven(item, part)
+                return True
+    return False
+
+
+def prepare(kernel: Kernel, session: str, vorbereitung: str) -> None:
+    """Empty ``session`` and run a task's hidden preparation in it (as ``check_code``
+    does before the reader's code), so the reader's code can run there on its own."""
+    kernel.sessions.pop(session, None)
+    namespace = kernel.namespace(session)
+    if vorbereitung.strip():
+        exec(compile(vorbereitung, VORBEREITUNG, "exec"), namespace)
+
+
 async def check_code(vorbereitung: str, code: str, pruefung: str) -> TaskOutcome:
     """Run the hidden preparation, the reader's code, then the author's checks."""
     kernel = Kernel()
@@ -251,9 +425,15 @@ class PredictionOutcome:
 
     valid: bool  # False: the answer is no Python literal (nothing was counted)
     correct: bool = False
+    #: What is right or wrong, with the real value: for the author (the build) and once
+    #: the reader has solved it.
     message: str = ""
     actual: str = ""  # repr of the real value
     parts: list[bool] = field(default_factory=list)  # per component, for tuples and lists
+    #: What is wrong without giving the real value away: for a reader who tries again.
+    nudge: str = ""
+    #: What was forgiven (``true`` for ``True``, ``ae`` for ``ä``, ``10.0`` for ``10``).
+    notes: list[str] = field(default_factory=list)
 
     def to_dict(self) -> PredictionOutcomeData:
         return {
@@ -262,20 +442,59 @@ class PredictionOutcome:
             "message": self.message,
             "actual": self.actual,
             "parts": list(self.parts),
+            "nudge": self.nudge or self.message,
+            "notes": list(self.notes),
         }
+
+
+#: What ``parse_answer`` says to text that is no Python value.
+_NO_VALUE = (
+    "„{text}“ ist kein Python-Wert. Schreib Zahlen, Zeichenketten in Anführungszeichen, "
+    "Tupel in runden Klammern, z. B. (2, 'a', True)."
+)
+_PARSE_ERRORS = (ValueError, SyntaxError, TypeError, MemoryError, RecursionError)
+
+
+def read_answer(text: str) -> tuple[Any, list[str]]:
+    """The reader's answer as a Python value, and a note for each JavaScript literal
+    (``true``, ``false``, ``null``) it was read with; ValueError with a German message
+    if it is no value at all."""
+    if not text.strip():
+        raise ValueError("Trag zuerst eine Antwort ein, zum Beispiel (1, 2, 0).")
+    source = text.strip()
+    try:
+        return ast.literal_eval(source), []
+    except _PARSE_ERRORS:
+        pass
+    try:
+        seen: list[str] = []
+        tree = _JsLiterals(seen).visit(ast.parse(source, mode="eval"))
+        if not seen:
+            raise ValueError
+        value = ast.literal_eval(tree)
+    except _PARSE_ERRORS:
+        raise ValueError(_NO_VALUE.format(text=_echo(source))) from None
+    return value, [js_literal_note(js) for js in dict.fromkeys(seen)]
+
+
+class _JsLiterals(ast.NodeTransformer):
+    """``true`` -> ``True``, ``false`` -> ``False``, ``null`` -> ``None``; notes each."""
+
+    def __init__(self, seen: list[str]) -> None:
+        self.seen = seen
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        if node.id not in JS_LITERALS:
+            return node
+        self.seen.append(node.id)
+        return ast.copy_location(
+            ast.Constant({"True": True, "False": False, "None": None}[JS_LITERALS[node.id]]), node
+        )
 
 
 def parse_answer(text: str) -> Any:
     """The reader's answer as a Python value; ValueError with a German message if it is none."""
-    if not text.strip():
-        raise ValueError("Trag zuerst eine Antwort ein, zum Beispiel (1, 2, 0).")
-    try:
-        return ast.literal_eval(text.strip())
-    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-        raise ValueError(
-            f"„{_echo(text.strip())}“ ist kein Python-Wert. Schreib Zahlen, Zeichenketten in "
-            "Anführungszeichen, Tupel in runden Klammern, z. B. (2, 'a', True)."
-        ) from None
+    return read_answer(text)[0]
 
 
 def _echo(text: str) -> str:
@@ -293,37 +512,138 @@ def _ordinal(index: int) -> str:
     return f"der {ORDINALS[index]} Wert" if index < len(ORDINALS) else f"der {index + 1}. Wert"
 
 
+def _ordinal_word(index: int) -> str:
+    return f"der {ORDINALS[index]}" if index < len(ORDINALS) else f"der {index + 1}."
+
+
+def _number(value: Any) -> bool:
+    return type(value) in (int, float)
+
+
+def _match(answer: Any, actual: Any, notes: list[str]) -> bool:
+    """The reader's ``answer`` is ``actual``: exactly, or forgiven with a note (``10.0``
+    for ``10``, ``ae`` for ``ä``, a list for a tuple and the reverse, part by part)."""
+    if type(answer) is type(actual) and gleich(answer, actual):
+        return True
+    if _number(answer) and _number(actual):
+        if answer != actual:
+            return False
+        written, meant = _shown(answer, MAX_ECHO_CHARS), _shown(actual, MAX_ECHO_CHARS)
+        _add(notes, f"`{written}` zählt als `{meant}`: Der Code liefert {_KINDS[type(actual)][0]}.")
+        return True
+    if type(answer) is str and type(actual) is str:
+        if _same_without_umlauts(answer, actual):
+            _add(notes, umlaut_note(answer, actual))
+            return True
+        return False
+    if type(answer) in (list, tuple) and type(actual) in (list, tuple):
+        if len(answer) != len(actual):
+            return False
+        found: list[str] = []
+        if not all(_match(a, b, found) for a, b in zip(answer, actual, strict=True)):
+            return False
+        if type(answer) is not type(actual):
+            found.insert(0, _kind_note(answer, actual))
+        for note in found:
+            _add(notes, note)
+        return True
+    if type(answer) is dict and type(actual) is dict and _plain(answer) and _plain(actual):
+        if _same_without_umlauts(answer, actual):
+            _add(notes, f"Texte ohne Umlaute zählen: {UMLAUT_RULE}")
+            return True
+    if type(answer) in (set, frozenset) and type(answer) is type(actual):
+        if _plain(answer) and _plain(actual) and _same_without_umlauts(answer, actual):
+            _add(notes, f"Texte ohne Umlaute zählen: {UMLAUT_RULE}")
+            return True
+    return False
+
+
+def _add(notes: list[str], note: str) -> None:
+    if note not in notes:
+        notes.append(note)
+
+
+#: What kind of value, for a nudge that does not give the value away: as the code
+#: delivers it („liefert einen Text“) and as the answer is it („ist ein Text“).
+_KINDS: dict[type, tuple[str, str]] = {
+    int: ("eine ganze Zahl", "eine ganze Zahl"),
+    float: ("eine Kommazahl", "eine Kommazahl"),
+    bool: ("einen Wahrheitswert (True oder False)", "ein Wahrheitswert"),
+    str: ("einen Text", "ein Text"),
+    tuple: ("ein Tupel", "ein Tupel"),
+    list: ("eine Liste", "eine Liste"),
+    dict: ("ein Dict", "ein Dict"),
+    set: ("eine Menge", "eine Menge"),
+    frozenset: ("eine Menge", "eine Menge"),
+    type(None): ("None", "None"),
+}
+
+
+def _kind(value: Any) -> tuple[str, str] | None:
+    return _KINDS.get(type(value))
+
+
+def _kind_note(answer: Any, actual: Any) -> str:
+    """A list answered for a tuple (or the reverse): it counts, and the reader hears."""
+    return (
+        f"Der Code liefert {_KINDS[type(actual)][0]}, deine Antwort ist "
+        f"{_KINDS[type(answer)][1]}; das zählt hier auch."
+    )
+
+
+def _wrong_places(wrong: list[int], total: int) -> str:
+    """„Der zweite von 3 Werten stimmt nicht.“ and the like: where, not what."""
+    if len(wrong) == total:
+        return f"Keiner der {total} Werte stimmt." if total > 1 else "Der Wert stimmt nicht."
+    if len(wrong) > 3:
+        return f"{len(wrong)} von {total} Werten stimmen nicht."
+    places = [_ordinal_word(i) for i in wrong]
+    named = places[0] if len(places) == 1 else ", ".join(places[:-1]) + " und " + places[-1]
+    verb = "stimmt" if len(wrong) == 1 else "stimmen"
+    return f"{named[0].upper()}{named[1:]} von {total} Werten {verb} nicht."
+
+
 def compare_prediction(actual: Any, answer_text: str) -> PredictionOutcome:
     """Compare the real value with the reader's answer, per component where it has parts."""
     try:
-        answer = parse_answer(answer_text)
+        answer, notes = read_answer(answer_text)
     except ValueError as exc:
         return PredictionOutcome(valid=False, message=str(exc))
     shown = _shown(actual)
-    if type(answer) is type(actual) and gleich(answer, actual):
-        return PredictionOutcome(True, True, f"Richtig: der Code liefert {shown}.", shown)
-    if isinstance(actual, (tuple, list)) and isinstance(answer, (tuple, list)):
-        if len(answer) == len(actual):
-            parts = [gleich(a, b) for a, b in zip(answer, actual, strict=True)]
-            wrong = [i for i, ok in enumerate(parts) if not ok]
-            if not wrong:
-                return PredictionOutcome(
-                    True, True, f"Richtig: der Code liefert {shown}.", shown, parts
-                )
-            details = "; ".join(
-                f"{_ordinal(i)} ist {_shown(actual[i], MAX_ECHO_CHARS)}, "
-                f"nicht {_shown(answer[i], MAX_ECHO_CHARS)}"
-                for i in wrong
-            )
-            message = _cut(f"{parts.count(True)} von {len(parts)} richtig: {details}.")
-            return PredictionOutcome(True, False, message, shown, parts)
-        return PredictionOutcome(
-            True,
-            False,
-            f"Der Code liefert {len(actual)} Werte, deine Antwort hat {len(answer)}.",
-            shown,
-        )
-    return PredictionOutcome(True, False, f"Nicht ganz: der Code liefert {shown}.", shown)
+    right = f"Richtig: der Code liefert {shown}."
+    sequences = isinstance(actual, (tuple, list)) and isinstance(answer, (tuple, list))
+    if not sequences:
+        if _match(answer, actual, notes):
+            return PredictionOutcome(True, True, right, shown, nudge=right, notes=notes)
+        answer_kind, actual_kind = _kind(answer), _kind(actual)
+        if (
+            answer_kind
+            and actual_kind
+            and answer_kind != actual_kind
+            and not (_number(answer) and _number(actual))
+        ):
+            nudge = f"Der Code liefert {actual_kind[0]}, deine Antwort ist {answer_kind[1]}."
+        else:
+            nudge = "Der Code liefert einen anderen Wert."
+        message = f"Nicht ganz: der Code liefert {shown}."
+        return PredictionOutcome(True, False, message, shown, nudge=nudge, notes=notes)
+    if len(answer) != len(actual):
+        message = f"Der Code liefert {len(actual)} Werte, deine Antwort hat {len(answer)}."
+        return PredictionOutcome(True, False, message, shown, nudge=message, notes=notes)
+    parts = [_match(a, b, notes) for a, b in zip(answer, actual, strict=True)]
+    wrong = [i for i, ok in enumerate(parts) if not ok]
+    if not wrong:
+        if type(answer) is not type(actual):
+            notes.insert(0, _kind_note(answer, actual))
+        return PredictionOutcome(True, True, right, shown, parts, nudge=right, notes=notes)
+    details = "; ".join(
+        f"{_ordinal(i)} ist {_shown(actual[i], MAX_ECHO_CHARS)}, "
+        f"nicht {_shown(answer[i], MAX_ECHO_CHARS)}"
+        for i in wrong
+    )
+    message = _cut(f"{parts.count(True)} von {len(parts)} richtig: {details}.")
+    nudge = _wrong_places(wrong, len(parts))
+    return PredictionOutcome(True, False, message, shown, parts, nudge=nudge, notes=notes)
 
 
 async def evaluate(code: str, kernel: Kernel, session: str, label: str) -> CellResult:

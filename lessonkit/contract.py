@@ -55,6 +55,8 @@ class CheckOutcomeData(TypedDict):
     message: str
     #: Line in ``--- pruefung`` where the check itself raised; null otherwise.
     check_line: int | None
+    #: What the check forgave the reader (``ae`` for ``ä``), in German; passed or not.
+    notes: list[str]
 
 
 class TaskOutcomeData(TypedDict):
@@ -71,9 +73,14 @@ class PredictionOutcomeData(TypedDict):
 
     valid: bool
     correct: bool
+    #: What is right or wrong, with the real value (for the author, and once solved).
     message: str
     actual: str
     parts: list[bool]
+    #: What is wrong without giving the real value away (for a reader trying again).
+    nudge: str
+    #: What was forgiven (``true`` for ``True``, ``ae`` for ``ä``, ``10.0`` for ``10``).
+    notes: list[str]
     #: The run of the prediction's code (missing when the answer was no Python value).
     result: NotRequired[CellResultData]
 
@@ -119,6 +126,8 @@ class PredictionData(ExerciseBase):
     code: str
     session: str | None
     platzhalter: str
+    #: After this many wrong answers the solution shows by itself; null: only on request.
+    versuche: int | None
 
 
 class CodeTaskData(ExerciseBase):
@@ -142,6 +151,8 @@ class QuizData(ExerciseBase):
     type: Literal["quiz"]
     #: Indices of the right answers.
     richtig: list[int]
+    #: After this many wrong answers the solution shows by itself; null: only on request.
+    versuche: int | None
 
 
 ExerciseData = PredictionData | CodeTaskData | ConsoleTaskData | QuizData
@@ -200,6 +211,12 @@ class CheckConsoleArgs(ConsoleArgs):
     pruefung: str
 
 
+class PrepareArgs(TypedDict):
+    #: The session the reader's code then runs in (``Ausführen`` of a code task).
+    session: str
+    vorbereitung: str
+
+
 #: Every call the page can make into ``lessonkit.bridge``: name -> (arguments, result).
 CALLS: dict[str, tuple[type, Any]] = {
     "console.run": (ConsoleLineArgs, ConsoleResultData),
@@ -210,6 +227,7 @@ CALLS: dict[str, tuple[type, Any]] = {
     "exercise.predict": (PredictArgs, PredictionOutcomeData),
     "exercise.check_code": (CheckCodeArgs, TaskOutcomeData),
     "exercise.check_console": (CheckConsoleArgs, TaskOutcomeData),
+    "exercise.prepare": (PrepareArgs, None),
 }
 
 #: Shapes written to TypeScript, in this order (aliases after the interfaces they name).
@@ -235,6 +253,7 @@ SHAPES: list[type] = [
     PredictArgs,
     CheckCodeArgs,
     CheckConsoleArgs,
+    PrepareArgs,
 ]
 ALIASES: dict[str, Any] = {"ExerciseData": ExerciseData}
 

@@ -85,10 +85,17 @@ class ExerciseKind(FenceKind[Exercise, ConsoleRun | None]):
 
 
 _SHUFFLE = read.flag("mischen")
+#: ``versuche="3"``: after that many wrong answers the solution shows by itself.
+_TRIES = read.positive_int("versuche")
 
 #: The fence ``vorhersage``.
 PREDICTION = ExerciseKind(
-    {"id": read.exercise_id, "session": read.session, "platzhalter": read.placeholder},
+    {
+        "id": read.exercise_id,
+        "session": read.session,
+        "platzhalter": read.placeholder,
+        "versuche": _TRIES,
+    },
     make_prediction,
 )
 #: The fence ``aufgabe``.
@@ -104,4 +111,4 @@ CONSOLE_TASK = ExerciseKind(
     make_console_task,
 )
 #: The fence ``quiz``.
-QUIZ = ExerciseKind({"id": read.exercise_id, "mischen": _SHUFFLE}, make_quiz)
+QUIZ = ExerciseKind({"id": read.exercise_id, "mischen": _SHUFFLE, "versuche": _TRIES}, make_quiz)

@@ -79,6 +79,14 @@ EXIT_NOTE = (
     "sys.exit() und exit() beenden hier nur diese Zelle; Python läuft weiter "
     "und die Variablen bleiben.\n"
 )
+#: JavaScript's words for Python's ``True``, ``False`` and ``None``.
+JS_LITERALS = {"true": "True", "false": "False", "null": "None"}
+
+
+def js_literal_note(js: str) -> str:
+    """The German note for a JavaScript literal where Python has its own word."""
+    return f"In Python: `{JS_LITERALS[js]}`, nicht `{js}`."
+
 
 #: Receives each captured piece of output as it is written: ("stdout" | "stderr", text).
 ChunkCallback = Callable[[str, str], None]
@@ -387,6 +395,9 @@ def format_error(exc: BaseException) -> str:
         lines.extend(_format_exception_only(exc))
     if isinstance(exc, SystemExit):
         lines.append(EXIT_NOTE)
+    name = getattr(exc, "name", None) if isinstance(exc, NameError) else None
+    if isinstance(name, str) and name in JS_LITERALS:
+        lines.append(js_literal_note(name) + "\n")
     text = "".join(lines)
     if len(text) > MAX_ERROR_CHARS:
         text = (

@@ -64,6 +64,43 @@ test("stored values of the wrong types are ignored", () => {
   assert.deepEqual(readProgress(key), { digest: "d", solved: false, answer: "3" });
 });
 
+test("tries and a shown solution are kept beside what was stored before", () => {
+  const store = new ProgressStore("uebung-3", "d");
+  assert.ok(store.save({ answer: "(1, 2)" }));
+  assert.ok(store.save({ tries: 1 }));
+  assert.ok(store.save({ tries: 2, revealed: true }));
+  assert.ok(store.save({ solved: true }));
+  assert.deepEqual(store.load().current, { digest: "d", solved: true, answer: "(1, 2)", tries: 2, revealed: true });
+});
+
+test("progress written before tries were counted still reads, as no tries and nothing shown", () => {
+  const key = progressKey("lektionen/ereignisstroeme/", "uebung-4");
+  for (const old of [
+    { digest: "d", solved: true },
+    { digest: "d", solved: false, draft: "def f():\n    pass" },
+    { digest: "d", solved: true, answer: "0,2" },
+  ]) {
+    storage.setItem(key, JSON.stringify(old));
+    assert.deepEqual(readProgress(key), old);
+    const { current } = new ProgressStore("uebung-4", "d").load();
+    assert.equal(current?.tries, undefined);
+    assert.equal(current?.revealed, undefined);
+  }
+});
+
+test("tries and revealed of the wrong types make the value unreadable", () => {
+  const key = progressKey("lektionen/ereignisstroeme/", "uebung-5");
+  for (const text of [
+    '{"digest": "d", "solved": false, "tries": "2"}',
+    '{"digest": "d", "solved": false, "tries": -1}',
+    '{"digest": "d", "solved": false, "tries": 1.5}',
+    '{"digest": "d", "solved": false, "revealed": "ja"}',
+  ]) {
+    storage.setItem(key, text);
+    assert.equal(readProgress(key), null, text);
+  }
+});
+
 test("without storage the page still works: nothing saved, nothing read", () => {
   storage.broken = true;
   assert.equal(storageAvailable(), false);

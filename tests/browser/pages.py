@@ -7,6 +7,7 @@ Each object keeps its Playwright locator in ``root`` for the test's own ``expect
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -38,6 +39,10 @@ SW_VERSION = re.compile(r'version:"([0-9a-f]{16})"')
 SOLVED = re.compile("Gelöst")
 #: What the verdict on a right prediction or quiz answer says.
 RIGHT = re.compile("✓ Richtig")
+#: What the verdict on a wrong prediction or quiz answer starts with (no solution given).
+NOT_YET = re.compile("^✗ Noch nicht")
+#: How a run of code without a verdict ends (its status).
+RUN_ENDED = re.compile("^(Fertig|Fehler|Gestoppt)$")
 
 
 class Part:
@@ -179,8 +184,34 @@ class Exercise:
         return cls.by_id(page, urlsplit(url).fragment)
 
     feedback = Part(".lk-feedback")
+    notes = Part(".lk-feedback-note", "What the check forgave, or how many tries are left.")
     editor = Part(".cm-content")
     failed_checks = Part(".lk-check--failed")
+    solution = Part("details.lk-exercise__solution")
+    run_output = Part(".lk-exercise__run", "A code task's output of Ausführen.")
+    run_status = Part(".lk-exercise__bar .lk-cell__status")
+
+    @property
+    def solution_button(self) -> Locator:
+        return self.root.get_by_role("button", name=re.compile("^Lösung zeigen"))
+
+    @property
+    def confirmation(self) -> Locator:
+        """The in-page question "Lösung zeigen? …" (not the browser's confirm())."""
+        return self.root.get_by_role("group", name=re.compile(r"^Lösung zeigen\?"))
+
+    def show_solution(self) -> None:
+        """Press "Lösung zeigen", answer the page's question with yes; the solution shows."""
+        self.solution_button.click()
+        self.confirmation.get_by_role("button", name=re.compile("^Ja, Lösung zeigen")).click()
+        expect(self.solution).to_be_visible()
+
+    def run(self) -> Locator:
+        """Press a code task's "Ausführen"; wait until the run ended; return its output."""
+        self.run_status.evaluate("node => node.replaceChildren()")
+        self.root.get_by_role("button", name=re.compile(r"Übung \d+ ausführen$")).click()
+        expect(self.run_status).to_have_text(RUN_ENDED)
+        return self.run_output
 
     @property
     def answer(self) -> Locator:
@@ -261,6 +292,51 @@ class Exercise:
         """Predict ``answer``; the prediction counts as solved."""
         self.answer.fill(answer)
         self.check_solved(RIGHT)
+
+
+def stored_progress(page: Page, exercise_id: str) -> dict[str, Any] | None:
+    """What the page keeps in localStorage for the exercise ``exercise_id`` (its key
+    ends with ``#<id>``), or None."""
+    return page.evaluate(
+        """(id) => {
+            for (let i = 0; i < localStorage.length; i++) {
+                const key = localStorage.key(i);
+                if (key.includes("exercise") && key.endsWith("#" + id)) {
+                    return JSON.parse(localStorage.getItem(key));
+                }
+            }
+            return null;
+        }""",
+        exercise_id,
+    )
+
+
+def store_progress(page: Page, exercise_id: str, value: dict[str, Any]) -> None:
+    """Replace what the page keeps for ``exercise_id`` (it must have stored something)."""
+    written = page.evaluate(
+        """([id, value]) => {
+            for (let i = 0; i < localStorage.length; i++) {
+                const key = localStorage.key(i);
+                if (key.includes("exercise") && key.endsWith("#" + id)) {
+                    localStorage.setItem(key, value);
+                    return true;
+                }
+            }
+            return false;
+        }""",
+        [exercise_id, json.dumps(value)],
+    )
+    assert written, f"nothing stored for {exercise_id}"
+
+
+def focused(page: Page) -> str:
+    """The accessible name (aria-label, else text) of the element that has focus."""
+    return page.evaluate(
+        """() => {
+            const node = document.activeElement;
+            return (node.getAttribute("aria-label") || node.textContent || "").trim();
+        }"""
+    )
 
 
 def run_first_steps_cell_1(page: Page) -> None:

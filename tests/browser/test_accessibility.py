@@ -225,6 +225,8 @@ def test_each_exercise_kind_by_keyboard(page: Page, site_url: str) -> None:
     tab_until(page, lambda a: "cm-content" in a["cls"])
     page.keyboard.press("Tab")
     assert code.inner_text() == start
+    assert active(page)["label"] == "Übung 2 ausführen"  # runs without a verdict
+    page.keyboard.press("Tab")
     assert active(page)["label"].endswith("prüfen")
     page.keyboard.press("Enter")
     expect(task.locator(".lk-feedback")).to_contain_text("0 von 2")
@@ -257,7 +259,16 @@ def test_each_exercise_kind_by_keyboard(page: Page, site_url: str) -> None:
     page.keyboard.press("Enter")
     expect(quiz.locator(".lk-quiz__verdict").first).to_be_visible()
     expect(quiz.locator(".lk-quiz__verdict")).to_contain_text([re.compile("Richtig|Falsch")])
-    expect(quiz.locator("details.lk-exercise__solution")).to_be_visible()
+    # A wrong answer keeps the solution back; it comes on request, asked in the page.
+    solution = quiz.locator("details.lk-exercise__solution")
+    expect(solution).to_be_hidden()
+    page.keyboard.press("Tab")
+    assert active(page)["label"].startswith("Lösung zeigen")
+    page.keyboard.press("Enter")
+    assert active(page)["label"].startswith("Ja, Lösung zeigen")
+    page.keyboard.press("Enter")
+    expect(solution).to_be_visible()
+    assert active(page)["tag"] == "summary"
 
 
 def test_footer_navigation_starts_the_next_page_at_its_heading(page: Page, site_url: str) -> None:
@@ -322,6 +333,8 @@ def test_quiz_verdicts_show_in_forced_colours(page: Page, site_url: str, tmp_pat
     expect(quiz.locator("li.lk-quiz__option", has_text="Auf einem Server")).to_contain_text(
         "✗ Falsch"
     )
+    quiz.get_by_role("button", name=re.compile("^Lösung zeigen")).click()
+    quiz.get_by_role("button", name=re.compile("^Ja, Lösung zeigen")).click()
     expect(quiz.locator("li.lk-quiz__option", has_text="Web Worker")).to_contain_text(
         "✓ Richtig (nicht gewählt)"
     )

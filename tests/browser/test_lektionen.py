@@ -90,17 +90,17 @@ def test_a_cell_run_live_shows_what_the_page_says(
 PREDICTIONS: dict[str, tuple[str, str | None, str]] = {
     LESSON_1 + "#zeitfenster-vorhersagen": (
         "(1, 2, 0)",
-        "der erste Wert ist 2, nicht 1",
+        "Noch nicht: Der erste von 3 Werten stimmt nicht.",
         "(2, 2, 0)",
     ),
-    LESSON_2 + "#rueckstand": ("[1, 1]", "0 von 2 richtig", "[0, 2]"),
+    LESSON_2 + "#rueckstand": ("[1, 1]", "Keiner der 2 Werte stimmt.", "[0, 2]"),
     LESSON_2 + "#doppelt-gelesen": ("[1, 3, 5]", None, "[3, 5]"),
     LESSON_3 + "#then-kette": (
         "['start', 'ende', 'then 1', 'then 2', 'microtask', 'timeout']",
-        "4 von 6 richtig",
+        "Der vierte und der fünfte von 6 Werten stimmen nicht.",
         "['start', 'ende', 'then 1', 'microtask', 'then 2', 'timeout']",
     ),
-    LESSON_5 + "#little": ("4", "Nicht ganz", "10"),
+    LESSON_5 + "#little": ("4", "Der Code liefert einen anderen Wert.", "10"),
     LESSON_SAGAS + "#saga-kompensationen": (
         "(['lager', 'zahlung'], 130)",
         None,

@@ -121,7 +121,7 @@ def test_prediction_and_code_task_wrong_then_right(reader: Reader) -> None:
     reader.session.click("#erste-vorhersage .lk-exercise__answer-row input")
     reader.session.type("(3, 'b-2')")
     assert reader.check("erste-vorhersage") == (
-        "✗ 1 von 2 richtig: der zweite Wert ist 'b-3', nicht 'b-2'."
+        "✗ Noch nicht: Der zweite von 2 Werten stimmt nicht."
     )
     reader.session.click("#erste-vorhersage .lk-exercise__answer-row input")
     reader.session.press("Control", "a")

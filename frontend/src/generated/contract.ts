@@ -28,6 +28,8 @@ export interface CheckOutcomeData {
   message: string;
   /** Line in `--- pruefung` where the check itself raised; null otherwise. */
   check_line: number | null;
+  /** What the check forgave the reader (`ae` for `ä`), in German; passed or not. */
+  notes: string[];
 }
 
 /** A code or console task checked (`lessonkit.checks.TaskOutcome`). */
@@ -42,9 +44,14 @@ export interface TaskOutcomeData {
 export interface PredictionOutcomeData {
   valid: boolean;
   correct: boolean;
+  /** What is right or wrong, with the real value (for the author, and once solved). */
   message: string;
   actual: string;
   parts: boolean[];
+  /** What is wrong without giving the real value away (for a reader trying again). */
+  nudge: string;
+  /** What was forgiven (`true` for `True`, `ae` for `ä`, `10.0` for `10`). */
+  notes: string[];
   /** The run of the prediction's code (missing when the answer was no Python value). */
   result?: CellResultData;
 }
@@ -87,6 +94,8 @@ export interface PredictionData {
   code: string;
   session: string | null;
   platzhalter: string;
+  /** After this many wrong answers the solution shows by itself; null: only on request. */
+  versuche: number | null;
 }
 
 export interface CodeTaskData {
@@ -119,6 +128,8 @@ export interface QuizData {
   type: "quiz";
   /** Indices of the right answers. */
   richtig: number[];
+  /** After this many wrong answers the solution shows by itself; null: only on request. */
+  versuche: number | null;
 }
 
 /** A lesson in a `fortschritt` overview: its address and its exercises' ids. */
@@ -175,6 +186,12 @@ export interface CheckConsoleArgs {
   pruefung: string;
 }
 
+export interface PrepareArgs {
+  /** The session the reader's code then runs in (`Ausführen` of a code task). */
+  session: string;
+  vorbereitung: string;
+}
+
 export type ExerciseData = PredictionData | CodeTaskData | ConsoleTaskData | QuizData;
 
 /** The bridge's calls (`lessonkit.bridge.CALLS`): arguments and result. */
@@ -187,6 +204,7 @@ export interface Calls {
   "exercise.predict": { args: PredictArgs; result: PredictionOutcomeData };
   "exercise.check_code": { args: CheckCodeArgs; result: TaskOutcomeData };
   "exercise.check_console": { args: CheckConsoleArgs; result: TaskOutcomeData };
+  "exercise.prepare": { args: PrepareArgs; result: null };
 }
 
 export type CallName = keyof Calls;

@@ -1,5 +1,6 @@
-/** What an exercise tells the reader after `Prüfen`: a verdict and, for tasks, each check. */
+/** What an exercise tells the reader after `Prüfen`: a verdict, notes and, for tasks, each check. */
 import type { TaskOutcomeData } from "../../generated/contract";
+import { codeParts } from "./attempts";
 
 /** A task checked (`lessonkit.checks.TaskOutcome`, declared in lessonkit/contract.py). */
 export type TaskOutcome = TaskOutcomeData;
@@ -8,6 +9,12 @@ function element<K extends keyof HTMLElementTagNameMap>(tag: K, className: strin
   const node = document.createElement(tag);
   node.className = className;
   node.textContent = text;
+  return node;
+}
+
+/** A note's text with its `code` as <code> (the notes come from lessonkit.checks). */
+function withCode(node: HTMLElement, text: string): HTMLElement {
+  for (const part of codeParts(text)) node.append(part.code ? element("code", "", part.text) : part.text);
   return node;
 }
 
@@ -37,9 +44,15 @@ export class Feedback {
       const item = element("li", `lk-check lk-check--${check.ok ? "ok" : "failed"}`);
       item.append(element("span", "lk-check__mark", check.ok ? "✓" : "✗"), " ", element("span", "lk-check__name", check.name));
       if (!check.ok && check.message) item.append(element("div", "lk-check__message", check.message));
+      for (const note of check.notes) item.append(withCode(element("div", "lk-check__note"), note));
       list.append(item);
     }
     this.root.append(list);
+  }
+
+  /** What the check forgave or what comes next ("Noch 2 Versuche …"): quieter than the verdict. */
+  note(text: string): void {
+    if (text) this.root.append(withCode(element("p", "lk-feedback-note"), text));
   }
 
   /** Something of the page's own, e.g. a button that restarts Python. */

@@ -5,14 +5,22 @@
  * checks in the page's Python worker through `lessonkit.bridge` (the same
  * checks the build ran to prove the exercise sound) and keeps the reader's
  * progress in localStorage (./progress.ts).
+ *
+ * A reader may fail and try again (issue 26): a wrong answer hears "Noch nicht" and
+ * what is wrong (./attempts.ts), never the solution; the solution shows on "Lösung
+ * zeigen" after an in-page confirmation (controls.ts `confirmInPage`), or by itself
+ * once the author's number of tries (`versuche`) is used up. Progress records the
+ * tries and whether the solution was shown. A code task also runs without a verdict
+ * (Ausführen).
  */
 import type { PythonRuntime } from "../../runtime/python";
 import { CancelledError, PythonFailedError, RestartedError } from "../../runtime/python";
 import { restartButton } from "../cell";
-import { button, setAvailable, statusRegion } from "../controls";
+import { button, confirmInPage, setAvailable, statusRegion } from "../controls";
 import type { CellEditor } from "../cell/editor";
 import { OutputView } from "../output/render";
 import type { CodeTaskData, ConsoleData, ConsoleTaskData, ExerciseData, PredictionData, QuizData } from "../../generated/contract";
+import { judgeQuiz, revealDue, triesNote, wrongVerdict } from "./attempts";
 import { Feedback } from "./feedback";
 import { type Progress, ProgressStore, storageAvailable } from "./progress";
 import { readData } from "../data";
@@ -24,10 +32,16 @@ abstract class Exercise<D extends ExerciseData = ExerciseData> {
   protected readonly progress: ProgressStore;
   protected readonly bar: HTMLDivElement;
   protected readonly checkButton: HTMLButtonElement;
-  /** Ends a check that does not end (an endless loop in the reader's code). */
+  /** Ends a check or run that does not end (an endless loop in the reader's code). */
   protected readonly stopButton: HTMLButtonElement;
+  /** "Lösung zeigen": available after a first attempt, asks in the page first. */
+  protected readonly solutionButton: HTMLButtonElement | null;
+  /** Wrong answers checked so far (stored, so a reload keeps the count). */
+  protected tries = 0;
+  /** The solution is shown because the reader asked or the tries were used up. */
+  protected revealed = false;
   private readonly solution: HTMLDetailsElement | null;
-  private stopped = false;
+  protected stopped = false;
 
   constructor(
     readonly root: HTMLElement,
@@ -58,22 +72,81 @@ abstract class Exercise<D extends ExerciseData = ExerciseData> {
     const feedback = root.querySelector("output.lk-exercise__feedback");
     feedback?.after(...root.querySelectorAll("details.lk-exercise__hint"), ...(this.solution ? [this.solution] : []));
     this.setupHints();
+    this.solutionButton = this.solution ? solutionButton(this.data.label) : null;
+    if (this.solutionButton) {
+      const asked = this.solutionButton;
+      this.bar.append(asked);
+      asked.addEventListener("click", () => void this.askForSolution(asked));
+    }
     root.dataset["lkMounted"] = "true";
     const { current, stale } = this.progress.load();
+    this.tries = current?.tries ?? 0;
     if (current?.solved) this.markSolved(false);
     if (stale) this.offerStale(stale);
   }
 
   protected abstract check(): Promise<void>;
 
+  /** Once the subclass is ready: what was stored shows again (a solution already seen). */
+  mounted(): void {
+    const { current } = this.progress.load();
+    if (this.tries > 0 || current?.solved) this.attempted();
+    if (current?.revealed) void this.reveal("load");
+  }
+
   /** The stored draft or answer of an older version of this exercise: restore or discard. */
   protected restore(_progress: Progress): void {}
 
+  /** Show the solution (solved, or revealed): the details open, "Lösung zeigen" gone. */
   protected showSolution(): void {
     if (this.solution) {
       this.solution.hidden = false;
       this.solution.open = true;
     }
+    if (this.solutionButton) this.solutionButton.hidden = true;
+  }
+
+  /** What else shows with the solution (a quiz's verdicts, a prediction's code). */
+  protected async showMore(): Promise<void> {}
+
+  /** After a first attempt "Lösung zeigen" may be pressed. */
+  protected attempted(): void {
+    if (!this.solutionButton) return;
+    setAvailable(this.solutionButton, true);
+    this.solutionButton.title = "";
+  }
+
+  /** A wrong answer was checked: count it; true when that used up the author's tries. */
+  protected countWrong(): boolean {
+    this.tries += 1;
+    this.save({ tries: this.tries });
+    this.attempted();
+    return !this.revealed && revealDue(this.tries, this.versuche());
+  }
+
+  /** The author's number of tries before the solution shows by itself (quiz, prediction). */
+  protected versuche(): number | null {
+    return null;
+  }
+
+  /** The solution, because the reader asked (focus moves to it), the tries were used
+   * up, or it was shown before this page load. Recorded in the progress. */
+  protected async reveal(why: "request" | "tries" | "load"): Promise<void> {
+    this.revealed = true;
+    if (why !== "load") this.save({ revealed: true });
+    this.showSolution();
+    if (why === "request") this.solution?.querySelector("summary")?.focus();
+    await this.showMore();
+  }
+
+  private async askForSolution(trigger: HTMLButtonElement): Promise<void> {
+    const yes = await confirmInPage(trigger, this.bar, {
+      question: "Lösung zeigen? Ein weiterer eigener Versuch lohnt sich oft.",
+      yes: "Ja, Lösung zeigen",
+      no: "Weiter versuchen",
+      label: this.data.label,
+    });
+    if (yes) await this.reveal("request");
   }
 
   protected markSolved(save = true): void {
@@ -103,7 +176,10 @@ abstract class Exercise<D extends ExerciseData = ExerciseData> {
     box.append(restore, " ", discard);
     restore.addEventListener("click", () => {
       this.restore(stale);
-      const { digest: _old, solved: _solved, ...work } = stale;
+      // Only the reader's own work carries over: tries and a shown solution were the old version's.
+      const work: Partial<Progress> = {};
+      if (stale.draft !== undefined) work.draft = stale.draft;
+      if (stale.answer !== undefined) work.answer = stale.answer;
       this.save(work);
       box.remove();
     });
@@ -140,12 +216,17 @@ abstract class Exercise<D extends ExerciseData = ExerciseData> {
     this.bar.append(next);
   }
 
+  /** Check or run, one at a time: the buttons that start one wait, Stopp is there. */
+  protected busy(on: boolean, state: "checking" | "running" = "checking"): void {
+    setAvailable(this.checkButton, !on);
+    setAvailable(this.stopButton, on);
+    if (on) this.stopped = false;
+    this.root.dataset["state"] = on ? state : "idle";
+  }
+
   /** Run an async step; tell the reader when Python is unavailable or was restarted. */
   protected async guard(step: () => Promise<void>): Promise<void> {
-    setAvailable(this.checkButton, false);
-    setAvailable(this.stopButton, true);
-    this.stopped = false;
-    this.root.dataset["state"] = "checking";
+    this.busy(true);
     try {
       await step();
     } catch (error) {
@@ -153,19 +234,18 @@ abstract class Exercise<D extends ExerciseData = ExerciseData> {
       this.feedback.verdict("invalid", failure(error, this.stopped));
       if (error instanceof PythonFailedError) this.feedback.append(restartButton(this.runtime));
     } finally {
-      setAvailable(this.checkButton, true);
-      setAvailable(this.stopButton, false);
-      this.root.dataset["state"] = "idle";
+      this.busy(false);
     }
   }
 }
 
-/** What the reader hears when a check or run could not finish. */
-function failure(error: unknown, stopped: boolean): string {
+/** What the reader hears when a check (or, `run`, a run of code) could not finish. */
+function failure(error: unknown, stopped: boolean, run = false): string {
   if (error instanceof CancelledError) return "Abgebrochen, bevor Python bereit war. Python lädt weiter; nichts ist verloren.";
   if (error instanceof RestartedError) {
+    const again = run ? "führ den Code noch einmal aus" : "prüf noch einmal";
     return stopped
-      ? "Gestoppt. Python wurde neu gestartet; prüf noch einmal, wenn du so weit bist."
+      ? `Gestoppt. Python wurde neu gestartet; ${again}, wenn du so weit bist.`
       : "Python wurde neu gestartet, bevor das fertig war. Bitte noch einmal.";
   }
   if (error instanceof PythonFailedError) {
@@ -180,6 +260,7 @@ function failure(error: unknown, stopped: boolean): string {
 /** "Lösung zeigen": available after a first attempt. */
 function solutionButton(label: string): HTMLButtonElement {
   const node = button("Lösung zeigen", "lk-button--solution", "Nach einem ersten Versuch", `Lösung zeigen: ${label}`);
+  node.setAttribute("aria-expanded", "false");
   setAvailable(node, false);
   return node;
 }
@@ -189,6 +270,58 @@ async function editorIn(host: HTMLElement, code: string, label: string, onRun: (
   const { createEditor } = await import("../cell/editor");
   host.replaceChildren();
   return createEditor(host, { code, label, onRun, onChange });
+}
+
+/**
+ * A run of code without a verdict, as in a cell: its output (not announced) and its
+ * status ("Läuft …", "Fertig", "Fehler", "Gestoppt"), the run's one live region.
+ */
+class CodeRun {
+  readonly output: HTMLOutputElement;
+  readonly status: HTMLSpanElement;
+  private readonly view: OutputView;
+
+  constructor(
+    private readonly runtime: PythonRuntime,
+    name: string,
+  ) {
+    this.output = document.createElement("output");
+    this.output.className = "lk-output lk-exercise__run";
+    this.output.setAttribute("role", "group");
+    this.output.setAttribute("aria-live", "off");
+    this.output.setAttribute("aria-label", name);
+    this.status = statusRegion("lk-cell__status");
+    this.status.setAttribute("aria-live", "polite");
+    this.view = new OutputView(this.output);
+  }
+
+  /** Nothing shown: a check's verdict now speaks for the code. */
+  clear(): void {
+    this.view.clear();
+    this.status.textContent = "";
+  }
+
+  /** Run `code` in `session` (after `before`, e.g. the task's preparation). */
+  async run(session: string, code: string, label: string, stopped: () => boolean, before?: () => Promise<void>): Promise<void> {
+    this.view.clear();
+    this.status.textContent = "Läuft …";
+    let done = false;
+    try {
+      await before?.();
+      const result = await this.runtime.run({ session, code, label }, (stream, text) => {
+        if (!done) this.view.appendChunk(stream, text); // a leftover task's output is not this run's
+      });
+      done = true;
+      this.view.showResult(result);
+      this.status.textContent = result.error === null ? "Fertig" : "Fehler";
+    } catch (error) {
+      done = true;
+      this.view.clear();
+      this.view.showNotice(failure(error, stopped(), true), "warning");
+      this.status.textContent = stopped() ? "Gestoppt" : "Fehler";
+      if (error instanceof PythonFailedError) this.output.lastElementChild?.append(" ", restartButton(this.runtime));
+    }
+  }
 }
 
 class PredictionExercise extends Exercise<PredictionData> {
@@ -212,8 +345,16 @@ class PredictionExercise extends Exercise<PredictionData> {
     if (current?.answer) this.input.value = current.answer;
   }
 
+  protected override versuche(): number | null {
+    return this.data.versuche ?? null;
+  }
+
   protected override restore(progress: Progress): void {
     this.input.value = progress.answer ?? "";
+  }
+
+  protected override async showMore(): Promise<void> {
+    await this.unlockCode();
   }
 
   protected async check(): Promise<void> {
@@ -229,28 +370,32 @@ class PredictionExercise extends Exercise<PredictionData> {
       this.input.focus();
       return;
     }
-    this.feedback.verdict(outcome.correct ? "right" : "wrong", outcome.message);
     this.save({ answer: this.input.value });
-    if (outcome.correct) this.markSolved();
-    this.showSolution();
-    await this.unlockCode();
+    if (outcome.correct) {
+      this.feedback.verdict("right", outcome.message);
+      for (const note of outcome.notes) this.feedback.note(note);
+      this.markSolved();
+      this.attempted();
+      this.showSolution();
+      await this.unlockCode();
+      return;
+    }
+    const due = this.countWrong();
+    // Once the solution is out, the real values may be named too.
+    this.feedback.verdict("wrong", wrongVerdict(this.revealed || due ? outcome.message : outcome.nudge, this.tries));
+    for (const note of outcome.notes) this.feedback.note(note);
+    this.feedback.note(triesNote(this.tries, this.versuche()));
+    if (due) await this.reveal("tries");
   }
 
-  /** After an answer the code becomes editable and runnable. */
+  /** With the solution (or solved) the code becomes editable and runnable. */
   private async unlockCode(): Promise<void> {
     if (this.editor) return;
     const host = this.root.querySelector<HTMLElement>(".lk-exercise__code");
     if (!host) return;
     const label = this.data.label;
     // As in a cell: the status is the run's one live region, the output is not announced too.
-    const output = document.createElement("output");
-    output.className = "lk-output";
-    output.setAttribute("role", "group");
-    output.setAttribute("aria-live", "off");
-    output.setAttribute("aria-label", `Ergebnis vom Code von ${label}`);
-    const status = statusRegion("lk-cell__status");
-    status.setAttribute("aria-live", "polite");
-    const view = new OutputView(output);
+    const run = new CodeRun(this.runtime, `Ergebnis vom Code von ${label}`);
     const runButton = button("Ausführen", "lk-button--run", "Ausführen (Umschalt+Enter)", `Code von ${label} ausführen`);
     const stopButton = button("Stopp", "lk-button--stop", "Lauf stoppen", `Stopp: Code von ${label}`);
     setAvailable(stopButton, false);
@@ -259,63 +404,50 @@ class PredictionExercise extends Exercise<PredictionData> {
       stopped = true;
       if (!this.runtime.cancelQueued()) this.runtime.restart("stopp");
     });
-    const run = async (): Promise<void> => {
-      view.clear();
-      status.textContent = "Läuft …";
+    const start = async (): Promise<void> => {
       setAvailable(runButton, false);
       setAvailable(stopButton, true);
       stopped = false;
-      let done = false;
       try {
-        const result = await this.runtime.run(
-          { session: `versuch:${this.data.id}`, code: this.editor?.getCode() ?? "", label: this.data.label },
-          (stream, text) => {
-            if (!done) view.appendChunk(stream, text); // a leftover task's output is not this run's
-          },
-        );
-        done = true;
-        view.showResult(result);
-        status.textContent = result.error === null ? "Fertig" : "Fehler";
-      } catch (error) {
-        done = true;
-        view.clear();
-        view.showNotice(failure(error, stopped), "warning");
-        status.textContent = stopped ? "Gestoppt" : "Fehler";
-        if (error instanceof PythonFailedError) output.lastElementChild?.append(" ", restartButton(this.runtime));
+        await run.run(`versuch:${this.data.id}`, this.editor?.getCode() ?? "", this.data.label, () => stopped);
       } finally {
         setAvailable(runButton, true);
         setAvailable(stopButton, false);
       }
     };
-    this.editor = await editorIn(host, this.data.code ?? "", this.data.label, () => void run(), () => undefined);
-    runButton.addEventListener("click", () => void run());
+    this.editor = await editorIn(host, this.data.code ?? "", this.data.label, () => void start(), () => undefined);
+    runButton.addEventListener("click", () => void start());
     const bar = document.createElement("div");
     bar.className = "lk-exercise__bar";
-    bar.append(runButton, stopButton, status);
-    host.after(bar, output);
+    bar.append(runButton, stopButton, run.status);
+    host.after(bar, run.output);
   }
 }
 
 class CodeTaskExercise extends Exercise<CodeTaskData> {
   private editor: CellEditor | null = null;
   private code: string;
-  private readonly solutionButton: HTMLButtonElement;
+  /** Ausführen: the reader's code runs with the task's preparation, and no check judges it. */
+  private readonly runButton: HTMLButtonElement;
+  private readonly codeRun: CodeRun;
 
   constructor(root: HTMLElement, runtime: PythonRuntime) {
     super(root, runtime);
-    this.solutionButton = solutionButton(this.data.label);
     const { current } = this.progress.load();
     this.code = current?.draft ?? this.data.start ?? "";
+    this.runButton = button("Ausführen", "lk-button--try", "Ausführen, ohne zu prüfen", `${this.data.label} ausführen`);
+    this.codeRun = new CodeRun(runtime, `Ausgabe von ${this.data.label}`);
+    this.checkButton.before(this.runButton);
+    this.runButton.addEventListener("click", () => void this.runCode());
     const reset = button("Zurücksetzen", "lk-button--reset", "Startcode wiederherstellen", `${this.data.label} zurücksetzen`);
-    this.bar.append(this.solutionButton, reset);
-    this.solutionButton.addEventListener("click", () => {
-      if (window.confirm("Die Lösung zeigen? Ein weiterer eigener Versuch lohnt sich oft.")) this.showSolution();
-    });
+    this.bar.append(reset, this.codeRun.status);
+    this.bar.after(this.codeRun.output);
     reset.addEventListener("click", () => {
       this.code = this.data.start ?? "";
       this.editor?.setCode(this.code);
       this.save({ draft: this.code });
       this.feedback.clear();
+      this.codeRun.clear();
     });
     void this.mountEditor();
   }
@@ -335,6 +467,26 @@ class CodeTaskExercise extends Exercise<CodeTaskData> {
     this.editor?.setCode(progress.draft);
   }
 
+  protected override busy(on: boolean, state: "checking" | "running" = "checking"): void {
+    super.busy(on, state);
+    setAvailable(this.runButton, !on);
+  }
+
+  /** Ausführen: the output as in a cell, without a verdict (and without counting a try).
+   * One result at a time: a run replaces the last verdict, a check the last run. */
+  private async runCode(): Promise<void> {
+    this.busy(true, "running");
+    this.feedback.clear();
+    const session = `aufgabe:${this.data.id}`;
+    try {
+      await this.codeRun.run(session, this.editor?.getCode() ?? this.code, "Dein Code", () => this.stopped, async () => {
+        await this.runtime.call("exercise.prepare", { session, vorbereitung: this.data.vorbereitung });
+      });
+    } finally {
+      this.busy(false);
+    }
+  }
+
   protected async check(): Promise<void> {
     const outcome = await this.runtime.call("exercise.check_code", {
       vorbereitung: this.data.vorbereitung,
@@ -342,30 +494,23 @@ class CodeTaskExercise extends Exercise<CodeTaskData> {
       pruefung: this.data.pruefung,
     });
     this.feedback.clear();
+    this.codeRun.clear();
     const passed = outcome.checks.filter((check) => check.ok).length;
     if (outcome.ok) this.feedback.verdict("right", `Gelöst: alle ${outcome.checks.length} Prüfungen bestanden.`);
     else if (outcome.error) this.feedback.verdict("wrong", "Dein Code wirft einen Fehler, bevor geprüft werden kann:");
     else this.feedback.verdict("wrong", `${passed} von ${outcome.checks.length} Prüfungen bestanden.`);
     this.feedback.checks(outcome);
     this.feedback.pre(outcome.output);
-    setAvailable(this.solutionButton, true);
-    this.solutionButton.title = "";
-    if (outcome.ok) this.markSolved();
+    if (outcome.ok) {
+      this.markSolved();
+      this.attempted();
+    } else {
+      this.countWrong();
+    }
   }
 }
 
 class ConsoleTaskExercise extends Exercise<ConsoleTaskData> {
-  private readonly solutionButton: HTMLButtonElement;
-
-  constructor(root: HTMLElement, runtime: PythonRuntime) {
-    super(root, runtime);
-    this.solutionButton = solutionButton(this.data.label);
-    this.bar.append(this.solutionButton);
-    this.solutionButton.addEventListener("click", () => {
-      if (window.confirm("Die Lösung zeigen? Ein weiterer eigener Versuch lohnt sich oft.")) this.showSolution();
-    });
-  }
-
   protected async check(): Promise<void> {
     const consoleData = readData<Pick<ConsoleData, "key">>(this.root, ".lk-console__data", { key: "" });
     const outcome = await this.runtime.call("exercise.check_console", {
@@ -382,14 +527,19 @@ class ConsoleTaskExercise extends Exercise<ConsoleTaskData> {
       outcome.ok ? "Gelöst: der Zustand stimmt." : `${passed} von ${outcome.checks.length} Prüfungen bestanden.`,
     );
     this.feedback.checks(outcome);
-    setAvailable(this.solutionButton, true);
-    this.solutionButton.title = "";
-    if (outcome.ok) this.markSolved();
+    if (outcome.ok) {
+      this.markSolved();
+      this.attempted();
+    } else {
+      this.countWrong();
+    }
   }
 }
 
 class QuizExercise extends Exercise<QuizData> {
   private readonly inputs: HTMLInputElement[];
+  /** Options found wrong in an earlier try: their ✗ and explanation stay (facts about them). */
+  private readonly knownWrong = new Set<number>();
 
   constructor(root: HTMLElement, runtime: PythonRuntime) {
     super(root, runtime);
@@ -397,6 +547,10 @@ class QuizExercise extends Exercise<QuizData> {
     const { current } = this.progress.load();
     if (current?.answer) this.restore(current);
     for (const input of this.inputs) input.addEventListener("change", () => this.save({ answer: this.selected().join(",") }));
+  }
+
+  protected override versuche(): number | null {
+    return this.data.versuche ?? null;
   }
 
   private selected(): number[] {
@@ -408,21 +562,23 @@ class QuizExercise extends Exercise<QuizData> {
     for (const input of this.inputs) input.checked = chosen.has(Number(input.value));
   }
 
-  protected async check(): Promise<void> {
-    const chosen = this.selected();
-    this.feedback.clear();
-    if (chosen.length === 0) {
-      this.feedback.verdict("invalid", "Wähle zuerst eine Antwort.");
-      return;
-    }
+  protected override async showMore(): Promise<void> {
+    this.mark(true);
+  }
+
+  /**
+   * Each option's verdict in words beside it (not only a colour; forced colours keep it)
+   * and its explanation. Before the solution only options found wrong are marked; with
+   * it (`all`) every right one too, chosen or not.
+   */
+  private mark(all: boolean): void {
     const right = new Set(this.data.richtig);
-    const correct = chosen.length === right.size && chosen.every((index) => right.has(index));
     this.inputs.forEach((input, index) => {
       const item = input.closest("li");
       if (!item) return;
-      const result = right.has(index) ? "right" : input.checked ? "wrong" : "";
+      const wrong = this.knownWrong.has(index) || (all && input.checked && !right.has(index));
+      const result = all && right.has(index) ? "right" : wrong ? "wrong" : "";
       item.dataset["result"] = result;
-      // The verdict in words beside the option (not only a colour; forced colours keep it).
       item.querySelector(".lk-quiz__verdict")?.remove();
       if (result) {
         const verdict = document.createElement("span");
@@ -432,12 +588,35 @@ class QuizExercise extends Exercise<QuizData> {
         item.querySelector("label")?.append(verdict);
       }
       const why = item.querySelector<HTMLElement>(".lk-quiz__why");
-      if (why && (input.checked || right.has(index))) why.hidden = false;
+      if (why && (wrong || (all && (input.checked || right.has(index))))) why.hidden = false;
     });
-    const many = right.size > 1 ? ` (${right.size} Antworten sind richtig)` : "";
-    this.feedback.verdict(correct ? "right" : "wrong", correct ? "Richtig." : `Noch nicht${many}. Die Erklärungen stehen bei den Antworten.`);
-    this.showSolution();
-    if (correct) this.markSolved();
+  }
+
+  protected async check(): Promise<void> {
+    const chosen = this.selected();
+    this.feedback.clear();
+    if (chosen.length === 0) {
+      this.feedback.verdict("invalid", "Wähle zuerst eine Antwort.");
+      return;
+    }
+    this.save({ answer: chosen.join(",") });
+    const judged = judgeQuiz(chosen, this.data.richtig);
+    for (const index of judged.wrongChosen) this.knownWrong.add(index);
+    if (judged.correct) {
+      this.feedback.verdict("right", "Richtig.");
+      this.markSolved();
+      this.attempted();
+      this.showSolution();
+      this.mark(true);
+      return;
+    }
+    const due = this.countWrong();
+    this.mark(this.revealed || due);
+    this.feedback.verdict("wrong", wrongVerdict(judged.detail, this.tries));
+    const explained = judged.wrongChosen.some((index) => this.inputs[index]?.closest("li")?.querySelector(".lk-quiz__why"));
+    if (explained && !this.revealed && !due) this.feedback.note("Bei der falschen Antwort steht, warum.");
+    this.feedback.note(triesNote(this.tries, this.versuche()));
+    if (due) await this.reveal("tries");
   }
 }
 
@@ -452,6 +631,7 @@ const KINDS = {
 export function mountExercises(scope: ParentNode, runtime: PythonRuntime): Exercise[] {
   const roots = [...scope.querySelectorAll<HTMLElement>("[data-lk-exercise]:not([data-lk-mounted])")];
   const mounted = roots.map((root) => new KINDS[(root.dataset["type"] ?? "quiz") as keyof typeof KINDS](root, runtime));
+  for (const exercise of mounted) exercise.mounted();
   if (mounted.length > 0 && !storageAvailable()) {
     const note = document.createElement("p");
     note.className = "lk-notice lk-notice--warning";

@@ -2,8 +2,10 @@
  * Progress of the reader, per exercise, in localStorage.
  *
  * Key: `lk:<site path>:exercise:<page path>#<id>` (runtime/storage.ts); value: the
- * exercise's content digest, whether it is solved, and the reader's draft or answer,
- * checked for their types on every read (anything on the origin can write there). When the author
+ * exercise's content digest, whether it is solved, the reader's draft or answer, how
+ * many wrong tries were checked and whether the solution was shown, checked for their
+ * types on every read (anything on the origin can write there). Values written before
+ * tries and the shown solution were recorded lack both and read as none. When the author
  * changes an exercise its digest changes, and an old draft is not silently
  * restored. Where storage is unavailable the page still works.
  */
@@ -20,6 +22,10 @@ export interface Progress {
   solved: boolean;
   draft?: string;
   answer?: string;
+  /** Wrong answers checked so far (an invalid one does not count). */
+  tries?: number;
+  /** The reader saw the solution (asked for it, or the author's tries were used up). */
+  revealed?: boolean;
 }
 
 /** True when localStorage can be written (not in some private windows, not when full). */
@@ -48,11 +54,26 @@ function optionalString(value: unknown): boolean {
   return value === undefined || typeof value === "string";
 }
 
+function optionalCount(value: unknown): boolean {
+  return value === undefined || (typeof value === "number" && Number.isSafeInteger(value) && value >= 0);
+}
+
+function optionalBoolean(value: unknown): boolean {
+  return value === undefined || typeof value === "boolean";
+}
+
 /** Only a value with exactly the types this file writes counts as progress. */
 function isProgress(value: unknown): value is Progress {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
-  const { digest, solved, draft, answer } = value as Record<string, unknown>;
-  return typeof digest === "string" && typeof solved === "boolean" && optionalString(draft) && optionalString(answer);
+  const { digest, solved, draft, answer, tries, revealed } = value as Record<string, unknown>;
+  return (
+    typeof digest === "string" &&
+    typeof solved === "boolean" &&
+    optionalString(draft) &&
+    optionalString(answer) &&
+    optionalCount(tries) &&
+    optionalBoolean(revealed)
+  );
 }
 
 export function progressKey(page: string, id: string): string {
