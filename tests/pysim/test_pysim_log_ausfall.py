@@ -314,6 +314,56 @@ def test_konsole_erzaehlt_den_ausfall() -> None:
     assert "billing-2: entfernt bei t=4" in r.text
 
 
+def ausfall_konsole(*danach: str) -> Console:
+    """billing-1 (p0, p1) and billing-2 (p2, read without commit), session timeout 3."""
+    return vorbereitet(
+        Console(),
+        [
+            "timeout 3",
+            "create topic orders partitions 3",
+            "consume orders group billing",
+            "consume orders group billing as billing-2",
+            'produce orders key=customer-5 {"order":65}',
+            "consume orders group billing as billing-2 no-commit",
+            *danach,
+        ],
+    )
+
+
+def test_konsole_erzaehlt_jeden_ausfall_in_seinem_moment() -> None:
+    # billing-1 read at t=1, billing-2 at t=0: tick 4 removes billing-2 at t=4 (billing-1
+    # takes p2) and billing-1 at t=5. The lines of t=4 tell the state of t=4.
+    r = ausfall_konsole("tick", "consume orders group billing").run("tick 4")
+    assert r.ok
+    assert r.text.splitlines() == [
+        "Zeit: t=5 (+4).",
+        "t=4: billing-2 hat 4 Ticks nicht gelesen (Sitzungs-Zeitfenster 3): aus „billing“ "
+        "entfernt.",
+        "Neue Aufteilung in „orders“ (Generation 3):",
+        "  billing-1: p0, p1, p2",
+        "  billing-1 liest p2 ab Position 0.",
+        "t=5: billing-1 hat 4 Ticks nicht gelesen (Sitzungs-Zeitfenster 3): aus „billing“ "
+        "entfernt.",
+        "Neue Aufteilung in „orders“ (Generation 4):",
+        "  niemand: Kein Mitglied liest dieses Topic mehr.",
+    ]
+
+
+def test_konsole_nennt_gleichzeitige_ausfaelle_mit_einer_aufteilung() -> None:
+    # Both read last at t=0: one tick removes both, one new generation, one assignment.
+    r = ausfall_konsole().run("tick 4")
+    assert r.ok
+    assert r.text.splitlines() == [
+        "Zeit: t=4 (+4).",
+        "t=4: billing-1 hat 4 Ticks nicht gelesen (Sitzungs-Zeitfenster 3): aus „billing“ "
+        "entfernt.",
+        "t=4: billing-2 hat 4 Ticks nicht gelesen (Sitzungs-Zeitfenster 3): aus „billing“ "
+        "entfernt.",
+        "Neue Aufteilung in „orders“ (Generation 3):",
+        "  niemand: Kein Mitglied liest dieses Topic mehr.",
+    ]
+
+
 def test_konsole_commit_tick_timeout_leave() -> None:
     c = Console()
     for zeile in [
