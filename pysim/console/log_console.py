@@ -29,7 +29,6 @@ from .parser import (
     EingabeFehler,
     Option,
     Wert,
-    absatz,
     kuerze_wort,
     zahl,
 )
@@ -316,17 +315,17 @@ class Console(BasisKonsole[Log]):
             wo = "am Anfang (from-beginning)" if von_anfang else "am Ende"
             zeilen.append(f"Ohne gespeicherte Position: {teile}, Start {wo}.")
         elif von_anfang and meine:
-            zeilen.append("from-beginning zählt nicht: Die Gruppe hat schon")
-            zeilen.append("eine Position, und die Position gewinnt.")
+            zeilen.append(
+                "from-beginning zählt nicht: Die Gruppe hat schon eine Position, "
+                "und die Position gewinnt."
+            )
         if not meine:
             n = log.topic(topic).partitionen
             zeilen.append(
-                absatz(
-                    f"{mitglied} bekommt keine Partition: "
-                    f"{anzahl(n, 'Partition', 'Partitionen')}, "
-                    f"{anzahl(len(_leser(g, topic)), 'Mitglied', 'Mitglieder')}. "
-                    f"{mitglied} ist untätig."
-                )
+                f"{mitglied} bekommt keine Partition: "
+                f"{anzahl(n, 'Partition', 'Partitionen')}, "
+                f"{anzahl(len(_leser(g, topic)), 'Mitglied', 'Mitglieder')}. "
+                f"{mitglied} ist untätig."
             )
         else:
             teile = ", ".join(f"p{p}" for p in meine)
@@ -429,7 +428,7 @@ class Console(BasisKonsole[Log]):
         if not naechste:
             return ""
         ohne, wer = max(naechste, key=lambda x: (x[0], x[1]))
-        return absatz(
+        return (
             f"Niemand entfernt. Am längsten ohne consume: {wer} "
             f"({anzahl(ohne, 'Tick', 'Ticks')}; ab {timeout + 1} Ticks wird es entfernt)."
         )
@@ -454,7 +453,7 @@ class Console(BasisKonsole[Log]):
                 f"{anzahl(wert, 'Tick', 'Ticks')} "
                 f"ohne consume bleibt, fliegt bei tick aus der Gruppe."
             )
-        return self._ok(aufruf, absatz(text), self._bild())
+        return self._ok(aufruf, text, self._bild())
 
     def _leave(self, aufruf: Aufruf) -> ConsoleResult:
         gruppe, mitglied = aufruf.werte["gruppe"], aufruf.werte["mitglied"]
@@ -491,7 +490,7 @@ class Console(BasisKonsole[Log]):
         gruppe = aufruf.werte["gruppe"]
         g = self.log.group(gruppe)
         zeilen = [
-            absatz(f"Gruppe „{gruppe}“, Mitglieder: {', '.join(g.mitglieder) or 'keine'}"),
+            f"Gruppe „{gruppe}“, Mitglieder: {', '.join(g.mitglieder) or 'keine'}",
             f"Generation {g.generation} (zählt jede Neuverteilung).",
         ]
         beschreibung = self.log.describe(gruppe)
@@ -529,10 +528,8 @@ class Console(BasisKonsole[Log]):
                     )
         for e in g.entfernt():
             zeilen.append(
-                absatz(
-                    f"{e.mitglied}: entfernt bei t={e.zeit} ({e.ohne_lesen} Ticks ohne consume, "
-                    f"Sitzungs-Zeitfenster {e.zeitfenster})."
-                )
+                f"{e.mitglied}: entfernt bei t={e.zeit} ({e.ohne_lesen} Ticks ohne consume, "
+                f"Sitzungs-Zeitfenster {e.zeitfenster})."
             )
         return self._ok(aufruf, "\n".join(zeilen), g.bild().svg)
 
