@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.pages import FIRST_STEPS, Console
+from tests.browser.pages import FIRST_STEPS, PHONE, Console, phone_page
 
 pytestmark = pytest.mark.browser
 
@@ -21,7 +23,9 @@ def test_commands_change_text_and_picture(page: Page, site_url: str) -> None:
     log.command("describ group billing")
     last = log.entries.last
     expect(last).to_have_class("lk-console__entry lk-console__entry--error")
-    expect(last).to_contain_text("Meintest du `describe`?")
+    expect(last).to_contain_text("Meintest du describe?")
+    # Code in the answer is code, without its backticks.
+    expect(last.locator("code.lk-console__code")).to_have_text(["describe", "hilfe"])
     # Live answers have the build's markup: a block per line (hanging indent on phones).
     lines = last.locator(".lk-console__out > .lk-console__line")
     expect(lines.first).to_be_visible()
@@ -59,3 +63,35 @@ def test_queue_console_timeline(page: Page, site_url: str) -> None:
     queue.command("receive as B")
     expect(queue.entries.last).to_contain_text("B bekommt Nachricht 1")
     expect(queue.picture.locator("svg")).to_contain_text("B")
+
+
+def test_the_browser_wraps_a_long_answer_with_a_hanging_indent(browser: Any, site_url: str) -> None:
+    # pysim no longer breaks lines itself: the browser wraps a long line to the width there
+    # is, its continuation indented; a wider screen needs fewer rows. No sideways scrolling.
+    rows = {}
+    for viewport in (PHONE, {"width": 1280, "height": 900}):
+        with phone_page(browser, site_url + FIRST_STEPS, viewport) as page:
+            log = Console.first(page)
+            log.command("timeout 3")
+            line = log.entries.last.locator(".lk-console__line").first
+            expect(line).to_have_text(
+                "Sitzungs-Zeitfenster: 3 Ticks. Wer länger als 3 Ticks ohne consume bleibt, "
+                "fliegt bei tick aus der Gruppe.\n"
+            )
+            rows[viewport["width"]] = line.evaluate(
+                """(line) => {
+                    const text = line.firstChild;
+                    const range = document.createRange();
+                    range.setStart(text, 0);
+                    range.setEnd(text, text.length - 1);  // without the line's own newline
+                    const rects = [...range.getClientRects()];
+                    const box = line.getBoundingClientRect();
+                    const tops = new Set(rects.map((r) => Math.round(r.top)));
+                    const lefts = rects.map((r) => Math.round(r.left - box.left));
+                    return { rows: tops.size, first: lefts[0], rest: Math.min(...lefts.slice(1)) };
+                }"""
+            )
+            scroll = log.log.evaluate("(log) => log.scrollWidth - log.clientWidth")
+            assert scroll <= 0, scroll
+    assert rows[390]["rows"] > rows[1280]["rows"] >= 1, rows
+    assert rows[390]["rest"] > rows[390]["first"] + 20, rows  # the hanging indent (4ch)
