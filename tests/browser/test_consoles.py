@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -95,3 +96,55 @@ def test_the_browser_wraps_a_long_answer_with_a_hanging_indent(browser: Any, sit
             assert scroll <= 0, scroll
     assert rows[390]["rows"] > rows[1280]["rows"] >= 1, rows
     assert rows[390]["rest"] > rows[390]["first"] + 20, rows  # the hanging indent (4ch)
+
+
+def test_touch_buttons_complete_and_recall_commands(browser: Any, site_url: str) -> None:
+    # A phone's keyboard has no Tab and no arrow keys: buttons do what they do, and the hint
+    # names the buttons, not the keys.
+    with phone_page(browser, site_url + FIRST_STEPS, touch=True) as page:
+        log = Console.first(page)
+        box = log.box
+        complete = log.root.get_by_role("button", name="Befehl ergänzen: Konsole 1")
+        back = log.root.get_by_role("button", name="Vorheriger Befehl: Konsole 1")
+        forward = log.root.get_by_role("button", name="Nächster Befehl: Konsole 1")
+        for button in (complete, back, forward):
+            expect(button).to_be_visible()
+            size = button.bounding_box()
+            assert size and size["height"] >= 40 and size["width"] >= 40, size
+        log.command("topics")
+        box.tap()
+        box.fill("desc")
+        complete.tap()
+        expect(box).to_have_value("describe ")
+        expect(box).to_be_focused()  # the phone's keyboard stays open
+        box.fill("c")
+        complete.tap()
+        expect(log.log.locator(".lk-console__note").last).to_contain_text("Möglich: clear commit")
+        box.fill("")
+        back.tap()
+        expect(box).to_have_value("topics")
+        forward.tap()
+        expect(box).to_have_value("")
+        hint = log.root.locator(".lk-console__hint")
+        expect(hint).to_be_visible()
+        expect(hint).to_have_text(re.compile("⇥ ergänzt Befehle und Namen"))
+        assert "Tab" not in hint.inner_text() and "Enter" not in hint.inner_text()
+        assert "Tab" not in box.evaluate(
+            "(box) => document.getElementById(box.getAttribute('aria-describedby')).innerText"
+        )
+
+
+def test_with_a_mouse_the_hint_names_the_keys_and_no_touch_buttons_show(
+    page: Page, site_url: str
+) -> None:
+    page.goto(site_url + FIRST_STEPS)
+    log = Console.first(page)
+    log.box.focus()
+    hint = log.root.locator(".lk-console__hint")
+    expect(hint).to_be_visible()
+    assert hint.inner_text() == (
+        "Enter führt aus · ↑ ↓ holen frühere Befehle zurück · Tab ergänzt Befehle und Namen"
+    )
+    expect(log.root.locator(".lk-button--touch")).to_have_count(3)
+    for button in log.root.locator(".lk-button--touch").all():
+        expect(button).to_be_hidden()
