@@ -7,7 +7,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.pages import LESSON_2, Console, Exercise
+from tests.browser.pages import LESSON_2, Console, Exercise, phone_page
 
 pytestmark = pytest.mark.browser
 
@@ -106,3 +106,31 @@ def test_stalled_member_exercise(page: Page, site_url: str) -> None:
     task.type("leave group billing billing-2")
     task.console.expect_answer("consume orders group billing", '{"order":65,"total":19.9}')
     task.check_solved()
+
+
+def test_the_keys_are_whole_in_the_pictures_on_a_phone(browser: object, site_url: str) -> None:
+    # Step 11: product-7 and product-3 (and customer-7 typed beside them) are told apart on a
+    # phone; each line of a key lies inside its cell.
+    with phone_page(browser, site_url + LESSON_2, touch=True) as page:
+        stock = Console(page.locator("[data-lk-console]", has_text="produce stock").first)
+        stock.command('produce stock key=customer-7 {"order":61}')
+        svg = stock.picture.locator("svg")
+        cells = svg.evaluate(
+            """(svg) => {
+                const rects = [...svg.querySelectorAll("rect.eintrag")].map((r) => r.getBBox());
+                return [...svg.querySelectorAll("text.schluessel")].map((t) => {
+                    const b = t.getBBox();
+                    const cell = rects.find((r) => b.x >= r.x && b.x + b.width <= r.x + r.width
+                        && b.y >= r.y && b.y + b.height <= r.y + r.height);
+                    return [t.textContent, Boolean(cell)];
+                });
+            }"""
+        )
+        keys = [text for text, _ in cells]
+        assert "".join(keys).count("product-7") == 3 and "product-3" in "".join(keys), keys
+        assert "customer-7" in "".join(keys), keys
+        assert all(inside for _, inside in cells), cells
+        scale = svg.evaluate(
+            "(svg) => svg.getBoundingClientRect().width / svg.viewBox.baseVal.width"
+        )
+        assert 9 * scale >= 6.5, scale  # the key's font on the phone, in CSS pixels
