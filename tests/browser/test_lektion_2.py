@@ -108,6 +108,28 @@ def test_stalled_member_exercise(page: Page, site_url: str) -> None:
     task.check_solved()
 
 
+def test_each_removal_is_told_at_its_own_moment(page: Page, site_url: str) -> None:
+    # Issue 26: after `tick 4` the console said "niemand" and then "billing-1 liest p2".
+    page.goto(site_url + LESSON_2)
+    task = Exercise.by_id(page, "haengt")
+    task.type("tick", "consume orders group billing")
+    entry = task.console.command("tick 4")
+    expect(entry.locator(".lk-console__line")).to_have_text(
+        [
+            "Zeit: t=5 (+4).\n",
+            "t=4: billing-2 hat 4 Ticks nicht gelesen (Sitzungs-Zeitfenster 3): aus „billing“ "
+            "entfernt.\n",
+            "Neue Aufteilung in „orders“ (Generation 3):\n",
+            "  billing-1: p0, p1, p2\n",
+            "  billing-1 liest p2 ab Position 0.\n",
+            "t=5: billing-1 hat 4 Ticks nicht gelesen (Sitzungs-Zeitfenster 3): aus „billing“ "
+            "entfernt.\n",
+            "Neue Aufteilung in „orders“ (Generation 4):\n",
+            "  niemand: Kein Mitglied liest dieses Topic mehr.\n",
+        ]
+    )
+
+
 def test_the_keys_are_whole_in_the_pictures_on_a_phone(browser: object, site_url: str) -> None:
     # Step 11: product-7 and product-3 (and customer-7 typed beside them) are told apart on a
     # phone; each line of a key lies inside its cell.
