@@ -66,36 +66,45 @@ def test_queue_console_timeline(page: Page, site_url: str) -> None:
     expect(queue.picture.locator("svg")).to_contain_text("B")
 
 
+#: The rows a block's text takes, and where its first and its later rows start (px).
+ROWS = """(node) => {
+    const text = node.firstChild;
+    const range = document.createRange();
+    range.setStart(text, 0);
+    range.setEnd(text, text.length - (text.data.endsWith("\\n") ? 1 : 0));
+    const rects = [...range.getClientRects()];
+    const box = node.getBoundingClientRect();
+    const tops = new Set(rects.map((r) => Math.round(r.top)));
+    const lefts = rects.map((r) => Math.round(r.left - box.left));
+    return { rows: tops.size, first: lefts[0], rest: Math.min(...lefts.slice(1)) };
+}"""
+
+
 def test_the_browser_wraps_a_long_answer_with_a_hanging_indent(browser: Any, site_url: str) -> None:
     # pysim no longer breaks lines itself: the browser wraps a long line to the width there
     # is, its continuation indented; a wider screen needs fewer rows. No sideways scrolling.
+    # A long command wraps after its "$ ".
     rows = {}
     for viewport in (PHONE, {"width": 1280, "height": 900}):
         with phone_page(browser, site_url + FIRST_STEPS, viewport) as page:
             log = Console.first(page)
-            log.command("timeout 3")
-            line = log.entries.last.locator(".lk-console__line").first
+            entry = log.command("timeout 3")
+            line = entry.locator(".lk-console__line").first
             expect(line).to_have_text(
                 "Sitzungs-Zeitfenster: 3 Ticks. Wer länger als 3 Ticks ohne consume bleibt, "
                 "fliegt bei tick aus der Gruppe.\n"
             )
-            rows[viewport["width"]] = line.evaluate(
-                """(line) => {
-                    const text = line.firstChild;
-                    const range = document.createRange();
-                    range.setStart(text, 0);
-                    range.setEnd(text, text.length - 1);  // without the line's own newline
-                    const rects = [...range.getClientRects()];
-                    const box = line.getBoundingClientRect();
-                    const tops = new Set(rects.map((r) => Math.round(r.top)));
-                    const lefts = rects.map((r) => Math.round(r.left - box.left));
-                    return { rows: tops.size, first: lefts[0], rest: Math.min(...lefts.slice(1)) };
-                }"""
-            )
+            answer = line.evaluate(ROWS)
+            command = log.command(
+                'produce orders key=customer-7 {"order":62,"total":8.90,"why":"second"}'
+            ).locator(".lk-console__cmd")
+            rows[viewport["width"]] = (answer, command.evaluate(ROWS))
             scroll = log.log.evaluate("(log) => log.scrollWidth - log.clientWidth")
             assert scroll <= 0, scroll
-    assert rows[390]["rows"] > rows[1280]["rows"] >= 1, rows
-    assert rows[390]["rest"] > rows[390]["first"] + 20, rows  # the hanging indent (4ch)
+    (answer, command), (wide, _) = rows[390], rows[1280]
+    assert answer["rows"] > wide["rows"] >= 1, rows
+    assert answer["rest"] > answer["first"] + 20, rows  # the answer's hanging indent (4ch)
+    assert command["rows"] > 1 and command["rest"] > command["first"] + 10, rows
 
 
 def test_touch_buttons_complete_and_recall_commands(browser: Any, site_url: str) -> None:
