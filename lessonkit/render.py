@@ -4,8 +4,8 @@ console's answer.
 The browser (``frontend/src/components/output/render.ts``,
 ``…/console/transcript.ts``) renders live results into the same structure, so
 the page looks the same before and after Python runs in the browser;
-``tests/browser/test_markup.py`` runs those renderers on the results of
-``tests/lessonkit/markup_fixtures.py`` and compares with these functions.
+``tests/browser/test_markup.py`` runs those renderers on its results (a hostile
+console answer among them) and compares with these functions.
 """
 
 from __future__ import annotations
