@@ -4,12 +4,13 @@ console's answer.
 The browser (``frontend/src/components/output/render.ts``,
 ``…/console/transcript.ts``) renders live results into the same structure, so
 the page looks the same before and after Python runs in the browser;
-``tests/browser/test_markup.py`` runs those renderers on the results of
-``tests/lessonkit/markup_fixtures.py`` and compares with these functions.
+``tests/browser/test_markup.py`` runs those renderers on its results (a hostile
+console answer among them) and compares with these functions.
 """
 
 from __future__ import annotations
 
+import re
 from html import escape
 
 from pygments import highlight
@@ -24,6 +25,14 @@ _PYTHON = PythonLexer()
 _TYPESCRIPT = TypeScriptLexer()
 
 PROMPT = "$ "
+
+#: Code in a console's answer, written in backticks by pysim ("Meintest du `produce`?"): the
+#: opening backtick starts the line or follows a space or "(", the code has no backtick and
+#: neither starts nor ends with a space, and the closing backtick ends the line or comes
+#: before a space or punctuation. So a backtick inside data (``{"a":"`x`"}``, „`x“) stays
+#: a backtick. An indented line (records, examples, syntax) is shown as it is.
+#: ``frontend/src/components/console/transcript.ts`` has the same rule.
+CODE = re.compile(r"(^|[ (])`([^` ](?:[^`]*[^` ])?)`(?=[ .,:;!?)]|$)")
 
 
 def highlight_python(code: str) -> str:
@@ -56,11 +65,27 @@ def render_output(result: CellResult | None) -> str:
     return "".join(parts)
 
 
+def render_console_line(line: str) -> str:
+    """One line of a console's answer as escaped HTML, its `code` as ``<code>``."""
+    if line.startswith(" "):
+        return escape(line)
+    parts: list[str] = []
+    done = 0
+    for match in CODE.finditer(line):
+        tick = match.start(2) - 1
+        parts.append(escape(line[done:tick]))
+        parts.append(f'<code class="lk-console__code">{escape(match.group(2))}</code>')
+        done = match.end()
+    parts.append(escape(line[done:]))
+    return "".join(parts)
+
+
 def render_console_lines(text: str) -> str:
-    """A console answer, a block per line: a line too long for a phone wraps with a
-    hanging indent (docs/assets/lessonkit.css), not back at the left edge."""
+    """A console answer, a block per line: the browser wraps a long line with a hanging
+    indent (docs/assets/lessonkit.css), so a wrapped line never looks like a new one."""
     lines = "".join(
-        f'<span class="lk-console__line">{escape(line)}\n</span>' for line in text.split("\n")
+        f'<span class="lk-console__line">{render_console_line(line)}\n</span>'
+        for line in text.split("\n")
     )
     return f'<span class="lk-console__out">{lines}</span>'
 

@@ -1,7 +1,10 @@
 """Bilder des Logs: Partitionen als Zeilen von Zellen, Gruppen als Zeilen darunter.
 
-- Jede Partition ist eine Zeile. Eine Zelle ist ein Eintrag: oben der Offset, darunter das Ende
-  des Schlüssels. Die gestrichelte Zelle ist die Stelle, an die der nächste Eintrag kommt.
+- Jede Partition ist eine Zeile. Eine Zelle ist ein Eintrag: oben der Offset, darunter der ganze
+  Schlüssel; passt er nicht in eine Zeile, steht er in zweien, vor seinem letzten Bindestrich
+  getrennt (``customer`` über ``-7``), und die Zellen werden so breit wie die längste Zeile. So
+  sind ``customer-7`` und ``product-7`` auch auf einem Telefon auseinanderzuhalten. Die
+  gestrichelte Zelle ist die Stelle, an die der nächste Eintrag kommt.
 - Unter jeder Partition hat jede Gruppe ihre eigene Zeile: Der gefärbte Teil ist gelesen und seine
   Position gespeichert, ▲ steht an der Stelle, an der die Gruppe als Nächstes liest. Links steht,
   welches Mitglied die Partition liest (die Aufteilung); nach einer Neuverteilung steht dort ein
@@ -13,10 +16,11 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from . import log_regeln as regeln
-from .svg import Bild, Zeichnung, kuerze, textbreite
+from .svg import Bild, Zeichnung, textbreite
 
 if TYPE_CHECKING:
     from .log import Gruppe, Log, Topic
@@ -30,6 +34,69 @@ ABSTAND = 10
 MAX_SPALTEN = 12
 RECHTS = 110
 UNTAETIG_H = 18
+#: Schriftgröße des Schlüssels in einer Zelle und sein Rand links und rechts zusammen.
+SCHLUESSEL_PX = 9
+SCHLUESSEL_RAND = 8
+#: So viele Zeichen hat eine Zeile des Schlüssels höchstens; eine längere wird in der Mitte
+#: gekürzt (``abcdef…uvwxyz``), ihr Anfang und ihr Ende bleiben.
+MAX_SCHLUESSEL_ZEICHEN = 12
+#: Hier wird ein langer Schlüssel getrennt (vor dem letzten dieser Zeichen).
+TRENNER = "-_.:/"
+
+
+def _mitte_gekuerzt(text: str) -> str:
+    if len(text) <= MAX_SCHLUESSEL_ZEICHEN:
+        return text
+    vorn = (MAX_SCHLUESSEL_ZEICHEN - 1) // 2
+    return text[:vorn] + "…" + text[len(text) - (MAX_SCHLUESSEL_ZEICHEN - 1 - vorn) :]
+
+
+def schluessel_zeilen(key: str) -> tuple[str, ...]:
+    """Der Schlüssel, wie ihn eine Zelle zeigt: ganz in einer Zeile, wenn er in eine Zelle passt,
+    sonst in zwei, vor seinem letzten Trennzeichen (``customer-7`` -> ``customer``, ``-7``;
+    ohne Trennzeichen in der Mitte)."""
+    if textbreite(key, SCHLUESSEL_PX) + SCHLUESSEL_RAND <= ZELLE:
+        return (key,)
+    stelle = max(key.rfind(t) for t in TRENNER)
+    if stelle <= 0:
+        stelle = (len(key) + 1) // 2
+    return (_mitte_gekuerzt(key[:stelle]), _mitte_gekuerzt(key[stelle:]))
+
+
+@dataclass(frozen=True)
+class _Mass:
+    """Die Maße der Zellen eines Bildes: breit genug für die längste Zeile eines Schlüssels,
+    hoch genug für zwei Zeilen, wenn ein Schlüssel zwei braucht."""
+
+    zelle: int = ZELLE
+    zeilen: int = 1
+
+    @property
+    def schritt(self) -> int:
+        return self.zelle + SCHRITT - ZELLE
+
+    @property
+    def partition_h(self) -> int:
+        return PARTITION_H + (self.zeilen - 1) * 10
+
+    @property
+    def zelle_h(self) -> int:
+        return self.partition_h - 4
+
+
+def _mass(topics: list[Topic]) -> _Mass:
+    """Die Maße für die Einträge, die das Bild von ``topics`` zeigt."""
+    zeilen = [
+        schluessel_zeilen(r.key)
+        for t in topics
+        for p in range(t.partitionen)
+        for r in t.records(p, _fenster(t.ende(p))[1])
+        if r.key is not None
+    ]
+    breite = max(
+        [ZELLE] + [textbreite(z, SCHLUESSEL_PX) + SCHLUESSEL_RAND for k in zeilen for z in k]
+    )
+    return _Mass(breite, max([1] + [len(k) for k in zeilen]))
 
 
 def _fenster(ende: int) -> tuple[bool, int]:
@@ -74,10 +141,10 @@ def _hinweise(topic: Topic, gruppen: list[Gruppe]) -> list[str]:
     return [*_untaetige(topic, gruppen), *_entfernte(topic, gruppen)]
 
 
-def _hoehe_topic(topic: Topic, gruppen: list[Gruppe]) -> int:
+def _hoehe_topic(topic: Topic, gruppen: list[Gruppe], mass: _Mass) -> int:
     return (
         24
-        + topic.partitionen * (PARTITION_H + len(gruppen) * (GRUPPE_H + 4) + ABSTAND)
+        + topic.partitionen * (mass.partition_h + len(gruppen) * (GRUPPE_H + 4) + ABSTAND)
         + UNTAETIG_H * len(_hinweise(topic, gruppen))
     )
 
@@ -86,11 +153,32 @@ def _eintraege(anzahl: int) -> str:
     return "1 Eintrag" if anzahl == 1 else f"{anzahl} Einträge"
 
 
+#: So viele verschiedene Schlüssel einer Partition nennt die Beschreibung.
+MAX_SCHLUESSEL_TEXT = 5
+
+
+def _schluessel_text(topic: Topic, p: int) -> str:
+    """`` (Schlüssel customer-7, product-7)``: die Schlüssel einer Partition, in ihrer Folge."""
+    keys: list[str] = []
+    for r in topic.records(p):
+        if r.key is not None and r.key not in keys:
+            keys.append(r.key)
+            if len(keys) > MAX_SCHLUESSEL_TEXT:
+                break
+    if not keys:
+        return ""
+    mehr = ", …" if len(keys) > MAX_SCHLUESSEL_TEXT else ""
+    return f" (Schlüssel {', '.join(keys[:MAX_SCHLUESSEL_TEXT])}{mehr})"
+
+
 def beschreibung_topic(topic: Topic, gruppen: list[Gruppe]) -> str:
     """Was das Bild eines Topics zeigt, in Worten (``<desc>`` für Screenreader)."""
     teile = [
         f"Topic „{topic.name}“: "
-        + ", ".join(f"P{p} {_eintraege(topic.ende(p))}" for p in range(topic.partitionen))
+        + ", ".join(
+            f"P{p} {_eintraege(topic.ende(p))}{_schluessel_text(topic, p)}"
+            for p in range(topic.partitionen)
+        )
         + "."
     ]
     for g in gruppen:
@@ -114,46 +202,60 @@ def beschreibung_topic(topic: Topic, gruppen: list[Gruppe]) -> str:
 
 
 def _zeichne_topic(
-    z: Zeichnung, y: int, links: int, topic: Topic, gruppen: list[Gruppe], ueberschrift: str
+    z: Zeichnung,
+    y: int,
+    links: int,
+    topic: Topic,
+    gruppen: list[Gruppe],
+    ueberschrift: str,
+    mass: _Mass,
 ) -> int:
     """Zeichnet ein Topic ab Höhe ``y``; gibt die Höhe danach zurück."""
     z.text(RAND, y + 14, ueberschrift, fett=True, groesse=13)
     y += 24
+    mitte = mass.zelle_h // 2 + 7
     for p in range(topic.partitionen):
         ende = topic.ende(p)
         gekuerzt, erster = _fenster(ende)
-        x0 = links + (SCHRITT if gekuerzt else 0)
-        z.text(RAND, y + 24, f"P{p}", fett=True, groesse=13)
+        x0 = links + (mass.schritt if gekuerzt else 0)
+        z.text(RAND, y + mitte, f"P{p}", fett=True, groesse=13)
         if gekuerzt:
-            z.text(links + ZELLE // 2, y + 24, "…", anker="middle", farbe_name="muted")
+            z.text(links + mass.zelle // 2, y + mitte, "…", anker="middle", farbe_name="muted")
         for i, record in enumerate(topic.records(p, erster)):
-            x = x0 + i * SCHRITT
-            z.rechteck(x, y, ZELLE, PARTITION_H - 4, fuellung="cell", rand="fg", klasse="eintrag")
+            x = x0 + i * mass.schritt
+            z.rechteck(x, y, mass.zelle, mass.zelle_h, fuellung="cell", rand="fg", klasse="eintrag")
             z.text(
-                x + ZELLE // 2, y + 16, str(record.offset), anker="middle", mono=True, groesse=13
+                x + mass.zelle // 2,
+                y + 16,
+                str(record.offset),
+                anker="middle",
+                mono=True,
+                groesse=13,
             )
             if record.key is not None:
-                z.text(
-                    x + ZELLE // 2,
-                    y + 29,
-                    kuerze(record.key, 5),
-                    anker="middle",
-                    groesse=9,
-                    farbe_name="muted",
-                )
-        x = x0 + (ende - erster) * SCHRITT
+                for n, zeile in enumerate(schluessel_zeilen(record.key)):
+                    z.text(
+                        x + mass.zelle // 2,
+                        y + 28 + 10 * n,
+                        zeile,
+                        anker="middle",
+                        groesse=SCHLUESSEL_PX,
+                        farbe_name="muted",
+                        klasse="schluessel",
+                    )
+        x = x0 + (ende - erster) * mass.schritt
         z.rechteck(
             x,
             y,
-            ZELLE,
-            PARTITION_H - 4,
+            mass.zelle,
+            mass.zelle_h,
             fuellung=None,
             rand="next",
             gestrichelt=True,
             klasse="naechste",
         )
         z.text(
-            x + ZELLE // 2,
+            x + mass.zelle // 2,
             y + 16,
             str(ende),
             anker="middle",
@@ -161,7 +263,7 @@ def _zeichne_topic(
             groesse=13,
             farbe_name="next",
         )
-        y += PARTITION_H
+        y += mass.partition_h
         for g in gruppen:
             position = g.position(topic.name, p)
             mitglied = g.zuteilung(topic.name).get(p)
@@ -173,14 +275,16 @@ def _zeichne_topic(
                 y += GRUPPE_H + 4
                 continue
             for offset in range(erster, ende + 1):
-                x = x0 + (offset - erster) * SCHRITT
+                x = x0 + (offset - erster) * mass.schritt
                 if offset < position:
-                    z.rechteck(x, y + 2, ZELLE, 14, fuellung="read", rand="line", klasse="gelesen")
+                    z.rechteck(
+                        x, y + 2, mass.zelle, 14, fuellung="read", rand="line", klasse="gelesen"
+                    )
                 elif offen is not None and offen[0] <= offset < offen[1]:
                     z.rechteck(
                         x,
                         y + 2,
-                        ZELLE,
+                        mass.zelle,
                         14,
                         fuellung=None,
                         rand="accent",
@@ -188,11 +292,11 @@ def _zeichne_topic(
                         klasse="ungespeichert",
                     )
                 else:
-                    z.rechteck(x, y + 2, ZELLE, 14, fuellung=None, rand="line")
+                    z.rechteck(x, y + 2, mass.zelle, 14, fuellung=None, rand="line")
             if position >= erster:
-                mx = x0 + (position - erster) * SCHRITT + ZELLE // 2
+                mx = x0 + (position - erster) * mass.schritt + mass.zelle // 2
             else:
-                mx = links + ZELLE // 2
+                mx = links + mass.zelle // 2
             z.text(
                 mx, y + 14, "▲", anker="middle", farbe_name="accent", groesse=12, klasse="marker"
             )
@@ -223,9 +327,9 @@ def _links(topics: list[Topic], gruppen: list[Gruppe]) -> int:
     return RAND + max([textbreite(t, 11) + 8 for t in labels] + [40]) + 12
 
 
-def _breite(links: int, topics: list[Topic]) -> int:
+def _breite(links: int, topics: list[Topic], mass: _Mass) -> int:
     spalten = max([_spalten(t.ende(p)) for t in topics for p in range(t.partitionen)] + [1])
-    return max(links + spalten * SCHRITT + RECHTS, 360)
+    return max(links + spalten * mass.schritt + RECHTS, 360)
 
 
 LEGENDE = "gestrichelt: nächster Eintrag · gefärbt: gelesen · ▲ nächste Leseposition"
@@ -278,11 +382,12 @@ def topic_bild(topic: Topic, gruppen: list[Gruppe]) -> Bild:
     else:
         titel = f"Topic „{topic.name}“ mit {regeln.partitionen_text(topic.partitionen)}"
     links = _links([topic], gruppen)
-    breite = _breite_mit_texten(_breite(links, [topic]), [topic], gruppen)
+    mass = _mass([topic])
+    breite = _breite_mit_texten(_breite(links, [topic], mass), [topic], gruppen)
     legende = _legende(breite, bool(gruppen), _mit_offenen([topic], gruppen))
-    hoehe = 8 + _hoehe_topic(topic, gruppen) + 10 + LEGENDE_ZEILE * len(legende)
+    hoehe = 8 + _hoehe_topic(topic, gruppen, mass) + 10 + LEGENDE_ZEILE * len(legende)
     z = Zeichnung(breite, hoehe, titel, beschreibung_topic(topic, gruppen))
-    y = _zeichne_topic(z, 8, links, topic, gruppen, f"Topic „{topic.name}“")
+    y = _zeichne_topic(z, 8, links, topic, gruppen, f"Topic „{topic.name}“", mass)
     _zeichne_legende(z, y, legende)
     return Bild(z.svg(), titel)
 
@@ -292,17 +397,20 @@ def gruppen_bild(log: Log, gruppe: Gruppe) -> Bild:
     topics = [log.topic(n) for n in gruppe.topics()]
     titel = f"Gruppe „{gruppe.name}“, Mitglieder: " + (", ".join(gruppe.mitglieder) or "keine")
     links = _links(topics, [gruppe])
-    breite = _breite_mit_texten(_breite(links, topics), topics, [gruppe])
+    mass = _mass(topics)
+    breite = _breite_mit_texten(_breite(links, topics, mass), topics, [gruppe])
     if not topics:
         z = Zeichnung(max(breite, 420), 60, titel, "Noch keine gespeicherte Position.")
         z.text(RAND, 22, f"Gruppe „{gruppe.name}“", fett=True, groesse=13)
         z.text(RAND, 44, "Noch keine gespeicherte Position.", farbe_name="muted")
         return Bild(z.svg(), titel)
     legende = _legende(breite, True, _mit_offenen(topics, [gruppe]))
-    hoehe = 8 + sum(_hoehe_topic(t, [gruppe]) for t in topics) + 10 + LEGENDE_ZEILE * len(legende)
+    hoehe = (
+        8 + sum(_hoehe_topic(t, [gruppe], mass) for t in topics) + 10 + LEGENDE_ZEILE * len(legende)
+    )
     z = Zeichnung(breite, hoehe, titel, " ".join(beschreibung_topic(t, [gruppe]) for t in topics))
     y = 8
     for t in topics:
-        y = _zeichne_topic(z, y, links, t, [gruppe], f"Gruppe „{gruppe.name}“ in „{t.name}“")
+        y = _zeichne_topic(z, y, links, t, [gruppe], f"Gruppe „{gruppe.name}“ in „{t.name}“", mass)
     _zeichne_legende(z, y, legende)
     return Bild(z.svg(), titel)

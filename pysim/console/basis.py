@@ -19,7 +19,6 @@ from .parser import (
     EingabeFehler,
     Handler,
     Wert,
-    absatz,
     kuerze_wort,
     naechste,
     parse,
@@ -112,7 +111,7 @@ def interner_fehler(exc: BaseException) -> str:
     """Die Meldung für eine Ausnahme, die nie hätte auftreten dürfen."""
     art = type(exc).__name__
     text = kuerze_wort(str(exc), 120)
-    return absatz(INTERNER_FEHLER) + "\n" + absatz(f"({art}: {text})" if text else f"({art})")
+    return INTERNER_FEHLER + "\n" + (f"({art}: {text})" if text else f"({art})")
 
 
 #: Das Modell, das eine Konsole bedient (``Log``, ``Queue``, ``SagaSim``).
@@ -195,7 +194,7 @@ class BasisKonsole(Generic[M]):
 
     @staticmethod
     def _fehler(text: str, befehl: Befehl | None) -> ConsoleResult:
-        return ConsoleResult(False, absatz(text), command=befehl.name if befehl else "")
+        return ConsoleResult(False, text, command=befehl.name if befehl else "")
 
     def _ok(self, aufruf: Aufruf, text: str, svg: str | None = None) -> ConsoleResult:
         return ConsoleResult(True, text, svg=svg, command=aufruf.befehl.name)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .parser import Befehl, Befehlstabelle, absatz, syntax_zeilen
+from .parser import Befehl, Befehlstabelle
 
 
 def uebersicht(tabelle: Befehlstabelle, titel: str, beispiel: str) -> str:
@@ -15,14 +15,13 @@ def uebersicht(tabelle: Befehlstabelle, titel: str, beispiel: str) -> str:
     versteckt = [b.name for b in tabelle.befehle if not b.vervollstaendigen]
     if versteckt:
         zeilen.append(f"  {' / '.join(versteckt)}: gibt es nicht (siehe hilfe {versteckt[0]})")
-    zeilen.append("Mehr zu einem Befehl: hilfe <befehl>,")
-    zeilen.append(f"z. B. hilfe {beispiel}")
-    return absatz("\n".join(zeilen))
+    zeilen.append(f"Mehr zu einem Befehl: hilfe <befehl>, z. B. hilfe {beispiel}")
+    return "\n".join(zeilen)
 
 
 def details(befehl: Befehl) -> str:
     """``hilfe <befehl>``: Syntax, Erklärung und Beispiele."""
-    zeilen = syntax_zeilen(befehl.syntax, einzug="")
+    zeilen = [befehl.syntax]
     zeilen.append("")
     zeilen.append(befehl.kurz[0].upper() + befehl.kurz[1:] + ".")
     zeilen.extend(befehl.erklaerung)
@@ -31,4 +30,4 @@ def details(befehl: Befehl) -> str:
         zeilen.extend(f"  {b}" for b in befehl.beispiele)
     if befehl.aliase:
         zeilen.append("Auch: " + ", ".join(befehl.aliase))
-    return absatz("\n".join(zeilen))
+    return "\n".join(zeilen)

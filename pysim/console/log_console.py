@@ -17,7 +17,7 @@ import difflib
 from typing import Any
 
 from .. import log_regeln as regeln
-from ..log import Gruppe, Log, Record
+from ..log import Entfernt, Gruppe, Log, Record
 from .basis import MAX_TICKS, BasisKonsole, setze_befehle, tick_anzahl, tick_befehl, tick_kopf
 from .ergebnis import ConsoleResult
 from .parser import (
@@ -29,7 +29,6 @@ from .parser import (
     EingabeFehler,
     Option,
     Wert,
-    absatz,
     kuerze_wort,
     zahl,
 )
@@ -316,17 +315,17 @@ class Console(BasisKonsole[Log]):
             wo = "am Anfang (from-beginning)" if von_anfang else "am Ende"
             zeilen.append(f"Ohne gespeicherte Position: {teile}, Start {wo}.")
         elif von_anfang and meine:
-            zeilen.append("from-beginning zählt nicht: Die Gruppe hat schon")
-            zeilen.append("eine Position, und die Position gewinnt.")
+            zeilen.append(
+                "from-beginning zählt nicht: Die Gruppe hat schon eine Position, "
+                "und die Position gewinnt."
+            )
         if not meine:
             n = log.topic(topic).partitionen
             zeilen.append(
-                absatz(
-                    f"{mitglied} bekommt keine Partition: "
-                    f"{anzahl(n, 'Partition', 'Partitionen')}, "
-                    f"{anzahl(len(_leser(g, topic)), 'Mitglied', 'Mitglieder')}. "
-                    f"{mitglied} ist untätig."
-                )
+                f"{mitglied} bekommt keine Partition: "
+                f"{anzahl(n, 'Partition', 'Partitionen')}, "
+                f"{anzahl(len(_leser(g, topic)), 'Mitglied', 'Mitglieder')}. "
+                f"{mitglied} ist untätig."
             )
         else:
             teile = ", ".join(f"p{p}" for p in meine)
@@ -365,34 +364,53 @@ class Console(BasisKonsole[Log]):
     def _tick(self, aufruf: Aufruf) -> ConsoleResult:
         log = self.log
         n = tick_anzahl(aufruf)
-        entfernt = log.tick(n)
+        # One tick at a time: each removal is told with the assignment of its own moment, not
+        # with the one at the end of the run (a later tick may remove the new owner, too).
+        entfernt: list[Entfernt] = []
+        berichte: list[str] = []
+        for _ in range(n):
+            jetzt = log.tick()
+            entfernt += jetzt
+            berichte += self._entfernt_text(jetzt)
         timeout = log.session_timeout
         zeilen = [tick_kopf(log.zeit, n)]
         if timeout is None:
-            zeilen.append("Ohne Sitzungs-Zeitfenster wird niemand entfernt")
-            zeilen.append("(timeout 3 schaltet ihn ein).")
-        for e in entfernt:
             zeilen.append(
-                absatz(
-                    f"t={e.zeit}: {e.mitglied} hat {e.ohne_lesen} Ticks nicht gelesen "
-                    f"(Sitzungs-Zeitfenster {e.zeitfenster}): aus „{e.gruppe}“ entfernt."
-                )
+                "Ohne Sitzungs-Zeitfenster wird niemand entfernt (timeout 3 schaltet ihn ein)."
             )
-            g = log.group(e.gruppe)
-            for topic in sorted({t for t, _, _ in e.uebernahme}):
-                zeilen.append(f"Neue Aufteilung in „{topic}“ (Generation {e.generation}):")
-                zeilen.extend(_aufteilung(_leser(g, topic), g.zuteilung(topic)))
-                for t, p, wer in e.uebernahme:
-                    if t == topic and wer is not None:
-                        zeilen.append(
-                            f"  {wer} liest p{p} ab Position "
-                            f"{regeln.position_text(g.position(topic, p))}."
-                        )
+        zeilen += berichte
         if timeout is not None and not entfernt:
             wach = self._wach_text()
             if wach:
                 zeilen.append(wach)
         return self._ok(aufruf, "\n".join(zeilen), self._bild())
+
+    def _entfernt_text(self, entfernt: list[Entfernt]) -> list[str]:
+        """What one tick's removals did, right after that tick: who left, then once per group
+        the new assignment of each topic they read and who takes over which partition."""
+        log = self.log
+        zeilen: list[str] = []
+        gruppen: dict[str, list[Entfernt]] = {}
+        for e in entfernt:
+            gruppen.setdefault(e.gruppe, []).append(e)
+        for gruppe, weg in gruppen.items():
+            for e in weg:
+                zeilen.append(
+                    f"t={e.zeit}: {e.mitglied} hat {e.ohne_lesen} Ticks nicht gelesen "
+                    f"(Sitzungs-Zeitfenster {e.zeitfenster}): aus „{e.gruppe}“ entfernt."
+                )
+            g = log.group(gruppe)
+            for topic in sorted({t for e in weg for t, _, _ in e.uebernahme}):
+                zeilen.append(f"Neue Aufteilung in „{topic}“ (Generation {weg[0].generation}):")
+                zeilen.extend(_aufteilung(_leser(g, topic), g.zuteilung(topic)))
+                for e in weg:
+                    for t, p, wer in e.uebernahme:
+                        if t == topic and wer is not None:
+                            zeilen.append(
+                                f"  {wer} liest p{p} ab Position "
+                                f"{regeln.position_text(g.position(topic, p))}."
+                            )
+        return zeilen
 
     def _wach_text(self) -> str:
         """Wer dem Ende seines Sitzungs-Zeitfensters am nächsten ist (für tick ohne Entfernung)."""
@@ -410,7 +428,7 @@ class Console(BasisKonsole[Log]):
         if not naechste:
             return ""
         ohne, wer = max(naechste, key=lambda x: (x[0], x[1]))
-        return absatz(
+        return (
             f"Niemand entfernt. Am längsten ohne consume: {wer} "
             f"({anzahl(ohne, 'Tick', 'Ticks')}; ab {timeout + 1} Ticks wird es entfernt)."
         )
@@ -435,7 +453,7 @@ class Console(BasisKonsole[Log]):
                 f"{anzahl(wert, 'Tick', 'Ticks')} "
                 f"ohne consume bleibt, fliegt bei tick aus der Gruppe."
             )
-        return self._ok(aufruf, absatz(text), self._bild())
+        return self._ok(aufruf, text, self._bild())
 
     def _leave(self, aufruf: Aufruf) -> ConsoleResult:
         gruppe, mitglied = aufruf.werte["gruppe"], aufruf.werte["mitglied"]
@@ -472,7 +490,7 @@ class Console(BasisKonsole[Log]):
         gruppe = aufruf.werte["gruppe"]
         g = self.log.group(gruppe)
         zeilen = [
-            absatz(f"Gruppe „{gruppe}“, Mitglieder: {', '.join(g.mitglieder) or 'keine'}"),
+            f"Gruppe „{gruppe}“, Mitglieder: {', '.join(g.mitglieder) or 'keine'}",
             f"Generation {g.generation} (zählt jede Neuverteilung).",
         ]
         beschreibung = self.log.describe(gruppe)
@@ -510,10 +528,8 @@ class Console(BasisKonsole[Log]):
                     )
         for e in g.entfernt():
             zeilen.append(
-                absatz(
-                    f"{e.mitglied}: entfernt bei t={e.zeit} ({e.ohne_lesen} Ticks ohne consume, "
-                    f"Sitzungs-Zeitfenster {e.zeitfenster})."
-                )
+                f"{e.mitglied}: entfernt bei t={e.zeit} ({e.ohne_lesen} Ticks ohne consume, "
+                f"Sitzungs-Zeitfenster {e.zeitfenster})."
             )
         return self._ok(aufruf, "\n".join(zeilen), g.bild().svg)
 

@@ -22,15 +22,12 @@ from __future__ import annotations
 import difflib
 import functools
 import re
-import textwrap
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..fehler import SimFehler, kurz
 
-#: Zeilen bis zu dieser Länge bleiben, wie sie sind; längere Absätze werden umbrochen.
-BREITE = 60
 #: Längere Eingaben lehnt die Konsole ab (schützt Bild und Speicher).
 MAX_ZEILE = 2000
 #: Mehr Ziffern hat keine Zahl, die die Konsole annimmt.
@@ -200,7 +197,7 @@ class Befehlstabelle:
             zeilen.append(f"Meintest du `{vorschlag}`?")
         else:
             namen = [b.name for b in self.befehle if b.vervollstaendigen]
-            zeilen.extend(umbrechen("Befehle: " + ", ".join(namen) + "."))
+            zeilen.append("Befehle: " + ", ".join(namen) + ".")
         zeilen.append("`hilfe` zeigt alle Befehle mit Beispielen.")
         return EingabeFehler("\n".join(zeilen))
 
@@ -212,60 +209,9 @@ class Befehlstabelle:
 kuerze_wort = kurz
 
 
-def umbrechen(text: str, breite: int = BREITE, einzug: str = "") -> list[str]:
-    """Bricht einen Absatz an Wortgrenzen auf ``breite`` Zeichen um."""
-    return textwrap.wrap(
-        text,
-        width=breite,
-        initial_indent=einzug,
-        subsequent_indent=einzug,
-        break_long_words=False,
-        break_on_hyphens=False,
-    ) or [einzug.rstrip()]
-
-
-def absatz(text: str) -> str:
-    """Bricht jede Zeile von ``text`` um, die länger als ``BREITE`` ist (Fließtext).
-
-    Eingerückte Zeilen (Befehle, Beispiele, Tabellen) bleiben ganz, damit man sie kopieren kann.
-    """
-    zeilen: list[str] = []
-    for zeile in text.split("\n"):
-        if len(zeile) <= BREITE or zeile[:1].isspace():
-            zeilen.append(zeile)
-        else:
-            zeilen.extend(umbrechen(zeile.strip()))
-    return "\n".join(zeilen)
-
-
-def syntax_zeilen(syntax: str, einzug: str = "  ") -> list[str]:
-    """Bricht eine Syntax um, ohne ``[as <mitglied>]`` oder ``<n>`` zu zerreißen."""
-    teile: list[str] = []
-    tiefe, start = 0, 0
-    for i, zeichen in enumerate(syntax):
-        if zeichen in "[<":
-            tiefe += 1
-        elif zeichen in "]>":
-            tiefe -= 1
-        elif zeichen == " " and tiefe == 0:
-            teile.append(syntax[start:i])
-            start = i + 1
-    teile.append(syntax[start:])
-    zeilen: list[str] = []
-    aktuell = einzug
-    for teil in teile:
-        if aktuell.strip() and len(aktuell) + 1 + len(teil) > BREITE:
-            zeilen.append(aktuell)
-            aktuell = einzug + "  " + teil
-        else:
-            aktuell = aktuell + (" " if aktuell.strip() else "") + teil
-    zeilen.append(aktuell)
-    return zeilen
-
-
 def form(befehl: Befehl) -> str:
     """„So geht es: …“ und ein Beispiel, für Fehlermeldungen."""
-    zeilen = ["So geht es:", *syntax_zeilen(befehl.syntax)]
+    zeilen = ["So geht es:", "  " + befehl.syntax]
     if befehl.beispiele:
         zeilen.append("Beispiel:")
         zeilen.append("  " + befehl.beispiele[0])
@@ -274,12 +220,12 @@ def form(befehl: Befehl) -> str:
 
 def fehler(befehl: Befehl, meldung: str) -> EingabeFehler:
     """Ein Formfehler: die Meldung, dann die richtige Form."""
-    return EingabeFehler(absatz(meldung) + "\n" + form(befehl))
+    return EingabeFehler(meldung + "\n" + form(befehl))
 
 
 def fehlt(befehl: Befehl, meldung: str) -> EingabeFehlt:
     """Wie ``fehler``, für eine Zeile, die endet, bevor der Befehl vollständig ist."""
-    return EingabeFehlt(absatz(meldung) + "\n" + form(befehl))
+    return EingabeFehlt(meldung + "\n" + form(befehl))
 
 
 # --- Werte ---
@@ -358,7 +304,7 @@ class _Gang:
                 gelesen = zahl(text, wo, wert.minimum, wert.maximum)
             return wert.art.lies(self.konsole, gelesen, self.aufruf.werte)
         except EingabeFehler as e:
-            raise EingabeFehler(absatz(str(e))) from None
+            raise EingabeFehler(str(e)) from None
 
     # --- der Weg ---
 

@@ -106,8 +106,7 @@ class QueueConsole(BasisKonsole[Queue]):
             if m["versuche"] > 1:
                 zeilen.append("Sie wurde schon einmal ausgeliefert: ein Duplikat?")
             bis = q.now + q.visibility_timeout
-            zeilen.append(f"Unsichtbar bis t={bis}. Ohne ack bis dahin")
-            zeilen.append("wird sie wieder sichtbar.")
+            zeilen.append(f"Unsichtbar bis t={bis}. Ohne ack bis dahin wird sie wieder sichtbar.")
         return self._ok(aufruf, "\n".join(zeilen), self._bild())
 
     def _ack(self, aufruf: Aufruf) -> ConsoleResult:
@@ -135,8 +134,8 @@ class QueueConsole(BasisKonsole[Queue]):
             neu = max(e.versuch for e in q.verlauf(nid))
             bei = f" bei {aktuell.consumer}" if vorher == UNTERWEGS and aktuell.consumer else ""
             text = (
-                f"{consumer} bestätigt Versuch {versuch}, aber Nachricht {nid}\n"
-                f"ist inzwischen Versuch {neu}{bei}. Das ack ist veraltet\n"
+                f"{consumer} bestätigt Versuch {versuch}, aber Nachricht {nid} "
+                f"ist inzwischen Versuch {neu}{bei}. Das ack ist veraltet "
                 "und ändert nichts."
             )
         return self._ok(aufruf, text, self._bild())

@@ -121,7 +121,7 @@ class SagaConsole(BasisKonsole[SagaSim]):
         kompensation = bool(aufruf.werte.get("kompensation"))
         self.sim.stoere(art, schritt, kompensation)
         ziel = f"die Kompensation von {schritt}" if kompensation else f"den Schritt {schritt}"
-        text = f"Störung „{art}“ geplant: Sie trifft {ziel}\nbeim nächsten Mal, einmal."
+        text = f"Störung „{art}“ geplant: Sie trifft {ziel} beim nächsten Mal, einmal."
         return self._ok(aufruf, text)
 
     def _tick(self, aufruf: Aufruf) -> ConsoleResult:

@@ -17,8 +17,8 @@ AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 #: Impacts that fail the audit.
 FAILING = ("serious", "critical")
 
-RUN = """async () => {
-    const result = await window.axe.run(document, {
+RUN = """async (scope) => {
+    const result = await window.axe.run(scope ?? document, {
         runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"] },
         resultTypes: ["violations"],
     });
@@ -36,9 +36,9 @@ def install(context: Any) -> None:
     context.add_init_script(path=str(AXE))
 
 
-def violations(page: Any) -> list[dict[str, Any]]:
-    """The page's serious and critical violations."""
-    return [v for v in page.evaluate(RUN) if v["impact"] in FAILING]
+def violations(page: Any, scope: str | None = None) -> list[dict[str, Any]]:
+    """The page's serious and critical violations (in the elements ``scope`` selects, if given)."""
+    return [v for v in page.evaluate(RUN, scope) if v["impact"] in FAILING]
 
 
 def describe(found: list[dict[str, Any]], limit: int = 4) -> str:

@@ -414,9 +414,12 @@ def python_bar(page: Page) -> Locator:
 
 
 @contextmanager
-def phone_page(browser: Any, url: str) -> Iterator[Page]:
-    """``url`` in a fresh context at a phone's width."""
-    context = browser.new_context(viewport=PHONE)
+def phone_page(
+    browser: Any, url: str, viewport: dict[str, int] = PHONE, touch: bool = False
+) -> Iterator[Page]:
+    """``url`` in a fresh context at a phone's width (or ``viewport``), with a touch screen
+    (``pointer: coarse``) if ``touch``."""
+    context = browser.new_context(viewport=viewport, has_touch=touch)
     try:
         page = context.new_page()
         page.goto(url)

@@ -11,13 +11,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import BrowserContext, Locator, Page, expect
 
 from tests.browser import axe
 from tests.browser.conftest import OPEN_SHADOW_ROOTS
-from tests.browser.pages import FIRST_STEPS, Cell
+from tests.browser.pages import FIRST_STEPS, PHONE, Cell, Console
 
 pytestmark = pytest.mark.browser
 
@@ -68,6 +69,29 @@ def test_axe_finds_no_serious_violation_on_any_page(
         if found:
             report.append(f"== /{path}\n{axe.describe(found)}")
     assert not report, "\n".join(report)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_axe_finds_no_serious_violation_in_a_console_on_a_touch_screen(
+    browser: Any, site_url: str, scheme: str
+) -> None:
+    # The touch buttons, the hint for touch and code in an error answer, as a phone shows them.
+    context = browser.new_context(viewport=PHONE, color_scheme=scheme, has_touch=True)
+    axe.install(context)
+    try:
+        page = context.new_page()
+        page.set_default_timeout(60_000)
+        page.goto(site_url + FIRST_STEPS)
+        axe.wait_mounted(page)
+        console = Console.first(page)
+        console.command("describ group billing")
+        expect(console.root.locator("code.lk-console__code").first).to_be_visible()
+        console.box.focus()
+        expect(console.root.locator(".lk-console__hint")).to_be_visible()
+        found = axe.violations(page, "[data-lk-console]")
+        assert not found, axe.describe(found)
+    finally:
+        context.close()
 
 
 # --- keyboard -------------------------------------------------------------------------

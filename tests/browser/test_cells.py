@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
@@ -11,6 +12,7 @@ from tests.browser.conftest import RecordingPage
 from tests.browser.pages import (
     FIRST_STEPS,
     Cell,
+    phone_page,
     python_ready,
     run_first_steps_cell_1,
     show_diagram,
@@ -142,3 +144,14 @@ def test_no_request_leaves_the_site(recorded: RecordingPage, site_url: str) -> N
     expect(page.locator(".md-search-result__meta")).to_contain_text("Suchergebnis")
     assert any("pyodide.asm.wasm" in url for url in recorded.requests)
     assert recorded.foreign_requests() == []
+
+
+def test_on_a_touch_screen_the_editor_hint_names_no_keys(browser: Any, site_url: str) -> None:
+    # A phone's keyboard has no Tab and no Esc: the hint says what works there instead.
+    with phone_page(browser, site_url + FIRST_STEPS, touch=True) as page:
+        editor = Cell.number(page, 1).editor()
+        editor.tap()
+        hint = Cell.number(page, 1).root.locator(".lk-editor__hint")
+        expect(hint).to_be_visible()
+        shown = hint.inner_text()
+        assert "Ausführen" in shown and "Tab" not in shown and "Esc" not in shown, shown

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import re
+from typing import Any
+
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.pages import FIRST_STEPS, Console
+from tests.browser.pages import FIRST_STEPS, PHONE, Console, phone_page
 
 pytestmark = pytest.mark.browser
 
@@ -21,7 +24,9 @@ def test_commands_change_text_and_picture(page: Page, site_url: str) -> None:
     log.command("describ group billing")
     last = log.entries.last
     expect(last).to_have_class("lk-console__entry lk-console__entry--error")
-    expect(last).to_contain_text("Meintest du `describe`?")
+    expect(last).to_contain_text("Meintest du describe?")
+    # Code in the answer is code, without its backticks.
+    expect(last.locator("code.lk-console__code")).to_have_text(["describe", "hilfe"])
     # Live answers have the build's markup: a block per line (hanging indent on phones).
     lines = last.locator(".lk-console__out > .lk-console__line")
     expect(lines.first).to_be_visible()
@@ -59,3 +64,96 @@ def test_queue_console_timeline(page: Page, site_url: str) -> None:
     queue.command("receive as B")
     expect(queue.entries.last).to_contain_text("B bekommt Nachricht 1")
     expect(queue.picture.locator("svg")).to_contain_text("B")
+
+
+#: The rows a block's text takes, and where its first and its later rows start (px).
+ROWS = """(node) => {
+    const text = node.firstChild;
+    const range = document.createRange();
+    range.setStart(text, 0);
+    range.setEnd(text, text.length - (text.data.endsWith("\\n") ? 1 : 0));
+    const rects = [...range.getClientRects()];
+    const box = node.getBoundingClientRect();
+    const tops = new Set(rects.map((r) => Math.round(r.top)));
+    const lefts = rects.map((r) => Math.round(r.left - box.left));
+    return { rows: tops.size, first: lefts[0], rest: Math.min(...lefts.slice(1)) };
+}"""
+
+
+def test_the_browser_wraps_a_long_answer_with_a_hanging_indent(browser: Any, site_url: str) -> None:
+    # pysim no longer breaks lines itself: the browser wraps a long line to the width there
+    # is, its continuation indented; a wider screen needs fewer rows. No sideways scrolling.
+    # A long command wraps after its "$ ".
+    rows = {}
+    for viewport in (PHONE, {"width": 1280, "height": 900}):
+        with phone_page(browser, site_url + FIRST_STEPS, viewport) as page:
+            log = Console.first(page)
+            entry = log.command("timeout 3")
+            line = entry.locator(".lk-console__line").first
+            expect(line).to_have_text(
+                "Sitzungs-Zeitfenster: 3 Ticks. Wer länger als 3 Ticks ohne consume bleibt, "
+                "fliegt bei tick aus der Gruppe.\n"
+            )
+            answer = line.evaluate(ROWS)
+            command = log.command(
+                'produce orders key=customer-7 {"order":62,"total":8.90,"why":"second"}'
+            ).locator(".lk-console__cmd")
+            rows[viewport["width"]] = (answer, command.evaluate(ROWS))
+            scroll = log.log.evaluate("(log) => log.scrollWidth - log.clientWidth")
+            assert scroll <= 0, scroll
+    (answer, command), (wide, _) = rows[390], rows[1280]
+    assert answer["rows"] > wide["rows"] >= 1, rows
+    assert answer["rest"] > answer["first"] + 20, rows  # the answer's hanging indent (4ch)
+    assert command["rows"] > 1 and command["rest"] > command["first"] + 10, rows
+
+
+def test_touch_buttons_complete_and_recall_commands(browser: Any, site_url: str) -> None:
+    # A phone's keyboard has no Tab and no arrow keys: buttons do what they do, and the hint
+    # names the buttons, not the keys.
+    with phone_page(browser, site_url + FIRST_STEPS, touch=True) as page:
+        log = Console.first(page)
+        box = log.box
+        complete = log.root.get_by_role("button", name="Befehl ergänzen: Konsole 1")
+        back = log.root.get_by_role("button", name="Vorheriger Befehl: Konsole 1")
+        forward = log.root.get_by_role("button", name="Nächster Befehl: Konsole 1")
+        for button in (complete, back, forward):
+            expect(button).to_be_visible()
+            size = button.bounding_box()
+            assert size and size["height"] >= 40 and size["width"] >= 40, size
+        log.command("topics")
+        box.tap()
+        box.fill("desc")
+        complete.tap()
+        expect(box).to_have_value("describe ")
+        expect(box).to_be_focused()  # the phone's keyboard stays open
+        box.fill("c")
+        complete.tap()
+        expect(log.log.locator(".lk-console__note").last).to_contain_text("Möglich: clear commit")
+        box.fill("")
+        back.tap()
+        expect(box).to_have_value("topics")
+        forward.tap()
+        expect(box).to_have_value("")
+        hint = log.root.locator(".lk-console__hint")
+        expect(hint).to_be_visible()
+        expect(hint).to_have_text(re.compile("⇥ ergänzt Befehle und Namen"))
+        assert "Tab" not in hint.inner_text() and "Enter" not in hint.inner_text()
+        assert "Tab" not in box.evaluate(
+            "(box) => document.getElementById(box.getAttribute('aria-describedby')).innerText"
+        )
+
+
+def test_with_a_mouse_the_hint_names_the_keys_and_no_touch_buttons_show(
+    page: Page, site_url: str
+) -> None:
+    page.goto(site_url + FIRST_STEPS)
+    log = Console.first(page)
+    log.box.focus()
+    hint = log.root.locator(".lk-console__hint")
+    expect(hint).to_be_visible()
+    assert hint.inner_text() == (
+        "Enter führt aus · ↑ ↓ holen frühere Befehle zurück · Tab ergänzt Befehle und Namen"
+    )
+    expect(log.root.locator(".lk-button--touch")).to_have_count(3)
+    for button in log.root.locator(".lk-button--touch").all():
+        expect(button).to_be_hidden()

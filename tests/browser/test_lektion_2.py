@@ -7,7 +7,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.pages import LESSON_2, Console, Exercise
+from tests.browser.pages import LESSON_2, Console, Exercise, phone_page
 
 pytestmark = pytest.mark.browser
 
@@ -106,3 +106,53 @@ def test_stalled_member_exercise(page: Page, site_url: str) -> None:
     task.type("leave group billing billing-2")
     task.console.expect_answer("consume orders group billing", '{"order":65,"total":19.9}')
     task.check_solved()
+
+
+def test_each_removal_is_told_at_its_own_moment(page: Page, site_url: str) -> None:
+    # Issue 26: after `tick 4` the console said "niemand" and then "billing-1 liest p2".
+    page.goto(site_url + LESSON_2)
+    task = Exercise.by_id(page, "haengt")
+    task.type("tick", "consume orders group billing")
+    entry = task.console.command("tick 4")
+    expect(entry.locator(".lk-console__line")).to_have_text(
+        [
+            "Zeit: t=5 (+4).\n",
+            "t=4: billing-2 hat 4 Ticks nicht gelesen (Sitzungs-Zeitfenster 3): aus „billing“ "
+            "entfernt.\n",
+            "Neue Aufteilung in „orders“ (Generation 3):\n",
+            "  billing-1: p0, p1, p2\n",
+            "  billing-1 liest p2 ab Position 0.\n",
+            "t=5: billing-1 hat 4 Ticks nicht gelesen (Sitzungs-Zeitfenster 3): aus „billing“ "
+            "entfernt.\n",
+            "Neue Aufteilung in „orders“ (Generation 4):\n",
+            "  niemand: Kein Mitglied liest dieses Topic mehr.\n",
+        ]
+    )
+
+
+def test_the_keys_are_whole_in_the_pictures_on_a_phone(browser: object, site_url: str) -> None:
+    # Step 11: product-7 and product-3 (and customer-7 typed beside them) are told apart on a
+    # phone; each line of a key lies inside its cell.
+    with phone_page(browser, site_url + LESSON_2, touch=True) as page:
+        stock = Console(page.locator("[data-lk-console]", has_text="produce stock").first)
+        stock.command('produce stock key=customer-7 {"order":61}')
+        svg = stock.picture.locator("svg")
+        cells = svg.evaluate(
+            """(svg) => {
+                const rects = [...svg.querySelectorAll("rect.eintrag")].map((r) => r.getBBox());
+                return [...svg.querySelectorAll("text.schluessel")].map((t) => {
+                    const b = t.getBBox();
+                    const cell = rects.find((r) => b.x >= r.x && b.x + b.width <= r.x + r.width
+                        && b.y >= r.y && b.y + b.height <= r.y + r.height);
+                    return [t.textContent, Boolean(cell)];
+                });
+            }"""
+        )
+        keys = [text for text, _ in cells]
+        assert "".join(keys).count("product-7") == 3 and "product-3" in "".join(keys), keys
+        assert "customer-7" in "".join(keys), keys
+        assert all(inside for _, inside in cells), cells
+        scale = svg.evaluate(
+            "(svg) => svg.getBoundingClientRect().width / svg.viewBox.baseVal.width"
+        )
+        assert 9 * scale >= 6.5, scale  # the key's font on the phone, in CSS pixels

@@ -52,6 +52,18 @@ CONSOLE_RESULTS = [
     ('produce orders {"a":1}', ConsoleResult(True, "Zeile 1\n  eingerückt <x>\n", PICTURE)),
     ("update orders", ConsoleResult(False, "Unbekannter Befehl „update“.")),
     ("# nur ein Kommentar", ConsoleResult(True, "")),
+    # Code in backticks becomes <code>, as text: a hostile string stays text.
+    (
+        "describ <img src=x onerror=alert(1)>",
+        ConsoleResult(
+            False,
+            "Den Befehl „<img src=x onerror=alert(1)>“ gibt es nicht.\n"
+            "Meintest du `describe`? (`<b>fett</b>` & `a&b`)\n"
+            '`hilfe` zeigt alle Befehle. {"a":"`x`"} ` x ` a`b`c ``\n'
+            "  eingerückt `bleibt` so\n"
+            "Eine lange Zeile, die der Browser umbricht, nicht pysim: " + "lang " * 30,
+        ),
+    ),
 ]
 
 COMPARE = """
@@ -85,6 +97,8 @@ COMPARE = """
   consoles.forEach(({ command, result, html }, index) => {
     const log = document.createElement("pre");
     new Transcript(log, document.createElement("div")).append(command, result);
+    const injected = log.querySelectorAll("img, b, script").length;
+    if (injected) problems.push({ console: index, injected });
     const got = normal(log.innerHTML);
     const want = parsed(html);
     if (got !== want) problems.push({ console: index, want, got });

@@ -9,6 +9,7 @@ import pytest
 from pymdownx.superfences import SuperFencesException
 
 from lessonkit.errors import LessonError
+from lessonkit.render import render_console_line
 from tests.lessonkit.seiten import convert
 
 
@@ -113,3 +114,37 @@ def test_console_answers_are_a_block_per_line_with_the_text_unchanged(tmp_path: 
     assert len(lines) > 5 and lines[0].get_text() == "Befehle der Log-Konsole:\n"
     assert all(line.get_text().count("\n") == 1 for line in lines)
     assert answer.get_text() == "".join(line.get_text() for line in lines)
+
+
+@pytest.mark.parametrize(
+    ("line", "html"),
+    [
+        ("Meintest du `produce`?", 'Meintest du <code class="lk-console__code">produce</code>?'),
+        (
+            "`hilfe` zeigt alle Befehle (vor `group <gruppe>`).",
+            '<code class="lk-console__code">hilfe</code> zeigt alle Befehle (vor '
+            '<code class="lk-console__code">group &lt;gruppe&gt;</code>).',
+        ),
+        # Markup inside code is text, never HTML.
+        (
+            "Nach `<img src=x onerror=alert(1)>` kommt `a&b`.",
+            'Nach <code class="lk-console__code">&lt;img src=x onerror=alert(1)&gt;</code> '
+            'kommt <code class="lk-console__code">a&amp;b</code>.',
+        ),
+        # Backticks inside data, a quote, a word or a lonely one stay backticks.
+        ('{"a":"`x`"}', "{&quot;a&quot;:&quot;`x`&quot;}"),
+        ("Den Befehl „`x`“ gibt es nicht.", "Den Befehl „`x`“ gibt es nicht."),
+        ("a`b`c, ` x `, `` und `", "a`b`c, ` x `, `` und `"),
+        # An indented line (records, examples) is shown as it is.
+        ("  p0:0  -  `x`", "  p0:0  -  `x`"),
+    ],
+)
+def test_console_lines_show_code_in_backticks_as_code(line: str, html: str) -> None:
+    assert render_console_line(line) == html
+
+
+def test_a_console_answer_shows_code_as_code(tmp_path: Path) -> None:
+    soup = convert(tmp_path, "```log-console\n! describ group billing\n```\n")
+    codes = [code.get_text() for code in soup.select(".lk-console__out code.lk-console__code")]
+    assert codes == ["describe", "hilfe"]
+    assert "`" not in soup.select_one(".lk-console__out").get_text()

@@ -3,6 +3,7 @@ every result keeps."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable
@@ -48,3 +49,18 @@ def ausfuehren(konsole: BasisKonsole[Any], zeile: str) -> ConsoleResult:
     if r.svg is not None:
         ET.fromstring(r.svg)
     return r
+
+
+def _fliesstext(zeile: str) -> bool:
+    """A line of prose: not indented, no table columns (two spaces)."""
+    return bool(zeile) and not zeile[0].isspace() and "  " not in zeile
+
+
+def absaetze_ganz(text: str) -> None:
+    """Every sentence of ``text`` stays on its line: the console never breaks prose itself (the
+    browser wraps it, with a hanging indent). A line of prose that does not end a sentence
+    followed by one that starts in lower case or with "(" is a sentence broken in two."""
+    zeilen = text.split("\n")
+    for a, b in itertools.pairwise(zeilen):
+        if _fliesstext(a) and _fliesstext(b) and a[-1] not in ".:?!":
+            assert not (b[0].islower() or b[0] == "(") or b.startswith("t="), (a, b)

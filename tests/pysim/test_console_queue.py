@@ -42,8 +42,7 @@ def test_send_receive_tick_texte() -> None:
     r = ausfuehren(q, "receive as A")
     assert r.text.splitlines() == [
         "A bekommt Nachricht 1 „zahlung-1“ (Versuch 1).",
-        "Unsichtbar bis t=3. Ohne ack bis dahin",
-        "wird sie wieder sichtbar.",
+        "Unsichtbar bis t=3. Ohne ack bis dahin wird sie wieder sichtbar.",
     ]
     r = ausfuehren(q, "tick 3")
     assert r.text.splitlines() == [
@@ -219,9 +218,8 @@ def test_ack_as_consumer_wie_receipt_handle() -> None:
     r = ausfuehren(q, "ack 1 as A")  # late, C holds attempt 2
     assert r.ok
     assert r.text.splitlines() == [
-        "A bestätigt Versuch 1, aber Nachricht 1",
-        "ist inzwischen Versuch 2 bei C. Das ack ist veraltet",
-        "und ändert nichts.",
+        "A bestätigt Versuch 1, aber Nachricht 1 ist inzwischen Versuch 2 bei C. "
+        "Das ack ist veraltet und ändert nichts.",
     ]
     assert q.queue.zustand(1) == "unterwegs"
     r = ausfuehren(q, "ack 1 as B")  # B never had message 1

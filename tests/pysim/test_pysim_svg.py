@@ -7,8 +7,9 @@ import re
 import pytest
 
 from pysim import Log, Queue
-from pysim.svg import FARBEN, Zeichnung, escape, kuerze
-from tests.pysim.svg_regeln import NS, allgemeine_regeln
+from pysim.log_bild import MAX_SCHLUESSEL_ZEICHEN, schluessel_zeilen
+from pysim.svg import FARBEN, Zeichnung, escape, kuerze, textbreite
+from tests.pysim.svg_regeln import NS, allgemeine_regeln, parse
 
 
 def beispiel_log() -> Log:
@@ -51,7 +52,8 @@ def test_topic_bild_mit_gruppen() -> None:
     eintraege = [r for r in root.iter(NS + "rect") if r.get("class") == "eintrag"]
     assert len(eintraege) == 4
     texte = [t.text for t in root.iter(NS + "text")]
-    assert "…er-7" in texte  # das Ende des Schlüssels customer-7
+    schluessel = [t.text for t in root.iter(NS + "text") if t.get("class") == "schluessel"]
+    assert schluessel == ["customer", "-7", "customer", "-1", "order", "-64"]  # ganz, zweizeilig
     assert "email · email-2" in texte and "billing · billing-1" in texte
     gelesen = [r for r in root.iter(NS + "rect") if r.get("class") == "gelesen"]
     assert len(gelesen) == 4 + 2  # billing alles, email-1 zwei, in p2 ist nichts
@@ -146,6 +148,83 @@ def test_zeichnung_und_hilfen() -> None:
     assert kuerze("customer-7", 5) == "…er-7"
     assert kuerze("k", 5) == "k"
     assert set(FARBEN) >= {"fg", "muted", "line", "cell", "read", "accent", "next"}
+
+
+def _schluessel(svg: str) -> list[list[str]]:
+    """The keys the cells show, a list of lines per cell, in drawing order."""
+    zellen: list[list[str]] = []
+    letzte_x = None
+    for t in parse(svg).iter(NS + "text"):
+        if t.get("class") != "schluessel":
+            continue
+        if t.get("x") != letzte_x:
+            zellen.append([])
+            letzte_x = t.get("x")
+        zellen[-1].append(t.text or "")
+    return zellen
+
+
+def test_schluessel_stehen_ganz_in_der_zelle() -> None:
+    # Step 4 of lesson 2 is about the key: customer-7 and product-7 must be told apart.
+    log = Log()
+    log.create_topic("orders", partitions=1)
+    for key in ("customer-7", "product-7", "order-61", "k-1", "bestellung-7"):
+        log.produce("orders", {}, key=key)
+    svg = log.bild("orders").svg
+    allgemeine_regeln(svg)
+    assert _schluessel(svg) == [
+        ["customer", "-7"],
+        ["product", "-7"],
+        ["order", "-61"],
+        ["k-1"],
+        ["bestellung", "-7"],
+    ]
+    # Every line fits its cell: the cells are as wide as the longest line.
+    root = parse(svg)
+    zelle = next(int(r.get("width")) for r in root.iter(NS + "rect") if r.get("class") == "eintrag")
+    assert zelle >= max(textbreite(z, 9) for k in _schluessel(svg) for z in k) + 4
+    assert "P0 5 Einträge (Schlüssel customer-7, product-7, order-61, k-1, bestellung-7)" in (
+        _desc(svg)
+    )
+
+
+def test_kurze_schluessel_bleiben_einzeilig_und_die_zellen_schmal() -> None:
+    log = Log()
+    log.create_topic("t", partitions=2)
+    for key in ("k1", "k2", "k-39"):
+        log.produce("t", {}, key=key)
+    svg = log.bild("t").svg
+    assert sorted(_schluessel(svg)) == [["k-39"], ["k1"], ["k2"]]
+    root = parse(svg)
+    assert {r.get("width") for r in root.iter(NS + "rect") if r.get("class") == "eintrag"} == {"44"}
+    assert {r.get("height") for r in root.iter(NS + "rect") if r.get("class") == "eintrag"} == {
+        "34"
+    }
+
+
+@pytest.mark.parametrize(
+    ("key", "zeilen"),
+    [
+        ("customer-7", ("customer", "-7")),
+        ("user_7", ("user_7",)),
+        ("region.eu-west", ("region.eu", "-west")),
+        ("kundennummer7", ("kundenn", "ummer7")),  # no separator: halves
+        # A line longer than 12 characters keeps its start and end.
+        ("a-very-long-customer-number-17", ("a-ver…number", "-17")),
+        ("x-" + "y" * 30, ("x", "-yyyy…yyyyyy")),
+    ],
+)
+def test_schluessel_zeilen(key: str, zeilen: tuple[str, ...]) -> None:
+    assert schluessel_zeilen(key) == zeilen
+    assert all(len(z) <= MAX_SCHLUESSEL_ZEICHEN for z in schluessel_zeilen(key))
+
+
+def test_verschiedene_schluessel_bleiben_verschieden_auf_einem_telefon() -> None:
+    # The keys of the course's lessons, each drawn as it is told apart from the others.
+    keys = ["customer-2", "customer-3", "customer-5", "customer-7", "product-3", "product-7"]
+    gezeigt = [schluessel_zeilen(k) for k in keys]
+    assert len(set(gezeigt)) == len(keys)
+    assert all("".join(z) == k for z, k in zip(gezeigt, keys, strict=True))
 
 
 def _desc(svg: str) -> str:

@@ -6,7 +6,7 @@ import pytest
 
 from lessonkit.consoles import KINDS
 from pysim.console import SagaConsole
-from tests.pysim.konsolen import ausfuehren
+from tests.pysim.konsolen import absaetze_ganz, ausfuehren
 
 
 def test_ablehnung_und_kompensation() -> None:
@@ -88,7 +88,7 @@ def test_hilfe_aus_der_tabelle() -> None:
     for name in ("start", "stoerung", "tick", "neustart", "status"):
         assert name in text
     assert "verspaetet" in ausfuehren(k, "hilfe stoerung").text
-    assert all(len(z) <= 60 for z in text.splitlines())
+    absaetze_ganz(text)
 
 
 def test_lessonkit_kennt_die_konsole() -> None:

@@ -8,7 +8,8 @@
  * Keyboard (CodeMirror's accessible pattern, the same in every editor): Tab moves
  * focus on to the next control until the reader starts typing; from then on Tab
  * indents, and Escape followed by Tab leaves the editor. Ctrl+M switches between
- * the two at any time. A hint under the editor says which one holds.
+ * the two at any time. A hint under the editor says which one holds; on a touch
+ * screen (a phone's keyboard has neither Tab nor Esc) it says what works there.
  */
 import { defaultKeymap, history, historyKeymap, indentWithTab } from "@codemirror/commands";
 import { python } from "@codemirror/lang-python";
@@ -37,6 +38,8 @@ const HINT = {
   moves: "Tab: zum nächsten Element · Strg+M: Tab rückt ein",
   indents: "Tab rückt ein · Esc, dann Tab: Editor verlassen · Strg+M: Tab wechselt das Element",
 };
+/** The hint on a touch screen (docs/assets/lessonkit.css shows one of the two). */
+const TOUCH_HINT = "„Ausführen“ startet den Code · tippe neben den Editor, um ihn zu verlassen";
 
 let hints = 0;
 
@@ -48,12 +51,18 @@ export function createEditor(parent: HTMLElement, options: EditorOptions): CellE
   const hint = document.createElement("p");
   hint.className = "lk-editor__hint";
   hint.id = `lk-editor-hint-${++hints}`;
+  const keys = document.createElement("span");
+  keys.className = "lk-hint--keys";
+  const touch = document.createElement("span");
+  touch.className = "lk-hint--touch";
+  touch.textContent = TOUCH_HINT;
+  hint.append(keys, touch);
   /** Tab moves focus (true) or indents (false). */
   let tabMoves = true;
   const setTabMoves = (view: EditorView, value: boolean): void => {
     tabMoves = value;
     view.setTabFocusMode(value);
-    hint.textContent = value ? HINT.moves : HINT.indents;
+    keys.textContent = value ? HINT.moves : HINT.indents;
     hint.dataset["tab"] = value ? "moves" : "indents";
   };
   // Predictions (a later feature) show code read-only until answered.

@@ -4,7 +4,10 @@
  * in the page's Python worker through `lessonkit.bridge`.
  *
  * Enter runs, ↑/↓ walk the history, Tab completes commands, topic and group
- * names. `Zurücksetzen` restores the author's starting state.
+ * names. A phone's keyboard has neither Tab nor arrow keys: with a touch screen
+ * (`any-pointer: coarse`, docs/assets/lessonkit.css) buttons do the same
+ * ("⇥ Ergänzen", ↑, ↓), and the hint under the console names what works with
+ * the reader's pointer. `Zurücksetzen` restores the author's starting state.
  *
  * The console's state lives in Python. After a reload the reader's commands run again
  * (kept by ./saved.ts). When Python restarts (a `Stopp` anywhere,
@@ -146,25 +149,64 @@ export class CommandConsole {
     this.transcript = new Transcript(this.log, this.picture);
 
     const id = `lk-console-input-${++counter}`;
+    const label = this.data.label;
     const form = document.createElement("form");
     form.className = "lk-console__prompt";
     form.innerHTML =
-      `<label class="lk-console__label" for="${id}">Befehl für ${this.data.label}</label>` +
+      `<label class="lk-console__label" for="${id}">Befehl für ${label}</label>` +
       `<span class="lk-console__sign" aria-hidden="true">$</span>` +
       `<input id="${id}" class="lk-console__input" type="text" autocomplete="off" ` +
-      `autocapitalize="off" spellcheck="false" enterkeyhint="send" placeholder="hilfe">` +
+      `autocapitalize="off" spellcheck="false" enterkeyhint="send" placeholder="hilfe" ` +
+      `aria-describedby="${id}-hint">` +
       `<button type="submit" class="lk-button lk-button--run">Ausführen</button>` +
+      // For touch screens, which have no Tab and no arrow keys (shown by lessonkit.css).
+      `<button type="button" class="lk-button lk-button--touch lk-console__complete">` +
+      `<span aria-hidden="true">⇥ </span>Ergänzen</button>` +
+      `<button type="button" class="lk-button lk-button--touch lk-console__back">↑</button>` +
+      `<button type="button" class="lk-button lk-button--touch lk-console__forward">↓</button>` +
       `<button type="button" class="lk-button lk-button--reset">Zurücksetzen</button>`;
     // Names with the console's label: a lesson has many "Ausführen" and "Zurücksetzen".
-    form.querySelector(".lk-button--run")!.setAttribute("aria-label", `Befehl ausführen: ${this.data.label}`);
-    form.querySelector(".lk-button--reset")!.setAttribute("aria-label", `${this.data.label} zurücksetzen`);
-    this.log.after(form);
+    const name = (selector: string, text: string): HTMLButtonElement => {
+      const button = form.querySelector<HTMLButtonElement>(selector)!;
+      button.setAttribute("aria-label", text);
+      return button;
+    };
+    name(".lk-button--run", `Befehl ausführen: ${label}`);
+    const reset = name(".lk-button--reset", `${label} zurücksetzen`);
+    const touch = [
+      [name(".lk-console__complete", `Befehl ergänzen: ${label}`), () => void this.complete()],
+      [name(".lk-console__back", `Vorheriger Befehl: ${label}`), () => this.recall("back")],
+      [name(".lk-console__forward", `Nächster Befehl: ${label}`), () => this.recall("forward")],
+    ] as const;
+    // What works with the reader's pointer; lessonkit.css shows one of the two.
+    const hint = document.createElement("p");
+    hint.className = "lk-console__hint";
+    hint.id = `${id}-hint`;
+    hint.innerHTML =
+      `<span class="lk-hint--keys">Enter führt aus · ↑ ↓ holen frühere Befehle zurück · ` +
+      `Tab ergänzt Befehle und Namen</span>` +
+      `<span class="lk-hint--touch">⇥ ergänzt Befehle und Namen · ` +
+      `↑ ↓ holen frühere Befehle zurück</span>`;
+    this.log.after(form, hint);
     this.input = form.querySelector<HTMLInputElement>("input")!;
     form.addEventListener("submit", (event) => {
       event.preventDefault();
       void this.submit();
     });
-    form.querySelector(".lk-button--reset")!.addEventListener("click", () => void this.reset());
+    reset.addEventListener("click", () => void this.reset());
+    for (const [button, action] of touch) {
+      // A tap leaves the focus, and so a phone's keyboard, in the input line if it was there.
+      let refocus = false;
+      button.addEventListener("pointerdown", (event) => {
+        refocus = document.activeElement === this.input;
+        event.preventDefault();
+      });
+      button.addEventListener("click", () => {
+        action();
+        if (refocus) this.input.focus();
+        refocus = false;
+      });
+    }
     this.input.addEventListener("keydown", (event) => this.onKey(event));
     root.dataset["lkMounted"] = "true";
     root.dataset["state"] = "idle";
@@ -226,17 +268,21 @@ export class CommandConsole {
 
   private onKey(event: KeyboardEvent): void {
     if (event.key === "ArrowUp" || event.key === "ArrowDown") {
-      const next = event.key === "ArrowUp" ? this.history.back(this.input.value) : this.history.forward();
-      if (next !== null) {
-        event.preventDefault();
-        this.input.value = next;
-        this.input.setSelectionRange(next.length, next.length);
-      }
+      if (this.recall(event.key === "ArrowUp" ? "back" : "forward")) event.preventDefault();
     } else if (event.key === "Tab" && !event.shiftKey && this.input.value.trim()) {
       // Tab completes while there is something to complete; otherwise it moves focus as usual.
       event.preventDefault();
       void this.complete();
     }
+  }
+
+  /** An earlier (`back`) or later command into the input line; false when there is none. */
+  private recall(direction: "back" | "forward"): boolean {
+    const next = direction === "back" ? this.history.back(this.input.value) : this.history.forward();
+    if (next === null) return false;
+    this.input.value = next;
+    this.input.setSelectionRange(next.length, next.length);
+    return true;
   }
 
   private async complete(): Promise<void> {

@@ -17,10 +17,39 @@ function span(className: string, text: string): HTMLSpanElement {
   return node;
 }
 
+/**
+ * Code in backticks ("Meintest du `produce`?"), the rule of lessonkit/render.py's CODE: the
+ * opening backtick starts the line or follows a space or "(", the code neither contains a
+ * backtick nor starts or ends with a space, and the closing backtick ends the line or comes
+ * before a space or punctuation. (No lookbehind: Safari before 16.4 cannot parse one.)
+ */
+const CODE = /(^|[ (])`([^` ](?:[^`]*[^` ])?)`(?=[ .,:;!?)]|$)/g;
+
+/** One line of an answer, its code as `<code>`: built from text nodes, never from HTML. */
+function line(text: string): HTMLSpanElement {
+  const node = span("lk-console__line", "");
+  if (!text.startsWith(" ")) {
+    let done = 0;
+    for (const match of text.matchAll(CODE)) {
+      const code = match[2]!;
+      const tick = match.index + match[1]!.length;
+      node.append(text.slice(done, tick));
+      const element = document.createElement("code");
+      element.className = "lk-console__code";
+      element.textContent = code;
+      node.append(element);
+      done = tick + code.length + 2;
+    }
+    text = text.slice(done);
+  }
+  node.append(`${text}\n`);
+  return node;
+}
+
 /** The answer, a block per line (as lessonkit/render.py's render_console_lines). */
 function answer(text: string): HTMLSpanElement {
   const out = span("lk-console__out", "");
-  out.append(...text.split("\n").map((line) => span("lk-console__line", `${line}\n`)));
+  out.append(...text.split("\n").map(line));
   return out;
 }
 
