@@ -24,6 +24,7 @@ from .eventloop import EventLoop
 from .eventstore import Event, EventStore, Projektion, Projektor, bestand, kontostand
 from .fehler import (
     CommitAbgelehnt,
+    NichtZugeteilt,
     SimFehler,
     SimulierterAbsturz,
     TopicExistiertSchon,
@@ -85,6 +86,7 @@ __all__ = [
     "Log",
     "LwwSpeicher",
     "Nachricht",
+    "NichtZugeteilt",
     "OrchestratorAusgefallen",
     "Projektion",
     "Projektor",

@@ -44,6 +44,14 @@ class CommitAbgelehnt(SimFehler):
     """
 
 
+class NichtZugeteilt(SimFehler):
+    """``seek`` für eine Partition, die dem Mitglied gerade nicht zugeteilt ist.
+
+    Wie Kafkas ``IllegalStateException`` aus ``KafkaConsumer.seek`` („No current assignment for
+    partition“): Nur wer eine Partition liest, verschiebt ihre Leseposition. Nichts ändert sich.
+    """
+
+
 class UnbekannteNachricht(SimFehler, LookupError):
     """Eine Nachrichten-ID, die diese Queue nie vergeben hat."""
 

@@ -7,6 +7,9 @@ Die Methoden entsprechen den Befehlen der Konsole in Lektion 2::
     log.produce("orders", {"order": 61, "total": 12.40}, key="customer-7")   # -> (1, 0)
     log.read("orders")                        # alle Einträge, ändert keine Position
     log.consume("orders", group="billing")    # liest als Gruppe und speichert die Position
+    log.consume("orders", "billing", commit=False)   # liest weiter, speichert nicht
+    log.seek("orders", "billing", "billing-1", 1, 0)   # Leseposition von p1 zurück auf 0
+    log.commit("orders", "billing", "billing-1")       # speichert die Leseposition
     log.describe("billing")                   # Position, Ende, Rückstand je Partition
     log.offsets("orders")                     # Enden und Positionen aller Gruppen
     log.reset("billing", to=0)                # oder "earliest" / "latest"
@@ -18,7 +21,12 @@ Ausfall und Neuverteilung (Rebalance)::
     log.tick(4)                               # billing-2 ist entfernt, billing-1 übernimmt
     log.commit("orders", "billing", member="billing-2")                  # -> CommitAbgelehnt
 
-Die Regeln (Partition wählen, Startposition, Aufteilung je Topic, reset, Zustände eines
+Zwei Positionen je Partition, wie in Kafkas ``KafkaConsumer`` („Offsets and Consumer Position“):
+die *Leseposition* des Mitglieds, das die Partition gerade liest (sie rückt mit jedem ``consume``
+weiter, ob es speichert oder nicht), und die *gespeicherte Position* der Gruppe (``commit``). Nur
+die gespeicherte überlebt einen Wechsel: Wer eine Partition neu bekommt, beginnt dort.
+
+Die Regeln (Partition wählen, Lese- und Startposition, Aufteilung je Topic, reset, Zustände eines
 Mitglieds, Generationen) stehen in ``log_regeln.py``, mit den Vereinfachungen gegenüber Kafka.
 Der Simulator bildet keine Retention und keine Log Compaction nach.
 """
@@ -32,6 +40,7 @@ from . import log_regeln as regeln
 from .eingefroren import einfrieren, felder_fest
 from .fehler import (
     CommitAbgelehnt,
+    NichtZugeteilt,
     TopicExistiertSchon,
     UnbekannteGruppe,
     UnbekanntesTopic,
@@ -228,8 +237,9 @@ class Gruppe:
     """Eine Consumer-Gruppe: Mitglieder, ihre Topics, eine gespeicherte Position je Partition.
 
     Jede Änderung der Mitglieder oder ihrer Topics ist eine Neuverteilung (Rebalance) und erhöht
-    die Generation. Was ein Mitglied gelesen hat, merkt sich die Gruppe mit der Generation des
-    Lesens: Nur in derselben Generation darf es diese Position speichern (``Log.commit``).
+    die Generation. Die Leseposition eines Mitglieds merkt sich die Gruppe mit der Generation, in
+    der es zuletzt gelesen hat: Nur in derselben Generation liest es dort weiter, verschiebt sie
+    (``Log.seek``) und speichert sie (``Log.commit``).
     """
 
     def __init__(self, log: Log, name: str) -> None:
@@ -241,7 +251,8 @@ class Gruppe:
         self._abos: dict[str, set[str]] = {}
         self._zuletzt: dict[str, int] = {}
         self._positionen: dict[str, dict[int, int]] = {}
-        # (Mitglied, Topic) -> (Generation, {Partition: (Start, Ende)}) des letzten Lesens.
+        # (Mitglied, Topic) -> (Generation, {Partition: (Anfang, Leseposition)}): die Generation
+        # seines letzten consume, je Partition, wo es sie übernommen hat und wo es als Nächstes liest.
         self._gelesen: dict[tuple[str, str], tuple[int, dict[int, tuple[int, int]]]] = {}
         self._entfernt: dict[str, Entfernt] = {}
 
@@ -279,15 +290,45 @@ class Gruppe:
         """Die gespeicherte Position (der nächste zu lesende Offset) oder ``None``."""
         return self._positionen.get(topic, {}).get(partition)
 
+    def lesestand(self, member: str, topic: str) -> dict[int, int] | None:
+        """Die Lesepositionen von ``member`` in ``topic``: ``{Partition: nächster Offset}``.
+
+        ``None``, wenn es dort nicht weiterlesen kann: Es hat ``topic`` nie gelesen, ist nicht mehr
+        Mitglied, oder die Gruppe wurde seither neu verteilt (dann beginnt es an der gespeicherten
+        Position).
+        """
+        lesung = self._gelesen.get((member, topic))
+        if lesung is None or self._zustand.get(member) != regeln.MITGLIED:
+            return None
+        generation, bereiche = lesung
+        if generation != self._generation:
+            return None
+        return {p: pos for p, (_, pos) in bereiche.items()}
+
+    def leseposition(self, topic: str, partition: int) -> int | None:
+        """Wo das nächste ``consume`` dieser Partition liest (``None``: am Ende bzw. Anfang).
+
+        Die Leseposition des Mitglieds, das sie liest und weiterlesen kann (``lesestand``); sonst
+        die gespeicherte Position, an der ein neuer Besitzer beginnt.
+        """
+        wer = self.zuteilung(topic).get(partition)
+        stand = None if wer is None else self.lesestand(wer, topic)
+        if stand is not None and partition in stand:
+            return stand[partition]
+        return self.position(topic, partition)
+
     def zuteilung(self, topic: str) -> dict[int, str]:
         """Partition -> Mitglied, das sie liest (Range-Assignor unter den Lesern dieses Topics)."""
         leser = regeln.leser(self._mitglieder, self._abos, topic)
         return regeln.zuteilen(leser, self._log._topic(topic).partitionen)
 
     def ungespeichert(self, topic: str, partition: int) -> tuple[int, int] | None:
-        """``(von, bis)``: gelesen, aber die Position dafür ist nicht gespeichert (oder ``None``).
+        """``(von, bis)``: hinter der gespeicherten Position schon gelesen (oder ``None``).
 
-        Genau diese Einträge liest das nächste Mitglied dieser Partition noch einmal.
+        ``bis`` ist die größte Leseposition eines Mitglieds in dieser Partition (auch eines
+        entfernten). Wer die Partition neu bekommt, liest diese Einträge noch einmal; ein Mitglied,
+        das sie behält, liest ab seiner Leseposition weiter. Mit ``seek`` übersprungene Einträge
+        zählen mit.
         """
         gespeichert = self.position(topic, partition)
         bereich: tuple[int, int] | None = None
@@ -314,10 +355,12 @@ class Gruppe:
         zeilen = [f"Gruppe „{self.name}“, Generation {self._generation}, Mitglieder: {mitglieder}"]
         for zeile in self._log.describe(self.name):
             wer = zeile.member if zeile.member is not None else "niemand"
+            lesen = self.leseposition(zeile.topic, zeile.partition)
+            weiter = "" if lesen == zeile.position else f" (Leseposition {lesen})"
             zeilen.append(
                 f"  {zeile.topic} p{zeile.partition}: Position "
                 f"{regeln.position_text(zeile.position)} von {zeile.end}, Rückstand "
-                f"{regeln.position_text(zeile.lag)}, liest: {wer}"
+                f"{regeln.position_text(zeile.lag)}, liest: {wer}{weiter}"
             )
         if len(zeilen) == 1:
             zeilen.append("  (noch keine gespeicherte Position)")
@@ -586,13 +629,18 @@ class Log:
         from_beginning: bool = False,
         commit: bool = True,
     ) -> list[Record]:
-        """Liest als Mitglied einer Gruppe aus den Partitionen, die ihm zugeteilt sind.
+        """Liest als Mitglied einer Gruppe aus den Partitionen, die ihm zugeteilt sind (wie
+        Kafkas ``poll``).
 
         - Ohne Namen ist das Mitglied ``<group>-1``. Ein neues Mitglied tritt der Gruppe bei.
-        - Hat die Gruppe eine gespeicherte Position, liest sie dort weiter (``from_beginning``
-          zählt dann nicht). Sonst beginnt sie am Ende, mit ``from_beginning`` am Anfang.
+        - Ein Mitglied, das seine Partitionen seit seinem letzten ``consume`` behalten hat, liest
+          ab seiner eigenen Leseposition weiter, auch wenn es nichts gespeichert hat.
+        - Wer eine Partition neu bekommt (neues Mitglied, Neuverteilung, Neustart nach ``leave``
+          oder Entfernen), beginnt an der gespeicherten Position der Gruppe (``from_beginning``
+          zählt dann nicht); ohne sie am Ende, mit ``from_beginning`` am Anfang.
         - Partition für Partition (0, 1, 2, …), höchstens ``max`` Einträge insgesamt.
-        - ``commit=False`` (no-commit) liest, ohne die Position zu speichern.
+        - ``commit=False`` (no-commit) liest, ohne die Position zu speichern: Die Leseposition
+          rückt trotzdem weiter, die gespeicherte Position bleibt.
         """
         t = self._topic(topic)
         pruefe_name(group, "Der Name der Gruppe")
@@ -613,10 +661,18 @@ class Log:
         zuteilung = regeln.zuteilen(regeln.leser(mitglieder, abos, topic), t.partitionen)
         meine = [p for p in range(t.partitionen) if zuteilung.get(p) == mitglied]
         gespeichert = g._positionen.get(topic, {})
-        start = {
-            p: regeln.startposition(gespeichert.get(p), t.ende(p), bool(from_beginning))
-            for p in meine
-        }
+        # A member that kept its partitions since its last consume continues from its own reading
+        # position; after a rebalance every member starts at the stored position (eager).
+        vorher = None if rebalance else g._gelesen.get((mitglied, topic))
+        bisher = {} if vorher is None or g.lesestand(mitglied, topic) is None else vorher[1]
+        anfang: dict[int, int] = {}
+        start: dict[int, int] = {}
+        for p in meine:
+            eigene = bisher[p][1] if p in bisher else None
+            start[p] = regeln.leseposition(
+                eigene, gespeichert.get(p), t.ende(p), bool(from_beginning)
+            )
+            anfang[p] = bisher[p][0] if p in bisher else start[p]
         neu = dict(start)
         ergebnis: list[Record] = []
         rest = max
@@ -637,17 +693,18 @@ class Log:
         g._zustand[mitglied] = neuer_zustand
         g._abos[mitglied] = abos[mitglied]
         g._zuletzt[mitglied] = self._zeit
-        g._gelesen[(mitglied, topic)] = (g._generation, {p: (start[p], neu[p]) for p in meine})
+        g._gelesen[(mitglied, topic)] = (g._generation, {p: (anfang[p], neu[p]) for p in meine})
         if commit:
             g._positionen.setdefault(topic, {}).update(neu)
         return ergebnis
 
     def commit(self, topic: str, group: str, member: str | None = None) -> dict[int, int]:
-        """Speichert die Position, bis zu der ``member`` zuletzt gelesen hat (Commit).
+        """Speichert die Lesepositionen von ``member`` als Position der Gruppe (Commit).
 
-        Gedacht nach ``consume(..., commit=False)``: erst verarbeiten, dann speichern. Gespeichert
-        wird nur für die Partitionen, die das Mitglied beim Lesen hatte. Gibt ``{Partition:
-        Position}`` zurück.
+        Wie Kafkas ``commitSync()``: gespeichert wird, wo das Mitglied als Nächstes liest (bis
+        dahin gelesen, oder wohin ``seek`` es gesetzt hat), nur für die Partitionen, die es beim
+        Lesen hatte. Gedacht nach ``consume(..., commit=False)``: erst verarbeiten, dann speichern.
+        Gibt ``{Partition: Position}`` zurück.
 
         Wurde das Mitglied inzwischen entfernt (Sitzungs-Zeitfenster), ist es ausgetreten, oder wurde die
         Gruppe seit dem Lesen neu verteilt, kommt ``CommitAbgelehnt``, und nichts ändert sich.
@@ -679,6 +736,54 @@ class Log:
         neu = {p: ende for p, (_, ende) in bereiche.items()}
         g._positionen.setdefault(topic, {}).update(neu)
         return neu
+
+    def seek(self, topic: str, group: str, member: str | None, partition: int, offset: int) -> None:
+        """Setzt die Leseposition von ``member`` in einer Partition auf ``offset`` (wie Kafkas
+        ``seek``).
+
+        Das nächste ``consume`` des Mitglieds liest diese Partition ab ``offset``; gespeichert wird
+        nichts (erst ``commit``). Zurück (``offset`` kleiner): Einträge kommen noch einmal, etwa für
+        einen neuen Versuch. Vor: Einträge werden übersprungen. Erlaubt sind 0 bis zum Ende.
+
+        Nur ein Mitglied, dem die Partition gerade zugeteilt ist und das seit der letzten
+        Neuverteilung gelesen hat, kann das; sonst kommt ``NichtZugeteilt`` (in Kafka
+        ``IllegalStateException``), und nichts ändert sich.
+        """
+        t = self._topic(topic)
+        g = self._gruppe(group)
+        mitglied = f"{group}-1" if member is None else pruefe_name(member, "Der Name des Mitglieds")
+        zustand = g._zustand.get(mitglied)
+        if zustand is None:
+            raise self._kein_mitglied(g, mitglied)
+        regeln.uebergang(zustand, "seek", mitglied, group, self._warum_weg(g, mitglied))
+        p = self._partitionen_pruefen(t, partition)[0]
+        ende = t.ende(p)
+        pruefe_ganzzahl(offset, "offset", 0)
+        if offset > ende:
+            raise UngueltigeEingabe(
+                f"p{p} von „{topic}“ endet bei {ende}: seek geht auf 0 bis {ende}, nicht auf "
+                f"{offset}."
+            )
+        wer = g.zuteilung(topic).get(p)
+        if wer != mitglied:
+            leser = "niemand" if wer is None else wer
+            raise NichtZugeteilt(
+                f"p{p} von „{topic}“ liest {leser}, nicht {mitglied}: seek verschiebt nur die "
+                f"Leseposition einer eigenen Partition. Nichts wurde verändert."
+            )
+        lesung = g._gelesen.get((mitglied, topic))
+        if lesung is None or lesung[0] != g._generation or p not in lesung[1]:
+            raise NichtZugeteilt(
+                f"{mitglied} hat „{topic}“ seit der letzten Neuverteilung nicht gelesen "
+                f"(Generation {g._generation}): Es beginnt beim nächsten consume an der "
+                f"gespeicherten Position. Lies erst (consume), dann seek. Nichts wurde verändert."
+            )
+        generation, bereiche = lesung
+        anfang, _ = bereiche[p]
+        g._gelesen[(mitglied, topic)] = (
+            generation,
+            {**bereiche, p: (min(anfang, offset), offset)},
+        )
 
     # --- Überblick ---
 
@@ -713,7 +818,10 @@ class Log:
         """Verschiebt die Position einer Gruppe: auf eine Zahl, ``earliest`` oder ``latest``.
 
         Eine Zahl hinter dem Ende wird auf das Ende gesetzt. Ohne ``topic`` gilt es für jedes
-        Topic, in dem die Gruppe eine Position hat. Gibt die neuen Zeilen von ``describe`` zurück.
+        Topic, in dem die Gruppe eine Position hat. Die Mitglieder vergessen ihre Lesepositionen
+        dort und beginnen beim nächsten ``consume`` an der neuen Position (in Kafka muss die Gruppe
+        dafür stehen, ``kafka-consumer-groups --reset-offsets``). Gibt die neuen Zeilen von
+        ``describe`` zurück.
         """
         g = self._gruppe(group)
         if topic is not None:
@@ -730,7 +838,8 @@ class Log:
             for name in namen
         }
         g._positionen.update(neu)
-        # What was read before the reset is no longer "read but not stored".
+        # What was read before the reset is no longer "read but not stored", and no member
+        # continues from its old reading position.
         g._gelesen = {k: v for k, v in g._gelesen.items() if k[1] not in neu}
         return [z for z in self.describe(group) if z.topic in neu]
 

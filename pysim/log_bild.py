@@ -6,10 +6,12 @@
   sind ``customer-7`` und ``product-7`` auch auf einem Telefon auseinanderzuhalten. Die
   gestrichelte Zelle ist die Stelle, an die der nächste Eintrag kommt.
 - Unter jeder Partition hat jede Gruppe ihre eigene Zeile: Der gefärbte Teil ist gelesen und seine
-  Position gespeichert, ▲ steht an der Stelle, an der die Gruppe als Nächstes liest. Links steht,
-  welches Mitglied die Partition liest (die Aufteilung); nach einer Neuverteilung steht dort ein
-  anderer Name. Blau gestrichelte Zellen sind gelesen, aber ohne gespeicherte Position: Sie liest
-  das nächste Mitglied noch einmal. Ohne gespeicherte Position steht „–“ in der Zeile.
+  Position gespeichert, ▲ steht an der Stelle, an der die Gruppe als Nächstes liest (die
+  Leseposition des Mitglieds, das die Partition liest; ohne sie die gespeicherte Position). Links
+  steht, welches Mitglied die Partition liest (die Aufteilung); nach einer Neuverteilung steht dort
+  ein anderer Name. Blau gestrichelte Zellen sind gelesen, aber ohne gespeicherte Position: Wer die
+  Partition neu bekommt, liest sie noch einmal. Ohne gespeicherte Position und ohne Leseposition
+  steht „–“ in der Zeile.
 - Unter den Partitionen: untätige Mitglieder und Mitglieder, die das Sitzungs-Zeitfenster entfernt hat.
 - Lange Partitionen zeigen nur ihre letzten Zellen, davor „…“.
 """
@@ -186,11 +188,14 @@ def beschreibung_topic(topic: Topic, gruppen: list[Gruppe]) -> str:
         for p in range(topic.partitionen):
             mitglied = g.zuteilung(topic.name).get(p) or "niemand"
             position = g.position(topic.name, p)
+            lesen = g.leseposition(topic.name, p)
+            weiter = "" if lesen is None or lesen == position else f", Leseposition {lesen}"
             if position is None:
-                zeilen.append(f"P{p} liest {mitglied}, noch keine Position gespeichert")
+                zeilen.append(f"P{p} liest {mitglied}, noch keine Position gespeichert{weiter}")
                 continue
             zeile = (
                 f"P{p} liest {mitglied}, Position {position}, Rückstand {topic.ende(p) - position}"
+                f"{weiter}"
             )
             offen = g.ungespeichert(topic.name, p)
             if offen is not None and offen[1] > offen[0]:
@@ -266,17 +271,20 @@ def _zeichne_topic(
         y += mass.partition_h
         for g in gruppen:
             position = g.position(topic.name, p)
+            lesen = g.leseposition(topic.name, p)
             mitglied = g.zuteilung(topic.name).get(p)
             offen = g.ungespeichert(topic.name, p)
             z.text(RAND + 8, y + 14, _gruppen_label(g, mitglied), groesse=11)
-            if position is None:
+            if position is None and lesen is None:
                 text = f"{regeln.position_text(None)}  noch keine Position gespeichert"
                 z.text(links, y + 14, text, groesse=11, farbe_name="muted", klasse="ohne-position")
                 y += GRUPPE_H + 4
                 continue
+            gespeichert = 0 if position is None else position
+            marker = gespeichert if lesen is None else lesen
             for offset in range(erster, ende + 1):
                 x = x0 + (offset - erster) * mass.schritt
-                if offset < position:
+                if offset < gespeichert:
                     z.rechteck(
                         x, y + 2, mass.zelle, 14, fuellung="read", rand="line", klasse="gelesen"
                     )
@@ -293,8 +301,8 @@ def _zeichne_topic(
                     )
                 else:
                     z.rechteck(x, y + 2, mass.zelle, 14, fuellung=None, rand="line")
-            if position >= erster:
-                mx = x0 + (position - erster) * mass.schritt + mass.zelle // 2
+            if marker >= erster:
+                mx = x0 + (marker - erster) * mass.schritt + mass.zelle // 2
             else:
                 mx = links + mass.zelle // 2
             z.text(
@@ -303,7 +311,7 @@ def _zeichne_topic(
             z.text(
                 z.breite - RAND,
                 y + 14,
-                f"Rückstand {ende - position}",
+                f"Rückstand {regeln.position_text(None if position is None else ende - position)}",
                 anker="end",
                 groesse=11,
                 farbe_name="muted",
@@ -332,15 +340,16 @@ def _breite(links: int, topics: list[Topic], mass: _Mass) -> int:
     return max(links + spalten * mass.schritt + RECHTS, 360)
 
 
-LEGENDE = "gestrichelt: nächster Eintrag · gefärbt: gelesen · ▲ nächste Leseposition"
+LEGENDE = "gestrichelt: nächster Eintrag · gefärbt: gespeichert · ▲ nächste Leseposition"
 LEGENDE_OFFEN = "blau gestrichelt: gelesen, Position nicht gespeichert"
 LEGENDE_ZEILE = 14
 
 
 def _mit_offenen(topics: list[Topic], gruppen: list[Gruppe]) -> bool:
-    """Gibt es irgendwo gelesene Einträge ohne gespeicherte Position?"""
+    """Gibt es irgendwo gelesene Einträge ohne gespeicherte Position (in einer gezeichneten Zeile)?"""
     return any(
-        g.ungespeichert(t.name, p) is not None and g.position(t.name, p) is not None
+        g.ungespeichert(t.name, p) is not None
+        and (g.position(t.name, p) is not None or g.leseposition(t.name, p) is not None)
         for t in topics
         for p in range(t.partitionen)
         for g in gruppen

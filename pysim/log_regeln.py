@@ -3,7 +3,9 @@
 Hier steht, was der Simulator entscheidet; ``log.py`` führt es nur aus:
 
 - in welche Partition ein Eintrag geht (Schlüssel-Hash oder reihum),
-- wo eine Gruppe zu lesen beginnt (gespeicherte Position, sonst Ende oder Anfang),
+- wo ein Mitglied liest: ab seiner eigenen Leseposition, solange es die Partition hat; wer sie
+  neu bekommt (neues Mitglied, Neuverteilung, Neustart), beginnt an der gespeicherten Position
+  (sonst am Ende oder am Anfang),
 - welches Mitglied einer Gruppe welche Partition liest (wie Kafkas Range-Assignor, je Topic unter
   den Mitgliedern, die dieses Topic lesen),
 - wohin ``reset`` eine Position setzt,
@@ -19,7 +21,9 @@ Vereinfachungen gegenüber Kafka (in Lektion 2 benannt):
   ``poll()`` (``max.poll.interval.ms``). Der Simulator kennt nur das zweite und nennt es
   Sitzungs-Zeitfenster (Session Timeout).
 - Eine Neuverteilung geschieht sofort und auf einmal (wie das klassische „eager“-Protokoll), ohne
-  Wartezeit und ohne Join/Sync-Runden.
+  Wartezeit und ohne Join/Sync-Runden. Wie dort verliert jedes Mitglied dabei alle Partitionen und
+  beginnt danach an der gespeicherten Position, auch in einer Partition, die es behält (im
+  kooperativen Protokoll und in KIP-848 behält es dort seine Leseposition).
 - Jede Änderung der Mitglieder oder ihrer Topics erhöht die Generation der Gruppe. Ein Commit mit
   einer älteren Generation wird abgelehnt (in Kafka: ``CommitFailedException``, Fehlercode
   ``ILLEGAL_GENERATION``; das neuere Protokoll aus KIP-848 prüft stattdessen eine Epoche je
@@ -28,7 +32,7 @@ Vereinfachungen gegenüber Kafka (in Lektion 2 benannt):
 
 from __future__ import annotations
 
-from .fehler import CommitAbgelehnt, UngueltigeEingabe
+from .fehler import CommitAbgelehnt, NichtZugeteilt, UngueltigeEingabe
 
 # --- Zustände eines Mitglieds und die erlaubten Übergänge (die einzige Stelle mit Regeln) ---
 
@@ -41,6 +45,7 @@ AUSGETRETEN = "ausgetreten"  # mit leave selbst gegangen
 UEBERGAENGE: dict[tuple[str, str], str] = {
     (MITGLIED, "consume"): MITGLIED,
     (MITGLIED, "commit"): MITGLIED,
+    (MITGLIED, "seek"): MITGLIED,
     (MITGLIED, "timeout"): ENTFERNT,
     (MITGLIED, "leave"): AUSGETRETEN,
     (ENTFERNT, "consume"): MITGLIED,
@@ -50,6 +55,7 @@ UEBERGAENGE: dict[tuple[str, str], str] = {
 _WARUM_NICHT = {
     "commit": "kann keine Position speichern",
     "leave": "kann nicht austreten",
+    "seek": "kann keine Leseposition verschieben",
 }
 
 
@@ -73,6 +79,8 @@ def uebergang(zustand: str, ereignis: str, mitglied: str, gruppe: str, warum: st
         text += " " + warum
     if ereignis == "commit":
         raise CommitAbgelehnt(text)
+    if ereignis == "seek":
+        raise NichtZugeteilt(text)
     raise UngueltigeEingabe(text)
 
 
@@ -118,6 +126,21 @@ def startposition(gespeichert: int | None, ende: int, from_beginning: bool) -> i
     if gespeichert is not None:
         return gespeichert
     return 0 if from_beginning else ende
+
+
+def leseposition(
+    eigene: int | None, gespeichert: int | None, ende: int, from_beginning: bool
+) -> int:
+    """Wo ein Mitglied in einer Partition als Nächstes liest (wie Kafkas ``position``).
+
+    ``eigene``: seine Leseposition, wenn es die Partition seit seinem letzten Lesen behalten hat
+    (dieselbe Generation). Sie gewinnt, ob gespeichert wurde oder nicht: Sie rückt mit jedem
+    ``consume`` weiter (in Kafka mit jedem ``poll()``). Wer die Partition neu bekommt, hat keine
+    und beginnt wie in ``startposition``.
+    """
+    if eigene is not None:
+        return eigene
+    return startposition(gespeichert, ende, from_beginning)
 
 
 def leser(mitglieder: list[str], abos: dict[str, set[str]], topic: str) -> list[str]:

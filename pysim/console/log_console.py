@@ -280,6 +280,12 @@ class Console(BasisKonsole[Log]):
         positionen_vorher = (
             {} if vorher is None else {p: vorher.position(topic, p) for p in range(_n(log, topic))}
         )
+        stand_vorher = None if vorher is None else vorher.lesestand(mitglied, topic)
+        offen_vorher = (
+            {}
+            if vorher is None
+            else {p: vorher.ungespeichert(topic, p) for p in range(_n(log, topic))}
+        )
         records = log.consume(
             topic,
             gruppe,
@@ -291,7 +297,9 @@ class Console(BasisKonsole[Log]):
         g = log.group(gruppe)
         zuteilung = g.zuteilung(topic)
         meine = [p for p in sorted(zuteilung) if zuteilung[p] == mitglied]
-        ohne = [p for p in meine if positionen_vorher.get(p) is None]
+        # Partitions this member kept since its last consume: it read on from its own position.
+        weiter = set() if stand_vorher is None or g.generation != generation else set(stand_vorher)
+        ohne = [p for p in meine if positionen_vorher.get(p) is None and p not in weiter]
         zeilen: list[str] = []
         if neue_gruppe:
             zeilen.append(f"Neue Gruppe „{gruppe}“, Mitglied {mitglied}.")
@@ -314,11 +322,16 @@ class Console(BasisKonsole[Log]):
             teile = ", ".join(f"p{p}" for p in ohne)
             wo = "am Anfang (from-beginning)" if von_anfang else "am Ende"
             zeilen.append(f"Ohne gespeicherte Position: {teile}, Start {wo}.")
+        elif von_anfang and meine and set(meine) <= weiter:
+            zeilen.append(
+                "from-beginning zählt nicht: Das Mitglied liest ab seiner Leseposition weiter."
+            )
         elif von_anfang and meine:
             zeilen.append(
                 "from-beginning zählt nicht: Die Gruppe hat schon eine Position, "
                 "und die Position gewinnt."
             )
+        zeilen.extend(_noch_einmal(meine, weiter, positionen_vorher, offen_vorher))
         if not meine:
             n = log.topic(topic).partitionen
             zeilen.append(
@@ -340,7 +353,22 @@ class Console(BasisKonsole[Log]):
                 zeilen.append(f"Position gespeichert (Commit): {neu}")
             elif records:
                 zeilen.append("no-commit: Position nicht gespeichert.")
-                zeilen.append("Das nächste consume liest dasselbe noch einmal.")
+                stand = g.lesestand(mitglied, topic) or {}
+                offen = [
+                    f"  p{p}: Leseposition {stand[p]}, gespeichert "
+                    f"{regeln.position_text(g.position(topic, p))}"
+                    for p in meine
+                    if p in stand and stand[p] != g.position(topic, p)
+                ]
+                zeilen.extend(offen)
+                if offen:
+                    zeilen.append(
+                        absatz(
+                            "Das nächste consume liest ab der Leseposition weiter. Wer die "
+                            "Partition neu bekommt (Neustart, Neuverteilung), beginnt an der "
+                            "gespeicherten Position."
+                        )
+                    )
             else:
                 zeilen.append("no-commit: Position nicht gespeichert.")
         return self._ok(aufruf, "\n".join(zeilen), self._bild(topic))
@@ -359,6 +387,23 @@ class Console(BasisKonsole[Log]):
             f"p{p}: {regeln.position_text(vorher[p])} → {pos}" for p, pos in sorted(neu.items())
         )
         zeilen = [f"Position gespeichert (Commit) für {mitglied}:", f"  {teile}"]
+        return self._ok(aufruf, "\n".join(zeilen), self._bild(topic))
+
+    def _seek(self, aufruf: Aufruf) -> ConsoleResult:
+        w = aufruf.werte
+        topic, gruppe, p, ziel = w["topic"], w["gruppe"], w["partition"], w["offset"]
+        mitglied = w.get("mitglied") or f"{gruppe}-1"
+        g = self.log.group(gruppe)
+        alt = (g.lesestand(mitglied, topic) or {}).get(p)
+        self.log.seek(topic, gruppe, mitglied, p, ziel)
+        gespeichert = regeln.position_text(g.position(topic, p))
+        zeilen = [
+            f"{mitglied}: Leseposition p{p} {alt} → {ziel}.",
+            absatz(
+                f"Gespeichert bleibt {gespeichert}, bis commit speichert. Das nächste "
+                f"consume von {mitglied} liest p{p} ab Offset {ziel}."
+            ),
+        ]
         return self._ok(aufruf, "\n".join(zeilen), self._bild(topic))
 
     def _tick(self, aufruf: Aufruf) -> ConsoleResult:
@@ -519,6 +564,7 @@ class Console(BasisKonsole[Log]):
                     )
             if any(z.position is None for z in beschreibung):
                 zeilen.append("–: noch keine Position gespeichert.")
+        zeilen.extend(_lesepositionen(g))
         if self.log.session_timeout is not None:
             for m in g.mitglieder:
                 zuletzt = g.zuletzt_gelesen(m)
@@ -615,7 +661,7 @@ class Console(BasisKonsole[Log]):
             for t in g.topics():
                 positionen = [g.position(t, p) for p in range(log.topic(t).partitionen)]
                 zeilen.append(f"  {t} positions={positionen}")
-            zeilen.extend(f"  unsaved {k}={v}" for k, v in sorted(g._gelesen.items()))
+            zeilen.extend(f"  reading {k}={v}" for k, v in sorted(g._gelesen.items()))
         return "\n".join(zeilen)
 
 
@@ -630,6 +676,8 @@ MITGLIED_AKTIV = Art(
     "mitglied_aktiv", lies=Console._lies_mitglied_aktiv, kandidaten=Console._mitglieder
 )
 MITGLIED_JE = Art("mitglied_je", lies=Console._lies_mitglied_je, kandidaten=Console._je_mitglieder)
+#: seek: a name the group knows (the model says why a former member cannot), current ones offered.
+MITGLIED_SEEK = Art("mitglied_seek", lies=Console._lies_mitglied_je, kandidaten=Console._mitglieder)
 TIMEOUT = Art("timeout", lies=Console._lies_timeout, kandidaten=Console._timeout_vorschlaege)
 PARTITION = Art(
     "partition", lies=Console._lies_partition, kandidaten=Console._partitionen, zahl=True
@@ -730,13 +778,14 @@ BEFEHLE = setze_befehle(
             ),
             handler=Console._consume,
             erklaerung=(
-                "Ohne as liest das Mitglied <gruppe>-1. Die Gruppe liest dort weiter, wo ihre "
-                "gespeicherte Position steht. Eine neue Gruppe beginnt am Ende, mit "
-                "from-beginning am Anfang. Die Partitionen werden unter den Mitgliedern "
-                "aufgeteilt. max begrenzt die Anzahl der Einträge. no-commit liest, ohne die "
-                "Position zu speichern (wie ein Absturz vor dem Commit, oder: erst "
-                "verarbeiten, dann mit commit speichern). Jedes consume zählt als "
-                "Lebenszeichen des Mitglieds (siehe timeout).",
+                "Ohne as liest das Mitglied <gruppe>-1. Die Partitionen werden unter den "
+                "Mitgliedern aufgeteilt. Ein Mitglied liest ab seiner Leseposition weiter; "
+                "wer eine Partition neu bekommt (neues Mitglied, Neuverteilung, Neustart), "
+                "beginnt an der gespeicherten Position der Gruppe. Eine neue Gruppe beginnt "
+                "am Ende, mit from-beginning am Anfang. max begrenzt die Anzahl der Einträge. "
+                "no-commit liest, ohne die Position zu speichern: Die Leseposition rückt "
+                "trotzdem weiter (erst verarbeiten, dann mit commit speichern). Jedes consume "
+                "zählt als Lebenszeichen des Mitglieds (siehe timeout).",
             ),
             positionen=(TOPIC,),
             optionen=(
@@ -750,22 +799,47 @@ BEFEHLE = setze_befehle(
         Befehl(
             name="commit",
             syntax="commit <topic> group <gruppe> [as <mitglied>]",
-            kurz="Position speichern, was no-commit gelesen hat",
+            kurz="die Leseposition speichern (nach no-commit)",
             beispiele=(
                 "commit orders group billing",
                 "commit orders group billing as billing-2",
             ),
             handler=Console._commit,
             erklaerung=(
-                "Speichert die Position bis dahin, wo das Mitglied zuletzt gelesen hat, nur "
-                "für seine eigenen Partitionen. Ein Mitglied, das das Sitzungs-Zeitfenster entfernt "
-                "hat, kann nichts mehr speichern; ebenso nach einer Neuverteilung seit dem "
-                "Lesen (wie Kafkas CommitFailedException).",
+                "Speichert die Leseposition des Mitglieds (bis dahin hat es gelesen, oder "
+                "dorthin hat seek sie gesetzt), nur für seine eigenen Partitionen. Ein "
+                "Mitglied, das das Sitzungs-Zeitfenster entfernt hat, kann nichts mehr "
+                "speichern; ebenso nach einer Neuverteilung seit dem Lesen (wie Kafkas "
+                "CommitFailedException).",
             ),
             positionen=(TOPIC,),
             optionen=(
                 Option("group", GRUPPE, pflicht=True),
                 Option("as", Wert("mitglied", "<mitglied>", MITGLIED_JE)),
+            ),
+        ),
+        Befehl(
+            name="seek",
+            syntax="seek <topic> group <gruppe> [as <mitglied>] partition <n> to <offset>",
+            kurz="die Leseposition eines Mitglieds verschieben",
+            beispiele=(
+                "seek orders group billing partition 0 to 1",
+                "seek orders group billing as billing-2 partition 2 to 0",
+            ),
+            handler=Console._seek,
+            erklaerung=(
+                "Wie Kafkas seek: Das nächste consume des Mitglieds liest die Partition ab "
+                "<offset>. Zurück, um einen Eintrag noch einmal zu versuchen; vor, um "
+                "etwas zu überspringen. Gespeichert wird nichts, das tut erst commit. Nur "
+                "für eine Partition, die das Mitglied gerade liest, und erst wenn es seit "
+                "der letzten Neuverteilung gelesen hat.",
+            ),
+            positionen=(TOPIC,),
+            optionen=(
+                Option("group", GRUPPE, pflicht=True),
+                Option("as", Wert("mitglied", "<mitglied>", MITGLIED_SEEK)),
+                Option("partition", Wert("partition", "<n>", PARTITION), pflicht=True),
+                Option("to", Wert("offset", "<offset>", ZAHL), pflicht=True),
             ),
         ),
         tick_befehl(
@@ -881,4 +955,46 @@ def _aufteilung(mitglieder: list[str], zuteilung: dict[int, str]) -> list[str]:
     for m in mitglieder:
         partitionen = [f"p{p}" for p in sorted(zuteilung) if zuteilung[p] == m]
         zeilen.append(f"  {m}: {', '.join(partitionen) if partitionen else 'untätig'}")
+    return zeilen
+
+
+def _noch_einmal(
+    meine: list[int],
+    weiter: set[int],
+    gespeichert: dict[int, int | None],
+    offen: dict[int, tuple[int, int] | None],
+) -> list[str]:
+    """For each partition this member starts anew at the stored position although records after it
+    were already read: which of them come again."""
+    zeilen = []
+    for p in meine:
+        start, bereich = gespeichert.get(p), offen.get(p)
+        if p in weiter or start is None or bereich is None or bereich[1] <= start:
+            continue
+        bis = bereich[1] - 1
+        was = f"Offset {start} war" if bis == start else f"Offset {start} bis {bis} waren"
+        zeilen.append(
+            absatz(
+                f"p{p} beginnt an der gespeicherten Position {start}: {was} schon "
+                f"gelesen und {'kommt' if bis == start else 'kommen'} noch einmal."
+            )
+        )
+    return zeilen
+
+
+def _lesepositionen(g: Gruppe) -> list[str]:
+    """The members whose reading position is not the stored one (read or sought, not committed)."""
+    zeilen = []
+    for m in g.mitglieder:
+        for topic in g.topics_von(m):
+            stand = g.lesestand(m, topic) or {}
+            for p, pos in sorted(stand.items()):
+                gespeichert = g.position(topic, p)
+                if pos != gespeichert:
+                    zeilen.append(
+                        f"  {m}: {topic} p{p} Leseposition {pos}, "
+                        f"gespeichert {regeln.position_text(gespeichert)}"
+                    )
+    if zeilen:
+        zeilen.insert(0, "Noch nicht gespeichert (Leseposition ≠ Position):")
     return zeilen

@@ -156,3 +156,16 @@ def test_the_keys_are_whole_in_the_pictures_on_a_phone(browser: object, site_url
             "(svg) => svg.getBoundingClientRect().width / svg.viewBox.baseVal.width"
         )
         assert 9 * scale >= 6.5, scale  # the key's font on the phone, in CSS pixels
+
+
+def test_retry_by_seek_exercise(page: Page, site_url: str) -> None:
+    page.goto(site_url + LESSON_2)
+    task = Exercise.by_id(page, "noch-ein-versuch")
+    # Another consume reads on from the reading position: payment 3 does not come back.
+    task.console.expect_answer("consume payments group billing no-commit", '{"payment":5')
+    task.check_fails("liest als Nächstes p0:3")
+    task.root.get_by_role("button", name="Zurücksetzen").click()
+    task.console.expect_answer(
+        "seek payments group billing partition 0 to 1", "billing-1: Leseposition p0 2 → 1."
+    )
+    task.check_solved()

@@ -116,13 +116,57 @@ def test_neue_gruppe_beginnt_am_ende() -> None:
     assert c.log.offsets("orders").gruppen["email"] == (1, 1, 1)
 
 
-def test_no_commit_liest_doppelt() -> None:
+def test_no_commit_liest_weiter_erst_ein_neustart_liest_doppelt() -> None:
     c = konsole('produce orders key=order-64 {"order":64}')
     r1 = ausfuehren(c, "consume orders group billing no-commit")
     assert "no-commit: Position nicht gespeichert." in r1.text
+    assert "  p1: Leseposition 2, gespeichert 1" in r1.text
+    assert "liest ab der Leseposition weiter" in r1.text
     r2 = ausfuehren(c, "consume orders group billing")
-    assert '{"order":64}' in r1.text and '{"order":64}' in r2.text
-    assert "Position gespeichert (Commit)" in r2.text
+    assert '{"order":64}' in r1.text and '{"order":64}' not in r2.text
+    assert "Position gespeichert (Commit): p0 → 1, p1 → 2, p2 → 1" in r2.text
+    # A restart before the commit: the member comes back at the stored position.
+    c = konsole('produce orders key=order-64 {"order":64}')
+    ausfuehren(c, "consume orders group billing no-commit")
+    r = ausfuehren(c, "describe group billing")
+    assert "  billing-1: orders p1 Leseposition 2, gespeichert 1" in r.text
+    ausfuehren(c, "leave group billing billing-1")
+    r3 = ausfuehren(c, "consume orders group billing")
+    assert "billing-1 (ausgetreten) tritt der Gruppe „billing“ neu bei." in r3.text
+    assert "p1 beginnt an der gespeicherten Position 1: Offset 1 war" in r3.text
+    assert '{"order":64}' in r3.text
+
+
+def test_seek_zurueck_liest_noch_einmal_und_commit_speichert_es() -> None:
+    c = konsole('produce orders key=order-64 {"order":64}')
+    ausfuehren(c, "consume orders group billing")
+    r = ausfuehren(c, "seek orders group billing partition 1 to 0")
+    assert r.ok and r.svg is not None
+    assert r.text.splitlines()[0] == "billing-1: Leseposition p1 2 → 0."
+    assert "Gespeichert bleibt 2, bis commit speichert." in r.text
+    assert c.log.offsets("orders").gruppen["billing"] == (1, 2, 1)
+    r = ausfuehren(c, "consume orders group billing no-commit")
+    assert '{"order":61,"total":12.4}' in r.text and '{"order":64}' in r.text
+    ausfuehren(c, "seek orders group billing partition 1 to 1")
+    r = ausfuehren(c, "commit orders group billing")
+    assert "p1: 2 → 1" in r.text
+    r = ausfuehren(c, "consume orders group billing")
+    assert '{"order":64}' in r.text and "61" not in r.text
+
+
+def test_seek_nur_fuer_eigene_partitionen_nach_dem_lesen() -> None:
+    c = konsole("consume orders group billing as billing-2")
+    r = ausfuehren(c, "seek orders group billing as billing-2 partition 0 to 0")
+    assert not r.ok and "p0 von „orders“ liest billing-1, nicht billing-2" in r.text
+    # billing-1 has not read since billing-2 joined: it starts over at the stored position.
+    r = ausfuehren(c, "seek orders group billing partition 0 to 0")
+    assert not r.ok and "seit der letzten Neuverteilung nicht" in r.text
+    ausfuehren(c, "consume orders group billing")
+    assert ausfuehren(c, "seek orders group billing partition 0 to 0").ok
+    ausfuehren(c, "leave group billing billing-2")
+    r = ausfuehren(c, "seek orders group billing as billing-2 partition 2 to 0")
+    assert not r.ok and "kann keine Leseposition verschieben" in r.text
+    assert "Es ist mit leave ausgetreten." in r.text.replace("\n", " ")
 
 
 def test_max_begrenzt() -> None:
@@ -383,7 +427,7 @@ def test_vorhandenes_log_und_state_dump() -> None:
         "group g generation=1 members=g-1",
         "  member g-1 state=Mitglied last=0 topics=['orders']",
         "  orders positions=[1, 0]",
-        "  unsaved ('g-1', 'orders')=(1, {0: (0, 1), 1: (0, 0)})",
+        "  reading ('g-1', 'orders')=(1, {0: (0, 1), 1: (0, 0)})",
     ]
 
 
@@ -409,6 +453,14 @@ FEHLER = [
         "reset",
     ),
     ("reset group billing to -1", "nicht „-1“", "reset"),
+    ("seek orders group billing partition 0", "Es fehlt `to <offset>`.", "seek"),
+    ("seek orders group billing to 0", "Es fehlt `partition <n>`.", "seek"),
+    ("seek orders partition 0 to 0", "Es fehlt `group <gruppe>`.", "seek"),
+    ("seek orders group billing partition 3 to 0", "Partitionen 0 bis 2, nicht 3.", "seek"),
+    ("seek orders group billing partition 0 to -1", "nicht „-1“", "seek"),
+    ("seek orders group billing partition 0 to 2", "seek geht auf 0 bis 1, nicht auf 2.", "seek"),
+    ("seek orders group billing as b-9 partition 0 to 0", "war nie Mitglied", "seek"),
+    ("seek orders group nix partition 0 to 0", "Vorhandene Gruppen: „billing“.", "seek"),
     ("topics extra", "Zu viele Wörter: „extra“ gehört nicht zu `topics`.", "topics"),
     ("groups x", "Zu viele Wörter", "groups"),
     ("offsets orders extra", "Zu viele Wörter", "offsets"),
@@ -593,6 +645,7 @@ ALLE_BEFEHLE = [
     "produce",
     "read",
     "reset",
+    "seek",
     "tick",
     "timeout",
     "topics",
@@ -606,6 +659,10 @@ ALLE_BEFEHLE = [
         ("c", ["clear", "commit", "consume", "create"]),
         ("commit orders ", ["as", "group"]),
         ("commit orders group billing as ", ["billing-1"]),
+        ("seek orders ", ["as", "group", "partition", "to"]),
+        ("seek orders group billing ", ["as", "partition", "to"]),
+        ("seek orders group billing as ", ["billing-1"]),
+        ("seek orders group billing partition ", ["0", "1", "2"]),
         ("leave ", ["group"]),
         ("leave group billing ", ["billing-1"]),
         ("timeout ", ["3", "off"]),

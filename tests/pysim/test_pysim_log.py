@@ -266,15 +266,18 @@ def test_gruppen_bekommen_jeweils_alles(log: Log) -> None:
     assert a == b and len(a) == 3
 
 
-def test_no_commit_liest_dasselbe_noch_einmal(log: Log) -> None:
+def test_no_commit_liest_weiter_und_erst_ein_neustart_liest_noch_einmal(log: Log) -> None:
     for i in (61, 64):
         log.produce("orders", {"order": i}, key=f"order-{i}")
     log.consume("orders", "billing", from_beginning=True)
     log.produce("orders", {"order": 65}, key="order-65")
     erstes = log.consume("orders", "billing", commit=False)
-    zweites = log.consume("orders", "billing")
-    assert erstes == zweites
     assert [r.value["order"] for r in erstes] == [65]
+    # The live member's reading position moved on without a commit: nothing comes back.
+    assert log.consume("orders", "billing", commit=False) == []
+    # A restart (leave, then join again) starts at the stored position: 65 comes again.
+    log.leave("billing", "billing-1")
+    assert log.consume("orders", "billing") == erstes
     assert log.consume("orders", "billing") == []
 
 
@@ -283,7 +286,9 @@ def test_no_commit_bei_neuer_gruppe_speichert_nichts(log: Log) -> None:
     assert len(log.consume("orders", "g", from_beginning=True, commit=False)) == 1
     assert log.describe("g") == []
     assert log.offsets("orders").gruppen == {}
-    assert len(log.consume("orders", "g", from_beginning=True)) == 1
+    # The member continues from its own reading position and stores it now.
+    assert log.consume("orders", "g", from_beginning=True) == []
+    assert log.offsets("orders").gruppen == {"g": (1, 0, 0)}
 
 
 def test_max_begrenzt_und_partition_fuer_partition(log: Log) -> None:
