@@ -363,11 +363,9 @@ class Console(BasisKonsole[Log]):
                 zeilen.extend(offen)
                 if offen:
                     zeilen.append(
-                        absatz(
-                            "Das nächste consume liest ab der Leseposition weiter. Wer die "
-                            "Partition neu bekommt (Neustart, Neuverteilung), beginnt an der "
-                            "gespeicherten Position."
-                        )
+                        "Das nächste consume liest ab der Leseposition weiter. Wer die "
+                        "Partition neu bekommt (Neustart, Neuverteilung), beginnt an der "
+                        "gespeicherten Position."
                     )
             else:
                 zeilen.append("no-commit: Position nicht gespeichert.")
@@ -399,7 +397,7 @@ class Console(BasisKonsole[Log]):
         gespeichert = regeln.position_text(g.position(topic, p))
         zeilen = [
             f"{mitglied}: Leseposition p{p} {alt} → {ziel}.",
-            absatz(
+            (
                 f"Gespeichert bleibt {gespeichert}, bis commit speichert. Das nächste "
                 f"consume von {mitglied} liest p{p} ab Offset {ziel}."
             ),
@@ -974,10 +972,8 @@ def _noch_einmal(
         bis = bereich[1] - 1
         was = f"Offset {start} war" if bis == start else f"Offset {start} bis {bis} waren"
         zeilen.append(
-            absatz(
-                f"p{p} beginnt an der gespeicherten Position {start}: {was} schon "
-                f"gelesen und {'kommt' if bis == start else 'kommen'} noch einmal."
-            )
+            f"p{p} beginnt an der gespeicherten Position {start}: {was} schon "
+            f"gelesen und {'kommt' if bis == start else 'kommen'} noch einmal."
         )
     return zeilen
 
