@@ -29,7 +29,7 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import BrowserContext, Page, Route, expect
 
-from tests.browser.conftest import copy_site
+from tests.browser.conftest import RecordingPage, copy_site
 from tests.browser.pages import (
     FIRST_STEPS,
     LESSON_1,
@@ -443,3 +443,18 @@ def test_the_offline_page_cache_ignores_query_strings(
         page.goto(site.url + address)
         expect(page.locator("h1").first).to_contain_text("Erste Schritte")
     run_first_steps_cell_1(page)
+
+
+def test_without_the_page_script_the_reader_is_told_and_mermaid_stays_local(
+    recorded: RecordingPage, site_url: str
+) -> None:
+    """The page script did not come (offline, blocked): a note says so, and the theme's
+    diagrams still come from this site's copy of mermaid, never from a CDN (issue 28)."""
+    page = recorded.page
+    page.route(re.compile(r"/lessonkit\.js"), lambda route: route.abort())
+    page.goto(site_url + FIRST_STEPS)
+    expect(page.locator(".lk-script-missing")).to_contain_text("ließ sich nicht laden")
+    expect(show_diagram(page)).to_be_visible()
+    mermaid = [url for url in recorded.requests if "mermaid" in url]
+    assert mermaid and all(url.startswith(site_url) for url in mermaid), mermaid
+    assert recorded.foreign_requests() == []

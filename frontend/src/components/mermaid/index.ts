@@ -55,9 +55,10 @@ function loadScript(url: URL): Promise<void> {
   });
 }
 
-/** Define the lazy global `mermaid` unless a real one is already there. */
+/** Define the lazy global `mermaid` unless a real one is already there (the page's own
+ * stand-in from overrides/main.html, which loads at once, gives way to this one). */
 export function installMermaidLoader(scriptUrl: URL): void {
-  if (window.mermaid) return;
+  if (window.mermaid && !(window.mermaid as MermaidApi & { lkFallback?: boolean }).lkFallback) return;
   let config: unknown = {};
   let real: Promise<MermaidApi> | null = null;
   const load = async (): Promise<MermaidApi> => {
