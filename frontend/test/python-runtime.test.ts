@@ -2,7 +2,7 @@ import "./fakes";
 import assert from "node:assert/strict";
 import { beforeEach, test } from "node:test";
 import type { CellResult, FromWorker, ToWorker } from "../src/runtime/protocol";
-import { CancelledError, PythonRuntime, RestartedError, type RestartReason } from "../src/runtime/python";
+import { CancelledError, PythonRuntime, RestartedError, type RestartReason, unavailableText } from "../src/runtime/python";
 
 /** The page's Python worker, played by the test: it records what it was sent. */
 class FakeWorker {
@@ -157,4 +157,11 @@ test("a new page resets the namespaces, or restarts when the old page left a run
   await assert.rejects(left, RestartedError);
   assert.equal(FakeWorker.made.length, 2);
   assert.deepEqual(reasons, [], "the old page's blocks are not told");
+});
+
+test("a failed start says why and what the reader can do", () => {
+  const text = unavailableText(new Error("Der Python-Worker ließ sich nicht starten."));
+  assert.match(text, /^Python konnte nicht gestartet werden \(Der Python-Worker ließ sich nicht starten\)\./);
+  assert.match(text, /Lade die Seite neu/);
+  assert.match(text, /anderen Browser/);
 });

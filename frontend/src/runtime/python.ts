@@ -55,6 +55,17 @@ export function progressBytes(progress: LoadProgress | null): string {
   return `${mb(progress.loaded)} MB`;
 }
 
+/** Why Python is not there and what the reader can do, for every block that needed it. */
+export function unavailableText(error: unknown): string {
+  const reason = error instanceof Error ? error.message : String(error);
+  return (
+    `Python konnte nicht gestartet werden (${reason.replace(/\.$/, "")}). Lade die Seite neu; ` +
+    "das hilft meistens. Mögliche Gründe: keine Verbindung, bevor Python einmal gespeichert war; " +
+    "ein Blocker, der Web Worker oder WebAssembly verbietet; zu wenig freier Speicher auf dem Gerät. " +
+    "Hilft das Neuladen nicht, probier einen anderen Browser."
+  );
+}
+
 /** Why Python was restarted: a block's `Stopp`, the page's button, or Python died. */
 export type RestartReason = "stopp" | "neustart" | "absturz";
 

@@ -11,7 +11,7 @@
  * and the next cell still runs (later cells need nothing from a check).
  */
 import type { PythonRuntime, RestartReason } from "../../runtime/python";
-import { CancelledError, PythonFailedError, RestartedError, progressBytes, progressText } from "../../runtime/python";
+import { CancelledError, PythonFailedError, RestartedError, progressBytes, progressText, unavailableText } from "../../runtime/python";
 import { button, setAvailable, statusRegion } from "../controls";
 import { OutputView } from "../output/render";
 import type { CellEditor } from "./editor";
@@ -230,7 +230,7 @@ export class Cell {
         this.setState("error", "Python beschädigt");
       } else {
         this.output.clear();
-        this.output.showNotice(`Python konnte nicht gestartet werden: ${String(error)}`, "warning");
+        this.output.showNotice(unavailableText(error), "warning");
         this.setState("error", "Python nicht verfügbar");
       }
       return false;

@@ -17,7 +17,7 @@
  */
 import type { ConsoleArgs, ConsoleData, ConsoleLineArgs } from "../../generated/contract";
 import type { PythonRuntime } from "../../runtime/python";
-import { RestartedError } from "../../runtime/python";
+import { RestartedError, unavailableText } from "../../runtime/python";
 import { commonPrefix, History } from "./history";
 import { consoleVersion, SavedCommands } from "./saved";
 import { Transcript } from "./transcript";
@@ -259,7 +259,7 @@ export class CommandConsole {
       this.transcript.note(
         error instanceof RestartedError
           ? `Python wurde neu gestartet, bevor „${line}“ lief. Führ den Befehl bitte noch einmal aus.`
-          : `Python ist nicht verfügbar: ${String(error)}`,
+          : unavailableText(error),
       );
     } finally {
       this.root.dataset["state"] = "idle";

@@ -14,7 +14,7 @@
  * (Ausführen).
  */
 import type { PythonRuntime } from "../../runtime/python";
-import { CancelledError, PythonFailedError, RestartedError } from "../../runtime/python";
+import { CancelledError, PythonFailedError, RestartedError, unavailableText } from "../../runtime/python";
 import { restartButton } from "../cell";
 import { button, confirmInPage, setAvailable, statusRegion } from "../controls";
 import type { CellEditor } from "../cell/editor";
@@ -254,7 +254,7 @@ function failure(error: unknown, stopped: boolean, run = false): string {
       `(zum Beispiel eingebaute Funktionen gelöscht). Meldung: ${error.message}`
     );
   }
-  return `Python ist nicht verfügbar: ${String(error)}`;
+  return unavailableText(error);
 }
 
 /** "Lösung zeigen": available after a first attempt. */
