@@ -118,6 +118,9 @@ class ExerciseBase(TypedDict):
 
     id: str
     digest: str
+    #: The digest as builds before 2026-12 made it (with the fence's line): progress
+    #: stored under it still counts.
+    digest_before: str
     label: str
 
 

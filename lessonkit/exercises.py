@@ -42,6 +42,7 @@ from lessonkit.contract import (
 )
 from lessonkit.fence_kind import FenceError
 from lessonkit.kernel import Kernel
+from lessonkit.options import LINE_OPTION
 from lessonkit.pagedata import data_element
 from lessonkit.render import highlight_python
 
@@ -79,6 +80,7 @@ class Exercise(Block):
 
     id: str = ""
     digest: str = ""  # changes when the author changes the exercise (stale drafts)
+    digest_before: str = ""  # the digest before 2026-12, which hashed the fence's line too
     type: str = ""
     label_prefix: str = "Übung"
     #: Row (0-based, in the fence's body) of each section's ``--- name`` line.
@@ -155,6 +157,7 @@ class Prediction(Exercise):
             "id": self.id,
             "type": "vorhersage",
             "digest": self.digest,
+            "digest_before": self.digest_before,
             "label": self.label,
             "code": self.code,
             "session": self.session,
@@ -216,6 +219,7 @@ class CodeTask(Exercise):
             "id": self.id,
             "type": "aufgabe",
             "digest": self.digest,
+            "digest_before": self.digest_before,
             "label": self.label,
             "vorbereitung": self.vorbereitung,
             "start": self.start,
@@ -255,6 +259,7 @@ class ConsoleTask(Exercise):
             "id": self.id,
             "type": "konsolen-aufgabe",
             "digest": self.digest,
+            "digest_before": self.digest_before,
             "label": self.label,
             "kind": self.kind,
             "options": self.options,
@@ -295,6 +300,7 @@ class Quiz(Exercise):
             "id": self.id,
             "type": "quiz",
             "digest": self.digest,
+            "digest_before": self.digest_before,
             "label": self.label,
             "richtig": [i for i, o in enumerate(self.optionen) if o.richtig],
             "versuche": self.versuche,
@@ -425,17 +431,25 @@ def _visible_src(src: str) -> str:
     return "".join(kept)
 
 
+def _digest(type_: str, options: dict[str, Any], src: str) -> str:
+    return hashlib.sha256(f"{type_}\n{sorted(options.items())}\n{src}".encode()).hexdigest()[:12]
+
+
 def _common(src: str, slot: int, line: int, options: dict[str, Any], type_: str) -> dict[str, Any]:
     exercise_id = options.get("id")
     if not exercise_id:
         raise FenceError(f'Eine Übung braucht eine id, z. B. ```{type_} id="uebung-1"```.')
     seen = _visible_src(src)
-    digest = hashlib.sha256(f"{type_}\n{sorted(options.items())}\n{seen}".encode()).hexdigest()[:12]
+    # What the reader sees decides the digest, not where it stands: an edit above the
+    # exercise keeps the reader's progress. Until 2026-12 the fence's line (lkline) was
+    # hashed too; progress stored under that digest is still taken (``digest_before``).
+    content = {name: value for name, value in options.items() if name != LINE_OPTION}
     return {
         "slot": slot,
         "line": line,
         "id": exercise_id,
-        "digest": digest,
+        "digest": _digest(type_, content, seen),
+        "digest_before": _digest(type_, options, seen),
         "type": type_,
         "rows": _rows(src),
         "src": src,

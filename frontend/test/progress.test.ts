@@ -109,3 +109,13 @@ test("without storage the page still works: nothing saved, nothing read", () => 
   assert.deepEqual(store.load(), { current: null, stale: null });
   store.clear();
 });
+
+test("progress stored under the exercise's earlier digest counts and is stored anew under today's", () => {
+  const key = progressKey("lektionen/ereignisstroeme/", "uebung-1");
+  storage.setItem(key, '{"digest": "mit-zeile", "solved": true, "answer": "3"}');
+  const store = new ProgressStore("uebung-1", "ohne-zeile", undefined, ["mit-zeile"]);
+  assert.equal(store.load().current?.solved, true);
+  store.save({ answer: "4" });
+  assert.deepEqual(JSON.parse(storage.getItem(key) ?? "{}"), { digest: "ohne-zeile", solved: true, answer: "4" });
+  assert.equal(new ProgressStore("uebung-1", "ganz-anders").load().stale?.solved, true);
+});

@@ -491,3 +491,29 @@ def test_a_malformed_wrong_attempt_names_its_line(tmp_path: Path, text: str, mes
     assert message in str(info.value)
     head = next(n for n, row in enumerate(text.splitlines(), 1) if "--- fehlversuch" in row)
     assert f"seite.md:{head}: " in str(info.value)
+
+
+@pytest.mark.parametrize(
+    "fence",
+    [
+        PREDICTION.format(answer="(2, 2)"),
+        CODE_TASK.format(
+            start="def doppelt(x):\n    pass", solution="def doppelt(x):\n    return 2 * x"
+        ),
+        CONSOLE_TASK.format(setup="topics", solution="create topic t partitions 1"),
+    ],
+)
+def test_an_edit_above_an_exercise_keeps_its_digest(tmp_path: Path, fence: str) -> None:
+    """The reader's progress is keyed by the digest: a paragraph added above the exercise
+    must not make it stale. The digest of builds before (with the fence's line) comes along."""
+
+    def data(text: str, name: str) -> dict[str, str]:
+        element = convert(tmp_path, text, name).select_one(".lk-exercise__data")
+        assert element is not None
+        return dict(json.loads(str(element["data-lk-json"])))
+
+    first = data(f"# Seite\n\n{fence}", "eins.md")
+    moved = data(f"# Seite\n\nEin neuer Absatz.\n\nNoch einer.\n\n{fence}", "zwei.md")
+    assert first["digest"] == moved["digest"]
+    assert first["digest_before"] != moved["digest_before"]  # the old digest followed the line
+    assert first["digest"] != first["digest_before"]

@@ -83,12 +83,15 @@ export interface ConsoleData {
 export interface ExerciseBase {
   id: string;
   digest: string;
+  /** The digest as builds before 2026-12 made it (with the fence's line): progress stored under it still counts. */
+  digest_before: string;
   label: string;
 }
 
 export interface PredictionData {
   id: string;
   digest: string;
+  digest_before: string;
   label: string;
   type: "vorhersage";
   code: string;
@@ -101,6 +104,7 @@ export interface PredictionData {
 export interface CodeTaskData {
   id: string;
   digest: string;
+  digest_before: string;
   label: string;
   type: "aufgabe";
   vorbereitung: string;
@@ -112,6 +116,7 @@ export interface CodeTaskData {
 export interface ConsoleTaskData {
   id: string;
   digest: string;
+  digest_before: string;
   label: string;
   type: "konsolen-aufgabe";
   kind: string;
@@ -124,6 +129,7 @@ export interface ConsoleTaskData {
 export interface QuizData {
   id: string;
   digest: string;
+  digest_before: string;
   label: string;
   type: "quiz";
   /** Indices of the right answers. */

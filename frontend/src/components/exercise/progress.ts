@@ -92,29 +92,37 @@ export class ProgressStore {
   /** Where an earlier page script may have put this progress (runtime/storage.ts). */
   private readonly misplaced: string[];
 
+  /** `earlier`: digests this same exercise had under older builds (`digest_before`). */
   constructor(
     id: string,
     private readonly digest: string,
     page: string = pagePath(),
+    private readonly earlier: string[] = [],
   ) {
     this.key = progressKey(page, id);
     this.misplaced = misplacedPagePaths(pageKeyPath(page)).map((other) => progressKey(other, id));
   }
 
-  /** What is stored: current (same digest), stale (an older version), or nothing. Progress
-   * under a misplaced key is taken only with this exercise's digest: ids repeat across pages. */
+  private ours(digest: string | undefined): boolean {
+    return digest !== undefined && (digest === this.digest || this.earlier.includes(digest));
+  }
+
+  /** What is stored: current (this exercise's digest), stale (an older version), or nothing.
+   * Progress under a misplaced key is taken only with this exercise's digest: ids repeat
+   * across pages. */
   load(): { current: Progress | null; stale: Progress | null } {
-    const text = recoverItem(this.key, this.misplaced, (value) => parseProgress(value)?.digest === this.digest);
+    const text = recoverItem(this.key, this.misplaced, (value) => this.ours(parseProgress(value)?.digest));
     const stored = parseProgress(text);
     if (!stored) return { current: null, stale: null };
-    return stored.digest === this.digest ? { current: stored, stale: null } : { current: null, stale: stored };
+    return this.ours(stored.digest) ? { current: stored, stale: null } : { current: null, stale: stored };
   }
 
   /** Merge `change` into the stored progress; false when it could not be saved. A change of
    * `solved` is announced (PROGRESS_EVENT), so an overview on the same page follows it. */
   save(change: Partial<Progress>): boolean {
     const { current } = this.load();
-    const next: Progress = { digest: this.digest, solved: false, ...current, ...change };
+    // Stored under this build's digest, also when it was found under an earlier one.
+    const next: Progress = { solved: false, ...current, ...change, digest: this.digest };
     const saved = writeItem(this.key, JSON.stringify(next));
     if (saved && next.solved !== (current?.solved ?? false)) announceProgress();
     return saved;
