@@ -232,9 +232,7 @@ def test_a_command_queued_before_a_reset_does_not_count_after_it(page: Page, sit
         "lief noch vor dem Zurücksetzen und gilt nicht mehr"
     )
     expect(log.entries).to_have_count(entries - 1)  # the author's entries only
-    saved = page.evaluate(
-        "() => Object.keys(localStorage).filter((k) => k.includes(':consoles:'))"
-    )
+    saved = page.evaluate("() => Object.keys(localStorage).filter((k) => k.includes(':consoles:'))")
     assert saved == [], saved
     log.expect_answer(produce, "Partition 1, Offset 1")
     # A restart replays exactly that one command: the state is the transcript's.
