@@ -3,10 +3,12 @@ import assert from "node:assert/strict";
 import { beforeEach, test } from "node:test";
 import { ProgressStore, progressKey, readProgress, storageAvailable } from "../src/components/exercise/progress";
 import { pagePath } from "../src/runtime/page";
+import { storageReadable } from "../src/runtime/storage";
 
 beforeEach(() => {
   storage.clear();
   storage.broken = false;
+  storage.full = false;
   visit("lektionen/ereignisstroeme/");
 });
 
@@ -108,4 +110,15 @@ test("without storage the page still works: nothing saved, nothing read", () => 
   assert.equal(store.save({ solved: true }), false);
   assert.deepEqual(store.load(), { current: null, stale: null });
   store.clear();
+});
+
+test("a full storage still reads: progress stays readable while nothing new is written", () => {
+  assert.ok(new ProgressStore("uebung-1", "d").save({ solved: true }));
+  storage.full = true;
+  assert.equal(storageAvailable(), false);
+  assert.equal(storageReadable(), true);
+  assert.equal(readProgress(progressKey("lektionen/ereignisstroeme/", "uebung-1"))?.solved, true);
+  storage.full = false;
+  storage.broken = true;
+  assert.equal(storageReadable(), false);
 });
