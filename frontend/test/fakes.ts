@@ -7,6 +7,8 @@
 export class MemoryStorage implements Storage {
   readonly items = new Map<string, string>();
   broken = false;
+  /** Full: writing throws QuotaExceededError, reading and removing work. */
+  full = false;
 
   get length(): number {
     this.check();
@@ -25,6 +27,7 @@ export class MemoryStorage implements Storage {
 
   setItem(key: string, value: string): void {
     this.check();
+    if (this.full) throw new DOMException("Speicher voll", "QuotaExceededError");
     this.items.set(key, String(value));
   }
 

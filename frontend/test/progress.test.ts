@@ -3,10 +3,12 @@ import assert from "node:assert/strict";
 import { beforeEach, test } from "node:test";
 import { ProgressStore, progressKey, readProgress, storageAvailable } from "../src/components/exercise/progress";
 import { pagePath } from "../src/runtime/page";
+import { storageReadable } from "../src/runtime/storage";
 
 beforeEach(() => {
   storage.clear();
   storage.broken = false;
+  storage.full = false;
   visit("lektionen/ereignisstroeme/");
 });
 
@@ -118,4 +120,15 @@ test("progress stored under the exercise's earlier digest counts and is stored a
   store.save({ answer: "4" });
   assert.deepEqual(JSON.parse(storage.getItem(key) ?? "{}"), { digest: "ohne-zeile", solved: true, answer: "4" });
   assert.equal(new ProgressStore("uebung-1", "ganz-anders").load().stale?.solved, true);
+});
+
+test("a full storage still reads: progress stays readable while nothing new is written", () => {
+  assert.ok(new ProgressStore("uebung-1", "d").save({ solved: true }));
+  storage.full = true;
+  assert.equal(storageAvailable(), false);
+  assert.equal(storageReadable(), true);
+  assert.equal(readProgress(progressKey("lektionen/ereignisstroeme/", "uebung-1"))?.solved, true);
+  storage.full = false;
+  storage.broken = true;
+  assert.equal(storageReadable(), false);
 });

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.pages import FIRST_STEPS, PHONE, Console, phone_page
+from tests.browser.pages import FIRST_STEPS, PHONE, Cell, Console, phone_page
 
 pytestmark = pytest.mark.browser
 
@@ -157,3 +157,86 @@ def test_with_a_mouse_the_hint_names_the_keys_and_no_touch_buttons_show(
     expect(log.root.locator(".lk-button--touch")).to_have_count(3)
     for button in log.root.locator(".lk-button--touch").all():
         expect(button).to_be_hidden()
+
+
+def test_a_huge_pasted_line_is_cut_before_it_is_sent_and_when_it_is_shown(
+    page: Page, site_url: str
+) -> None:
+    page.goto(site_url + FIRST_STEPS)
+    log = Console.first(page)
+    log.command("topics")
+    # The input line takes no more than twice what Python accepts; Python refuses that.
+    assert log.box.get_attribute("maxlength") == "4000"
+    log.box.fill("x" * 100_000)
+    assert len(log.box.input_value()) == 4000
+    before = log.entries.count()
+    log.box.press("Enter")
+    expect(log.entries).to_have_count(before + 1)
+    expect(log.entries.last).to_contain_text("Die Zeile ist zu lang")
+    shown = log.entries.last.locator(".lk-console__cmd").inner_text()
+    assert shown.endswith("x … (gekürzt, 4.000 Zeichen)") and len(shown) < 400, shown[-80:]
+    # A value the page sets itself (past maxlength) is cut, too: the note has its length.
+    log.box.evaluate("(box) => { box.value = 'produce orders ' + 'y'.repeat(1_000_000); }")
+    log.box.press("Enter")
+    expect(log.entries.last.locator(".lk-console__cmd")).to_have_text(
+        re.compile(r"y … \(gekürzt, 1\.000\.015 Zeichen\)$")
+    )
+    expect(log.entries.last).to_contain_text("Die Zeile ist zu lang")
+    saved = page.evaluate(
+        "() => Object.keys(localStorage).filter((k) => k.includes(':consoles:'))"
+        ".map((k) => localStorage.getItem(k).length)"
+    )
+    assert saved and max(saved) < 10_000, saved
+
+
+def test_the_transcript_keeps_its_newest_entries_with_a_note(page: Page, site_url: str) -> None:
+    page.goto(site_url + FIRST_STEPS)
+    log = Console.first(page)
+    log.command("topics")
+    # 400 commands, submitted as quickly as a reader could never type them.
+    log.root.evaluate(
+        """(root) => {
+            const box = root.querySelector("input");
+            for (let i = 0; i < 400; i++) {
+                box.value = `# Befehl ${i}`;
+                box.form.requestSubmit();
+            }
+        }"""
+    )
+    expect(log.entries.last).to_have_text(re.compile(r"^\$ # Befehl 399\s*$"))
+    kept = log.log.evaluate("(log) => log.childElementCount")
+    assert kept == 301, kept  # 300 entries and the note
+    expect(log.log.locator(".lk-console__note").first).to_have_text(
+        "Ältere Einträge wurden entfernt: Hier stehen die letzten 300."
+    )
+    expect(log.log.locator(".lk-console__note--dropped")).to_have_count(1)
+    expect(log.entries.first).to_have_text(re.compile(r"^\$ # Befehl 100\s*$"))
+
+
+def test_a_command_queued_before_a_reset_does_not_count_after_it(page: Page, site_url: str) -> None:
+    # The reader types a command while a cell runs (it waits), then presses Zurücksetzen:
+    # the reset is the later act. Transcript, Python and the kept commands agree, also
+    # after a restart of Python (which replays what the page recorded).
+    page.goto(site_url + FIRST_STEPS)
+    log = Console.first(page)
+    produce = 'produce orders key=order-61 {"order":61,"event":"placed"}'
+    log.expect_answer(produce, "Partition 1, Offset 1")
+    entries = log.entries.count()
+    cell = Cell.number(page, 1)
+    cell.start_code("import time\ntime.sleep(3)")
+    log.box.fill(produce)
+    log.box.press("Enter")
+    log.root.get_by_role("button", name="Zurücksetzen").click()
+    expect(cell.root).to_have_attribute("data-state", "done")
+    expect(log.log.locator(".lk-console__note").last).to_contain_text(
+        "lief noch vor dem Zurücksetzen und gilt nicht mehr"
+    )
+    expect(log.entries).to_have_count(entries - 1)  # the author's entries only
+    saved = page.evaluate("() => Object.keys(localStorage).filter((k) => k.includes(':consoles:'))")
+    assert saved == [], saved
+    log.expect_answer(produce, "Partition 1, Offset 1")
+    # A restart replays exactly that one command: the state is the transcript's.
+    cell.start_code("import time\ntime.sleep(30)")
+    cell.stop()
+    expect(log.log.locator(".lk-console__note").last).to_contain_text("Python wurde neu gestartet")
+    log.expect_answer(produce, "Partition 1, Offset 2")

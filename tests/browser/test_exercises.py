@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import re
+from typing import Any
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from tests.browser.pages import FIRST_STEPS, Exercise
 
@@ -93,9 +95,54 @@ def test_draft_survives_reload_and_progress_shows_on_the_start_page(
     page.goto(site_url)
     count = page.locator('.lk-progress__count[data-path="erste-schritte/"]')
     expect(count).to_have_text("1 von 4 gelöst")
-    page.on("dialog", lambda dialog: dialog.accept())
-    page.get_by_role("button", name="Fortschritt zurücksetzen").click()
+    reset_progress(page, count)
     expect(count).to_have_text("0 von 4 gelöst")
+
+
+#: The in-page question of „Fortschritt zurücksetzen“ (not the browser's confirm()).
+RESET_QUESTION = re.compile("^Alle gelösten Übungen")
+
+
+def reset_progress(page: Page, count: Locator) -> None:
+    """Press „Fortschritt zurücksetzen“: „Behalten“ keeps all, „Ja, alles löschen“ resets."""
+    page.on("dialog", lambda dialog: pytest.fail(f"browser dialog: {dialog.message}"))
+    reset = page.get_by_role("button", name="Fortschritt zurücksetzen")
+    before = count.inner_text()
+    reset.click()
+    question = page.get_by_role("group", name=RESET_QUESTION)
+    question.get_by_role("button", name="Behalten: Fortschritt").click()
+    expect(question).to_have_count(0)
+    expect(reset).to_be_focused()
+    expect(count).to_have_text(before)
+    reset.click()
+    question.get_by_role("button", name="Ja, alles löschen: Fortschritt").click()
+    expect(question).to_have_count(0)
+    expect(reset).to_be_focused()
+
+
+def test_a_full_storage_still_shows_progress_and_the_reset(browser: Any, site_url: str) -> None:
+    # Writing fails (quota), reading works: the overview counts what is stored, says the
+    # storage is full, and keeps the reset, which frees the space.
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(site_url + FIRST_STEPS)
+        Exercise.by_id(page, "erstes-quiz").choose_right(IN_THE_BROWSER)
+        context.add_init_script(
+            "Storage.prototype.setItem = function () "
+            "{ throw new DOMException('voll', 'QuotaExceededError'); };"
+        )
+        page.goto(site_url)
+        count = page.locator('.lk-progress__count[data-path="erste-schritte/"]')
+        expect(count).to_have_text("1 von 4 gelöst")
+        expect(page.locator(".lk-progress")).to_contain_text(
+            "Der Speicher dieses Browsers für die Seite ist voll"
+        )
+        expect(page.locator(".lk-progress")).not_to_contain_text("privates Fenster")
+        reset_progress(page, count)
+        expect(count).to_have_text("0 von 4 gelöst")
+    finally:
+        context.close()
 
 
 def test_stale_draft_is_offered_not_restored(page: Page, site_url: str) -> None:

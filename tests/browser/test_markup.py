@@ -146,3 +146,30 @@ def test_live_results_have_the_builds_markup(browser: Any, renderers: str) -> No
     finally:
         page.close()
     assert problems == []
+
+
+CAPPED = """
+() => {
+  const { Transcript } = window.lkMarkup;
+  const log = document.createElement("pre");
+  const transcript = new Transcript(log, document.createElement("div"));
+  transcript.append("x".repeat(10_000_000), { ok: false, text: "a".repeat(50_000), clear: false, svg: null });
+  const entry = log.firstElementChild;
+  return {
+    command: entry.querySelector(".lk-console__cmd").textContent,
+    answer: entry.querySelector(".lk-console__out").textContent,
+  };
+}
+"""
+
+
+def test_a_huge_command_and_answer_are_cut_with_a_note(browser: Any, renderers: str) -> None:
+    page = browser.new_page()
+    try:
+        page.set_content("<!doctype html><html><body></body></html>")
+        page.add_script_tag(content=renderers)
+        shown = page.evaluate(CAPPED)
+    finally:
+        page.close()
+    assert shown["command"] == "$ " + "x" * 300 + " … (gekürzt, 10.000.000 Zeichen)"
+    assert shown["answer"] == "a" * 20_000 + "\n… (gekürzt, 50.000 Zeichen)\n"

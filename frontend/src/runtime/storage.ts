@@ -12,6 +12,17 @@ export function readItem(key: string): string | null {
   }
 }
 
+/** True when localStorage can be read (false in some private windows and under policies;
+ * a full one still reads). */
+export function storageReadable(): boolean {
+  try {
+    window.localStorage.getItem("lk:probe");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** False when the value could not be stored. */
 export function writeItem(key: string, value: string): boolean {
   try {

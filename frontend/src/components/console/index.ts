@@ -14,16 +14,28 @@
  * "Python neu starten", a crash), the page runs the reader's commands again in
  * their order (`Journal`): the simulations are deterministic, so the state
  * matches the transcript again, and the console says so.
+ *
+ * Commands and `Zurücksetzen` keep the reader's order: a command typed before the
+ * reset whose answer comes after it (it waited behind a running cell) is neither shown
+ * nor recorded, and the console says it was dropped; Python ran it before the reset, so
+ * state, transcript and the Journal agree.
  */
 import type { ConsoleArgs, ConsoleData, ConsoleLineArgs } from "../../generated/contract";
 import type { PythonRuntime } from "../../runtime/python";
 import { RestartedError, unavailableText } from "../../runtime/python";
 import { commonPrefix, History } from "./history";
 import { consoleVersion, SavedCommands } from "./saved";
-import { Transcript } from "./transcript";
+import { shorten, Transcript } from "./transcript";
 import { readData } from "../data";
 
 let counter = 0;
+
+/** The longest line the input takes (twice pysim's `MAX_ZEILE`, so that Python still
+ * refuses a longer one in its own words, "Die Zeile ist zu lang"). */
+export const MAX_INPUT = 4000;
+
+/** A command named in a note: short enough to read. */
+const named = (line: string): string => shorten(line, 60);
 
 /** The arguments of one `console.run` call, as the bridge takes them. */
 type Command = ConsoleLineArgs;
@@ -40,6 +52,8 @@ class Journal {
   restored: Promise<void> = Promise.resolve();
   /** While they run, what is stored stays whole (a reload meanwhile restores all again). */
   private restoring = false;
+  /** How often each console's state was reset (`forget`): answers from before are stale. */
+  private readonly resets = new Map<string, number>();
 
   constructor(private readonly runtime: PythonRuntime) {
     runtime.onRestart(() => void this.replay());
@@ -56,8 +70,14 @@ class Journal {
 
   /** `Zurücksetzen`: the console's state starts again from the author's setup. */
   forget(key: string): void {
+    this.resets.set(key, this.generation(key) + 1);
     this.commands = this.commands.filter((command) => command.key !== key);
     this.save();
+  }
+
+  /** Changes with every reset of `key`: a command sent before one must not count after it. */
+  generation(key: string): number {
+    return this.resets.get(key) ?? 0;
   }
 
   private save(): void {
@@ -74,11 +94,14 @@ class Journal {
     this.restoring = true;
     this.restored = (async () => {
       const ran = new Map<CommandConsole, number>();
+      const generations = new Map(this.consoles.map((console) => [console.data.key, this.generation(console.data.key)]));
       for (const console of this.consoles) console.setBusy(true);
       try {
         for (const { key, line } of commands) {
+          // Reset meanwhile: the rest of that console's commands from before are gone, too.
+          if (this.generation(key) !== generations.get(key)) continue;
           const console = byKey.get(key)!;
-          await console.runAgain(line);
+          if (!(await console.runAgain(line, generations.get(key)!))) continue;
           ran.set(console, (ran.get(console) ?? 0) + 1);
         }
         for (const [console, n] of ran) {
@@ -157,6 +180,7 @@ export class CommandConsole {
       `<span class="lk-console__sign" aria-hidden="true">$</span>` +
       `<input id="${id}" class="lk-console__input" type="text" autocomplete="off" ` +
       `autocapitalize="off" spellcheck="false" enterkeyhint="send" placeholder="hilfe" ` +
+      `maxlength="${MAX_INPUT}" ` +
       `aria-describedby="${id}-hint">` +
       `<button type="submit" class="lk-button lk-button--run">Ausführen</button>` +
       // For touch screens, which have no Tab and no arrow keys (shown by lessonkit.css).
@@ -227,13 +251,16 @@ export class CommandConsole {
     this.root.dataset["state"] = busy ? "busy" : "idle";
   }
 
-  /** A command kept from before a reload: run it again, into the transcript and history. */
-  async runAgain(line: string): Promise<void> {
+  /** A command kept from before a reload: run it again, into the transcript and history
+   * (false: the console was reset since `generation`, and it counts no more). */
+  async runAgain(line: string, generation: number): Promise<boolean> {
     this.history.push(line);
     const args: Command = { ...this.args(), line };
     const result = await this.runtime.call("console.run", args);
+    if (this.journal.generation(this.data.key) !== generation) return false;
     this.journal.record(args);
     this.transcript.append(line, result);
+    return true;
   }
 
   /** Which console, as every console call names it. */
@@ -244,21 +271,37 @@ export class CommandConsole {
 
   /** Run what is in the input line. */
   async submit(): Promise<void> {
-    const line = this.input.value;
-    if (!line.trim()) return;
+    // The page may set a longer value than `maxlength` lets a reader type or paste: what is
+    // sent is cut (Python refuses it as too long); the transcript shows its real length.
+    const typed = this.input.value;
+    if (!typed.trim()) return;
+    const line = typed.slice(0, MAX_INPUT);
     this.history.push(line);
     this.input.value = "";
+    const generation = this.journal.generation(this.data.key);
     await this.journal.restored; // the commands from before a reload come first
+    if (this.journal.generation(this.data.key) !== generation) {
+      this.transcript.note(`„${named(line)}“ lief nicht: Du hast die Konsole vorher zurückgesetzt.`);
+      return;
+    }
     this.root.dataset["state"] = "busy";
     try {
       const args: Command = { ...this.args(), line };
       const result = await this.runtime.call("console.run", args);
+      if (this.journal.generation(this.data.key) !== generation) {
+        // Typed before `Zurücksetzen`, answered after it: the reset came later and wins.
+        this.transcript.note(
+          `„${named(line)}“ lief noch vor dem Zurücksetzen und gilt nicht mehr: ` +
+            "Die Konsole ist im Ausgangszustand.",
+        );
+        return;
+      }
       this.journal.record(args);
-      this.transcript.append(line, result);
+      this.transcript.append(typed, result);
     } catch (error) {
       this.transcript.note(
         error instanceof RestartedError
-          ? `Python wurde neu gestartet, bevor „${line}“ lief. Führ den Befehl bitte noch einmal aus.`
+          ? `Python wurde neu gestartet, bevor „${named(line)}“ lief. Führ den Befehl bitte noch einmal aus.`
           : unavailableText(error),
       );
     } finally {

@@ -3,8 +3,11 @@
  * its exercises this reader has solved (from localStorage, see
  * ../exercise/progress.ts), and `Fortschritt zurücksetzen`. It counts again when an
  * exercise on the same page is solved and when another tab changes the storage.
+ * When the storage is full (nothing new is written, what is stored still reads), it
+ * counts what it can read and says so; `Fortschritt zurücksetzen` frees the space.
  */
-import { keysWith, misplacedPagePaths, removeItem, siteKey } from "../../runtime/storage";
+import { keysWith, misplacedPagePaths, removeItem, siteKey, storageReadable } from "../../runtime/storage";
+import { confirmInPage } from "../controls";
 import { draftPrefix } from "../cell/storage";
 import { exercisePrefix, PROGRESS_EVENT, progressKey, readProgress, storageAvailable } from "../exercise/progress";
 import { readData } from "../data";
@@ -49,12 +52,21 @@ export function mountProgress(scope: ParentNode): void {
   for (const root of scope.querySelectorAll<HTMLElement>("[data-lk-progress]:not([data-lk-mounted])")) {
     root.dataset["lkMounted"] = "true";
     const lessons = readData<LessonExercises[]>(root, ".lk-progress__data", []);
-    if (!storageAvailable()) {
+    if (!storageReadable()) {
       root.insertAdjacentHTML(
         "beforeend",
         '<p class="lk-notice lk-notice--warning">Dein Fortschritt wird in diesem Browser nicht gespeichert (privates Fenster oder Speicher gesperrt).</p>',
       );
       continue;
+    }
+    let full: HTMLElement | null = null;
+    if (!storageAvailable()) {
+      full = document.createElement("p");
+      full.className = "lk-notice lk-notice--warning lk-progress__full";
+      full.textContent =
+        "Der Speicher dieses Browsers für die Seite ist voll: Neuer Fortschritt wird nicht " +
+        "gespeichert. „Fortschritt zurücksetzen“ gibt den Platz frei.";
+      root.append(full);
     }
     render(root, lessons);
     // Solved on this page (PROGRESS_EVENT) or in another tab (storage): count again.
@@ -72,9 +84,22 @@ export function mountProgress(scope: ParentNode): void {
     reset.className = "lk-button lk-button--reset";
     reset.textContent = "Fortschritt zurücksetzen";
     reset.addEventListener("click", () => {
-      if (!window.confirm("Alle gelösten Übungen, gespeicherten Entwürfe und Konsolenbefehle in diesem Browser löschen?")) return;
-      resetAll();
-      render(root, lessons);
+      void (async () => {
+        const yes = await confirmInPage(reset, reset, {
+          question: "Alle gelösten Übungen, gespeicherten Entwürfe und Konsolenbefehle in diesem Browser löschen?",
+          yes: "Ja, alles löschen",
+          no: "Behalten",
+          label: "Fortschritt",
+        });
+        if (!yes) return;
+        resetAll();
+        render(root, lessons);
+        if (full && storageAvailable()) {
+          full.remove();
+          full = null;
+        }
+        reset.focus();
+      })();
     });
     root.append(reset);
   }
