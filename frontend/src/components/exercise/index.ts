@@ -81,7 +81,9 @@ abstract class Exercise<D extends ExerciseData = ExerciseData> {
     root.dataset["lkMounted"] = "true";
     const { current, stale } = this.progress.load();
     this.tries = current?.tries ?? 0;
-    if (current?.solved) this.markSolved(false);
+    // Solved once stays solved, also in an earlier version of the exercise (an author's
+    // typo fix changes the digest): the progress overview counts it so too.
+    if (current?.solved || stale?.solved) this.markSolved(false);
     if (stale) this.offerStale(stale);
   }
 
@@ -184,7 +186,9 @@ abstract class Exercise<D extends ExerciseData = ExerciseData> {
       box.remove();
     });
     discard.addEventListener("click", () => {
-      this.progress.clear();
+      // Only the old work goes; that it was solved stays.
+      if (stale.solved) this.progress.save({ solved: true });
+      else this.progress.clear();
       box.remove();
     });
     this.bar.before(box);
