@@ -162,6 +162,28 @@ def test_stale_draft_is_offered_not_restored(page: Page, site_url: str) -> None:
     expect(stale).to_have_count(0)
 
 
+def test_solved_in_an_earlier_version_stays_solved_here_and_in_the_overview(
+    page: Page, site_url: str
+) -> None:
+    """An author's edit changes the digest; the reader's solve stays, on the page and in
+    the overview alike (issue 28: they disagreed)."""
+    old = {"digest": "000000000000", "solved": True, "answer": "1"}
+    page.goto(site_url + FIRST_STEPS)
+    page.evaluate(
+        "([key, value]) => localStorage.setItem(key, value)",
+        ["lk:/:exercise:erste-schritte/#erstes-quiz", json.dumps(old)],
+    )
+    page.reload()
+    quiz = Exercise.by_id(page, "erstes-quiz")
+    quiz.expect_solved()
+    count = page.locator('.lk-progress__count[data-path="erste-schritte/"]')
+    expect(count).to_contain_text("1 von")
+    quiz.root.get_by_role("button", name="Verwerfen").click()
+    page.reload()
+    quiz.expect_solved()
+    expect(count).to_contain_text("1 von")
+
+
 def test_exercises_work_without_storage(browser: object, site_url: str) -> None:
     context = browser.new_context()  # type: ignore[attr-defined]
     context.add_init_script(
