@@ -25,8 +25,22 @@ function span(className: string, text: string): HTMLSpanElement {
  */
 const CODE = /(^|[ (])`([^` ](?:[^`]*[^` ])?)`(?=[ .,:;!?)]|$)/g;
 
+/**
+ * Invisible characters that switch the writing direction would mirror the rest of a line:
+ * written as their code point ("<U+202E>"), as lessonkit/render.py's visible_bidi does.
+ */
+const BIDI = /[\u202a-\u202e\u2066-\u2069]/g;
+
+function visibleBidi(text: string): string {
+  return text.replace(BIDI, (c) => {
+    const code = c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0");
+    return `<U+${code}>`;
+  });
+}
+
 /** One line of an answer, its code as `<code>`: built from text nodes, never from HTML. */
 function line(text: string): HTMLSpanElement {
+  text = visibleBidi(text);
   const node = span("lk-console__line", "");
   if (!text.startsWith(" ")) {
     let done = 0;
@@ -66,7 +80,7 @@ export class Transcript {
       return;
     }
     const entry = span(`lk-console__entry lk-console__entry--${result.ok ? "ok" : "error"}`, "");
-    entry.append(span("lk-console__cmd", PROMPT + command), "\n");
+    entry.append(span("lk-console__cmd", PROMPT + visibleBidi(command)), "\n");
     if (result.text) entry.append(answer(result.text));
     this.log.append(entry);
     this.log.scrollTop = this.log.scrollHeight;
