@@ -110,7 +110,7 @@ JOURNEYS = {
         + [f"consume bench group g{n:03d}" for n in range(200)],
         "consume bench group g042",
     ),
-    "saga": (SAGA_PAGE, "saga", ["start bench"] + ["tick 100"] * 500, "status"),
+    "saga": (SAGA_PAGE, "saga", ["start bench"] + ["tick 100"] * 500, "tick"),
     "paste": (LOG_PAGE, "log", [], "x" * 10_000_000),
     "many": (
         LOG_PAGE,
