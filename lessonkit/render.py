@@ -65,8 +65,20 @@ def render_output(result: CellResult | None) -> str:
     return "".join(parts)
 
 
+#: Invisible characters that switch the writing direction (embeddings, overrides, isolates):
+#: in a transcript they would mirror the rest of the line (a record value, a typed command).
+#: Shown as their code point instead, as components/console/transcript.ts does.
+BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
+
+
+def visible_bidi(text: str) -> str:
+    """``text`` with each direction-switching character written as ``<U+202E>``."""
+    return BIDI.sub(lambda m: f"<U+{ord(m.group()):04X}>", text)
+
+
 def render_console_line(line: str) -> str:
     """One line of a console's answer as escaped HTML, its `code` as ``<code>``."""
+    line = visible_bidi(line)
     if line.startswith(" "):
         return escape(line)
     parts: list[str] = []
@@ -95,7 +107,7 @@ def render_console_entry(command: str, result: ConsoleResult) -> str:
     state = "ok" if result.ok else "error"
     return (
         f'<span class="lk-console__entry lk-console__entry--{state}">'
-        f'<span class="lk-console__cmd">{escape(PROMPT + command)}</span>\n'
+        f'<span class="lk-console__cmd">{escape(PROMPT + visible_bidi(command))}</span>\n'
         + (render_console_lines(result.text) if result.text else "")
         + "</span>"
     )

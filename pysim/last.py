@@ -57,8 +57,10 @@ SCHWANZ_FAKTOR = 10
 
 
 def _zahl(wert: object, name: str, minimum: float, maximum: float | None = None) -> float:
-    if isinstance(wert, bool) or not isinstance(wert, (int, float)) or math.isnan(wert):
-        raise UngueltigeEingabe(f"{name} muss eine Zahl sein, nicht {wert!r}.")
+    # inf is no number a simulation can run with (pro_sekunde=inf never ends a tick), nan
+    # compares false with every bound: both are refused alike.
+    if isinstance(wert, bool) or not isinstance(wert, (int, float)) or not math.isfinite(wert):
+        raise UngueltigeEingabe(f"{name} muss eine endliche Zahl sein, nicht {wert!r}.")
     if wert < minimum or (maximum is not None and wert > maximum):
         bereich = f"zwischen {minimum} und {maximum}" if maximum is not None else f"≥ {minimum}"
         raise UngueltigeEingabe(f"{name} muss {bereich} liegen, nicht {wert}.")

@@ -255,6 +255,9 @@ class Gruppe:
         # seines letzten consume, je Partition, wo es sie übernommen hat und wo es als Nächstes liest.
         self._gelesen: dict[tuple[str, str], tuple[int, dict[int, tuple[int, int]]]] = {}
         self._entfernt: dict[str, Entfernt] = {}
+        #: When the group last changed (``Log._aktion`` then): pictures with many groups draw
+        #: the most recently active ones.
+        self._aktiv = 0
 
     @property
     def mitglieder(self) -> list[str]:
@@ -281,6 +284,12 @@ class Gruppe:
     def zuletzt_gelesen(self, member: str) -> int | None:
         """Der Tick, an dem ``member`` zuletzt gelesen hat (``None``: nie)."""
         return self._zuletzt.get(member)
+
+    @property
+    def zuletzt_geaendert(self) -> int:
+        """Die laufende Nummer der letzten Änderung der Gruppe im Log (0: noch keine); Bilder mit
+        vielen Gruppen zeigen die zuletzt geänderten."""
+        return self._aktiv
 
     def entfernt(self) -> list[Entfernt]:
         """Die Mitglieder, die das Sitzungs-Zeitfenster entfernt hat und die nicht wieder lesen."""
@@ -380,6 +389,12 @@ class Log:
         self._gruppen: dict[str, Gruppe] = {}
         self._zeit = 0
         self._session_timeout = _pruefe_timeout(session_timeout)
+        self._aktion = 0
+
+    def _beruehrt(self, g: Gruppe) -> None:
+        """Marks ``g`` as the most recently changed group (for pictures with many groups)."""
+        self._aktion += 1
+        g._aktiv = self._aktion
 
     @property
     def zeit(self) -> int:
@@ -425,6 +440,7 @@ class Log:
             g._mitglieder.remove(m)
             del g._abos[m]
         g._generation += 1
+        self._beruehrt(g)
         ergebnis = []
         for m in tote:
             uebernahme = tuple(
@@ -541,6 +557,7 @@ class Log:
         g._mitglieder.remove(member)
         del g._abos[member]
         g._generation += 1
+        self._beruehrt(g)
         return g.mitglieder
 
     def _warum_weg(self, g: Gruppe, member: str) -> str:
@@ -696,6 +713,7 @@ class Log:
         g._gelesen[(mitglied, topic)] = (g._generation, {p: (anfang[p], neu[p]) for p in meine})
         if commit:
             g._positionen.setdefault(topic, {}).update(neu)
+        self._beruehrt(g)
         return ergebnis
 
     def commit(self, topic: str, group: str, member: str | None = None) -> dict[int, int]:
@@ -735,6 +753,7 @@ class Log:
             )
         neu = {p: ende for p, (_, ende) in bereiche.items()}
         g._positionen.setdefault(topic, {}).update(neu)
+        self._beruehrt(g)
         return neu
 
     def seek(self, topic: str, group: str, member: str | None, partition: int, offset: int) -> None:
@@ -784,6 +803,7 @@ class Log:
             generation,
             {**bereiche, p: (min(anfang, offset), offset)},
         )
+        self._beruehrt(g)
 
     # --- Überblick ---
 
@@ -841,6 +861,7 @@ class Log:
         # What was read before the reset is no longer "read but not stored", and no member
         # continues from its old reading position.
         g._gelesen = {k: v for k, v in g._gelesen.items() if k[1] not in neu}
+        self._beruehrt(g)
         return [z for z in self.describe(group) if z.topic in neu]
 
     def bild(self, topic: str, gruppen: list[str] | None = None) -> Bild:

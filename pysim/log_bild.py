@@ -14,6 +14,9 @@
   steht „–“ in der Zeile.
 - Unter den Partitionen: untätige Mitglieder und Mitglieder, die das Sitzungs-Zeitfenster entfernt hat.
 - Lange Partitionen zeigen nur ihre letzten Zellen, davor „…“.
+- Ein Bild zeigt höchstens ``MAX_GRUPPEN`` Gruppen: die zuletzt geänderten (die des letzten
+  Befehls zuerst); eine Zeile nennt, wie viele weitere es gibt. Ebenso höchstens ``MAX_HINWEISE``
+  Zeilen über untätige und entfernte Mitglieder. So bleibt das Bild lesbar und schnell gezeichnet.
 """
 
 from __future__ import annotations
@@ -44,6 +47,28 @@ SCHLUESSEL_RAND = 8
 MAX_SCHLUESSEL_ZEICHEN = 12
 #: Hier wird ein langer Schlüssel getrennt (vor dem letzten dieser Zeichen).
 TRENNER = "-_.:/"
+#: So viele Gruppen zeichnet ein Bild höchstens (die zuletzt geänderten).
+MAX_GRUPPEN = 6
+#: So viele Zeilen über untätige und entfernte Mitglieder zeigt ein Topic höchstens.
+MAX_HINWEISE = 6
+#: So viele untätige Mitglieder nennt eine Zeile höchstens.
+MAX_UNTAETIGE = 4
+
+
+def waehle_gruppen(gruppen: list[Gruppe]) -> tuple[list[Gruppe], int]:
+    """(die Gruppen, die das Bild zeichnet, wie viele es weglässt): höchstens ``MAX_GRUPPEN``,
+    die zuletzt geänderten, in der gegebenen Reihenfolge."""
+    if len(gruppen) <= MAX_GRUPPEN:
+        return list(gruppen), 0
+    neueste = sorted(gruppen, key=lambda g: -g.zuletzt_geaendert)[:MAX_GRUPPEN]
+    gezeigt = [g for g in gruppen if g in neueste]
+    return gezeigt, len(gruppen) - len(gezeigt)
+
+
+def weitere_text(anzahl: int) -> str:
+    """Die Zeile unter einem Bild, das Gruppen weglässt."""
+    gruppen = "weitere Gruppe" if anzahl == 1 else "weitere Gruppen"
+    return f"… und {anzahl} {gruppen}, groups listet alle"
 
 
 def _mitte_gekuerzt(text: str) -> str:
@@ -125,7 +150,10 @@ def _untaetige(topic: Topic, gruppen: list[Gruppe]) -> list[str]:
         leser = [m for m in g.mitglieder if topic.name in g.topics_von(m)]
         untaetig = [m for m in leser if m not in zuteilung.values()]
         if untaetig:
-            zeilen.append(f"{g.name} · {', '.join(untaetig)}: untätig, keine Partition frei")
+            genannt = ", ".join(untaetig[:MAX_UNTAETIGE])
+            if len(untaetig) > MAX_UNTAETIGE:
+                genannt += f" und {len(untaetig) - MAX_UNTAETIGE} weitere"
+            zeilen.append(f"{g.name} · {genannt}: untätig, keine Partition frei")
     return zeilen
 
 
@@ -139,8 +167,20 @@ def _entfernte(topic: Topic, gruppen: list[Gruppe]) -> list[str]:
     ]
 
 
+def _hinweise_mit_art(topic: Topic, gruppen: list[Gruppe]) -> list[tuple[str, str, str]]:
+    """(Zeile, Klasse, Farbe) über untätige und entfernte Mitglieder, höchstens ``MAX_HINWEISE``."""
+    alle = [(z, "untaetig", "muted") for z in _untaetige(topic, gruppen)]
+    alle += [(z, "entfernt", "warn") for z in _entfernte(topic, gruppen)]
+    if len(alle) <= MAX_HINWEISE:
+        return alle
+    rest = len(alle) - (MAX_HINWEISE - 1)
+    weitere = f"… und {rest} weitere Zeilen über Mitglieder, describe group nennt sie"
+    return [*alle[: MAX_HINWEISE - 1], (weitere, "weitere-hinweise", "muted")]
+
+
 def _hinweise(topic: Topic, gruppen: list[Gruppe]) -> list[str]:
-    return [*_untaetige(topic, gruppen), *_entfernte(topic, gruppen)]
+    """Die Zeilen über untätige und entfernte Mitglieder, höchstens ``MAX_HINWEISE``."""
+    return [zeile for zeile, _, _ in _hinweise_mit_art(topic, gruppen)]
 
 
 def _hoehe_topic(topic: Topic, gruppen: list[Gruppe], mass: _Mass) -> int:
@@ -318,11 +358,8 @@ def _zeichne_topic(
             )
             y += GRUPPE_H + 4
         y += ABSTAND
-    for zeile in _untaetige(topic, gruppen):
-        z.text(RAND + 8, y + 10, zeile, groesse=11, farbe_name="muted", klasse="untaetig")
-        y += UNTAETIG_H
-    for zeile in _entfernte(topic, gruppen):
-        z.text(RAND + 8, y + 10, zeile, groesse=11, farbe_name="warn", klasse="entfernt")
+    for zeile, klasse, farbe in _hinweise_mit_art(topic, gruppen):
+        z.text(RAND + 8, y + 10, zeile, groesse=11, farbe_name=farbe, klasse=klasse)
         y += UNTAETIG_H
     return y
 
@@ -382,21 +419,43 @@ def _zeichne_legende(z: Zeichnung, y: int, zeilen: list[str]) -> None:
 
 
 def topic_bild(topic: Topic, gruppen: list[Gruppe]) -> Bild:
-    """Ein Topic mit den Zeilen der angegebenen Gruppen."""
+    """Ein Topic mit den Zeilen der angegebenen Gruppen (höchstens ``MAX_GRUPPEN`` davon)."""
+    gruppen, weitere = waehle_gruppen(gruppen)
     if gruppen:
         titel = (
             f"Topic „{topic.name}“ mit {regeln.partitionen_text(topic.partitionen)} und den Gruppen "
             + ", ".join(f"„{g.name}“" for g in gruppen)
         )
+        if weitere:
+            titel += f" und {weitere} weiteren"
     else:
         titel = f"Topic „{topic.name}“ mit {regeln.partitionen_text(topic.partitionen)}"
     links = _links([topic], gruppen)
     mass = _mass([topic])
     breite = _breite_mit_texten(_breite(links, [topic], mass), [topic], gruppen)
     legende = _legende(breite, bool(gruppen), _mit_offenen([topic], gruppen))
-    hoehe = 8 + _hoehe_topic(topic, gruppen, mass) + 10 + LEGENDE_ZEILE * len(legende)
-    z = Zeichnung(breite, hoehe, titel, beschreibung_topic(topic, gruppen))
+    hoehe = (
+        8
+        + _hoehe_topic(topic, gruppen, mass)
+        + (UNTAETIG_H if weitere else 0)
+        + 10
+        + LEGENDE_ZEILE * len(legende)
+    )
+    beschreibung = beschreibung_topic(topic, gruppen)
+    if weitere:
+        beschreibung += f" Nicht gezeigt: {weitere_text(weitere).removeprefix('… und ')}."
+    z = Zeichnung(breite, hoehe, titel, beschreibung)
     y = _zeichne_topic(z, 8, links, topic, gruppen, f"Topic „{topic.name}“", mass)
+    if weitere:
+        z.text(
+            RAND + 8,
+            y + 10,
+            weitere_text(weitere),
+            groesse=11,
+            farbe_name="muted",
+            klasse="weitere-gruppen",
+        )
+        y += UNTAETIG_H
     _zeichne_legende(z, y, legende)
     return Bild(z.svg(), titel)
 

@@ -5,7 +5,9 @@ Farbe eines Stücks ist der Zustand des Schritts in dieser Zeit: blau umrandet �
 auf Antwort), grün „erledigt“, rot „abgelehnt“, orange gestrichelt „wird kompensiert“, grau
 „kompensiert“. ↻ markiert ein erneutes Senden nach einem Timeout, ✗ den Absturz eines Dienstes,
 2× eine doppelte Zustellung. Die unterste Zeile zeigt, wann der Orchestrator abgestürzt war.
-Rechts steht der Zustand jedes Schritts jetzt.
+Rechts steht der Zustand jedes Schritts jetzt. Nach mehr als ``FENSTER`` Ticks zeigt das Bild nur
+die letzten ``FENSTER`` Ticks (eine Zeile sagt, dass frühere Zeiten fehlen): So bleibt die Schrift
+lesbar und das Bild klein, wie lange die Simulation auch läuft.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ if TYPE_CHECKING:
 ZEILE = 30
 BALKEN = 16
 OBEN = 50
+#: So viele Ticks zeigt die Zeitleiste höchstens (die letzten).
+FENSTER = 80
 
 #: Zustand -> (Füllung, Rand, gestrichelt) als Farbnamen aus ``pysim.svg``.
 STIL: dict[str, tuple[str | None, str | None, bool]] = {
@@ -35,8 +39,28 @@ FARBE_JETZT = {"erledigt": "ok", "abgelehnt": "warn", "wird kompensiert": "next"
 MARKEN = {"timeout": ("↻", "accent"), "absturz": ("✗", "warn"), "doppelt": ("2×", "next")}
 
 
+def fenster_anfang(jetzt: int) -> int:
+    """Der erste Tick, den die Zeitleiste bei ``jetzt`` zeigt (0, solange alles hineinpasst)."""
+    return max(0, jetzt + 1 - FENSTER)
+
+
+def fenster_text(anfang: int) -> str:
+    """Die Zeile unter einer Zeitleiste, die frühere Zeiten weglässt."""
+    return f"Gezeigt ab t={anfang}; frühere Zeiten sind weggelassen (der Verlauf steht im Text)."
+
+
 def beschreibung(sim: SagaSim, saga: str | None) -> str:
     """Was das Bild zeigt, in Worten (``<desc>`` für Screenreader)."""
+    text = _beschreibung(sim, saga)
+    anfang = fenster_anfang(sim.now)
+    if anfang:
+        text += (
+            f" Die Zeitleiste zeigt t={anfang} bis t={sim.now}; frühere Zeiten sind weggelassen."
+        )
+    return text
+
+
+def _beschreibung(sim: SagaSim, saga: str | None) -> str:
     if saga is None:
         return f"Saga-Simulation bei t={sim.now}: noch keine Saga gestartet."
     teile = [f"{name} {zustand}" for name, zustand in sim.schritte(saga).items()]
@@ -55,35 +79,43 @@ def beschreibung(sim: SagaSim, saga: str | None) -> str:
     return text
 
 
+def _vorher(von: int, bis: int, anfang: int) -> bool:
+    """Liegt das Stück ``von`` … ``bis`` ganz vor dem gezeigten Fenster?"""
+    return anfang > 0 and von < anfang and bis <= anfang
+
+
 def zeitleiste(sim: SagaSim, saga: str | None) -> Bild:
     """Zeichnet die Schritte der Saga ``saga`` über die Zeit."""
     jetzt = sim.now
     namen = sim.saga.namen
     # One tick past now: a state reached just now still shows as a bar.
     spanne = jetzt + 1
-    pro_tick = max(6, min(30, 170 // spanne))
+    anfang = fenster_anfang(jetzt)
+    pro_tick = max(6, min(30, 170 // (spanne - anfang)))
     links = 12 + max(textbreite(n, 11) for n in [*namen, "Orchestrator"]) + 8
     rechts = 100  # the state now, e.g. "wird kompensiert"
-    breite = max(links + spanne * pro_tick + rechts, 340)
+    breite = max(links + (spanne - anfang) * pro_tick + rechts, 340)
     unten = OBEN + (len(namen) + 1) * ZEILE
-    hoehe = unten + 118
+    hoehe = unten + 118 + (18 if anfang else 0)
     zustand = sim.zustand(saga) if saga is not None else "–"
     titel = f"Saga „{saga}“ bei t={jetzt}: {zustand}" if saga else f"Saga-Simulation bei t={jetzt}"
     z = Zeichnung(breite, hoehe, titel, beschreibung(sim, saga))
     z.text(12, 22, titel, fett=True, groesse=14)
 
     def x(t: int) -> int:
-        return links + t * pro_tick
+        return links + (max(t, anfang) - anfang) * pro_tick
 
     verlauf = sim.zustandsverlauf.get(saga, []) if saga is not None else []
     schritte = sim.schritte(saga) if saga is not None else {}
     for i, name in enumerate(namen):
         y = OBEN + i * ZEILE
         z.text(12, y + 13, name, groesse=11, mono=True)
-        z.linie(x(0), y + BALKEN // 2, x(spanne), y + BALKEN // 2, farbe_name="line")
+        z.linie(x(anfang), y + BALKEN // 2, x(spanne), y + BALKEN // 2, farbe_name="line")
         wechsel = [(t, s) for t, k, s in verlauf if k == i]
         for nummer, (von, s) in enumerate(wechsel):
             bis = wechsel[nummer + 1][0] if nummer + 1 < len(wechsel) else spanne
+            if _vorher(von, bis, anfang):
+                continue
             fuellung, rand, gestrichelt = STIL[s]
             b = max(x(bis) - x(von), 4)
             z.rechteck(
@@ -98,7 +130,7 @@ def zeitleiste(sim: SagaSim, saga: str | None) -> Bild:
             )
         if saga is not None:
             for e in sim.verlauf(saga):
-                if e.schritt == i and e.art in MARKEN:
+                if e.schritt == i and e.art in MARKEN and e.zeit >= anfang:
                     zeichen, marke = MARKEN[e.art]
                     z.text(
                         x(e.zeit),
@@ -122,9 +154,13 @@ def zeitleiste(sim: SagaSim, saga: str | None) -> Bild:
     # Orchestrator: when it was down
     y = OBEN + len(namen) * ZEILE
     z.text(12, y + 13, "Orchestrator", groesse=11, farbe_name="muted")
-    z.linie(x(0), y + BALKEN // 2, x(spanne), y + BALKEN // 2, farbe_name="line", gestrichelt=True)
+    z.linie(
+        x(anfang), y + BALKEN // 2, x(spanne), y + BALKEN // 2, farbe_name="line", gestrichelt=True
+    )
     for von, zurueck in sim.ausfaelle:
         ende = zurueck if zurueck is not None else spanne
+        if _vorher(von, ende, anfang):
+            continue
         z.rechteck(
             x(von),
             y + 3,
@@ -143,7 +179,7 @@ def zeitleiste(sim: SagaSim, saga: str | None) -> Bild:
         farbe_name="muted" if sim.orchestrator_laeuft else "warn",
     )
     # time axis
-    z.zeitachse(x, unten, spanne)
+    z.zeitachse(x, unten, spanne, anfang)
     # legend, three short rows (phones)
     ly = unten + 30
     eintraege = [
@@ -165,4 +201,6 @@ def zeitleiste(sim: SagaSim, saga: str | None) -> Bild:
     z.rechteck(12, ly + 36 + 3, 14, 6, fuellung="warn", rand="warn")
     z.text(30, ly + 36 + 10, "Orchestrator abgestürzt", groesse=11)
     z.text(12, ly + 64, "↻ erneut gesendet  ✗ Absturz  2× doppelt", groesse=11, farbe_name="muted")
+    if anfang:
+        z.text(12, ly + 82, fenster_text(anfang), groesse=11, farbe_name="muted", klasse="fenster")
     return Bild(z.svg(), titel)

@@ -179,14 +179,16 @@ class Zeichnung:
         text = " ".join(f"{int(x)},{int(y)}" for x, y in punkte)
         self._teile.append(f'<polyline{kl} points="{text}" style="{stil}"/>')
 
-    def zeitachse(self, x: Callable[[int], int], unten: int, spanne: int) -> None:
-        """Eine Zeitachse 0 … ``spanne`` bei ``y = unten``; Zahlen mindestens 24 px auseinander."""
-        pro_tick = x(1) - x(0)
+    def zeitachse(self, x: Callable[[int], int], unten: int, spanne: int, anfang: int = 0) -> None:
+        """Eine Zeitachse ``anfang`` … ``spanne`` bei ``y = unten``; Zahlen mindestens 24 px
+        auseinander, an Vielfachen ihres Abstands."""
+        pro_tick = x(anfang + 1) - x(anfang)
+        abstand = max(24, textbreite(str(spanne), 10) + 6)
         schritt = 1
-        while schritt * pro_tick < 24:
+        while schritt * pro_tick < abstand:
             schritt += 1
-        self.linie(x(0), unten, x(spanne), unten, farbe_name="line")
-        for t in range(0, spanne + 1, schritt):
+        self.linie(x(anfang), unten, x(spanne), unten, farbe_name="line")
+        for t in range(-(-anfang // schritt) * schritt, spanne + 1, schritt):
             self.linie(x(t), unten, x(t), unten + 4, farbe_name="line")
             self.text(x(t), unten + 16, str(t), groesse=10, anker="middle", farbe_name="muted")
 

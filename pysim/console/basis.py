@@ -27,6 +27,9 @@ from .parser import (
 
 #: Steuerzeichen (außer Tab) und einzelne Surrogate: in einem Befehl nie gemeint.
 _STEUERZEICHEN = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\ud800-\udfff]")
+#: Unsichtbare Zeichen, die die Schreibrichtung umstellen (Embedding, Override, Isolate): Sie
+#: spiegeln den Rest der Zeile im Protokoll, ein Befehl meint sie nie.
+RICHTUNGSZEICHEN = re.compile("[\u202a-\u202e\u2066-\u2069]")
 
 
 def _befehlsnamen(konsole: BasisKonsole[Any], _werte: dict[str, Any]) -> list[str]:
@@ -159,6 +162,14 @@ class BasisKonsole(Generic[M]):
                     False,
                     f"Die Eingabe enthält ein unsichtbares Steuerzeichen "
                     f"(U+{ord(steuerzeichen.group()):04X}). Bitte nur sichtbare Zeichen.",
+                )
+            richtung = RICHTUNGSZEICHEN.search(zeile)
+            if richtung is not None:
+                return ConsoleResult(
+                    False,
+                    f"Die Eingabe enthält ein unsichtbares Zeichen, das die Schreibrichtung "
+                    f"umstellt (U+{ord(richtung.group()):04X}). Es würde den Rest der Zeile "
+                    f"spiegeln; bitte ohne dieses Zeichen.",
                 )
             befehl = self.BEFEHLE.finde(zeile.split(None, 1)[0])
             aufruf = self.parse(zeile)

@@ -64,6 +64,17 @@ CONSOLE_RESULTS = [
             "Eine lange Zeile, die der Browser umbricht, nicht pysim: " + "lang " * 30,
         ),
     ),
+    # Direction-switching characters (a record value, a refused command) are written as
+    # their code point in both renderers; raw, they mirrored the rest of the line.
+    (
+        "read orders \u202e# \u2066x\u2069",
+        ConsoleResult(
+            True,
+            'p0:0  -  {"name":"\u202egnp.exe"}\n'
+            "Wert \u202a\u202b\u202c\u202d\u202e \u2066\u2067\u2068\u2069 Ende, `\u202ecode`\n"
+            "  eingerückt \u202e bleibt",
+        ),
+    ),
 ]
 
 COMPARE = """

@@ -9,7 +9,8 @@ import pytest
 from pymdownx.superfences import SuperFencesException
 
 from lessonkit.errors import LessonError
-from lessonkit.render import render_console_line
+from lessonkit.render import BIDI, render_console_entry, render_console_line
+from pysim.console import Console
 from tests.lessonkit.seiten import convert
 
 
@@ -141,6 +142,24 @@ def test_console_answers_are_a_block_per_line_with_the_text_unchanged(tmp_path: 
 )
 def test_console_lines_show_code_in_backticks_as_code(line: str, html: str) -> None:
     assert render_console_line(line) == html
+
+
+def test_direction_switching_characters_never_reach_the_transcript() -> None:
+    # A record value the reader produced (typed as a JSON escape, which the input filter lets
+    # through) or a model an author prepared can hold U+202E; shown raw, it mirrored the rest
+    # of the line. The build writes it as its code point, as transcript.ts does.
+    c = Console()
+    c.run("create topic orders partitions 1")
+    c.run('produce orders {"name":"\\u202egnp.exe", "x":"\\u2066a\\u2069"}')
+    result = c.run("read orders")
+    assert "\u202e" in result.text
+    html = render_console_entry("read orders \u202b# \u2068x", result)
+    assert BIDI.search(html) is None
+    assert "&lt;U+202E&gt;gnp.exe" in html and "&lt;U+2066&gt;a&lt;U+2069&gt;" in html
+    assert "$ read orders &lt;U+202B&gt;# &lt;U+2068&gt;x" in html
+    assert render_console_line("Meintest du `\u202eab`?") == (
+        'Meintest du <code class="lk-console__code">&lt;U+202E&gt;ab</code>?'
+    )
 
 
 def test_a_console_answer_shows_code_as_code(tmp_path: Path) -> None:

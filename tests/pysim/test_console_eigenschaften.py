@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pysim.console import Console, ConsoleResult, QueueConsole
+from pysim.console import Console, ConsoleResult, QueueConsole, SagaConsole
 
 EINSTELLUNGEN = settings(max_examples=150, deadline=None)
 
@@ -173,3 +173,35 @@ def test_complete_wirft_nie(zeile: str) -> None:
     for konsole in (c, QueueConsole()):
         kandidaten = konsole.complete(zeile)
         assert isinstance(kandidaten, list) and kandidaten == sorted(kandidaten)
+
+
+#: Characters that switch the writing direction (U+202A–202E, U+2066–2069).
+RICHTUNG = [chr(c) for c in [*range(0x202A, 0x202F), *range(0x2066, 0x206A)]]
+
+
+@EINSTELLUNGEN
+@given(
+    zeile=st.sampled_from(
+        [*LOG_ZEILEN, *QUEUE_ZEILEN, "start b7", "tick 3", "hilfe", "consume orders group g"]
+    ),
+    zeichen=st.sampled_from(RICHTUNG),
+    stelle=st.integers(min_value=0, max_value=80),
+)
+def test_richtungszeichen_werden_abgelehnt_und_aendern_nichts(
+    zeile: str, zeichen: str, stelle: int
+) -> None:
+    # A bidi override passed the control-character filter and mirrored the rest of the
+    # transcript line; now it is refused with a German message, in any console, anywhere.
+    feindlich = zeile[:stelle] + zeichen + zeile[stelle:]
+    c = Console()
+    c.run("create topic orders partitions 3")
+    for konsole in (c, QueueConsole(), SagaConsole()):
+        vorher = konsole.state_dump()
+        r = konsole.run(feindlich)
+        assert konsole.state_dump() == vorher
+        if feindlich.strip().startswith("#"):
+            assert r.ok and r.text == ""  # a comment runs nothing (its echo: tests/lessonkit)
+            continue
+        assert not r.ok and r.svg is None, feindlich
+        assert f"(U+{ord(zeichen):04X})" in r.text and "Schreibrichtung" in r.text
+        assert not any(z in r.text for z in RICHTUNG)

@@ -85,6 +85,23 @@ def test_wrong_input_is_refused_in_german() -> None:
         sim.lauf(100)
 
 
+@pytest.mark.parametrize("wert", [float("inf"), float("-inf"), float("nan")])
+def test_non_finite_numbers_are_refused_in_german(wert: float) -> None:
+    # pro_sekunde=inf was accepted and ran until Stopp; nan was refused: now both alike.
+    with pytest.raises(UngueltigeEingabe, match="pro_sekunde muss eine endliche Zahl sein"):
+        Lastsim(pro_sekunde=wert)
+    with pytest.raises(UngueltigeEingabe, match="nicht_idempotent muss eine endliche Zahl"):
+        Lastsim(pro_sekunde=1, nicht_idempotent=wert)
+    with pytest.raises(UngueltigeEingabe, match="budget muss eine endliche Zahl"):
+        Wiederholung("fest", budget=wert)
+    sim = Lastsim(pro_sekunde=1)
+    with pytest.raises(UngueltigeEingabe, match="faktor muss eine endliche Zahl"):
+        sim.stoerung(von=0, bis=10, faktor=wert)
+    ergebnis = sim.lauf(100)
+    with pytest.raises(UngueltigeEingabe, match="p muss eine endliche Zahl"):
+        ergebnis.perzentil(wert)
+
+
 def test_a_strategy_that_never_gives_up_is_stopped() -> None:
     sim = Lastsim(pro_sekunde=10, timeout=10, bedienzeit=100, wiederholung=lambda v, a, z: 0)
     with pytest.raises(SimFehler, match="gibt nicht auf"):

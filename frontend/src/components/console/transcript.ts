@@ -47,8 +47,22 @@ function span(className: string, text: string): HTMLSpanElement {
  */
 const CODE = /(^|[ (])`([^` ](?:[^`]*[^` ])?)`(?=[ .,:;!?)]|$)/g;
 
+/**
+ * Invisible characters that switch the writing direction would mirror the rest of a line:
+ * written as their code point ("<U+202E>"), as lessonkit/render.py's visible_bidi does.
+ */
+const BIDI = /[\u202a-\u202e\u2066-\u2069]/g;
+
+function visibleBidi(text: string): string {
+  return text.replace(BIDI, (c) => {
+    const code = c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0");
+    return `<U+${code}>`;
+  });
+}
+
 /** One line of an answer, its code as `<code>`: built from text nodes, never from HTML. */
 function line(text: string): HTMLSpanElement {
+  text = visibleBidi(text);
   const node = span("lk-console__line", "");
   if (!text.startsWith(" ")) {
     let done = 0;
@@ -100,7 +114,7 @@ export class Transcript {
       return;
     }
     const entry = span(`lk-console__entry lk-console__entry--${result.ok ? "ok" : "error"}`, "");
-    entry.append(span("lk-console__cmd", PROMPT + shorten(command, MAX_SHOWN_COMMAND)), "\n");
+    entry.append(span("lk-console__cmd", PROMPT + visibleBidi(shorten(command, MAX_SHOWN_COMMAND))), "\n");
     if (result.text) entry.append(answer(shorten(result.text, MAX_SHOWN_ANSWER, "\n")));
     this.add(entry);
     if (result.svg) this.picture.replaceChildren(sanitizeSvg(result.svg));

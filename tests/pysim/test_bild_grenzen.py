@@ -1,0 +1,205 @@
+"""Console pictures stay bounded (issue 28): many consumer groups or a long simulated time
+give a picture of fixed size at most, with a line that says what is left out.
+
+Before: 200 groups drew every group (~700 KB, 6,300 elements); 500 × ``tick 100`` drew a
+time axis 300,000 px wide (37,000 elements). Every command that redrew froze the page.
+"""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pysim import Log
+from pysim.console import Console, SagaConsole
+from pysim.log_bild import MAX_GRUPPEN, MAX_HINWEISE
+from pysim.saga_bild import FENSTER
+from tests.pysim.konsolen import ausfuehren
+from tests.pysim.svg_regeln import NS, allgemeine_regeln
+
+#: Bounds no console picture exceeds, whatever the reader did (the worst case of the log
+#: picture, 12 partitions full of entries with six groups, is about 1,500 elements).
+MAX_ELEMENTE = 2_000
+MAX_BREITE = 1_000
+MAX_ZEICHEN = 250_000
+
+
+def masse(svg: str) -> tuple[int, int, int]:
+    """(elements, width, characters) of a picture, after checking the rules of every picture."""
+    root = allgemeine_regeln(svg)
+    breite = int(root.get("viewBox", "").split()[2])
+    return len(list(root.iter())), breite, len(svg)
+
+
+def im_rahmen(svg: str) -> None:
+    elemente, breite, zeichen = masse(svg)
+    assert elemente <= MAX_ELEMENTE and breite <= MAX_BREITE and zeichen <= MAX_ZEICHEN
+
+
+def texte(svg: str, klasse: str) -> list[str]:
+    root = allgemeine_regeln(svg)
+    return ["".join(t.itertext()) for t in root.iter(NS + "text") if t.get("class") == klasse]
+
+
+def beschreibung(svg: str) -> str:
+    desc = allgemeine_regeln(svg).find(NS + "desc")
+    assert desc is not None and desc.text
+    return desc.text
+
+
+def log_mit_gruppen(anzahl: int, partitionen: int = 3, eintraege: int = 10) -> Console:
+    c = Console()
+    assert c.run(f"create topic orders partitions {partitionen}").ok
+    for i in range(eintraege):
+        assert c.run(f"produce orders key=customer-{i} {{}}").ok
+    for n in range(anzahl):
+        assert c.run(f"consume orders group g{n:03d}").ok
+    return c
+
+
+# --- log --------------------------------------------------------------------------------------
+
+
+def test_200_groups_draw_six_and_name_the_rest() -> None:
+    c = log_mit_gruppen(200)
+    # The command touches an old group: it is drawn, with the five most recently active.
+    r = ausfuehren(c, "consume orders group g042")
+    assert r.ok and r.svg is not None
+    im_rahmen(r.svg)
+    root = allgemeine_regeln(r.svg)
+    titel = root.find(NS + "title")
+    assert titel is not None and titel.text
+    gezeigt = re.findall(r"„(g\d+)“", titel.text)
+    assert gezeigt == ["g042", "g195", "g196", "g197", "g198", "g199"]
+    assert titel.text.endswith("und 194 weiteren")
+    assert texte(r.svg, "weitere-gruppen") == ["… und 194 weitere Gruppen, groups listet alle"]
+    desc = beschreibung(r.svg)
+    assert [f"„{g}“" in desc for g in ("g042", "g199", "g100")] == [True, True, False]
+    assert desc.endswith("Nicht gezeigt: 194 weitere Gruppen, groups listet alle.")
+    # Every other command shows the same bounded picture.
+    for zeile in ("topics", "groups", "offsets orders", "read orders", "tick"):
+        svg = ausfuehren(c, zeile).svg
+        assert svg is not None
+        im_rahmen(svg)
+
+
+def test_up_to_six_groups_are_all_drawn_without_a_summary() -> None:
+    c = log_mit_gruppen(MAX_GRUPPEN)
+    svg = ausfuehren(c, "topics").svg
+    assert svg is not None
+    assert texte(svg, "weitere-gruppen") == []
+    assert "Nicht gezeigt" not in beschreibung(svg)
+    for n in range(MAX_GRUPPEN):
+        assert f"Gruppe „g{n:03d}“" in beschreibung(svg)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    gruppen=st.integers(min_value=0, max_value=40),
+    partitionen=st.integers(min_value=1, max_value=12),
+    eintraege=st.integers(min_value=0, max_value=30),
+)
+def test_log_pictures_stay_within_fixed_bounds(
+    gruppen: int, partitionen: int, eintraege: int
+) -> None:
+    c = log_mit_gruppen(gruppen, partitionen, eintraege)
+    svg = ausfuehren(c, "topics").svg
+    assert svg is not None
+    im_rahmen(svg)
+    weitere = texte(svg, "weitere-gruppen")
+    if gruppen > MAX_GRUPPEN:
+        assert weitere == [
+            f"… und {gruppen - MAX_GRUPPEN} weitere Gruppe"
+            + "n" * (gruppen - MAX_GRUPPEN > 1)
+            + ", groups listet alle"
+        ]
+    else:
+        assert weitere == []
+
+
+def test_groups_with_many_members_keep_their_notes_short() -> None:
+    log = Log(session_timeout=2)
+    log.create_topic("orders", partitions=1)
+    for g in range(MAX_GRUPPEN):
+        for n in range(60):
+            log.consume("orders", f"g{g}", member=f"m{n:02d}")
+    log.tick(1)
+    for g in range(MAX_GRUPPEN):
+        for n in range(1, 60):  # m00 reads p0 and stops: the session timeout removes it
+            log.consume("orders", f"g{g}", member=f"m{n:02d}")
+    log.tick(2)
+    svg = log.bild("orders").svg
+    im_rahmen(svg)
+    root = allgemeine_regeln(svg)
+    hinweise = [
+        "".join(t.itertext())
+        for t in root.iter(NS + "text")
+        if t.get("class") in ("untaetig", "entfernt", "weitere-hinweise")
+    ]
+    assert len(hinweise) == MAX_HINWEISE
+    assert hinweise[0] == "g0 · m02, m03, m04, m05 und 54 weitere: untätig, keine Partition frei"
+    assert hinweise[-1].startswith("… und 7 weitere Zeilen über Mitglieder")
+
+
+# --- saga -------------------------------------------------------------------------------------
+
+
+def test_500_ticks_of_100_show_the_last_window_with_a_note() -> None:
+    k = SagaConsole()
+    assert k.run("start b7").ok
+    for _ in range(500):
+        assert k.run("tick 100").ok
+    r = ausfuehren(k, "status")
+    svg = r.svg if r.svg is not None else ausfuehren(k, "tick").svg
+    assert svg is not None
+    im_rahmen(svg)
+    jetzt = k.sim.now
+    anfang = jetzt + 1 - FENSTER
+    assert texte(svg, "fenster") == [
+        f"Gezeigt ab t={anfang}; frühere Zeiten sind weggelassen (der Verlauf steht im Text)."
+    ]
+    assert beschreibung(svg).endswith(
+        f"Die Zeitleiste zeigt t={anfang} bis t={jetzt}; frühere Zeiten sind weggelassen."
+    )
+    # The axis numbers are the window's, and far enough apart to read.
+    root = allgemeine_regeln(svg)
+    zahlen = [int(t.text) for t in root.iter(NS + "text") if t.text and t.text.isdigit()]
+    assert zahlen and min(zahlen) >= anfang and max(zahlen) <= jetzt + 1
+
+
+def test_a_short_saga_shows_its_whole_time_without_a_note() -> None:
+    k = SagaConsole()
+    ausfuehren(k, "start b7")
+    svg = ausfuehren(k, "tick 20").svg
+    assert svg is not None
+    assert texte(svg, "fenster") == []
+    assert "weggelassen" not in beschreibung(svg)
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    zeilen=st.lists(
+        st.sampled_from(
+            [
+                "start b{n}",
+                "tick 100",
+                "tick 7",
+                "stoerung ablehnen lager",
+                "stoerung absturz versand",
+                "stoerung doppelt zahlung",
+                "stoerung verspaetet lager",
+                "stoerung orchestrator zahlung",
+                "neustart orchestrator",
+            ]
+        ),
+        max_size=30,
+    )
+)
+def test_saga_pictures_stay_within_fixed_bounds(zeilen: list[str]) -> None:
+    k = SagaConsole()
+    for n, zeile in enumerate(zeilen):
+        r = ausfuehren(k, zeile.format(n=n))
+        if r.svg is not None:
+            im_rahmen(r.svg)
