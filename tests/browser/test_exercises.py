@@ -145,14 +145,16 @@ def test_a_full_storage_still_shows_progress_and_the_reset(browser: Any, site_ur
         context.close()
 
 
+def plant(page: Page, url: str, key: str, value: object) -> None:
+    """Open ``url`` with ``value`` stored under ``key``, as an earlier visit left it."""
+    page.goto(url)
+    page.evaluate("([k, v]) => localStorage.setItem(k, v)", [key, json.dumps(value)])
+    page.reload()
+
+
 def test_stale_draft_is_offered_not_restored(page: Page, site_url: str) -> None:
     old = {"digest": "000000000000", "solved": False, "draft": "def summe(b):\n    return 'alt'"}
-    page.goto(site_url + FIRST_STEPS)
-    page.evaluate(
-        "([key, value]) => localStorage.setItem(key, value)",
-        ["lk:exercise:erste-schritte/#erste-aufgabe", json.dumps(old)],
-    )
-    page.reload()
+    plant(page, site_url + FIRST_STEPS, "lk:exercise:erste-schritte/#erste-aufgabe", old)
     target = Exercise.by_id(page, "erste-aufgabe")
     stale = target.root.locator(".lk-exercise__stale")
     expect(stale).to_contain_text("älteren Fassung")
@@ -168,12 +170,7 @@ def test_solved_in_an_earlier_version_stays_solved_here_and_in_the_overview(
     """An author's edit changes the digest; the reader's solve stays, on the page and in
     the overview alike (issue 28: they disagreed)."""
     old = {"digest": "000000000000", "solved": True, "answer": "1"}
-    page.goto(site_url + FIRST_STEPS)
-    page.evaluate(
-        "([key, value]) => localStorage.setItem(key, value)",
-        ["lk:/:exercise:erste-schritte/#erstes-quiz", json.dumps(old)],
-    )
-    page.reload()
+    plant(page, site_url + FIRST_STEPS, "lk:/:exercise:erste-schritte/#erstes-quiz", old)
     quiz = Exercise.by_id(page, "erstes-quiz")
     quiz.expect_solved()
     count = page.locator('.lk-progress__count[data-path="erste-schritte/"]')

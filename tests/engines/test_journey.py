@@ -16,6 +16,21 @@ FIRST_STEPS = "erste-schritte/"
 LESSON_1 = "lektionen/queues-und-idempotenz/"
 
 
+def follow_instantly(reader: Reader, path: str, count: int) -> None:
+    """Click the navigation's link to ``path``: an instant page change, page ``count``.
+    Instant navigation is Material's: its script comes once Python is ready (before that,
+    a click loads the next page in full, which works too)."""
+    reader.session.wait_for("return typeof window.document$ === 'object'")
+    reader.session.click(f'.md-nav--primary a[href$="{path}"]')
+    reader.session.wait_for(
+        "return location.pathname.endsWith(arguments[0]) &&"
+        " document.documentElement.dataset.lkPage === arguments[1]",
+        "/" + path,
+        str(count),
+        message=f"{path or 'the start page'}, mounted after instant navigation",
+    )
+
+
 def test_first_cell_runs(reader: Reader) -> None:
     reader.open(FIRST_STEPS)
     reader.forget_output(1)
@@ -162,16 +177,7 @@ def test_instant_navigation_keeps_python(reader: Reader) -> None:
     assert reader.run(1) == "done"
     reader.python("import sys; sys.lk_same_python = True")
     reader.session.js("window.sameDocument = true")
-    # Instant navigation is Material's: its script comes once Python is ready (before
-    # that, a click loads the next page in full, which works too).
-    reader.session.wait_for("return typeof window.document$ === 'object'")
-    reader.session.click(f'.md-nav--primary a[href$="{LESSON_1}"]')
-    reader.session.wait_for(
-        "return location.pathname.endsWith(arguments[0]) &&"
-        " document.documentElement.dataset.lkPage === '2'",
-        "/" + LESSON_1,
-        message="lesson 1, mounted after instant navigation",
-    )
+    follow_instantly(reader, LESSON_1, 2)
     assert reader.session.js("return window.sameDocument") is True  # no full page load
     assert reader.python("import sys; getattr(sys, 'lk_same_python', False)") == "True"
     assert reader.python("'bestellungen' in globals()") == "False"  # a fresh namespace
@@ -198,19 +204,6 @@ def test_a_reload_restores_a_draft(reader: Reader) -> None:
     assert "wiederhergestellt" in reader.output(2)
     draft = reader.editor(reader.session.element("#erste-aufgabe"))
     assert "mein Entwurf" in reader.session.js("return arguments[0].textContent", draft)
-
-
-def follow_instantly(reader: Reader, path: str, count: int) -> None:
-    """Click the navigation's link to ``path``: an instant page change, page ``count``."""
-    reader.session.wait_for("return typeof window.document$ === 'object'")
-    reader.session.click(f'.md-nav--primary a[href$="{path}"]')
-    reader.session.wait_for(
-        "return location.pathname.endsWith(arguments[0]) &&"
-        " document.documentElement.dataset.lkPage === arguments[1]",
-        "/" + path,
-        str(count),
-        message=f"{path or 'the start page'}, mounted after instant navigation",
-    )
 
 
 def draft_of(reader: Reader, number: int) -> str:
