@@ -202,12 +202,14 @@ def test_pysim_pictures_keep_the_palette_in_light_and_dark(page: Page, site_url:
     target = run_code(page, PYSIM_PICTURE)
     rect = target.svg.locator("rect").last
     assert "var(--pysim-ok" in (rect.get_attribute("style") or "")
-    colours = []
-    for scheme in ("default", "slate"):
-        page.evaluate(f"document.body.setAttribute('data-md-color-scheme', '{scheme}')")
-        colours.append(
-            rect.evaluate("(r) => [getComputedStyle(r).fill, getComputedStyle(r).stroke]")
-        )
+    # Both schemes in one task: the theme's script, which may arrive meanwhile, sets the
+    # scheme too and must not come between a switch and its reading.
+    colours = rect.evaluate(
+        """(r) => ["default", "slate"].map((scheme) => {
+            document.body.setAttribute("data-md-color-scheme", scheme);
+            return [getComputedStyle(r).fill, getComputedStyle(r).stroke];
+        })"""
+    )
     # The palette's variables decide (their values are tuned for contrast in lessonkit.css):
     # both schemes paint, and each its own colours.
     black = "rgb(0, 0, 0)"
