@@ -370,6 +370,11 @@ def test_vorhersagen_der_lektion_stimmen_mit_dem_modell() -> None:
             assert wert == ast.literal_eval(teile["antwort"]), kopf
 
 
+#: Where the lesson shows on purpose that the model's timer order is not Node's (lesson 3,
+#: box „Timer in Node.js": Node keeps one timer list per delay): the model's order -> Node's.
+ABWEICHUNGEN = {("L1", "M1", "L2"): ("L1", "L2", "M1")}
+
+
 def test_modell_und_nodejs_geben_dieselbe_reihenfolge() -> None:
     paare = [*paare_der_lektion(), *((n, py, js) for n, (py, js) in EXTRA.items())]
     ergebnisse = run_typescript([js for _, _, js in paare])
@@ -379,4 +384,7 @@ def test_modell_und_nodejs_geben_dieselbe_reihenfolge() -> None:
         zeilen = node.output.splitlines()
         if name == "blockiert":  # nur die Namen, die Zeiten schwanken in Node.js
             modell = [z.split()[0] for z in modell]
+        if tuple(modell) in ABWEICHUNGEN:  # the page says so, and both runs must agree with it
+            assert tuple(zeilen) == ABWEICHUNGEN[tuple(modell)], f"{name}: Node.js {zeilen}"
+            continue
         assert modell == zeilen, f"{name}: Modell {modell}, Node.js {zeilen}"
