@@ -65,8 +65,12 @@ def arrived(page: Page, course: Course, path: str) -> None:
 
 
 def instant(page: Page) -> None:
-    """Wait for Material's script (it comes once Python is ready): links are instant then."""
-    page.wait_for_function("() => typeof window.document$ === 'object'")
+    """Wait for Material's script (it comes once Python is ready) and its sitemap: links
+    are instant then (a click before is a full page load)."""
+    page.wait_for_function(
+        "() => typeof window.document$ === 'object' && performance.getEntriesByType('resource')"
+        ".some((e) => e.name.endsWith('/sitemap.xml') && e.responseEnd > 0)"
+    )
 
 
 def type_draft(page: Page, number: int, line: str) -> None:

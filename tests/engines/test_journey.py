@@ -21,7 +21,12 @@ def follow_instantly(reader: Reader, path: str, count: int) -> None:
     """Click the navigation's link to ``path``: an instant page change, page ``count``.
     Instant navigation is Material's: its script comes once Python is ready (before that,
     a click loads the next page in full, which works too)."""
-    reader.session.wait_for("return typeof window.document$ === 'object'")
+    # Instant navigation starts once the theme has its sitemap; a click before is a full load.
+    reader.session.wait_for(
+        "return typeof window.document$ === 'object' && performance.getEntriesByType('resource')"
+        ".some((e) => e.name.endsWith('/sitemap.xml') && e.responseEnd > 0)",
+        message="the theme's instant navigation (its sitemap loaded)",
+    )
     # The visible one of the navigation's links to it (WebKit found a hidden one first).
     link = reader.session.find(
         "return [...document.querySelectorAll('.md-nav--primary a')].find((a) =>"
