@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import os
 import re
 from dataclasses import dataclass, field
 
@@ -71,6 +72,13 @@ class ProgressBlock(Block):
 
 
 @dataclass
+class MovedBlock(Block):
+    """An ``umgezogen`` block: the pages this page's blocks stood on before (``lessonkit.moved``)."""
+
+    pages: list[str] = field(default_factory=list)  # paths relative to docs_dir
+
+
+@dataclass
 class PageState:
     """What the build knows about the page being converted."""
 
@@ -79,6 +87,11 @@ class PageState:
     blocks: list[Block] = field(default_factory=list)
     #: The page's mermaid diagrams: (line of the opening fence, the diagram's text).
     diagrams: list[tuple[int, str]] = field(default_factory=list)
+
+    @property
+    def relative_path(self) -> str:
+        """The page's file relative to ``docs_dir``, with ``/`` (``lektionen/a.md``)."""
+        return os.path.relpath(self.location.path, self.docs_dir).replace(os.sep, "/")
 
 
 def asserts_only(code: str) -> bool:

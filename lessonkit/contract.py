@@ -166,6 +166,8 @@ class ProgressEntry(TypedDict):
 
     path: str
     ids: list[str]
+    #: Pages its exercises stood on before (its ``umgezogen`` block): progress there counts.
+    earlier: list[str]
 
 
 # --- the bridge's calls ---------------------------------------------------------------------

@@ -31,6 +31,7 @@ from lessonkit.cell_fence import PYCELL
 from lessonkit.console_fence import LOG_CONSOLE, QUEUE_CONSOLE, SAGA_CONSOLE
 from lessonkit.errors import LessonError
 from lessonkit.fence_kind import FenceError, FenceKind
+from lessonkit.moved import MOVED
 from lessonkit.options import LINE_OPTION, FenceHeader, superfences_validator
 from lessonkit.progress import ProgressKind
 from lessonkit.ts_fence import TS_RUN
@@ -53,6 +54,7 @@ FENCES: dict[str, FenceKind[Any, Any]] = {
     "konsolen-aufgabe": exercise_fence.CONSOLE_TASK,
     "quiz": exercise_fence.QUIZ,
     "fortschritt": ProgressKind(exercise_fences),
+    "umgezogen": MOVED,
 }
 
 #: Earlier names of fences that still work (ARCHITECTURE.md, "Naming"): old -> current.

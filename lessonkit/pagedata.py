@@ -16,3 +16,12 @@ def data_element(name: str, data: object) -> str:
     """
     text = escape(json.dumps(data, ensure_ascii=False), quote=True)
     return f'<div hidden class="lk-{name}__data" data-lk-json="{text}"></div>'
+
+
+def site_path(page: str) -> str:
+    """A page's URL path relative to the site root, with directory URLs, as keys use it:
+    ``lektionen/a.md`` -> ``lektionen/a/``, ``index.md`` -> ``""``."""
+    stem = page.removesuffix(".md")
+    if stem == "index" or stem.endswith("/index"):
+        return stem.removesuffix("index")
+    return f"{stem}/"

@@ -18,7 +18,8 @@ from lessonkit.blocks import PageState, ProgressBlock
 from lessonkit.contract import ProgressEntry
 from lessonkit.errors import LessonError
 from lessonkit.fence_kind import FenceKind, PageRun
-from lessonkit.pagedata import data_element
+from lessonkit.moved import earlier_paths
+from lessonkit.pagedata import data_element, site_path
 
 
 def exercise_pattern(fences: Iterable[str]) -> re.Pattern[str]:
@@ -31,14 +32,6 @@ def exercise_pattern(fences: Iterable[str]) -> re.Pattern[str]:
 
 
 _TITLE = re.compile(r"^# (.+)$", re.MULTILINE)
-
-
-def _site_path(page: str) -> str:
-    """The URL path of a page relative to the site root, with directory URLs."""
-    stem = page.removesuffix(".md")
-    if stem == "index" or stem.endswith("/index"):
-        return stem.removesuffix("index")
-    return f"{stem}/"
 
 
 class ProgressKind(FenceKind[ProgressBlock, str]):
@@ -65,7 +58,7 @@ class ProgressKind(FenceKind[ProgressBlock, str]):
 def render_progress(block: ProgressBlock, page: PageState, exercise: re.Pattern[str]) -> str:
     rows = []
     data: list[ProgressEntry] = []
-    here = _site_path(os.path.relpath(page.location.path, page.docs_dir).replace(os.sep, "/"))
+    here = site_path(page.relative_path)
     for listed in block.pages:
         path = Path(page.docs_dir) / listed
         if not path.is_file():
@@ -78,9 +71,9 @@ def render_progress(block: ProgressBlock, page: PageState, exercise: re.Pattern[
         ids = exercise.findall(text)
         title_match = _TITLE.search(text)
         title = title_match[1].strip() if title_match else listed
-        target = _site_path(listed)
+        target = site_path(listed)
         href = os.path.relpath(target or ".", here or ".").replace(os.sep, "/") + "/"
-        data.append({"path": target, "ids": ids})
+        data.append({"path": target, "ids": ids, "earlier": earlier_paths(text)})
         rows.append(
             f'<tr><td><a href="{escape(href)}">{escape(title)}</a></td>'
             f'<td class="lk-progress__count" data-path="{escape(target)}">{len(ids)} Übungen</td></tr>'

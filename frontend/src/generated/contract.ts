@@ -142,6 +142,8 @@ export interface QuizData {
 export interface ProgressEntry {
   path: string;
   ids: string[];
+  /** Pages its exercises stood on before (its `umgezogen` block): progress there counts. */
+  earlier: string[];
 }
 
 /** Which console: its key on the page and how to build it (`lessonkit.consoles`). */

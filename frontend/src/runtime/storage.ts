@@ -105,6 +105,21 @@ export function recoverItem(key: string, candidates: string[], belongs: (value: 
   return null;
 }
 
+/**
+ * The pages this page's cells, exercises and consoles stood on before (its `umgezogen`
+ * block, lessonkit/moved.py), as page paths: what the reader made there moves here.
+ */
+export function earlierPagePaths(): string[] {
+  if (typeof document === "undefined" || typeof document.querySelector !== "function") return [];
+  const text = document.querySelector<HTMLElement>(".lk-umgezogen__data")?.dataset["lkJson"];
+  try {
+    const value: unknown = JSON.parse(text ?? "[]");
+    return Array.isArray(value) ? value.filter((path): path is string => typeof path === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
 let migrated = false;
 
 /**

@@ -7,7 +7,16 @@
  */
 
 import { pagePath } from "../../runtime/page";
-import { misplacedPagePaths, pageKeyPath, recoverItem, removeItem, siteKey, writeItem } from "../../runtime/storage";
+import {
+  earlierPagePaths,
+  keysWith,
+  misplacedPagePaths,
+  pageKeyPath,
+  recoverItem,
+  removeItem,
+  siteKey,
+  writeItem,
+} from "../../runtime/storage";
 
 /** This site's draft keys start so (computed when asked: the root is fixed by then). */
 export function draftPrefix(): string {
@@ -28,18 +37,32 @@ export class DraftStore {
   private readonly key: string;
   /** Where an earlier page script may have put this draft (runtime/storage.ts). */
   private readonly misplaced: string[];
+  /** Key prefixes of the pages the cell stood on before (`umgezogen`). */
+  private readonly moved: string[];
+  private readonly codeHash: string;
 
-  /** `page`: the page's address or path (absolute or relative to the site root). */
-  constructor(page: string, index: number, authorCode: string) {
+  /** `page`: the page's address or path (absolute or relative to the site root);
+   * `earlier`: the page paths this page's cells stood on before. */
+  constructor(page: string, index: number, authorCode: string, earlier: string[] = earlierPagePaths()) {
     const path = pageKeyPath(pagePath(page));
-    const cell = `#${index}:${hashText(authorCode)}`;
+    this.codeHash = hashText(authorCode);
+    const cell = `#${index}:${this.codeHash}`;
     this.key = `${draftPrefix()}${path}${cell}`;
     // The cell's index and the hash of its code identify a misplaced draft.
     this.misplaced = misplacedPagePaths(path).map((other) => `${draftPrefix()}${other}${cell}`);
+    this.moved = earlier.map((other) => `${draftPrefix()}${pageKeyPath(other)}#`);
   }
 
   load(): string | null {
-    return recoverItem(this.key, this.misplaced, () => true);
+    const found = recoverItem(this.key, this.misplaced, () => true);
+    if (found !== null || this.moved.length === 0) return found;
+    // On the page the cell stood on before, its index was another; the hash of its code
+    // is the same (a cell the author changed while moving it starts from the new code).
+    const ours = new RegExp(`^\\d+:${this.codeHash}$`);
+    const candidates = this.moved.flatMap((prefix) =>
+      keysWith(prefix).filter((key) => ours.test(key.slice(prefix.length))),
+    );
+    return recoverItem(this.key, candidates.sort(), () => true);
   }
 
   /** Returns false when the draft could not be saved. */

@@ -82,7 +82,10 @@ class Journal {
 
   private save(): void {
     const byKey = new Map(this.consoles.map((console) => [console.data.key, console.version]));
-    this.saved.save(this.commands.map(({ key, line }) => ({ key, version: byKey.get(key) ?? "", line })));
+    this.saved.save(
+      this.commands.map(({ key, line }) => ({ key, version: byKey.get(key) ?? "", line })),
+      byKey,
+    );
   }
 
   /** After a reload: run the commands kept from before, in their order, into their consoles. */

@@ -6,12 +6,12 @@
  * Key: `lk:<site path>:consoles:<page path>` (runtime/storage.ts); value: the commands
  * in page order, each with its console's key and a hash of what the console starts
  * from (kind, options, setup). When the author changes a console, its hash changes
- * and nothing of the page is replayed: commands typed against another starting
- * state could mean something else now.
+ * and its commands are not replayed: typed against another starting state they could
+ * mean something else now. Each console's state is its own, so the others replay.
  */
 import type { ConsoleData } from "../../generated/contract";
 import { pagePath } from "../../runtime/page";
-import { pageKeyPath, readItem, removeItem, siteKey, writeItem } from "../../runtime/storage";
+import { earlierPagePaths, pageKeyPath, readItem, removeItem, siteKey, writeItem } from "../../runtime/storage";
 import { hashText } from "../cell/storage";
 
 export interface SavedCommand {
@@ -37,38 +37,104 @@ function isSavedCommand(value: unknown): value is SavedCommand {
  * kept (a reload starts from the author's state), never a part that would give another state. */
 export const MAX_SAVED = 500;
 
+/** A console on the page: its key and what it starts from (`consoleVersion`). */
+type Consoles = Map<string, string>;
+
 export class SavedCommands {
   private readonly key: string;
+  private readonly movedFrom: string[];
+  /** Commands of consoles that are not on this page (they may stand on another page now):
+   * kept as they are, never replayed here. */
+  private foreign: SavedCommand[] = [];
 
-  constructor(page: string = pagePath()) {
+  /** `earlier`: the page paths this page's consoles stood on before (`umgezogen`). */
+  constructor(page: string = pagePath(), earlier: string[] = earlierPagePaths()) {
     this.key = siteKey("consoles", pageKeyPath(page));
+    this.movedFrom = earlier.map((other) => siteKey("consoles", pageKeyPath(other)));
   }
 
   /** The stored commands, or none (nothing stored, or not of the types written here). */
   load(): SavedCommand[] {
-    try {
-      const value: unknown = JSON.parse(readItem(this.key) ?? "[]");
-      return Array.isArray(value) && value.every(isSavedCommand) ? value : [];
-    } catch {
-      return [];
-    }
+    return parse(readItem(this.key));
   }
 
-  /** The commands that would be replayed on this page: all of them, or none when a
-   * console they name is gone or starts from something else now. */
-  replayable(consoles: Map<string, string>): SavedCommand[] {
+  /**
+   * The commands replayed on this page: those of every console that is here and starts
+   * from what it started from then. A console's state is its own (a session's consoles
+   * share a key), so the others' commands do not change it. A console the author changed
+   * loses its commands; those of a console that is not here are kept for its page.
+   * With nothing stored here, the commands of consoles that moved here from a page named
+   * by `umgezogen` move here (`moved`).
+   */
+  replayable(consoles: Consoles): SavedCommand[] {
     const saved = this.load();
-    return saved.every((command) => consoles.get(command.key) === command.version) ? saved : [];
+    this.foreign = saved.filter((command) => !consoles.has(command.key));
+    const ours = saved.filter((command) => consoles.get(command.key) === command.version);
+    return ours.length > 0 || saved.length > 0 ? ours : this.moved(consoles);
   }
 
-  /** Keep `commands` (false when they are not kept); none: forget the page's. */
-  save(commands: SavedCommand[]): boolean {
-    if (commands.length === 0 || commands.length > MAX_SAVED) {
-      removeItem(this.key);
-      return commands.length === 0;
+  /**
+   * Commands of consoles that moved here, taken from the pages they stood on. An exercise's
+   * console and a session keep their key on any page; a plain console's key names its
+   * place on the page, so it is told by what it starts from: when exactly one console
+   * here and one there (with commands) start so. Consoles that start alike cannot be
+   * told apart; their commands stay where they were. (One that stayed on the old page
+   * and starts like one that moved here is not seen from here: authors avoid that,
+   * docs/autoren.md.)
+   */
+  private moved(consoles: Consoles): SavedCommand[] {
+    const plain = (key: string): boolean => key.startsWith("console:");
+    const moved: SavedCommand[] = [];
+    for (const other of this.movedFrom) {
+      const there = parse(readItem(other));
+      const target = (command: SavedCommand): string | undefined => {
+        if (!plain(command.key)) return consoles.get(command.key) === command.version ? command.key : undefined;
+        const started = (keys: Iterable<[string, string]>): Set<string> =>
+          new Set([...keys].filter(([key, version]) => plain(key) && version === command.version).map(([key]) => key));
+        const here = started(consoles);
+        const then = started(there.map((saved) => [saved.key, saved.version]));
+        return here.size === 1 && then.size === 1 ? [...here][0] : undefined;
+      };
+      const taken = there.filter((command) => target(command) !== undefined);
+      if (taken.length === 0) continue;
+      const here = taken.map((command) => ({ ...command, key: target(command)! }));
+      if (!this.write([...moved, ...here])) break;
+      moved.push(...here);
+      const left = there.filter((command) => !taken.includes(command));
+      if (left.length > 0) writeItem(other, JSON.stringify(left));
+      else removeItem(other);
     }
-    if (writeItem(this.key, JSON.stringify(commands))) return true;
+    return moved;
+  }
+
+  /** Keep `commands` (false when they are not kept); none: forget the page's. The
+   * commands of consoles that are not among `consoles` (this page's) stay. */
+  save(commands: SavedCommand[], consoles: Consoles): boolean {
+    this.foreign = this.load().filter((command) => !consoles.has(command.key));
+    if (commands.length > MAX_SAVED) {
+      this.write([]);
+      return false;
+    }
+    return this.write(commands);
+  }
+
+  private write(commands: SavedCommand[]): boolean {
+    const all = [...commands, ...(this.foreign.length + commands.length <= MAX_SAVED ? this.foreign : [])];
+    if (all.length === 0) {
+      removeItem(this.key);
+      return true;
+    }
+    if (writeItem(this.key, JSON.stringify(all))) return true;
     removeItem(this.key); // refused (quota): an older, shorter list would restore another state
     return false;
+  }
+}
+
+function parse(text: string | null): SavedCommand[] {
+  try {
+    const value: unknown = JSON.parse(text ?? "[]");
+    return Array.isArray(value) && value.every(isSavedCommand) ? value : [];
+  } catch {
+    return [];
   }
 }

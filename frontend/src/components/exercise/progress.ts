@@ -10,7 +10,7 @@
  * restored. Where storage is unavailable the page still works.
  */
 import { pagePath } from "../../runtime/page";
-import { misplacedPagePaths, pageKeyPath, readItem, recoverItem, removeItem, siteKey, writeItem } from "../../runtime/storage";
+import { earlierPagePaths, misplacedPagePaths, pageKeyPath, readItem, recoverItem, removeItem, siteKey, writeItem } from "../../runtime/storage";
 
 /** This site's progress keys start so (computed when asked: the root is fixed by then). */
 export function exercisePrefix(): string {
@@ -92,15 +92,17 @@ export class ProgressStore {
   /** Where an earlier page script may have put this progress (runtime/storage.ts). */
   private readonly misplaced: string[];
 
-  /** `earlier`: digests this same exercise had under older builds (`digest_before`). */
+  /** `earlier`: digests this same exercise had under older builds (`digest_before`);
+   * `movedFrom`: the page paths this page's exercises stood on before (`umgezogen`). */
   constructor(
     id: string,
     private readonly digest: string,
     page: string = pagePath(),
     private readonly earlier: string[] = [],
+    movedFrom: string[] = earlierPagePaths(),
   ) {
     this.key = progressKey(page, id);
-    this.misplaced = misplacedPagePaths(pageKeyPath(page)).map((other) => progressKey(other, id));
+    this.misplaced = [...misplacedPagePaths(pageKeyPath(page)), ...movedFrom].map((other) => progressKey(other, id));
   }
 
   private ours(digest: string | undefined): boolean {
@@ -108,8 +110,8 @@ export class ProgressStore {
   }
 
   /** What is stored: current (this exercise's digest), stale (an older version), or nothing.
-   * Progress under a misplaced key is taken only with this exercise's digest: ids repeat
-   * across pages. */
+   * Progress under a misplaced key, or on a page the exercise stood on before, is taken
+   * only with this exercise's digest: ids repeat across pages. */
   load(): { current: Progress | null; stale: Progress | null } {
     const text = recoverItem(this.key, this.misplaced, (value) => this.ours(parseProgress(value)?.digest));
     const stored = parseProgress(text);

@@ -21,12 +21,16 @@ type LessonExercises = ProgressEntry;
  * overview; the lesson's page moves it to its place when the reader comes there (it can
  * check the exercise's digest, which the overview does not know).
  */
-function solved(lesson: LessonExercises, unique: (id: string) => boolean): number {
+function solved(lesson: LessonExercises, unique: (id: string) => boolean, idsOf: (path: string) => string[]): number {
   const misplaced = misplacedPagePaths(lesson.path);
+  const solvedAt = (path: string, id: string): boolean => readProgress(progressKey(path, id))?.solved === true;
   return lesson.ids.filter((id) => {
     const stored = readProgress(progressKey(lesson.path, id));
-    if (stored || !unique(id)) return stored?.solved === true;
-    return misplaced.some((other) => readProgress(progressKey(other, id))?.solved === true);
+    if (stored) return stored.solved;
+    // Solved on the page the exercise stood on before (`umgezogen`), unless that page has
+    // an exercise of this id now; the exercise's page moves it here when the reader comes.
+    if (lesson.earlier.some((other) => !idsOf(other).includes(id) && solvedAt(other, id))) return true;
+    return unique(id) && misplaced.some((other) => solvedAt(other, id));
   }).length;
 }
 
@@ -34,10 +38,11 @@ function render(root: HTMLElement, lessons: LessonExercises[]): void {
   const counts = new Map<string, number>();
   for (const id of lessons.flatMap((lesson) => lesson.ids)) counts.set(id, (counts.get(id) ?? 0) + 1);
   const unique = (id: string): boolean => counts.get(id) === 1;
+  const idsOf = (path: string): string[] => lessons.find((lesson) => lesson.path === path)?.ids ?? [];
   for (const lesson of lessons) {
     const cell = root.querySelector<HTMLElement>(`.lk-progress__count[data-path="${CSS.escape(lesson.path)}"]`);
     if (!cell) continue;
-    const done = solved(lesson, unique);
+    const done = solved(lesson, unique, idsOf);
     cell.textContent = lesson.ids.length === 0 ? "keine Übungen" : `${done} von ${lesson.ids.length} gelöst`;
     cell.dataset["complete"] = String(lesson.ids.length > 0 && done === lesson.ids.length);
   }
