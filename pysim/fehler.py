@@ -133,6 +133,13 @@ def pruefe_verzoegerung(wert: object, minimum: int, beispiel: tuple[int, int]) -
     return (wert[0], wert[1])
 
 
+def pruefe_wahrscheinlichkeit(wert: object, name: str) -> float:
+    """Gibt ``wert`` als float zurück, wenn es eine Zahl von 0 bis 1 ist (kein bool)."""
+    if isinstance(wert, bool) or not isinstance(wert, int | float) or not 0 <= wert <= 1:
+        raise UngueltigeEingabe(f"{name} ist eine Wahrscheinlichkeit von 0 bis 1, nicht {wert!r}.")
+    return float(wert)
+
+
 def pruefe_name(wert: object, was: str) -> str:
     """Gibt ``wert`` zurück, wenn es ein nicht leerer Text ohne Leerzeichen ist."""
     if not isinstance(wert, str) or wert.split(None, 1) != [wert]:

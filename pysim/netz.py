@@ -23,7 +23,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .fehler import UngueltigeEingabe, pruefe_ganzzahl, pruefe_verzoegerung
+from .fehler import (
+    UngueltigeEingabe,
+    pruefe_ganzzahl,
+    pruefe_verzoegerung,
+    pruefe_wahrscheinlichkeit,
+)
 from .zeit import AufDerZeit, Zeit
 
 
@@ -63,12 +68,6 @@ class Sendung:
         )
 
 
-def _wahrscheinlichkeit(wert: object, name: str) -> float:
-    if isinstance(wert, bool) or not isinstance(wert, int | float) or not 0 <= wert <= 1:
-        raise UngueltigeEingabe(f"{name} ist eine Wahrscheinlichkeit von 0 bis 1, nicht {wert!r}.")
-    return float(wert)
-
-
 class FakeNetz(AufDerZeit):
     """Ein unzuverlässiges Netz mit simulierter Zeit.
 
@@ -88,8 +87,8 @@ class FakeNetz(AufDerZeit):
         zeit: Zeit | None = None,
     ) -> None:
         pruefe_ganzzahl(seed, "Der Seed")
-        self.verlust = _wahrscheinlichkeit(verlust, "verlust")
-        self.duplikat = _wahrscheinlichkeit(duplikat, "duplikat")
+        self.verlust = pruefe_wahrscheinlichkeit(verlust, "verlust")
+        self.duplikat = pruefe_wahrscheinlichkeit(duplikat, "duplikat")
         if self.verlust + self.duplikat > 1:
             raise UngueltigeEingabe(
                 f"verlust + duplikat darf höchstens 1 sein, nicht {self.verlust + self.duplikat}."

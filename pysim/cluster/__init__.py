@@ -1,0 +1,53 @@
+"""Verteilte Knoten, die die Leserin schreibt, in einem deterministischen Cluster mit Störungen.
+
+- ``Knoten``: die Basisklasse des Knotens der Leserin (Handler ``bei_<typ>``, ``sende``,
+  ``antworte``, ``await frage``, ``await warte``, ``spaeter``, ``alle``, ``uhr``, ``speicher``),
+- ``Cluster``: Knoten, Netz (Laufzeit, Verlust, Trennungen) und Dienste auf einer ``Zeit``,
+- ``Stoerung`` und ``zufaelliger_plan``: der Nemesis (teilen, isolieren, Brücke, Absturz, Pause, Uhr),
+- ``LinKV``, ``SeqKV``, ``LwwKV``: Maelstroms Dienste ``lin-kv``, ``seq-kv``, ``lww-kv``,
+- Lasten: ``Echo``, ``EindeutigeIds``, ``Broadcast``, ``Zaehler``, ``Register``, ``KafkaLog``,
+- ``lauf``: ein ganzer Lauf mit Geschichte (``Lauf``), wiederholbar aus seiner ``kennung``.
+
+Wie das zu Maelstrom passt und was vereinfacht ist: ``pysim.cluster.knoten`` und
+``pysim.cluster.cluster``.
+"""
+
+from .cluster import Cluster, HandlerFehler, LaufAbgebrochen, Sendung
+from .dienste import DIENSTE, LinKV, LwwKV, SeqKV
+from .knoten import FehlerAntwort, KeineAntwort, Knoten
+from .lasten import Broadcast, Echo, EindeutigeIds, Geplant, KafkaLog, Last, Register, Zaehler
+from .lauf import RUHE, Lauf, lauf
+from .nachricht import FEHLERCODES, Nachricht, UngueltigeNachricht
+from .stoerungen import FENSTER, Stoerung, plan_aus_text, zufaelliger_plan
+
+__all__ = [
+    "DIENSTE",
+    "FEHLERCODES",
+    "FENSTER",
+    "RUHE",
+    "Broadcast",
+    "Cluster",
+    "Echo",
+    "EindeutigeIds",
+    "FehlerAntwort",
+    "Geplant",
+    "HandlerFehler",
+    "KafkaLog",
+    "KeineAntwort",
+    "Knoten",
+    "Last",
+    "Lauf",
+    "LaufAbgebrochen",
+    "LinKV",
+    "LwwKV",
+    "Nachricht",
+    "Register",
+    "SeqKV",
+    "Sendung",
+    "Stoerung",
+    "UngueltigeNachricht",
+    "Zaehler",
+    "lauf",
+    "plan_aus_text",
+    "zufaelliger_plan",
+]

@@ -1,0 +1,510 @@
+"""Der Cluster: Knoten, Clients und Dienste auf einer simulierten Zeit, verbunden durch ein Netz.
+
+Alles läuft in einer Schleife auf ``pysim.Zeit``: Jede Zustellung, jeder Timer, jede Störung ist
+ein Termin im selben Kalender. Gewürfelt wird nur mit Zufallszahlen aus dem Seed. Derselbe Code,
+derselbe Seed und derselbe Störplan geben darum denselben Lauf, Bit für Bit, in CPython wie in
+Pyodide.
+
+Das Netz (wie Maelstroms ``net.clj``): Zwischen Knoten (und zu Diensten) dauert eine Nachricht
+``latenz`` Ticks, gewürfelt je Nachricht, darum überholen sich Nachrichten. Mit ``verlust`` geht
+eine verloren, mit ``duplikat`` kommt sie zweimal an. Clients sitzen wie bei Maelstrom direkt neben
+ihrem Knoten (Laufzeit 0). Eine Trennung (``teile``) verwirft beim Empfänger jede Nachricht
+von einem Knoten der anderen Seite, auch eine, die schon unterwegs war.
+"""
+
+from __future__ import annotations
+
+import inspect
+import random
+import traceback
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..fehler import (
+    SimFehler,
+    UngueltigeEingabe,
+    kurz,
+    pruefe_ganzzahl,
+    pruefe_verzoegerung,
+    pruefe_wahrscheinlichkeit,
+)
+from ..zeit import Zeit
+from .knoten import Aufgabe, FehlerAntwort, KeineAntwort, Knoten
+from .nachricht import Nachricht, UngueltigeNachricht, inhalt, ziel
+
+_PYSIM = str(Path(__file__).resolve().parent.parent)
+
+#: What became of a message (``Sendung.schicksal``).
+ZUGESTELLT, VERLOREN, GETRENNT, EMPFAENGER_AUS = (
+    "zugestellt",
+    "verloren",
+    "getrennt",
+    "empfänger aus",
+)
+
+
+class LaufAbgebrochen(SimFehler):
+    """Der Lauf hat seine Grenze an Ereignissen erreicht (ein Knoten, der ohne Ende Nachrichten
+    oder Timer erzeugt): Er endet mit einer deutschen Meldung statt zu hängen."""
+
+
+@dataclass
+class Sendung:
+    """Eine gesendete Nachricht und was aus ihr wurde (für Bild, Zählung und Prüfer)."""
+
+    nummer: int
+    nachricht: Nachricht
+    gesendet: int
+    ankunft: int | None  # None: lost on the wire
+    schicksal: str = ""  # set when it arrives (ZUGESTELLT, GETRENNT, EMPFAENGER_AUS) or is lost
+    kopie: int = 1
+
+
+@dataclass
+class HandlerFehler:
+    """Ein Handler der Leserin warf: wo (Knoten, Nachricht, Zeile ihres Codes) und was."""
+
+    zeit: int
+    knoten: str
+    was: str
+    fehler: str
+    zeile: int | None
+    code: str
+
+    def __str__(self) -> str:
+        wo = f" (Zeile {self.zeile}: {self.code})" if self.zeile else ""
+        return f"t={self.zeit}: {self.knoten} warf bei {self.was} {self.fehler}{wo}"
+
+
+@dataclass
+class Ereignis:
+    """Etwas, das der Nemesis tat oder ein Knoten notierte (für Bild und Protokoll)."""
+
+    zeit: int
+    art: str  # "absturz", "neustart", "pause", "weiter", "teilung", "heilung", "uhr", "notiz"
+    knoten: tuple[str, ...]
+    text: str
+
+
+@dataclass
+class _Platz:
+    """Where a node lives: its class, its current object and what outlasts a crash."""
+
+    klasse: type[Knoten]
+    instanz: Knoten | None = None
+    inkarnation: int = 0
+    laeuft: bool = True
+    pausiert: bool = False
+    rueckstau: list[tuple[Callable[..., Any], tuple[Any, ...]]] = field(default_factory=list)
+    speicher: dict[str, Any] = field(default_factory=dict)
+    offen: dict[int, tuple[Aufgabe, Any]] = field(default_factory=dict)
+    msg_id: int = 0  # outlasts a crash: a reply to the old incarnation must not match a new request
+    versatz: int = 0
+    drift: float = 0.0
+    drift_seit: int = 0
+    aufgaben: set[Aufgabe] = field(default_factory=set)
+
+
+class Cluster:
+    """``anzahl`` Knoten der Klasse ``klasse`` (n1, n2, …) auf einem Netz.
+
+    - ``seed``: woraus gewürfelt wird (Laufzeiten, Verlust, Dienste),
+    - ``latenz``: kleinste und größte Laufzeit zwischen Knoten in Ticks (Standard 1 bis 5),
+    - ``verlust``, ``duplikat``: Wahrscheinlichkeiten je Nachricht zwischen Knoten (Standard 0),
+    - ``absturz_bei_fehler``: wirft ein Handler, stürzt sein Knoten ab (sonst läuft er weiter),
+    - ``max_ereignisse``: Grenze des Laufs (Zustellungen, Timer, Störungen).
+    """
+
+    def __init__(
+        self,
+        klasse: type[Knoten],
+        anzahl: int = 3,
+        *,
+        seed: int = 1,
+        latenz: tuple[int, int] = (1, 5),
+        verlust: float = 0.0,
+        duplikat: float = 0.0,
+        absturz_bei_fehler: bool = False,
+        max_ereignisse: int = 200_000,
+    ) -> None:
+        if not (isinstance(klasse, type) and issubclass(klasse, Knoten)):
+            raise UngueltigeEingabe(
+                f"Der Cluster braucht eine Klasse, die von Knoten erbt (class MeinKnoten(Knoten): …), nicht {klasse!r}."
+            )
+        pruefe_ganzzahl(anzahl, "Die Zahl der Knoten", 1)
+        pruefe_ganzzahl(seed, "Der Seed")
+        self.latenz = pruefe_verzoegerung(latenz, 0, (1, 5))
+        self.verlust = pruefe_wahrscheinlichkeit(verlust, "verlust")
+        self.duplikat = pruefe_wahrscheinlichkeit(duplikat, "duplikat")
+        self.absturz_bei_fehler = absturz_bei_fehler
+        self.max_ereignisse = pruefe_ganzzahl(max_ereignisse, "max_ereignisse", 1)
+        self.seed = seed
+        self.zeit = Zeit()
+        self._netz_zufall = random.Random(seed * 7919 + 1)
+        self.zufall = random.Random(seed * 7919 + 2)  # services and workloads draw from here
+        self.ids = [f"n{i}" for i in range(1, anzahl + 1)]
+        self._plaetze = {k: _Platz(klasse) for k in self.ids}
+        self._empfaenger: dict[str, Callable[[Nachricht], None]] = {}
+        self._clients: set[str] = set()
+        self.getrennt: set[tuple[str, str]] = set()  # (from, to) pairs the receiver drops
+        self.sendungen: list[Sendung] = []
+        self.fehler: list[HandlerFehler] = []
+        self.ereignisse: list[Ereignis] = []
+        self._gezaehlt = 0
+        for knoten in self.ids:
+            self._starte(knoten)
+
+    # --- endpoints ------------------------------------------------------------------------------
+
+    def anmelden(
+        self, name: str, empfang: Callable[[Nachricht], None], *, client: bool = False
+    ) -> None:
+        """Meldet einen Dienst oder (``client=True``) einen Client ``name`` an: ``empfang``
+        bekommt seine Nachrichten. Ein Client sitzt neben den Knoten (Laufzeit 0, nie getrennt)."""
+        if name in self._plaetze or name in self._empfaenger:
+            raise UngueltigeEingabe(f"Den Namen „{name}“ gibt es im Cluster schon.")
+        self._empfaenger[name] = empfang
+        if client:
+            self._clients.add(name)
+
+    def bekannt(self) -> set[str]:
+        return set(self._plaetze) | set(self._empfaenger)
+
+    def ist_knoten(self, name: str) -> bool:
+        return name in self._plaetze
+
+    # --- sending ---------------------------------------------------------------------------------
+
+    def sende(self, src: str, dest: str, body: dict[str, Any]) -> Sendung | None:
+        """Schickt eine Nachricht ins Netz (für Clients und Dienste; Knoten nehmen ``self.sende``)."""
+        return self._sende(src, dest, body, src)
+
+    def _sende(self, src: str, dest: str, body: object, wer: str) -> Sendung | None:
+        nachricht = Nachricht(src, ziel(dest, self.bekannt(), wer), inhalt(body, wer))
+        zwischen_knoten = not (self._ist_client(src) or self._ist_client(dest))
+        kopien = 1
+        if zwischen_knoten and self.verlust and self._netz_zufall.random() < self.verlust:
+            sendung = Sendung(len(self.sendungen), nachricht, self.zeit.now, None, VERLOREN)
+            self.sendungen.append(sendung)
+            return sendung
+        if zwischen_knoten and self.duplikat and self._netz_zufall.random() < self.duplikat:
+            kopien = 2
+        erste: Sendung | None = None
+        for kopie in range(1, kopien + 1):
+            dauer = self._netz_zufall.randint(*self.latenz) if zwischen_knoten else 0
+            sendung = Sendung(
+                len(self.sendungen), nachricht, self.zeit.now, self.zeit.now + dauer, kopie=kopie
+            )
+            self.sendungen.append(sendung)
+            self._termin(dauer, self._ankunft, sendung)
+            erste = erste or sendung
+        return erste
+
+    def _ist_client(self, name: str) -> bool:
+        return name in self._clients
+
+    def _ankunft(self, sendung: Sendung) -> None:
+        nachricht = sendung.nachricht
+        if (nachricht.src, nachricht.dest) in self.getrennt:
+            sendung.schicksal = GETRENNT
+            return
+        platz = self._plaetze.get(nachricht.dest)
+        if platz is None:
+            sendung.schicksal = ZUGESTELLT
+            self._empfaenger[nachricht.dest](nachricht)
+            return
+        if not platz.laeuft:
+            sendung.schicksal = EMPFAENGER_AUS
+            return
+        sendung.schicksal = ZUGESTELLT
+        self._an(nachricht.dest, platz.inkarnation, self._zustellen, nachricht)
+
+    # --- a node's gate: crashed nodes get nothing, paused ones later -----------------------------
+
+    def _an(
+        self, knoten: str, inkarnation: int, aktion: Callable[..., Any], *argumente: Any
+    ) -> None:
+        platz = self._plaetze[knoten]
+        if platz.inkarnation != inkarnation or not platz.laeuft:
+            return
+        if platz.pausiert:
+            platz.rueckstau.append((aktion, argumente))
+            return
+        aktion(*argumente)
+
+    def _termin(self, ticks: int, aktion: Callable[..., Any], *argumente: Any) -> None:
+        self.zeit.schedule(ticks, self._gezaehlt_ausfuehren, aktion, argumente)
+
+    def _gezaehlt_ausfuehren(self, aktion: Callable[..., Any], argumente: tuple[Any, ...]) -> None:
+        self._gezaehlt += 1
+        if self._gezaehlt > self.max_ereignisse:
+            raise LaufAbgebrochen(
+                f"Der Lauf brach bei t={self.zeit.now} nach {self.max_ereignisse} Ereignissen ab: "
+                "Ein Knoten erzeugt ohne Ende Nachrichten oder Timer (z. B. eine Nachricht, die "
+                "jede Antwort mit einer neuen Nachricht beantwortet)."
+            )
+        aktion(*argumente)
+
+    def _wecker(self, knoten: str, ticks: int, aktion: Callable[..., Any], *argumente: Any) -> None:
+        """A node's timer: runs ``aktion`` unless the node crashed meanwhile; late if paused."""
+        inkarnation = self._plaetze[knoten].inkarnation
+        self._termin(ticks, self._an, knoten, inkarnation, aktion, *argumente)
+
+    # --- running the reader's code ----------------------------------------------------------------
+
+    def _zustellen(self, nachricht: Nachricht) -> None:
+        platz = self._plaetze[nachricht.dest]
+        antwort_auf = nachricht.body.get("in_reply_to")
+        if isinstance(antwort_auf, int) and antwort_auf in platz.offen:
+            aufgabe, timeout = platz.offen.pop(antwort_auf)
+            timeout.absagen()
+            if nachricht.typ == "error":
+                aufgabe.weiter(fehler=FehlerAntwort(dict(nachricht.body)))
+            else:
+                aufgabe.weiter(nachricht)
+            return
+        instanz = platz.instanz
+        assert instanz is not None
+        handler = getattr(instanz, f"bei_{nachricht.typ}", None)
+        if handler is None:
+            if antwort_auf is None and "msg_id" in nachricht.body:
+                self._notiz(
+                    nachricht.dest,
+                    f"hat keinen Handler bei_{nachricht.typ} und antwortet mit Fehler 10 (not-supported)",
+                )
+                self._sende(
+                    nachricht.dest,
+                    nachricht.src,
+                    {
+                        "type": "error",
+                        "code": 10,
+                        "in_reply_to": nachricht.body["msg_id"],
+                        "text": f"Nachrichtentyp „{kurz(nachricht.typ)}“ wird nicht unterstützt",
+                    },
+                    nachricht.dest,
+                )
+            return
+        self._rufe(nachricht.dest, handler, nachricht, was=f"„{nachricht.typ}“ von {nachricht.src}")
+
+    def _rufe(
+        self, knoten: str, aktion: Callable[..., Any], *argumente: Any, was: str = ""
+    ) -> None:
+        """Calls the reader's ``aktion``; a coroutine becomes an ``Aufgabe`` run step by step."""
+        was = was or f"{getattr(aktion, '__name__', 'Timer')}()"
+        try:
+            ergebnis = aktion(*argumente)
+        except Exception as e:
+            self._handler_fehler(knoten, was, e)
+            return
+        if inspect.iscoroutine(ergebnis):
+            aufgabe = Aufgabe(self, knoten, ergebnis, was)
+            self._plaetze[knoten].aufgaben.add(aufgabe)
+            aufgabe.weiter()
+
+    def _frage(
+        self, knoten: str, ziel: str, body: dict[str, Any], timeout: int, aufgabe: Aufgabe
+    ) -> None:
+        platz = self._plaetze[knoten]
+        try:
+            inhalt_ = inhalt(body, f"{knoten}.frage")
+        except UngueltigeNachricht as e:
+            aufgabe.weiter(fehler=e)
+            return
+        platz.msg_id += 1
+        msg_id = platz.msg_id
+        inhalt_["msg_id"] = msg_id
+        try:
+            self._sende(knoten, ziel, inhalt_, f"{knoten}.frage")
+        except UngueltigeNachricht as e:
+            aufgabe.weiter(fehler=e)
+            return
+        inkarnation = platz.inkarnation
+
+        def abgelaufen() -> None:
+            if platz.inkarnation == inkarnation and platz.offen.pop(msg_id, None) is not None:
+                aufgabe.weiter(
+                    fehler=KeineAntwort(
+                        f"{knoten} bekam von {ziel} binnen {timeout} Ticks keine Antwort auf „{inhalt_['type']}“."
+                    )
+                )
+
+        termin = self.zeit.schedule(timeout, self._an, knoten, inkarnation, abgelaufen)
+        platz.offen[msg_id] = (aufgabe, termin)
+
+    def _handler_fehler(self, knoten: str, was: str, fehler: BaseException) -> None:
+        zeile, code = _zeile_der_leserin(fehler)
+        self.fehler.append(
+            HandlerFehler(
+                self.zeit.now, knoten, was, f"{type(fehler).__name__}: {fehler}", zeile, code
+            )
+        )
+        if self.absturz_bei_fehler and self._plaetze[knoten].laeuft:
+            self.absturz(knoten, grund=f"nach {type(fehler).__name__}")
+
+    def _lokale_zeit(self, knoten: str) -> int:
+        platz = self._plaetze[knoten]
+        jetzt = self.zeit.now
+        return jetzt + platz.versatz + int((jetzt - platz.drift_seit) * platz.drift)
+
+    def _notiz(self, knoten: str, text: str) -> None:
+        self.ereignisse.append(Ereignis(self.zeit.now, "notiz", (knoten,), kurz(text, 200)))
+
+    # --- life and faults (the nemesis calls these) -----------------------------------------------
+
+    def _starte(self, knoten: str) -> None:
+        platz = self._plaetze[knoten]
+        instanz = platz.klasse()
+        instanz.id = knoten
+        instanz.knoten = list(self.ids)
+        instanz.speicher = platz.speicher
+        instanz._cluster = self
+        platz.instanz = instanz
+        self._rufe(knoten, instanz.beim_start, was="beim_start()")
+
+    def absturz(self, knoten: str, grund: str = "") -> None:
+        """Der Knoten stürzt ab: Was er im Speicher hielt und was er gerade tat, ist weg;
+        Nachrichten an ihn gehen verloren, bis er neu startet. ``speicher`` bleibt."""
+        platz = self._platz(knoten)
+        if not platz.laeuft:
+            return
+        platz.laeuft, platz.pausiert = False, False
+        platz.inkarnation += 1
+        platz.instanz = None
+        platz.rueckstau.clear()
+        for aufgabe in platz.aufgaben:
+            aufgabe.abbrechen()
+        platz.aufgaben.clear()
+        for _, termin in platz.offen.values():
+            termin.absagen()
+        platz.offen.clear()
+        self.ereignisse.append(
+            Ereignis(self.zeit.now, "absturz", (knoten,), f"{knoten} stürzt ab {grund}".strip())
+        )
+
+    def neustart(self, knoten: str) -> None:
+        """Startet einen abgestürzten Knoten neu: ein neues Objekt, ``speicher`` wie vorher."""
+        platz = self._platz(knoten)
+        if platz.laeuft:
+            return
+        platz.laeuft = True
+        self.ereignisse.append(
+            Ereignis(self.zeit.now, "neustart", (knoten,), f"{knoten} startet neu")
+        )
+        self._starte(knoten)
+
+    def pausiere(self, knoten: str) -> None:
+        """Der Knoten hält an (eine lange GC-Pause, eine angehaltene VM): Er bearbeitet nichts,
+        was ankommt, wartet, und seine Timer feuern erst, wenn er weiterläuft."""
+        platz = self._platz(knoten)
+        if platz.laeuft and not platz.pausiert:
+            platz.pausiert = True
+            self.ereignisse.append(Ereignis(self.zeit.now, "pause", (knoten,), f"{knoten} hält an"))
+
+    def fortsetzen(self, knoten: str) -> None:
+        """Der pausierte Knoten läuft weiter und holt nach, was inzwischen kam, der Reihe nach."""
+        platz = self._platz(knoten)
+        if not platz.pausiert:
+            return
+        platz.pausiert = False
+        self.ereignisse.append(
+            Ereignis(self.zeit.now, "weiter", (knoten,), f"{knoten} läuft weiter")
+        )
+        rueckstau, platz.rueckstau = platz.rueckstau, []
+        for aktion, argumente in rueckstau:
+            if platz.pausiert or not platz.laeuft:  # paused or crashed again meanwhile
+                platz.rueckstau.append((aktion, argumente))
+                continue
+            aktion(*argumente)
+
+    def teile(self, *seiten: Iterable[str]) -> None:
+        """Trennt das Netz in ``seiten`` (Mengen von Knoten): Nachrichten zwischen Knoten
+        verschiedener Seiten gehen verloren. Ein Knoten in keiner Seite ist eine Seite für sich.
+        Eine Brücke: ein Knoten in zwei Seiten hört beide."""
+        gruppen = [set(self._pruefe_knoten(seite)) for seite in seiten]
+        for k in self.ids:
+            if not any(k in g for g in gruppen):
+                gruppen.append({k})
+        getrennt = set()
+        for a in self.ids:
+            for b in self.ids:
+                if a != b and not any(a in g and b in g for g in gruppen):
+                    getrennt.add((a, b))
+        self.getrennt = getrennt
+        beschreibung = " | ".join(" ".join(sorted(g)) for g in gruppen)
+        self.ereignisse.append(
+            Ereignis(self.zeit.now, "teilung", tuple(self.ids), f"Netz geteilt: {beschreibung}")
+        )
+
+    def heile(self) -> None:
+        """Hebt jede Trennung auf."""
+        if self.getrennt:
+            self.getrennt = set()
+            self.ereignisse.append(
+                Ereignis(self.zeit.now, "heilung", tuple(self.ids), "Netz wieder ganz")
+            )
+
+    def verstelle_uhr(self, knoten: str, versatz: int = 0, drift: float = 0.0) -> None:
+        """Die Uhr des Knotens springt um ``versatz`` Ticks und geht ab jetzt um ``drift``
+        (Anteil, z. B. 0.1 = 10 % zu schnell) falsch."""
+        platz = self._platz(knoten)
+        platz.versatz = (
+            self._lokale_zeit(knoten) - self.zeit.now + pruefe_ganzzahl(versatz, "Der Versatz")
+        )
+        platz.drift, platz.drift_seit = float(drift), self.zeit.now
+        self.ereignisse.append(
+            Ereignis(
+                self.zeit.now,
+                "uhr",
+                (knoten,),
+                f"Uhr von {knoten}: {versatz:+d} Ticks, Drift {drift:+.0%}",
+            )
+        )
+
+    def laeuft(self, knoten: str) -> bool:
+        platz = self._platz(knoten)
+        return platz.laeuft and not platz.pausiert
+
+    def _platz(self, knoten: str) -> _Platz:
+        try:
+            return self._plaetze[knoten]
+        except (KeyError, TypeError):
+            namen = ", ".join(f"„{k}“" for k in self.ids)
+            raise UngueltigeEingabe(
+                f"Einen Knoten {knoten!r} gibt es nicht. Es gibt: {namen}."
+            ) from None
+
+    def _pruefe_knoten(self, seite: Iterable[str]) -> list[str]:
+        knoten = [seite] if isinstance(seite, str) else list(seite)
+        for k in knoten:
+            self._platz(k)
+        return knoten
+
+    # --- running ------------------------------------------------------------------------------
+
+    def laufe(self, bis: int) -> None:
+        """Lässt die Zeit bis zum Tick ``bis`` laufen."""
+        self.zeit.run(until=bis)
+
+    def zaehle(self) -> dict[str, int]:
+        """Wie viele Nachrichten zwischen Knoten gesendet wurden und was aus ihnen wurde."""
+        zaehlung = {"gesendet": 0, ZUGESTELLT: 0, VERLOREN: 0, GETRENNT: 0, EMPFAENGER_AUS: 0}
+        for sendung in self.sendungen:
+            n = sendung.nachricht
+            if self.ist_knoten(n.src) and self.ist_knoten(n.dest):
+                zaehlung["gesendet"] += 1
+                if sendung.schicksal:
+                    zaehlung[sendung.schicksal] += 1
+        return zaehlung
+
+
+def _zeile_der_leserin(fehler: BaseException) -> tuple[int | None, str]:
+    """The innermost frame of the traceback outside pysim: the line of the reader's code."""
+    zeile, code = None, ""
+    for frame in traceback.extract_tb(fehler.__traceback__):
+        if not str(Path(frame.filename).resolve()).startswith(_PYSIM) or frame.filename.startswith(
+            "<"
+        ):
+            zeile, code = frame.lineno, (frame.line or "").strip()
+    return zeile, code

@@ -1,0 +1,175 @@
+"""Der Knoten, den die Leserin schreibt: Handler für Nachrichtentypen, wie bei Maelstrom.
+
+Ein Knoten ist eine Klasse, die von ``Knoten`` erbt. Für jeden Nachrichtentyp, den er
+versteht, hat sie eine Methode ``bei_<typ>``; ``bei_echo`` bekommt jede Nachricht vom Typ
+``echo``. Eine Methode darf ``async`` sein und auf eine Antwort warten (``await self.frage(…)``)
+oder auf die Zeit (``await self.warte(…)``), wie ``await fetch(…)`` in JavaScript::
+
+    class Echo(Knoten):
+        def bei_echo(self, nachricht):
+            self.antworte(nachricht, {"type": "echo_ok", "echo": nachricht["echo"]})
+
+Was ein Knoten in seinen Attributen hält, verliert er bei einem Absturz: Der Cluster legt
+beim Neustart ein neues Objekt der Klasse an. Was in ``self.speicher`` steht (ein dict),
+übersteht den Absturz, wie Daten auf einer Platte.
+
+Vereinfacht gegenüber Maelstrom: Der Knoten ist Python im selben Prozess, keine eigene Binärdatei,
+die JSON über STDIN und STDOUT spricht; ``init`` bekommt er nicht als Nachricht, sondern der
+Cluster setzt ``id`` und ``knoten`` und ruft ``beim_start``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Coroutine, Generator
+from typing import TYPE_CHECKING, Any
+
+from ..fehler import SimFehler, UngueltigeEingabe, pruefe_ganzzahl
+from .nachricht import Nachricht
+
+if TYPE_CHECKING:
+    from .cluster import Cluster
+
+
+class KeineAntwort(SimFehler, TimeoutError):
+    """``await self.frage(…)``: Bis zum Timeout kam keine Antwort (verloren, getrennt, zu langsam)."""
+
+
+class FehlerAntwort(SimFehler):
+    """``await self.frage(…)``: Die Antwort war ein Fehler (``type: error``); ``body`` ist sie."""
+
+    def __init__(self, body: dict[str, Any]) -> None:
+        self.body = body
+        self.code = body.get("code")
+        super().__init__(f"Fehler {self.code}: {body.get('text', '')}".rstrip(": "))
+
+
+class _Warten:
+    """Etwas, worauf ein Handler wartet. Der Cluster setzt ihn fort, wenn es da ist."""
+
+    def anmelden(self, aufgabe: Aufgabe) -> None:
+        raise NotImplementedError
+
+    def __await__(self) -> Generator[_Warten, Any, Any]:
+        return (yield self)
+
+
+class _Antwort(_Warten):
+    def __init__(self, knoten: Knoten, ziel: str, body: dict[str, Any], timeout: int) -> None:
+        self.knoten, self.ziel, self.body, self.timeout = knoten, ziel, body, timeout
+
+    def anmelden(self, aufgabe: Aufgabe) -> None:
+        self.knoten._cluster._frage(self.knoten.id, self.ziel, self.body, self.timeout, aufgabe)
+
+
+class _Schlaf(_Warten):
+    def __init__(self, knoten: Knoten, ticks: int) -> None:
+        self.knoten, self.ticks = knoten, ticks
+
+    def anmelden(self, aufgabe: Aufgabe) -> None:
+        self.knoten._cluster._wecker(self.knoten.id, self.ticks, aufgabe.weiter, None)
+
+
+class Aufgabe:
+    """Ein laufender ``async``-Handler: wird Schritt für Schritt fortgesetzt (``weiter``)."""
+
+    def __init__(
+        self, cluster: Cluster, knoten_id: str, coro: Coroutine[Any, Any, Any], was: str
+    ) -> None:
+        self.cluster, self.knoten_id, self.coro, self.was = cluster, knoten_id, coro, was
+
+    def weiter(self, wert: Any = None, fehler: BaseException | None = None) -> None:
+        try:
+            warten = self.coro.throw(fehler) if fehler is not None else self.coro.send(wert)
+        except StopIteration:
+            return
+        except Exception as e:  # the reader's code failed: the cluster records where
+            self.cluster._handler_fehler(self.knoten_id, self.was, e)
+            return
+        if not isinstance(warten, _Warten):
+            self.coro.close()
+            self.cluster._handler_fehler(
+                self.knoten_id,
+                self.was,
+                UngueltigeEingabe(
+                    "Ein Handler kann nur auf self.frage(…) und self.warte(…) warten "
+                    f"(await), nicht auf {type(warten).__name__}: asyncio gibt es im Cluster nicht."
+                ),
+            )
+            return
+        warten.anmelden(self)
+
+    def abbrechen(self) -> None:
+        """Der Knoten ist abgestürzt: Die Aufgabe läuft nie weiter."""
+        self.coro.close()
+
+
+class Knoten:
+    """Basisklasse der Knoten. ``id`` (z. B. „n1“) und ``knoten`` (alle Knoten-IDs) setzt der
+    Cluster vor ``beim_start``; ``speicher`` übersteht einen Absturz, alles andere nicht."""
+
+    #: Timeout von ``frage`` in Ticks, wenn keiner angegeben ist.
+    TIMEOUT = 20
+
+    id: str
+    knoten: list[str]
+    speicher: dict[str, Any]
+    _cluster: Cluster
+
+    def beim_start(self) -> Any:
+        """Nach dem Start und jedem Neustart (zum Überschreiben; darf ``async`` sein)."""
+
+    # --- what a node can do ----------------------------------------------------------------
+
+    def sende(self, ziel: str, body: dict[str, Any]) -> None:
+        """Schickt ``body`` an ``ziel`` und wartet auf nichts (das Netz kann sie verlieren)."""
+        self._cluster._sende(self.id, ziel, body, f"{self.id}.sende")
+
+    def antworte(self, anfrage: Nachricht, body: dict[str, Any]) -> None:
+        """Antwortet auf ``anfrage``: ``body`` mit ``in_reply_to`` = ihre ``msg_id``."""
+        if not isinstance(anfrage, Nachricht):
+            raise UngueltigeEingabe(
+                f"antworte(anfrage, body): anfrage ist die Nachricht, auf die {self.id} antwortet, "
+                f"nicht {type(anfrage).__name__}."
+            )
+        body = dict(body) if isinstance(body, dict) else body
+        if isinstance(body, dict) and "msg_id" in anfrage.body:
+            body["in_reply_to"] = anfrage.body["msg_id"]
+        self._cluster._sende(self.id, anfrage.src, body, f"{self.id}.antworte")
+
+    def frage(self, ziel: str, body: dict[str, Any], timeout: int | None = None) -> _Warten:
+        """``antwort = await self.frage("n2", {...})``: schickt eine Anfrage und wartet auf ihre
+        Antwort, höchstens ``timeout`` Ticks (sonst ``KeineAntwort``). Eine Fehlerantwort
+        (``type: error``) wirft ``FehlerAntwort``."""
+        ticks = self.TIMEOUT if timeout is None else pruefe_ganzzahl(timeout, "Der Timeout", 1)
+        return _Antwort(self, ziel, body, ticks)
+
+    def warte(self, ticks: int) -> _Warten:
+        """``await self.warte(5)``: setzt den Handler nach ``ticks`` Ticks fort."""
+        return _Schlaf(self, pruefe_ganzzahl(ticks, "Die Wartezeit", 0))
+
+    def spaeter(self, ticks: int, aktion: Callable[[], Any]) -> None:
+        """Ruft ``aktion()`` in ``ticks`` Ticks auf (darf ``async`` sein), wie ``setTimeout``."""
+        pruefe_ganzzahl(ticks, "Die Wartezeit", 0)
+        self._cluster._wecker(self.id, ticks, self._cluster._rufe, self.id, aktion)
+
+    def alle(self, ticks: int, aktion: Callable[[], Any]) -> None:
+        """Ruft ``aktion()`` alle ``ticks`` Ticks auf, bis der Knoten abstürzt (``setInterval``)."""
+        pruefe_ganzzahl(ticks, "Der Abstand", 1)
+
+        def wieder() -> Any:
+            self._cluster._wecker(self.id, ticks, wieder_und_aktion)
+            return None
+
+        def wieder_und_aktion() -> Any:
+            wieder()
+            return self._cluster._rufe(self.id, aktion)
+
+        wieder()
+
+    def uhr(self) -> int:
+        """Die Uhr dieses Knotens (ganze Ticks): mit Versatz und Drift, die eine Störung setzt."""
+        return self._cluster._lokale_zeit(self.id)
+
+    def notiz(self, text: object) -> None:
+        """Schreibt ``text`` ins Protokoll des Laufs (wie Maelstroms STDERR-Log)."""
+        self._cluster._notiz(self.id, str(text))
