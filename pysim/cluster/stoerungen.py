@@ -85,9 +85,10 @@ class Stoerung:
 
     def __str__(self) -> str:
         seiten = " | ".join(" ".join(seite) for seite in self.seiten)
+        allein = " ".join(self.seiten[0]) if self.seiten else ""
         texte = {
             "teile": f"Netz geteilt: {seiten}",
-            "isoliere": f"{self.knoten or seiten} isoliert: {seiten}",
+            "isoliere": f"{allein} isoliert: {seiten}",
             "bruecke": f"Brücke: {seiten}",
             "mehrheit": f"Mehrheit und Minderheit: {seiten}",
             "heile": "Netz wieder ganz",
@@ -199,7 +200,7 @@ def zufaelliger_plan(
             )
         elif art == "isolation":
             rest = tuple(x for x in ids if x != k)
-            plan.append(Stoerung(start, "isoliere", k, seiten=((k,), rest)))
+            plan.append(Stoerung(start, "isoliere", seiten=((k,), rest)))
         elif art == "bruecke":
             if len(ids) < 3:
                 continue

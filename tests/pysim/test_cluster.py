@@ -1,0 +1,339 @@
+"""pysim.cluster: the reader's nodes in a deterministic cluster under faults."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pysim.cluster import (
+    Broadcast,
+    Cluster,
+    Echo,
+    FehlerAntwort,
+    KeineAntwort,
+    Knoten,
+    LaufAbgebrochen,
+    Nachricht,
+    Register,
+    Stoerung,
+    lauf,
+    plan_aus_text,
+    zufaelliger_plan,
+)
+from pysim.cluster.stoerungen import FENSTER, als_text
+from pysim.fehler import UngueltigeEingabe
+
+
+class EchoKnoten(Knoten):
+    def bei_echo(self, nachricht: Nachricht) -> None:
+        self.antworte(nachricht, {"type": "echo_ok", "echo": nachricht["echo"]})
+
+
+class Flut(Knoten):
+    """Broadcast without retries: a value sent into a partition is gone."""
+
+    def beim_start(self) -> None:
+        self.werte: set[int] = set()
+        self.nachbarn: list[str] = []
+
+    def bei_topology(self, n: Nachricht) -> None:
+        self.nachbarn = n["topology"][self.id]
+        self.antworte(n, {"type": "topology_ok"})
+
+    def bei_broadcast(self, n: Nachricht) -> None:
+        if "msg_id" in n.body:
+            self.antworte(n, {"type": "broadcast_ok"})
+        if n["message"] not in self.werte:
+            self.werte.add(n["message"])
+            for k in self.nachbarn:
+                self.sende(k, {"type": "broadcast", "message": n["message"]})
+
+    def bei_read(self, n: Nachricht) -> None:
+        self.antworte(n, {"type": "read_ok", "messages": sorted(self.werte)})
+
+
+class MitWiederholung(Flut):
+    """Broadcast that asks each neighbour until it answers."""
+
+    def bei_broadcast(self, n: Nachricht) -> None:
+        if "msg_id" in n.body:
+            self.antworte(n, {"type": "broadcast_ok"})
+        wert = n["message"]
+        if wert in self.werte:
+            return
+        self.werte.add(wert)
+        for k in self.nachbarn:
+            if k != n.src:
+                self.spaeter(0, lambda k=k: self.verteile(k, wert))
+
+    async def verteile(self, k: str, wert: int) -> None:
+        while True:
+            try:
+                await self.frage(k, {"type": "broadcast", "message": wert}, timeout=10)
+                return
+            except KeineAntwort:
+                pass
+
+
+def fehlende(ergebnis: Any) -> dict[str, list[int]]:
+    """Per node: acknowledged broadcasts its final read does not have."""
+    bestaetigt = {
+        e["value"] for e in ergebnis.geschichte if e["type"] == "ok" and e["f"] == "broadcast"
+    }
+    return {
+        e["node"]: sorted(bestaetigt - set(e["value"]))
+        for e in ergebnis.geschichte
+        if e["type"] == "ok" and e["f"] == "read" and e["process"] >= 10_000
+    }
+
+
+def test_the_same_seed_gives_the_same_run_bit_for_bit() -> None:
+    a = lauf(MitWiederholung, Broadcast(), knoten=5, seed=4, dauer=80, stoerungen="zufall")
+    b = lauf(MitWiederholung, Broadcast(), knoten=5, seed=4, dauer=80, stoerungen="zufall")
+    c = lauf(MitWiederholung, Broadcast(), knoten=5, seed=5, dauer=80, stoerungen="zufall")
+    assert a.geschichte == b.geschichte
+    assert [(s.nachricht, s.gesendet, s.ankunft, s.schicksal) for s in a.cluster.sendungen] == [
+        (s.nachricht, s.gesendet, s.ankunft, s.schicksal) for s in b.cluster.sendungen
+    ]
+    assert a.kennung == b.kennung != c.kennung
+
+
+def test_a_run_replays_from_its_identity() -> None:
+    a = lauf(Flut, Broadcast(), knoten=5, seed=3, dauer=100, stoerungen="zufall")
+    _, _, seed, _, plan = a.kennung.split("/")
+    b = lauf(Flut, Broadcast(), knoten=5, seed=int(seed[1:]), dauer=100, stoerungen=plan)
+    assert b.geschichte == a.geschichte
+
+
+def test_a_node_without_retries_loses_values_in_a_partition_and_one_with_retries_does_not() -> None:
+    plan = [Stoerung(10, "teile", seiten=(("n1", "n2"), ("n3",))), Stoerung(40, "heile")]
+    verloren = lauf(Flut, Broadcast("alle"), knoten=3, seed=1, dauer=60, stoerungen=plan)
+    assert any(fehlende(verloren).values()), "a partition must cost the naive node values"
+    assert verloren.cluster.zaehle()["getrennt"] > 0
+    heil = lauf(MitWiederholung, Broadcast("alle"), knoten=3, seed=1, dauer=60, stoerungen=plan)
+    assert fehlende(heil) == {"n1": [], "n2": [], "n3": []}
+
+
+def test_echo_answers_each_client_with_its_text() -> None:
+    ergebnis = lauf(EchoKnoten, Echo(), knoten=2, seed=1, dauer=20)
+    paare = [(e["type"], e["value"]) for e in ergebnis.geschichte]
+    assert paare[:2] == [("invoke", paare[0][1]), ("ok", paare[0][1])]
+    assert all(e["type"] in ("invoke", "ok") for e in ergebnis.geschichte)
+    assert ergebnis.fehler == []
+
+
+class Merker(Knoten):
+    def beim_start(self) -> None:
+        self.fluechtig = self.speicher.get("dauerhaft", 0)
+
+    def bei_merke(self, n: Nachricht) -> None:
+        self.speicher["dauerhaft"] = n["wert"]
+        self.fluechtig = n["wert"]
+        self.antworte(n, {"type": "merke_ok"})
+
+    def bei_zeige(self, n: Nachricht) -> None:
+        self.antworte(
+            n, {"type": "zeige_ok", "fluechtig": getattr(self, "wert_neu", self.fluechtig)}
+        )
+
+
+def test_a_crash_loses_memory_and_keeps_the_store() -> None:
+    cluster = Cluster(Merker, 1)
+    antworten: list[dict[str, Any]] = []
+    cluster.anmelden("c1", lambda n: antworten.append(n.body), client=True)
+    cluster.sende("c1", "n1", {"type": "merke", "wert": 7, "msg_id": 1})
+    cluster.laufe(1)
+    erste = cluster._plaetze["n1"].instanz
+    cluster.absturz("n1")
+    cluster.sende("c1", "n1", {"type": "zeige", "msg_id": 2})  # lost: n1 is down
+    cluster.laufe(2)
+    cluster.neustart("n1")
+    assert cluster._plaetze["n1"].instanz is not erste
+    cluster.sende("c1", "n1", {"type": "zeige", "msg_id": 3})
+    cluster.laufe(3)
+    assert [a["type"] for a in antworten] == ["merke_ok", "zeige_ok"]
+    assert antworten[1]["fluechtig"] == 7  # read back from the store by beim_start
+    assert [e.art for e in cluster.ereignisse] == ["absturz", "neustart"]
+    schicksale = [
+        (s.nachricht.body.get("msg_id"), s.schicksal)
+        for s in cluster.sendungen
+        if s.nachricht.dest == "n1"
+    ]
+    assert schicksale == [(1, "zugestellt"), (2, "empfänger aus"), (3, "zugestellt")]
+
+
+class Wecker(Knoten):
+    def beim_start(self) -> None:
+        self.geweckt: list[tuple[int, int]] = []
+        self.spaeter(5, lambda: self.geweckt.append((self._cluster.zeit.now, self.uhr())))
+
+
+def test_a_pause_delays_timers_and_deliveries_until_it_ends() -> None:
+    cluster = Cluster(Wecker, 1)
+    cluster.pausiere("n1")
+    cluster.laufe(20)
+    instanz = cluster._plaetze["n1"].instanz
+    assert instanz.geweckt == []  # type: ignore[union-attr]
+    cluster.fortsetzen("n1")
+    assert instanz.geweckt == [(20, 20)]  # type: ignore[union-attr]
+
+
+def test_a_clock_offset_and_drift_show_in_the_nodes_clock() -> None:
+    cluster = Cluster(Wecker, 1)
+    cluster.laufe(10)
+    cluster.verstelle_uhr("n1", versatz=5, drift=0.5)
+    cluster.laufe(20)
+    assert cluster._lokale_zeit("n1") == 20 + 5 + 5
+
+
+class Frager(Knoten):
+    def beim_start(self) -> None:
+        self.ergebnisse: list[str] = []
+
+    async def bei_los(self, n: Nachricht) -> None:
+        try:
+            antwort = await self.frage(n["ziel"], {"type": "echo", "echo": "x"}, timeout=8)
+            self.ergebnisse.append(f"antwort {antwort.typ}")
+        except KeineAntwort as e:
+            self.ergebnisse.append(f"keine: {e}")
+        except FehlerAntwort as e:
+            self.ergebnisse.append(f"fehler {e.code}")
+
+    def bei_echo(self, n: Nachricht) -> None:
+        self.antworte(n, {"type": "echo_ok", "echo": n["echo"]})
+
+
+@pytest.mark.parametrize(
+    ("stoerung", "erwartet"),
+    [
+        (None, "antwort echo_ok"),
+        ("teile", "keine: n1 bekam von n2 binnen 8 Ticks keine Antwort auf „echo“."),
+        ("ohne_handler", "fehler 10"),
+    ],
+)
+def test_an_rpc_gets_its_reply_a_timeout_or_an_error(stoerung: str | None, erwartet: str) -> None:
+    klasse: type[Knoten] = Frager
+    if stoerung == "ohne_handler":
+        klasse = type("OhneEcho", (Frager,), {"bei_echo": None})
+    cluster = Cluster(klasse, 2, seed=2)
+    cluster.anmelden("c1", lambda n: None, client=True)
+    if stoerung == "teile":
+        cluster.teile(["n1"], ["n2"])
+    cluster.sende("c1", "n1", {"type": "los", "ziel": "n2"})
+    cluster.laufe(30)
+    assert cluster._plaetze["n1"].instanz.ergebnisse == [erwartet]  # type: ignore[union-attr]
+
+
+class Kaputt(Knoten):
+    def bei_echo(self, n: Nachricht) -> None:
+        zahl = int(n["echo"])  # raises for "hallo 0"
+        self.antworte(n, {"type": "echo_ok", "echo": zahl})
+
+
+def test_a_handler_that_raises_is_named_with_its_node_message_and_line() -> None:
+    ergebnis = lauf(Kaputt, Echo(), knoten=1, seed=1, dauer=5, clients=1, timeout=4)
+    fehler = ergebnis.fehler[0]
+    assert fehler.knoten == "n1"
+    assert "„echo“ von c1" in fehler.was
+    assert fehler.fehler.startswith("ValueError")
+    assert fehler.code == 'zahl = int(n["echo"])  # raises for "hallo 0"'
+    assert fehler.zeile is not None
+    # No reply came: the client recorded the operation as indeterminate.
+    assert {e["type"] for e in ergebnis.geschichte} == {"invoke", "info"}
+
+
+@pytest.mark.parametrize(
+    ("body", "ziel", "sagt"),
+    [
+        ({"echo": 1}, "n2", "Jede Nachricht braucht einen „type“"),
+        ("echo", "n2", "Der Inhalt einer Nachricht ist ein dict"),
+        ({"type": "echo"}, "n9", "Einen Empfänger „n9“ gibt es nicht. Es gibt: „c1“, „n1“, „n2“."),
+        ({"type": "echo"}, None, "Der Empfänger ist der Name eines Knotens"),
+    ],
+)
+def test_malformed_messages_get_a_german_error_and_send_nothing(
+    body: Any, ziel: Any, sagt: str
+) -> None:
+    class Sender(Knoten):
+        def bei_los(self, n: Nachricht) -> None:
+            self.sende(ziel, body)
+
+    cluster = Cluster(Sender, 2)
+    cluster.anmelden("c1", lambda n: None, client=True)
+    cluster.sende("c1", "n1", {"type": "los"})
+    cluster.laufe(5)
+    assert sagt in cluster.fehler[0].fehler
+    assert len(cluster.sendungen) == 1  # only the client's message
+
+
+def test_an_endless_chain_of_messages_stops_with_a_german_message() -> None:
+    class PingPong(Knoten):
+        def bei_ping(self, n: Nachricht) -> None:
+            self.sende(n.src, {"type": "ping"})
+
+    cluster = Cluster(PingPong, 2, max_ereignisse=500)
+    cluster.anmelden("c1", lambda n: None, client=True)
+    cluster.sende("c1", "n1", {"type": "ping"})
+    cluster.sende("n2", "n1", {"type": "ping"})
+    with pytest.raises(LaufAbgebrochen, match="nach 500 Ereignissen ab"):
+        cluster.laufe(10_000)
+
+
+def test_lin_kv_reads_the_latest_write_and_cas_checks_the_value() -> None:
+    class Proxy(Knoten):
+        async def bei_read(self, n: Nachricht) -> None:
+            await self.weiter(n)
+
+        async def bei_write(self, n: Nachricht) -> None:
+            await self.weiter(n)
+
+        async def bei_cas(self, n: Nachricht) -> None:
+            await self.weiter(n)
+
+        async def weiter(self, n: Nachricht) -> None:
+            body = {k: v for k, v in n.body.items() if k != "msg_id"}
+            try:
+                antwort = await self.frage("lin-kv", body)
+                self.antworte(n, {k: v for k, v in antwort.body.items() if k != "in_reply_to"})
+            except FehlerAntwort as e:
+                self.antworte(n, {k: v for k, v in e.body.items() if k != "in_reply_to"})
+
+    ergebnis = lauf(Proxy, Register(schluessel=1, dienste=("lin-kv",)), knoten=3, seed=2, dauer=60)
+    # With no faults, lin-kv is one register: every ok read returns the last ok write or cas
+    # that completed before it began, or one that overlaps it.
+    fertig = [e for e in ergebnis.geschichte if e["type"] in ("ok", "fail")]
+    assert {e["f"] for e in fertig} == {"read", "write", "cas"}
+    assert any(e["type"] == "fail" and e["f"] == "cas" for e in fertig)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    seed=st.integers(0, 10_000), arten=st.lists(st.sampled_from(FENSTER), min_size=1, max_size=4)
+)
+def test_a_fault_plan_survives_its_text_and_everything_heals(seed: int, arten: list[str]) -> None:
+    import random
+
+    ids = ["n1", "n2", "n3", "n4", "n5"]
+    plan = zufaelliger_plan(random.Random(seed), ids, 200, arten, anzahl=4)
+    assert plan_aus_text(als_text(plan), ids) == sorted(plan, key=lambda s: s.zeit)
+    assert all(20 <= s.zeit <= 180 for s in plan)
+    offen = {s.knoten for s in plan if s.art in ("absturz", "pause")} - {
+        s.knoten for s in plan if s.art in ("neustart", "weiter")
+    }
+    assert offen == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "sagt"),
+    [
+        ("x:teile:n1|n2", "an Stelle 1"),
+        ("5:absturz:n9", "einen Knoten 'n9' gibt es nicht"),
+        ("5:explodiere:n1", "Eine Störung „explodiere“ gibt es nicht"),
+    ],
+)
+def test_an_unreadable_fault_plan_is_named(text: str, sagt: str) -> None:
+    with pytest.raises(UngueltigeEingabe, match=sagt):
+        plan_aus_text(text, ["n1", "n2"])
