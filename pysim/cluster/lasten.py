@@ -11,7 +11,7 @@ in der Zeit.
 Ein Ereignis der Geschichte::
 
     {"index": 7, "process": 1, "type": "ok", "f": "read", "key": None, "value": [1, 2],
-     "time": 41, "node": "n2"}
+     "time": 41, "node": "n2", "client": "c2"}
 
 Die Lasten (Maelstroms doc/workloads.md): ``Echo``, ``EindeutigeIds`` (``generate``),
 ``Broadcast`` (``broadcast``, ``read``, ``topology``), ``Zaehler`` (grow-only counter: ``add``,
@@ -338,6 +338,7 @@ class Clients:
             "value": None if f in ("read", "generate", "poll", "list_committed_offsets") else value,
             "time": self.cluster.zeit.now,
             "node": knoten,
+            "client": self._namen[client],
         }
         self.geschichte.append(event)
         timeout = self.cluster.zeit.schedule(self.timeout, self._abgelaufen, client, self._msg_id)

@@ -1,0 +1,216 @@
+"""Das Raum-Zeit-Bild eines Laufs: wer wem wann was schickte, und was dabei schiefging.
+
+- Eine senkrechte Linie je Knoten (``n1`` …) und je Client (``c1`` …); die Zeit läuft nach unten,
+  links steht sie als ``t=…``. So passt ein Lauf auch auf ein Telefon (man scrollt nach unten).
+- Eine Nachricht ist ein Strich vom Senden zur Ankunft. Rot gestrichelt mit ✕: Sie ging
+  verloren (im Netz, an einer Trennung oder bei einem abgestürzten Empfänger).
+- Eine Trennung ist ein Band hinter den Knoten, von ihrem Anfang bis zum Heilen, beschriftet
+  mit ihren Seiten. Ein Absturz ist ein ✕ auf der Linie des Knotens, die bis zum Neustart
+  gestrichelt weiterläuft; eine Pause ein dicker grauer Abschnitt.
+- Eine Operation eines Clients ist ein Kasten auf seiner Linie, vom Aufruf bis zur Antwort:
+  grün ``ok``, grau ``fail``, orange ``info`` (unbestimmt). Die Operationen, die das Urteil
+  nennt (``zeugen``), sind rot umrandet.
+- Zu viele Nachrichten machen ein Bild unlesbar: Es zeigt höchstens ``MAX_NACHRICHTEN`` und
+  sagt, wie viele es weglässt. Ein verkleinerter Lauf (``verkleinere``) passt fast immer ganz.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from itertools import pairwise
+from typing import TYPE_CHECKING, Any
+
+from ..svg import Bild, Zeichnung, kuerze
+from .cluster import ZUGESTELLT
+
+if TYPE_CHECKING:
+    from .lauf import Lauf
+
+LINKS = 44
+OBEN = 34
+SPALTE = 46
+PRO_TICK = 6
+MAX_NACHRICHTEN = 400
+#: A stretch without anything happening longer than this is drawn short, with its length.
+LUECKE = 8
+
+
+class _Achse:
+    """Time to y: ticks at PRO_TICK pixels, but a quiet stretch longer than LUECKE takes
+    only LUECKE ticks' room (the picture says how long it was)."""
+
+    def __init__(self, zeiten: Iterable[int]) -> None:
+        punkte = sorted(set(zeiten))
+        #: (from, to) of every quiet stretch that is drawn short.
+        self.luecken = [(a, b) for a, b in pairwise(punkte) if b - a > LUECKE]
+
+    def _weg(self, t: int) -> int:
+        """Ticks cut away before ``t``."""
+        return sum(min(max(0, t - a - LUECKE), b - a - LUECKE) for a, b in self.luecken if t > a)
+
+    def __call__(self, t: int) -> int:
+        return OBEN + 12 + (t - self._weg(t)) * PRO_TICK
+
+
+def _operationen(
+    geschichte: list[dict[str, Any]],
+) -> list[tuple[dict[str, Any], dict[str, Any] | None]]:
+    """(invoke, completion or None) per operation, in invoke order."""
+    offen: dict[Any, dict[str, Any]] = {}
+    paare: list[tuple[dict[str, Any], dict[str, Any] | None]] = []
+    stelle: dict[int, int] = {}
+    for e in geschichte:
+        if e["type"] == "invoke":
+            offen[e["process"]] = e
+            stelle[e["index"]] = len(paare)
+            paare.append((e, None))
+        elif e["process"] in offen:
+            start = offen.pop(e["process"])
+            paare[stelle[start["index"]]] = (start, e)
+    return paare
+
+
+def _fenster(
+    ereignisse: list[Any], art_an: str, art_aus: str, ende: int
+) -> list[tuple[int, int, Any]]:
+    """(from, to, start event) for each on/off window (partition/heal, pause/resume …)."""
+    fenster, offen = [], None
+    for e in ereignisse:
+        if e.art == art_an:
+            if offen is not None:
+                fenster.append((offen.zeit, e.zeit, offen))
+            offen = e
+        elif e.art == art_aus and offen is not None:
+            fenster.append((offen.zeit, e.zeit, offen))
+            offen = None
+    if offen is not None:
+        fenster.append((offen.zeit, ende, offen))
+    return fenster
+
+
+def raumzeit(lauf: Lauf, zeugen: Iterable[int] = (), titel: str = "") -> Bild:
+    """Das Bild von ``lauf``; ``zeugen``: Indizes der Geschichte, die hervorgehoben werden."""
+    cluster = lauf.cluster
+    hervor = set(zeugen)
+    clients = sorted({e["client"] for e in lauf.geschichte}, key=lambda c: int(c[1:]))
+    spalten = [*cluster.ids, *clients]
+    x = {name: LINKS + SPALTE // 2 + i * SPALTE for i, name in enumerate(spalten)}
+    ende = max([cluster.zeit.now, *(e["time"] for e in lauf.geschichte)])
+
+    zeiten = [0, ende, *(e["time"] for e in lauf.geschichte), *(e.zeit for e in cluster.ereignisse)]
+    for s in cluster.sendungen:
+        zeiten += [s.gesendet, s.ankunft if s.ankunft is not None else s.gesendet + 2]
+    y = _Achse(zeiten)
+    breite = LINKS + len(spalten) * SPALTE + 8
+    hoehe = y(ende) + 24
+    zwischen = [
+        s for s in cluster.sendungen if s.nachricht.src != "c0" and s.nachricht.dest != "c0"
+    ]
+    gezeigt = zwischen[:MAX_NACHRICHTEN]
+    verloren = sum(1 for s in zwischen if s.schicksal != ZUGESTELLT)
+    teilungen = _fenster(cluster.ereignisse, "teilung", "heilung", ende)
+    operationen = _operationen(lauf.geschichte)
+    beschreibung = (
+        f"{len(cluster.ids)} Knoten, {len(clients)} Clients, t=0 bis t={ende}: {len(zwischen)} Nachrichten, "
+        f"davon {verloren} verloren; {len(operationen)} Operationen; "
+        f"{len(teilungen)} Trennungen, {sum(1 for e in cluster.ereignisse if e.art == 'absturz')} Abstürze, "
+        f"{sum(1 for e in cluster.ereignisse if e.art == 'pause')} Pausen."
+    )
+    z = Zeichnung(breite, hoehe, titel or f"Raum-Zeit-Bild des Laufs {lauf.kennung}", beschreibung)
+    knoten_rechts = x[cluster.ids[-1]] + SPALTE // 2 - 4
+    for von, bis, e in teilungen:
+        z.rechteck(
+            LINKS + 2,
+            y(von),
+            knoten_rechts - LINKS - 2,
+            max(2, y(bis) - y(von)),
+            fuellung="cell",
+            rand="warn",
+            gestrichelt=True,
+            rund=2,
+        )
+        z.text(LINKS + 6, y(von) + 11, kuerze(e.text, 40), groesse=10, farbe_name="warn")
+    for name in spalten:
+        z.text(x[name], OBEN, name, anker="middle", fett=True, mono=True)
+        z.linie(x[name], OBEN + 6, x[name], y(ende), farbe_name="line")
+    beschriftet = -100
+    marken = {0, *(b for _, b in y.luecken), *range(0, ende + 1, 10)}
+    for t in sorted(m for m in marken if not any(a < m < b for a, b in y.luecken)):
+        if y(t) - beschriftet >= 14:
+            z.text(LINKS - 6, y(t) + 4, f"t={t}", groesse=10, anker="end", farbe_name="muted")
+            beschriftet = y(t)
+    for a, b in y.luecken:
+        mitte = (y(a) + y(b)) // 2
+        z.text(
+            breite - 6,
+            mitte + 4,
+            f"⋯ {b - a} Ticks ohne Ereignis",
+            groesse=9,
+            anker="end",
+            farbe_name="muted",
+        )
+    for knoten in cluster.ids:
+        eigene = [e for e in cluster.ereignisse if knoten in e.knoten]
+        for von, bis, _ in _fenster(eigene, "absturz", "neustart", ende):
+            z.linie(
+                x[knoten], y(von), x[knoten], y(bis), farbe_name="warn", gestrichelt=True, dicke=2
+            )
+            z.text(
+                x[knoten], y(von) + 5, "✕", anker="middle", groesse=14, farbe_name="warn", fett=True
+            )
+        for von, bis, _ in _fenster(eigene, "pause", "weiter", ende):
+            z.linie(x[knoten], y(von), x[knoten], y(bis), farbe_name="muted", dicke=5)
+            z.text(x[knoten] + 5, y(von) + 10, "Pause", groesse=9, farbe_name="muted")
+    for s in gezeigt:
+        n = s.nachricht
+        if n.src not in x or n.dest not in x:
+            continue
+        ankunft = s.ankunft if s.ankunft is not None else s.gesendet + 2
+        x1, y1, x2, y2 = x[n.src], y(s.gesendet), x[n.dest], y(ankunft)
+        if s.schicksal == ZUGESTELLT:
+            z.linie(x1, y1, x2, y2, farbe_name="accent")
+            richtung = 1 if x2 >= x1 else -1
+            z.polylinie(
+                [(x2 - 6 * richtung, y2 - 3), (x2, y2), (x2 - 6 * richtung, y2 + 3)],
+                farbe_name="accent",
+                dicke=1,
+            )
+        else:
+            mitte_x, mitte_y = (x1 + x2) // 2, (y1 + y2) // 2
+            z.linie(x1, y1, mitte_x, mitte_y, farbe_name="warn", gestrichelt=True)
+            z.text(mitte_x, mitte_y + 4, "✕", anker="middle", groesse=11, farbe_name="warn")
+    farben = {"ok": "ok", "fail": "muted", "info": "next"}
+    for start, schluss in operationen:
+        name = start["client"]
+        bis = schluss["time"] if schluss else ende
+        typ = schluss["type"] if schluss else "info"
+        zeuge = start["index"] in hervor or (schluss is not None and schluss["index"] in hervor)
+        oben = y(start["time"]) - 2
+        z.rechteck(
+            x[name] - 5,
+            oben,
+            10,
+            max(4, y(bis) + 2 - oben),
+            fuellung="bg",
+            rand="warn" if zeuge else farben[typ],
+            rund=2,
+        )
+        if zeuge:
+            wert = schluss["value"] if schluss else start["value"]
+            z.text(
+                x[name] - 8,
+                oben + 9,
+                kuerze(f"{start['f']} {wert}", 18),
+                groesse=9,
+                anker="end",
+                farbe_name="warn",
+            )
+    if len(zwischen) > len(gezeigt):
+        z.text(
+            LINKS,
+            hoehe - 6,
+            f"… {len(zwischen) - len(gezeigt)} weitere Nachrichten nicht gezeigt",
+            groesse=10,
+            farbe_name="muted",
+        )
+    return Bild(z.svg(), z.titel)
