@@ -3,15 +3,19 @@
 ``lauf(MeinKnoten, Broadcast(), knoten=5, seed=3, stoerungen="zufall")`` baut den Cluster,
 plant die Operationen der Clients und die Störungen, lässt die Zeit laufen, heilt am Ende alles,
 lässt die Schlussoperationen laufen (z. B. ein letztes ``read`` auf jedem Knoten) und gibt den
-``Lauf`` zurück: Geschichte, Nachrichten, Störungen, Fehler der Handler. Die ``kennung`` nennt
-alles, was den Lauf bestimmt; ``lauf_aus_kennung`` wiederholt ihn genau.
+``Lauf`` zurück: Geschichte, Nachrichten, Störungen, Fehler der Handler.
+
+Die ``kennung`` nennt alles, was den Lauf bestimmt (``broadcast/k5/s3/d100/12:teile:n1|n2.n3``);
+``lauf_aus_kennung`` wiederholt ihn genau. ``verkleinere`` macht aus einem scheiternden Lauf den
+kleinsten, der noch scheitert (Delta Debugging über Operationen und Störungen, wie Hypothesis'
+Shrinking): Die Leserin sieht den kleinsten Lauf, nicht den ersten.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..fehler import UngueltigeEingabe, pruefe_ganzzahl
@@ -19,37 +23,58 @@ from .cluster import Cluster
 from .dienste import DIENSTE
 from .knoten import Knoten
 from .lasten import Clients, Geplant, Last
-from .stoerungen import FENSTER, Stoerung, als_text, plan_aus_text, zufaelliger_plan
+from .stoerungen import Stoerung, als_text, plan_aus_text, zufaelliger_plan
 
 #: After the operations: ticks without faults before the final operations.
 RUHE = 40
+
+
+@dataclass(frozen=True)
+class Einstellungen:
+    """Was außer Seed, Störplan und Operationen einen Lauf bestimmt (für Wiederholungen)."""
+
+    klasse: type[Knoten]
+    last: Last
+    knoten: int = 3
+    dauer: int = 100
+    clients: int | None = None
+    latenz: tuple[int, int] = (1, 5)
+    verlust: float = 0.0
+    timeout: int = 30
+    absturz_bei_fehler: bool = False
 
 
 @dataclass
 class Lauf:
     """Was ein Lauf ergab. ``geschichte`` wie bei Jepsen (``pysim.cluster.lasten``)."""
 
-    last: Last
-    knoten: int
+    einstellungen: Einstellungen
     seed: int
-    dauer: int
     stoerungen: list[Stoerung]
+    #: Indices into the seed's planned operations that ran (None: all of them).
+    auswahl: list[int] | None
     geplant: list[Geplant]
     cluster: Cluster
     geschichte: list[dict[str, Any]] = field(default_factory=list)
 
     @property
+    def last(self) -> Last:
+        return self.einstellungen.last
+
+    @property
     def kennung(self) -> str:
-        """Alles, was den Lauf bestimmt, in einer Zeile: ``broadcast/k5/s3/d100/12:teile:n1|n2.n3``.
-        Die Operationen kommen aus dem Seed; ausgelassene (nach dem Verkleinern) stehen als
-        ``-`` und ihre Nummern dahinter."""
+        """Alles, was den Lauf bestimmt, in einer Zeile: Last, Knoten, Seed, Dauer, Störplan und,
+        nach dem Verkleinern, die Nummern der Operationen, die blieben (``o0-3.7``)."""
+        e = self.einstellungen
         teile = [
-            self.last.name,
-            f"k{self.knoten}",
+            e.last.name,
+            f"k{e.knoten}",
             f"s{self.seed}",
-            f"d{self.dauer}",
+            f"d{e.dauer}",
             als_text(self.stoerungen),
         ]
+        if self.auswahl is not None:
+            teile.append("o" + _bereiche(self.auswahl))
         return "/".join(teile)
 
     @property
@@ -62,6 +87,36 @@ class Lauf:
             1 for e in self.geschichte if e["type"] == "invoke" and e["process"] < 10_000
         )
         return self.cluster.zaehle()["gesendet"] / operationen if operationen else 0.0
+
+    def wiederhole(
+        self, *, stoerungen: Sequence[Stoerung] | None = None, auswahl: list[int] | None = None
+    ) -> Lauf:
+        """Derselbe Lauf mit anderen Störungen oder nur den Operationen ``auswahl``."""
+        return _ausfuehren(
+            self.einstellungen,
+            self.seed,
+            list(self.stoerungen if stoerungen is None else stoerungen),
+            self.auswahl if auswahl is None else auswahl,
+        )
+
+
+def _bereiche(zahlen: list[int]) -> str:
+    """``[0, 1, 2, 3, 7]`` -> ``0-3.7``."""
+    laeufe: list[list[int]] = []
+    for z in zahlen:
+        if laeufe and laeufe[-1][-1] == z - 1:
+            laeufe[-1].append(z)
+        else:
+            laeufe.append([z])
+    return ".".join(str(r[0]) if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in laeufe)
+
+
+def _aus_bereichen(text: str) -> list[int]:
+    zahlen: list[int] = []
+    for teil in filter(None, text.split(".")):
+        von, _, bis = teil.partition("-")
+        zahlen.extend(range(int(von), int(bis or von) + 1))
+    return zahlen
 
 
 def _zufall(seed: int, wofuer: int) -> random.Random:
@@ -80,46 +135,89 @@ def lauf(
     arten: Sequence[str] = ("teilung",),
     anzahl_stoerungen: int = 3,
     clients: int | None = None,
-    geplant: Sequence[Geplant] | None = None,
     latenz: tuple[int, int] = (1, 5),
     verlust: float = 0.0,
     timeout: int = 30,
     absturz_bei_fehler: bool = False,
 ) -> Lauf:
     """Ein Lauf von ``klasse`` unter ``last``. ``stoerungen``: ``None`` (keine), ``"zufall"``
-    (aus dem Seed gewürfelt, ``arten`` aus ``FENSTER``), ein Text wie aus ``Lauf.kennung``
-    oder eine Liste von ``Stoerung``. ``geplant``: die Operationen selbst (sonst aus dem Seed)."""
-    pruefe_ganzzahl(dauer, "Die Dauer", 1)
-    cluster = Cluster(
+    (aus dem Seed gewürfelt, ``arten`` aus ``FENSTER``), ein Text wie in ``Lauf.kennung``
+    oder eine Liste von ``Stoerung``."""
+    einstellungen = Einstellungen(
         klasse,
-        knoten,
-        seed=seed,
+        last,
+        knoten=pruefe_ganzzahl(knoten, "Die Zahl der Knoten", 1),
+        dauer=pruefe_ganzzahl(dauer, "Die Dauer", 1),
+        clients=None if clients is None else pruefe_ganzzahl(clients, "Die Zahl der Clients", 1),
         latenz=latenz,
         verlust=verlust,
+        timeout=pruefe_ganzzahl(timeout, "Der Timeout", 1),
         absturz_bei_fehler=absturz_bei_fehler,
     )
-    for name in last.dienste:
-        DIENSTE[name](cluster)
+    ids = [f"n{i}" for i in range(1, knoten + 1)]
     if stoerungen == "zufall":
-        plan = zufaelliger_plan(_zufall(seed, 1), cluster.ids, dauer, arten, anzahl_stoerungen)
+        plan = zufaelliger_plan(_zufall(seed, 1), ids, dauer, arten, anzahl_stoerungen)
     elif isinstance(stoerungen, str):
-        plan = plan_aus_text(stoerungen, cluster.ids)
+        plan = plan_aus_text(stoerungen, ids)
     elif stoerungen is None:
         plan = []
     else:
-        plan = sorted(stoerungen, key=lambda s: s.zeit)
-    for stoerung in plan:
-        if not isinstance(stoerung, Stoerung):
-            raise UngueltigeEingabe(
-                f"Ein Störplan ist eine Liste von Stoerung, nicht {stoerung!r}."
-            )
-        cluster.zeit.schedule(max(0, stoerung.zeit), stoerung.anwenden, cluster)
-    zahl = knoten if clients is None else pruefe_ganzzahl(clients, "Die Zahl der Clients", 1)
-    arbeit = Clients(cluster, last, zahl, timeout=timeout)
-    operationen = (
-        list(geplant) if geplant is not None else last.plane(_zufall(seed, 2), dauer, zahl)
+        plan = list(stoerungen)
+        for stoerung in plan:
+            if not isinstance(stoerung, Stoerung):
+                raise UngueltigeEingabe(
+                    f"Ein Störplan ist eine Liste von Stoerung, nicht {stoerung!r}."
+                )
+    return _ausfuehren(einstellungen, seed, plan, None)
+
+
+def lauf_aus_kennung(klasse: type[Knoten], last: Last, kennung: str, **optionen: Any) -> Lauf:
+    """Wiederholt den Lauf mit dieser ``kennung`` (``optionen`` wie bei ``lauf``, außer denen,
+    die die Kennung nennt)."""
+    teile = kennung.split("/")
+    try:
+        name, k, s, d, plan = teile[:5]
+        if name != last.name or not (k[0] == "k" and s[0] == "s" and d[0] == "d"):
+            raise ValueError
+        auswahl = (
+            _aus_bereichen(teile[5][1:]) if len(teile) > 5 and teile[5].startswith("o") else None
+        )
+        einstellungen = Einstellungen(klasse, last, knoten=int(k[1:]), dauer=int(d[1:]), **optionen)
+        seed = int(s[1:])
+    except (ValueError, IndexError, TypeError):
+        raise UngueltigeEingabe(
+            f"Die Kennung {kennung!r} passt nicht zu dieser Last ({last.name}): erwartet wie "
+            f"„{last.name}/k3/s1/d100/12:teile:n1|n2.n3“."
+        ) from None
+    return _ausfuehren(
+        einstellungen,
+        seed,
+        plan_aus_text(plan, [f"n{i}" for i in range(1, einstellungen.knoten + 1)]),
+        auswahl,
     )
-    ergebnis = Lauf(last, knoten, seed, dauer, plan, operationen, cluster, arbeit.geschichte)
+
+
+def _ausfuehren(
+    e: Einstellungen, seed: int, plan: list[Stoerung], auswahl: list[int] | None
+) -> Lauf:
+    cluster = Cluster(
+        e.klasse,
+        e.knoten,
+        seed=seed,
+        latenz=e.latenz,
+        verlust=e.verlust,
+        absturz_bei_fehler=e.absturz_bei_fehler,
+    )
+    for name in e.last.dienste:
+        DIENSTE[name](cluster)
+    plan = sorted(plan, key=lambda s: s.zeit)
+    for stoerung in plan:
+        cluster.zeit.schedule(max(0, stoerung.zeit), stoerung.anwenden, cluster)
+    zahl = e.knoten if e.clients is None else e.clients
+    arbeit = Clients(cluster, e.last, zahl, timeout=e.timeout)
+    alle = e.last.plane(_zufall(seed, 2), e.dauer, zahl)
+    geplant = alle if auswahl is None else [alle[i] for i in auswahl if 0 <= i < len(alle)]
+    ergebnis = Lauf(e, seed, plan, auswahl, geplant, cluster, arbeit.geschichte)
 
     def vorbereiten_senden(ziel: str, body: dict[str, Any]) -> None:
         cluster.sende("c0", ziel, {**body, "msg_id": 0})
@@ -127,14 +225,14 @@ def lauf(
     cluster.anmelden(
         "c0", lambda nachricht: None, client=True
     )  # sends setup (topology), ignores replies
-    last.vorbereiten(cluster, vorbereiten_senden)
-    arbeit.plane(operationen)
-    cluster.laufe(dauer)
+    e.last.vorbereiten(cluster, vorbereiten_senden)
+    arbeit.plane(geplant)
+    cluster.laufe(e.dauer)
     _alles_heil(cluster)
-    cluster.laufe(dauer + RUHE)
-    for k, f, key, value in last.abschluss(list(cluster.ids)):
+    cluster.laufe(e.dauer + RUHE)
+    for k, f, key, value in e.last.abschluss(list(cluster.ids)):
         arbeit.zusatz(k, f, key, value)
-    cluster.laufe(dauer + RUHE + timeout + 1)
+    cluster.laufe(e.dauer + RUHE + e.timeout + 1)
     return ergebnis
 
 
@@ -146,4 +244,85 @@ def _alles_heil(cluster: Cluster) -> None:
         cluster.neustart(k)
 
 
-__all__ = ["FENSTER", "RUHE", "Lauf", "lauf"]
+def _ddmin(
+    teile: list[Any], scheitert: Callable[[list[Any]], bool], budget: list[int]
+) -> list[Any]:
+    """Zeller's delta debugging: a smallest sublist (1-minimal within the budget of runs)
+    for which ``scheitert`` still holds."""
+    n = 2
+    while len(teile) >= 2 and budget[0] > 0:
+        groesse = -(-len(teile) // n)
+        stuecke = [teile[i : i + groesse] for i in range(0, len(teile), groesse)]
+        for kandidat in [*stuecke, *([x for x in teile if x not in s] for s in stuecke)]:
+            if budget[0] <= 0:
+                break
+            budget[0] -= 1
+            if kandidat and len(kandidat) < len(teile) and scheitert(kandidat):
+                n = 2 if kandidat in stuecke else max(n - 1, 2)
+                teile = kandidat
+                break
+        else:
+            if n >= len(teile):
+                break
+            n = min(len(teile), 2 * n)
+    if len(teile) == 1 and budget[0] > 0:
+        budget[0] -= 1
+        if scheitert([]):
+            return []
+    return teile
+
+
+def verkleinere(start: Lauf, scheitert: Callable[[Lauf], bool], max_laeufe: int = 300) -> Lauf:
+    """Der kleinste Lauf, den Delta Debugging findet, der noch ``scheitert``: erst weniger
+    Operationen, dann weniger Störungen (eine Teilung und ihr Heilen zählen als eins), höchstens
+    ``max_laeufe`` Läufe. Deterministisch: derselbe Lauf gibt dasselbe Ergebnis."""
+    budget = [max_laeufe]
+    bester = start
+    indizes = list(range(len(start.geplant))) if start.auswahl is None else list(start.auswahl)
+
+    def ohne_operationen(auswahl: list[int]) -> bool:
+        nonlocal bester
+        versuch = bester.wiederhole(auswahl=sorted(auswahl))
+        if scheitert(versuch):
+            bester = versuch
+            return True
+        return False
+
+    _ddmin(indizes, ohne_operationen, budget)
+    # Faults in windows: a partition with its heal, a crash with its restart, a pause with its end.
+    fenster = _fenster(bester.stoerungen)
+
+    def ohne_stoerungen(auswahl: list[list[Stoerung]]) -> bool:
+        nonlocal bester
+        versuch = bester.wiederhole(stoerungen=[s for f in auswahl for s in f])
+        if scheitert(versuch):
+            bester = versuch
+            return True
+        return False
+
+    _ddmin(fenster, ohne_stoerungen, budget)
+    if bester.auswahl is None:
+        bester = replace(bester, auswahl=list(range(len(bester.geplant))))
+    return bester
+
+
+def _fenster(plan: list[Stoerung]) -> list[list[Stoerung]]:
+    """Each fault with the one that ends it (heile after a partition, neustart after absturz,
+    weiter after pause), so that shrinking never leaves a partition without its heal."""
+    ende = {"absturz": "neustart", "pause": "weiter"}
+    fenster: list[list[Stoerung]] = []
+    offen: dict[str, list[Stoerung]] = {}
+    for s in plan:
+        if s.art in ("teile", "isoliere", "bruecke", "mehrheit"):
+            offen["netz"] = [s]
+            fenster.append(offen["netz"])
+        elif s.art == "heile" and "netz" in offen:
+            offen.pop("netz").append(s)
+        elif s.art in ende:
+            offen[s.knoten] = [s]
+            fenster.append(offen[s.knoten])
+        elif s.art in ("neustart", "weiter") and s.knoten in offen:
+            offen.pop(s.knoten).append(s)
+        else:
+            fenster.append([s])
+    return fenster

@@ -337,3 +337,56 @@ def test_a_fault_plan_survives_its_text_and_everything_heals(seed: int, arten: l
 def test_an_unreadable_fault_plan_is_named(text: str, sagt: str) -> None:
     with pytest.raises(UngueltigeEingabe, match=sagt):
         plan_aus_text(text, ["n1", "n2"])
+
+
+def test_shrinking_keeps_the_failure_and_a_smaller_run_replays_from_its_identity() -> None:
+    from pysim.cluster.lauf import lauf_aus_kennung, verkleinere
+
+    start = lauf(Flut, Broadcast(), knoten=5, seed=3, dauer=100, stoerungen="zufall")
+
+    def scheitert(ergebnis: Any) -> bool:
+        return any(fehlende(ergebnis).values())
+
+    assert scheitert(start)
+    klein = verkleinere(start, scheitert)
+    assert scheitert(klein)
+    assert len(klein.geplant) < len(start.geplant)
+    assert len(klein.stoerungen) <= len(start.stoerungen)
+    assert klein.kennung.split("/")[-1].startswith("o")
+    assert verkleinere(start, scheitert).kennung == klein.kennung  # deterministic
+    wieder = lauf_aus_kennung(Flut, Broadcast(), klein.kennung)
+    assert wieder.geschichte == klein.geschichte
+
+
+@pytest.mark.parametrize("kennung", ["echo/k3/s1/d100/", "broadcast/k3/sX/d100/", "broadcast/3/s1"])
+def test_an_identity_of_another_workload_or_malformed_is_named(kennung: str) -> None:
+    from pysim.cluster.lauf import lauf_aus_kennung
+
+    with pytest.raises(UngueltigeEingabe, match="passt nicht zu dieser Last"):
+        lauf_aus_kennung(Flut, Broadcast(), kennung)
+
+
+def test_the_picture_keeps_the_rules_and_stays_bounded() -> None:
+    from pysim.cluster.bild import MAX_NACHRICHTEN, raumzeit
+    from tests.pysim.svg_regeln import allgemeine_regeln
+
+    plan = [
+        Stoerung(10, "teile", seiten=(("n1", "n2"), ("n3",))),
+        Stoerung(30, "heile"),
+        Stoerung(35, "absturz", "n2"),
+        Stoerung(45, "neustart", "n2"),
+        Stoerung(50, "pause", "n3"),
+        Stoerung(58, "weiter", "n3"),
+    ]
+    ergebnis = lauf(Flut, Broadcast("alle"), knoten=3, seed=1, dauer=60, stoerungen=plan)
+    svg = raumzeit(ergebnis, zeugen=[0, 1]).svg
+    root = allgemeine_regeln(svg)
+    desc = root.find("{http://www.w3.org/2000/svg}desc")
+    assert desc is not None and "1 Trennungen, 1 Abstürze, 1 Pausen" in (desc.text or "")
+    gross = lauf(
+        MitWiederholung, Broadcast("alle"), knoten=5, seed=2, dauer=400, stoerungen="zufall"
+    )
+    assert len(gross.cluster.sendungen) > MAX_NACHRICHTEN
+    bild = raumzeit(gross).svg
+    assert "weitere Nachrichten nicht gezeigt" in bild
+    assert bild.count("<line") < 2 * MAX_NACHRICHTEN + 200
