@@ -1,4 +1,4 @@
-"""Was beide Konsolen gemeinsam haben: eine Zeile ausführen, Fehler fangen, vervollständigen."""
+"""Was alle Konsolen gemeinsam haben: eine Zeile ausführen, Fehler fangen, vervollständigen."""
 
 from __future__ import annotations
 
