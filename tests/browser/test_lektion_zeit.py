@@ -18,6 +18,8 @@ def test_page_shows_build_results_and_pictures(page: Page, site_url: str) -> Non
     cell = page.locator("[data-lk-cell]", has_text="start_uhr = lager.uhr()")
     expect(cell).to_contain_text("Dauer mit uhr(): -34")
     expect(cell).to_contain_text("Dauer mit monoton(): 50")
+    pause = page.locator("[data-lk-cell]", has_text="GC pause: 3 s")
+    expect(pause).to_contain_text("geschrieben bei 3000, die Sperre galt bis 100")
     titles = page.locator("[data-lk-cell] svg title")
     expect(titles.first).to_have_text(
         "Raum-Zeit-Diagramm: 2 Knoten (katalog_a, katalog_b), 2 Ereignisse, 0 Nachrichten"

@@ -171,8 +171,12 @@ def test_a_quiz_refuses_a_wrong_choice_and_takes_the_right_one(
     quiz.choose_right(*right)
 
 
-#: The idempotent refund: each saga's payment comes back once.
-ERSTATTEN = """def erstatten(stand, saga):
+#: The idempotent refund: each saga's payment comes back once (below the given charge).
+ERSTATTEN = """def abbuchen(stand, saga):
+    stand['kunde'] -= 30
+    stand['gebucht'][saga] = 30
+
+def erstatten(stand, saga):
     if saga in stand['gebucht']:
         stand['kunde'] += stand['gebucht'].pop(saga)
 """

@@ -254,11 +254,9 @@ def test_harmless_slips_in_a_prediction_count_with_a_note(page: Page, site_url: 
     expect(prediction.notes.locator("code")).to_have_text(["True", "true"])
 
     page.goto(site_url + LESSON_SAGAS)
-    prediction = Exercise.by_id(page, "saga-absturz-vorhersage")
-    prediction.predict_right("('laeuft', 'gesendet', 70)")
-    expect(prediction.notes).to_have_text(
-        ["„laeuft“ zählt als „läuft“: ae, oe, ue und ss für ä, ö, ü und ß sind in Ordnung."]
-    )
+    prediction = Exercise.by_id(page, "saga-absturz-kompensation")
+    prediction.predict_right("('wird kompensiert', 'wird kompensiert', 70.0, 3)")
+    expect(prediction.notes).to_have_text(["70.0 zählt als 70: Der Code liefert eine ganze Zahl."])
 
 
 NEBENLAEUFIG = """def vergleiche(v, w):
