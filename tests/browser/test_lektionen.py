@@ -35,9 +35,9 @@ def rows(table: dict[str, tuple[Any, ...]]) -> list[Any]:
 
 
 FAKE_NETZ = "['bestellung-1', 'bestellung-4', 'bestellung-3', 'bestellung-3', 'bestellung-5']"
-GLEICHZEITIG = (
+NEBENLAEUFIG = (
     "nacheinander: +kunde -kunde +warenkorb -warenkorb +lager -lager\n"
-    "gleichzeitig: +kunde +warenkorb +lager -kunde -warenkorb -lager\n"
+    "nebenläufig: +kunde +warenkorb +lager -kunde -warenkorb -lager\n"
 )
 RECHENARBEIT = "Ticks während der Rechenarbeit: 0\ngrößte Lücke ≥ 0,3 s: True\n"
 PROJEKTOR_ABSTURZ = (
@@ -62,7 +62,7 @@ PROJEKTOR_ABSTURZ = (
             id="spaetes-ack",
         ),
         pytest.param(
-            LESSON_3, "abfrage(n, gleichzeitig) for n in namen", "text", GLEICHZEITIG, id="asyncio"
+            LESSON_3, "abfrage(n, nebenlaeufig) for n in namen", "text", NEBENLAEUFIG, id="asyncio"
         ),
         pytest.param(LESSON_3, "Rechenarbeit, kein await", "text", RECHENARBEIT, id="blockiert"),
         pytest.param(
