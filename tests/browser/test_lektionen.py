@@ -67,7 +67,7 @@ PROJEKTOR_ABSTURZ = (
         pytest.param(LESSON_3, "Rechenarbeit, kein await", "text", RECHENARBEIT, id="blockiert"),
         pytest.param(
             LESSON_4,
-            "projektor(absturz_bei_aufruf(merke, 2))",
+            "projiziere_umsatz(absturz_bei_aufruf(merke, 2))",
             "text",
             PROJEKTOR_ABSTURZ,
             id="projektor",
@@ -140,11 +140,11 @@ QUIZZES: dict[str, tuple[list[Choice], list[Choice], list[Choice]]] = {
         [re.compile("Nach einem Neustart stellt"), re.compile("Mit try")],
     ),
     LESSON_4 + "#diagnose-projektor": (
-        [re.compile("Der Projektor hat Bobs Bestellung"), re.compile("Das Lesemodell hinkt nur")],
+        [re.compile("Die Projektion hat Bobs Bestellung"), re.compile("Das Lesemodell hinkt nur")],
         [re.compile("Das Lesemodell hinkt nur")],
         [
-            re.compile("Schreibt der Projektor die Position"),
-            re.compile("Der Projektor aus Schritt 2"),
+            re.compile("Schreibt die Projektion die Position"),
+            re.compile("Die Projektion aus Schritt 2"),
         ],
     ),
     LESSON_TIME + "#diagnose-uhr": (
