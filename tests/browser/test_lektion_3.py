@@ -27,21 +27,43 @@ def test_event_loop_modell_im_browser(page: Page, site_url: str) -> None:
 
 
 def test_actor_aufgabe(page: Page, site_url: str) -> None:
+    """Check and book in two messages oversells; one message the actor decides on does not."""
     page.goto(site_url + LESSON_3)
-    aufgabe = Exercise.by_id(page, "verlorene-updates")
-    aufgabe.check()  # der Startcode verliert Updates
-    expect(aufgabe.feedback).to_have_text("✗ 0 von 2 Prüfungen bestanden.")
-    expect(aufgabe.failed_checks.first).to_contain_text("ergebnis ist 100")
+    aufgabe = Exercise.by_id(page, "ausverkauft")
+    aufgabe.check()  # the start code sells five of three
+    expect(aufgabe.feedback).to_have_text("✗ 1 von 3 Prüfungen bestanden.")
+    expect(aufgabe.failed_checks.first).to_contain_text("5-mal „gekauft“")
     editor = aufgabe.editor
     code = editor.inner_text()
-    alt = (
-        "        alt = zaehler.wert  # am Postfach vorbei!\n"
-        "        await asyncio.sleep(0)\n"
-        "        zaehler.wert = alt + 1\n"
+    alt_lager = (
+        '        if art == "bestand":\n'
+        "            return self._bestand\n"
+        '        if art == "abbuchen":\n'
     )
-    assert alt in code
-    editor.fill(code.replace(alt, "        await zaehler.erhoehen()\n"))
-    aufgabe.check_solved("✓ Gelöst: alle 2 Prüfungen bestanden.")
+    alt_kauf = (
+        '    frei = await lager.frage("bestand")\n'
+        "    if frei < 1:\n"
+        '        return f"{kundin}: ausverkauft"\n'
+        '    await lager.frage("abbuchen", 1)\n'
+        '    return f"{kundin}: gekauft"\n'
+    )
+    assert alt_lager in code and alt_kauf in code
+    neu_lager = (
+        '        if art == "abbuchen":\n'
+        "            if self._bestand < menge:\n"
+        "                return False\n"
+    )
+    neu_kauf = (
+        '    if await lager.frage("abbuchen", 1):\n'
+        '        return f"{kundin}: gekauft"\n'
+        '    return f"{kundin}: ausverkauft"\n'
+    )
+    gebucht = "            self._bestand -= menge\n            return self._bestand\n"
+    assert gebucht in code
+    neu = code.replace(alt_lager, neu_lager).replace(alt_kauf, neu_kauf)
+    neu = neu.replace(gebucht, "            self._bestand -= menge\n            return True\n")
+    editor.fill(neu)
+    aufgabe.check_solved("✓ Gelöst: alle 3 Prüfungen bestanden.")
 
 
 def test_typescript_blocks_show_what_the_prose_claims(page: Page, site_url: str) -> None:

@@ -48,18 +48,19 @@ def test_optimistic_concurrency_in_the_browser(page: Page, site_url: str) -> Non
     expect(text).to_contain_text("erwartet war Version 2, der Stream steht aber bei Version 3")
 
 
-def test_command_handler_exercise(page: Page, site_url: str) -> None:
+def test_transfer_exercise(page: Page, site_url: str) -> None:
+    """Two streams: the debit carries the version and comes first, the deposit checks nothing."""
     page.goto(site_url + LESSON_4)
-    aufgabe = Exercise.by_id(page, "command-handler")
-    aufgabe.check()  # the start code writes without checking
-    expect(aufgabe.feedback).to_have_text("✗ 1 von 3 Prüfungen bestanden.")
+    aufgabe = Exercise.by_id(page, "ueberweisung")
+    aufgabe.check()  # the start code writes both without any check
+    expect(aufgabe.feedback).to_have_text("✗ 2 von 4 Prüfungen bestanden.")
     aufgabe.editor.fill(
-        "def abheben(store, konto, betrag):\n"
-        "    version = store.version(konto)\n"
-        "    stand = store.zustand(konto, kontostand)\n"
-        "    if betrag > stand:\n"
+        "def ueberweise(store, von, an, betrag):\n"
+        "    version = store.version(von)\n"
+        "    if betrag > store.zustand(von, kontostand):\n"
         '        raise ValueError("nicht gedeckt")\n'
-        '    ev = {"typ": "auszahlung", "betrag": betrag}\n'
-        "    return store.append(konto, [ev], expected_version=version)\n"
+        '    aus = {"typ": "auszahlung", "betrag": betrag}\n'
+        "    store.append(von, [aus], expected_version=version)\n"
+        '    store.append(an, [{"typ": "einzahlung", "betrag": betrag}])\n'
     )
-    aufgabe.check_solved("✓ Gelöst: alle 3 Prüfungen bestanden.")
+    aufgabe.check_solved("✓ Gelöst: alle 4 Prüfungen bestanden.")

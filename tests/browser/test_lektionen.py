@@ -35,9 +35,9 @@ def rows(table: dict[str, tuple[Any, ...]]) -> list[Any]:
 
 
 FAKE_NETZ = "['bestellung-1', 'bestellung-4', 'bestellung-3', 'bestellung-3', 'bestellung-5']"
-GLEICHZEITIG = (
+NEBENLAEUFIG = (
     "nacheinander: +kunde -kunde +warenkorb -warenkorb +lager -lager\n"
-    "gleichzeitig: +kunde +warenkorb +lager -kunde -warenkorb -lager\n"
+    "nebenläufig: +kunde +warenkorb +lager -kunde -warenkorb -lager\n"
 )
 RECHENARBEIT = "Ticks während der Rechenarbeit: 0\ngrößte Lücke ≥ 0,3 s: True\n"
 PROJEKTOR_ABSTURZ = (
@@ -62,12 +62,12 @@ PROJEKTOR_ABSTURZ = (
             id="spaetes-ack",
         ),
         pytest.param(
-            LESSON_3, "abfrage(n, gleichzeitig) for n in namen", "text", GLEICHZEITIG, id="asyncio"
+            LESSON_3, "abfrage(n, nebenlaeufig) for n in namen", "text", NEBENLAEUFIG, id="asyncio"
         ),
         pytest.param(LESSON_3, "Rechenarbeit, kein await", "text", RECHENARBEIT, id="blockiert"),
         pytest.param(
             LESSON_4,
-            "projektor(absturz_bei_aufruf(merke, 2))",
+            "projiziere_umsatz(absturz_bei_aufruf(merke, 2))",
             "text",
             PROJEKTOR_ABSTURZ,
             id="projektor",
@@ -140,11 +140,11 @@ QUIZZES: dict[str, tuple[list[Choice], list[Choice], list[Choice]]] = {
         [re.compile("Nach einem Neustart stellt"), re.compile("Mit try")],
     ),
     LESSON_4 + "#diagnose-projektor": (
-        [re.compile("Der Projektor hat Bobs Bestellung"), re.compile("Das Lesemodell hinkt nur")],
+        [re.compile("Die Projektion hat Bobs Bestellung"), re.compile("Das Lesemodell hinkt nur")],
         [re.compile("Das Lesemodell hinkt nur")],
         [
-            re.compile("Schreibt der Projektor die Position"),
-            re.compile("Der Projektor aus Schritt 2"),
+            re.compile("Schreibt die Projektion die Position"),
+            re.compile("Die Projektion aus Schritt 2"),
         ],
     ),
     LESSON_TIME + "#diagnose-uhr": (
