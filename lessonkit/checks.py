@@ -121,10 +121,10 @@ def _registry(namespace: dict[str, Any]) -> list[tuple[str, Callable[[], Any]]]:
 def run_checks(pruefung: str, namespace: dict[str, Any]) -> list[CheckOutcome]:
     """Define the author's checks in ``namespace`` and run each, in order."""
     checks = _registry(namespace)
-    namespace["__lk_gleich"] = gleich
-    namespace["__lk_enthalten"] = enthalten
-    namespace["__lk_gleich_nachsichtig"] = gleich_nachsichtig
-    namespace["__lk_enthalten_nachsichtig"] = enthalten_nachsichtig
+    namespace["__lk_gleich__"] = gleich
+    namespace["__lk_enthalten__"] = enthalten
+    namespace["__lk_gleich_nachsichtig__"] = gleich_nachsichtig
+    namespace["__lk_enthalten_nachsichtig__"] = enthalten_nachsichtig
     tree = _StrictComparisons().visit(ast.parse(pruefung, PRUEFUNG))
     exec(compile(ast.fix_missing_locations(tree), PRUEFUNG, "exec"), namespace)
     outcomes = []
@@ -197,7 +197,8 @@ class _StrictComparisons(ast.NodeTransformer):
     likewise ``in``: the positive tests forgive ``ae`` for ``ä`` (with a note), the
     negative ones do not (``'laeuft' != 'läuft'`` stays true).
 
-    Only single comparisons: a chain (``a == b == c``) keeps Python's meaning.
+    Only single comparisons: a chain (``a == b == c``) keeps Python's meaning. The helpers'
+    names end in ``__`` so that Python does not mangle them inside a class body.
     """
 
     def visit_Compare(self, node: ast.Compare) -> ast.AST:
@@ -206,11 +207,11 @@ class _StrictComparisons(ast.NodeTransformer):
             return node
         op = node.ops[0]
         helper = {
-            ast.Eq: "__lk_gleich_nachsichtig",
-            ast.NotEq: "__lk_gleich",
-            ast.In: "__lk_enthalten_nachsichtig",
+            ast.Eq: "__lk_gleich_nachsichtig__",
+            ast.NotEq: "__lk_gleich__",
+            ast.In: "__lk_enthalten_nachsichtig__",
         }
-        name = helper.get(type(op), "__lk_enthalten" if isinstance(op, ast.NotIn) else None)
+        name = helper.get(type(op), "__lk_enthalten__" if isinstance(op, ast.NotIn) else None)
         if name is None:
             return node
         call: ast.expr = ast.Call(

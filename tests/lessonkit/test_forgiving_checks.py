@@ -253,3 +253,20 @@ def test_versuche_must_be_a_whole_number(tmp_path: Path) -> None:
     text = '```quiz id="q" versuche="0"\n--- frage\nJa?\n--- richtig\nJa\n--- falsch\nNein\n```\n'
     with pytest.raises(Exception, match="versuche=„0“ ist keine ganze Zahl ab 1"):
         convert(tmp_path, text)
+
+
+def test_a_comparison_inside_a_class_body_of_a_check_works() -> None:
+    """Python mangles ``__name`` inside a class body; the helpers must survive that."""
+    from lessonkit.checks import run_checks
+
+    pruefung = '''
+@pruefe("in einer Klasse")
+def _():
+    class Innen:
+        gleich = 1 + 1 == 2
+        drin = "a" in "ab"
+        anders = 1 != 2
+    assert Innen.gleich and Innen.drin and Innen.anders
+'''
+    [check] = run_checks(pruefung, {"__name__": "__main__"})
+    assert check.ok, check.message
