@@ -27,11 +27,11 @@ WIRKUNG = """        con.execute(
             (body["kunde"], "Punkte gutgeschrieben"),
         )
 """
-#: The check: the event's id is remembered once; a second time it raises.
+#: The check: the payment's id is remembered once; a second time it raises.
 MERKEN = """        try:
             con.execute(
-                "INSERT INTO gesehen (event_id) VALUES (?)",
-                (body["event_id"],),
+                "INSERT INTO gesehen (schluessel) VALUES (?)",
+                (body["zahlung_id"],),
             )
         except sqlite3.IntegrityError:
             return False
@@ -69,14 +69,14 @@ def test_queue_console_makes_the_message_visible_again(page: Page, site_url: str
 
 def test_uebung_3_wrong_order_fails_and_solution_passes(page: Page, site_url: str) -> None:
     page.goto(site_url + LESSON_1)
-    target = Exercise.by_id(page, "treuepunkte-neue-id")
+    target = Exercise.by_id(page, "treuepunkte-schluessel")
     target.root.scroll_into_view_if_needed()
     target.editor.fill(FALSCHE_REIHENFOLGE)
     expect(target.check()).to_have_text("✗ 6 von 8 Prüfungen bestanden.")
     failed = target.failed_checks
     expect(failed).to_have_count(2)
-    expect(failed.last).to_contain_text("Der Shop sendet neu")
-    expect(failed.last).to_contain_text("anna hat 200 Punkte und 2 Mails")
+    expect(failed.last).to_contain_text("Der Shop sendet dieselbe Zahlung")
+    expect(failed.last).to_contain_text("Stand und Mails = (200, 2)")
     target.editor.fill(LOESUNG)
     target.check_solved("✓ Gelöst: alle 8 Prüfungen bestanden.")
 
