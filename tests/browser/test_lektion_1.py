@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -111,3 +113,37 @@ def test_teil_2_relay_start_code_loses_an_event(page: Page, site_url: str) -> No
     target.root.scroll_into_view_if_needed()
     expect(target.check()).to_have_text("✗ 3 von 4 Prüfungen bestanden.")
     expect(target.failed_checks).to_contain_text("Verloren: [2]")
+
+
+def test_teil_2_batch_relay_resends_the_whole_batch(page: Page, site_url: str) -> None:
+    prediction = Exercise.opened(page, site_url + LESSON_1_PART_2 + "#relay-stapel")
+    prediction.predict_wrong("(4, [1, 2, 2, 3])", "Keiner der 2 Werte stimmt.")
+    prediction.predict_right("(5, [1, 2, 1, 2, 3])")
+
+
+def test_teil_2_dlq_quiz_decides_per_message(page: Page, site_url: str) -> None:
+    page.goto(site_url + LESSON_1_PART_2)
+    nacht = Cell.with_code(page, "KURS = {")
+    nacht.run()
+    expect(nacht.output).to_contain_text("63 KeyError: 'CHF'")
+    quiz = Exercise.by_id(page, "dlq-entscheiden")
+    quiz.root.scroll_into_view_if_needed()
+    quiz.choose_wrong(re.compile("Keine Eile"))
+    expect(quiz.root.get_by_text(re.compile("Am Donnerstagabend"))).to_be_visible()
+    quiz.untick(re.compile("Keine Eile"))
+    quiz.choose_right(re.compile("63 und 64 zurückschicken"), re.compile("62 nicht unverändert"))
+
+
+def test_teil_2_two_relays_send_the_rows_both_read(page: Page, site_url: str) -> None:
+    page.goto(site_url + LESSON_1_PART_2)
+    nacht = Cell.with_code(page, 'sende(con, "B", b[1])')
+    nacht.run_live()
+    expect(nacht.output).to_contain_text("B liest 2 offene Zeilen")
+    expect(nacht.output).to_contain_text("Queue: [61, 62, 62, 63, 63]")
+    quiz = Exercise.by_id(page, "zwei-relays")
+    quiz.root.scroll_into_view_if_needed()
+    quiz.choose_wrong(re.compile("Der Relay vermerkt eine Zeile"))
+    quiz.untick(re.compile("Der Relay vermerkt eine Zeile"))
+    quiz.choose_right(
+        re.compile("B hat gelesen"), re.compile("Jeder Relay sperrt"), re.compile("Der Consumer")
+    )
