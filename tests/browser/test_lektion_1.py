@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -27,11 +29,11 @@ WIRKUNG = """        con.execute(
             (body["kunde"], "Punkte gutgeschrieben"),
         )
 """
-#: The check: the event's id is remembered once; a second time it raises.
+#: The check: the payment's id is remembered once; a second time it raises.
 MERKEN = """        try:
             con.execute(
-                "INSERT INTO gesehen (event_id) VALUES (?)",
-                (body["event_id"],),
+                "INSERT INTO gesehen (schluessel) VALUES (?)",
+                (body["zahlung_id"],),
             )
         except sqlite3.IntegrityError:
             return False
@@ -69,14 +71,14 @@ def test_queue_console_makes_the_message_visible_again(page: Page, site_url: str
 
 def test_uebung_3_wrong_order_fails_and_solution_passes(page: Page, site_url: str) -> None:
     page.goto(site_url + LESSON_1)
-    target = Exercise.by_id(page, "treuepunkte-neue-id")
+    target = Exercise.by_id(page, "treuepunkte-schluessel")
     target.root.scroll_into_view_if_needed()
     target.editor.fill(FALSCHE_REIHENFOLGE)
     expect(target.check()).to_have_text("✗ 6 von 8 Prüfungen bestanden.")
     failed = target.failed_checks
     expect(failed).to_have_count(2)
-    expect(failed.last).to_contain_text("Der Shop sendet neu")
-    expect(failed.last).to_contain_text("anna hat 200 Punkte und 2 Mails")
+    expect(failed.last).to_contain_text("Der Shop sendet dieselbe Zahlung")
+    expect(failed.last).to_contain_text("Stand und Mails = (200, 2)")
     target.editor.fill(LOESUNG)
     target.check_solved("✓ Gelöst: alle 8 Prüfungen bestanden.")
 
@@ -111,3 +113,37 @@ def test_teil_2_relay_start_code_loses_an_event(page: Page, site_url: str) -> No
     target.root.scroll_into_view_if_needed()
     expect(target.check()).to_have_text("✗ 3 von 4 Prüfungen bestanden.")
     expect(target.failed_checks).to_contain_text("Verloren: [2]")
+
+
+def test_teil_2_batch_relay_resends_the_whole_batch(page: Page, site_url: str) -> None:
+    prediction = Exercise.opened(page, site_url + LESSON_1_PART_2 + "#relay-stapel")
+    prediction.predict_wrong("(4, [1, 2, 2, 3])", "Keiner der 2 Werte stimmt.")
+    prediction.predict_right("(5, [1, 2, 1, 2, 3])")
+
+
+def test_teil_2_dlq_quiz_decides_per_message(page: Page, site_url: str) -> None:
+    page.goto(site_url + LESSON_1_PART_2)
+    nacht = Cell.with_code(page, "KURS = {")
+    nacht.run()
+    expect(nacht.output).to_contain_text("63 KeyError: 'CHF'")
+    quiz = Exercise.by_id(page, "dlq-entscheiden")
+    quiz.root.scroll_into_view_if_needed()
+    quiz.choose_wrong(re.compile("Keine Eile"))
+    expect(quiz.root.get_by_text(re.compile("Am Donnerstagabend"))).to_be_visible()
+    quiz.untick(re.compile("Keine Eile"))
+    quiz.choose_right(re.compile("63 und 64 zurückschicken"), re.compile("62 nicht unverändert"))
+
+
+def test_teil_2_two_relays_send_the_rows_both_read(page: Page, site_url: str) -> None:
+    page.goto(site_url + LESSON_1_PART_2)
+    nacht = Cell.with_code(page, 'sende(con, "B", b[1])')
+    nacht.run_live()
+    expect(nacht.output).to_contain_text("B liest 2 offene Zeilen")
+    expect(nacht.output).to_contain_text("Queue: [61, 62, 62, 63, 63]")
+    quiz = Exercise.by_id(page, "zwei-relays")
+    quiz.root.scroll_into_view_if_needed()
+    quiz.choose_wrong(re.compile("Der Relay vermerkt eine Zeile"))
+    quiz.untick(re.compile("Der Relay vermerkt eine Zeile"))
+    quiz.choose_right(
+        re.compile("B hat gelesen"), re.compile("Jeder Relay sperrt"), re.compile("Der Consumer")
+    )
