@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.pages import LESSON_5, Cell, Exercise
+from tests.browser.pages import LESSON_5, Cell, Exercise, ts_output
 
 pytestmark = pytest.mark.browser
 
 RETRY_MIT_JITTER = """BASIS = 100
-DECKEL = 2000
+DECKEL = 300
 VERSUCHE = 4
 
 def retry(versuch, anfrage, zufall):
@@ -37,6 +37,20 @@ def test_build_shows_numbers_and_pictures_before_python(page: Page, site_url: st
     expect(strom.locator("output")).to_contain_text("write(2) → false")
 
 
+def test_fetch_with_retry_prints_each_attempt(page: Page, site_url: str) -> None:
+    """The TypeScript pattern ran in Node.js at build time against its fake fetch."""
+    page.goto(site_url + LESSON_5)
+    output = ts_output(page, "async function fetchWithRetry(")
+    expect(output).to_contain_text(
+        "Versuch 1: TimeoutError\n  Pause zufällig unter 100 ms\n"
+        "Versuch 2: Status 503\n  Pause 1000 ms (Retry-After)\n"
+        "Versuch 3: Status 200\n→ 200, ok: true"
+    )
+    expect(output).to_contain_text("Versuch 1: Status 404\n→ 404, ok: false")
+    expect(output).to_contain_text("Retry-After reicht über die Deadline\n→ 503, ok: false")
+    expect(output).to_contain_text("Nutzer geht weg:\n→ AbortError")
+
+
 def test_retry_storm_runs_in_the_browser(page: Page, site_url: str) -> None:
     page.goto(site_url + LESSON_5)
     sturm = Cell.only_one_with(page, "sturm = preisdienst(")
@@ -49,6 +63,33 @@ def test_retry_storm_runs_in_the_browser(page: Page, site_url: str) -> None:
     welle.run_live("done")
     expect(welle.text).to_contain_text("199 erfolgreich")
     expect(welle.root.locator("svg rect.wiederholt").first).to_be_attached()
+
+
+def test_the_storm_outlasts_its_trigger(page: Page, site_url: str) -> None:
+    """Step 4: half a second of slowness is absorbed, a whole one tips it for good."""
+    page.goto(site_url + LESSON_5)
+    kippen = Cell.only_one_with(page, "def sturm_nach(ms):")
+    kippen.run_live("done")
+    expect(kippen.text).to_contain_text("Störung  500 ms: 1382 Antworten, 1389 Versuche")
+    expect(kippen.text).to_contain_text("Störung 1000 ms: 307 Antworten, 4608 Versuche")
+    expect(kippen.text).to_contain_text("Störung 2000 ms: 307 Antworten, 4608 Versuche")
+
+
+def test_median_prediction_refuses_the_tail_guess(page: Page, site_url: str) -> None:
+    page.goto(site_url + LESSON_5)
+    prediction = Exercise.by_id(page, "auslastung-median-schwanz")
+    prediction.predict_wrong("(True, True)", says="Noch nicht")
+    prediction.predict_right("(True, False)")
+
+
+def test_bound_task_accepts_a_bound_just_below_the_largest(page: Page, site_url: str) -> None:
+    """Übung 4: the exact largest bound is chance; two below it count, three do not."""
+    page.goto(site_url + LESSON_5)
+    task = Exercise.by_id(page, "grenze-p99")
+    task.replace_code("GRENZE = 8\n")
+    task.check_fails("Es geht größer")
+    task.replace_code("GRENZE = 9\n")
+    task.check_solved()
 
 
 def test_retry_exercise_wrong_then_right(page: Page, site_url: str) -> None:

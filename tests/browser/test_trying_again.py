@@ -248,8 +248,8 @@ def test_lesson_5s_try_values_task_runs_with_its_preparation(page: Page, site_ur
 
 def test_harmless_slips_in_a_prediction_count_with_a_note(page: Page, site_url: str) -> None:
     page.goto(site_url + LESSON_5)
-    prediction = Exercise.by_id(page, "auslastung-95")
-    prediction.predict_right("(true, true)")
+    prediction = Exercise.by_id(page, "auslastung-median-schwanz")
+    prediction.predict_right("(true, False)")
     expect(prediction.notes).to_have_text(["In Python: True, nicht true."])
     expect(prediction.notes.locator("code")).to_have_text(["True", "true"])
 
