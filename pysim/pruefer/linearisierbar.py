@@ -179,9 +179,11 @@ def _nicht_linearisierbar(
     quellen = _quellen(modell, [c, *andere], teile[k])
     saetze = ["Nicht linearisierbar." if k is None else f"Nicht linearisierbar: {_name(k)}."]
     saetze.append(_satz_schuldig(modell, c, andere))
-    saetze.extend(text for text, _ in quellen)
-    genannt = eindeutig([c, *andere, *(op for _, ops in quellen for op in ops)])
-    if andere or any(ops for _, ops in quellen):
+    saetze.extend(q.text for q in quellen)
+    genannt = eindeutig([c, *andere, *(op for q in quellen for op in q.zeugen)])
+    # Without other witnesses and with nobody who wrote the value, the sentence above is the
+    # whole reason; the general one would only repeat it.
+    if andere or any(q.geschrieben for q in quellen):
         saetze.append(_satz_schluss(modell, c))
     uebrige = len(teile[k]) - len(genannt)
     if uebrige:
@@ -292,16 +294,25 @@ def _satz_schuldig(modell: Modell, c: Operation, andere: Sequence[Operation]) ->
     return satz
 
 
+@dataclass(frozen=True)
+class _Quelle:
+    """Ein Satz, woher ein gelesener Wert kam (``geschrieben``: ob es jemand sein kann)."""
+
+    text: str
+    zeugen: list[Operation]
+    geschrieben: bool
+
+
 def _quellen(
     modell: Modell, zeugen: Sequence[Operation], alle: Sequence[Operation]
-) -> list[tuple[str, list[Operation]]]:
+) -> list[_Quelle]:
     """Woher die gelesenen Werte der Zeugen kommen konnten: je ein Satz und seine Operationen.
 
     Ein Zeuge, der einen Wert liest, den kein anderer Zeuge schreibt, braucht den Satz: Erst
     mit der Schreibenden ist zu sehen, welche Reihenfolge das Lesen verlangt hätte.
     """
     geschrieben = {modell.schreibt(w)[1] for w in zeugen if modell.schreibt(w)[0]}
-    saetze: list[tuple[str, list[Operation]]] = []
+    saetze: list[_Quelle] = []
     erklaert: set[Hashable] = set()
     for leser in zeugen:
         liest, v = modell.liest(leser)
@@ -316,7 +327,7 @@ def _quellen(
                 "oder",
                 "weiteren",
             )
-            saetze.append((f"Der Wert {wert(v)} stammt von {liste}.", moeglich))
+            saetze.append(_Quelle(f"Der Wert {wert(v)} stammt von {liste}.", moeglich, True))
             continue
         satz = f"Den Wert {wert(v)} hat bis t={leser.ende} niemand geschrieben."
         spaeter = [w for w in schreiber if w.typ != "fail"]
@@ -328,7 +339,7 @@ def _quellen(
                 f" {modell.beschreibe(fehl[0])} ({wer(fehl[0])}, {zeiten(fehl[0])}) schlug "
                 "fehl (fail) und hat deshalb nicht gewirkt."
             )
-        saetze.append((satz, spaeter[:1] + fehl[:1]))
+        saetze.append(_Quelle(satz, spaeter[:1] + fehl[:1], False))
     return saetze
 
 

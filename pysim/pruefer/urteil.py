@@ -88,9 +88,9 @@ def und(teile: Sequence[str], wort: str = "und") -> str:
 
 
 def zeiten(op: Operation) -> str:
-    """``t=4–5``, oder ``ab t=4 ohne Antwort`` für eine Operation ohne Abschluss."""
-    if op.ende is None:
-        return f"ab t={op.beginn} ohne Antwort"
+    """``t=4–5``; ``ab t=4, unbestimmt`` für eine Operation mit ``info`` oder ohne Abschluss."""
+    if op.typ == "info" or op.ende is None:
+        return f"ab t={op.beginn}, unbestimmt"
     return f"t={op.beginn}–{op.ende}"
 
 

@@ -60,11 +60,12 @@ class Operation:
         return self.eingabe
 
     def vor(self, andere: Operation) -> bool:
-        """Endete diese Operation, bevor ``andere`` begann (Realzeit-Reihenfolge)?
+        """War diese Operation bestätigt (``ok``), bevor ``andere`` begann?
 
-        Gleiche Zeit zählt als gleichzeitig: Was im selben Tick geschah, ordnet niemand.
+        Gleiche Zeit zählt als gleichzeitig: Was im selben Tick geschah, ordnet niemand. Eine
+        unbestimmte Operation liegt vor nichts: Sie kann auch später noch gewirkt haben.
         """
-        return self.ende is not None and self.ende < andere.beginn
+        return self.typ == "ok" and self.ende is not None and self.ende < andere.beginn
 
 
 def operationen(verlauf: Sequence[Mapping[str, object]]) -> list[Operation]:

@@ -86,14 +86,19 @@ def _letztes(
         return None
     satz = (
         f"Das letzte Lesen von {wer(r)} ({zeiten(r)}) ergab {v}. Bis zu seinem Beginn waren "
-        f"Adds über {basis} bestätigt"
+        f"Adds mit der Summe {basis} bestätigt"
     )
     if extra:
         moeglich = _moegliche(basis, extra)
         gezeigt = und([str(d) for d in extra[:8]]) + (" …" if len(extra) > 8 else "")
+        adds = (
+            "ein unbestimmtes oder gleichzeitiges Add über"
+            if len(extra) == 1
+            else f"{len(extra)} unbestimmte oder gleichzeitige Adds über"
+        )
         satz += (
-            f"; dazu können {len(extra)} unbestimmte oder gleichzeitige Adds über {gezeigt} "
-            f"kommen. Möglich {'ist' if moeglich.startswith('genau') else 'sind'} {moeglich}."
+            f"; dazu {'kann' if len(extra) == 1 else 'können'} {adds} {gezeigt} kommen. "
+            f"Möglich {'ist' if moeglich.startswith('genau') else 'sind'} {moeglich}."
         )
     else:
         satz += f", und mehr kam nicht dazu: Der Stand müsste genau {basis} sein."
