@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 
 from ..fehler import kurz
+from .modell import Modell
 from .suche import Aufgabe
 from .urteil import wert
 from .verlauf import Operation, UngueltigerVerlauf, einfrieren
@@ -75,6 +76,43 @@ def gelockert(a: Aufgabe) -> Aufgabe | None:
     return Aufgabe(a.beginn, None, a.rang, a.wirkung)
 
 
+def beschneiden(aufgaben: list[Aufgabe]) -> list[Aufgabe]:
+    """Lässt unbestimmte Schreibende (und cas) weg, deren Wert keine Aufgabe vorfinden muss.
+
+    Warum das nichts ändert: Wirkt ein solches Schreiben mitten in einer Reihenfolge, liest bis
+    zum nächsten Schreiben niemand seinen Wert; dort wirken höchstens unbestimmte cas, die
+    etwas anderes erwarten und deshalb nichts tun. Schiebt man es samt diesen cas ans Ende,
+    bleibt jede Antwort gleich. Am Ende wirken heißt: nie. Also ist der Verlauf mit ihm genau
+    dann linearisierbar, wenn er es ohne es ist. Die Suche spart damit die Reihenfolgen, in
+    denen ein nie gelesenes unbestimmtes Schreiben an jeder Stelle stehen könnte.
+    """
+    while True:
+        gebraucht = {_vorher(a) for a in aufgaben if _art(a) in (LESEN, CAS, CAS_VIELLEICHT)}
+        bleiben = [a for a in aufgaben if a.ende is not None or _neu(a) in gebraucht]
+        if len(bleiben) == len(aufgaben):
+            return aufgaben
+        aufgaben = bleiben
+
+
+def _art(a: Aufgabe) -> str:
+    assert isinstance(a.wirkung, tuple)
+    return str(a.wirkung[0])
+
+
+def _vorher(a: Aufgabe) -> Hashable:
+    """Der Wert, den ``a`` vorfinden muss (Lesen, cas) oder schreibt (Schreiben)."""
+    assert isinstance(a.wirkung, tuple)
+    v: Hashable = a.wirkung[1]
+    return v
+
+
+def _neu(a: Aufgabe) -> Hashable:
+    """Der Wert, den ``a`` hinterlässt (bei einem Lesen: der gelesene)."""
+    assert isinstance(a.wirkung, tuple)
+    v: Hashable = a.wirkung[2] if _art(a) in (CAS, CAS_VIELLEICHT) else a.wirkung[1]
+    return v
+
+
 def liest(op: Operation) -> tuple[bool, Hashable]:
     """(liest ``op`` einen Wert?, welchen): ein bestätigtes Lesen seinen, ein cas den erwarteten."""
     if op.f == "read" and op.typ == "ok":
@@ -95,6 +133,14 @@ def schreibt(op: Operation) -> tuple[bool, Hashable]:
     return False, None
 
 
+def nachher(op: Operation) -> tuple[bool, Hashable]:
+    """(steht fest?, welcher Wert gleich nach ``op`` im Register stand): bei einem bestätigten
+    Lesen der gelesene, bei einem bestätigten Schreiben oder cas der neue."""
+    if op.typ != "ok":
+        return False, None
+    return liest(op) if op.f == "read" else schreibt(op)
+
+
 def beschreibe(op: Operation) -> str:
     """``Lesen x → 1``, ``Schreiben x=1``, ``CAS x 1→2`` (ohne Schlüssel: ``Lesen → 1``)."""
     name = "" if op.schluessel is None else f" {op.schluessel}"
@@ -104,3 +150,17 @@ def beschreibe(op: Operation) -> str:
         return f"Schreiben{name}={wert(op.eingabe)}" if name else f"Schreiben {wert(op.eingabe)}"
     assert isinstance(op.eingabe, list | tuple)
     return f"CAS{name} {wert(op.eingabe[0])}→{wert(op.eingabe[1])}"
+
+
+REGISTER = Modell(
+    name=NAME,
+    anfang=ANFANG,
+    schritt=schritt,
+    aufgabe=aufgabe,
+    gelockert=gelockert,
+    beschneiden=beschneiden,
+    liest=liest,
+    schreibt=schreibt,
+    nachher=nachher,
+    beschreibe=beschreibe,
+)

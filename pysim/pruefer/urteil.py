@@ -88,10 +88,10 @@ def und(teile: Sequence[str], wort: str = "und") -> str:
 
 
 def zeiten(op: Operation) -> str:
-    """``t=4–5``; ``ab t=4, unbestimmt`` für eine Operation mit ``info`` oder ohne Abschluss."""
+    """``t=4–5`` (``t=4`` in einem Tick); ``ab t=4, unbestimmt`` für eine Operation mit ``info`` oder ohne Abschluss."""
     if op.typ == "info" or op.ende is None:
         return f"ab t={op.beginn}, unbestimmt"
-    return f"t={op.beginn}–{op.ende}"
+    return f"t={op.beginn}" if op.ende == op.beginn else f"t={op.beginn}–{op.ende}"
 
 
 def wer(op: Operation) -> str:

@@ -7,7 +7,11 @@ import time
 import pytest
 
 from pysim import SimFehler
-from pysim.pruefer import linearisierbar
+from pysim.pruefer import linearisierbar, operationen
+from pysim.pruefer.erklaerung import erklaere
+from pysim.pruefer.grund import finde
+from pysim.pruefer.register import REGISTER
+from pysim.pruefer.suche import Budget
 from tests.pysim.verlaeufe import index, op, verlauf
 
 
@@ -26,8 +30,13 @@ def test_veraltetes_lesen_nach_bestaetigtem_schreiben() -> None:
     assert u.erklaerung.startswith("Nicht linearisierbar: Schlüssel x. Lesen x → 0 (Prozess 2)")
     assert "(t=41–45)" in u.erklaerung
     assert (
-        "Es begann bei t=41, nachdem Schreiben x=0 (Prozess 1) bei t=5 und Schreiben x=1 "
-        "(Prozess 1) bei t=37 bestätigt waren." in u.erklaerung
+        "Es begann bei t=41, nachdem Schreiben x=1 (Prozess 1) bei t=37 bestätigt war. "
+        "Der Wert 0 stammt von Schreiben x=0 (Prozess 1, t=0–5), bestätigt, bevor Schreiben "
+        "x=1 bei t=30 begann." in u.erklaerung
+    )
+    assert (
+        "also stand 1 in x gleich nach Schreiben x=1, nach jedem Schreiben von 0 und vor "
+        "Lesen x → 0, das 0 so nicht mehr vorfinden kann." in u.erklaerung
     )
     assert zeugen(u) == {index(h, 1, 0), index(h, 1, 30), index(h, 2, 41)}
     assert all(h[o.index]["type"] == "invoke" for o in u.zeugen)
@@ -54,9 +63,13 @@ def test_wert_springt_zurueck_nachdem_beide_schreiben_fertig_waren() -> None:
     assert not u.ok
     e = u.erklaerung
     assert "Lesen x → 1 (Prozess 4) lässt sich nicht einordnen (t=13–14)" in e
-    assert "Schreiben x=1 (Prozess 1) bei t=10" in e
-    assert "Lesen x → 2 (Prozess 3) bei t=12" in e
+    assert "nachdem Lesen x → 2 (Prozess 3) bei t=12 bestätigt war." in e
+    assert (
+        "Der Wert 1 stammt von Schreiben x=1 (Prozess 1, t=0–10), bestätigt, bevor Lesen x → 2 "
+        "bei t=11 begann." in e
+    )
     assert "Der Wert 2 stammt von Schreiben x=2 (Prozess 2, t=0–10)." in e
+    assert "also stand 2 in x gleich nach Lesen x → 2, nach jedem Schreiben von 1 und vor" in e
     # Both writes and both reads are the witnesses.
     assert zeugen(u) == {index(h, p, t) for p, t in ((1, 0), (2, 0), (3, 11), (4, 13))}
 
@@ -92,6 +105,7 @@ def test_unbestimmtes_schreiben_kann_wirken_oder_nicht() -> None:
     u = linearisierbar(verlauf(info, op(2, "read", 1, 10, 11), op(2, "read", None, 12, 13)))
     assert not u.ok
     assert "Lesen x → None (Prozess 2) lässt sich nicht einordnen (t=12–13)" in u.erklaerung
+    assert "Den Wert None hatte x nur am Anfang." in u.erklaerung
     assert "Der Wert 1 stammt von Schreiben x=1 (Prozess 1, ab t=0, unbestimmt)." in u.erklaerung
     assert zeugen(u) == {0, 2, 4}
     assert (
@@ -244,3 +258,24 @@ def test_repr_ist_kurz() -> None:
     assert repr(u).startswith("Urteil(ok=False, entschieden=True, erklaerung='Nicht linearisierbar")
     assert repr(u).endswith("zeugen=[#0, #2])")
     assert str(u) == u.erklaerung
+
+
+def test_zu_knappes_budget_fuer_die_zeugen_sagt_es() -> None:
+    # Ten concurrent writes, then two confirmed cas from 1: only one of them can have worked.
+    # With too few steps the reason stays true but may name more operations than needed.
+    ops = [op(p, "write", p, 0, 100) for p in range(1, 11)]
+    ops += [op(50, "cas", [1, 50], 101, 102), op(51, "cas", [1, 51], 101, 102)]
+    h = verlauf(*ops)
+    teil = operationen(h)
+    aufgaben = [a for o in teil if (a := REGISTER.aufgabe(o)) is not None]
+    grund = finde(REGISTER, teil, aufgaben, Budget(1_000))
+    assert not grund.vollstaendig
+    saetze, zeugen = erklaere(REGISTER, grund, teil, 1_000)
+    assert saetze[-1] == (
+        "(Die Suche nach den wenigsten Zeugen brach nach 1.000 Schritten ab; es können mehr "
+        "Operationen genannt sein als nötig.)"
+    )
+    assert grund.schuldig.f == "cas" and grund.schuldig in zeugen
+    # With enough steps: just the two cas and the write of 1.
+    voll = linearisierbar(h)
+    assert {(o.f, o.prozess) for o in voll.zeugen} == {("cas", 50), ("cas", 51), ("write", 1)}
