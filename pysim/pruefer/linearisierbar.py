@@ -19,9 +19,10 @@ from .suche import Aufgabe, Budget
 from .urteil import Urteil, und, zahl
 from .verlauf import Operation, operationen
 
-#: Schritte, nach denen eine Prüfung abbricht (und ebenso viele für ihre Erklärung). Etwa 1 bis
-#: 1,5 s in CPython auf dem Entwicklungsrechner (benchmarks/bench_pruefer.py, „Schlimmster Fall“).
-MAX_SCHRITTE = 1_000_000
+#: Schritte, nach denen eine Prüfung abbricht (und ebenso viele für ihre Erklärung): 0,3 bis 1 s
+#: in CPython auf dem geteilten Entwicklungsrechner, in Pyodide bis zu viermal so lang
+#: (benchmarks/README.md, „pysim.pruefer“).
+MAX_SCHRITTE = 500_000
 
 MODELLE = {register.NAME: register.REGISTER}
 
