@@ -5,8 +5,10 @@
   ``node`` (am ``invoke`` oder am Abschluss) nennt den Knoten, der das Lesen bediente.
 
 Geprüft wird das letzte erfolgreiche Lesen jedes Knotens, das bei oder nach ``geheilt``
-begann (dem Zeitpunkt, ab dem keine Störung mehr wirkt). Maelstrom liest am Ende eines Laufs
-ebenso einmal je Knoten, nachdem die Störungen vorbei sind.
+begann (dem Zeitpunkt, ab dem keine Störung mehr wirkt). Maelstrom lässt am Ende eines Laufs
+ebenso jeden Client noch einmal lesen, nachdem es die Störungen beendet und gewartet hat
+(``:final-generator`` in ``src/maelstrom/core.clj``). Sein Prüfer ist Jepsens ``set-full``,
+der jedes Lesen auswertet; dieser hier ist einfacher und sieht nur auf das letzte.
 """
 
 from __future__ import annotations

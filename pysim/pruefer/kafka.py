@@ -9,15 +9,17 @@ Die Operationen folgen Maelstroms RPCs (github.com/jepsen-io/maelstrom, doc/work
 - ``f="commit_offsets"``, ``value`` ``{key: offset}`` (bis wohin verarbeitet ist).
 - ``f="list_committed_offsets"``, ``value`` ``[key, …]``; das ``ok`` trägt ``{key: offset}``.
 
-Gefunden wird, was Maelstroms Prüfer findet: verlorene Nachrichten (ein bestätigter send,
-den kein poll je lieferte, obwohl ein poll schon einen höheren Offset desselben Logs las),
-Offsets, die in einem poll nicht aufsteigen oder bekannte Offsets überspringen (auch zwischen
-dem angefragten Offset und dem ersten gelieferten), ein Offset mit zwei Nachrichten oder zwei
-sends. Dazu eine Regel des Kurses, die Maelstrom nicht prüft: Die gespeicherte Position
-(Commit) eines Logs geht nie zurück. Ein list_committed_offsets meldet mindestens, was ein
-vorher bestätigter commit_offsets oder ein vorher beendetes list_committed_offsets zeigte.
-Ein bestätigter send, den (noch) kein poll las, ist kein Fehler: Maelstrom verlangt keine
-Aktualität; ``angaben["unbeobachtet"]`` zählt sie.
+Gefunden wird, was Maelstroms Dokumentation beschreibt: verlorene Nachrichten (*lost write*,
+hier: ein bestätigter send, den kein poll je lieferte, obwohl ein poll schon einen höheren
+Offset desselben Logs las), Offsets, die in einem poll nicht aufsteigen (*nonmonotonic*) oder einen
+bekannten Offset überspringen (*skip*). Zwischen zwei polls vergleicht der Prüfer mit dem
+angefragten Offset: Maelstroms Client fragt ab dem Offset nach dem zuletzt gelesenen an.
+Dazu ein Offset mit zwei Nachrichten oder zwei sends, und eine Regel des Kurses, die
+Maelstrom nicht prüft: Die gespeicherte Position (Commit) eines Logs geht nie zurück. Ein
+list_committed_offsets meldet mindestens, was ein vorher bestätigter commit_offsets oder ein
+vorher beendetes list_committed_offsets zeigte. Ein bestätigter send, den (noch) kein poll
+las, ist kein Fehler: Maelstrom verlangt keine Aktualität; ``angaben["unbeobachtet"]``
+zählt sie.
 """
 
 from __future__ import annotations

@@ -77,6 +77,11 @@ def _gut(ops: Sequence[Operation], schluessel: int) -> str:
     ]
     klammer = f" (davon {und([d for d in davon if d])})" if any(davon) else ""
     auf = f" auf {schluessel} Schlüsseln" if schluessel > 1 else ""
+    if len(ops) == 1:
+        return (
+            f"Linearisierbar: Die eine Operation{klammer} wirkt in einem Augenblick zwischen "
+            "ihrem Beginn und ihrer Bestätigung."
+        )
     return (
         f"Linearisierbar: {len(ops)} Operationen{auf}{klammer} lassen sich so ordnen, dass "
         "jede in einem Augenblick zwischen ihrem Beginn und ihrer Bestätigung wirkt."
@@ -89,10 +94,13 @@ def _abgebrochen(
     max_schritte: int,
     angaben: Mapping[str, object],
 ) -> Urteil:
-    geprueft = list(aufgaben)[: list(aufgaben).index(k)]
+    schluessel = list(aufgaben)
+    geprueft = schluessel[: schluessel.index(k)]
+    danach = len(schluessel) - len(geprueft) - 1
+    offen = _name(k) + (f" und {danach} weitere Schlüssel" if danach else "")
     bis_dahin = (
-        f"In {und([_name(g, 'dat') for g in geprueft])} fand sie keinen Fehler; {_name(k)} und was "
-        "danach kommt bleibt offen."
+        f"In {und([_name(g, 'dat') for g in geprueft])} fand sie keinen Fehler; {offen} "
+        f"{'bleiben' if danach else 'bleibt'} offen."
         if geprueft
         else "Bis dahin fand sie keinen Fehler; das Urteil bleibt offen."
     )

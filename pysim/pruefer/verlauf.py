@@ -123,7 +123,8 @@ def _felder(i: int, ereignis: object) -> tuple[int | str, str, int]:
     fehlt = [name for name in PFLICHT if name not in ereignis]
     if fehlt:
         namen = ", ".join(f"„{name}“" for name in fehlt)
-        raise UngueltigerVerlauf(i, f"Es fehlt {namen} (Pflicht: process, type, f, time).")
+        fehlt_ = "Es fehlt" if len(fehlt) == 1 else "Es fehlen"
+        raise UngueltigerVerlauf(i, f"{fehlt_} {namen} (Pflicht: process, type, f, time).")
     prozess, typ, f, zeit = (ereignis[name] for name in PFLICHT)
     if isinstance(prozess, bool) or not isinstance(prozess, int | str):
         raise UngueltigerVerlauf(

@@ -3,11 +3,13 @@
 - ``f="add"``: ``value`` ist der Zuwachs (ganze Zahl >= 0, bei Maelstrom ``delta``).
 - ``f="read"``: das ``ok`` trägt den gelesenen Stand in ``value``.
 
-Wie Maelstroms Prüfer: Das letzte Lesen jedes Prozesses (ab ``geheilt``) muss die Summe der
-Adds sein, die vor ihm bestätigt waren, plus eine beliebige Auswahl der übrigen, die vor
-seinem Ende begonnen hatten (unbestimmte, und bestätigte, die gleichzeitig liefen). Jedes
-andere Lesen darf zurückliegen (der Zähler ist nur schließlich konsistent), aber nie mehr
-zeigen, als bis dahin hinzugefügt sein kann.
+Angelehnt an Maelstroms Prüfer (``src/maelstrom/workload/pn_counter.clj``): Das letzte Lesen
+jedes Prozesses (ab ``geheilt``) muss die Summe der Adds sein, die vor ihm bestätigt waren,
+plus eine beliebige Auswahl der übrigen, die vor seinem Ende begonnen hatten. Maelstrom
+zählt dort nur unbestimmte Adds; hier zählen auch bestätigte, die noch während des Lesens
+liefen (bei Maelstrom liest der Client erst, wenn alle Adds vorbei sind). Jedes andere Lesen
+darf zurückliegen (der Zähler ist nur schließlich konsistent), aber nie mehr zeigen, als bis
+dahin hinzugefügt sein kann.
 """
 
 from __future__ import annotations

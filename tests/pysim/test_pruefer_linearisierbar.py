@@ -279,3 +279,20 @@ def test_zu_knappes_budget_fuer_die_zeugen_sagt_es() -> None:
     # With enough steps: just the two cas and the write of 1.
     voll = linearisierbar(h)
     assert {(o.f, o.prozess) for o in voll.zeugen} == {("cas", 50), ("cas", 51), ("write", 1)}
+
+
+def test_abbruch_nennt_die_geprueften_und_die_offenen_schluessel() -> None:
+    leicht = [op(30, "write", 1, 0, 5, key="a"), op(31, "read", 1, 6, 7, key="a")]
+    schwer = [op(p, "write", p, 0, 100, key="b") for p in range(1, 19)]
+    schwer += [op(p, "read", p, 101 + p, 101 + p, key="b") for p in range(1, 19)]
+    spaeter = [op(40, "read", None, 0, 1, key="c"), op(41, "read", None, 0, 1, key="d")]
+    u = linearisierbar(verlauf(*leicht, *schwer, *spaeter), max_schritte=20_000)
+    assert not u.entschieden
+    assert (
+        "In Schlüssel a fand sie keinen Fehler; Schlüssel b und 2 weitere Schlüssel bleiben "
+        "offen." in u.erklaerung
+    )
+    assert linearisierbar(verlauf(op(1, "write", 1, 0, 5))).erklaerung == (
+        "Linearisierbar: Die eine Operation wirkt in einem Augenblick zwischen ihrem Beginn "
+        "und ihrer Bestätigung."
+    )

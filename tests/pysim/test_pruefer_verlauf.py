@@ -26,7 +26,7 @@ def ev(p=1, typ="invoke", f="write", t=0, **extra):
             1,
             "Es fehlt „time“ (Pflicht: process, type, f, time).",
         ),
-        ([{"type": "invoke"}], 0, "Es fehlt „process“, „f“, „time“"),
+        ([{"type": "invoke"}], 0, "Es fehlen „process“, „f“, „time“"),
         ([ev(typ="done")], 0, "type ist „invoke“, „ok“, „fail“ oder „info“, nicht 'done'."),
         ([ev(p=True)], 0, "process ist eine ganze Zahl oder ein Text, nicht True."),
         ([ev(p=[1])], 0, "process ist eine ganze Zahl oder ein Text, nicht [1]."),
