@@ -36,7 +36,9 @@ def erklaere(
         # the whole reason; the general one would only repeat it.
         if grund.andere or any(q.geschrieben for q in quellen):
             saetze.append(_satz_schluss(modell, c))
-    uebrige = len(ops) - len(genannt)
+    # A failed operation did not act, by definition; had it, it might change the verdict.
+    namen = {op.index for op in genannt}
+    uebrige = sum(op.typ != "fail" and op.index not in namen for op in ops)
     auf = "" if c.schluessel is None else f" auf {c.schluessel}"
     if uebrige == 1:
         saetze.append(

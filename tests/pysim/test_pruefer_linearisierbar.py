@@ -296,3 +296,19 @@ def test_abbruch_nennt_die_geprueften_und_die_offenen_schluessel() -> None:
         "Linearisierbar: Die eine Operation wirkt in einem Augenblick zwischen ihrem Beginn "
         "und ihrer Bestätigung."
     )
+
+
+def test_fehlgeschlagene_zaehlen_nicht_zu_den_uebrigen() -> None:
+    # Had the failed write of 1 acted late, the read would be fine: it is not one of the
+    # operations that "change nothing even if they had acted at any time".
+    h = verlauf(
+        op(1, "write", 1, 0, 2),
+        op(2, "write", 1, 3, 4, typ="fail"),
+        op(1, "write", 2, 5, 6),
+        op(3, "read", 1, 7, 8),
+        op(4, "read", None, 0, None),
+    )
+    u = linearisierbar(h)
+    assert not u.ok
+    assert "Die übrige Operation auf x ändert daran nichts" in u.erklaerung
+    assert {(o.prozess, o.beginn) for o in u.zeugen} == {(1, 0), (1, 5), (3, 7)}
