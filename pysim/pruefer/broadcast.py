@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 
-from .urteil import Befund, Urteil, aus_befunden, und, wer, wert, zeiten
+from .urteil import Befund, Urteil, aus_befunden, sortiert, und, wer, wert, zeiten
 from .verlauf import Operation, UngueltigerVerlauf, einfrieren, nur, operationen
 
 
@@ -72,7 +72,8 @@ def broadcast(
             )
             continue
         r, werte = zuletzt[n]
-        fehlen = [b for v, b in bestaetigt.items() if v not in werte and b.vor(r)]
+        fehlen = [bestaetigt[v] for v in sortiert(bestaetigt) if v not in werte]
+        fehlen = [b for b in fehlen if b.vor(r)]
         if fehlen:
             befunde.append(_verloren(n, r, fehlen))
 
@@ -103,7 +104,7 @@ def _erfunden(
     befunde = []
     gemeldet: set[Hashable] = set()
     for r, werte in lesen:
-        for v in sorted(werte - gemeldet, key=repr):
+        for v in sortiert(werte - gemeldet):
             kandidaten = sendungen.get(v, [])
             if any(
                 b.typ != "fail" and r.ende is not None and b.beginn <= r.ende for b in kandidaten

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from .grund import Grund
 from .modell import Modell
-from .urteil import eindeutig, und, wer, wert, zahl, zeiten
+from .urteil import eindeutig, name, und, wer, wert, zahl, zeiten
 from .verlauf import Operation
 
 #: So viele Operationen nennt ein Satz beim Namen; alle stehen in den Zeugen.
@@ -39,7 +39,7 @@ def erklaere(
     # A failed operation did not act, by definition; had it, it might change the verdict.
     namen = {op.index for op in genannt}
     uebrige = sum(op.typ != "fail" and op.index not in namen for op in ops)
-    auf = "" if c.schluessel is None else f" auf {c.schluessel}"
+    auf = "" if c.schluessel is None else f" auf {name(c.schluessel)}"
     if uebrige == 1:
         saetze.append(
             f"Die übrige Operation{auf} ändert daran nichts, selbst wenn sie zu einer "
@@ -112,11 +112,11 @@ def _veraltet(
         )
         nach = f"nach jedem Schreiben von {wert(v)}"
     else:
-        wo = "das Register" if c.schluessel is None else c.schluessel
+        wo = "das Register" if c.schluessel is None else name(c.schluessel)
         saetze.append(f"Den Wert {wert(v)} hatte {wo} nur am Anfang.")
         nach = "nach dem Anfang"
     saetze.extend(dazu)
-    wo = "im Register" if c.schluessel is None else f"in {c.schluessel}"
+    wo = "im Register" if c.schluessel is None else f"in {name(c.schluessel)}"
     saetze.append(
         f"{WIRKT}; also stand {wert(u)} {wo} gleich nach {modell.beschreibe(ueber)}, {nach} "
         f"und vor {modell.beschreibe(c)}, das {wert(v)} so nicht mehr vorfinden kann."
@@ -170,7 +170,7 @@ def _quellen(
 
 def _satz_schluss(modell: Modell, c: Operation) -> str:
     liest, v = modell.liest(c)
-    wo = "im Register" if c.schluessel is None else f"in {c.schluessel}"
+    wo = "im Register" if c.schluessel is None else f"in {name(c.schluessel)}"
     folge = (
         f"steht {wert(v)} {wo}, wenn {_op(modell, c)} wirkt" if liest else "erklärt alle Antworten"
     )

@@ -3,11 +3,14 @@
 Die Operationen folgen Maelstroms RPCs (github.com/jepsen-io/maelstrom, doc/workloads.md):
 
 - ``f="send"``, ``key`` das Log, ``value`` die Nachricht; das ``ok`` trägt in ``value`` den
-  vergebenen Offset (``send_ok``: ``offset``).
+  vergebenen Offset (``send_ok``: ``offset``) oder ``[nachricht, offset]``.
 - ``f="poll"``, ``value`` ``{key: offset}`` (ab wo gelesen werden soll); das ``ok`` trägt
   ``{key: [[offset, nachricht], …]}`` (``poll_ok``: ``msgs``).
 - ``f="commit_offsets"``, ``value`` ``{key: offset}`` (bis wohin verarbeitet ist).
 - ``f="list_committed_offsets"``, ``value`` ``[key, …]``; das ``ok`` trägt ``{key: offset}``.
+
+``None`` statt eines dicts oder einer Liste heißt: unbekannt (ein poll ohne bekannte Anfrage
+wird nur in sich geprüft) oder leer (eine Antwort ohne Offsets oder Nachrichten).
 
 Gefunden wird, was Maelstroms Dokumentation beschreibt: verlorene Nachrichten (*lost write*,
 hier: ein bestätigter send, den kein poll je lieferte, obwohl ein poll schon einen höheren
@@ -51,7 +54,7 @@ def kafka_log(history: Sequence[Mapping[str, object]]) -> Urteil:
                 raise UngueltigerVerlauf(
                     op.index, "Ein send braucht key: das Log, in das er schreibt."
                 )
-            o = ganzzahl(op.ausgabe, op.index_ende, "Der Offset (value) eines „ok“ für send")
+            o = _offset_des_send(op)
             sends.setdefault((op.schluessel, o), []).append((op, einfrieren(op.eingabe, op.index)))
         elif op.f == "poll" and op.typ == "ok":
             anfrage = _offsets(op.eingabe, op.index, "Ein poll")
@@ -122,7 +125,19 @@ def _poll(p: Operation) -> str:
     return f"Der poll von {wer(p)} ({zeiten(p)})"
 
 
+def _offset_des_send(op: Operation) -> int:
+    """Der Offset im ``ok`` eines send: ``offset`` oder ``[nachricht, offset]``."""
+    v = op.ausgabe
+    if isinstance(v, list | tuple) and len(v) == 2:
+        v = v[1]
+    return ganzzahl(
+        v, op.index_ende, "Der Offset (value, oder [nachricht, offset]) eines „ok“ für send"
+    )
+
+
 def _offsets(v: object, index: int | None, was: str) -> dict[Hashable, int]:
+    if v is None:
+        return {}
     if not isinstance(v, Mapping):
         raise UngueltigerVerlauf(
             index, f"{was} trägt {{key: offset}} in value, nicht {kurz(repr(v))}."
@@ -133,6 +148,8 @@ def _offsets(v: object, index: int | None, was: str) -> dict[Hashable, int]:
 def _nachrichten(p: Operation) -> dict[Hashable, list[tuple[int, Hashable]]]:
     """Das ``msgs`` eines poll: ``{key: [(offset, nachricht), …]}``, geprüft."""
     v, i = p.ausgabe, p.index_ende
+    if v is None:
+        return {}
     if not isinstance(v, Mapping):
         raise UngueltigerVerlauf(
             i,
@@ -280,13 +297,15 @@ def _positionen(ops: Sequence[Operation]) -> list[Befund]:
             for k, a in _offsets(op.eingabe, op.index, "Ein commit_offsets").items():
                 schranken.append((op.ende or 0, op.index, k, a, op))
         elif op.f == "list_committed_offsets":
-            if not isinstance(op.eingabe, list | tuple):
+            if op.eingabe is not None and not isinstance(op.eingabe, list | tuple):
                 raise UngueltigerVerlauf(
                     op.index,
                     f"Ein list_committed_offsets trägt [key, …] in value, nicht {kurz(repr(op.eingabe))}.",
                 )
             gemeldet = _offsets(op.ausgabe, op.index_ende, "Ein „ok“ für list_committed_offsets")
-            abfragen.append((op, list(op.eingabe), gemeldet))
+            # Without the request, only the keys of the answer can be compared.
+            gefragt = list(gemeldet) if op.eingabe is None else list(op.eingabe)
+            abfragen.append((op, gefragt, gemeldet))
             for k, c in gemeldet.items():
                 schranken.append((op.ende or 0, op.index, k, c, op))
     schranken.sort(key=lambda s: (s[0], s[1]))

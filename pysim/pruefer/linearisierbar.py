@@ -16,7 +16,7 @@ from .erklaerung import erklaere
 from .grund import finde
 from .modell import Modell
 from .suche import Aufgabe, Budget
-from .urteil import Urteil, und, zahl
+from .urteil import Urteil, name, und, zahl
 from .verlauf import Operation, operationen
 
 #: Schritte, nach denen eine Prüfung abbricht (und ebenso viele für ihre Erklärung): 0,3 bis 1 s
@@ -128,7 +128,7 @@ def _gleichzeitig(teil: Sequence[Aufgabe]) -> int:
 def _name(k: Hashable, fall: str = "nom") -> str:
     """``Schlüssel x``; ohne Schlüssel ``das Register`` (``fall="dat"``: ``dem Register``)."""
     if k is not None:
-        return f"Schlüssel {k}"
+        return f"Schlüssel {name(k)}"
     return "dem Register" if fall == "dat" else "das Register"
 
 

@@ -12,6 +12,7 @@ from collections.abc import Hashable
 from ..fehler import kurz
 from .modell import Modell
 from .suche import Aufgabe
+from .urteil import name as schluessel_name
 from .urteil import wert
 from .verlauf import Operation, UngueltigerVerlauf, einfrieren
 
@@ -143,7 +144,7 @@ def nachher(op: Operation) -> tuple[bool, Hashable]:
 
 def beschreibe(op: Operation) -> str:
     """``Lesen x → 1``, ``Schreiben x=1``, ``CAS x 1→2`` (ohne Schlüssel: ``Lesen → 1``)."""
-    name = "" if op.schluessel is None else f" {op.schluessel}"
+    name = "" if op.schluessel is None else f" {schluessel_name(op.schluessel)}"
     if op.f == "read":
         return f"Lesen{name} → {wert(op.ausgabe)}" if op.typ == "ok" else f"Lesen{name}"
     if op.f == "write":

@@ -80,6 +80,26 @@ def wert(v: object) -> str:
     return repr(v)
 
 
+def name(schluessel: object) -> str:
+    """Ein Schlüssel in einem Satz: ``x`` und ``k0`` wie sie sind, andere in Klammern
+    (``[1]``), damit ``Lesen [1] → 2`` nicht wie eine Zahl unter Zahlen aussieht."""
+    if isinstance(schluessel, str) and schluessel.isidentifier():
+        return schluessel
+    return f"[{schluessel!r}]"
+
+
+def sortiert(werte: Iterable[object]) -> list[object]:
+    """Zahlen der Größe nach, dann alles andere nach seiner Schreibweise (fest, ohne Hash)."""
+    return sorted(
+        werte,
+        key=lambda v: (
+            (0, v, "")
+            if isinstance(v, int | float) and not isinstance(v, bool)
+            else (1, 0, repr(v))
+        ),
+    )
+
+
 def und(teile: Sequence[str], wort: str = "und") -> str:
     """``["a", "b", "c"]`` -> ``a, b und c`` (``wort="oder"``: ``a, b oder c``)."""
     if len(teile) <= 1:

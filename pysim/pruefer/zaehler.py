@@ -4,7 +4,7 @@
 - ``f="read"``: das ``ok`` trägt den gelesenen Stand in ``value``.
 
 Angelehnt an Maelstroms Prüfer (``src/maelstrom/workload/pn_counter.clj``): Das letzte Lesen
-jedes Prozesses (ab ``geheilt``) muss die Summe der Adds sein, die vor ihm bestätigt waren,
+jedes Knotens (``node``; ohne ``node``: jedes Prozesses), das ab ``geheilt`` begann, muss die Summe der Adds sein, die vor ihm bestätigt waren,
 plus eine beliebige Auswahl der übrigen, die vor seinem Ende begonnen hatten. Maelstrom
 zählt dort nur unbestimmte Adds; hier zählen auch bestätigte, die noch während des Lesens
 liefen (bei Maelstrom liest der Client erst, wenn alle Adds vorbei sind). Jedes andere Lesen
@@ -14,7 +14,7 @@ dahin hinzugefügt sein kann.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 
 from .urteil import Befund, Urteil, aus_befunden, und, wer, zeiten
 from .verlauf import Operation, ganzzahl, nur, operationen
@@ -39,10 +39,11 @@ def zaehler(history: Sequence[Mapping[str, object]], *, geheilt: int | None = No
         zahl[r.index] = ganzzahl(r.ausgabe, r.index_ende, "Der gelesene Stand (value)")
     wirksam = [op for op in ops if op.f == "add" and op.typ != "fail"]
 
-    letzte: dict[int | str, Operation] = {}
+    # The final read of each node (each process, without nodes): who must show the sum.
+    letzte: dict[Hashable, Operation] = {}
     for r in lesen:
         if geheilt is None or r.beginn >= geheilt:
-            letzte[r.prozess] = r
+            letzte[r.prozess if r.knoten is None else r.knoten] = r
     befunde = []
     for r in lesen:
         sicher = [a for a in wirksam if a.typ == "ok" and a.vor(r)]
@@ -51,25 +52,22 @@ def zaehler(history: Sequence[Mapping[str, object]], *, geheilt: int | None = No
         ]
         basis = sum(zahl[a.index] for a in sicher)
         extra = [zahl[a.index] for a in unsicher]
-        if letzte.get(r.prozess) is r:
+        if letzte.get(r.prozess if r.knoten is None else r.knoten) is r:
             befund = _letztes(r, zahl[r.index], basis, extra, unsicher)
         else:
             befund = _zu_hoch(r, zahl[r.index], basis + sum(extra))
         if befund:
             befunde.append(befund)
-    if lesen and not letzte:
-        befunde.append(
-            Befund(
-                f"Kein Prozess las ab t={geheilt} erfolgreich; der Endstand bleibt ungeprüft.", ()
-            )
-        )
+    if not letzte:
+        ab = "" if geheilt is None else f" ab t={geheilt}"
+        befunde.append(Befund(f"Niemand las{ab} erfolgreich; der Endstand bleibt ungeprüft.", ()))
 
     summe = sum(zahl[a.index] for a in wirksam if a.typ == "ok")
     offen = sum(zahl[a.index] for a in wirksam if a.typ == "info")
     angaben = {
         "bestaetigt": summe,
         "unbestimmt": offen,
-        "letzte": {p: zahl[r.index] for p, r in letzte.items()},
+        "letzte": {wer_: zahl[r.index] for wer_, r in letzte.items()},
     }
     dazu = f", dazu unbestimmte über {offen}" if offen else ""
     return aus_befunden(
@@ -86,8 +84,9 @@ def _letztes(
 ) -> Befund | None:
     if _erreichbar(v - basis, extra):
         return None
+    bei = "" if r.knoten is None else f" bei {r.knoten}"
     satz = (
-        f"Das letzte Lesen von {wer(r)} ({zeiten(r)}) ergab {v}. Bis zu seinem Beginn waren "
+        f"Das letzte Lesen{bei} ({wer(r)}, {zeiten(r)}) ergab {v}. Bis zu seinem Beginn waren "
         f"Adds mit der Summe {basis} bestätigt"
     )
     if extra:

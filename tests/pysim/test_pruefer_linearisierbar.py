@@ -312,3 +312,13 @@ def test_fehlgeschlagene_zaehlen_nicht_zu_den_uebrigen() -> None:
     assert not u.ok
     assert "Die übrige Operation auf x ändert daran nichts" in u.erklaerung
     assert {(o.prozess, o.beginn) for o in u.zeugen} == {(1, 0), (1, 5), (3, 7)}
+
+
+def test_schluessel_die_keine_namen_sind_stehen_in_klammern() -> None:
+    h = verlauf(op(1, "write", 4, 0, 6, key=1), op(2, "read", None, 8, 9, key=1))
+    u = linearisierbar(h)
+    assert u.erklaerung.startswith(
+        "Nicht linearisierbar: Schlüssel [1]. Lesen [1] → None (Prozess 2)"
+    )
+    assert "nachdem Schreiben [1]=4 (Prozess 1) bei t=6 bestätigt war." in u.erklaerung
+    assert "Den Wert None hatte [1] nur am Anfang." in u.erklaerung

@@ -159,7 +159,7 @@ def test_zaehler_endstand_mit_unbestimmten_adds() -> None:
     u = zaehler(verlauf(*basis, stand(1, 10, 20, 21)), geheilt=15)
     assert not u.ok
     assert (
-        "Das letzte Lesen von Prozess 1 (t=20–21) ergab 10. Bis zu seinem Beginn waren Adds mit der "
+        "Das letzte Lesen (Prozess 1, t=20–21) ergab 10. Bis zu seinem Beginn waren Adds mit der "
         "Summe 8 bestätigt; dazu kann ein unbestimmtes oder gleichzeitiges Add über 4 kommen. "
         "Möglich sind 8 oder 12." in u.erklaerung
     )
@@ -190,7 +190,10 @@ def test_zaehler_zwischenstand_darf_zurueckliegen_aber_nicht_vorauseilen() -> No
 
 def test_zaehler_ohne_letztes_lesen() -> None:
     u = zaehler(verlauf(add(1, 3, 0, 2), stand(3, 3, 4, 5)), geheilt=10)
-    assert not u.ok and "Kein Prozess las ab t=10 erfolgreich" in u.erklaerung
+    assert (
+        not u.ok
+        and "Niemand las ab t=10 erfolgreich; der Endstand bleibt ungeprüft." in u.erklaerung
+    )
 
 
 def test_zaehler_nimmt_nur_zuwachs() -> None:
@@ -311,7 +314,7 @@ def test_kafka_falsche_formen() -> None:
         kafka_log(verlauf(send(1, None, "a", 0, 0, 1)))
     with pytest.raises(
         SimFehler,
-        match=r"Ereignis 1: Der Offset \(value\) eines „ok“ für send ist eine ganze Zahl >= 0, nicht 'a'.",
+        match=r"Ereignis 1: Der Offset \(value, oder \[nachricht, offset\]\) eines „ok“ für send ist eine ganze Zahl >= 0, nicht 'a'.",
     ):
         kafka_log(verlauf(send(1, "k", "a", "a", 0, 1)))
     with pytest.raises(
@@ -350,3 +353,41 @@ def test_kennzahlen_leer() -> None:
     assert str(k) == "0 Operationen: 0 ok, 0 fehlgeschlagen, 0 unbestimmt."
     with pytest.raises(SimFehler, match="nachrichten muss mindestens 0 sein"):
         kennzahlen([], nachrichten=-1)
+
+
+def test_kafka_in_der_form_von_pysim_cluster() -> None:
+    """Wie ``pysim.cluster`` schreibt: ``ok`` eines send mit ``[nachricht, offset]``, polls und
+    Abfragen ohne Anfrage im ``invoke`` (``value`` None), Zusatzfelder wie ``index``."""
+    h = verlauf(
+        send(1, "k0", 7, [7, 0], 0, 1, client="c1"),
+        send(2, "k0", 8, [8, 1], 0, 2, client="c2"),
+        poll(3, None, {"k0": [[1, 8]]}, 5, 6, client="c3"),
+        commit(3, None, 7, 8),
+        positionen(4, None, {"k0": 1}, 9, 10),
+        positionen(4, None, {"k0": 0}, 11, 12),
+        poll(5, None, None, 13, 14),
+    )
+    for i, e in enumerate(h):
+        e["index"] = i
+    e = kafka_log(h).erklaerung
+    assert "Verloren: send 7 an k0 (Prozess 1, t=0–1) bekam Offset 0" in e
+    assert (
+        "list_committed_offsets von Prozess 4 meldete bei t=10 1, doch list_committed_offsets von Prozess 4 (t=11–12) meldet 0."
+        in e
+    )
+
+
+def test_zaehler_letztes_lesen_je_knoten() -> None:
+    # Each node's last read counts, whichever process made it (pysim.cluster reads each node
+    # once more with a new process at the end).
+    basis = [add(1, 3, 0, 2, node="n1"), add(2, 5, 1, 3, node="n2")]
+    lesen = [
+        stand(1, 0, 4, 5, node="n1"),
+        stand(7, 8, 20, 21, node="n1"),
+        stand(8, 3, 20, 21, node="n2"),
+    ]
+    u = zaehler(verlauf(*basis, *lesen), geheilt=15)
+    assert not u.ok
+    assert "Das letzte Lesen bei n2 (Prozess 8, t=20–21) ergab 3." in u.erklaerung
+    assert "bei n1" not in u.erklaerung
+    assert u.angaben["letzte"] == {"n1": 8, "n2": 3}
