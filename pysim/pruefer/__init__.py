@@ -22,12 +22,13 @@ Eine Liste von Ereignissen (dicts) in Realzeit-Reihenfolge, wie bei Jepsen::
 - ``value`` (optional, sonst ``None``): am ``invoke`` die Eingabe, am Abschluss das Ergebnis.
   Ein ``ok`` ohne ``value`` übernimmt für Schreibendes die Eingabe.
 - ``node`` (optional): der Knoten, der die Operation bediente (``broadcast`` braucht es bei
-  ``read``).
+  ``read``; ``zaehler`` prüft das letzte Lesen je Knoten).
 - ``time`` (int >= 0): virtuelle Ticks, nie kleiner als beim Ereignis davor. Ereignisse im
   selben Tick gelten als gleichzeitig: Eine Operation liegt nur dann vor einer anderen, wenn
   sie in einem früheren Tick bestätigt war, als die andere begann.
 
-Ein Abschluss darf ``f``, ``key`` und ``node`` wiederholen, aber nicht ändern. Ein Verlauf,
+Weitere Felder (``index``, ``client``, ``error``, wie ``pysim.cluster`` sie schreibt) stören
+nicht. Ein Abschluss darf ``f``, ``key`` und ``node`` wiederholen, aber nicht ändern. Ein Verlauf,
 der das verletzt, ist ein ``UngueltigerVerlauf`` (ein ``SimFehler``) mit deutscher Meldung,
 die den Index des schuldigen Ereignisses nennt (auch als Attribut ``index``).
 

@@ -47,8 +47,11 @@ def broadcast(
                     op.index_ende, "Ein „ok“ für read trägt die Liste der Nachrichten in value."
                 )
             lesen.append((op, frozenset(einfrieren(v, op.index) for v in op.ausgabe)))
-    alle_knoten = list(
-        dict.fromkeys(knoten if knoten is not None else (o.knoten for o in ops if o.f == "read"))
+    # The caller's nodes in the caller's order; else every node that served a read, sorted.
+    alle_knoten = (
+        list(dict.fromkeys(knoten))
+        if knoten is not None
+        else sortiert(dict.fromkeys(o.knoten for o in ops if o.f == "read"))
     )
     bestaetigt = {
         v: next(b for b in bs if b.typ == "ok")
