@@ -17,6 +17,8 @@ einem festen Seed, jede Zeit ist simuliert (Ticks): Derselbe Code gibt überall 
 - ``SagaSim``, ``Saga``, ``Schritt``, ``Dienst``: orchestrierte Sagas mit Kompensation,
   Idempotenzschlüsseln, Outbox und Störungen (Lektion „Sagas“),
 - ``pysim.stoerung``: simulierte Abstürze für Übungen,
+- ``pysim.pruefer``: Prüfer für Verläufe verteilter Läufe (Linearisierbarkeit, eindeutige IDs,
+  Broadcast, Zähler, Kafka-Log, Kennzahlen) mit deutschen Urteilen,
 - ``SimFehler``: die Basisklasse aller Fehler (deutsche Meldungen).
 """
 

@@ -259,7 +259,7 @@ def test_a_comparison_inside_a_class_body_of_a_check_works() -> None:
     """Python mangles ``__name`` inside a class body; the helpers must survive that."""
     from lessonkit.checks import run_checks
 
-    pruefung = '''
+    pruefung = """
 @pruefe("in einer Klasse")
 def _():
     class Innen:
@@ -267,6 +267,6 @@ def _():
         drin = "a" in "ab"
         anders = 1 != 2
     assert Innen.gleich and Innen.drin and Innen.anders
-'''
+"""
     [check] = run_checks(pruefung, {"__name__": "__main__"})
     assert check.ok, check.message

@@ -1,0 +1,74 @@
+"""pysim.pruefer: Prüfer für Verläufe verteilter Läufe, mit deutschen Urteilen.
+
+Die Prüfer kennen nur den Verlauf (history), nicht den Cluster, der ihn erzeugte. Reines
+Python ohne Abhängigkeiten, in CPython und Pyodide gleich; jedes Urteil ist deterministisch.
+
+Der Verlauf
+-----------
+
+Eine Liste von Ereignissen (dicts) in Realzeit-Reihenfolge, wie bei Jepsen::
+
+    {"process": 1, "type": "invoke", "f": "write", "key": "x", "value": 1, "time": 37}
+    {"process": 1, "type": "ok",     "f": "write", "key": "x", "value": 1, "time": 41}
+
+- ``process`` (int oder str): wer die Operation ausführt. Ein Prozess hat höchstens eine
+  offene Operation.
+- ``type``: ``"invoke"`` beginnt eine Operation; ``"ok"``, ``"fail"`` oder ``"info"`` schließt
+  die offene Operation desselben Prozesses ab. ``ok``: hat gewirkt. ``fail``: hat sicher nicht
+  gewirkt. ``info``: unbestimmt, kann zu jeder Zeit nach dem ``invoke`` gewirkt haben oder nie.
+  Ein ``invoke`` ohne Abschluss am Ende des Verlaufs zählt als ``info``.
+- ``f`` (str): die Operation, je Prüfer festgelegt (siehe dort).
+- ``key`` (optional): der Schlüssel; verschiedene Schlüssel sind unabhängig.
+- ``value`` (optional, sonst ``None``): am ``invoke`` die Eingabe, am Abschluss das Ergebnis.
+  Ein ``ok`` ohne ``value`` übernimmt für Schreibendes die Eingabe.
+- ``node`` (optional): der Knoten, der die Operation bediente (``broadcast`` braucht es bei
+  ``read``; ``zaehler`` prüft das letzte Lesen je Knoten).
+- ``time`` (int >= 0): virtuelle Ticks, nie kleiner als beim Ereignis davor. Ereignisse im
+  selben Tick gelten als gleichzeitig: Eine Operation liegt nur dann vor einer anderen, wenn
+  sie in einem früheren Tick bestätigt war, als die andere begann.
+
+Weitere Felder (``index``, ``client``, ``error``, wie ``pysim.cluster`` sie schreibt) stören
+nicht. Ein Abschluss darf ``f``, ``key`` und ``node`` wiederholen, aber nicht ändern. Ein Verlauf,
+der das verletzt, ist ein ``UngueltigerVerlauf`` (ein ``SimFehler``) mit deutscher Meldung,
+die den Index des schuldigen Ereignisses nennt (auch als Attribut ``index``).
+
+Die Prüfer
+----------
+
+Jeder gibt ein ``Urteil``: ``ok``, ``erklaerung`` (deutsch), ``zeugen`` (die belegenden
+Operationen, mit den Indizes ihrer Ereignisse), ``entschieden``, ``angaben``.
+
+- ``linearisierbar(history, model="register")``: ``read`` (Ergebnis im ``value`` des ``ok``),
+  ``write``, ``cas`` (``value = [erwartet, neu]``); anfangs ``None``. Wie Porcupine: Schlüssel
+  getrennt, Suche mit Gedächtnis, nach ``max_schritte`` Abbruch mit ``entschieden=False``.
+- ``eindeutige_ids(history)``: ``generate``, das ``ok`` trägt die ID.
+- ``broadcast(history, geheilt=…, knoten=…)``: ``broadcast`` und ``read`` (mit ``node``).
+- ``zaehler(history, geheilt=…)``: ``add`` und ``read`` eines Grow-only Counters.
+- ``kafka_log(history)``: ``send``, ``poll``, ``commit_offsets``, ``list_committed_offsets``.
+- ``kennzahlen(history, nachrichten=None)``: Latenz p50/p99/max, Verfügbarkeit, Nachrichten
+  je Operation.
+"""
+
+from .broadcast import broadcast
+from .eindeutig import eindeutige_ids
+from .kafka import kafka_log
+from .kennzahlen import Kennzahlen, kennzahlen
+from .linearisierbar import MAX_SCHRITTE, linearisierbar
+from .urteil import Urteil
+from .verlauf import Operation, UngueltigerVerlauf, operationen
+from .zaehler import zaehler
+
+__all__ = [
+    "MAX_SCHRITTE",
+    "Kennzahlen",
+    "Operation",
+    "UngueltigerVerlauf",
+    "Urteil",
+    "broadcast",
+    "eindeutige_ids",
+    "kafka_log",
+    "kennzahlen",
+    "linearisierbar",
+    "operationen",
+    "zaehler",
+]

@@ -1,0 +1,154 @@
+"""Der kleinste wahre Grund, warum ein Schlüssel nicht linearisierbar ist.
+
+1. Die häufigsten Fälle zuerst, direkt aus den Zeiten, ohne Suche: das erste bestätigte Lesen
+   (oder cas), dessen Wert niemand geschrieben haben kann, oder das veraltet ist: Jede
+   Operation, die den Wert schreiben konnte, war bestätigt, bevor eine andere Operation
+   begann, nach der ein anderer Wert im Register stand (ein Schreiben, oder ein Lesen, das ihn
+   sah), und diese war bestätigt, bevor das Lesen begann.
+2. Sonst die Operation, die sich nicht einordnen lässt: Der kürzeste Anfang des Verlaufs, der
+   schon nicht linearisierbar ist, endet mit ihrer Bestätigung (binäre Suche; ein Anfang, der
+   nicht geht, geht auch verlängert nicht).
+3. Dazu Delta Debugging: Die übrigen Operationen werden gelockert (als hätten sie irgendwann
+   nach ihrem Beginn oder gar nicht gewirkt), solange der Fehler bleibt; erst Lesende (sie
+   fallen weg, das ist billig), dann Schreibende. Lockern erlaubt nur mehr Reihenfolgen: Was
+   danach noch scheitert, ist ein wahrer Grund. Was bleibt, ist nötig: Jede einzelne weitere
+   Lockerung machte den Rest linearisierbar.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass, field
+
+from .modell import Modell
+from .suche import Aufgabe, Budget
+from .verlauf import Operation
+
+
+@dataclass(frozen=True)
+class Grund:
+    """``schuldig`` lässt sich nicht einordnen.
+
+    Veraltet: Nach ``ueberschreibend`` stand ein anderer Wert im Register; sie wirkte nach
+    jeder der ``quellen`` (allen, die den Wert schreiben konnten) und vor ``schuldig``. Sonst: ``andere`` erzwingen es.
+    ``vollstaendig`` ist ``False``, wenn das Budget nicht reichte, die Zeugen zu verringern.
+    """
+
+    schuldig: Operation
+    andere: list[Operation] = field(default_factory=list)
+    ueberschreibend: Operation | None = None
+    quellen: list[Operation] = field(default_factory=list)
+    vollstaendig: bool = True
+
+
+def finde(
+    modell: Modell, ops: Sequence[Operation], aufgaben: Sequence[Aufgabe], budget: Budget
+) -> Grund:
+    """Der Grund für einen Schlüssel mit den Operationen ``ops``, dessen Aufgaben scheitern."""
+
+    def scheitert(auswahl: Sequence[Aufgabe]) -> bool:
+        # Only a definite "no" counts: an exhausted budget must never shrink the reason.
+        return modell.pruefe(auswahl, budget) is False
+
+    einfach = _einfacher_grund(modell, ops)
+    if einfach is not None:
+        return einfach
+    nach_index = {op.index: op for op in ops}
+    kandidaten = sorted((a for a in aufgaben if a.ende is not None), key=Aufgabe.antwort_stelle)
+    unten, oben = 0, len(kandidaten) - 1  # the whole history fails: so does its last prefix
+    while unten < oben:
+        mitte = (unten + oben) // 2
+        if scheitert(_anfang(modell, aufgaben, kandidaten[mitte])):
+            oben = mitte
+        else:
+            unten = mitte + 1
+    schuldig = kandidaten[oben]
+    c = nach_index[schuldig.rang]
+    praefix = _anfang(modell, aufgaben, schuldig)
+    fest = [a for a in praefix if a.ende is not None and a.rang != schuldig.rang]
+    locker = [a for a in praefix if a.ende is None]
+
+    def ohne(behalten: Sequence[Aufgabe]) -> list[Aufgabe]:
+        bleibt = {a.rang for a in behalten}
+        gelockert = [modell.gelockert(a) for a in fest if a.rang not in bleibt]
+        return [schuldig, *behalten, *locker, *(a for a in gelockert if a is not None)]
+
+    fallen = [a for a in fest if modell.gelockert(a) is None]
+    wirken = [a for a in fest if modell.gelockert(a) is not None]
+    fallen = _verringern(fallen, lambda auswahl: scheitert(ohne([*auswahl, *wirken])))
+    wirken = _verringern(wirken, lambda auswahl: scheitert(ohne([*fallen, *auswahl])))
+    andere = sorted((nach_index[a.rang] for a in [*fallen, *wirken]), key=lambda op: op.index)
+    return Grund(c, andere=andere, vollstaendig=budget.rest > 0)
+
+
+def _verringern(
+    auswahl: list[Aufgabe], scheitert: Callable[[list[Aufgabe]], bool]
+) -> list[Aufgabe]:
+    """Delta Debugging: Blöcke weglassen, solange ``scheitert`` bleibt; dann halbe Blöcke."""
+    block = max(1, len(auswahl) // 2)
+    while auswahl:
+        i = 0
+        while i < len(auswahl):
+            versuch = auswahl[:i] + auswahl[i + block :]
+            if scheitert(versuch):
+                auswahl = versuch
+            else:
+                i += block
+        if block == 1:
+            break
+        block = max(1, block // 2)
+    return auswahl
+
+
+def _anfang(modell: Modell, aufgaben: Sequence[Aufgabe], letzte: Aufgabe) -> list[Aufgabe]:
+    """Der Verlauf bis zur Antwort von ``letzte``: später Beantwortetes wird gelockert,
+    später Begonnenes fällt weg."""
+    schnitt = letzte.antwort_stelle()
+    ergebnis = []
+    for a in aufgaben:
+        if a.aufruf_stelle() >= schnitt:
+            continue
+        b = a if a.antwort_stelle() <= schnitt else modell.gelockert(a)
+        if b is not None:
+            ergebnis.append(b)
+    return ergebnis
+
+
+def _einfacher_grund(modell: Modell, ops: Sequence[Operation]) -> Grund | None:
+    """Das erste bestätigte Lesen (oder cas), das einen nie oder nur früher geschriebenen
+    Wert vorfindet; ``None``, wenn es keins gibt.
+
+    Wahr, weil: Ein Wert, den bis zum Ende des Lesens niemand zu schreiben begann (außer dem
+    Anfangszustand), kann nicht im Register stehen. Und veraltet: Jede Quelle war bestätigt,
+    bevor die Überschreibende begann, die war bestätigt, bevor das Lesen begann; in jeder
+    passenden Reihenfolge wirkt sie nach allen Quellen und vor dem Lesen. Gleich nach ihr
+    stand ein anderer Wert im Register, und danach schreibt niemand mehr den gelesenen. Der
+    Anfangszustand liegt vor jeder Operation.
+    """
+    schreiber: dict[Hashable, list[Operation]] = {}
+    for w in ops:
+        schreibt, v = modell.schreibt(w)
+        if schreibt and w.typ != "fail":
+            schreiber.setdefault(v, []).append(w)
+    # Confirmed operations after which the register's value is known; latest end first.
+    sicher = sorted(
+        (o for o in ops if o.typ == "ok" and o.ende is not None and modell.nachher(o)[0]),
+        key=lambda o: (o.ende or 0, o.index),
+        reverse=True,
+    )
+    lesende = [c for c in ops if c.typ == "ok" and c.ende is not None and modell.liest(c)[0]]
+    for c in sorted(lesende, key=lambda c: (c.ende or 0, c.index)):
+        _, v = modell.liest(c)
+        quellen = [w for w in schreiber.get(v, []) if w is not c and w.beginn <= (c.ende or 0)]
+        if not quellen and v != modell.anfang:
+            return Grund(c)
+        if any(q.typ != "ok" for q in quellen):
+            continue  # an indeterminate writer may have acted at any later time
+        zuletzt = max((q.ende or 0 for q in quellen), default=-1)
+        ueber = next(
+            (o for o in sicher if o.vor(c) and o.beginn > zuletzt and modell.nachher(o)[1] != v),
+            None,
+        )
+        if ueber is not None:
+            return Grund(c, ueberschreibend=ueber, quellen=quellen)
+    return None
