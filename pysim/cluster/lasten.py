@@ -27,11 +27,13 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
+from .. import pruefer
 from ..fehler import UngueltigeEingabe
 from .nachricht import Nachricht, ist_endgueltig
 
 if TYPE_CHECKING:
     from .cluster import Cluster
+    from .lauf import Lauf
 
 
 @dataclass(frozen=True)
@@ -74,6 +76,10 @@ class Last:
         ``read`` auf jedem Knoten)."""
         return []
 
+    def pruefe(self, lauf: Lauf) -> pruefer.Urteil:
+        """Das Urteil über die Geschichte des Laufs (``pysim.pruefer``)."""
+        raise NotImplementedError
+
     def plane(self, zufall: random.Random, dauer: int, clients: int) -> list[Geplant]:
         """Die Operationen aller Clients bis ``dauer``, nach Zeit (dann Client) geordnet."""
         geplant = []
@@ -100,6 +106,9 @@ class Echo(Last):
     def ergebnis(self, f: str, key: Any, value: Any, antwort: dict[str, Any]) -> Any:
         return antwort.get("echo")
 
+    def pruefe(self, lauf: Lauf) -> pruefer.Urteil:
+        return pruefer.echo(lauf.geschichte)
+
 
 class EindeutigeIds(Last):
     name = "unique-ids"
@@ -112,6 +121,9 @@ class EindeutigeIds(Last):
 
     def ergebnis(self, f: str, key: Any, value: Any, antwort: dict[str, Any]) -> Any:
         return antwort.get("id")
+
+    def pruefe(self, lauf: Lauf) -> pruefer.Urteil:
+        return pruefer.eindeutige_ids(lauf.geschichte)
 
 
 #: Topologies for ``Broadcast``: node ids -> neighbours of each.
@@ -172,6 +184,12 @@ class Broadcast(Last):
     def abschluss(self, knoten: list[str]) -> list[tuple[str, str, Any, Any]]:
         return [(k, "read", None, None) for k in knoten]
 
+    def pruefe(self, lauf: Lauf) -> pruefer.Urteil:
+        # The final reads begin after the faults healed (at the run's end).
+        return pruefer.broadcast(
+            lauf.geschichte, geheilt=lauf.einstellungen.dauer, knoten=lauf.cluster.ids
+        )
+
 
 class Zaehler(Last):
     """Grow-only counter: ``add`` (``delta`` 1 bis 5), ``read``; die Knoten dürfen ``seq-kv`` fragen."""
@@ -192,6 +210,9 @@ class Zaehler(Last):
 
     def abschluss(self, knoten: list[str]) -> list[tuple[str, str, Any, Any]]:
         return [(k, "read", None, None) for k in knoten]
+
+    def pruefe(self, lauf: Lauf) -> pruefer.Urteil:
+        return pruefer.zaehler(lauf.geschichte, geheilt=lauf.einstellungen.dauer)
 
 
 class Register(Last):
@@ -221,6 +242,9 @@ class Register(Last):
 
     def ergebnis(self, f: str, key: Any, value: Any, antwort: dict[str, Any]) -> Any:
         return antwort.get("value") if f == "read" else value
+
+    def pruefe(self, lauf: Lauf) -> pruefer.Urteil:
+        return pruefer.linearisierbar(lauf.geschichte)
 
 
 class KafkaLog(Last):
@@ -265,6 +289,15 @@ class KafkaLog(Last):
         if f == "list_committed_offsets":
             return antwort.get("offsets")
         return value
+
+    def pruefe(self, lauf: Lauf) -> pruefer.Urteil:
+        return pruefer.kafka_log(lauf.geschichte)
+
+
+#: Every workload by its name (Maelstrom's names).
+LASTEN: dict[str, type[Last]] = {
+    last.name: last for last in (Echo, EindeutigeIds, Broadcast, Zaehler, Register, KafkaLog)
+}
 
 
 @dataclass

@@ -50,6 +50,7 @@ Operationen, mit den Indizes ihrer Ereignisse), ``entschieden``, ``angaben``.
 """
 
 from .broadcast import broadcast
+from .echo import echo
 from .eindeutig import eindeutige_ids
 from .kafka import kafka_log
 from .kennzahlen import Kennzahlen, kennzahlen
@@ -65,6 +66,7 @@ __all__ = [
     "UngueltigerVerlauf",
     "Urteil",
     "broadcast",
+    "echo",
     "eindeutige_ids",
     "kafka_log",
     "kennzahlen",

@@ -390,3 +390,28 @@ def test_the_picture_keeps_the_rules_and_stays_bounded() -> None:
     bild = raumzeit(gross).svg
     assert "weitere Nachrichten nicht gezeigt" in bild
     assert bild.count("<line") < 2 * MAX_NACHRICHTEN + 200
+
+
+def test_each_workload_judges_its_run_with_its_checker() -> None:
+    from pysim.cluster.lasten import LASTEN
+
+    assert sorted(LASTEN) == ["broadcast", "echo", "g-counter", "kafka", "lin-kv", "unique-ids"]
+    gut = lauf(MitWiederholung, Broadcast(), knoten=5, seed=3, dauer=100, stoerungen="zufall")
+    assert gut.last.pruefe(gut).ok
+    schlecht = lauf(Flut, Broadcast(), knoten=5, seed=3, dauer=100, stoerungen="zufall")
+    urteil = schlecht.last.pruefe(schlecht)
+    assert not urteil.ok
+    assert "bestätigte Werte" in urteil.erklaerung
+    echo = lauf(EchoKnoten, Echo(), knoten=2, seed=1, dauer=30)
+    assert echo.last.pruefe(echo).ok
+
+
+def test_an_echo_that_answers_something_else_is_named() -> None:
+    class Falsch(Knoten):
+        def bei_echo(self, n: Nachricht) -> None:
+            self.antworte(n, {"type": "echo_ok", "echo": "immer dasselbe"})
+
+    ergebnis = lauf(Falsch, Echo(), knoten=1, seed=1, dauer=10, clients=1)
+    urteil = ergebnis.last.pruefe(ergebnis)
+    assert not urteil.ok
+    assert "und bekam 'immer dasselbe' zurück" in urteil.erklaerung
