@@ -39,8 +39,9 @@ class UnbekannteGruppe(SimFehler, LookupError):
 class CommitAbgelehnt(SimFehler):
     """Ein Mitglied will eine Position speichern, darf es aber nicht mehr.
 
-    Es wurde aus der Gruppe entfernt (Sitzungs-Zeitfenster), ist ausgetreten, oder die Gruppe wurde seit
-    seinem Lesen neu verteilt. Wie Kafkas ``CommitFailedException``: Nichts wird gespeichert.
+    Es ist abgestürzt, wurde aus der Gruppe entfernt (Max Poll Interval oder Session Timeout), ist
+    ausgetreten, oder die Gruppe wurde seit seinem Lesen neu verteilt. Wie Kafkas
+    ``CommitFailedException``: Nichts wird gespeichert.
     """
 
 

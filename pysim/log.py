@@ -10,16 +10,20 @@ Die Methoden entsprechen den Befehlen der Konsole in Lektion 2::
     log.consume("orders", "billing", commit=False)   # liest weiter, speichert nicht
     log.seek("orders", "billing", "billing-1", 1, 0)   # Leseposition von p1 zurück auf 0
     log.commit("orders", "billing", "billing-1")       # speichert die Leseposition
-    log.describe("billing")                   # Position, Ende, Rückstand je Partition
+    log.describe("billing")                   # Position, Ende, Lag je Partition
     log.offsets("orders")                     # Enden und Positionen aller Gruppen
     log.reset("billing", to=0)                # oder "earliest" / "latest"
 
-Ausfall und Neuverteilung (Rebalance)::
+Ausfall und Rebalancing::
 
-    log = Log(session_timeout=3)              # 3 Ticks ohne consume überlebt ein Mitglied
+    log = Log(max_poll_interval=3)            # 3 Ticks ohne consume übersteht ein Mitglied
     log.consume("orders", "billing", member="billing-2", commit=False)   # liest, speichert nicht
     log.tick(4)                               # billing-2 ist entfernt, billing-1 übernimmt
     log.commit("orders", "billing", member="billing-2")                  # -> CommitAbgelehnt
+
+    log = Log(session_timeout=2)              # 2 Ticks ohne Herzschlag übersteht ein Mitglied
+    log.absturz("billing", "billing-2")         # abgestürzt: hält p2, schickt keine Herzschläge
+    log.tick(3)                               # jetzt erst entfernt, billing-1 übernimmt
 
 Zwei Positionen je Partition, wie in Kafkas ``KafkaConsumer`` („Offsets and Consumer Position“):
 die *Leseposition* des Mitglieds, das die Partition gerade liest (sie rückt mit jedem ``consume``
@@ -27,7 +31,8 @@ weiter, ob es speichert oder nicht), und die *gespeicherte Position* der Gruppe 
 die gespeicherte überlebt einen Wechsel: Wer eine Partition neu bekommt, beginnt dort.
 
 Die Regeln (Partition wählen, Lese- und Startposition, Aufteilung je Topic, reset, Zustände eines
-Mitglieds, Generationen) stehen in ``log_regeln.py``, mit den Vereinfachungen gegenüber Kafka.
+Mitglieds, die zwei Fristen, Generationen) stehen in ``log_regeln.py``, mit den Vereinfachungen
+gegenüber Kafka.
 Der Simulator bildet keine Retention und keine Log Compaction nach.
 """
 
@@ -57,8 +62,8 @@ from .svg import Bild
 ERLAUBTE_ZEICHEN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
 
 UNVERAENDERLICH = (
-    "Einträge im Log werden nie verändert oder gelöscht: Ein Ereignis ist etwas, das schon "
-    "geschehen ist. Eine Korrektur ist ein neues Ereignis, z. B. "
+    "Einträge im Log werden nicht verändert und nicht einzeln gelöscht: Ein Ereignis ist etwas, "
+    "das schon geschehen ist. Eine Korrektur ist ein neues Ereignis, z. B. "
     'produce(topic, {…, "why": "correction"}, key=…).'
 )
 
@@ -104,7 +109,7 @@ class GruppenZeile:
         return (
             f"GruppenZeile({self.topic} p{self.partition}: "
             f"Position {regeln.position_text(self.position)}, Ende {self.end}, "
-            f"Rückstand {regeln.position_text(self.lag)}, liest: {wer})"
+            f"Lag {regeln.position_text(self.lag)}, liest: {wer})"
         )
 
 
@@ -134,20 +139,33 @@ class Offsets:
 
 @dataclass(frozen=True)
 class Entfernt:
-    """Ein Mitglied, das ``tick`` aus seiner Gruppe entfernt hat (Sitzungs-Zeitfenster).
+    """Ein Mitglied, das ``tick`` aus seiner Gruppe entfernt hat: nach dem Max Poll Interval (es
+    hat zu lange nicht gelesen) oder, nach einem Absturz, nach dem Session Timeout.
 
-    ``uebernahme``: je Partition, die es las, ``(topic, partition, neues Mitglied oder None)``.
-    ``zeitfenster``: das Sitzungs-Zeitfenster, das ablief. Ein Eintrag von pysim, darum deutsch;
-    ``group``, ``member`` und ``timeout`` sind die alten Namen (Aliase).
+    ``frist``: die Frist in Ticks, die ablief (``grund`` sagt, welche). ``absturz``: der Tick des
+    Absturzes (``None``: nicht abgestürzt, nur zu langsam). ``uebernahme``: je Partition, die es
+    las, ``(topic, partition, neues Mitglied oder None)``. Ein Eintrag von pysim, darum deutsch;
+    ``group`` und ``member`` sind die alten Namen (Aliase).
     """
 
     gruppe: str
     mitglied: str
     zeit: int
     ohne_lesen: int
-    zeitfenster: int
+    frist: int
     generation: int
     uebernahme: tuple[tuple[str, int, str | None], ...]
+    absturz: int | None = None
+
+    @property
+    def grund(self) -> str:
+        """``max_poll_interval`` (zu lange nicht gelesen) oder ``session_timeout`` (abgestürzt)."""
+        return regeln.MAX_POLL if self.absturz is None else regeln.SESSION
+
+    @property
+    def ohne_herzschlag(self) -> int | None:
+        """Ticks seit dem Absturz (``None``: nicht abgestürzt)."""
+        return None if self.absturz is None else self.zeit - self.absturz
 
     @property
     def group(self) -> str:
@@ -159,16 +177,18 @@ class Entfernt:
         """Alter Name von ``mitglied``."""
         return self.mitglied
 
-    @property
-    def timeout(self) -> int:
-        """Alter Name von ``zeitfenster``."""
-        return self.zeitfenster
+    def warum(self) -> str:
+        """``4 Ticks ohne consume, Max Poll Interval 3`` oder, nach einem Absturz,
+        ``abgestürzt bei t=3, 3 Ticks ohne Herzschlag, Session Timeout 2``."""
+        if self.absturz is None:
+            return f"{self.ohne_lesen} Ticks ohne consume, Max Poll Interval {self.frist}"
+        return (
+            f"abgestürzt bei t={self.absturz}, {self.ohne_herzschlag} Ticks ohne Herzschlag, "
+            f"Session Timeout {self.frist}"
+        )
 
     def __str__(self) -> str:
-        text = (
-            f"{self.mitglied} aus „{self.gruppe}“ entfernt (t={self.zeit}): {self.ohne_lesen} "
-            f"Ticks ohne consume, Sitzungs-Zeitfenster {self.zeitfenster}"
-        )
+        text = f"{self.mitglied} aus „{self.gruppe}“ entfernt (t={self.zeit}): {self.warum()}"
         if self.uebernahme:
             text += "; " + ", ".join(f"{t} p{p} → {wer}" for t, p, wer in self.nachfolger())
         return text
@@ -236,8 +256,8 @@ class Topic:
 class Gruppe:
     """Eine Consumer-Gruppe: Mitglieder, ihre Topics, eine gespeicherte Position je Partition.
 
-    Jede Änderung der Mitglieder oder ihrer Topics ist eine Neuverteilung (Rebalance) und erhöht
-    die Generation. Die Leseposition eines Mitglieds merkt sich die Gruppe mit der Generation, in
+    Jede Änderung der Mitglieder oder ihrer Topics ist ein Rebalancing und erhöht die
+    Generation. Die Leseposition eines Mitglieds merkt sich die Gruppe mit der Generation, in
     der es zuletzt gelesen hat: Nur in derselben Generation liest es dort weiter, verschiebt sie
     (``Log.seek``) und speichert sie (``Log.commit``).
     """
@@ -255,6 +275,8 @@ class Gruppe:
         # seines letzten consume, je Partition, wo es sie übernommen hat und wo es als Nächstes liest.
         self._gelesen: dict[tuple[str, str], tuple[int, dict[int, tuple[int, int]]]] = {}
         self._entfernt: dict[str, Entfernt] = {}
+        #: Mitglied -> Tick seines Absturzes (nur solange es abgestürzt ist).
+        self._abgestuerzt: dict[str, int] = {}
         #: When the group last changed (``Log._aktion`` then): pictures with many groups draw
         #: the most recently active ones.
         self._aktiv = 0
@@ -278,8 +300,13 @@ class Gruppe:
         return sorted(self._abos.get(member, set()))
 
     def zustand(self, member: str) -> str | None:
-        """``Mitglied``, ``entfernt``, ``ausgetreten`` oder ``None`` (nie beigetreten)."""
+        """``Mitglied``, ``abgestürzt``, ``entfernt``, ``ausgetreten`` oder ``None`` (nie
+        beigetreten)."""
         return self._zustand.get(member)
+
+    def abgestuerzt(self) -> dict[str, int]:
+        """Die abgestürzten Mitglieder, die ihre Partitionen noch halten: ``{Mitglied: Tick}``."""
+        return dict(sorted(self._abgestuerzt.items()))
 
     def zuletzt_gelesen(self, member: str) -> int | None:
         """Der Tick, an dem ``member`` zuletzt gelesen hat (``None``: nie)."""
@@ -292,7 +319,7 @@ class Gruppe:
         return self._aktiv
 
     def entfernt(self) -> list[Entfernt]:
-        """Die Mitglieder, die das Sitzungs-Zeitfenster entfernt hat und die nicht wieder lesen."""
+        """Die Mitglieder, die eine der beiden Fristen entfernt hat und die nicht wieder lesen."""
         return [e for m, e in sorted(self._entfernt.items()) if self._zustand[m] == regeln.ENTFERNT]
 
     def position(self, topic: str, partition: int) -> int | None:
@@ -303,8 +330,8 @@ class Gruppe:
         """Die Lesepositionen von ``member`` in ``topic``: ``{Partition: nächster Offset}``.
 
         ``None``, wenn es dort nicht weiterlesen kann: Es hat ``topic`` nie gelesen, ist nicht mehr
-        Mitglied, oder die Gruppe wurde seither neu verteilt (dann beginnt es an der gespeicherten
-        Position).
+        Mitglied oder abgestürzt, oder die Gruppe wurde seither neu verteilt (dann beginnt es an der
+        gespeicherten Position).
         """
         lesung = self._gelesen.get((member, topic))
         if lesung is None or self._zustand.get(member) != regeln.MITGLIED:
@@ -335,7 +362,7 @@ class Gruppe:
         """``(von, bis)``: hinter der gespeicherten Position schon gelesen (oder ``None``).
 
         ``bis`` ist die größte Leseposition eines Mitglieds in dieser Partition (auch eines
-        entfernten). Wer die Partition neu bekommt, liest diese Einträge noch einmal; ein Mitglied,
+        entfernten oder abgestürzten). Wer die Partition neu bekommt, liest diese Einträge noch einmal; ein Mitglied,
         das sie behält, liest ab seiner Leseposition weiter. Mit ``seek`` übersprungene Einträge
         zählen mit.
         """
@@ -368,11 +395,15 @@ class Gruppe:
             weiter = "" if lesen == zeile.position else f" (Leseposition {lesen})"
             zeilen.append(
                 f"  {zeile.topic} p{zeile.partition}: Position "
-                f"{regeln.position_text(zeile.position)} von {zeile.end}, Rückstand "
+                f"{regeln.position_text(zeile.position)} von {zeile.end}, Lag "
                 f"{regeln.position_text(zeile.lag)}, liest: {wer}{weiter}"
             )
         if len(zeilen) == 1:
             zeilen.append("  (noch keine gespeicherte Position)")
+        zeilen.extend(
+            f"  {m} ist bei t={t} abgestürzt und hält seine Partitionen"
+            for m, t in self.abgestuerzt().items()
+        )
         zeilen.extend(f"  {e}" for e in self.entfernt())
         return "\n".join(zeilen)
 
@@ -380,15 +411,22 @@ class Gruppe:
 class Log:
     """Das ganze Log: Topics und Consumer-Gruppen.
 
-    ``session_timeout``: nach wie vielen Ticks ohne ``consume`` ein Mitglied aus seiner Gruppe
-    entfernt wird (``None``: nie). Die Zeit läuft nur mit ``tick``.
+    ``max_poll_interval`` (Kafka: ``max.poll.interval.ms``): Ein Mitglied, das länger als so viele
+    Ticks nicht gelesen hat (``consume``), verlässt bei ``tick`` seine Gruppe (``None``: nie).
+
+    ``session_timeout`` (Kafka: ``session.timeout.ms``): Ein lebendes Mitglied schickt in jedem
+    Tick Herzschläge; nach ``absturz`` bleiben sie aus, und nach mehr als so vielen Ticks entfernt
+    die Gruppe es (``None``: nie). Die Zeit läuft nur mit ``tick``.
     """
 
-    def __init__(self, session_timeout: int | None = None) -> None:
+    def __init__(
+        self, max_poll_interval: int | None = None, session_timeout: int | None = None
+    ) -> None:
         self._topics: dict[str, Topic] = {}
         self._gruppen: dict[str, Gruppe] = {}
         self._zeit = 0
-        self._session_timeout = _pruefe_timeout(session_timeout)
+        self._max_poll_interval = _pruefe_frist(max_poll_interval, MAX_POLL_NAME)
+        self._session_timeout = _pruefe_frist(session_timeout, SESSION_NAME)
         self._aktion = 0
 
     def _beruehrt(self, g: Gruppe) -> None:
@@ -402,20 +440,49 @@ class Log:
         return self._zeit
 
     @property
+    def max_poll_interval(self) -> int | None:
+        """Ticks ohne ``consume``, die ein lebendes Mitglied übersteht; ``None``: keine Grenze."""
+        return self._max_poll_interval
+
+    @max_poll_interval.setter
+    def max_poll_interval(self, ticks: int | None) -> None:
+        self._max_poll_interval = _pruefe_frist(ticks, MAX_POLL_NAME)
+
+    @property
     def session_timeout(self) -> int | None:
-        """Ticks ohne ``consume``, die ein Mitglied überlebt; ``None``: keine Entfernung."""
+        """Ticks ohne Herzschlag (nach ``absturz``), die ein Mitglied übersteht; ``None``: keine
+        Grenze, ein abgestürztes Mitglied bleibt für immer."""
         return self._session_timeout
 
     @session_timeout.setter
     def session_timeout(self, ticks: int | None) -> None:
-        self._session_timeout = _pruefe_timeout(ticks)
+        self._session_timeout = _pruefe_frist(ticks, SESSION_NAME)
+
+    def absturz(self, group: str, member: str) -> None:
+        """Lässt ein Mitglied abstürzen: Sein Prozess ist weg, es liest, speichert und verlässt
+        nichts mehr und schickt keine Herzschläge.
+
+        Es bleibt Mitglied und hält seine Partitionen, bis ``tick`` es nach dem
+        ``session_timeout`` entfernt; bis dahin liest sie niemand. Ein neues ``consume`` mit
+        seinem Namen ist ein Neustart: Es tritt neu bei und beginnt an der gespeicherten Position.
+        """
+        g = self._gruppe(group)
+        zustand = g._zustand.get(member) if isinstance(member, str) else None
+        if zustand is None:
+            raise self._kein_mitglied(g, member)
+        g._zustand[member] = regeln.uebergang(
+            zustand, "absturz", member, group, self._warum_weg(g, member)
+        )
+        g._abgestuerzt[member] = self._zeit
+        self._beruehrt(g)
 
     def tick(self, n: int = 1) -> list[Entfernt]:
         """Lässt ``n`` Ticks vergehen. Gibt die Mitglieder zurück, die dabei entfernt wurden.
 
-        Ein Mitglied, das länger als ``session_timeout`` Ticks nicht gelesen hat, verlässt seine
-        Gruppe; die übrigen verteilen die Partitionen neu (neue Generation). Wer danach noch
-        speichern will, was er vorher gelesen hat, bekommt ``CommitAbgelehnt``.
+        Ein lebendes Mitglied, das länger als ``max_poll_interval`` Ticks nicht gelesen hat, und
+        ein abgestürztes, das länger als ``session_timeout`` Ticks keine Herzschläge geschickt hat,
+        verlassen ihre Gruppe; die übrigen verteilen die Partitionen neu (neue Generation). Wer
+        danach noch speichern will, was er vorher gelesen hat, bekommt ``CommitAbgelehnt``.
         """
         pruefe_ganzzahl(n, "Die Anzahl der Ticks", 0)
         entfernt: list[Entfernt] = []
@@ -425,24 +492,30 @@ class Log:
                 entfernt.extend(self._entferne_abgelaufene(self._gruppen[name]))
         return entfernt
 
+    def _abgelaufen(self, g: Gruppe, m: str) -> tuple[str, int] | None:
+        """``(Ereignis, Frist)``, wenn ``m`` jetzt entfernt wird, sonst ``None``."""
+        if g._zustand[m] == regeln.ABGESTUERZT:
+            frist, seit, grund = self._session_timeout, g._abgestuerzt[m], regeln.SESSION
+        else:
+            frist, seit, grund = self._max_poll_interval, g._zuletzt[m], regeln.MAX_POLL
+        if frist is None or not regeln.abgelaufen(seit, self._zeit, frist):
+            return None
+        return grund, frist
+
     def _entferne_abgelaufene(self, g: Gruppe) -> list[Entfernt]:
-        timeout = self._session_timeout
-        tote = [
-            m
-            for m in g._mitglieder
-            if timeout is not None and regeln.abgelaufen(g._zuletzt[m], self._zeit, timeout)
-        ]
-        if not tote or timeout is None:
+        fristen = {m: self._abgelaufen(g, m) for m in g._mitglieder}
+        tote = {m: f for m, f in fristen.items() if f is not None}
+        if not tote:
             return []
         vorher = {t: g.zuteilung(t) for t in sorted({t for m in tote for t in g._abos[m]})}
-        for m in tote:
-            g._zustand[m] = regeln.uebergang(g._zustand[m], "timeout", m, g.name)
+        for m, (grund, _) in tote.items():
+            g._zustand[m] = regeln.uebergang(g._zustand[m], grund, m, g.name)
             g._mitglieder.remove(m)
             del g._abos[m]
         g._generation += 1
         self._beruehrt(g)
         ergebnis = []
-        for m in tote:
+        for m, (_, frist) in tote.items():
             uebernahme = tuple(
                 (t, p, g.zuteilung(t).get(p))
                 for t, zuteilung in vorher.items()
@@ -454,9 +527,10 @@ class Log:
                 m,
                 self._zeit,
                 self._zeit - g._zuletzt[m],
-                timeout,
+                frist,
                 g._generation,
                 uebernahme,
+                g._abgestuerzt.pop(m, None),
             )
             g._entfernt[m] = e
             ergebnis.append(e)
@@ -565,13 +639,22 @@ class Log:
         zustand = g._zustand.get(member)
         if zustand == regeln.AUSGETRETEN:
             return "Es ist mit leave ausgetreten."
+        if zustand == regeln.ABGESTUERZT:
+            return f"Der Absturz war bei t={g._abgestuerzt[member]}."
         e = g._entfernt.get(member)
         if zustand != regeln.ENTFERNT or e is None:
             return ""
-        text = (
-            f"Es hat {e.ohne_lesen} Ticks lang nicht gelesen (Sitzungs-Zeitfenster {e.zeitfenster}) "
-            f"und wurde bei t={e.zeit} entfernt."
-        )
+        if e.absturz is None:
+            text = (
+                f"Es hat {e.ohne_lesen} Ticks lang nicht gelesen (Max Poll Interval {e.frist}) "
+                f"und wurde bei t={e.zeit} entfernt."
+            )
+        else:
+            text = (
+                f"Es ist bei t={e.absturz} abgestürzt, hat {e.ohne_herzschlag} Ticks lang keine "
+                f"Herzschläge geschickt (Session Timeout {e.frist}) und wurde bei t={e.zeit} "
+                f"entfernt."
+            )
         if e.uebernahme:
             teile = [f"p{p} von „{t}“ liest jetzt {wer}" for t, p, wer in e.nachfolger()]
             text += " " + ", ".join(teile) + "."
@@ -652,9 +735,10 @@ class Log:
         - Ohne Namen ist das Mitglied ``<group>-1``. Ein neues Mitglied tritt der Gruppe bei.
         - Ein Mitglied, das seine Partitionen seit seinem letzten ``consume`` behalten hat, liest
           ab seiner eigenen Leseposition weiter, auch wenn es nichts gespeichert hat.
-        - Wer eine Partition neu bekommt (neues Mitglied, Neuverteilung, Neustart nach ``leave``
-          oder Entfernen), beginnt an der gespeicherten Position der Gruppe (``from_beginning``
-          zählt dann nicht); ohne sie am Ende, mit ``from_beginning`` am Anfang.
+        - Wer eine Partition neu bekommt (neues Mitglied, Rebalancing, Neustart nach ``leave``,
+          ``absturz`` oder Entfernen), beginnt an der gespeicherten Position der Gruppe
+          (``from_beginning`` zählt dann nicht); ohne sie am Ende, mit ``from_beginning`` am
+          Anfang (wie Kafkas ``auto.offset.reset`` = ``latest`` bzw. ``earliest``).
         - Partition für Partition (0, 1, 2, …), höchstens ``max`` Einträge insgesamt.
         - ``commit=False`` (no-commit) liest, ohne die Position zu speichern: Die Leseposition
           rückt trotzdem weiter, die gespeicherte Position bleibt.
@@ -672,9 +756,13 @@ class Log:
             else regeln.uebergang(zustand, "consume", mitglied, group)
         )
         beitritt = mitglied not in g._mitglieder
+        # A crashed member that reads again is a restarted process: it joins anew, with only the
+        # topic it reads now and no reading position (it starts at the stored one).
+        neustart = zustand == regeln.ABGESTUERZT
         mitglieder = sorted([*g._mitglieder, mitglied]) if beitritt else g._mitglieder
-        abos = {**g._abos, mitglied: g._abos.get(mitglied, set()) | {topic}}
-        rebalance = beitritt or topic not in g._abos.get(mitglied, set())
+        alte_abos = set() if neustart else g._abos.get(mitglied, set())
+        abos = {**g._abos, mitglied: alte_abos | {topic}}
+        rebalance = beitritt or neustart or topic not in alte_abos
         zuteilung = regeln.zuteilen(regeln.leser(mitglieder, abos, topic), t.partitionen)
         meine = [p for p in range(t.partitionen) if zuteilung.get(p) == mitglied]
         gespeichert = g._positionen.get(topic, {})
@@ -708,6 +796,7 @@ class Log:
             g._generation += 1
         g._mitglieder = mitglieder
         g._zustand[mitglied] = neuer_zustand
+        g._abgestuerzt.pop(mitglied, None)
         g._abos[mitglied] = abos[mitglied]
         g._zuletzt[mitglied] = self._zeit
         g._gelesen[(mitglied, topic)] = (g._generation, {p: (anfang[p], neu[p]) for p in meine})
@@ -724,8 +813,9 @@ class Log:
         Lesen hatte. Gedacht nach ``consume(..., commit=False)``: erst verarbeiten, dann speichern.
         Gibt ``{Partition: Position}`` zurück.
 
-        Wurde das Mitglied inzwischen entfernt (Sitzungs-Zeitfenster), ist es ausgetreten, oder wurde die
-        Gruppe seit dem Lesen neu verteilt, kommt ``CommitAbgelehnt``, und nichts ändert sich.
+        Ist das Mitglied abgestürzt, wurde es inzwischen entfernt (eine der beiden Fristen), ist
+        es ausgetreten, oder wurde die Gruppe seit dem Lesen neu verteilt, kommt
+        ``CommitAbgelehnt``, und nichts ändert sich.
         """
         self._topic(topic)
         g = self._gruppe(group)
@@ -764,8 +854,8 @@ class Log:
         nichts (erst ``commit``). Zurück (``offset`` kleiner): Einträge kommen noch einmal, etwa für
         einen neuen Versuch. Vor: Einträge werden übersprungen. Erlaubt sind 0 bis zum Ende.
 
-        Nur ein Mitglied, dem die Partition gerade zugeteilt ist und das seit der letzten
-        Neuverteilung gelesen hat, kann das; sonst kommt ``NichtZugeteilt`` (in Kafka
+        Nur ein Mitglied, dem die Partition gerade zugeteilt ist und das seit dem letzten
+        Rebalancing gelesen hat, kann das; sonst kommt ``NichtZugeteilt`` (in Kafka
         ``IllegalStateException``), und nichts ändert sich.
         """
         t = self._topic(topic)
@@ -793,7 +883,7 @@ class Log:
         lesung = g._gelesen.get((mitglied, topic))
         if lesung is None or lesung[0] != g._generation or p not in lesung[1]:
             raise NichtZugeteilt(
-                f"{mitglied} hat „{topic}“ seit der letzten Neuverteilung nicht gelesen "
+                f"{mitglied} hat „{topic}“ seit dem letzten Rebalancing nicht gelesen "
                 f"(Generation {g._generation}): Es beginnt beim nächsten consume an der "
                 f"gespeicherten Position. Lies erst (consume), dann seek. Nichts wurde verändert."
             )
@@ -808,9 +898,9 @@ class Log:
     # --- Überblick ---
 
     def describe(self, group: str) -> list[GruppenZeile]:
-        """Je Topic und Partition: Position, Ende, Rückstand (Ende − Position) und Mitglied.
+        """Je Topic und Partition: Position, Ende, Lag (Ende − Position) und Mitglied.
 
-        Eine Partition ohne gespeicherte Position hat Position und Rückstand ``None``.
+        Eine Partition ohne gespeicherte Position hat Position und Lag ``None``.
         """
         g = self._gruppe(group)
         zeilen = []
@@ -878,20 +968,28 @@ class Log:
 
     def __repr__(self) -> str:
         teile = [f"{n} ({self._topics[n].partitionen} Partitionen)" for n in self.topics()]
-        zeit = "" if self._zeit == 0 and self._session_timeout is None else f"; t={self._zeit}"
-        timeout = (
-            ""
-            if self._session_timeout is None
-            else f", Sitzungs-Zeitfenster {self._session_timeout}"
-        )
+        fristen = [
+            f", {name} {wert}"
+            for name, wert in (
+                ("Max Poll Interval", self._max_poll_interval),
+                ("Session Timeout", self._session_timeout),
+            )
+            if wert is not None
+        ]
+        zeit = "" if self._zeit == 0 and not fristen else f"; t={self._zeit}"
         return (
             f"Log: Topics: {', '.join(teile) if teile else 'keine'}; "
-            f"Gruppen: {', '.join(self.groups()) if self._gruppen else 'keine'}{zeit}{timeout}"
+            f"Gruppen: {', '.join(self.groups()) if self._gruppen else 'keine'}{zeit}"
+            + "".join(fristen)
         )
 
 
-def _pruefe_timeout(ticks: int | None) -> int | None:
-    """``None`` oder eine ganze Zahl ab 1 (Ticks ohne ``consume``, die ein Mitglied überlebt)."""
+MAX_POLL_NAME = "Das Max Poll Interval (Ticks ohne consume)"
+SESSION_NAME = "Das Session Timeout (Ticks ohne Herzschlag)"
+
+
+def _pruefe_frist(ticks: int | None, name: str) -> int | None:
+    """``None`` oder eine ganze Zahl ab 1 (so viele Ticks übersteht ein Mitglied)."""
     if ticks is None:
         return None
-    return pruefe_ganzzahl(ticks, "Das Sitzungs-Zeitfenster (in Ticks)", 1)
+    return pruefe_ganzzahl(ticks, name, 1)

@@ -8,11 +8,12 @@
 - Unter jeder Partition hat jede Gruppe ihre eigene Zeile: Der gefärbte Teil ist gelesen und seine
   Position gespeichert, ▲ steht an der Stelle, an der die Gruppe als Nächstes liest (die
   Leseposition des Mitglieds, das die Partition liest; ohne sie die gespeicherte Position). Links
-  steht, welches Mitglied die Partition liest (die Aufteilung); nach einer Neuverteilung steht dort
-  ein anderer Name. Blau gestrichelte Zellen sind gelesen, aber ohne gespeicherte Position: Wer die
+  steht, welches Mitglied die Partition liest (die Aufteilung), ein abgestürztes mit „(abgestürzt)“;
+  nach einem Rebalancing steht dort ein anderer Name. Blau gestrichelte Zellen sind gelesen, aber ohne gespeicherte Position: Wer die
   Partition neu bekommt, liest sie noch einmal. Ohne gespeicherte Position und ohne Leseposition
   steht „–“ in der Zeile.
-- Unter den Partitionen: untätige Mitglieder und Mitglieder, die das Sitzungs-Zeitfenster entfernt hat.
+- Unter den Partitionen: untätige Mitglieder und Mitglieder, die eine der beiden Fristen (Max Poll
+  Interval, Session Timeout) entfernt hat.
 - Lange Partitionen zeigen nur ihre letzten Zellen, davor „…“.
 - Ein Bild zeigt höchstens ``MAX_GRUPPEN`` Gruppen: die zuletzt geänderten (die des letzten
   Befehls zuerst); eine Zeile nennt, wie viele weitere es gibt. Ebenso höchstens ``MAX_HINWEISE``
@@ -139,7 +140,11 @@ def _spalten(ende: int) -> int:
 
 
 def _gruppen_label(gruppe: Gruppe, mitglied: str | None) -> str:
-    return f"{gruppe.name} · {mitglied if mitglied is not None else 'niemand'}"
+    if mitglied is None:
+        return f"{gruppe.name} · niemand"
+    if mitglied in gruppe.abgestuerzt():
+        return f"{gruppe.name} · {mitglied} (abgestürzt)"
+    return f"{gruppe.name} · {mitglied}"
 
 
 def _untaetige(topic: Topic, gruppen: list[Gruppe]) -> list[str]:
@@ -158,9 +163,15 @@ def _untaetige(topic: Topic, gruppen: list[Gruppe]) -> list[str]:
 
 
 def _entfernte(topic: Topic, gruppen: list[Gruppe]) -> list[str]:
-    """Je Mitglied, das das Sitzungs-Zeitfenster entfernt hat und das dieses Topic las, eine Zeile."""
+    """Je Mitglied, das eine der beiden Fristen entfernt hat und das dieses Topic las, eine Zeile."""
     return [
-        f"{g.name} · {e.mitglied}: entfernt bei t={e.zeit} ({e.ohne_lesen} Ticks ohne consume)"
+        f"{g.name} · {e.mitglied}: entfernt bei t={e.zeit} ("
+        + (
+            f"{e.ohne_lesen} Ticks ohne consume"
+            if e.absturz is None
+            else f"abgestürzt bei t={e.absturz}, Session Timeout {e.frist}"
+        )
+        + ")"
         for g in gruppen
         for e in g.entfernt()
         if any(t == topic.name for t, _, _ in e.uebernahme)
@@ -226,7 +237,7 @@ def beschreibung_topic(topic: Topic, gruppen: list[Gruppe]) -> str:
     for g in gruppen:
         zeilen = []
         for p in range(topic.partitionen):
-            mitglied = g.zuteilung(topic.name).get(p) or "niemand"
+            mitglied = _gruppen_label(g, g.zuteilung(topic.name).get(p)).split(" · ", 1)[1]
             position = g.position(topic.name, p)
             lesen = g.leseposition(topic.name, p)
             weiter = "" if lesen is None or lesen == position else f", Leseposition {lesen}"
@@ -234,7 +245,7 @@ def beschreibung_topic(topic: Topic, gruppen: list[Gruppe]) -> str:
                 zeilen.append(f"P{p} liest {mitglied}, noch keine Position gespeichert{weiter}")
                 continue
             zeile = (
-                f"P{p} liest {mitglied}, Position {position}, Rückstand {topic.ende(p) - position}"
+                f"P{p} liest {mitglied}, Position {position}, Lag {topic.ende(p) - position}"
                 f"{weiter}"
             )
             offen = g.ungespeichert(topic.name, p)
@@ -351,7 +362,7 @@ def _zeichne_topic(
             z.text(
                 z.breite - RAND,
                 y + 14,
-                f"Rückstand {regeln.position_text(None if position is None else ende - position)}",
+                f"Lag {regeln.position_text(None if position is None else ende - position)}",
                 anker="end",
                 groesse=11,
                 farbe_name="muted",

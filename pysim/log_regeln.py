@@ -4,30 +4,44 @@ Hier steht, was der Simulator entscheidet; ``log.py`` führt es nur aus:
 
 - in welche Partition ein Eintrag geht (Schlüssel-Hash oder reihum),
 - wo ein Mitglied liest: ab seiner eigenen Leseposition, solange es die Partition hat; wer sie
-  neu bekommt (neues Mitglied, Neuverteilung, Neustart), beginnt an der gespeicherten Position
+  neu bekommt (neues Mitglied, Rebalancing, Neustart), beginnt an der gespeicherten Position
   (sonst am Ende oder am Anfang),
 - welches Mitglied einer Gruppe welche Partition liest (wie Kafkas Range-Assignor, je Topic unter
   den Mitgliedern, die dieses Topic lesen),
 - wohin ``reset`` eine Position setzt,
 - wie ein Mitglied seinen Zustand wechselt (``UEBERGAENGE``): lesen, Position speichern,
-  Sitzungs-Zeitfenster, austreten; und wann ein Commit abgelehnt wird (Generationen).
+  abstürzen, eine der beiden Fristen überschreiten, austreten; und wann ein Commit abgelehnt wird
+  (Generationen).
+
+Zwei Fristen, wie in Kafka (``KafkaConsumer``, „Detecting Consumer Failures“):
+
+- ``max_poll_interval`` (Kafka: ``max.poll.interval.ms``): Ein lebendes Mitglied, das länger als
+  so viele Ticks nicht gelesen hat (``consume``, in Kafka ``poll()``), verlässt seine Gruppe. Es
+  arbeitet vielleicht noch, ist aber zu langsam.
+- ``session_timeout`` (Kafka: ``session.timeout.ms``): Ein lebendes Mitglied schickt in jedem Tick
+  von selbst Herzschläge (in Kafka ein Hintergrund-Thread des Clients). Sie bleiben nur aus, wenn
+  es abgestürzt ist (``absturz``); nach mehr als so vielen Ticks ohne Herzschlag entfernt die Gruppe
+  es. Bis dahin hält es seine Partitionen, und niemand liest sie.
+
+Genau ``frist`` Ticks sind erlaubt, entfernt wird erst danach (``abgelaufen``).
 
 Vereinfachungen gegenüber Kafka (in Lektion 2 benannt):
 
-- Kafka hasht den Schlüssel mit murmur2; der Simulator nimmt die Summe der Zeichencodes, damit man
-  es von Hand nachrechnen kann.
-- Zeit sind Ticks, keine Millisekunden. Ein Mitglied lebt, solange es liest: Kafka trennt das in
-  Herzschläge eines Hintergrund-Threads (``session.timeout.ms``) und den Abstand zwischen zwei
-  ``poll()`` (``max.poll.interval.ms``). Der Simulator kennt nur das zweite und nennt es
-  Sitzungs-Zeitfenster (Session Timeout).
-- Eine Neuverteilung geschieht sofort und auf einmal (wie das klassische „eager“-Protokoll), ohne
-  Wartezeit und ohne Join/Sync-Runden. Wie dort verliert jedes Mitglied dabei alle Partitionen und
-  beginnt danach an der gespeicherten Position, auch in einer Partition, die es behält (im
-  kooperativen Protokoll und in KIP-848 behält es dort seine Leseposition).
+- Der Java-Client von Kafka hasht den Schlüssel mit murmur2 (librdkafka ohne eigene Einstellung mit
+  CRC32); der Simulator nimmt die Summe der Zeichencodes, damit man es von Hand nachrechnen kann.
+- Zeit sind Ticks, keine Millisekunden, und nur ``tick`` entfernt jemanden. In Kafka verlässt ein
+  Consumer nach ``max.poll.interval.ms`` die Gruppe selbst; mit statischer Mitgliedschaft
+  (``group.instance.id``) wartet die Gruppe stattdessen das Session Timeout ab. Das bildet der
+  Simulator nicht nach.
+- Ein Rebalancing geschieht sofort und auf einmal (wie im „eager“-Protokoll), ohne Wartezeit und
+  ohne Join/Sync-Runden. Wie dort verliert jedes Mitglied dabei alle Partitionen und beginnt danach
+  an der gespeicherten Position, auch in einer Partition, die es behält. Das kooperative
+  Rebalancing (KIP-429, im klassischen Protokoll mit dem ``CooperativeStickyAssignor``) und das
+  neue Gruppenprotokoll aus KIP-848 (``group.protocol=consumer``) entziehen nur die Partitionen,
+  die wandern.
 - Jede Änderung der Mitglieder oder ihrer Topics erhöht die Generation der Gruppe. Ein Commit mit
   einer älteren Generation wird abgelehnt (in Kafka: ``CommitFailedException``, Fehlercode
-  ``ILLEGAL_GENERATION``; das neuere Protokoll aus KIP-848 prüft stattdessen eine Epoche je
-  Mitglied).
+  ``ILLEGAL_GENERATION``; das Protokoll aus KIP-848 prüft stattdessen eine Epoche je Mitglied).
 """
 
 from __future__ import annotations
@@ -37,17 +51,26 @@ from .fehler import CommitAbgelehnt, NichtZugeteilt, UngueltigeEingabe
 # --- Zustände eines Mitglieds und die erlaubten Übergänge (die einzige Stelle mit Regeln) ---
 
 MITGLIED = "Mitglied"
-ENTFERNT = "entfernt"  # nach dem Sitzungs-Zeitfenster vom Simulator entfernt
+ABGESTUERZT = "abgestürzt"  # absturz: hält seine Partitionen, bis das Session Timeout abläuft
+ENTFERNT = "entfernt"  # nach einer der beiden Fristen vom Simulator entfernt
 AUSGETRETEN = "ausgetreten"  # mit leave selbst gegangen
 
+#: Die Ereignisse, mit denen ``tick`` ein Mitglied entfernt (und die Namen der Fristen).
+MAX_POLL = "max_poll_interval"
+SESSION = "session_timeout"
+
 #: (Zustand, Ereignis) -> neuer Zustand. Was hier fehlt, ist verboten: ``uebergang`` sagt, warum.
-#: Ein entferntes oder ausgetretenes Mitglied, das wieder liest, tritt neu bei (neue Generation).
+#: Ein entferntes, ausgetretenes oder abgestürztes Mitglied, das wieder liest, tritt neu bei (neue
+#: Generation); ein abgestürztes ist dann ein neu gestarteter Prozess ohne Leseposition.
 UEBERGAENGE: dict[tuple[str, str], str] = {
     (MITGLIED, "consume"): MITGLIED,
     (MITGLIED, "commit"): MITGLIED,
     (MITGLIED, "seek"): MITGLIED,
-    (MITGLIED, "timeout"): ENTFERNT,
+    (MITGLIED, MAX_POLL): ENTFERNT,
+    (MITGLIED, "absturz"): ABGESTUERZT,
     (MITGLIED, "leave"): AUSGETRETEN,
+    (ABGESTUERZT, SESSION): ENTFERNT,
+    (ABGESTUERZT, "consume"): MITGLIED,
     (ENTFERNT, "consume"): MITGLIED,
     (AUSGETRETEN, "consume"): MITGLIED,
 }
@@ -56,6 +79,7 @@ _WARUM_NICHT = {
     "commit": "kann keine Position speichern",
     "leave": "kann nicht austreten",
     "seek": "kann keine Leseposition verschieben",
+    "absturz": "kann nicht abstürzen",
 }
 
 
@@ -71,10 +95,17 @@ def uebergang(zustand: str, ereignis: str, mitglied: str, gruppe: str, warum: st
         raise AssertionError(
             f"Interner Fehler: „{ereignis}“ ist im Zustand „{zustand}“ nicht vorgesehen."
         )
-    text = (
-        f"{mitglied} {_WARUM_NICHT[ereignis]}: Es ist kein Mitglied der Gruppe „{gruppe}“ mehr "
-        f"(Zustand: {zustand})."
-    )
+    if zustand == ABGESTUERZT:
+        text = (
+            f"{mitglied} {_WARUM_NICHT[ereignis]}: Es ist abgestürzt, sein Prozess tut nichts "
+            f"mehr. Es hält seine Partitionen in „{gruppe}“, bis das Session Timeout abläuft; ein "
+            f"neues consume startet es neu."
+        )
+    else:
+        text = (
+            f"{mitglied} {_WARUM_NICHT[ereignis]}: Es ist kein Mitglied der Gruppe „{gruppe}“ "
+            f"mehr (Zustand: {zustand})."
+        )
     if warum:
         text += " " + warum
     if ereignis == "commit":
@@ -84,9 +115,13 @@ def uebergang(zustand: str, ereignis: str, mitglied: str, gruppe: str, warum: st
     raise UngueltigeEingabe(text)
 
 
-def abgelaufen(zuletzt: int, jetzt: int, timeout: int | None) -> bool:
-    """Hat ein Mitglied länger als ``timeout`` Ticks nicht gelesen? Genau ``timeout`` ist erlaubt."""
-    return timeout is not None and jetzt - zuletzt > timeout
+def abgelaufen(seit: int, jetzt: int, frist: int | None) -> bool:
+    """Sind seit ``seit`` mehr als ``frist`` Ticks vergangen? Genau ``frist`` Ticks sind erlaubt.
+
+    ``seit``: das letzte ``consume`` (Max Poll Interval) oder der Absturz, nach dem keine
+    Herzschläge mehr kommen (Session Timeout). ``None``: keine Frist, niemand wird entfernt.
+    """
+    return frist is not None and jetzt - seit > frist
 
 
 def commit_generation_passt(gelesen_in: int, jetzt: int) -> bool:

@@ -93,10 +93,11 @@ class Console(BasisKonsole[Log]):
             f"nichts gelesen. Mitglieder: {namen(g.mitglieder)}."
         )
 
-    def _lies_timeout(self, text: str, _werte: dict[str, Any]) -> int | None:
-        if text.lower() in ("off", "aus"):
-            return None
-        return zahl(text, "Nach `timeout`", 1, MAX_TICKS)
+    def _lies_max_poll(self, text: str, _werte: dict[str, Any]) -> int | None:
+        return _lies_frist(text, "max-poll")
+
+    def _lies_session(self, text: str, _werte: dict[str, Any]) -> int | None:
+        return _lies_frist(text, "session-timeout")
 
     def _lies_partition(self, partition: int, werte: dict[str, Any]) -> int:
         return self.log.pruefe_partition(werte["topic"], partition)
@@ -171,7 +172,7 @@ class Console(BasisKonsole[Log]):
             return [*g.mitglieder, *(e.mitglied for e in g.entfernt())]
         return []
 
-    def _timeout_vorschlaege(self, _werte: dict[str, Any]) -> list[str]:
+    def _frist_vorschlaege(self, _werte: dict[str, Any]) -> list[str]:
         return ["3", "off"]
 
     def _partitionen(self, werte: dict[str, Any]) -> list[str]:
@@ -304,7 +305,12 @@ class Console(BasisKonsole[Log]):
         if neue_gruppe:
             zeilen.append(f"Neue Gruppe „{gruppe}“, Mitglied {mitglied}.")
         elif neues_mitglied or g.generation != generation:
-            if war in (regeln.ENTFERNT, regeln.AUSGETRETEN):
+            if war == regeln.ABGESTUERZT:
+                zeilen.append(
+                    f"{mitglied} startet nach dem Absturz neu und tritt der Gruppe "
+                    f"„{gruppe}“ neu bei."
+                )
+            elif war in (regeln.ENTFERNT, regeln.AUSGETRETEN):
                 zeilen.append(f"{mitglied} ({war}) tritt der Gruppe „{gruppe}“ neu bei.")
             elif neues_mitglied:
                 zeilen.append(f"{mitglied} tritt der Gruppe „{gruppe}“ bei.")
@@ -364,7 +370,7 @@ class Console(BasisKonsole[Log]):
                 if offen:
                     zeilen.append(
                         "Das nächste consume liest ab der Leseposition weiter. Wer die "
-                        "Partition neu bekommt (Neustart, Neuverteilung), beginnt an der "
+                        "Partition neu bekommt (Neustart, Rebalancing), beginnt an der "
                         "gespeicherten Position."
                     )
             else:
@@ -407,6 +413,7 @@ class Console(BasisKonsole[Log]):
     def _tick(self, aufruf: Aufruf) -> ConsoleResult:
         log = self.log
         n = tick_anzahl(aufruf)
+        ohne_fristen = log.max_poll_interval is None and not self._abgestuerzte()
         # One tick at a time: each removal is told with the assignment of its own moment, not
         # with the one at the end of the run (a later tick may remove the new owner, too).
         entfernt: list[Entfernt] = []
@@ -415,18 +422,23 @@ class Console(BasisKonsole[Log]):
             jetzt = log.tick()
             entfernt += jetzt
             berichte += self._entfernt_text(jetzt)
-        timeout = log.session_timeout
         zeilen = [tick_kopf(log.zeit, n)]
-        if timeout is None:
+        if ohne_fristen:
             zeilen.append(
-                "Ohne Sitzungs-Zeitfenster wird niemand entfernt (timeout 3 schaltet ihn ein)."
+                "Ohne Max Poll Interval wird niemand entfernt, der nicht liest "
+                "(max-poll 3 schaltet es ein)."
             )
         zeilen += berichte
-        if timeout is not None and not entfernt:
-            wach = self._wach_text()
-            if wach:
-                zeilen.append(wach)
+        if not entfernt:
+            zeilen += self._wach_text()
         return self._ok(aufruf, "\n".join(zeilen), self._bild())
+
+    def _abgestuerzte(self) -> list[tuple[str, str, int]]:
+        """``(Gruppe, Mitglied, Tick des Absturzes)`` für jedes abgestürzte Mitglied."""
+        log = self.log
+        return [
+            (name, m, t) for name in log.groups() for m, t in log.group(name).abgestuerzt().items()
+        ]
 
     def _entfernt_text(self, entfernt: list[Entfernt]) -> list[str]:
         """What one tick's removals did, right after that tick: who left, then once per group
@@ -438,10 +450,18 @@ class Console(BasisKonsole[Log]):
             gruppen.setdefault(e.gruppe, []).append(e)
         for gruppe, weg in gruppen.items():
             for e in weg:
-                zeilen.append(
-                    f"t={e.zeit}: {e.mitglied} hat {e.ohne_lesen} Ticks nicht gelesen "
-                    f"(Sitzungs-Zeitfenster {e.zeitfenster}): aus „{e.gruppe}“ entfernt."
-                )
+                if e.absturz is None:
+                    grund = (
+                        f"{e.mitglied} hat {e.ohne_lesen} Ticks nicht gelesen "
+                        f"(Max Poll Interval {e.frist})"
+                    )
+                else:
+                    grund = (
+                        f"{e.mitglied} hat seit dem Absturz bei t={e.absturz} "
+                        f"{e.ohne_herzschlag} Ticks keine Herzschläge geschickt "
+                        f"(Session Timeout {e.frist})"
+                    )
+                zeilen.append(f"t={e.zeit}: {grund}: aus „{e.gruppe}“ entfernt.")
             g = log.group(gruppe)
             for topic in sorted({t for e in weg for t, _, _ in e.uebernahme}):
                 zeilen.append(f"Neue Aufteilung in „{topic}“ (Generation {weg[0].generation}):")
@@ -455,48 +475,117 @@ class Console(BasisKonsole[Log]):
                             )
         return zeilen
 
-    def _wach_text(self) -> str:
-        """Wer dem Ende seines Sitzungs-Zeitfensters am nächsten ist (für tick ohne Entfernung)."""
+    def _wach_text(self) -> list[str]:
+        """For a tick that removed no one: the live member closest to its Max Poll Interval, and
+        each crashed member with the ticks left of its Session Timeout."""
         log = self.log
-        timeout = log.session_timeout
-        if timeout is None:
-            return ""
+        zeilen = []
+        frist = log.max_poll_interval
         naechste = []
         for name in log.groups():
             g = log.group(name)
             for m in g.mitglieder:
                 zuletzt = g.zuletzt_gelesen(m)
-                if zuletzt is not None:
+                if zuletzt is not None and m not in g.abgestuerzt():
                     naechste.append((log.zeit - zuletzt, m))
-        if not naechste:
-            return ""
-        ohne, wer = max(naechste, key=lambda x: (x[0], x[1]))
-        return (
-            f"Niemand entfernt. Am längsten ohne consume: {wer} "
-            f"({anzahl(ohne, 'Tick', 'Ticks')}; ab {timeout + 1} Ticks wird es entfernt)."
-        )
+        if frist is not None and naechste:
+            ohne, wer = max(naechste, key=lambda x: (x[0], x[1]))
+            zeilen.append(
+                f"Niemand entfernt. Am längsten ohne consume: {wer} "
+                f"({anzahl(ohne, 'Tick', 'Ticks')}; ab {frist + 1} Ticks wird es entfernt)."
+            )
+        session = log.session_timeout
+        for gruppe, m, t in self._abgestuerzte():
+            still = anzahl(log.zeit - t, "Tick", "Ticks")
+            if session is None:
+                zeilen.append(
+                    f"{m} ist bei t={t} abgestürzt ({still} ohne Herzschlag) und hält seine "
+                    f"Partitionen in „{gruppe}“. Ohne Session Timeout bleibt es Mitglied "
+                    f"(session-timeout 3 schaltet es ein)."
+                )
+            else:
+                zeilen.append(
+                    f"{m} ist bei t={t} abgestürzt ({still} ohne Herzschlag) und hält seine "
+                    f"Partitionen in „{gruppe}“; ab {session + 1} Ticks wird es entfernt."
+                )
+        return zeilen
 
-    def _session_timeout(self, aufruf: Aufruf) -> ConsoleResult:
+    def _max_poll(self, aufruf: Aufruf) -> ConsoleResult:
         log = self.log
-        if "timeout" not in aufruf.werte:
-            wert = log.session_timeout
+        if "frist" not in aufruf.werte:
+            wert = log.max_poll_interval
             text = (
-                "Kein Sitzungs-Zeitfenster: Niemand wird entfernt."
+                "Kein Max Poll Interval: Wer nicht liest, bleibt trotzdem Mitglied."
                 if wert is None
-                else f"Sitzungs-Zeitfenster: {anzahl(wert, 'Tick', 'Ticks')} (jetzt t={log.zeit})."
+                else f"Max Poll Interval: {anzahl(wert, 'Tick', 'Ticks')} (jetzt t={log.zeit})."
             )
             return self._ok(aufruf, text, self._bild())
-        log.session_timeout = aufruf.werte["timeout"]
-        wert = log.session_timeout
+        log.max_poll_interval = aufruf.werte["frist"]
+        wert = log.max_poll_interval
         if wert is None:
-            text = "Sitzungs-Zeitfenster aus: Niemand wird mehr entfernt."
+            text = "Max Poll Interval aus: Wer nicht liest, bleibt trotzdem Mitglied."
         else:
+            ticks = anzahl(wert, "Tick", "Ticks")
             text = (
-                f"Sitzungs-Zeitfenster: {anzahl(wert, 'Tick', 'Ticks')}. Wer länger als "
-                f"{anzahl(wert, 'Tick', 'Ticks')} "
-                f"ohne consume bleibt, fliegt bei tick aus der Gruppe."
+                f"Max Poll Interval: {ticks}. Wer länger als {ticks} nicht liest (consume), "
+                f"verlässt bei tick die Gruppe, auch wenn er noch arbeitet."
             )
         return self._ok(aufruf, text, self._bild())
+
+    def _session(self, aufruf: Aufruf) -> ConsoleResult:
+        log = self.log
+        if "frist" not in aufruf.werte:
+            wert = log.session_timeout
+            text = (
+                "Kein Session Timeout: Ein abgestürztes Mitglied bleibt für immer."
+                if wert is None
+                else f"Session Timeout: {anzahl(wert, 'Tick', 'Ticks')} (jetzt t={log.zeit})."
+            )
+            return self._ok(aufruf, text, self._bild())
+        log.session_timeout = aufruf.werte["frist"]
+        wert = log.session_timeout
+        if wert is None:
+            text = "Session Timeout aus: Ein abgestürztes Mitglied bleibt für immer."
+        else:
+            ticks = anzahl(wert, "Tick", "Ticks")
+            text = (
+                f"Session Timeout: {ticks}. Lebende Mitglieder schicken in jedem Tick "
+                f"Herzschläge. Ein abgestürztes (absturz) schickt keine mehr; nach mehr als "
+                f"{ticks} ohne Herzschlag entfernt tick es aus der Gruppe."
+            )
+        return self._ok(aufruf, text, self._bild())
+
+    def _absturz(self, aufruf: Aufruf) -> ConsoleResult:
+        gruppe, mitglied = aufruf.werte["gruppe"], aufruf.werte["mitglied"]
+        log = self.log
+        g = log.group(gruppe)
+        log.absturz(gruppe, mitglied)
+        topics = g.topics_von(mitglied)
+        teile = []
+        for t in topics:
+            eigene = [f"p{p}" for p, wer in sorted(g.zuteilung(t).items()) if wer == mitglied]
+            if eigene:
+                teile.append(f"{', '.join(eigene)} von „{t}“")
+        zeilen = [
+            f"t={log.zeit}: {mitglied} ist abgestürzt: kein consume, kein commit, keine "
+            f"Herzschläge mehr."
+        ]
+        if teile:
+            zeilen.append(f"Es hält weiter {'; '.join(teile)}: Niemand liest dort.")
+        session = log.session_timeout
+        if session is None:
+            zeilen.append(
+                "Ohne Session Timeout bleibt es Mitglied (session-timeout 3 schaltet es ein)."
+            )
+        else:
+            zeilen.append(
+                f"Nach mehr als {anzahl(session, 'Tick', 'Ticks')} ohne Herzschlag "
+                f"(Session Timeout) entfernt tick es, und die übrigen teilen neu auf."
+            )
+        zeilen.append(
+            f"Ein neues consume als {mitglied} startet es neu, an der gespeicherten Position."
+        )
+        return self._ok(aufruf, "\n".join(zeilen), self._bild(topics[0] if topics else None))
 
     def _leave(self, aufruf: Aufruf) -> ConsoleResult:
         gruppe, mitglied = aufruf.werte["gruppe"], aufruf.werte["mitglied"]
@@ -524,7 +613,7 @@ class Console(BasisKonsole[Log]):
         if not gruppen:
             text.append("Noch keine Gruppe hat hier eine Position gespeichert.")
         else:
-            text.append("Rückstand = Ende − Position.")
+            text.append("Lag = Ende − Position.")
             if any(pos is None for g in gruppen for pos in o.gruppen[g]):
                 text.append("–: noch keine Position gespeichert.")
         return self._ok(aufruf, "\n".join(text), self._bild(topic))
@@ -534,14 +623,14 @@ class Console(BasisKonsole[Log]):
         g = self.log.group(gruppe)
         zeilen = [
             f"Gruppe „{gruppe}“, Mitglieder: {', '.join(g.mitglieder) or 'keine'}",
-            f"Generation {g.generation} (zählt jede Neuverteilung).",
+            f"Generation {g.generation} (zählt jedes Rebalancing).",
         ]
         beschreibung = self.log.describe(gruppe)
         if not beschreibung:
             zeilen.append("Noch keine gespeicherte Position (nur mit no-commit gelesen).")
         else:
             zeilen += tabelle(
-                ["TOPIC", "PARTITION", "POSITION", "ENDE", "RÜCKSTAND", "MITGLIED"],
+                ["TOPIC", "PARTITION", "POSITION", "ENDE", "LAG", "MITGLIED"],
                 [
                     [
                         z.topic,
@@ -563,18 +652,21 @@ class Console(BasisKonsole[Log]):
             if any(z.position is None for z in beschreibung):
                 zeilen.append("–: noch keine Position gespeichert.")
         zeilen.extend(_lesepositionen(g))
-        if self.log.session_timeout is not None:
-            for m in g.mitglieder:
+        abgestuerzt = g.abgestuerzt()
+        for m in g.mitglieder:
+            if m in abgestuerzt:
+                zeilen.append(
+                    f"{m}: abgestürzt bei t={abgestuerzt[m]} (jetzt t={self.log.zeit}), hält "
+                    f"seine Partitionen bis zum Session Timeout."
+                )
+            elif self.log.max_poll_interval is not None:
                 zuletzt = g.zuletzt_gelesen(m)
                 if zuletzt is not None:
                     zeilen.append(
                         f"{m}: zuletzt consume bei t={zuletzt} (jetzt t={self.log.zeit})."
                     )
         for e in g.entfernt():
-            zeilen.append(
-                f"{e.mitglied}: entfernt bei t={e.zeit} ({e.ohne_lesen} Ticks ohne consume, "
-                f"Sitzungs-Zeitfenster {e.zeitfenster})."
-            )
+            zeilen.append(f"{e.mitglied}: entfernt bei t={e.zeit} ({e.warum()}).")
         return self._ok(aufruf, "\n".join(zeilen), g.bild().svg)
 
     def _groups(self, aufruf: Aufruf) -> ConsoleResult:
@@ -627,8 +719,8 @@ class Console(BasisKonsole[Log]):
     def _unveraenderlich(self, aufruf: Aufruf) -> ConsoleResult:
         topic = self._bild_topic or (self.log.topics() or ["orders"])[0]
         raise EingabeFehler(
-            "Einträge im Log werden nie verändert oder gelöscht: Ein Ereignis ist etwas, "
-            "das schon geschehen ist.\n"
+            "Einträge im Log werden nicht verändert und nicht einzeln gelöscht: Ein Ereignis "
+            "ist etwas, das schon geschehen ist.\n"
             "Eine Korrektur ist ein neues Ereignis, z. B.:\n"
             f'  produce {topic} key=order-61 {{"why":"correction"}}'
         )
@@ -645,16 +737,21 @@ class Console(BasisKonsole[Log]):
                 for r in topic.records(p):
                     zeilen.append(f"  {r.adresse} key={r.key!r} {zeige_json(r.value)}")
         log = self.log
-        zeilen.append(f"time {log.zeit} session_timeout={log.session_timeout}")
+        zeilen.append(
+            f"time {log.zeit} max_poll_interval={log.max_poll_interval} "
+            f"session_timeout={log.session_timeout}"
+        )
         for name in log.groups():
             g = log.group(name)
             zeilen.append(
                 f"group {name} generation={g.generation} members={','.join(g.mitglieder)}"
             )
+            abgestuerzt = g.abgestuerzt()
             for m in sorted({*g.mitglieder, *(e.mitglied for e in g.entfernt())}):
+                absturz = f" crash={abgestuerzt[m]}" if m in abgestuerzt else ""
                 zeilen.append(
                     f"  member {m} state={g.zustand(m)} last={g.zuletzt_gelesen(m)} "
-                    f"topics={g.topics_von(m)}"
+                    f"topics={g.topics_von(m)}{absturz}"
                 )
             for t in g.topics():
                 positionen = [g.position(t, p) for p in range(log.topic(t).partitionen)]
@@ -676,7 +773,8 @@ MITGLIED_AKTIV = Art(
 MITGLIED_JE = Art("mitglied_je", lies=Console._lies_mitglied_je, kandidaten=Console._je_mitglieder)
 #: seek: a name the group knows (the model says why a former member cannot), current ones offered.
 MITGLIED_SEEK = Art("mitglied_seek", lies=Console._lies_mitglied_je, kandidaten=Console._mitglieder)
-TIMEOUT = Art("timeout", lies=Console._lies_timeout, kandidaten=Console._timeout_vorschlaege)
+MAX_POLL = Art("max_poll", lies=Console._lies_max_poll, kandidaten=Console._frist_vorschlaege)
+SESSION = Art("session", lies=Console._lies_session, kandidaten=Console._frist_vorschlaege)
 PARTITION = Art(
     "partition", lies=Console._lies_partition, kandidaten=Console._partitionen, zahl=True
 )
@@ -778,12 +876,12 @@ BEFEHLE = setze_befehle(
             erklaerung=(
                 "Ohne as liest das Mitglied <gruppe>-1. Die Partitionen werden unter den "
                 "Mitgliedern aufgeteilt. Ein Mitglied liest ab seiner Leseposition weiter; "
-                "wer eine Partition neu bekommt (neues Mitglied, Neuverteilung, Neustart), "
+                "wer eine Partition neu bekommt (neues Mitglied, Rebalancing, Neustart), "
                 "beginnt an der gespeicherten Position der Gruppe. Eine neue Gruppe beginnt "
                 "am Ende, mit from-beginning am Anfang. max begrenzt die Anzahl der Einträge. "
                 "no-commit liest, ohne die Position zu speichern: Die Leseposition rückt "
                 "trotzdem weiter (erst verarbeiten, dann mit commit speichern). Jedes consume "
-                "zählt als Lebenszeichen des Mitglieds (siehe timeout).",
+                "setzt die Uhr des Max Poll Interval zurück (siehe max-poll).",
             ),
             positionen=(TOPIC,),
             optionen=(
@@ -806,9 +904,8 @@ BEFEHLE = setze_befehle(
             erklaerung=(
                 "Speichert die Leseposition des Mitglieds (bis dahin hat es gelesen, oder "
                 "dorthin hat seek sie gesetzt), nur für seine eigenen Partitionen. Ein "
-                "Mitglied, das das Sitzungs-Zeitfenster entfernt hat, kann nichts mehr "
-                "speichern; ebenso nach einer Neuverteilung seit dem Lesen (wie Kafkas "
-                "CommitFailedException).",
+                "entferntes oder abgestürztes Mitglied kann nichts mehr speichern; ebenso "
+                "nach einem Rebalancing seit dem Lesen (wie Kafkas CommitFailedException).",
             ),
             positionen=(TOPIC,),
             optionen=(
@@ -830,7 +927,7 @@ BEFEHLE = setze_befehle(
                 "<offset>. Zurück, um einen Eintrag noch einmal zu versuchen; vor, um "
                 "etwas zu überspringen. Gespeichert wird nichts, das tut erst commit. Nur "
                 "für eine Partition, die das Mitglied gerade liest, und erst wenn es seit "
-                "der letzten Neuverteilung gelesen hat.",
+                "dem letzten Rebalancing gelesen hat.",
             ),
             positionen=(TOPIC,),
             optionen=(
@@ -843,23 +940,55 @@ BEFEHLE = setze_befehle(
         tick_befehl(
             Console._tick,
             "tick 4",
-            "Hat ein Mitglied länger als das Sitzungs-Zeitfenster nicht gelesen (consume), wird "
-            "es aus seiner Gruppe entfernt, und die übrigen teilen seine Partitionen neu auf. ",
+            "Hat ein Mitglied länger als das Max Poll Interval nicht gelesen (consume) oder ein "
+            "abgestürztes länger als das Session Timeout keine Herzschläge geschickt, wird es "
+            "aus seiner Gruppe entfernt, und die übrigen teilen seine Partitionen neu auf. ",
         ),
         Befehl(
-            name="timeout",
-            syntax="timeout [<ticks>|off]",
-            kurz="Sitzungs-Zeitfenster: Ticks ohne consume",
-            beispiele=("timeout 3", "timeout off", "timeout"),
-            handler=Console._session_timeout,
+            name="max-poll",
+            syntax="max-poll [<ticks>|off]",
+            kurz="Max Poll Interval: so viele Ticks ohne consume",
+            beispiele=("max-poll 3", "max-poll off", "max-poll"),
+            handler=Console._max_poll,
             erklaerung=(
-                "Ein Mitglied, das länger als <ticks> Ticks nicht liest, fällt bei tick aus "
-                "der Gruppe. off: nie (so beginnt jede Konsole). Ohne Wert: zeigt die "
-                "Einstellung. In Kafka entspricht das max.poll.interval.ms (und "
-                "session.timeout.ms für Herzschläge), in Millisekunden.",
+                "Ein Mitglied, das länger als <ticks> Ticks nicht liest, verlässt bei tick die "
+                "Gruppe, auch wenn es noch arbeitet: Zu langsam sieht aus wie tot. off: nie (so "
+                "beginnt jede Konsole). Ohne Wert: zeigt die Einstellung. In Kafka: "
+                "max.poll.interval.ms, die längste Pause zwischen zwei poll().",
             ),
-            positionen=(Wert("timeout", "<ticks>|off", TIMEOUT),),
+            positionen=(Wert("frist", "<ticks>|off", MAX_POLL),),
             letzte_optional=True,
+        ),
+        Befehl(
+            name="session-timeout",
+            syntax="session-timeout [<ticks>|off]",
+            kurz="Session Timeout: so viele Ticks ohne Herzschlag",
+            beispiele=("session-timeout 3", "session-timeout off", "session-timeout"),
+            handler=Console._session,
+            erklaerung=(
+                "Lebende Mitglieder schicken in jedem Tick von selbst Herzschläge (in Kafka ein "
+                "Hintergrund-Thread des Clients). Nur ein abgestürztes (absturz) schickt keine "
+                "mehr; nach mehr als <ticks> Ticks entfernt es tick aus der Gruppe. off: nie (so "
+                "beginnt jede Konsole). In Kafka: session.timeout.ms.",
+            ),
+            positionen=(Wert("frist", "<ticks>|off", SESSION),),
+            letzte_optional=True,
+        ),
+        Befehl(
+            name="absturz",
+            syntax="absturz group <gruppe> <mitglied>",
+            kurz="ein Mitglied abstürzen lassen",
+            beispiele=("absturz group billing billing-2",),
+            aliase=("crash",),
+            handler=Console._absturz,
+            erklaerung=(
+                "Der Prozess ist weg: kein consume, kein commit, keine Herzschläge. Seine "
+                "Partitionen hält es, und niemand liest sie, bis das Session Timeout abläuft "
+                "(session-timeout); dann teilen die übrigen neu auf. Ein neues consume mit "
+                "seinem Namen startet es neu, an der gespeicherten Position.",
+            ),
+            woerter=("group",),
+            positionen=(GRUPPE, Wert("mitglied", "<mitglied>", MITGLIED_AKTIV)),
         ),
         Befehl(
             name="leave",
@@ -868,8 +997,8 @@ BEFEHLE = setze_befehle(
             beispiele=("leave group billing billing-2",),
             handler=Console._leave,
             erklaerung=(
-                "Die übrigen Mitglieder teilen die Partitionen sofort neu auf, ohne auf das "
-                "Sitzungs-Zeitfenster zu warten (wie consumer.close() in Kafka).",
+                "Die übrigen Mitglieder teilen die Partitionen sofort neu auf, ohne auf eine "
+                "Frist zu warten (wie consumer.close() in Kafka).",
             ),
             woerter=("group",),
             positionen=(GRUPPE, Wert("mitglied", "<mitglied>", MITGLIED_AKTIV)),
@@ -885,10 +1014,10 @@ BEFEHLE = setze_befehle(
         Befehl(
             name="describe",
             syntax="describe group <gruppe>",
-            kurz="Position, Ende und Rückstand einer Gruppe",
+            kurz="Position, Ende und Lag einer Gruppe",
             beispiele=("describe group billing",),
             handler=Console._describe,
-            erklaerung=("Rückstand (lag) = Ende − Position.",),
+            erklaerung=("Lag (der Rückstand) = Ende − Position.",),
             woerter=("group",),
             positionen=(GRUPPE,),
         ),
@@ -918,9 +1047,16 @@ BEFEHLE = setze_befehle(
             ),
         ),
         _verweigert("update", "gibt es nicht: Einträge ändern sich nie"),
-        _verweigert("delete", "gibt es nicht: Einträge werden nie gelöscht"),
+        _verweigert("delete", "gibt es nicht: Einträge werden nicht einzeln gelöscht"),
     ],
 )
+
+
+def _lies_frist(text: str, befehl: str) -> int | None:
+    """The value of ``max-poll`` or ``session-timeout``: ticks from 1, or ``off``."""
+    if text.lower() in ("off", "aus"):
+        return None
+    return zahl(text, f"Nach `{befehl}`", 1, MAX_TICKS)
 
 
 def _eintraege(records: list[Record], einzug: str = "") -> list[str]:

@@ -88,11 +88,11 @@ def test_the_browser_wraps_a_long_answer_with_a_hanging_indent(browser: Any, sit
     for viewport in (PHONE, {"width": 1280, "height": 900}):
         with phone_page(browser, site_url + FIRST_STEPS, viewport) as page:
             log = Console.first(page)
-            entry = log.command("timeout 3")
+            entry = log.command("max-poll 3")
             line = entry.locator(".lk-console__line").first
             expect(line).to_have_text(
-                "Sitzungs-Zeitfenster: 3 Ticks. Wer länger als 3 Ticks ohne consume bleibt, "
-                "fliegt bei tick aus der Gruppe.\n"
+                "Max Poll Interval: 3 Ticks. Wer länger als 3 Ticks nicht liest (consume), "
+                "verlässt bei tick die Gruppe, auch wenn er noch arbeitet.\n"
             )
             answer = line.evaluate(ROWS)
             command = log.command(

@@ -120,14 +120,14 @@ def test_log_pictures_stay_within_fixed_bounds(
 
 
 def test_groups_with_many_members_keep_their_notes_short() -> None:
-    log = Log(session_timeout=2)
+    log = Log(max_poll_interval=2)
     log.create_topic("orders", partitions=1)
     for g in range(MAX_GRUPPEN):
         for n in range(60):
             log.consume("orders", f"g{g}", member=f"m{n:02d}")
     log.tick(1)
     for g in range(MAX_GRUPPEN):
-        for n in range(1, 60):  # m00 reads p0 and stops: the session timeout removes it
+        for n in range(1, 60):  # m00 reads p0 and stops: the max poll interval removes it
             log.consume("orders", f"g{g}", member=f"m{n:02d}")
     log.tick(2)
     svg = log.bild("orders").svg

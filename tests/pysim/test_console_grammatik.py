@@ -25,7 +25,7 @@ LOG_VORBEREITUNG = [
     "consume orders group billing",
     "consume orders group billing as billing-2 no-commit",
     "consume stock group analytics from-beginning",
-    "timeout 3",
+    "max-poll 3",
     "tick 2",
     "consume orders group billing",
     "tick 2",

@@ -160,7 +160,7 @@ def test_seek_nur_fuer_eigene_partitionen_nach_dem_lesen() -> None:
     assert not r.ok and "p0 von „orders“ liest billing-1, nicht billing-2" in r.text
     # billing-1 has not read since billing-2 joined: it starts over at the stored position.
     r = ausfuehren(c, "seek orders group billing partition 0 to 0")
-    assert not r.ok and "seit der letzten Neuverteilung nicht" in r.text
+    assert not r.ok and "seit dem letzten Rebalancing nicht" in r.text
     ausfuehren(c, "consume orders group billing")
     assert ausfuehren(c, "seek orders group billing partition 0 to 0").ok
     ausfuehren(c, "leave group billing billing-2")
@@ -227,9 +227,9 @@ def test_describe_tabelle() -> None:
     r = ausfuehren(c, "describe group billing")
     zeilen = r.text.splitlines()
     assert zeilen[0] == "Gruppe „billing“, Mitglieder: billing-1, billing-2"
-    assert zeilen[1] == "Generation 2 (zählt jede Neuverteilung)."
+    assert zeilen[1] == "Generation 2 (zählt jedes Rebalancing)."
     zeilen = zeilen[1:]
-    assert zeilen[1].split() == ["TOPIC", "PARTITION", "POSITION", "ENDE", "RÜCKSTAND", "MITGLIED"]
+    assert zeilen[1].split() == ["TOPIC", "PARTITION", "POSITION", "ENDE", "LAG", "MITGLIED"]
     assert zeilen[2].split() == ["orders", "0", "1", "1", "0", "billing-1"]
     assert zeilen[4].split() == ["orders", "2", "1", "1", "0", "billing-2"]
     # Spalten sind ausgerichtet
@@ -295,7 +295,7 @@ def test_update_und_delete_gibt_es_nicht(zeile: str) -> None:
     r = ausfuehren(c, zeile)
     assert not r.ok
     assert r.command == zeile.split()[0].lower()
-    assert "nie verändert oder gelöscht" in r.text
+    assert "nicht verändert und nicht einzeln gelöscht" in r.text
     assert "Korrektur ist ein neues Ereignis" in r.text
     assert "produce orders" in r.text
 
@@ -340,7 +340,9 @@ def test_saetze_bleiben_ganz() -> None:
                 "consume",
                 "commit",
                 "tick",
-                "timeout",
+                "max-poll",
+                "session-timeout",
+                "absturz",
                 "leave",
                 "offsets",
                 "describe",
@@ -353,7 +355,7 @@ def test_saetze_bleiben_ganz() -> None:
         "consum",
         "describe group x",
         "produce orders {'a':1}",
-        "timeout 3",
+        "max-poll 3",
         "consume orders group billing from-beginning",
         "consume orders group billing as billing-2",
         "consume orders group billing as billing-3",
@@ -367,10 +369,10 @@ def test_saetze_bleiben_ganz() -> None:
 
 def test_lange_saetze_stehen_in_einer_zeile() -> None:
     # What used to break after 60 characters is one line now (the page wraps it).
-    c = konsole("timeout 3", "consume orders group billing")
-    assert c.run("timeout 3").text == (
-        "Sitzungs-Zeitfenster: 3 Ticks. Wer länger als 3 Ticks ohne consume bleibt, fliegt bei "
-        "tick aus der Gruppe."
+    c = konsole("max-poll 3", "consume orders group billing")
+    assert c.run("max-poll 3").text == (
+        "Max Poll Interval: 3 Ticks. Wer länger als 3 Ticks nicht liest (consume), verlässt bei "
+        "tick die Gruppe, auch wenn er noch arbeitet."
     )
     assert c.run("tick").text.splitlines()[1] == (
         "Niemand entfernt. Am längsten ohne consume: billing-1 (1 Tick; ab 4 Ticks wird es "
@@ -419,11 +421,11 @@ def test_vorhandenes_log_und_state_dump() -> None:
     assert c.state_dump().splitlines() == [
         "topic orders partitions=2 reihum=1",
         '  p0:0 key=None {"a":1}',
-        "time 0 session_timeout=None",
+        "time 0 max_poll_interval=None session_timeout=None",
     ]
     c.run("consume orders group g from-beginning")
     assert c.state_dump().splitlines()[-5:] == [
-        "time 0 session_timeout=None",
+        "time 0 max_poll_interval=None session_timeout=None",
         "group g generation=1 members=g-1",
         "  member g-1 state=Mitglied last=0 topics=['orders']",
         "  orders positions=[1, 0]",
@@ -587,7 +589,7 @@ def test_bild_nach_produce_zeigt_topic_mit_gruppen() -> None:
     assert t.count("▲") == 3 * 2
     assert ["customer", "-7"] == t[t.index("customer") : t.index("customer") + 2]
     assert "billing · billing-1" in t and "email · email-1" in t
-    assert "Rückstand 1" in t  # billing in p1
+    assert "Lag 1" in t  # billing in p1
 
 
 def test_bild_bleibt_beim_letzten_topic() -> None:
@@ -633,6 +635,7 @@ def test_gleiche_eingabe_gleiches_bild() -> None:
 
 #: Every command of the log console, as completion offers them.
 ALLE_BEFEHLE = [
+    "absturz",
     "clear",
     "commit",
     "consume",
@@ -641,13 +644,14 @@ ALLE_BEFEHLE = [
     "groups",
     "hilfe",
     "leave",
+    "max-poll",
     "offsets",
     "produce",
     "read",
     "reset",
     "seek",
+    "session-timeout",
     "tick",
-    "timeout",
     "topics",
 ]
 
@@ -657,6 +661,7 @@ ALLE_BEFEHLE = [
     [
         ("", ALLE_BEFEHLE),
         ("c", ["clear", "commit", "consume", "create"]),
+        ("a", ["absturz"]),
         ("commit orders ", ["as", "group"]),
         ("commit orders group billing as ", ["billing-1"]),
         ("seek orders ", ["as", "group", "partition", "to"]),
@@ -665,7 +670,11 @@ ALLE_BEFEHLE = [
         ("seek orders group billing partition ", ["0", "1", "2"]),
         ("leave ", ["group"]),
         ("leave group billing ", ["billing-1"]),
-        ("timeout ", ["3", "off"]),
+        ("max-poll ", ["3", "off"]),
+        ("session-timeout ", ["3", "off"]),
+        ("absturz ", ["group"]),
+        ("crash ", ["group"]),
+        ("absturz group billing ", ["billing-1"]),
         ("tick ", []),
         ("con", ["consume"]),
         ("CON", ["consume"]),

@@ -152,15 +152,15 @@ def test_old_names_stay_aliases() -> None:
     assert q.dlq is not None
     with pytest.raises(UngueltigeEingabe, match="alte Name"):
         Queue(max_receive_count=2, max_versuche=2)
-    log = Log(session_timeout=1)
+    log = Log(max_poll_interval=1)
     log.create_topic("orders")
     log.consume("orders", "billing")
     log.consume("orders", "billing", member="billing-2")
     log.tick(1)
     log.consume("orders", "billing")
     (weg,) = log.tick(1)
-    assert (weg.gruppe, weg.mitglied, weg.zeitfenster) == ("billing", "billing-2", 1)
-    assert (weg.group, weg.member, weg.timeout) == (weg.gruppe, weg.mitglied, weg.zeitfenster)
+    assert (weg.gruppe, weg.mitglied, weg.frist) == ("billing", "billing-2", 1)
+    assert (weg.group, weg.member) == (weg.gruppe, weg.mitglied)
 
 
 def test_cancelled_appointments_do_not_pile_up() -> None:

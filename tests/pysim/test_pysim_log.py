@@ -134,7 +134,7 @@ def test_update_und_delete_sind_fehler(log: Log) -> None:
     vorher = zustand(log)
     with pytest.raises(UnveraenderlichFehler, match="Korrektur ist ein neues Ereignis"):
         log.update("orders", 0, 0, {"order": 62})
-    with pytest.raises(UnveraenderlichFehler, match="nie verändert oder gelöscht"):
+    with pytest.raises(UnveraenderlichFehler, match="nicht verändert und nicht einzeln gelöscht"):
         log.delete("orders", 0, 0)
     assert zustand(log) == vorher
 
@@ -367,9 +367,7 @@ def test_describe(log: Log) -> None:
         ("orders", 1, 0, 1, 1, "email-1"),
         ("orders", 2, 0, 1, 1, "email-1"),
     ]
-    assert repr(zeilen[1]) == (
-        "GruppenZeile(orders p1: Position 0, Ende 1, Rückstand 1, liest: email-1)"
-    )
+    assert repr(zeilen[1]) == ("GruppenZeile(orders p1: Position 0, Ende 1, Lag 1, liest: email-1)")
 
 
 def test_describe_unbekannte_gruppe(log: Log) -> None:
@@ -469,9 +467,9 @@ def test_reprs(log: Log) -> None:
     )
     assert repr(log.group("billing")) == (
         "Gruppe „billing“, Generation 1, Mitglieder: billing-1\n"
-        "  orders p0: Position 0 von 0, Rückstand 0, liest: billing-1\n"
-        "  orders p1: Position 1 von 1, Rückstand 0, liest: billing-1\n"
-        "  orders p2: Position 0 von 0, Rückstand 0, liest: billing-1"
+        "  orders p0: Position 0 von 0, Lag 0, liest: billing-1\n"
+        "  orders p1: Position 1 von 1, Lag 0, liest: billing-1\n"
+        "  orders p2: Position 0 von 0, Lag 0, liest: billing-1"
     )
 
 

@@ -1,8 +1,11 @@
-"""Ausfall, Sitzungs-Zeitfenster und Neuverteilung im Log: Modell, Regeln und Konsole.
+"""Ausfall, die zwei Fristen (Max Poll Interval, Session Timeout) und Rebalancing im Log:
+Modell, Regeln und Konsole.
 
-Die Eigenschaften (hypothesis): Entfernt wird nur nach dem Timeout, nie davor; ein entferntes
-Mitglied speichert nie eine Position, und sein Versuch ändert nichts; die Aufteilung gilt je
-Topic; ein Commit speichert nur eigene Partitionen; gleiche Schritte, gleicher Zustand.
+Die Eigenschaften (hypothesis): Entfernt wird nur nach einer Frist, nie davor (nie bei oder vor N
+Ticks); ein abgestürztes Mitglied hält seine Partitionen bis zum Session Timeout und wird danach
+entfernt; ein entferntes Mitglied speichert nie eine Position, und sein Versuch ändert nichts; die
+Aufteilung gilt je Topic; ein Commit speichert nur eigene Partitionen; gleiche Schritte, gleicher
+Zustand.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from hypothesis import strategies as st
 from pysim import Log, SimFehler, UngueltigeEingabe
 from pysim import log_regeln as regeln
 from pysim.console import Console
-from pysim.fehler import CommitAbgelehnt
+from pysim.fehler import CommitAbgelehnt, NichtZugeteilt
 from tests.pysim.konsolen import absaetze_ganz, vorbereitet
 
 EINSTELLUNGEN = settings(
@@ -27,9 +30,9 @@ def zustand(log: Log) -> str:
     return Console(log).state_dump()
 
 
-def zwei_mitglieder(timeout: int | None = 3) -> Log:
+def zwei_mitglieder(timeout: int | None = 3, session: int | None = None) -> Log:
     """orders mit 3 Partitionen, 6 Einträgen; billing-1 hat p0, p1; billing-2 hat p2."""
-    log = Log(session_timeout=timeout)
+    log = Log(max_poll_interval=timeout, session_timeout=session)
     log.create_topic("orders", partitions=3)
     log.consume("orders", "billing", from_beginning=True)
     log.consume("orders", "billing", member="billing-2")
@@ -54,14 +57,23 @@ def test_startposition_je_partition() -> None:
 
 
 def test_uebergaenge() -> None:
-    assert regeln.uebergang(regeln.MITGLIED, "timeout", "m", "g") == regeln.ENTFERNT
+    assert regeln.uebergang(regeln.MITGLIED, regeln.MAX_POLL, "m", "g") == regeln.ENTFERNT
+    assert regeln.uebergang(regeln.MITGLIED, "absturz", "m", "g") == regeln.ABGESTUERZT
+    assert regeln.uebergang(regeln.ABGESTUERZT, regeln.SESSION, "m", "g") == regeln.ENTFERNT
+    assert regeln.uebergang(regeln.ABGESTUERZT, "consume", "m", "g") == regeln.MITGLIED
     assert regeln.uebergang(regeln.ENTFERNT, "consume", "m", "g") == regeln.MITGLIED
+    with pytest.raises(CommitAbgelehnt, match="Es ist abgestürzt"):
+        regeln.uebergang(regeln.ABGESTUERZT, "commit", "m", "g")
+    with pytest.raises(UngueltigeEingabe, match="kann nicht abstürzen"):
+        regeln.uebergang(regeln.ENTFERNT, "absturz", "m", "g")
     with pytest.raises(CommitAbgelehnt, match="Zustand: entfernt"):
         regeln.uebergang(regeln.ENTFERNT, "commit", "m", "g")
     with pytest.raises(UngueltigeEingabe, match="kann nicht austreten"):
         regeln.uebergang(regeln.AUSGETRETEN, "leave", "m", "g")
     with pytest.raises(AssertionError, match="Interner Fehler"):
-        regeln.uebergang(regeln.ENTFERNT, "timeout", "m", "g")
+        regeln.uebergang(regeln.ENTFERNT, regeln.MAX_POLL, "m", "g")
+    with pytest.raises(AssertionError, match="Interner Fehler"):
+        regeln.uebergang(regeln.MITGLIED, regeln.SESSION, "m", "g")
 
 
 def test_position_text() -> None:
@@ -69,17 +81,21 @@ def test_position_text() -> None:
     assert regeln.position_text(0) == "0"
 
 
-# --- Sitzungs-Zeitfenster ---
+# --- Max Poll Interval ---
 
 
-def test_timeout_wird_geprueft() -> None:
+def test_fristen_werden_geprueft() -> None:
     for falsch in (0, -1, 1.5, "3", True):
-        with pytest.raises(UngueltigeEingabe, match="Sitzungs-Zeitfenster"):
+        with pytest.raises(UngueltigeEingabe, match="Max Poll Interval"):
+            Log(max_poll_interval=falsch)  # type: ignore[arg-type]
+        with pytest.raises(UngueltigeEingabe, match="Session Timeout"):
             Log(session_timeout=falsch)  # type: ignore[arg-type]
     log = Log()
-    assert log.session_timeout is None and log.zeit == 0
-    log.session_timeout = 2
-    assert log.session_timeout == 2
+    assert log.max_poll_interval is None and log.session_timeout is None and log.zeit == 0
+    log.max_poll_interval = 2
+    log.session_timeout = 5
+    assert (log.max_poll_interval, log.session_timeout) == (2, 5)
+    assert repr(log).endswith("t=0, Max Poll Interval 2, Session Timeout 5")
     with pytest.raises(UngueltigeEingabe):
         log.tick(-1)
 
@@ -96,10 +112,11 @@ def test_entfernt_genau_nach_dem_timeout() -> None:
     assert log.tick(3) == []  # genau 3 Ticks ohne consume: noch dabei
     assert log.members("billing") == ["billing-1", "billing-2"]
     entfernt = log.tick()
-    assert [(e.member, e.zeit, e.ohne_lesen, e.timeout) for e in entfernt] == [
-        ("billing-1", 4, 4, 3),
-        ("billing-2", 4, 4, 3),
+    assert [(e.member, e.zeit, e.ohne_lesen, e.frist, e.grund) for e in entfernt] == [
+        ("billing-1", 4, 4, 3, regeln.MAX_POLL),
+        ("billing-2", 4, 4, 3, regeln.MAX_POLL),
     ]
+    assert entfernt[0].absturz is None and entfernt[0].ohne_herzschlag is None
     assert log.members("billing") == []
 
 
@@ -159,7 +176,7 @@ def test_zombie_kann_nicht_speichern_und_aendert_nichts() -> None:
         log.commit("orders", "billing", member="billing-2")
     meldung = str(info.value)
     assert "billing-2 kann keine Position speichern" in meldung
-    assert "4 Ticks lang nicht gelesen (Sitzungs-Zeitfenster 3)" in meldung
+    assert "4 Ticks lang nicht gelesen (Max Poll Interval 3)" in meldung
     assert "p2 von „orders“ liest jetzt billing-1" in meldung
     assert isinstance(info.value, SimFehler)
     assert zustand(log) == vorher
@@ -218,6 +235,128 @@ def test_commit_fehler() -> None:
     del vorher
 
 
+# --- Absturz und Session Timeout ---
+
+
+def test_absturz_haelt_die_partitionen_bis_zum_session_timeout() -> None:
+    log = zwei_mitglieder(timeout=None, session=2)
+    log.consume("orders", "billing", member="billing-2", commit=False)  # p2:0, p2:1
+    log.absturz("billing", "billing-2")
+    g = log.group("billing")
+    assert g.zustand("billing-2") == regeln.ABGESTUERZT and g.abgestuerzt() == {"billing-2": 0}
+    assert log.tick(2) == []  # genau 2 Ticks ohne Herzschlag: noch dabei
+    assert g.zuteilung("orders")[2] == "billing-2"  # p2 liest niemand
+    assert [r.partition for r in log.consume("orders", "billing")] == [0, 0, 1, 1]
+    assert g.leseposition("orders", 2) == 0  # seine Leseposition ist mit ihm weg
+    (e,) = log.tick()
+    assert (e.member, e.zeit, e.grund, e.absturz, e.ohne_herzschlag, e.frist) == (
+        "billing-2",
+        3,
+        regeln.SESSION,
+        0,
+        3,
+        2,
+    )
+    assert "abgestürzt bei t=0, 3 Ticks ohne Herzschlag, Session Timeout 2" in str(e)
+    assert g.abgestuerzt() == {} and g.zustand("billing-2") == regeln.ENTFERNT
+    assert [r.adresse for r in log.consume("orders", "billing")] == ["p2:0", "p2:1"]
+
+
+def test_ein_abgestuerztes_mitglied_tut_nichts_mehr() -> None:
+    log = zwei_mitglieder(session=2)
+    log.consume("orders", "billing", member="billing-2", commit=False)
+    log.absturz("billing", "billing-2")
+    vorher = zustand(log)
+    with pytest.raises(CommitAbgelehnt, match="Es ist abgestürzt"):
+        log.commit("orders", "billing", member="billing-2")
+    with pytest.raises(NichtZugeteilt, match="abgestürzt"):
+        log.seek("orders", "billing", "billing-2", 2, 0)
+    with pytest.raises(UngueltigeEingabe, match="kann nicht austreten"):
+        log.leave("billing", "billing-2")
+    with pytest.raises(UngueltigeEingabe, match="kann nicht abstürzen"):
+        log.absturz("billing", "billing-2")
+    with pytest.raises(UngueltigeEingabe, match="kein Mitglied"):
+        log.absturz("billing", "billing-9")
+    assert zustand(log) == vorher
+
+
+def test_nach_dem_absturz_zaehlt_nur_das_session_timeout() -> None:
+    # The max poll interval is the client's own check: a crashed process checks nothing.
+    log = zwei_mitglieder(timeout=1, session=3)
+    log.absturz("billing", "billing-2")
+    for _ in range(3):
+        log.tick()
+        log.consume("orders", "billing")
+    assert "billing-2" in log.members("billing")
+    (e,) = log.tick()
+    assert (e.member, e.grund) == ("billing-2", regeln.SESSION)
+
+
+def test_ohne_session_timeout_bleibt_ein_abgestuerztes_mitglied() -> None:
+    log = zwei_mitglieder(timeout=None)
+    log.absturz("billing", "billing-2")
+    assert log.tick(1000) == []
+    assert log.group("billing").zuteilung("orders")[2] == "billing-2"
+
+
+def test_neustart_nach_dem_absturz() -> None:
+    log = zwei_mitglieder(session=5)
+    log.consume("orders", "billing", member="billing-2", commit=False)  # p2:0, p2:1
+    log.absturz("billing", "billing-2")
+    g = log.group("billing")
+    generation = g.generation
+    wieder = log.consume("orders", "billing", member="billing-2")
+    assert [r.adresse for r in wieder] == ["p2:0", "p2:1"]  # ab der gespeicherten Position
+    assert g.zustand("billing-2") == regeln.MITGLIED and g.abgestuerzt() == {}
+    assert g.generation == generation + 1
+    assert log.tick(3) == []  # a live member again: only the max poll interval (3) counts
+
+
+def test_konsole_erzaehlt_den_absturz() -> None:
+    c = ausfall_konsole("session-timeout 2", "max-poll off")
+    r = c.run("absturz group billing billing-2")
+    assert r.ok and r.text.splitlines() == [
+        "t=0: billing-2 ist abgestürzt: kein consume, kein commit, keine Herzschläge mehr.",
+        "Es hält weiter p2 von „orders“: Niemand liest dort.",
+        "Nach mehr als 2 Ticks ohne Herzschlag (Session Timeout) entfernt tick es, und die "
+        "übrigen teilen neu auf.",
+        "Ein neues consume als billing-2 startet es neu, an der gespeicherten Position.",
+    ]
+    assert "billing · billing-2 (abgestürzt)" in r.svg
+    r = c.run("tick 2")
+    assert r.text.splitlines()[1] == (
+        "billing-2 ist bei t=0 abgestürzt (2 Ticks ohne Herzschlag) und hält seine Partitionen "
+        "in „billing“; ab 3 Ticks wird es entfernt."
+    )
+    assert "abgestürzt bei t=0" in c.run("describe group billing").text
+    r = c.run("tick")
+    assert r.text.splitlines()[1] == (
+        "t=3: billing-2 hat seit dem Absturz bei t=0 3 Ticks keine Herzschläge geschickt "
+        "(Session Timeout 2): aus „billing“ entfernt."
+    )
+    assert "billing · billing-2: entfernt bei t=3 (abgestürzt bei t=0, Session Timeout 2)" in (
+        r.svg
+    )
+    assert "(abgestürzt bei t=0, 3 Ticks ohne Herzschlag, Session Timeout 2)" in (
+        c.run("describe group billing").text
+    )
+
+
+def test_konsole_absturz_ohne_session_timeout() -> None:
+    c = ausfall_konsole("max-poll off")
+    r = c.run("absturz group billing billing-2")
+    assert "Ohne Session Timeout bleibt es Mitglied" in r.text
+    assert "Ohne Session Timeout bleibt es Mitglied" in c.run("tick 9").text
+    assert "crash=0" in c.state_dump()
+    r = c.run("commit orders group billing as billing-2")
+    assert not r.ok and "Es ist abgestürzt" in r.text
+    r = c.run("consume orders group billing as billing-2")
+    assert r.text.splitlines()[0] == (
+        "billing-2 startet nach dem Absturz neu und tritt der Gruppe „billing“ neu bei."
+    )
+    assert "p2 beginnt an der gespeicherten Position 0" in r.text
+
+
 # --- Aufteilung je Topic, Positionen nur für eigene Partitionen ---
 
 
@@ -250,7 +389,7 @@ def test_commit_nur_fuer_eigene_partitionen() -> None:
         (None, None, "g-1"),
         (1, 0, "g-2"),
     ]
-    assert "Position –" in repr(zeilen[0]) and "Rückstand –" in repr(zeilen[0])
+    assert "Position –" in repr(zeilen[0]) and "Lag –" in repr(zeilen[0])
     assert "p0         1     –" in repr(log.offsets("orders"))
 
 
@@ -289,7 +428,7 @@ def test_konsole_erzaehlt_den_ausfall() -> None:
     c = vorbereitet(
         Console(),
         [
-            "timeout 3",
+            "max-poll 3",
             "create topic orders partitions 3",
             "consume orders group billing",
             "consume orders group billing as billing-2",
@@ -315,11 +454,11 @@ def test_konsole_erzaehlt_den_ausfall() -> None:
 
 
 def ausfall_konsole(*danach: str) -> Console:
-    """billing-1 (p0, p1) and billing-2 (p2, read without commit), session timeout 3."""
+    """billing-1 (p0, p1) and billing-2 (p2, read without commit), max poll interval 3."""
     return vorbereitet(
         Console(),
         [
-            "timeout 3",
+            "max-poll 3",
             "create topic orders partitions 3",
             "consume orders group billing",
             "consume orders group billing as billing-2",
@@ -337,13 +476,11 @@ def test_konsole_erzaehlt_jeden_ausfall_in_seinem_moment() -> None:
     assert r.ok
     assert r.text.splitlines() == [
         "Zeit: t=5 (+4).",
-        "t=4: billing-2 hat 4 Ticks nicht gelesen (Sitzungs-Zeitfenster 3): aus „billing“ "
-        "entfernt.",
+        "t=4: billing-2 hat 4 Ticks nicht gelesen (Max Poll Interval 3): aus „billing“ entfernt.",
         "Neue Aufteilung in „orders“ (Generation 3):",
         "  billing-1: p0, p1, p2",
         "  billing-1 liest p2 ab Position 0.",
-        "t=5: billing-1 hat 4 Ticks nicht gelesen (Sitzungs-Zeitfenster 3): aus „billing“ "
-        "entfernt.",
+        "t=5: billing-1 hat 4 Ticks nicht gelesen (Max Poll Interval 3): aus „billing“ entfernt.",
         "Neue Aufteilung in „orders“ (Generation 4):",
         "  niemand: Kein Mitglied liest dieses Topic mehr.",
     ]
@@ -355,10 +492,8 @@ def test_konsole_nennt_gleichzeitige_ausfaelle_mit_einer_aufteilung() -> None:
     assert r.ok
     assert r.text.splitlines() == [
         "Zeit: t=4 (+4).",
-        "t=4: billing-1 hat 4 Ticks nicht gelesen (Sitzungs-Zeitfenster 3): aus „billing“ "
-        "entfernt.",
-        "t=4: billing-2 hat 4 Ticks nicht gelesen (Sitzungs-Zeitfenster 3): aus „billing“ "
-        "entfernt.",
+        "t=4: billing-1 hat 4 Ticks nicht gelesen (Max Poll Interval 3): aus „billing“ entfernt.",
+        "t=4: billing-2 hat 4 Ticks nicht gelesen (Max Poll Interval 3): aus „billing“ entfernt.",
         "Neue Aufteilung in „orders“ (Generation 3):",
         "  niemand: Kein Mitglied liest dieses Topic mehr.",
     ]
@@ -386,12 +521,17 @@ def test_konsole_commit_tick_timeout_leave() -> None:
     r = c.run("commit orders group g")
     assert r.ok and "p0: – → 1" in r.text
     r = c.run("tick 2")
-    assert "Ohne Sitzungs-Zeitfenster wird niemand entfernt" in r.text
-    assert c.run("timeout").text.startswith("Kein Sitzungs-Zeitfenster")
-    assert c.run("timeout 5").ok and c.log.session_timeout == 5
+    assert "Ohne Max Poll Interval wird niemand entfernt" in r.text
+    assert c.run("max-poll").text.startswith("Kein Max Poll Interval")
+    assert c.run("max-poll 5").ok and c.log.max_poll_interval == 5
+    assert c.run("max-poll").text == "Max Poll Interval: 5 Ticks (jetzt t=2)."
     r = c.run("tick")
     assert "g-1 (3 Ticks; ab 6 Ticks wird es entfernt)" in " ".join(r.text.split())
-    assert c.run("timeout off").ok and c.log.session_timeout is None
+    assert c.run("max-poll off").ok and c.log.max_poll_interval is None
+    assert c.run("session-timeout").text.startswith("Kein Session Timeout")
+    assert c.run("session-timeout 2").ok and c.log.session_timeout == 2
+    assert c.run("session-timeout").text == "Session Timeout: 2 Ticks (jetzt t=3)."
+    assert c.run("session-timeout aus").ok and c.log.session_timeout is None
     r = c.run("leave group g g-1")
     assert r.ok and "niemand: Kein Mitglied liest" in r.text
 
@@ -401,8 +541,11 @@ def test_konsole_commit_tick_timeout_leave() -> None:
     [
         ("tick x", "ganze Zahl"),
         ("tick 101", "von 0 bis 100"),
-        ("timeout 0", "von 1 bis 100"),
-        ("timeout nie", "ganze Zahl"),
+        ("max-poll 0", "von 1 bis 100"),
+        ("max-poll nie", "ganze Zahl"),
+        ("session-timeout 101", "von 1 bis 100"),
+        ("absturz group billing billing-9", "kein Mitglied der Gruppe"),
+        ("absturz billing billing-1", "das Wort `group`"),
         ("leave group billing billing-9", "kein Mitglied der Gruppe"),
         ("leave group nope x", "gibt es nicht"),
         ("leave billing billing-1", "das Wort `group`"),
@@ -439,6 +582,7 @@ ops = st.lists(
         ),
         st.tuples(st.just("tick"), st.integers(0, 4)),
         st.tuples(st.just("leave"), st.sampled_from(["m-1", "m-2", "m-3"])),
+        st.tuples(st.just("crash"), st.sampled_from(["m-1", "m-2", "m-3"])),
     ),
     max_size=40,
 )
@@ -453,17 +597,25 @@ def ausfuehren(log: Log, op: tuple) -> None:
         log.commit(op[1], "g", member=op[2])
     elif op[0] == "tick":
         log.tick(op[1])
+    elif op[0] == "crash":
+        log.absturz("g", op[1])
     else:
         log.leave("g", op[1])
 
 
 @EINSTELLUNGEN
-@given(ops=ops, timeout=st.integers(1, 4), partitionen=st.integers(1, 4))
-def test_eigenschaften_des_ausfalls(ops, timeout, partitionen) -> None:
-    log = Log(session_timeout=timeout)
+@given(
+    ops=ops,
+    timeout=st.integers(1, 4),
+    session=st.integers(1, 4),
+    partitionen=st.integers(1, 4),
+)
+def test_eigenschaften_des_ausfalls(ops, timeout, session, partitionen) -> None:
+    log = Log(max_poll_interval=timeout, session_timeout=session)
     log.create_topic("orders", partitions=partitionen)
     log.create_topic("stock", partitions=2)
     zuletzt: dict[str, int] = {}
+    absturz: dict[str, int] = {}
     for op in ops:
         vorher = zustand(log)
         g = log.group("g") if "g" in log.groups() else None
@@ -475,12 +627,15 @@ def test_eigenschaften_des_ausfalls(ops, timeout, partitionen) -> None:
             assert zustand(log) == vorher  # ein Fehler ändert nichts
             if op[0] == "commit" and g is not None:
                 z = g.zustand(op[2])
-                if z in (regeln.ENTFERNT, regeln.AUSGETRETEN):
+                if z in (regeln.ENTFERNT, regeln.AUSGETRETEN, regeln.ABGESTUERZT):
                     assert isinstance(e, CommitAbgelehnt)
             continue
         g = log.group("g") if "g" in log.groups() else None
         if op[0] == "consume":
             zuletzt[op[2]] = log.zeit
+            absturz.pop(op[2], None)
+        if op[0] == "crash":
+            absturz[op[1]] = log.zeit
         if op[0] == "commit":
             # Ein erfolgreicher Commit kam von einem Mitglied und änderte nur dessen Partitionen.
             assert g is not None and g.zustand(op[2]) == regeln.MITGLIED
@@ -501,13 +656,22 @@ def test_eigenschaften_des_ausfalls(ops, timeout, partitionen) -> None:
                     assert p in eigene
         if g is None:
             continue
+        assert g.abgestuerzt() == {m: t for m, t in absturz.items() if m in g.mitglieder}
         for m in g.mitglieder:
-            # Nie vor dem Timeout entfernt: Wer Mitglied ist, hat vor höchstens timeout Ticks
-            # gelesen.
-            assert log.zeit - zuletzt[m] <= timeout
+            # Nie vor der Frist entfernt, und immer gleich danach: Ein lebendes Mitglied hat vor
+            # höchstens max_poll_interval Ticks gelesen, ein abgestürztes vor höchstens
+            # session_timeout Ticks seinen letzten Herzschlag geschickt.
+            if m in absturz:
+                assert log.zeit - absturz[m] <= session
+            else:
+                assert log.zeit - zuletzt[m] <= timeout
         for e in g.entfernt():
-            # Entfernt nur nach dem Timeout.
-            assert e.ohne_lesen > timeout and e.ohne_lesen == timeout + 1
+            # Entfernt nur nach der Frist, nie bei oder vor N Ticks.
+            if e.absturz is None:
+                assert e.grund == regeln.MAX_POLL and e.ohne_lesen == timeout + 1
+            else:
+                assert e.grund == regeln.SESSION and e.ohne_herzschlag == session + 1
+                assert e.absturz == absturz[e.mitglied]
         for t in ("orders", "stock"):
             leser = [m for m in g.mitglieder if t in g.topics_von(m)]
             zuteilung = g.zuteilung(t)
@@ -518,10 +682,69 @@ def test_eigenschaften_des_ausfalls(ops, timeout, partitionen) -> None:
 
 
 @EINSTELLUNGEN
+@given(
+    frist=st.integers(1, 6),
+    max_poll=st.none() | st.integers(1, 6),
+    vorher=st.integers(0, 6),
+    ticks=st.integers(0, 12),
+)
+def test_ein_abgestuerztes_mitglied_geht_genau_nach_dem_session_timeout(
+    frist, max_poll, vorher, ticks
+) -> None:
+    # billing-1 keeps reading every tick; billing-2 crashes after `vorher` ticks. It stays a
+    # member (and keeps p2) for exactly `frist` ticks without heartbeats and is gone after more.
+    log = Log(max_poll_interval=max_poll, session_timeout=frist)
+    log.create_topic("orders", partitions=3)
+    log.consume("orders", "billing")
+    log.consume("orders", "billing", member="billing-2")
+    for _ in range(vorher):
+        log.tick()
+        log.consume("orders", "billing")
+        log.consume("orders", "billing", member="billing-2")
+    log.absturz("billing", "billing-2")
+    entfernt = []
+    for _ in range(ticks):
+        entfernt += log.tick()
+        log.consume("orders", "billing")
+    g = log.group("billing")
+    if ticks <= frist:
+        assert entfernt == [] and g.zuteilung("orders")[2] == "billing-2"
+    else:
+        (e,) = entfernt
+        assert (e.mitglied, e.absturz, e.ohne_herzschlag, e.zeit) == (
+            "billing-2",
+            vorher,
+            frist + 1,
+            vorher + frist + 1,
+        )
+        assert g.zuteilung("orders") == {0: "billing-1", 1: "billing-1", 2: "billing-1"}
+
+
+@EINSTELLUNGEN
+@given(frist=st.integers(1, 6), ticks=st.integers(0, 12))
+def test_ein_langsames_mitglied_geht_genau_nach_dem_max_poll_interval(frist, ticks) -> None:
+    # billing-2 lives (it heartbeats) but never reads again: removed after more than `frist`
+    # ticks without consume, never at or before.
+    log = Log(max_poll_interval=frist, session_timeout=1)
+    log.create_topic("orders", partitions=3)
+    log.consume("orders", "billing")
+    log.consume("orders", "billing", member="billing-2")
+    entfernt = []
+    for _ in range(ticks):
+        entfernt += log.tick()
+        log.consume("orders", "billing")
+    if ticks <= frist:
+        assert entfernt == [] and "billing-2" in log.members("billing")
+    else:
+        (e,) = entfernt
+        assert (e.mitglied, e.grund, e.ohne_lesen) == ("billing-2", regeln.MAX_POLL, frist + 1)
+
+
+@EINSTELLUNGEN
 @given(ops=ops, timeout=st.integers(1, 4))
 def test_gleiche_schritte_gleicher_zustand(ops, timeout) -> None:
     def lauf() -> tuple[str, str]:
-        log = Log(session_timeout=timeout)
+        log = Log(max_poll_interval=timeout, session_timeout=2)
         log.create_topic("orders", partitions=3)
         log.create_topic("stock", partitions=2)
         meldungen = []

@@ -105,7 +105,7 @@ def test_uebernahme_nach_neuverteilung_beginnt_an_der_gespeicherten_position() -
 
 
 def test_uebernahme_nach_entfernen() -> None:
-    log = Log(session_timeout=2)
+    log = Log(max_poll_interval=2)
     log.create_topic("t", partitions=2)
     log.consume("t", "g")
     log.consume("t", "g", member="g-2")
@@ -173,7 +173,7 @@ def test_seek_vor_ueberspringt_und_commit_speichert_es() -> None:
 
 def test_seek_zaehlt_nicht_als_lebenszeichen() -> None:
     log = ein_topic()
-    log.session_timeout = 1
+    log.max_poll_interval = 1
     log.tick()
     log.seek("t", "g", "g-1", 0, 0)
     assert [e.member for e in log.tick()] == ["g-1"]
@@ -208,7 +208,7 @@ def test_seek_nach_neuverteilung_erst_nach_dem_lesen() -> None:
     log.consume("t", "g", commit=False)
     log.consume("t", "g", member="g-2")  # g-1 has not read since
     vorher = zustand(log)
-    with pytest.raises(NichtZugeteilt, match="seit der letzten Neuverteilung nicht gelesen"):
+    with pytest.raises(NichtZugeteilt, match="seit dem letzten Rebalancing nicht gelesen"):
         log.seek("t", "g", "g-1", 0, 0)
     assert zustand(log) == vorher
     log.consume("t", "g")
@@ -253,7 +253,7 @@ ops = st.lists(
 @EINSTELLUNGEN
 @given(ops=ops, partitionen=st.integers(1, 3), timeout=st.one_of(st.none(), st.integers(1, 3)))
 def test_positionen_folgen_den_regeln(ops, partitionen, timeout) -> None:
-    log = Log(session_timeout=timeout)
+    log = Log(max_poll_interval=timeout)
     log.create_topic("t", partitions=partitionen)
     # Reference: member -> (generation of its last consume, {partition: reading position}).
     lesen: dict[str, tuple[int, dict[int, int]]] = {}
@@ -342,7 +342,7 @@ def _position(log: Log, p: int) -> int | None:
 @given(ops=ops)
 def test_gleiche_schritte_gleiche_positionen(ops) -> None:
     def lauf() -> str:
-        log = Log(session_timeout=2)
+        log = Log(max_poll_interval=2)
         log.create_topic("t", partitions=3)
         for op in ops:
             try:
@@ -366,7 +366,7 @@ def test_bild_zeigt_gespeichert_ungespeichert_und_leseposition() -> None:
     svg = log.bild("t").svg
     assert svg.count('class="gelesen"') == 1  # offset 0: read and stored
     assert svg.count('class="ungespeichert"') == 2  # offsets 1 and 2: read, not stored
-    assert "Position 1, Rückstand 3, Leseposition 3" in svg  # the <desc>
+    assert "Position 1, Lag 3, Leseposition 3" in svg  # the <desc>
     assert "gefärbt: gespeichert" in svg
     marker = svg.split('class="marker" x="')[1].split('"')[0]
     zellen = svg.split('class="eintrag" x="')[1:]
@@ -379,4 +379,4 @@ def test_bild_zeigt_gespeichert_ungespeichert_und_leseposition() -> None:
     neu.produce("t", 0)
     neu.consume("t", "g", commit=False)
     svg = neu.bild("t", ["g"]).svg
-    assert 'class="ungespeichert"' in svg and "Rückstand –" in svg
+    assert 'class="ungespeichert"' in svg and "Lag –" in svg

@@ -92,7 +92,7 @@ def test_lange_partition_wird_gekuerzt() -> None:
     texte = [t.text for t in root.iter(NS + "text")]
     assert "…" in texte and "39" in texte and "40" in texte and "0" not in texte
     assert len([t for t in texte if t == "▲"]) == 2
-    assert "Rückstand 38" in texte
+    assert "Lag 38" in texte
 
 
 def test_queue_zeitleiste() -> None:
@@ -241,7 +241,7 @@ def test_topic_picture_describes_its_state_in_words() -> None:
     log.consume("orders", group="lager", member="c1", max=1)
     text = _desc(str(log.bild("orders")))
     assert text.startswith("Topic „orders“: P0 ")
-    assert "Eintr" in text and "Gruppe „lager“" in text and "Rückstand" in text
+    assert "Eintr" in text and "Gruppe „lager“" in text and "Lag" in text
 
 
 def test_queue_timeline_describes_each_message() -> None:
