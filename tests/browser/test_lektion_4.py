@@ -32,7 +32,7 @@ def test_broker_and_read_your_writes_run_in_the_browser(page: Page, site_url: st
     page.goto(site_url + LESSON_4)
     broker = Cell.only_one_with(page, "ausfall = range(3, 7)")
     broker.run_live("done")
-    expect(broker.text).to_contain_text("t=7: Benachrichtigung liest 8, Rückstand 0")
+    expect(broker.text).to_contain_text("t=7: Benachrichtigung liest 8, Lag 0")
 
     lesen = Cell.only_one_with(page, "def lies_mindestens(")
     lesen.run_live("done")  # the write side, the projector and the payment run first
