@@ -51,6 +51,7 @@ PACKAGED = (
     ("lessonkit", "consoles.py"),
     ("lessonkit", "bridge.py"),
     ("lessonkit", "checks.py"),
+    ("lessonkit", "challenges.py"),
 )
 
 

@@ -19,15 +19,19 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TextIO
 
+from lessonkit import challenges
 from lessonkit.checks import check_code, check_console, predict, prepare
 from lessonkit.consoles import ConsoleSessions
 from lessonkit.kernel import Kernel, TextStream, cell_streams
+from pysim.fehler import SimFehler
 
 if TYPE_CHECKING:  # the browser's Python needs no types at run time
     from lessonkit.contract import (
+        ChallengeSpec,
         ConsoleLineArgs,
         ConsoleResultData,
         PredictionOutcomeData,
+        SeedOutcomeData,
         TaskOutcomeData,
     )
 
@@ -143,6 +147,31 @@ def _check_console(
     return check_console(console, kind, pruefung).to_dict()
 
 
+async def _challenge_seed(
+    code: str, vorgabe: ChallengeSpec, seed: int, pruefung: str, urteilen: bool
+) -> SeedOutcomeData:
+    """One seed of a challenge: ``Prüfen`` calls it once per seed (progress per seed)."""
+    klasse, error = await challenges.load_node(code)
+    if klasse is None:
+        return challenges.failed_to_load(error or "", seed)
+    return challenges.seed_outcome(
+        klasse, challenges.Vorgabe.aus_dict(vorgabe), seed, pruefung, urteilen
+    )
+
+
+async def _challenge_replay(
+    code: str, vorgabe: ChallengeSpec, kennung: str, pruefung: str
+) -> SeedOutcomeData:
+    """The run a reader pasted (its identity), judged again."""
+    klasse, error = await challenges.load_node(code)
+    if klasse is None:
+        return challenges.failed_to_load(error or "")
+    try:
+        return challenges.replay(klasse, challenges.Vorgabe.aus_dict(vorgabe), kennung, pruefung)
+    except SimFehler as e:
+        return challenges.failed_to_load(str(e))
+
+
 #: The calls the page can make; their arguments and results are declared in
 #: ``lessonkit.contract.CALLS`` (tests/lessonkit/test_contract.py compares).
 CALLS: dict[str, Callable[..., Any]] = {
@@ -155,6 +184,8 @@ CALLS: dict[str, Callable[..., Any]] = {
     "exercise.check_code": _check_code,
     "exercise.check_console": _check_console,
     "exercise.prepare": _prepare,
+    "challenge.seed": _challenge_seed,
+    "challenge.replay": _challenge_replay,
 }
 
 

@@ -158,7 +158,31 @@ class QuizData(ExerciseBase):
     versuche: int | None
 
 
-ExerciseData = PredictionData | CodeTaskData | ConsoleTaskData | QuizData
+class ChallengeSpec(TypedDict):
+    """What a challenge runs (``lessonkit.challenges.Vorgabe``): workload, cluster, faults."""
+
+    last: str
+    knoten: int
+    dauer: int
+    #: Kinds of fault windows drawn from each seed (``pysim.cluster.FENSTER``); none: no faults.
+    stoerungen: list[str]
+    anzahl_stoerungen: int
+    seeds: int
+    verlust: float
+    timeout: int
+    max_nachrichten: float | None
+    last_optionen: dict[str, str]
+
+
+class ChallengeData(ExerciseBase):
+    type: Literal["herausforderung"]
+    start: str
+    pruefung: str
+    loesung: str
+    vorgabe: ChallengeSpec
+
+
+ExerciseData = PredictionData | CodeTaskData | ConsoleTaskData | QuizData | ChallengeData
 
 
 class ProgressEntry(TypedDict):
@@ -222,6 +246,49 @@ class PrepareArgs(TypedDict):
     vorbereitung: str
 
 
+class SeedArgs(TypedDict):
+    code: str
+    vorgabe: ChallengeSpec
+    seed: int
+    pruefung: str
+    #: False: ``Ausführen`` (the run and its picture, no verdict).
+    urteilen: bool
+
+
+class ReplayArgs(TypedDict):
+    code: str
+    vorgabe: ChallengeSpec
+    kennung: str
+    pruefung: str
+
+
+class SeedFigures(TypedDict):
+    nachrichten: int
+    verloren: int
+    je_operation: float
+    ok_anteil: float
+    latenz_p50: int | None
+    latenz_p99: int | None
+    latenz_max: int | None
+
+
+class SeedOutcomeData(TypedDict):
+    """One seed of a challenge (``lessonkit.challenges``); ``error``: the reader's code failed
+    before anything ran (then nothing else is set)."""
+
+    error: str | None
+    seed: int
+    #: True passed, False failed (the shrunk run), None: only run, not judged.
+    ok: bool | None
+    urteil: list[str]
+    kennung: str
+    operationen: int
+    #: Operations of the first failing run before shrinking (None when nothing was shrunk).
+    operationen_vorher: int | None
+    kennzahlen: SeedFigures
+    svg: str
+
+
 #: Every call the page can make into ``lessonkit.bridge``: name -> (arguments, result).
 CALLS: dict[str, tuple[type, Any]] = {
     "console.run": (ConsoleLineArgs, ConsoleResultData),
@@ -233,6 +300,8 @@ CALLS: dict[str, tuple[type, Any]] = {
     "exercise.check_code": (CheckCodeArgs, TaskOutcomeData),
     "exercise.check_console": (CheckConsoleArgs, TaskOutcomeData),
     "exercise.prepare": (PrepareArgs, None),
+    "challenge.seed": (SeedArgs, SeedOutcomeData),
+    "challenge.replay": (ReplayArgs, SeedOutcomeData),
 }
 
 #: Shapes written to TypeScript, in this order (aliases after the interfaces they name).
@@ -249,6 +318,8 @@ SHAPES: list[type] = [
     CodeTaskData,
     ConsoleTaskData,
     QuizData,
+    ChallengeSpec,
+    ChallengeData,
     ProgressEntry,
     ConsoleArgs,
     ConsoleLineArgs,
@@ -258,6 +329,10 @@ SHAPES: list[type] = [
     PredictArgs,
     CheckCodeArgs,
     CheckConsoleArgs,
+    SeedArgs,
+    ReplayArgs,
+    SeedFigures,
+    SeedOutcomeData,
     PrepareArgs,
 ]
 ALIASES: dict[str, Any] = {"ExerciseData": ExerciseData}

@@ -16,6 +16,7 @@ from lessonkit.errors import LessonError
 from lessonkit.exercises import (
     ConsoleTask,
     Exercise,
+    make_challenge,
     make_code_task,
     make_console_task,
     make_prediction,
@@ -112,3 +113,45 @@ CONSOLE_TASK = ExerciseKind(
 )
 #: The fence ``quiz``.
 QUIZ = ExerciseKind({"id": read.exercise_id, "mischen": _SHUFFLE, "versuche": _TRIES}, make_quiz)
+
+
+#: ``seeds="5"``, ``knoten="3"`` …: whole numbers from 1; ``verlust="0.1"``, ``max_nachrichten="20"``.
+def _share(name: str) -> Callable[[str], str]:
+    def read_value(value: str) -> str:
+        try:
+            number = float(value)
+        except ValueError:
+            number = -1.0
+        if not 0 <= number <= (1 if name == "verlust" else 1_000_000):
+            grenze = "von 0 bis 1" if name == "verlust" else "ab 0"
+            raise ValueError(f'{name}=„{value}“ ist keine Zahl {grenze}, z. B. {name}="0.1".')
+        return value
+
+    return read_value
+
+
+#: The fence ``herausforderung`` (``lessonkit.challenges``).
+CHALLENGE = ExerciseKind(
+    {
+        "id": read.exercise_id,
+        "last": read.matching(
+            r"^[a-z-]{1,30}$", 'last=„{value}“ ist kein Name einer Last, z. B. last="broadcast".'
+        ),
+        "knoten": read.positive_int("knoten"),
+        "dauer": read.positive_int("dauer"),
+        "seeds": read.positive_int("seeds"),
+        "stoerungen": read.matching(
+            r"^[a-z, ]{1,100}$",
+            'stoerungen=„{value}“: Namen mit Kommas, z. B. stoerungen="teilung, absturz".',
+        ),
+        "anzahl_stoerungen": read.positive_int("anzahl_stoerungen"),
+        "verlust": _share("verlust"),
+        "timeout": read.positive_int("timeout"),
+        "max_nachrichten": _share("max_nachrichten"),
+        "topologie": read.matching(
+            r"^(alle|linie|gitter)$", "topologie=„{value}“: „alle“, „linie“ oder „gitter“."
+        ),
+        "schluessel": read.positive_int("schluessel"),
+    },
+    make_challenge,
+)

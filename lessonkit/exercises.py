@@ -21,7 +21,9 @@ from typing import Any
 
 import markdown
 
+from lessonkit import challenges
 from lessonkit.blocks import Block
+from lessonkit.challenges import Vorgabe
 from lessonkit.checks import (
     PRUEFUNG,
     VORBEREITUNG,
@@ -34,17 +36,20 @@ from lessonkit.checks import (
 from lessonkit.console_fence import build_options
 from lessonkit.consoles import ConsoleSessions, strip_expectation
 from lessonkit.contract import (
+    ChallengeData,
     CodeTaskData,
     ConsoleTaskData,
     ExerciseData,
     PredictionData,
     QuizData,
+    SeedOutcomeData,
 )
 from lessonkit.fence_kind import FenceError
 from lessonkit.kernel import Kernel
 from lessonkit.options import LINE_OPTION
 from lessonkit.pagedata import data_element
 from lessonkit.render import highlight_python
+from pysim.fehler import SimFehler
 
 _SECTION = re.compile(r"^--- ?([a-zäöü]+)\s*$")
 #: A wrong attempt may name the checks it must fail: ``--- fehlversuch „Name“``.
@@ -231,6 +236,91 @@ class CodeTask(Exercise):
         solution = highlight_python(self.loesung) + md(self.erklaerung)
         return [
             f'<div class="lk-exercise__text">{md(self.aufgabe)}</div>',
+            f'<div class="lk-exercise__code">{highlight_python(self.start)}</div>',
+            *_hint_html(self.hinweise),
+            _details("lk-exercise__solution", "Lösung", solution),
+        ]
+
+
+@dataclass
+class Challenge(Exercise):
+    """``herausforderung``: the reader writes a node; it runs under the workload and faults of
+    ``vorgabe`` for every seed, judged by the workload's checker (``lessonkit.challenges``)."""
+
+    aufgabe: str = ""
+    start: str = ""
+    pruefung: str = ""
+    loesung: str = ""
+    hinweise: list[str] = field(default_factory=list)
+    erklaerung: str = ""
+    vorgabe: Vorgabe = field(default_factory=lambda: Vorgabe("echo"))
+
+    async def _outcomes(self, code: str) -> tuple[str | None, list[SeedOutcomeData]]:
+        klasse, error = await challenges.load_node(code)
+        if klasse is None:
+            return error, []
+        seeds = range(1, self.vorgabe.seeds + 1)
+        return None, [
+            challenges.seed_outcome(klasse, self.vorgabe, seed, self.pruefung) for seed in seeds
+        ]
+
+    async def verify(self, kernel: Kernel) -> Problem | None:
+        try:
+            self.vorgabe.neue_last()
+        except SimFehler as e:
+            return (str(e), None)
+        error, outcomes = await self._outcomes(self.loesung)
+        if error is not None:
+            line = _cell_row(error, "Dein Code")
+            return (f"Die Lösung läuft nicht:\n{error}", _in_section(self, "loesung", line))
+        for outcome in outcomes:
+            if not outcome["ok"]:
+                return (
+                    f"Die Lösung scheitert bei Seed {outcome['seed']}: "
+                    f"{' '.join(outcome['urteil'])}\nDer kleinste Lauf: {outcome['kennung']}",
+                    self.rows.get("loesung"),
+                )
+        error, outcomes = await self._outcomes(self.start)
+        if error is not None:
+            line = _cell_row(error, "Dein Code")
+            return (
+                f"Der Startcode läuft nicht:\n{error}\nLeser sollen mit Code beginnen, der läuft und "
+                "an einem Seed scheitert.",
+                _in_section(self, "start", line),
+            )
+        if all(outcome["ok"] for outcome in outcomes):
+            return (
+                f"Der Startcode besteht schon alle {self.vorgabe.seeds} Seeds: eine Herausforderung, "
+                "die nicht scheitern kann. Mehr Seeds, mehr Störungen oder eine strengere Prüfung.",
+                self.rows.get("start"),
+            )
+        for attempt in self.fehlversuche:
+            error, outcomes = await self._outcomes(attempt.text)
+            if error is None and all(outcome["ok"] for outcome in outcomes):
+                return (
+                    "Der Fehlversuch besteht alle Seeds: Diese falsche Lösung ginge durch.",
+                    self.row_of("fehlversuch", 0, attempt.row),
+                )
+        return None
+
+    def data(self) -> ChallengeData:
+        return {
+            "id": self.id,
+            "type": "herausforderung",
+            "digest": self.digest,
+            "digest_before": self.digest_before,
+            "label": self.label,
+            "start": self.start,
+            "pruefung": self.pruefung,
+            "loesung": self.loesung,
+            "vorgabe": self.vorgabe.als_dict(),
+        }
+
+    def body(self, console_html: str) -> list[str]:
+        solution = highlight_python(self.loesung) + md(self.erklaerung)
+        return [
+            f'<div class="lk-exercise__text">{md(self.aufgabe)}</div>',
+            f'<p class="lk-challenge__setup">{escape(self.vorgabe.beschreibung())}</p>',
             f'<div class="lk-exercise__code">{highlight_python(self.start)}</div>',
             *_hint_html(self.hinweise),
             _details("lk-exercise__solution", "Lösung", solution),
@@ -487,6 +577,14 @@ SECTIONS: dict[str, dict[str, bool]] = {
         "fehlversuch": False,
     },
     "quiz": {"frage": True, "richtig": True, "falsch": False, "erklaerung": False},
+    "herausforderung": {
+        "aufgabe": False,
+        "start": True,
+        "pruefung": False,
+        "loesung": True,
+        "erklaerung": False,
+        "fehlversuch": False,
+    },
 }
 
 
@@ -518,6 +616,28 @@ def make_code_task(slot: int, line: int, src: str, options: dict[str, Any]) -> C
         hinweise=_hints(found),
         erklaerung=parts.get("erklaerung", ""),
     )
+
+
+def make_challenge(slot: int, line: int, src: str, options: dict[str, Any]) -> Challenge:
+    found = sections(src)
+    parts = _single(src, SECTIONS["herausforderung"], "herausforderung")
+    return Challenge(
+        **_common(src, slot, line, options, "herausforderung"),
+        aufgabe=parts.get("aufgabe", ""),
+        start=parts["start"],
+        pruefung=parts.get("pruefung", ""),
+        loesung=parts["loesung"],
+        hinweise=_hints(found),
+        erklaerung=parts.get("erklaerung", ""),
+        vorgabe=_challenge_setup(options),
+    )
+
+
+def _challenge_setup(options: dict[str, Any]) -> Vorgabe:
+    try:
+        return challenges.vorgabe_aus_optionen(options)
+    except ValueError as e:
+        raise FenceError(str(e)) from None
 
 
 def _lines(text: str) -> list[str]:
@@ -831,6 +951,7 @@ TITLES = {
     "aufgabe": "Code-Aufgabe",
     "konsolen-aufgabe": "Konsolen-Aufgabe",
     "quiz": "Test",
+    "herausforderung": "Herausforderung",
 }
 
 

@@ -53,6 +53,7 @@ FENCES: dict[str, FenceKind[Any, Any]] = {
     "aufgabe": exercise_fence.CODE_TASK,
     "konsolen-aufgabe": exercise_fence.CONSOLE_TASK,
     "quiz": exercise_fence.QUIZ,
+    "herausforderung": exercise_fence.CHALLENGE,
     "fortschritt": ProgressKind(exercise_fences),
     "umgezogen": MOVED,
 }

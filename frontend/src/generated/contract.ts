@@ -138,6 +138,33 @@ export interface QuizData {
   versuche: number | null;
 }
 
+/** What a challenge runs (`lessonkit.challenges.Vorgabe`): workload, cluster, faults. */
+export interface ChallengeSpec {
+  last: string;
+  knoten: number;
+  dauer: number;
+  /** Kinds of fault windows drawn from each seed (`pysim.cluster.FENSTER`); none: no faults. */
+  stoerungen: string[];
+  anzahl_stoerungen: number;
+  seeds: number;
+  verlust: number;
+  timeout: number;
+  max_nachrichten: number | null;
+  last_optionen: Record<string, string>;
+}
+
+export interface ChallengeData {
+  id: string;
+  digest: string;
+  digest_before: string;
+  label: string;
+  type: "herausforderung";
+  start: string;
+  pruefung: string;
+  loesung: string;
+  vorgabe: ChallengeSpec;
+}
+
 /** A lesson in a `fortschritt` overview: its address and its exercises' ids. */
 export interface ProgressEntry {
   path: string;
@@ -194,13 +221,55 @@ export interface CheckConsoleArgs {
   pruefung: string;
 }
 
+export interface SeedArgs {
+  code: string;
+  vorgabe: ChallengeSpec;
+  seed: number;
+  pruefung: string;
+  /** False: `Ausführen` (the run and its picture, no verdict). */
+  urteilen: boolean;
+}
+
+export interface ReplayArgs {
+  code: string;
+  vorgabe: ChallengeSpec;
+  kennung: string;
+  pruefung: string;
+}
+
+export interface SeedFigures {
+  nachrichten: number;
+  verloren: number;
+  je_operation: number;
+  ok_anteil: number;
+  latenz_p50: number | null;
+  latenz_p99: number | null;
+  latenz_max: number | null;
+}
+
+/** One seed of a challenge (`lessonkit.challenges`); `error`: the reader's code failed
+    before anything ran (then nothing else is set). */
+export interface SeedOutcomeData {
+  error: string | null;
+  seed: number;
+  /** True passed, False failed (the shrunk run), None: only run, not judged. */
+  ok: boolean | null;
+  urteil: string[];
+  kennung: string;
+  operationen: number;
+  /** Operations of the first failing run before shrinking (None when nothing was shrunk). */
+  operationen_vorher: number | null;
+  kennzahlen: SeedFigures;
+  svg: string;
+}
+
 export interface PrepareArgs {
   /** The session the reader's code then runs in (`Ausführen` of a code task). */
   session: string;
   vorbereitung: string;
 }
 
-export type ExerciseData = PredictionData | CodeTaskData | ConsoleTaskData | QuizData;
+export type ExerciseData = PredictionData | CodeTaskData | ConsoleTaskData | QuizData | ChallengeData;
 
 /** The bridge's calls (`lessonkit.bridge.CALLS`): arguments and result. */
 export interface Calls {
@@ -213,6 +282,8 @@ export interface Calls {
   "exercise.check_code": { args: CheckCodeArgs; result: TaskOutcomeData };
   "exercise.check_console": { args: CheckConsoleArgs; result: TaskOutcomeData };
   "exercise.prepare": { args: PrepareArgs; result: null };
+  "challenge.seed": { args: SeedArgs; result: SeedOutcomeData };
+  "challenge.replay": { args: ReplayArgs; result: SeedOutcomeData };
 }
 
 export type CallName = keyof Calls;

@@ -1,0 +1,327 @@
+"""A challenge (``herausforderung``): the reader's node, run under a workload and faults, judged.
+
+Runs at build time (CPython: the solution must pass every seed, the starting code fail at
+least one) and in the browser (Pyodide, one call per seed, so the page shows progress and
+stays responsive). Per seed the reader gets: passed, or the verdict of the workload's checker
+(German, naming the failing operations), the smallest failing run found by shrinking, its
+picture with the witnesses highlighted, the figures of the run and its identity to replay it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from lessonkit.checks import run_checks
+from lessonkit.kernel import Kernel
+from pysim.cluster import FENSTER, Knoten
+from pysim.cluster.bild import raumzeit
+from pysim.cluster.cluster import ZUGESTELLT
+from pysim.cluster.lasten import LASTEN, Last
+from pysim.cluster.lauf import Lauf, lauf, lauf_aus_kennung, verkleinere
+from pysim.fehler import SimFehler, UngueltigeEingabe
+from pysim.pruefer import kennzahlen
+
+if TYPE_CHECKING:  # the browser's Python needs no types at run time
+    from lessonkit.contract import ChallengeSpec, SeedOutcomeData
+
+#: Runs a shrink may take per seed in the browser (each is a whole run).
+MAX_VERKLEINERN = 150
+#: Limits of a challenge: every seed is a whole run (and a shrink) in the reader's browser.
+MAX_SEEDS = 20
+MAX_KNOTEN = 9
+#: What a node's code gets without importing it.
+VORSPANN = "from pysim.cluster import *\n"
+
+
+@dataclass(frozen=True)
+class Vorgabe:
+    """What a challenge runs: the workload and its faults (the fence's options)."""
+
+    last: str
+    knoten: int = 3
+    dauer: int = 100
+    stoerungen: tuple[str, ...] = ()
+    anzahl_stoerungen: int = 3
+    seeds: int = 5
+    verlust: float = 0.0
+    timeout: int = 30
+    #: A limit on messages between nodes per client operation (a performance target).
+    max_nachrichten: float | None = None
+    #: Options of the workload (``topologie=linie``).
+    last_optionen: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def aus_dict(cls, daten: ChallengeSpec) -> Vorgabe:
+        return cls(
+            last=daten["last"],
+            knoten=daten["knoten"],
+            dauer=daten["dauer"],
+            stoerungen=tuple(daten["stoerungen"]),
+            anzahl_stoerungen=daten["anzahl_stoerungen"],
+            seeds=daten["seeds"],
+            verlust=daten["verlust"],
+            timeout=daten["timeout"],
+            max_nachrichten=daten["max_nachrichten"],
+            last_optionen=dict(daten["last_optionen"]),
+        )
+
+    def als_dict(self) -> ChallengeSpec:
+        return {
+            "last": self.last,
+            "knoten": self.knoten,
+            "dauer": self.dauer,
+            "stoerungen": list(self.stoerungen),
+            "anzahl_stoerungen": self.anzahl_stoerungen,
+            "seeds": self.seeds,
+            "verlust": self.verlust,
+            "timeout": self.timeout,
+            "max_nachrichten": self.max_nachrichten,
+            "last_optionen": dict(self.last_optionen),
+        }
+
+    def beschreibung(self) -> str:
+        """In German, for the page: what the node is run under."""
+        stoerungen = (
+            f"je Lauf {self.anzahl_stoerungen} Störungen ({', '.join(self.stoerungen)})"
+            if self.stoerungen
+            else "ohne Störungen"
+        )
+        verlust = f", {self.verlust:.0%} Verlust im Netz" if self.verlust else ""
+        grenze = (
+            f", höchstens {self.max_nachrichten:g} Nachrichten je Operation"
+            if self.max_nachrichten is not None
+            else ""
+        )
+        return (
+            f"Last „{self.last}“ mit {self.knoten} Knoten, {self.dauer} Ticks, {stoerungen}{verlust}{grenze}; "
+            f"geprüft mit {self.seeds} Seeds."
+        )
+
+    def neue_last(self) -> Last:
+        try:
+            art = LASTEN[self.last]
+        except KeyError:
+            raise UngueltigeEingabe(
+                f"Eine Last „{self.last}“ gibt es nicht. Es gibt: {', '.join(sorted(LASTEN))}."
+            ) from None
+        optionen: dict[str, Any] = {
+            name: LAST_OPTIONEN[name](wert) for name, wert in self.last_optionen.items()
+        }
+        return art(**optionen)
+
+    def laufe(self, klasse: type[Knoten], seed: int) -> Lauf:
+        return lauf(
+            klasse,
+            self.neue_last(),
+            knoten=self.knoten,
+            seed=seed,
+            dauer=self.dauer,
+            stoerungen="zufall" if self.stoerungen else None,
+            arten=self.stoerungen,
+            anzahl_stoerungen=self.anzahl_stoerungen,
+            verlust=self.verlust,
+            timeout=self.timeout,
+        )
+
+
+#: Options of a workload's constructor that the fence takes (``topologie="linie"``).
+LAST_OPTIONEN = {"topologie": str, "schluessel": int}
+
+
+def vorgabe_aus_optionen(options: dict[str, Any]) -> Vorgabe:
+    """The fence's options (already read one by one) as a ``Vorgabe``; ValueError in German."""
+    last = options.get("last")
+    if not last:
+        raise ValueError(f'Eine Herausforderung braucht last="…": {", ".join(sorted(LASTEN))}.')
+    if last not in LASTEN:
+        raise ValueError(f"last=„{last}“ gibt es nicht: {', '.join(sorted(LASTEN))}.")
+    arten = tuple(a.strip() for a in str(options.get("stoerungen", "")).split(",") if a.strip())
+    if arten == ("keine",):
+        arten = ()
+    for art in arten:
+        if art not in FENSTER:
+            raise ValueError(
+                f"stoerungen: „{art}“ gibt es nicht: {', '.join(FENSTER)} oder „keine“."
+            )
+    last_optionen = {name: options[name] for name in LAST_OPTIONEN if name in options}
+    vorgabe = Vorgabe(
+        last=last,
+        knoten=int(options.get("knoten", 3)),
+        dauer=int(options.get("dauer", 100)),
+        stoerungen=arten,
+        anzahl_stoerungen=int(options.get("anzahl_stoerungen", 3)),
+        seeds=int(options.get("seeds", 5)),
+        verlust=float(options.get("verlust", 0.0)),
+        timeout=int(options.get("timeout", 30)),
+        max_nachrichten=float(options["max_nachrichten"]) if "max_nachrichten" in options else None,
+        last_optionen=last_optionen,
+    )
+    if vorgabe.seeds > MAX_SEEDS or vorgabe.knoten > MAX_KNOTEN:
+        raise ValueError(
+            f"Höchstens {MAX_SEEDS} Seeds und {MAX_KNOTEN} Knoten: Jeder Seed ist ein ganzer Lauf "
+            "im Browser der Leserin."
+        )
+    try:
+        vorgabe.neue_last()
+    except (TypeError, SimFehler) as e:
+        raise ValueError(f"Die Last „{last}“ nimmt diese Optionen nicht: {e}") from None
+    return vorgabe
+
+
+class KeinKnoten(UngueltigeEingabe):
+    """The reader's code defines no node class, or more than one without saying which."""
+
+
+def node_class(namespace: dict[str, Any]) -> type[Knoten]:
+    """The reader's node: the one class in ``namespace`` that inherits from ``Knoten`` and
+    is defined there (``KNOTEN = …`` picks one when there are several)."""
+    gewaehlt = namespace.get("KNOTEN")
+    if isinstance(gewaehlt, type) and issubclass(gewaehlt, Knoten):
+        return gewaehlt
+    eigene = [
+        wert
+        for wert in namespace.values()
+        if isinstance(wert, type)
+        and issubclass(wert, Knoten)
+        and wert.__module__ == namespace.get("__name__")
+        and wert is not Knoten
+    ]
+    if not eigene:
+        raise KeinKnoten(
+            "Dein Code definiert keinen Knoten: Schreib eine Klasse, die von Knoten erbt, "
+            "z. B. „class MeinKnoten(Knoten):“."
+        )
+    if len(eigene) > 1:
+        namen = ", ".join(sorted(k.__name__ for k in eigene))
+        raise KeinKnoten(
+            f"Dein Code definiert mehrere Knoten ({namen}). Sag, welcher laufen soll: "
+            f"„KNOTEN = {eigene[-1].__name__}“."
+        )
+    return eigene[0]
+
+
+@dataclass
+class Urteilsteil:
+    """One part of a seed's verdict: the checker's or one of the author's checks."""
+
+    ok: bool
+    erklaerung: str
+    zeugen: list[int] = field(default_factory=list)
+
+
+def judge(run: Lauf, vorgabe: Vorgabe, pruefung: str) -> list[Urteilsteil]:
+    """Everything a run must pass: the workload's checker, handler errors, the message
+    budget and the author's hidden checks (``pruefung``, with ``lauf`` in scope)."""
+    teile: list[Urteilsteil] = []
+    if run.fehler:
+        erster = run.fehler[0]
+        mehr = f" (und {len(run.fehler) - 1} weitere)" if len(run.fehler) > 1 else ""
+        teile.append(Urteilsteil(False, f"Ein Handler warf: {erster}{mehr}."))
+    urteil = run.last.pruefe(run)
+    zeugen = sorted({i for op in urteil.zeugen for i in (op.index, op.index_ende) if i is not None})
+    teile.append(Urteilsteil(urteil.ok, urteil.erklaerung, zeugen))
+    if vorgabe.max_nachrichten is not None:
+        je = run.nachrichten_je_operation()
+        teile.append(
+            Urteilsteil(
+                je <= vorgabe.max_nachrichten,
+                f"{je:.1f} Nachrichten zwischen Knoten je Operation "
+                f"(erlaubt: höchstens {vorgabe.max_nachrichten:g}).",
+            )
+        )
+    if pruefung.strip():
+        for check in run_checks(pruefung, {"__name__": "__main__", "lauf": run}):
+            teile.append(Urteilsteil(check.ok, check.message or check.name))
+    return teile
+
+
+def _bestanden(teile: list[Urteilsteil]) -> bool:
+    return all(teil.ok for teil in teile)
+
+
+async def load_node(code: str) -> tuple[type[Knoten] | None, str | None]:
+    """Run the reader's code like a cell (German errors with its own lines); its node class."""
+    kernel = Kernel()
+    namespace = kernel.namespace("herausforderung")
+    exec(VORSPANN, namespace)
+    result = await kernel.run("herausforderung", code, "Dein Code")
+    if result.error is not None:
+        return None, result.error
+    try:
+        return node_class(namespace), None
+    except KeinKnoten as e:
+        return None, str(e)
+
+
+def seed_outcome(
+    klasse: type[Knoten], vorgabe: Vorgabe, seed: int, pruefung: str, urteilen: bool = True
+) -> SeedOutcomeData:
+    """One seed: the run, judged (``urteilen``), shrunk when it fails, with its picture."""
+    run = vorgabe.laufe(klasse, seed)
+    if not urteilen:
+        return _beschreibe(run, None, [])
+    teile = judge(run, vorgabe, pruefung)
+    if _bestanden(teile):
+        return _beschreibe(run, True, teile)
+    klein = verkleinere(run, lambda r: not _bestanden(judge(r, vorgabe, pruefung)), MAX_VERKLEINERN)
+    return _beschreibe(klein, False, judge(klein, vorgabe, pruefung), gross=run)
+
+
+def replay(klasse: type[Knoten], vorgabe: Vorgabe, kennung: str, pruefung: str) -> SeedOutcomeData:
+    """The run a reader copied (its identity), judged again, with its picture."""
+    run = lauf_aus_kennung(
+        klasse, vorgabe.neue_last(), kennung, verlust=vorgabe.verlust, timeout=vorgabe.timeout
+    )
+    teile = judge(run, vorgabe, pruefung)
+    return _beschreibe(run, _bestanden(teile), teile)
+
+
+def _beschreibe(
+    run: Lauf, ok: bool | None, teile: list[Urteilsteil], gross: Lauf | None = None
+) -> SeedOutcomeData:
+    zeugen = sorted({i for teil in teile for i in teil.zeugen})
+    zaehlung = run.cluster.zaehle()
+    zahlen = kennzahlen(run.geschichte, nachrichten=zaehlung["gesendet"])
+    return {
+        "error": None,
+        "seed": run.seed,
+        "ok": ok,
+        "urteil": [teil.erklaerung for teil in teile if not teil.ok] if ok is False else [],
+        "kennung": run.kennung,
+        "operationen": len(run.geplant),
+        "operationen_vorher": len(gross.geplant) if gross is not None else None,
+        "kennzahlen": {
+            "nachrichten": zaehlung["gesendet"],
+            "verloren": zaehlung["gesendet"] - zaehlung[ZUGESTELLT],
+            "je_operation": round(run.nachrichten_je_operation(), 2),
+            "ok_anteil": round(zahlen.verfuegbarkeit or 0.0, 3),
+            "latenz_p50": zahlen.latenz_p50,
+            "latenz_p99": zahlen.latenz_p99,
+            "latenz_max": zahlen.latenz_max,
+        },
+        "svg": raumzeit(run, zeugen).svg,
+    }
+
+
+def failed_to_load(error: str, seed: int = 0) -> SeedOutcomeData:
+    """The reader's code did not run (or defines no node): only the error."""
+    return {
+        "error": error,
+        "seed": seed,
+        "ok": False,
+        "urteil": [],
+        "kennung": "",
+        "operationen": 0,
+        "operationen_vorher": None,
+        "kennzahlen": {
+            "nachrichten": 0,
+            "verloren": 0,
+            "je_operation": 0.0,
+            "ok_anteil": 0.0,
+            "latenz_p50": None,
+            "latenz_p99": None,
+            "latenz_max": None,
+        },
+        "svg": "",
+    }

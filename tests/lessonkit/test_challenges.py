@@ -1,0 +1,132 @@
+"""``herausforderung``: the build proves a challenge (the solution passes every seed, the
+starting code fails one) and names an author's mistakes at their line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from lessonkit.errors import LessonError
+from tests.lessonkit.seiten import convert
+
+START = """\
+class Weitersager(Knoten):
+    def beim_start(self):
+        self.werte, self.nachbarn = set(), []
+
+    def bei_topology(self, n):
+        self.nachbarn = n["topology"][self.id]
+        self.antworte(n, {"type": "topology_ok"})
+
+    def bei_broadcast(self, n):
+        if "msg_id" in n.body:
+            self.antworte(n, {"type": "broadcast_ok"})
+        if n["message"] not in self.werte:
+            self.werte.add(n["message"])
+            for k in self.nachbarn:
+                self.sende(k, {"type": "broadcast", "message": n["message"]})
+
+    def bei_read(self, n):
+        self.antworte(n, {"type": "read_ok", "messages": sorted(self.werte)})
+"""
+
+LOESUNG = START.replace(
+    """            for k in self.nachbarn:
+                self.sende(k, {"type": "broadcast", "message": n["message"]})
+""",
+    """            for k in self.nachbarn:
+                self.spaeter(0, lambda k=k: self.verteile(k, n["message"]))
+
+    async def verteile(self, k, wert):
+        while True:
+            try:
+                await self.frage(k, {"type": "broadcast", "message": wert}, timeout=10)
+                return
+            except KeineAntwort:
+                pass
+""",
+)
+
+
+def page(options: str, start: str = START, loesung: str = LOESUNG, extra: str = "") -> str:
+    indent = lambda code: code.rstrip()  # noqa: E731
+    return (
+        f'```herausforderung id="broadcast" {options}\n'
+        "--- aufgabe\nVerteile jeden Wert an alle Knoten, auch wenn das Netz sich teilt.\n"
+        f"--- start\n{indent(start)}\n--- loesung\n{indent(loesung)}\n{extra}```\n"
+    )
+
+
+BROADCAST = 'last="broadcast" knoten="5" seeds="3" stoerungen="teilung"'
+
+
+def test_a_sound_challenge_builds_with_its_data_and_setup(tmp_path: Path) -> None:
+    soup = convert(tmp_path, page(BROADCAST))
+    data = json.loads(soup.select_one(".lk-exercise__data")["data-lk-json"])
+    assert data["type"] == "herausforderung"
+    assert data["vorgabe"]["last"] == "broadcast"
+    assert data["vorgabe"]["stoerungen"] == ["teilung"]
+    assert data["vorgabe"]["seeds"] == 3
+    setup = soup.select_one(".lk-challenge__setup").get_text()
+    assert "Last „broadcast“ mit 5 Knoten" in setup and "3 Seeds" in setup
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "says"),
+    [
+        (page(BROADCAST, loesung=START), 1, "Die Lösung scheitert bei Seed"),
+        (
+            page('last="broadcast" knoten="5" seeds="3"', start=LOESUNG),
+            1,
+            "Der Startcode besteht schon alle 3 Seeds",
+        ),
+        (page('last="kaffee"'), 1, "last=„kaffee“ gibt es nicht"),
+        (page('last="broadcast" stoerungen="erdbeben"'), 1, "„erdbeben“ gibt es nicht"),
+        (page('last="broadcast" seeds="50"'), 1, "Höchstens 20 Seeds"),
+        (page(BROADCAST, loesung="x = 1"), 1, "Dein Code definiert keinen Knoten"),
+        (
+            page(BROADCAST, start="class A(Knoten):\n    pass\nclass B(Knoten):\n    pass"),
+            1,
+            "mehrere Knoten (A, B)",
+        ),
+        (
+            page(BROADCAST, extra="--- fehlversuch\n" + LOESUNG),
+            1,
+            "Der Fehlversuch besteht alle Seeds",
+        ),
+    ],
+)
+def test_mistakes_are_named_in_german(tmp_path: Path, text: str, line: int, says: str) -> None:
+    with pytest.raises(LessonError) as caught:
+        convert(tmp_path, text)
+    assert says in caught.value.message
+    assert caught.value.line >= line
+
+
+def test_a_budget_on_messages_is_a_check(tmp_path: Path) -> None:
+    with pytest.raises(LessonError) as caught:
+        convert(tmp_path, page(BROADCAST + ' max_nachrichten="2"'))
+    assert "Nachrichten zwischen Knoten je Operation (erlaubt: höchstens 2)" in caught.value.message
+
+
+def test_a_seed_outcome_names_the_failure_shrinks_it_and_replays() -> None:
+    from lessonkit import challenges
+    from lessonkit.execute import run_sync
+
+    vorgabe = challenges.Vorgabe("broadcast", knoten=5, stoerungen=("teilung",), seeds=3)
+    klasse, error = run_sync(lambda: challenges.load_node(START))
+    assert error is None and klasse is not None
+    outcome = next(
+        o
+        for o in (challenges.seed_outcome(klasse, vorgabe, seed, "") for seed in (1, 2, 3))
+        if not o["ok"]
+    )
+    assert outcome["operationen"] < (outcome["operationen_vorher"] or 0)
+    assert any("fehlen" in u or "kennt" in u for u in outcome["urteil"]), outcome["urteil"]
+    assert outcome["svg"].startswith("<svg")
+    again = challenges.replay(klasse, vorgabe, outcome["kennung"], "")
+    assert again["ok"] is False and again["urteil"] == outcome["urteil"]
+    only_run = challenges.seed_outcome(klasse, vorgabe, 1, "", urteilen=False)
+    assert only_run["ok"] is None and only_run["urteil"] == []
