@@ -19,7 +19,16 @@ import { restartButton } from "../cell";
 import { button, confirmInPage, setAvailable, statusRegion } from "../controls";
 import type { CellEditor } from "../cell/editor";
 import { OutputView } from "../output/render";
-import type { CodeTaskData, ConsoleData, ConsoleTaskData, ExerciseData, PredictionData, QuizData } from "../../generated/contract";
+import type {
+  ChallengeData,
+  CodeTaskData,
+  ConsoleData,
+  ConsoleTaskData,
+  ExerciseData,
+  PredictionData,
+  QuizData,
+} from "../../generated/contract";
+import { Challenge } from "./challenge";
 import { judgeQuiz, revealDue, triesNote, wrongVerdict } from "./attempts";
 import { Feedback } from "./feedback";
 import { type Progress, ProgressStore, storageAvailable } from "./progress";
@@ -229,8 +238,8 @@ abstract class Exercise<D extends ExerciseData = ExerciseData> {
   }
 
   /** Run an async step; tell the reader when Python is unavailable or was restarted. */
-  protected async guard(step: () => Promise<void>): Promise<void> {
-    this.busy(true);
+  protected async guard(step: () => Promise<void>, state: "checking" | "running" = "checking"): Promise<void> {
+    this.busy(true, state);
     try {
       await step();
     } catch (error) {
@@ -624,11 +633,88 @@ class QuizExercise extends Exercise<QuizData> {
   }
 }
 
+class ChallengeExercise extends Exercise<ChallengeData> {
+  private editor: CellEditor | null = null;
+  private code: string;
+  private readonly runButton: HTMLButtonElement;
+  private readonly challenge: Challenge;
+
+  constructor(root: HTMLElement, runtime: PythonRuntime) {
+    super(root, runtime);
+    const { current } = this.progress.load();
+    this.code = current?.draft ?? this.data.start;
+    this.runButton = button("Ausführen", "lk-button--try", "Seed 1 laufen lassen, ohne zu prüfen", `${this.data.label} ausführen`);
+    this.checkButton.before(this.runButton);
+    this.checkButton.title = `Alle ${this.data.vorgabe.seeds} Seeds prüfen`;
+    const reset = button("Zurücksetzen", "lk-button--reset", "Startcode wiederherstellen", `${this.data.label} zurücksetzen`);
+    this.bar.append(reset);
+    this.challenge = new Challenge(
+      {
+        root,
+        data: this.data,
+        runtime,
+        busy: (on, state) => this.busy(on, state),
+        stopped: () => this.stopped,
+      },
+      () => this.code,
+    );
+    this.runButton.addEventListener("click", () => void this.guard(() => this.challenge.run(), "running"));
+    reset.addEventListener("click", () => {
+      this.code = this.data.start;
+      this.editor?.setCode(this.code);
+      this.save({ draft: this.code });
+      this.feedback.clear();
+      this.challenge.clear();
+    });
+    void this.mountEditor();
+  }
+
+  private async mountEditor(): Promise<void> {
+    const host = this.root.querySelector<HTMLElement>(".lk-exercise__code");
+    if (!host) return;
+    this.editor = await editorIn(host, this.code, this.data.label, () => void this.guard(() => this.check()), (code) => {
+      this.code = code;
+      this.save({ draft: code });
+    });
+    this.challenge.setEditor(this.editor);
+  }
+
+  protected override restore(progress: Progress): void {
+    if (progress.draft === undefined) return;
+    this.code = progress.draft;
+    this.editor?.setCode(progress.draft);
+  }
+
+  protected override busy(on: boolean, state: "checking" | "running" = "checking"): void {
+    super.busy(on, state);
+    setAvailable(this.runButton, !on);
+    this.challenge?.setAvailable(!on);
+  }
+
+  protected async check(): Promise<void> {
+    this.feedback.clear();
+    const { passed, total, error } = await this.challenge.check();
+    if (this.stopped) return;
+    if (error !== null) {
+      this.feedback.verdict("wrong", "Dein Code läuft nicht; die Meldung steht unten.");
+      this.countWrong();
+    } else if (passed === total) {
+      this.feedback.verdict("right", `Gelöst: alle ${total} Seeds bestanden.`);
+      this.markSolved();
+      this.attempted();
+    } else {
+      this.feedback.verdict("wrong", `${passed} von ${total} Seeds bestanden. Unten steht je Seed, was der Prüfer fand.`);
+      this.countWrong();
+    }
+  }
+}
+
 const KINDS = {
   vorhersage: PredictionExercise,
   aufgabe: CodeTaskExercise,
   "konsolen-aufgabe": ConsoleTaskExercise,
   quiz: QuizExercise,
+  herausforderung: ChallengeExercise,
 } as const;
 
 /** Mount every exercise in `scope`; tell the reader once if progress cannot be saved. */

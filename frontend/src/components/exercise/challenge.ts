@@ -1,0 +1,196 @@
+/**
+ * A challenge (`herausforderung`, lessonkit/challenges.py): the reader writes a node of a
+ * distributed system; `Prüfen` runs it under the workload and faults once per seed, each
+ * seed one call into Python (`challenge.seed`), so the page shows progress per seed and
+ * stays responsive. Per seed: passed, or the checker's German verdict, the smallest
+ * failing run shrinking found, its space-time picture with the witnesses, the figures and
+ * the run's identity, which `Lauf wiederholen` opens again (`challenge.replay`).
+ * `Ausführen` runs the first seed and shows its picture without judging.
+ */
+import type { ChallengeData, SeedOutcomeData } from "../../generated/contract";
+import type { PythonRuntime } from "../../runtime/python";
+import { button, setAvailable, statusRegion } from "../controls";
+import type { CellEditor } from "../cell/editor";
+import { sanitizeSvg } from "../output/render";
+
+/** What a challenge needs of the exercise it lives in (./index.ts). */
+export interface ChallengeHost {
+  readonly root: HTMLElement;
+  readonly data: ChallengeData;
+  readonly runtime: PythonRuntime;
+  /** Check or run one at a time (the exercise's buttons wait, Stopp is there). */
+  busy(on: boolean, state?: "checking" | "running"): void;
+  stopped(): boolean;
+}
+
+function element<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, text = ""): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  node.className = className;
+  node.textContent = text;
+  return node;
+}
+
+/** The figures of a run in one German line. */
+export function figures(outcome: SeedOutcomeData): string {
+  const k = outcome.kennzahlen;
+  const latenz =
+    k.latenz_p50 === null ? "" : ` · Latenz p50 ${k.latenz_p50}, p99 ${k.latenz_p99}, max ${k.latenz_max} Ticks`;
+  return (
+    `${outcome.operationen} Operationen · ${k.nachrichten} Nachrichten zwischen Knoten ` +
+    `(${k.je_operation.toLocaleString("de-DE")} je Operation, ${k.verloren} verloren) · ` +
+    `verfügbar ${Math.round(k.ok_anteil * 100)} %${latenz}`
+  );
+}
+
+/** One seed's result: verdict, shrinking, figures, identity and picture. */
+export function seedResult(outcome: SeedOutcomeData, label: string): HTMLElement {
+  const item = element("section", `lk-challenge__seed lk-challenge__seed--${outcome.ok === false ? "failed" : "ok"}`);
+  item.setAttribute("aria-label", `${label}, Seed ${outcome.seed}`);
+  if (outcome.error !== null) {
+    item.append(element("p", "lk-feedback lk-feedback--wrong", "✗ Dein Code läuft nicht:"));
+    item.append(element("pre", "lk-output__error", outcome.error));
+    return item;
+  }
+  const head =
+    outcome.ok === null
+      ? `Seed ${outcome.seed}: gelaufen (ohne Urteil)`
+      : outcome.ok
+        ? `✓ Seed ${outcome.seed}: bestanden`
+        : `✗ Seed ${outcome.seed}: nicht bestanden`;
+  item.append(element("p", "lk-challenge__head", head));
+  for (const sentence of outcome.urteil) item.append(element("p", "lk-challenge__verdict", sentence));
+  if (outcome.ok === false && outcome.operationen_vorher !== null) {
+    item.append(
+      element(
+        "p",
+        "lk-challenge__shrunk",
+        `Der kleinste Lauf, der noch scheitert: ${outcome.operationen} von ${outcome.operationen_vorher} Operationen.`,
+      ),
+    );
+  }
+  item.append(element("p", "lk-challenge__figures", figures(outcome)));
+  const id = element("p", "lk-challenge__id", "Kennung: ");
+  id.append(element("code", "", outcome.kennung));
+  item.append(id);
+  if (outcome.svg) {
+    const picture = element("div", "lk-output__svg lk-challenge__picture");
+    picture.append(sanitizeSvg(outcome.svg));
+    item.append(picture);
+  }
+  return item;
+}
+
+export class Challenge {
+  private editor: CellEditor | null = null;
+  private readonly results: HTMLDivElement;
+  private readonly status: HTMLSpanElement;
+  private readonly replayInput: HTMLInputElement;
+
+  constructor(
+    private readonly host: ChallengeHost,
+    private code: () => string,
+  ) {
+    this.results = element("div", "lk-challenge__results");
+    this.status = statusRegion("lk-cell__status");
+    this.status.setAttribute("aria-live", "polite");
+    const form = element("form", "lk-challenge__replay");
+    this.replayInput = element("input", "lk-challenge__replay-input");
+    this.replayInput.type = "text";
+    this.replayInput.maxLength = 2000;
+    this.replayInput.placeholder = "Kennung eines Laufs";
+    this.replayInput.setAttribute("aria-label", `Kennung eines Laufs von ${host.data.label}`);
+    const replay = button("Lauf wiederholen", "lk-button--small", "Den Lauf mit dieser Kennung noch einmal", `Lauf wiederholen: ${host.data.label}`);
+    replay.type = "submit";
+    form.append(this.replayInput, " ", replay);
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      void this.replay();
+    });
+    host.root.querySelector("output.lk-exercise__feedback")?.after(this.status, this.results, form);
+  }
+
+  setEditor(editor: CellEditor): void {
+    this.editor = editor;
+  }
+
+  clear(): void {
+    this.results.replaceChildren();
+    this.status.textContent = "";
+  }
+
+  private source(): string {
+    return this.editor?.getCode() ?? this.code();
+  }
+
+  /** Every seed, one after the other; true when all passed. */
+  async check(): Promise<{ passed: number; total: number; error: string | null }> {
+    const { data, runtime } = this.host;
+    this.clear();
+    const total = data.vorgabe.seeds;
+    let passed = 0;
+    for (let seed = 1; seed <= total; seed++) {
+      if (this.host.stopped()) break;
+      this.status.textContent = `Seed ${seed} von ${total} läuft …`;
+      const outcome = await runtime.call("challenge.seed", {
+        code: this.source(),
+        vorgabe: data.vorgabe,
+        seed,
+        pruefung: data.pruefung,
+        urteilen: true,
+      });
+      this.results.append(seedResult(outcome, data.label));
+      if (outcome.error !== null) {
+        this.status.textContent = "Dein Code läuft nicht.";
+        return { passed, total, error: outcome.error };
+      }
+      if (outcome.ok) passed += 1;
+    }
+    this.status.textContent = `${passed} von ${total} Seeds bestanden.`;
+    return { passed, total, error: null };
+  }
+
+  /** Ausführen: the first seed, its picture and figures, no verdict. */
+  async run(): Promise<void> {
+    const { data, runtime } = this.host;
+    this.clear();
+    this.status.textContent = "Seed 1 läuft …";
+    const outcome = await runtime.call("challenge.seed", {
+      code: this.source(),
+      vorgabe: data.vorgabe,
+      seed: 1,
+      pruefung: data.pruefung,
+      urteilen: false,
+    });
+    this.results.append(seedResult(outcome, data.label));
+    this.status.textContent = outcome.error === null ? "Fertig" : "Fehler";
+  }
+
+  private async replay(): Promise<void> {
+    const kennung = this.replayInput.value.trim();
+    if (!kennung) {
+      this.status.textContent = "Gib die Kennung eines Laufs ein (sie steht unter jedem Seed).";
+      return;
+    }
+    const { data, runtime } = this.host;
+    this.host.busy(true, "running");
+    try {
+      this.clear();
+      this.status.textContent = "Der Lauf läuft noch einmal …";
+      const outcome = await runtime.call("challenge.replay", {
+        code: this.source(),
+        vorgabe: data.vorgabe,
+        kennung,
+        pruefung: data.pruefung,
+      });
+      this.results.append(seedResult(outcome, data.label));
+      this.status.textContent = outcome.error === null ? "Fertig" : "Fehler";
+    } finally {
+      this.host.busy(false);
+    }
+  }
+
+  /** While a check or a run is going, the replay waits too. */
+  setAvailable(on: boolean): void {
+    for (const control of this.host.root.querySelectorAll<HTMLButtonElement>(".lk-challenge__replay button")) setAvailable(control, on);
+  }
+}
