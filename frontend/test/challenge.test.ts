@@ -1,7 +1,7 @@
 import "./fakes";
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { figures } from "../src/components/exercise/challenge";
+import { figures } from "../src/components/exercise/figures";
 import type { SeedOutcomeData } from "../src/generated/contract";
 
 const outcome: SeedOutcomeData = {

@@ -12,6 +12,7 @@ import type { PythonRuntime } from "../../runtime/python";
 import { button, setAvailable, statusRegion } from "../controls";
 import type { CellEditor } from "../cell/editor";
 import { sanitizeSvg } from "../output/render";
+import { figures } from "./figures";
 
 /** What a challenge needs of the exercise it lives in (./index.ts). */
 export interface ChallengeHost {
@@ -28,18 +29,6 @@ function element<K extends keyof HTMLElementTagNameMap>(tag: K, className: strin
   node.className = className;
   node.textContent = text;
   return node;
-}
-
-/** The figures of a run in one German line. */
-export function figures(outcome: SeedOutcomeData): string {
-  const k = outcome.kennzahlen;
-  const latenz =
-    k.latenz_p50 === null ? "" : ` · Latenz p50 ${k.latenz_p50}, p99 ${k.latenz_p99}, max ${k.latenz_max} Ticks`;
-  return (
-    `${outcome.operationen} Operationen · ${k.nachrichten} Nachrichten zwischen Knoten ` +
-    `(${k.je_operation.toLocaleString("de-DE")} je Operation, ${k.verloren} verloren) · ` +
-    `verfügbar ${Math.round(k.ok_anteil * 100)} %${latenz}`
-  );
 }
 
 /** One seed's result: verdict, shrinking, figures, identity and picture. */
