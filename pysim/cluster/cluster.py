@@ -148,6 +148,7 @@ class Cluster:
         self._plaetze = {k: _Platz(klasse) for k in self.ids}
         self._empfaenger: dict[str, Callable[[Nachricht], None]] = {}
         self._clients: set[str] = set()
+        self._bekannt: set[str] = set(self._plaetze)
         self.getrennt: set[tuple[str, str]] = set()  # (from, to) pairs the receiver drops
         self.sendungen: list[Sendung] = []
         self.fehler: list[HandlerFehler] = []
@@ -166,11 +167,13 @@ class Cluster:
         if name in self._plaetze or name in self._empfaenger:
             raise UngueltigeEingabe(f"Den Namen „{name}“ gibt es im Cluster schon.")
         self._empfaenger[name] = empfang
+        self._bekannt.add(name)
         if client:
             self._clients.add(name)
 
     def bekannt(self) -> set[str]:
-        return set(self._plaetze) | set(self._empfaenger)
+        """Every name a message can go to: nodes, clients, services."""
+        return self._bekannt
 
     def ist_knoten(self, name: str) -> bool:
         return name in self._plaetze

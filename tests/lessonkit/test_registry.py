@@ -66,7 +66,13 @@ def test_every_fence_is_one_kind_and_every_alias_names_one() -> None:
 
 
 def test_the_progress_overview_counts_the_registrys_exercises() -> None:
-    assert exercise_fences() == ["vorhersage", "aufgabe", "konsolen-aufgabe", "quiz", "herausforderung"]
+    assert exercise_fences() == [
+        "vorhersage",
+        "aufgabe",
+        "konsolen-aufgabe",
+        "quiz",
+        "herausforderung",
+    ]
     pattern = exercise_pattern(exercise_fences())
     text = (
         '```quiz id="a"\n```\n```konsolen-aufgabe kind="log" id="b"\n```\n'

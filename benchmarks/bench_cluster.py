@@ -1,0 +1,80 @@
+"""Wie schnell ein Lauf von pysim.cluster geht, geprüft und verkleinert (Zahlen, keine Prüfungen).
+
+    .venv/bin/python benchmarks/bench_cluster.py
+
+1. Broadcast mit 5 Knoten, etwa 100 Operationen und drei Trennungen, der Knoten mit
+   Wiederholungen (besteht): Lauf plus Prüfung. Ziel: höchstens 1 s in CPython.
+2. Derselbe Lauf mit dem Knoten ohne Wiederholungen (scheitert): Lauf, Prüfung und Verkleinern
+   bis zum kleinsten scheiternden Lauf, wie „Prüfen“ es je Seed tut.
+3. Eine ganze Herausforderung mit 5 Seeds (lessonkit.challenges), bestanden und nicht bestanden.
+
+Each figure is the best of five runs (the machine is shared; the minimum is the least noisy).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from lessonkit import challenges
+from lessonkit.execute import run_sync
+from pysim.cluster import Broadcast, lauf
+from pysim.cluster.lauf import verkleinere
+from tests.lessonkit.test_challenges import LOESUNG, START
+from tests.pysim.test_cluster import Flut, MitWiederholung
+
+
+def best(step: Callable[[], object], times: int = 5) -> float:
+    dauern = []
+    for _ in range(times):
+        start = time.perf_counter()
+        step()
+        dauern.append(time.perf_counter() - start)
+    return min(dauern)
+
+
+def broadcast_run(klasse: type) -> object:
+    run = lauf(
+        klasse, Broadcast(), knoten=5, seed=3, dauer=50, stoerungen="zufall", anzahl_stoerungen=3
+    )
+    return run, run.last.pruefe(run)
+
+
+def main() -> None:
+    run, urteil = broadcast_run(MitWiederholung)  # type: ignore[misc]
+    operationen = len(run.geplant)
+    print(f"1. broadcast, 5 Knoten, {operationen} Operationen, 3 Trennungen, besteht={urteil.ok}:")
+    print(
+        f"   Lauf + Prüfung {best(lambda: broadcast_run(MitWiederholung)) * 1000:.0f} ms (Ziel ≤ 1000 ms)"
+    )
+
+    def failing() -> object:
+        run, _ = broadcast_run(Flut)  # type: ignore[misc]
+        return verkleinere(run, lambda r: not r.last.pruefe(r).ok)
+
+    klein = failing()
+    print(
+        f"2. derselbe Lauf ohne Wiederholungen, verkleinert auf {len(klein.geplant)} Operation(en):"
+    )  # type: ignore[attr-defined]
+    print(f"   Lauf + Prüfung + Verkleinern {best(failing) * 1000:.0f} ms")
+    vorgabe = challenges.Vorgabe("broadcast", knoten=5, stoerungen=("teilung",), seeds=5)
+    for name, code in (("Lösung", LOESUNG), ("Startcode", START)):
+        klasse, _ = run_sync(lambda code=code: challenges.load_node(code))
+        assert klasse is not None
+
+        def alle(klasse: type = klasse) -> object:
+            return [challenges.seed_outcome(klasse, vorgabe, seed, "") for seed in range(1, 6)]
+
+        ergebnis = alle()
+        bestanden = sum(1 for o in ergebnis if o["ok"])  # type: ignore[attr-defined, index]
+        print(
+            f"3. Herausforderung, 5 Seeds, {name}: {bestanden} bestanden, {best(alle, 3) * 1000:.0f} ms"
+        )
+
+
+if __name__ == "__main__":
+    main()
