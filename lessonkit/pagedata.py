@@ -11,8 +11,8 @@ def data_element(name: str, data: object) -> str:
 
     Not a ``<script type="application/json">``: Material's instant navigation
     re-creates every inline script of the new page without its attributes and
-    runs it as JavaScript. The page script reads it with ``readData``
-    (frontend/src/components/data.ts).
+    runs it as JavaScript. The page script reads it with ``getBlocks``
+    (frontend/src/components/blocks.ts).
     """
     text = escape(json.dumps(data, ensure_ascii=False), quote=True)
     return f'<div hidden class="lk-{name}__data" data-lk-json="{text}"></div>'

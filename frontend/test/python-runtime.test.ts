@@ -2,7 +2,14 @@ import "./fakes";
 import assert from "node:assert/strict";
 import { beforeEach, test } from "node:test";
 import type { CellResult, FromWorker, ToWorker } from "../src/runtime/protocol";
-import { CancelledError, PythonRuntime, RestartedError, type RestartReason, unavailableText } from "../src/runtime/python";
+import {
+  Interrupted,
+  type Interruption,
+  PythonRuntime,
+  type RestartReason,
+  type RunOutcome,
+  unavailableText,
+} from "../src/runtime/python";
 
 /** The page's Python worker, played by the test: it records what it was sent. */
 class FakeWorker {
@@ -57,13 +64,24 @@ const request = (code: string) => ({ session: "main", code, label: "Zelle 1" });
 
 let runtime: PythonRuntime;
 let reasons: RestartReason[];
+let stoppers: (object | null)[];
 
 beforeEach(() => {
   FakeWorker.made = [];
   runtime = new PythonRuntime(new URL("http://127.0.0.1:8000/kurs/assets/generated/js/worker.js"));
   reasons = [];
-  runtime.onRestart((reason) => reasons.push(reason));
+  stoppers = [];
+  runtime.onRestart((reason, by) => {
+    reasons.push(reason);
+    stoppers.push(by);
+  });
 });
+
+/** The value a run ended with (it must have ended with one). */
+function valueOf(outcome: RunOutcome): string | null {
+  assert.equal(outcome.kind, "done", JSON.stringify(outcome));
+  return outcome.kind === "done" ? outcome.result.value : null;
+}
 
 function worker(index = 0): FakeWorker {
   const made = FakeWorker.made[index];
@@ -80,10 +98,10 @@ test("runs wait for Python's start, then reach it one after another", async () =
   await worker().say(READY);
   assert.deepEqual(worker().runs(), ["a = 1"]);
   await worker().finish("1");
-  assert.equal((await first).value, "1");
+  assert.equal(valueOf(await first), "1");
   assert.deepEqual(worker().runs(), ["a = 1", "a + 1"]);
   await worker().finish("2");
-  assert.equal((await second).value, "2");
+  assert.equal(valueOf(await second), "2");
 });
 
 test("output streams into its run's cell, also from a task after the run ended", async () => {
@@ -104,8 +122,9 @@ test("a restart fails what runs, starts a new worker and tells the blocks why", 
   await settle();
   await worker().say(READY);
   runtime.restart("neustart");
-  await assert.rejects(running, RestartedError);
-  await assert.rejects(waiting, RestartedError);
+  const restarted: Interruption = { kind: "restarted", reason: "neustart", by: null };
+  assert.deepEqual(await running, restarted);
+  assert.deepEqual(await waiting, restarted, "a run still queued ends the same way");
   assert.ok(worker(0).terminated);
   assert.equal(FakeWorker.made.length, 2);
   assert.equal(runtime.epoch, 1);
@@ -115,14 +134,14 @@ test("a restart fails what runs, starts a new worker and tells the blocks why", 
   await worker(1).say(READY);
   assert.deepEqual(worker(1).runs(), ["b = 2"]);
   await worker(1).finish("2");
-  assert.equal((await after).value, "2");
+  assert.equal(valueOf(await after), "2");
 });
 
 test("Stopp while Python loads cancels the waiting runs and keeps the start", async () => {
   const waiting = runtime.run(request("x = 1"), () => undefined);
   await settle();
   assert.equal(runtime.cancelQueued(), true);
-  await assert.rejects(waiting, CancelledError);
+  assert.deepEqual(await waiting, { kind: "cancelled", by: null });
   await worker().say(READY);
   assert.equal(FakeWorker.made.length, 1);
   assert.deepEqual(worker().runs(), []);
@@ -138,7 +157,7 @@ test("Python that dies under a run is started again with the reason absturz", as
   await settle();
   await worker().say(READY);
   await worker().say({ type: "dead", message: "Python antwortet nicht mehr" });
-  await assert.rejects(run, RestartedError);
+  assert.deepEqual(await run, { kind: "restarted", reason: "absturz", by: null });
   assert.deepEqual(reasons, ["absturz"]);
   assert.equal(FakeWorker.made.length, 2);
 });
@@ -154,14 +173,56 @@ test("a new page resets the namespaces, or restarts when the old page left a run
   const left = runtime.run(request("while True: pass"), () => undefined);
   await settle();
   runtime.newPage();
-  await assert.rejects(left, RestartedError);
+  assert.equal((await left).kind, "restarted");
   assert.equal(FakeWorker.made.length, 2);
   assert.deepEqual(reasons, [], "the old page's blocks are not told");
 });
 
 test("a failed start says why and what the reader can do", () => {
-  const text = unavailableText(new Error("Der Python-Worker ließ sich nicht starten."));
+  const text = unavailableText("Der Python-Worker ließ sich nicht starten.");
   assert.match(text, /^Python konnte nicht gestartet werden \(Der Python-Worker ließ sich nicht starten\)\./);
   assert.match(text, /Lade die Seite neu/);
   assert.match(text, /anderen Browser/);
+});
+
+test("a block's Stopp cancels while Python loads and restarts once it runs, naming the block", async () => {
+  const cell = {};
+  const waiting = runtime.run(request("x = 1"), () => undefined);
+  await settle();
+  runtime.stopp(cell);
+  assert.deepEqual(await waiting, { kind: "cancelled", by: cell });
+  assert.equal(FakeWorker.made.length, 1, "the download goes on");
+  await worker().say(READY);
+  const running = runtime.run(request("while True: pass"), () => undefined);
+  await settle();
+  runtime.stopp(cell);
+  assert.deepEqual(await running, { kind: "restarted", reason: "stopp", by: cell });
+  assert.deepEqual(reasons, ["stopp"]);
+  assert.deepEqual(stoppers, [cell], "the blocks hear whose Stopp it was");
+});
+
+test("Python that cannot carry out a run, or cannot start, ends it with why", async () => {
+  const run = runtime.run(request("1"), () => undefined);
+  await settle();
+  await worker().say(READY);
+  await worker().say({ type: "failed", id: 1, message: "eingebaute Funktionen fehlen" });
+  assert.deepEqual(await run, { kind: "failed", message: "eingebaute Funktionen fehlen" });
+  runtime.stop();
+  const later = runtime.run(request("2"), () => undefined);
+  await settle();
+  await worker(1).say({ type: "failed", id: null, message: "kein WebAssembly" });
+  assert.deepEqual(await later, { kind: "unavailable", message: "kein WebAssembly" });
+  assert.equal(runtime.state, "broken");
+});
+
+test("a call without a result rejects with Interrupted, carrying the same outcome", async () => {
+  const call = runtime.call("console.reset", { key: "k" });
+  await settle();
+  await worker().say(READY);
+  runtime.restart("neustart");
+  await assert.rejects(call, (error: unknown) => {
+    assert.ok(error instanceof Interrupted);
+    assert.deepEqual(error.outcome, { kind: "restarted", reason: "neustart", by: null });
+    return true;
+  });
 });

@@ -384,11 +384,13 @@ def go(page: Page, link: str | re.Pattern[str], count: int) -> None:
 
 def python_result(page: Page, code: str, session: str = "main") -> dict[str, Any]:
     """Run `code` in the page's Python (as a cell would) and return the kernel's result."""
-    return page.evaluate(
+    outcome = page.evaluate(
         """async ([code, session]) => await window.lessonkit.runtime.run(
             { session, label: "Test", code }, () => undefined)""",
         [code, session],
     )
+    assert outcome["kind"] == "done", outcome  # not restarted, cancelled, failed, unavailable
+    return outcome["result"]
 
 
 def python_value(page: Page, code: str) -> str:

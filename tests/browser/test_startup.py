@@ -77,7 +77,7 @@ def test_python_imports_the_packages_from_their_zip(page: Page, site_url: str, s
     assert ("snapshot" in stages) == (start == "snapshot")
     value = page.evaluate(
         """async (code) => (await window.lessonkit.runtime.run(
-            { session: "check", label: "Test", code }, () => undefined)).value""",
+            { session: "check", label: "Test", code }, () => undefined)).result.value""",
         PACKAGES_CHECK,
     )
     assert value == "[True, True, ['lessonkit-packages.zip']]"

@@ -159,8 +159,8 @@ class Reader:
     def python(self, code: str) -> Any:
         """Evaluate `code` in the page's session "main" through the page's runtime."""
         return self.session.js_async(
-            "const result = await window.lessonkit.runtime.run("
+            "const outcome = await window.lessonkit.runtime.run("
             "{ session: 'main', code: args[0], label: 'Test' }, () => undefined);"
-            "return result.value;",
+            "return outcome.kind === 'done' ? outcome.result.value : outcome;",
             code,
         )

@@ -20,9 +20,21 @@ from lessonkit.errors import LessonError
 from tests.conftest import ROOT
 from tests.lessonkit.seiten import convert
 
-needs_node_types = pytest.mark.skipif(
-    not typescript.NODE_TYPES.is_dir(), reason="@types/node fehlt: ./scripts/setup ausführen"
-)
+
+@pytest.fixture
+def node_types() -> None:
+    """The ts-run checks need typescript and @types/node (``./scripts/setup`` installs both,
+    from package.json): without them these tests fail and say so, they never skip."""
+    missing = [
+        str(path.relative_to(ROOT))
+        for path in (typescript.NODE_TYPES, typescript.TSC)
+        if not path.exists()
+    ]
+    if missing:
+        pytest.fail(f"{', '.join(missing)} fehlt: ./scripts/setup ausführen", pytrace=False)
+
+
+needs_node_types = pytest.mark.usefixtures("node_types")
 
 
 class _AnyTagLoader(yaml.SafeLoader):

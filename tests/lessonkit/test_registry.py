@@ -10,7 +10,6 @@ from typing import Any
 import yaml
 
 from lessonkit import mermaid_fence
-from lessonkit.fence_kind import FenceKind
 from lessonkit.fences import ALIASES, FENCES, exercise_fences, kind_of, names
 from lessonkit.progress import exercise_pattern
 
@@ -57,8 +56,8 @@ def test_every_listed_function_pickles_by_its_name() -> None:
             assert pickle.loads(pickle.dumps(function)) is function, fence[role]
 
 
-def test_every_fence_is_one_kind_and_every_alias_names_one() -> None:
-    assert all(isinstance(kind, FenceKind) for kind in FENCES.values())
+def test_every_alias_names_one_current_fence() -> None:
+    # (That every entry of FENCES is a FenceKind is its type: mypy --strict checks it.)
     assert set(ALIASES.values()) <= set(FENCES)
     assert not set(ALIASES) & set(FENCES)
     for old, new in ALIASES.items():

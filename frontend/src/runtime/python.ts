@@ -11,27 +11,45 @@ import type { CellResult, FromWorker, RunRequest, ToWorker } from "./protocol";
 
 export type RuntimeState = "idle" | "loading" | "ready" | "broken";
 
-/** Thrown to callers whose run was cut short by `restart()`. */
-export class RestartedError extends Error {
-  constructor() {
-    super("Python wurde neu gestartet.");
+/** Why Python was restarted: a block's `Stopp`, the page's button, or Python died. */
+export type RestartReason = "stopp" | "neustart" | "absturz";
+
+/**
+ * Why a run or call gave no result. Every caller tells the reader in its own words
+ * (a cell, a check, a console), from this one description.
+ */
+export type Interruption =
+  /** Python was restarted before it ended; `by` is the block whose `Stopp` did it
+   * (`stopp(by)`), null for the page's button, a crash or a page left. */
+  | { kind: "restarted"; reason: RestartReason; by: object | null }
+  /** `Stopp` while Python still loaded: nothing ran, nothing is lost, Python loads on. */
+  | { kind: "cancelled"; by: object | null }
+  /** Python itself could not carry it out after it had started (not an error of the
+   * reader's code, which is part of the result): Python is damaged. */
+  | { kind: "failed"; message: string }
+  /** Python could not start. */
+  | { kind: "unavailable"; message: string };
+
+/** How a run ended: with its result, or interrupted. `run` never rejects. */
+export type RunOutcome = { kind: "done"; result: CellResult } | Interruption;
+
+/** A call's interruption, thrown: a call's result is needed to go on (a check, a console). */
+export class Interrupted extends Error {
+  constructor(readonly outcome: Interruption) {
+    super(`Python: ${outcome.kind}`);
   }
 }
 
-/**
- * A run or call that Python itself could not carry out after it had started (not an
- * error of the reader's code, which is part of the result): Python is damaged.
- */
-export class PythonFailedError extends Error {}
+/** What a value thrown while calling Python means; anything but `Interrupted` is a
+ * Python that is not there (the reader can only load the page again). */
+export function interruption(error: unknown): Interruption {
+  if (error instanceof Interrupted) return error.outcome;
+  return { kind: "unavailable", message: error instanceof Error ? error.message : String(error) };
+}
 
-/**
- * Thrown to callers whose run was still waiting for Python to load when the reader
- * pressed `Stopp` (`cancelQueued()`): nothing ran, nothing is lost, Python loads on.
- */
-export class CancelledError extends Error {
-  constructor() {
-    super("Abgebrochen, bevor Python bereit war.");
-  }
+/** Did `owner`'s own `Stopp` end it (restart or cancel)? */
+export function stoppedBy(outcome: Interruption, owner: object): boolean {
+  return (outcome.kind === "restarted" || outcome.kind === "cancelled") && outcome.by === owner;
 }
 
 /** How far Python's start is: bytes of the runtime files received, then starting. */
@@ -56,8 +74,7 @@ export function progressBytes(progress: LoadProgress | null): string {
 }
 
 /** Why Python is not there and what the reader can do, for every block that needed it. */
-export function unavailableText(error: unknown): string {
-  const reason = error instanceof Error ? error.message : String(error);
+export function unavailableText(reason: string): string {
   return (
     `Python konnte nicht gestartet werden (${reason.replace(/\.$/, "")}). Lade die Seite neu; ` +
     "das hilft meistens. Mögliche Gründe: keine Verbindung, bevor Python einmal gespeichert war; " +
@@ -66,16 +83,30 @@ export function unavailableText(error: unknown): string {
   );
 }
 
-/** Why Python was restarted: a block's `Stopp`, the page's button, or Python died. */
-export type RestartReason = "stopp" | "neustart" | "absturz";
+/**
+ * Python took up a run or call and did not finish it (`failed`): `what` names it,
+ * "diesen Lauf" for a run, "das" for a check.
+ */
+export function unfinishedText(what: string, message: string): string {
+  return (
+    `Python hat ${what} nicht zu Ende gebracht. Vielleicht hat Code Python selbst verändert ` +
+    `(zum Beispiel eingebaute Funktionen gelöscht). Meldung: ${message}`
+  );
+}
 
-export type RestartListener = (reason: RestartReason) => void;
+/** After a restart, with its reason and the block whose `Stopp` caused it (if any). */
+export type RestartListener = (reason: RestartReason, by: object | null) => void;
+
+/** A run's or call's value, or why there is none. */
+type Settled<T> = { kind: "done"; value: T } | Interruption;
 
 interface Pending {
   onChunk: (stream: string, text: string) => void;
-  resolve: (result: never) => void;
-  reject: (error: Error) => void;
+  settle: (outcome: Settled<never>) => void;
 }
+
+/** Python's start ended by `stop()` or `cancelQueued()`, not by a failure of its own. */
+class StartEnded extends Error {}
 
 type Listener = () => void;
 
@@ -100,7 +131,7 @@ function adoptEarlyWorker(): EarlyWorker | undefined {
 }
 
 export class PythonRuntime {
-  /** Increases on every restart: cells compare it to know whether their state survived. */
+  /** Increases on every restart: a request made before one ends `restarted`. */
   epoch = 0;
   state: RuntimeState = "idle";
   /** Seconds from starting the worker until Python was ready (for the benchmark). */
@@ -111,10 +142,13 @@ export class PythonRuntime {
   readyAt: number | null = null;
   /** How far the current start is (null before the worker's first report). */
   progress: LoadProgress | null = null;
-  /** Increases on every `cancelQueued()`: runs queued before it end with CancelledError. */
-  cancels = 0;
+  /** Increases on every `cancelQueued()`: requests queued before it end `cancelled`. */
+  private cancels = 0;
   /** Ends the runs that wait for Python's start (`cancelQueued`). */
   private cancelWaiting: ((error: Error) => void) | null = null;
+  /** How the newest restart and the newest cancel ended what they ended. */
+  private lastRestart: Interruption = { kind: "restarted", reason: "neustart", by: null };
+  private lastCancel: Interruption = { kind: "cancelled", by: null };
 
   private worker: Worker | null = null;
   private ready: Promise<void> | null = null;
@@ -225,31 +259,47 @@ export class PythonRuntime {
     await this.queue;
   }
 
-  /** Run code; requests run one after another in the order they were made. */
-  run(request: RunRequest, onChunk: Pending["onChunk"]): Promise<CellResult> {
-    return this.enqueue<CellResult>((id) => ({ type: "run", id, ...request }), onChunk);
+  /** Run code; requests run one after another in the order they were made. Resolves
+   * with the result or with why there is none (never rejects). */
+  async run(request: RunRequest, onChunk: Pending["onChunk"]): Promise<RunOutcome> {
+    const outcome = await this.enqueue<CellResult>((id) => ({ type: "run", id, ...request }), onChunk);
+    return outcome.kind === "done" ? { kind: "done", result: outcome.value } : outcome;
   }
 
   /** Call `lessonkit.bridge` (consoles, …); queued like runs. Arguments and result as
-   * `lessonkit.bridge.CALLS` declares them for `name` (frontend/src/generated/contract.ts). */
-  call<N extends CallName>(name: N, args: Calls[N]["args"]): Promise<Calls[N]["result"]> {
-    return this.enqueue<Calls[N]["result"]>((id) => ({ type: "call", id, name, args }) as ToWorker, () => undefined);
+   * `lessonkit.bridge.CALLS` declares them for `name` (frontend/src/generated/contract.ts).
+   * Rejects with `Interrupted` when there is no result. */
+  async call<N extends CallName>(name: N, args: Calls[N]["args"]): Promise<Calls[N]["result"]> {
+    const outcome = await this.enqueue<Calls[N]["result"]>((id) => ({ type: "call", id, name, args }) as ToWorker, () => undefined);
+    if (outcome.kind !== "done") throw new Interrupted(outcome);
+    return outcome.value;
+  }
+
+  /**
+   * A block's `Stopp` (`by`: the block, as the restart event and the interrupted runs
+   * name it). While Python still loads nothing runs yet: only the runs and calls that
+   * wait for it end (`cancelled`), the download goes on and no variable is lost.
+   * Otherwise Python restarts, and every block hears of it.
+   */
+  stopp(by: object): void {
+    if (!this.cancelQueued(by)) this.restart("stopp", by);
   }
 
   /**
    * `Stopp` while Python is still loading: end the runs and calls that wait for it
-   * (CancelledError) but let the download go on. Nothing has reached Python yet, so
-   * no variable is lost. Returns false when something already runs (then restart).
+   * (`cancelled`) but let the download go on. Returns false when something already
+   * runs (then only a restart stops it).
    */
-  cancelQueued(): boolean {
+  cancelQueued(by: object | null = null): boolean {
     if (this.state !== "loading" || this.pending.size > 0) return false;
     this.cancels += 1;
-    this.cancelWaiting?.(new CancelledError());
+    this.lastCancel = { kind: "cancelled", by };
+    this.cancelWaiting?.(new StartEnded());
     this.cancelWaiting = null;
     return true;
   }
 
-  /** Python's start, or CancelledError as soon as the reader cancels the waiting runs. */
+  /** Python's start, or `StartEnded` as soon as the reader cancels the waiting runs. */
   private startOrCancel(): Promise<void> {
     const cancelled = new Promise<never>((_, reject) => {
       const previous = this.cancelWaiting;
@@ -262,23 +312,37 @@ export class PythonRuntime {
     return Promise.race([this.start(), cancelled]);
   }
 
-  private enqueue<T>(message: (id: number) => ToWorker, onChunk: Pending["onChunk"]): Promise<T> {
+  /** What ended a request made at `epoch` and `cancels`, if anything did since. */
+  private endedSince(epoch: number, cancels: number): Interruption | null {
+    if (epoch !== this.epoch) return this.lastRestart;
+    if (cancels !== this.cancels) return this.lastCancel;
+    return null;
+  }
+
+  /** Queue a request; it settles with its value or its interruption, never rejects. */
+  private enqueue<T>(message: (id: number) => ToWorker, onChunk: Pending["onChunk"]): Promise<Settled<T>> {
     const epoch = this.epoch;
     const cancels = this.cancels;
     this.inFlight += 1;
-    const job = this.queue.then(async () => {
-      if (epoch !== this.epoch) throw new RestartedError();
-      if (cancels !== this.cancels) throw new CancelledError();
-      await this.startOrCancel();
-      if (epoch !== this.epoch) throw new RestartedError();
-      if (cancels !== this.cancels) throw new CancelledError();
-      return new Promise<T>((resolve, reject) => {
+    const job = this.queue.then(async (): Promise<Settled<T>> => {
+      const before = this.endedSince(epoch, cancels);
+      if (before) return before;
+      try {
+        await this.startOrCancel();
+      } catch (error) {
+        const ended = this.endedSince(epoch, cancels);
+        if (ended) return ended;
+        return { kind: "unavailable", message: error instanceof Error ? error.message : String(error) };
+      }
+      const after = this.endedSince(epoch, cancels);
+      if (after) return after;
+      return new Promise<Settled<T>>((resolve) => {
         const id = this.nextId++;
-        this.pending.set(id, { onChunk, resolve: resolve as (value: never) => void, reject });
+        this.pending.set(id, { onChunk, settle: resolve as Pending["settle"] });
         this.send(message(id));
       });
     });
-    this.queue = job.catch(() => undefined);
+    this.queue = job.then(() => undefined);
     void this.queue.then(() => {
       if (epoch === this.epoch) this.inFlight -= 1;
     });
@@ -293,7 +357,7 @@ export class PythonRuntime {
   newPage(): void {
     this.restartListeners.clear(); // the old page's blocks are gone
     this.finished.clear();
-    if (this.inFlight > 0) this.restart();
+    if (this.inFlight > 0) this.restart("neustart");
     else this.resetNamespaces();
   }
 
@@ -303,27 +367,31 @@ export class PythonRuntime {
   }
 
   /**
-   * Stop whatever runs: end the worker (and with it every background task), fail
-   * pending runs, start a new worker, and tell the page's blocks why.
+   * Stop whatever runs: end the worker (and with it every background task), end
+   * pending runs (`restarted`), start a new worker, and tell the page's blocks why
+   * (`by`: the block whose `Stopp` it was, see `stopp`).
    */
-  restart(reason: RestartReason = "stopp"): void {
-    this.stop();
+  restart(reason: RestartReason, by: object | null = null): void {
+    this.stop(reason, by);
     void this.start().catch(() => undefined);
     // After the new start, so what the blocks ask for now (a console's replay) runs first.
-    for (const listener of [...this.restartListeners]) listener(reason);
+    for (const listener of [...this.restartListeners]) listener(reason, by);
   }
 
-  /** End the worker and fail what waits for it, without a new start (`restart` makes one). */
-  stop(): void {
+  /** End the worker and what waits for it (`restarted` with `reason`), without a new
+   * start (`restart` makes one; a page left while Python loads only stops). */
+  stop(reason: RestartReason = "neustart", by: object | null = null): void {
+    const ended: Interruption = { kind: "restarted", reason, by };
+    this.lastRestart = ended;
     this.worker?.terminate();
     this.worker = null;
     this.ready = null;
-    this.abandonStart?.(new RestartedError()); // no effect once that start has finished
+    this.abandonStart?.(new StartEnded()); // no effect once that start has finished
     this.abandonStart = null;
     this.cancelWaiting = null;
     this.queue = Promise.resolve();
     this.inFlight = 0;
-    for (const pending of this.pending.values()) pending.reject(new RestartedError());
+    for (const pending of this.pending.values()) pending.settle(ended);
     this.pending.clear();
     this.finished.clear();
     this.epoch += 1;
@@ -355,13 +423,13 @@ export class PythonRuntime {
     } else if (message.type === "result") {
       this.pending.delete(message.id);
       this.finished.set(message.id, pending.onChunk);
-      pending.resolve(message.result as never);
+      pending.settle({ kind: "done", value: message.result as never });
     } else if (message.type === "value") {
       this.pending.delete(message.id);
-      pending.resolve(message.value as never);
+      pending.settle({ kind: "done", value: message.value as never });
     } else {
       this.pending.delete(message.id ?? -1);
-      pending.reject(new PythonFailedError(message.message));
+      pending.settle({ kind: "failed", message: message.message });
     }
   }
 

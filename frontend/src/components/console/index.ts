@@ -22,11 +22,12 @@
  */
 import type { ConsoleArgs, ConsoleData, ConsoleLineArgs } from "../../generated/contract";
 import type { PythonRuntime } from "../../runtime/python";
-import { RestartedError, unavailableText } from "../../runtime/python";
+import type { Interruption } from "../../runtime/python";
+import { interruption, unavailableText, unfinishedText } from "../../runtime/python";
+import { getBlocks } from "../blocks";
 import { commonPrefix, History } from "./history";
 import { consoleVersion, SavedCommands } from "./saved";
 import { shorten, Transcript } from "./transcript";
-import { readData } from "../data";
 
 let counter = 0;
 
@@ -36,6 +37,20 @@ export const MAX_INPUT = 4000;
 
 /** A command named in a note: short enough to read. */
 const named = (line: string): string => shorten(line, 60);
+
+/** Why the reader's command `line` did not run. */
+function notRun(outcome: Interruption, line: string): string {
+  switch (outcome.kind) {
+    case "restarted":
+      return `Python wurde neu gestartet, bevor „${named(line)}“ lief. Führ den Befehl bitte noch einmal aus.`;
+    case "cancelled":
+      return `Abgebrochen, bevor „${named(line)}“ lief: Python lädt weiter. Führ den Befehl bitte noch einmal aus.`;
+    case "failed":
+      return unfinishedText("diesen Befehl", outcome.message);
+    case "unavailable":
+      return unavailableText(outcome.message);
+  }
+}
 
 /** The arguments of one `console.run` call, as the bridge takes them. */
 type Command = ConsoleLineArgs;
@@ -140,7 +155,7 @@ class Journal {
         );
       }
     } catch (error) {
-      if (error instanceof RestartedError) return; // restarted again: that restart replays
+      if (interruption(error).kind === "restarted") return; // restarted again: that restart replays
       this.commands = this.commands.filter((command) => !commands.includes(command));
       for (const console of touched) {
         console.note(
@@ -153,7 +168,6 @@ class Journal {
 }
 
 export class CommandConsole {
-  readonly data: ConsoleData;
   private readonly input: HTMLInputElement;
   private readonly transcript: Transcript;
   private readonly history = new History();
@@ -164,10 +178,10 @@ export class CommandConsole {
 
   constructor(
     readonly root: HTMLElement,
+    readonly data: ConsoleData,
     private readonly runtime: PythonRuntime,
     private readonly journal: Journal,
   ) {
-    this.data = readData(root, ".lk-console__data", {} as ConsoleData);
     this.log = root.querySelector<HTMLElement>(".lk-console__log")!;
     this.picture = root.querySelector<HTMLElement>(".lk-console__picture")!;
     this.initialLog = [...this.log.childNodes].map((node) => node.cloneNode(true));
@@ -302,11 +316,7 @@ export class CommandConsole {
       this.journal.record(args);
       this.transcript.append(typed, result);
     } catch (error) {
-      this.transcript.note(
-        error instanceof RestartedError
-          ? `Python wurde neu gestartet, bevor „${named(line)}“ lief. Führ den Befehl bitte noch einmal aus.`
-          : unavailableText(error),
-      );
+      this.transcript.note(notRun(interruption(error), line));
     } finally {
       this.root.dataset["state"] = "idle";
     }
@@ -365,9 +375,7 @@ export class CommandConsole {
 /** Mount every console in `scope`. */
 export function mountConsoles(scope: ParentNode, runtime: PythonRuntime): CommandConsole[] {
   const journal = new Journal(runtime);
-  const consoles = [...scope.querySelectorAll<HTMLElement>("[data-lk-console]:not([data-lk-mounted])")].map(
-    (root) => new CommandConsole(root, runtime, journal),
-  );
+  const consoles = getBlocks("console", scope).map(({ root, data }) => new CommandConsole(root, data, runtime, journal));
   journal.restore();
   return consoles;
 }

@@ -21,7 +21,6 @@ export interface ChallengeHost {
   readonly runtime: PythonRuntime;
   /** Check or run one at a time (the exercise's buttons wait, Stopp is there). */
   busy(on: boolean, state?: "checking" | "running"): void;
-  stopped(): boolean;
 }
 
 function element<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, text = ""): HTMLElementTagNameMap[K] {
@@ -117,8 +116,8 @@ export class Challenge {
     this.clear();
     const total = data.vorgabe.seeds;
     let passed = 0;
+    // Stopp restarts Python: the call in flight rejects and ends the loop (the exercise says so).
     for (let seed = 1; seed <= total; seed++) {
-      if (this.host.stopped()) break;
       this.status.textContent = `Seed ${seed} von ${total} läuft …`;
       const outcome = await runtime.call("challenge.seed", {
         code: this.source(),
@@ -173,6 +172,9 @@ export class Challenge {
       });
       this.results.append(seedResult(outcome, data.label));
       this.status.textContent = outcome.error === null ? "Fertig" : "Fehler";
+    } catch {
+      // Stopp or a restart ended it: nothing of the reader's is lost.
+      this.status.textContent = "Abgebrochen: Python wurde neu gestartet. Bitte noch einmal.";
     } finally {
       this.host.busy(false);
     }

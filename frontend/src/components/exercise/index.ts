@@ -13,16 +13,17 @@
  * tries and whether the solution was shown. A code task also runs without a verdict
  * (Ausführen).
  */
-import type { PythonRuntime } from "../../runtime/python";
-import { CancelledError, PythonFailedError, RestartedError, unavailableText } from "../../runtime/python";
-import { restartButton } from "../cell";
-import { button, confirmInPage, setAvailable, statusRegion } from "../controls";
+import type { Interruption, PythonRuntime } from "../../runtime/python";
+import { interruption, stoppedBy, unavailableText, unfinishedText } from "../../runtime/python";
+import { type Block, getBlock, getBlocks } from "../blocks";
 import type { CellEditor } from "../cell/editor";
-import { OutputView } from "../output/render";
+import { button, confirmInPage, setAvailable } from "../controls";
+import { storageWarning } from "../notice";
+import { restartButton } from "../restart";
+import { type InterruptedView, mountRunPanel, type RunPanel, runOutput } from "../run";
 import type {
   ChallengeData,
   CodeTaskData,
-  ConsoleData,
   ConsoleTaskData,
   ExerciseData,
   PredictionData,
@@ -32,11 +33,9 @@ import { Challenge } from "./challenge";
 import { judgeQuiz, revealDue, triesNote, wrongVerdict } from "./attempts";
 import { Feedback } from "./feedback";
 import { type Progress, ProgressStore, storageAvailable } from "./progress";
-import { readData } from "../data";
 
 /** What all four kinds share: data, feedback, progress, hints, the hidden solution. */
 abstract class Exercise<D extends ExerciseData = ExerciseData> {
-  readonly data: D;
   protected readonly feedback: Feedback;
   protected readonly progress: ProgressStore;
   protected readonly bar: HTMLDivElement;
@@ -50,13 +49,12 @@ abstract class Exercise<D extends ExerciseData = ExerciseData> {
   /** The solution is shown because the reader asked or the tries were used up. */
   protected revealed = false;
   private readonly solution: HTMLDetailsElement | null;
-  protected stopped = false;
 
   constructor(
     readonly root: HTMLElement,
+    readonly data: D,
     protected readonly runtime: PythonRuntime,
   ) {
-    this.data = readData(root, ".lk-exercise__data", {} as D);
     this.checkButton = button("Prüfen", "lk-button--run", "", `${this.data.label} prüfen`);
     this.stopButton = button("Stopp", "lk-button--stop", "Prüfung stoppen (Python startet neu)", `Stopp: ${this.data.label}`);
     this.feedback = new Feedback(root.querySelector<HTMLOutputElement>("output.lk-exercise__feedback")!);
@@ -68,11 +66,8 @@ abstract class Exercise<D extends ExerciseData = ExerciseData> {
     this.bar.append(this.checkButton);
     if (this.data.type !== "quiz") {
       setAvailable(this.stopButton, false);
-      this.stopButton.addEventListener("click", () => {
-        this.stopped = true;
-        // While Python loads nothing runs yet: end the waiting check, keep the download.
-        if (!runtime.cancelQueued()) runtime.restart("stopp");
-      });
+      // While Python loads nothing runs yet: the waiting check ends, the download goes on.
+      this.stopButton.addEventListener("click", () => runtime.stopp(this));
       this.bar.append(this.stopButton);
     }
     root.querySelector("output.lk-exercise__feedback")?.before(this.bar);
@@ -171,10 +166,7 @@ abstract class Exercise<D extends ExerciseData = ExerciseData> {
 
   private warnStorage(): void {
     if (this.root.querySelector(".lk-exercise__storage")) return;
-    const note = document.createElement("p");
-    note.className = "lk-notice lk-notice--warning lk-exercise__storage";
-    note.textContent = "Dein Fortschritt wird in diesem Browser nicht gespeichert (Speicher gesperrt oder voll).";
-    this.bar.after(note);
+    this.bar.after(storageWarning("exercise", "lk-exercise__storage"));
   }
 
   private offerStale(stale: Progress): void {
@@ -233,7 +225,6 @@ abstract class Exercise<D extends ExerciseData = ExerciseData> {
   protected busy(on: boolean, state: "checking" | "running" = "checking"): void {
     setAvailable(this.checkButton, !on);
     setAvailable(this.stopButton, on);
-    if (on) this.stopped = false;
     this.root.dataset["state"] = on ? state : "idle";
   }
 
@@ -243,31 +234,42 @@ abstract class Exercise<D extends ExerciseData = ExerciseData> {
     try {
       await step();
     } catch (error) {
+      const outcome = interruption(error);
       this.feedback.clear();
-      this.feedback.verdict("invalid", failure(error, this.stopped));
-      if (error instanceof PythonFailedError) this.feedback.append(restartButton(this.runtime));
+      this.feedback.verdict("invalid", failure(outcome, stoppedBy(outcome, this)));
+      if (outcome.kind === "failed") this.feedback.append(restartButton(this.runtime));
     } finally {
       this.busy(false);
     }
   }
 }
 
-/** What the reader hears when a check (or, `run`, a run of code) could not finish. */
-function failure(error: unknown, stopped: boolean, run = false): string {
-  if (error instanceof CancelledError) return "Abgebrochen, bevor Python bereit war. Python lädt weiter; nichts ist verloren.";
-  if (error instanceof RestartedError) {
-    const again = run ? "führ den Code noch einmal aus" : "prüf noch einmal";
-    return stopped
-      ? `Gestoppt. Python wurde neu gestartet; ${again}, wenn du so weit bist.`
-      : "Python wurde neu gestartet, bevor das fertig war. Bitte noch einmal.";
+/** What the reader hears when a check (or, `run`, a run of code) could not finish;
+ * `stoppedHere`: by the exercise's own `Stopp`. */
+function failure(outcome: Interruption, stoppedHere: boolean, run = false): string {
+  switch (outcome.kind) {
+    case "cancelled":
+      return "Abgebrochen, bevor Python bereit war. Python lädt weiter; nichts ist verloren.";
+    case "restarted": {
+      const again = run ? "führ den Code noch einmal aus" : "prüf noch einmal";
+      return stoppedHere
+        ? `Gestoppt. Python wurde neu gestartet; ${again}, wenn du so weit bist.`
+        : "Python wurde neu gestartet, bevor das fertig war. Bitte noch einmal.";
+    }
+    case "failed":
+      return unfinishedText("das", outcome.message);
+    case "unavailable":
+      return unavailableText(outcome.message);
   }
-  if (error instanceof PythonFailedError) {
-    return (
-      "Python hat das nicht zu Ende gebracht. Vielleicht hat Code Python selbst verändert " +
-      `(zum Beispiel eingebaute Funktionen gelöscht). Meldung: ${error.message}`
-    );
-  }
-  return unavailableText(error);
+}
+
+/** An exercise's words for a run of code without a verdict that did not finish. */
+function runWords(outcome: Interruption, stoppedHere: boolean): InterruptedView {
+  return {
+    notice: failure(outcome, stoppedHere, true),
+    state: stoppedHere ? "stopped" : "error",
+    status: stoppedHere ? "Gestoppt" : "Fehler",
+  };
 }
 
 /** "Lösung zeigen": available after a first attempt. */
@@ -285,64 +287,12 @@ async function editorIn(host: HTMLElement, code: string, label: string, onRun: (
   return createEditor(host, { code, label, onRun, onChange });
 }
 
-/**
- * A run of code without a verdict, as in a cell: its output (not announced) and its
- * status ("Läuft …", "Fertig", "Fehler", "Gestoppt"), the run's one live region.
- */
-class CodeRun {
-  readonly output: HTMLOutputElement;
-  readonly status: HTMLSpanElement;
-  private readonly view: OutputView;
-
-  constructor(
-    private readonly runtime: PythonRuntime,
-    name: string,
-  ) {
-    this.output = document.createElement("output");
-    this.output.className = "lk-output lk-exercise__run";
-    this.output.setAttribute("role", "group");
-    this.output.setAttribute("aria-live", "off");
-    this.output.setAttribute("aria-label", name);
-    this.status = statusRegion("lk-cell__status");
-    this.status.setAttribute("aria-live", "polite");
-    this.view = new OutputView(this.output);
-  }
-
-  /** Nothing shown: a check's verdict now speaks for the code. */
-  clear(): void {
-    this.view.clear();
-    this.status.textContent = "";
-  }
-
-  /** Run `code` in `session` (after `before`, e.g. the task's preparation). */
-  async run(session: string, code: string, label: string, stopped: () => boolean, before?: () => Promise<void>): Promise<void> {
-    this.view.clear();
-    this.status.textContent = "Läuft …";
-    let done = false;
-    try {
-      await before?.();
-      const result = await this.runtime.run({ session, code, label }, (stream, text) => {
-        if (!done) this.view.appendChunk(stream, text); // a leftover task's output is not this run's
-      });
-      done = true;
-      this.view.showResult(result);
-      this.status.textContent = result.error === null ? "Fertig" : "Fehler";
-    } catch (error) {
-      done = true;
-      this.view.clear();
-      this.view.showNotice(failure(error, stopped(), true), "warning");
-      this.status.textContent = stopped() ? "Gestoppt" : "Fehler";
-      if (error instanceof PythonFailedError) this.output.lastElementChild?.append(" ", restartButton(this.runtime));
-    }
-  }
-}
-
 class PredictionExercise extends Exercise<PredictionData> {
   private readonly input: HTMLInputElement;
   private editor: CellEditor | null = null;
 
-  constructor(root: HTMLElement, runtime: PythonRuntime) {
-    super(root, runtime);
+  constructor(root: HTMLElement, data: PredictionData, runtime: PythonRuntime) {
+    super(root, data, runtime);
     const id = `lk-answer-${this.data.id}`;
     const row = document.createElement("div");
     row.className = "lk-exercise__answer-row";
@@ -407,33 +357,24 @@ class PredictionExercise extends Exercise<PredictionData> {
     const host = this.root.querySelector<HTMLElement>(".lk-exercise__code");
     if (!host) return;
     const label = this.data.label;
-    // As in a cell: the status is the run's one live region, the output is not announced too.
-    const run = new CodeRun(this.runtime, `Ergebnis vom Code von ${label}`);
-    const runButton = button("Ausführen", "lk-button--run", "Ausführen (Umschalt+Enter)", `Code von ${label} ausführen`);
-    const stopButton = button("Stopp", "lk-button--stop", "Lauf stoppen", `Stopp: Code von ${label}`);
-    setAvailable(stopButton, false);
-    let stopped = false;
-    stopButton.addEventListener("click", () => {
-      stopped = true;
-      if (!this.runtime.cancelQueued()) this.runtime.restart("stopp");
-    });
-    const start = async (): Promise<void> => {
-      setAvailable(runButton, false);
-      setAvailable(stopButton, true);
-      stopped = false;
-      try {
-        await run.run(`versuch:${this.data.id}`, this.editor?.getCode() ?? "", this.data.label, () => stopped);
-      } finally {
-        setAvailable(runButton, true);
-        setAvailable(stopButton, false);
-      }
+    // A run panel as a cell's: the status is the run's one live region, the output is not announced too.
+    const start = (): void => {
+      void panel.run({ session: `versuch:${this.data.id}`, code: this.editor?.getCode() ?? "", label });
     };
-    this.editor = await editorIn(host, this.data.code ?? "", this.data.label, () => void start(), () => undefined);
-    runButton.addEventListener("click", () => void start());
+    const panel: RunPanel = mountRunPanel(this.runtime, {
+      output: runOutput(`Ergebnis vom Code von ${label}`, "lk-exercise__run"),
+      buttons: {
+        run: { title: "Ausführen (Umschalt+Enter)", name: `Code von ${label} ausführen` },
+        stop: { title: "Lauf stoppen", name: `Stopp: Code von ${label}` },
+        onRun: start,
+      },
+      interrupted: runWords,
+    });
+    this.editor = await editorIn(host, this.data.code ?? "", label, start, () => undefined);
     const bar = document.createElement("div");
     bar.className = "lk-exercise__bar";
-    bar.append(runButton, stopButton, run.status);
-    host.after(bar, run.output);
+    bar.append(...panel.controls());
+    host.after(bar, panel.outputElement);
   }
 }
 
@@ -442,19 +383,24 @@ class CodeTaskExercise extends Exercise<CodeTaskData> {
   private code: string;
   /** Ausführen: the reader's code runs with the task's preparation, and no check judges it. */
   private readonly runButton: HTMLButtonElement;
-  private readonly codeRun: CodeRun;
+  /** Its output and status; the task's own buttons start it (Ausführen) and stop it (Stopp). */
+  private readonly codeRun: RunPanel;
 
-  constructor(root: HTMLElement, runtime: PythonRuntime) {
-    super(root, runtime);
+  constructor(root: HTMLElement, data: CodeTaskData, runtime: PythonRuntime) {
+    super(root, data, runtime);
     const { current } = this.progress.load();
     this.code = current?.draft ?? this.data.start ?? "";
     this.runButton = button("Ausführen", "lk-button--try", "Ausführen, ohne zu prüfen", `${this.data.label} ausführen`);
-    this.codeRun = new CodeRun(runtime, `Ausgabe von ${this.data.label}`);
+    this.codeRun = mountRunPanel(runtime, {
+      output: runOutput(`Ausgabe von ${this.data.label}`, "lk-exercise__run"),
+      owner: this,
+      interrupted: runWords,
+    });
     this.checkButton.before(this.runButton);
     this.runButton.addEventListener("click", () => void this.runCode());
     const reset = button("Zurücksetzen", "lk-button--reset", "Startcode wiederherstellen", `${this.data.label} zurücksetzen`);
-    this.bar.append(reset, this.codeRun.status);
-    this.bar.after(this.codeRun.output);
+    this.bar.append(reset, ...this.codeRun.controls());
+    this.bar.after(this.codeRun.outputElement);
     reset.addEventListener("click", () => {
       this.code = this.data.start ?? "";
       this.editor?.setCode(this.code);
@@ -492,7 +438,8 @@ class CodeTaskExercise extends Exercise<CodeTaskData> {
     this.feedback.clear();
     const session = `aufgabe:${this.data.id}`;
     try {
-      await this.codeRun.run(session, this.editor?.getCode() ?? this.code, "Dein Code", () => this.stopped, async () => {
+      const code = this.editor?.getCode() ?? this.code;
+      await this.codeRun.run({ session, code, label: "Dein Code" }, async () => {
         await this.runtime.call("exercise.prepare", { session, vorbereitung: this.data.vorbereitung });
       });
     } finally {
@@ -524,10 +471,19 @@ class CodeTaskExercise extends Exercise<CodeTaskData> {
 }
 
 class ConsoleTaskExercise extends Exercise<ConsoleTaskData> {
+  /** The task's console (mounted by ../console), whose state the check reads. */
+  private readonly consoleKey: string;
+
+  constructor(root: HTMLElement, data: ConsoleTaskData, runtime: PythonRuntime) {
+    super(root, data, runtime);
+    const console = root.querySelector<HTMLElement>("[data-lk-console]");
+    if (!console) throw new ReferenceError(`lessonkit: console task #${root.id} has no [data-lk-console]`);
+    this.consoleKey = getBlock("console", console).data.key;
+  }
+
   protected async check(): Promise<void> {
-    const consoleData = readData<Pick<ConsoleData, "key">>(this.root, ".lk-console__data", { key: "" });
     const outcome = await this.runtime.call("exercise.check_console", {
-      key: consoleData.key,
+      key: this.consoleKey,
       kind: this.data.kind,
       options: this.data.options,
       setup: this.data.setup,
@@ -554,8 +510,8 @@ class QuizExercise extends Exercise<QuizData> {
   /** Options found wrong in an earlier try: their ✗ and explanation stay (facts about them). */
   private readonly knownWrong = new Set<number>();
 
-  constructor(root: HTMLElement, runtime: PythonRuntime) {
-    super(root, runtime);
+  constructor(root: HTMLElement, data: QuizData, runtime: PythonRuntime) {
+    super(root, data, runtime);
     this.inputs = [...root.querySelectorAll<HTMLInputElement>(".lk-quiz__option input")];
     const { current } = this.progress.load();
     if (current?.answer) this.restore(current);
@@ -639,8 +595,8 @@ class ChallengeExercise extends Exercise<ChallengeData> {
   private readonly runButton: HTMLButtonElement;
   private readonly challenge: Challenge;
 
-  constructor(root: HTMLElement, runtime: PythonRuntime) {
-    super(root, runtime);
+  constructor(root: HTMLElement, data: ChallengeData, runtime: PythonRuntime) {
+    super(root, data, runtime);
     const { current } = this.progress.load();
     this.code = current?.draft ?? this.data.start;
     this.runButton = button("Ausführen", "lk-button--try", "Seed 1 laufen lassen, ohne zu prüfen", `${this.data.label} ausführen`);
@@ -654,7 +610,6 @@ class ChallengeExercise extends Exercise<ChallengeData> {
         data: this.data,
         runtime,
         busy: (on, state) => this.busy(on, state),
-        stopped: () => this.stopped,
       },
       () => this.code,
     );
@@ -694,7 +649,6 @@ class ChallengeExercise extends Exercise<ChallengeData> {
   protected async check(): Promise<void> {
     this.feedback.clear();
     const { passed, total, error } = await this.challenge.check();
-    if (this.stopped) return;
     if (error !== null) {
       this.feedback.verdict("wrong", "Dein Code läuft nicht; die Meldung steht unten.");
       this.countWrong();
@@ -709,24 +663,29 @@ class ChallengeExercise extends Exercise<ChallengeData> {
   }
 }
 
-const KINDS = {
-  vorhersage: PredictionExercise,
-  aufgabe: CodeTaskExercise,
-  "konsolen-aufgabe": ConsoleTaskExercise,
-  quiz: QuizExercise,
-  herausforderung: ChallengeExercise,
-} as const;
+/** The exercise of the kind its data names. */
+function mountExercise({ root, data }: Block<"exercise">, runtime: PythonRuntime): Exercise {
+  switch (data.type) {
+    case "vorhersage":
+      return new PredictionExercise(root, data, runtime);
+    case "aufgabe":
+      return new CodeTaskExercise(root, data, runtime);
+    case "konsolen-aufgabe":
+      return new ConsoleTaskExercise(root, data, runtime);
+    case "quiz":
+      return new QuizExercise(root, data, runtime);
+    case "herausforderung":
+      return new ChallengeExercise(root, data, runtime);
+  }
+}
 
 /** Mount every exercise in `scope`; tell the reader once if progress cannot be saved. */
 export function mountExercises(scope: ParentNode, runtime: PythonRuntime): Exercise[] {
-  const roots = [...scope.querySelectorAll<HTMLElement>("[data-lk-exercise]:not([data-lk-mounted])")];
-  const mounted = roots.map((root) => new KINDS[(root.dataset["type"] ?? "quiz") as keyof typeof KINDS](root, runtime));
+  const mounted = getBlocks("exercise", scope).map((block) => mountExercise(block, runtime));
   for (const exercise of mounted) exercise.mounted();
   if (mounted.length > 0 && !storageAvailable()) {
-    const note = document.createElement("p");
-    note.className = "lk-notice lk-notice--warning";
+    const note = storageWarning("exercises");
     note.setAttribute("role", "status");
-    note.textContent = "Hinweis: Dein Fortschritt wird in diesem Browser nicht gespeichert (privates Fenster oder Speicher gesperrt). Die Übungen funktionieren trotzdem.";
     mounted[0]?.root.before(note);
   }
   return mounted;

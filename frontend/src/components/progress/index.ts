@@ -10,7 +10,8 @@ import { keysWith, misplacedPagePaths, removeItem, siteKey, storageReadable } fr
 import { confirmInPage } from "../controls";
 import { draftPrefix } from "../cell/storage";
 import { exercisePrefix, PROGRESS_EVENT, progressKey, readProgress, storageAvailable } from "../exercise/progress";
-import { readData } from "../data";
+import { getBlocks } from "../blocks";
+import { storageWarning } from "../notice";
 import type { ProgressEntry } from "../../generated/contract";
 
 type LessonExercises = ProgressEntry;
@@ -54,23 +55,15 @@ function resetAll(): void {
 }
 
 export function mountProgress(scope: ParentNode): void {
-  for (const root of scope.querySelectorAll<HTMLElement>("[data-lk-progress]:not([data-lk-mounted])")) {
+  for (const { root, data: lessons } of getBlocks("progress", scope)) {
     root.dataset["lkMounted"] = "true";
-    const lessons = readData<LessonExercises[]>(root, ".lk-progress__data", []);
     if (!storageReadable()) {
-      root.insertAdjacentHTML(
-        "beforeend",
-        '<p class="lk-notice lk-notice--warning">Dein Fortschritt wird in diesem Browser nicht gespeichert (privates Fenster oder Speicher gesperrt).</p>',
-      );
+      root.append(storageWarning("overview"));
       continue;
     }
     let full: HTMLElement | null = null;
     if (!storageAvailable()) {
-      full = document.createElement("p");
-      full.className = "lk-notice lk-notice--warning lk-progress__full";
-      full.textContent =
-        "Der Speicher dieses Browsers für die Seite ist voll: Neuer Fortschritt wird nicht " +
-        "gespeichert. „Fortschritt zurücksetzen“ gibt den Platz frei.";
+      full = storageWarning("full", "lk-progress__full");
       root.append(full);
     }
     render(root, lessons);

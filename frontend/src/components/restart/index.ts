@@ -2,8 +2,10 @@
  * The page's "Python neu starten": a small bar at the top of a page with Python.
  * It is the way back when the reader's code damaged Python (deleted built-ins, …),
  * and it says when and why Python was restarted (Stopp, the button, a crash).
+ * The same way back sits in every notice that says Python is damaged (`restartButton`).
  */
 import type { PythonRuntime, RestartReason } from "../../runtime/python";
+import { button as makeButton } from "../controls";
 
 const SAID: Record<RestartReason, string> = {
   stopp: "Python wurde neu gestartet (Stopp).",
@@ -34,4 +36,11 @@ export function mountRestartBar(scope: Document, runtime: PythonRuntime): void {
   const heading = article.querySelector("h1");
   if (heading) heading.after(bar);
   else article.prepend(bar);
+}
+
+/** A "Python neu starten" button for a notice: the way back when Python is damaged. */
+export function restartButton(runtime: PythonRuntime): HTMLButtonElement {
+  const node = makeButton("Python neu starten", "lk-button--small lk-button--restart", "Python neu starten: alle Variablen der Seite sind danach weg");
+  node.addEventListener("click", () => runtime.restart("neustart"));
+  return node;
 }
