@@ -10,44 +10,10 @@ import pytest
 
 from lessonkit.errors import LessonError
 from tests.lessonkit.seiten import convert
+from tests.pysim.knoten_beispiele import MIT_WIEDERHOLUNG, WEITERSAGER
 
-START = """\
-class Weitersager(Knoten):
-    def beim_start(self):
-        self.werte, self.nachbarn = set(), []
-
-    def bei_topology(self, n):
-        self.nachbarn = n["topology"][self.id]
-        self.antworte(n, {"type": "topology_ok"})
-
-    def bei_broadcast(self, n):
-        if "msg_id" in n.body:
-            self.antworte(n, {"type": "broadcast_ok"})
-        if n["message"] not in self.werte:
-            self.werte.add(n["message"])
-            for k in self.nachbarn:
-                self.sende(k, {"type": "broadcast", "message": n["message"]})
-
-    def bei_read(self, n):
-        self.antworte(n, {"type": "read_ok", "messages": sorted(self.werte)})
-"""
-
-LOESUNG = START.replace(
-    """            for k in self.nachbarn:
-                self.sende(k, {"type": "broadcast", "message": n["message"]})
-""",
-    """            for k in self.nachbarn:
-                self.spaeter(0, lambda k=k: self.verteile(k, n["message"]))
-
-    async def verteile(self, k, wert):
-        while True:
-            try:
-                await self.frage(k, {"type": "broadcast", "message": wert}, timeout=10)
-                return
-            except KeineAntwort:
-                pass
-""",
-)
+START = WEITERSAGER
+LOESUNG = MIT_WIEDERHOLUNG
 
 
 def page(options: str, start: str = START, loesung: str = LOESUNG, extra: str = "") -> str:

@@ -25,6 +25,7 @@ from pysim.cluster import (
 )
 from pysim.cluster.stoerungen import FENSTER, als_text
 from pysim.fehler import UngueltigeEingabe
+from tests.pysim.knoten_beispiele import MIT_WIEDERHOLUNG, WEITERSAGER, klasse
 
 
 class EchoKnoten(Knoten):
@@ -32,50 +33,10 @@ class EchoKnoten(Knoten):
         self.antworte(nachricht, {"type": "echo_ok", "echo": nachricht["echo"]})
 
 
-class Flut(Knoten):
-    """Broadcast without retries: a value sent into a partition is gone."""
-
-    def beim_start(self) -> None:
-        self.werte: set[int] = set()
-        self.nachbarn: list[str] = []
-
-    def bei_topology(self, n: Nachricht) -> None:
-        self.nachbarn = n["topology"][self.id]
-        self.antworte(n, {"type": "topology_ok"})
-
-    def bei_broadcast(self, n: Nachricht) -> None:
-        if "msg_id" in n.body:
-            self.antworte(n, {"type": "broadcast_ok"})
-        if n["message"] not in self.werte:
-            self.werte.add(n["message"])
-            for k in self.nachbarn:
-                self.sende(k, {"type": "broadcast", "message": n["message"]})
-
-    def bei_read(self, n: Nachricht) -> None:
-        self.antworte(n, {"type": "read_ok", "messages": sorted(self.werte)})
-
-
-class MitWiederholung(Flut):
-    """Broadcast that asks each neighbour until it answers."""
-
-    def bei_broadcast(self, n: Nachricht) -> None:
-        if "msg_id" in n.body:
-            self.antworte(n, {"type": "broadcast_ok"})
-        wert = n["message"]
-        if wert in self.werte:
-            return
-        self.werte.add(wert)
-        for k in self.nachbarn:
-            if k != n.src:
-                self.spaeter(0, lambda k=k: self.verteile(k, wert))
-
-    async def verteile(self, k: str, wert: int) -> None:
-        while True:
-            try:
-                await self.frage(k, {"type": "broadcast", "message": wert}, timeout=10)
-                return
-            except KeineAntwort:
-                pass
+#: Broadcast without retries: a value sent into a partition is gone.
+Flut = klasse(WEITERSAGER)
+#: Broadcast that asks each neighbour until it answers.
+MitWiederholung = klasse(MIT_WIEDERHOLUNG)
 
 
 def fehlende(ergebnis: Any) -> dict[str, list[int]]:

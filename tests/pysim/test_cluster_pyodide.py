@@ -8,35 +8,21 @@ import json
 import pytest
 
 from tests.pyodide import PyodideRunner, run_natively
+from tests.pysim.knoten_beispiele import WEITERSAGER
 
-LAUF = """
+LAUF_VORLAGE = """
 import hashlib, json
 from pysim.cluster import Broadcast, Knoten, KeineAntwort, lauf
 from pysim.cluster.bild import raumzeit
 from pysim.cluster.lauf import verkleinere
 
-class Flut(Knoten):
-    def beim_start(self):
-        self.werte, self.nachbarn = set(), []
-    def bei_topology(self, n):
-        self.nachbarn = n["topology"][self.id]
-        self.antworte(n, {"type": "topology_ok"})
-    def bei_broadcast(self, n):
-        if "msg_id" in n.body:
-            self.antworte(n, {"type": "broadcast_ok"})
-        if n["message"] not in self.werte:
-            self.werte.add(n["message"])
-            for k in self.nachbarn:
-                self.sende(k, {"type": "broadcast", "message": n["message"]})
-    def bei_read(self, n):
-        self.antworte(n, {"type": "read_ok", "messages": sorted(self.werte)})
-
+{weitersager}
 def fehlt(l):
     ok = {e["value"] for e in l.geschichte if e["type"] == "ok" and e["f"] == "broadcast"}
     return any(ok - set(e["value"]) for e in l.geschichte
                if e["type"] == "ok" and e["f"] == "read" and e["process"] >= 10_000)
 
-start = lauf(Flut, Broadcast(), knoten=5, seed=7, dauer=120, stoerungen="zufall",
+start = lauf(Weitersager, Broadcast(), knoten=5, seed=7, dauer=120, stoerungen="zufall",
              arten=("teilung", "absturz", "pause", "uhr", "bruecke"), verlust=0.05)
 klein = verkleinere(start, fehlt)
 print(json.dumps({
@@ -47,6 +33,7 @@ print(json.dumps({
     "bild": hashlib.sha256(raumzeit(klein).svg.encode()).hexdigest(),
 }))
 """
+LAUF = LAUF_VORLAGE.replace("{weitersager}", WEITERSAGER)
 
 
 def test_the_run_fails_and_shrinks_natively() -> None:

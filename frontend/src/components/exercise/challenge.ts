@@ -10,7 +10,6 @@
 import type { ChallengeData, SeedOutcomeData } from "../../generated/contract";
 import type { PythonRuntime } from "../../runtime/python";
 import { button, setAvailable, statusRegion } from "../controls";
-import type { CellEditor } from "../cell/editor";
 import { sanitizeSvg } from "../output/render";
 import { figures } from "./figures";
 
@@ -69,14 +68,14 @@ export function seedResult(outcome: SeedOutcomeData, label: string): HTMLElement
 }
 
 export class Challenge {
-  private editor: CellEditor | null = null;
   private readonly results: HTMLDivElement;
   private readonly status: HTMLSpanElement;
   private readonly replayInput: HTMLInputElement;
 
+  /** `source`: the reader's code as it is now (the editor's). */
   constructor(
     private readonly host: ChallengeHost,
-    private code: () => string,
+    private readonly source: () => string,
   ) {
     this.results = element("div", "lk-challenge__results");
     this.status = statusRegion("lk-cell__status");
@@ -97,17 +96,9 @@ export class Challenge {
     host.root.querySelector("output.lk-exercise__feedback")?.after(this.status, this.results, form);
   }
 
-  setEditor(editor: CellEditor): void {
-    this.editor = editor;
-  }
-
   clear(): void {
     this.results.replaceChildren();
     this.status.textContent = "";
-  }
-
-  private source(): string {
-    return this.editor?.getCode() ?? this.code();
   }
 
   /** Every seed, one after the other; true when all passed. */

@@ -378,37 +378,37 @@ class PredictionExercise extends Exercise<PredictionData> {
   }
 }
 
-class CodeTaskExercise extends Exercise<CodeTaskData> {
-  private editor: CellEditor | null = null;
-  private code: string;
-  /** Ausführen: the reader's code runs with the task's preparation, and no check judges it. */
-  private readonly runButton: HTMLButtonElement;
-  /** Its output and status; the task's own buttons start it (Ausführen) and stop it (Stopp). */
-  private readonly codeRun: RunPanel;
+/** An exercise whose answer is code in an editor (a code task, a challenge): the draft is
+ * kept in the progress, `Zurücksetzen` restores the starting code, Umschalt+Enter checks. */
+abstract class EditorExercise<D extends CodeTaskData | ChallengeData> extends Exercise<D> {
+  protected editor: CellEditor | null = null;
+  protected code: string;
+  protected readonly runButton: HTMLButtonElement;
+  protected readonly resetButton: HTMLButtonElement;
 
-  constructor(root: HTMLElement, data: CodeTaskData, runtime: PythonRuntime) {
+  constructor(root: HTMLElement, data: D, runtime: PythonRuntime, runTitle: string) {
     super(root, data, runtime);
     const { current } = this.progress.load();
     this.code = current?.draft ?? this.data.start ?? "";
-    this.runButton = button("Ausführen", "lk-button--try", "Ausführen, ohne zu prüfen", `${this.data.label} ausführen`);
-    this.codeRun = mountRunPanel(runtime, {
-      output: runOutput(`Ausgabe von ${this.data.label}`, "lk-exercise__run"),
-      owner: this,
-      interrupted: runWords,
-    });
+    this.runButton = button("Ausführen", "lk-button--try", runTitle, `${this.data.label} ausführen`);
     this.checkButton.before(this.runButton);
-    this.runButton.addEventListener("click", () => void this.runCode());
-    const reset = button("Zurücksetzen", "lk-button--reset", "Startcode wiederherstellen", `${this.data.label} zurücksetzen`);
-    this.bar.append(reset, ...this.codeRun.controls());
-    this.bar.after(this.codeRun.outputElement);
-    reset.addEventListener("click", () => {
+    this.resetButton = button("Zurücksetzen", "lk-button--reset", "Startcode wiederherstellen", `${this.data.label} zurücksetzen`);
+    this.resetButton.addEventListener("click", () => {
       this.code = this.data.start ?? "";
       this.editor?.setCode(this.code);
       this.save({ draft: this.code });
       this.feedback.clear();
-      this.codeRun.clear();
+      this.clearRun();
     });
     void this.mountEditor();
+  }
+
+  /** What `Zurücksetzen` clears besides the verdict: the last run's output. */
+  protected abstract clearRun(): void;
+
+  /** The code as the reader has it now. */
+  protected source(): string {
+    return this.editor?.getCode() ?? this.code;
   }
 
   private async mountEditor(): Promise<void> {
@@ -430,6 +430,27 @@ class CodeTaskExercise extends Exercise<CodeTaskData> {
     super.busy(on, state);
     setAvailable(this.runButton, !on);
   }
+}
+
+class CodeTaskExercise extends EditorExercise<CodeTaskData> {
+  /** Its output and status; the task's own buttons start it (Ausführen) and stop it (Stopp). */
+  private readonly codeRun: RunPanel;
+
+  constructor(root: HTMLElement, data: CodeTaskData, runtime: PythonRuntime) {
+    super(root, data, runtime, "Ausführen, ohne zu prüfen");
+    this.codeRun = mountRunPanel(runtime, {
+      output: runOutput(`Ausgabe von ${this.data.label}`, "lk-exercise__run"),
+      owner: this,
+      interrupted: runWords,
+    });
+    this.runButton.addEventListener("click", () => void this.runCode());
+    this.bar.append(this.resetButton, ...this.codeRun.controls());
+    this.bar.after(this.codeRun.outputElement);
+  }
+
+  protected clearRun(): void {
+    this.codeRun.clear();
+  }
 
   /** Ausführen: the output as in a cell, without a verdict (and without counting a try).
    * One result at a time: a run replaces the last verdict, a check the last run. */
@@ -438,8 +459,7 @@ class CodeTaskExercise extends Exercise<CodeTaskData> {
     this.feedback.clear();
     const session = `aufgabe:${this.data.id}`;
     try {
-      const code = this.editor?.getCode() ?? this.code;
-      await this.codeRun.run({ session, code, label: "Dein Code" }, async () => {
+      await this.codeRun.run({ session, code: this.source(), label: "Dein Code" }, async () => {
         await this.runtime.call("exercise.prepare", { session, vorbereitung: this.data.vorbereitung });
       });
     } finally {
@@ -450,7 +470,7 @@ class CodeTaskExercise extends Exercise<CodeTaskData> {
   protected async check(): Promise<void> {
     const outcome = await this.runtime.call("exercise.check_code", {
       vorbereitung: this.data.vorbereitung,
-      code: this.editor?.getCode() ?? this.code,
+      code: this.source(),
       pruefung: this.data.pruefung,
     });
     this.feedback.clear();
@@ -589,60 +609,25 @@ class QuizExercise extends Exercise<QuizData> {
   }
 }
 
-class ChallengeExercise extends Exercise<ChallengeData> {
-  private editor: CellEditor | null = null;
-  private code: string;
-  private readonly runButton: HTMLButtonElement;
+class ChallengeExercise extends EditorExercise<ChallengeData> {
   private readonly challenge: Challenge;
 
   constructor(root: HTMLElement, data: ChallengeData, runtime: PythonRuntime) {
-    super(root, data, runtime);
-    const { current } = this.progress.load();
-    this.code = current?.draft ?? this.data.start;
-    this.runButton = button("Ausführen", "lk-button--try", "Seed 1 laufen lassen, ohne zu prüfen", `${this.data.label} ausführen`);
-    this.checkButton.before(this.runButton);
+    super(root, data, runtime, "Seed 1 laufen lassen, ohne zu prüfen");
     this.checkButton.title = `Alle ${this.data.vorgabe.seeds} Seeds prüfen`;
-    const reset = button("Zurücksetzen", "lk-button--reset", "Startcode wiederherstellen", `${this.data.label} zurücksetzen`);
-    this.bar.append(reset);
-    this.challenge = new Challenge(
-      {
-        root,
-        data: this.data,
-        runtime,
-        busy: (on, state) => this.busy(on, state),
-      },
-      () => this.code,
+    this.bar.append(this.resetButton);
+    this.challenge = new Challenge({ root, data: this.data, runtime, busy: (on, state) => this.busy(on, state) }, () =>
+      this.source(),
     );
     this.runButton.addEventListener("click", () => void this.guard(() => this.challenge.run(), "running"));
-    reset.addEventListener("click", () => {
-      this.code = this.data.start;
-      this.editor?.setCode(this.code);
-      this.save({ draft: this.code });
-      this.feedback.clear();
-      this.challenge.clear();
-    });
-    void this.mountEditor();
   }
 
-  private async mountEditor(): Promise<void> {
-    const host = this.root.querySelector<HTMLElement>(".lk-exercise__code");
-    if (!host) return;
-    this.editor = await editorIn(host, this.code, this.data.label, () => void this.guard(() => this.check()), (code) => {
-      this.code = code;
-      this.save({ draft: code });
-    });
-    this.challenge.setEditor(this.editor);
-  }
-
-  protected override restore(progress: Progress): void {
-    if (progress.draft === undefined) return;
-    this.code = progress.draft;
-    this.editor?.setCode(progress.draft);
+  protected clearRun(): void {
+    this.challenge?.clear();
   }
 
   protected override busy(on: boolean, state: "checking" | "running" = "checking"): void {
     super.busy(on, state);
-    setAvailable(this.runButton, !on);
     this.challenge?.setAvailable(!on);
   }
 

@@ -1,0 +1,61 @@
+"""Broadcast nodes the tests share, as the reader would write them (source text) and as
+classes: one that forwards without retries (loses values in a partition) and one that asks
+each neighbour until it answers (passes)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pysim.cluster import Knoten
+
+#: Forwards each new value once to its neighbours and forgets about it.
+WEITERSAGER = """\
+class Weitersager(Knoten):
+    def beim_start(self):
+        self.werte, self.nachbarn = set(), []
+
+    def bei_topology(self, n):
+        self.nachbarn = n["topology"][self.id]
+        self.antworte(n, {"type": "topology_ok"})
+
+    def bei_broadcast(self, n):
+        if "msg_id" in n.body:
+            self.antworte(n, {"type": "broadcast_ok"})
+        if n["message"] not in self.werte:
+            self.werte.add(n["message"])
+            for k in self.nachbarn:
+                self.sende(k, {"type": "broadcast", "message": n["message"]})
+
+    def bei_read(self, n):
+        self.antworte(n, {"type": "read_ok", "messages": sorted(self.werte)})
+"""
+
+#: The same, asking every neighbour until it answers.
+MIT_WIEDERHOLUNG = WEITERSAGER.replace(
+    """            for k in self.nachbarn:
+                self.sende(k, {"type": "broadcast", "message": n["message"]})
+""",
+    """            for k in self.nachbarn:
+                self.spaeter(0, lambda k=k: self.verteile(k, n["message"]))
+
+    async def verteile(self, k, wert):
+        while True:
+            try:
+                await self.frage(k, {"type": "broadcast", "message": wert}, timeout=10)
+                return
+            except KeineAntwort:
+                pass
+""",
+)
+assert MIT_WIEDERHOLUNG != WEITERSAGER
+
+
+def klasse(quelle: str) -> type[Knoten]:
+    """The node class that ``quelle`` defines (run as the reader's code is)."""
+    namensraum: dict[str, Any] = {"__name__": "knoten_beispiele"}
+    exec("from pysim.cluster import *\n" + quelle, namensraum)
+    return next(
+        v
+        for v in namensraum.values()
+        if isinstance(v, type) and issubclass(v, Knoten) and v is not Knoten
+    )
