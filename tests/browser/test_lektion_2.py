@@ -1,4 +1,4 @@
-"""Lesson 2 ("Ereignisströme") in the browser: read it, type commands, solve exercises."""
+"""Lesson 2 ("Ereignisströme", two pages) in the browser: read it, type commands, solve exercises."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.pages import LESSON_2, Console, Exercise, phone_page
+from tests.browser.pages import LESSON_2, LESSON_2_PART_2, Console, Exercise, phone_page
 
 pytestmark = pytest.mark.browser
 
@@ -23,10 +23,6 @@ def test_page_shows_build_results_before_python(page: Page, site_url: str) -> No
     expect(bus).to_contain_text("Zähler: Käse")
     expect(bus).to_contain_text("Summe: Brot")
     expect(bus).not_to_contain_text("Summe: Käse")
-    # Step 9's KafkaJS pattern: skipping the failure loses it, the second loop parks it.
-    kafkajs = page.locator("[data-lk-ts]", has_text="eachMessage")
-    expect(kafkajs).to_contain_text("a: gespeichert 3")
-    expect(kafkajs).to_contain_text("b: gespeichert 3 DLT: [ 'zwölf' ]")
     # The first console: the topic picture and the transcript of its setup.
     first = Console.titled(page, "Konsole 1 ·")
     expect(first.picture.locator("svg title")).to_have_text("Topic „orders“ mit 3 Partitionen")
@@ -54,8 +50,27 @@ def test_typed_commands_follow_the_story(page: Page, site_url: str) -> None:
     idle = Console.titled(page, "Konsole 6 ·")
     idle.expect_answer("describe group warehouse", "Untätig in „orders“: warehouse-4")
 
+
+def test_part_2_shows_build_results_before_python(page: Page, site_url: str) -> None:
+    page.goto(site_url + LESSON_2_PART_2)
+    expect(page.locator("h1")).to_contain_text("Giftpillen, Replay und Event Sourcing")
+    # It links back to Teil 1, which links on to it.
+    expect(page.locator("article a[href='../ereignisstroeme/']").first).to_be_attached()
+    # reduce over the events: the stock, computed by Node.js at build time.
+    expect(page.locator("[data-lk-ts]").first).to_contain_text("Bestand: 18")
+    # Step 9's KafkaJS pattern: skipping the failure loses it, the second loop parks it.
+    kafkajs = page.locator("[data-lk-ts]", has_text="eachMessage")
+    expect(kafkajs).to_contain_text("a: gespeichert 3")
+    expect(kafkajs).to_contain_text("b: gespeichert 3 DLT: [ 'zwölf' ]")
+    # The diagnosis: partition 0 waits behind payment 3, partition 1 is done.
+    stalled = Console(page.locator("[data-lk-console]", has_text="partitions 2").first)
+    expect(stalled.log).to_contain_text("payments  0          1         3     2    billing-1")
+
+
+def test_typed_replay_commands(page: Page, site_url: str) -> None:
+    page.goto(site_url + LESSON_2_PART_2)
     # Replay: from-beginning does not help, reset does.
-    replay = Console.titled(page, "Konsole 14 ·")
+    replay = Console.titled(page, "Konsole 2 ·")
     replay.expect_answer(
         "consume orders group billing from-beginning", "from-beginning zählt nicht"
     )
@@ -74,7 +89,7 @@ def test_console_exercise_solved_by_typing(page: Page, site_url: str) -> None:
 
 
 def test_second_copy_needs_the_same_group(page: Page, site_url: str) -> None:
-    page.goto(site_url + LESSON_2)
+    page.goto(site_url + LESSON_2_PART_2)
     task = Exercise.by_id(page, "billing-2")
     task.type("consume orders group billing-2")
     task.check_fails("eigene Gruppe")
@@ -166,7 +181,7 @@ def test_each_removal_is_told_at_its_own_moment(page: Page, site_url: str) -> No
 def test_the_keys_are_whole_in_the_pictures_on_a_phone(browser: object, site_url: str) -> None:
     # Step 11: product-7 and product-3 (and customer-7 typed beside them) are told apart on a
     # phone; each line of a key lies inside its cell.
-    with phone_page(browser, site_url + LESSON_2, touch=True) as page:
+    with phone_page(browser, site_url + LESSON_2_PART_2, touch=True) as page:
         stock = Console(page.locator("[data-lk-console]", has_text="produce stock").first)
         stock.command('produce stock key=customer-7 {"order":61}')
         svg = stock.picture.locator("svg")
@@ -192,7 +207,7 @@ def test_the_keys_are_whole_in_the_pictures_on_a_phone(browser: object, site_url
 
 
 def test_retry_by_seek_exercise(page: Page, site_url: str) -> None:
-    page.goto(site_url + LESSON_2)
+    page.goto(site_url + LESSON_2_PART_2)
     task = Exercise.by_id(page, "noch-ein-versuch")
     # Another consume reads on from the reading position: payment 3 does not come back.
     task.console.expect_answer("consume payments group billing no-commit", '{"payment":5')

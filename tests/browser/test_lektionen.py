@@ -15,6 +15,7 @@ from playwright.sync_api import Page, expect
 from tests.browser.pages import (
     LESSON_1,
     LESSON_2,
+    LESSON_2_PART_2,
     LESSON_3,
     LESSON_4,
     LESSON_5,
@@ -134,6 +135,11 @@ QUIZZES: dict[str, tuple[list[Choice], list[Choice], list[Choice]]] = {
         [],
         ["Ein Mitglied bekommt keine Partition und bleibt untätig."],
     ),
+    LESSON_2_PART_2 + "#diagnose-stillstand": (
+        [re.compile("scheitert bei jedem Versuch"), re.compile("ist abgestürzt, und die Gruppe")],
+        [re.compile("ist abgestürzt, und die Gruppe")],
+        [re.compile("Der Lag von Partition 0 wächst")],
+    ),
     LESSON_3 + "#diagnose-consumer": (
         [re.compile("m-19 fehlt, weil"), re.compile("Die Datenbank hat auch")],
         [re.compile("Die Datenbank hat auch")],
@@ -213,6 +219,7 @@ def test_a_code_task_fails_with_its_start_code_and_passes_with_the_solution(
     ("lesson", "pictures"),
     [
         pytest.param(LESSON_2, ".lk-console__picture svg", id="ereignisstroeme"),
+        pytest.param(LESSON_2_PART_2, ".lk-console__picture svg", id="ereignisstroeme-2"),
         pytest.param(LESSON_5, "[data-lk-cell] svg", id="timeouts"),
         pytest.param(LESSON_TIME, "[data-lk-cell] svg", id="zeit"),
         pytest.param(LESSON_SAGAS, "[data-lk-cell] svg, .lk-console__picture svg", id="sagas"),

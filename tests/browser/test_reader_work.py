@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
+from html import unescape
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +21,16 @@ import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
 from tests.browser.conftest import copy_site
-from tests.browser.pages import FIRST_STEPS, LESSON_2, RIGHT, Cell, Console, Exercise, go
+from tests.browser.pages import (
+    FIRST_STEPS,
+    LESSON_2,
+    LESSON_2_PART_2,
+    RIGHT,
+    Cell,
+    Console,
+    Exercise,
+    go,
+)
 from tests.siteserver import StaticServer
 
 pytestmark = pytest.mark.browser
@@ -193,6 +203,14 @@ def page_data(page: Page, selector: str, nth: int = 0) -> dict[str, Any]:
     return json.loads(page.locator(selector).nth(nth).get_attribute("data-lk-json") or "{}")
 
 
+def built_data(built_site: Path, path: str, kind: str) -> list[dict[str, Any]]:
+    """The page data of every block of ``kind`` (``cell``, ``console``, ``exercise``) of the
+    built page at ``path``, in page order: read without opening the page in a browser."""
+    html = (built_site / path / "index.html").read_text(encoding="utf-8")
+    found = re.findall(rf'class="lk-{kind}__data"[^>]*data-lk-json="([^"]*)"', html)
+    return [json.loads(unescape(text)) for text in found]
+
+
 def fnv1a(text: str) -> str:
     """The draft key's hash of a cell's code (frontend/src/components/cell/storage.ts)."""
     value = 0x811C9DC5
@@ -250,3 +268,89 @@ def test_a_reload_runs_the_readers_console_commands_again(page: Page, site_url: 
     page.reload()
     expect(log.entries.filter(has_text="key=order-61")).to_have_count(0)
     log.expect_answer('produce orders key=order-61 {"order":61}', "Partition 1, Offset 1")
+
+
+def console_version(data: dict[str, Any]) -> str:
+    """What a console starts from, as ``consoleVersion`` hashes it (console/saved.ts)."""
+    started = [data["kind"], data["options"], data["setup"]]
+    return fnv1a(json.dumps(started, ensure_ascii=False, separators=(",", ":")))
+
+
+#: Where the blocks stood on the single lesson-2 page before it was split (its cells by
+#: index among all cells, its plain consoles by slot): what that page's script stored.
+OLD_LESSON_2 = "lektionen/ereignisstroeme/"
+OLD_GIFT_CELL = 17  # the first cell of session "gift" (step 9), now Teil 2's first cell
+OLD_HASH_CELL = 4  # "schluessel = …" (step 4), on Teil 1 still at index 4
+OLD_STOCK_CONSOLE = "console:61"  # the topic "stock" (step 11)
+OLD_FIRST_CONSOLE = "console:4"  # step 1's console, on Teil 1 still in slot 4
+RETURNED = 'produce stock key=product-7 {"product":7,"change":1,"why":"returned"}'
+
+
+def test_work_on_the_steps_that_moved_to_part_2_moves_with_them(
+    context: BrowserContext, course: Course, built_site: Path
+) -> None:
+    """Lesson 2 was one page; steps 9 to 12 stand on Teil 2 now, which names the old page
+    (`umgezogen`). What the old page stored for them (a draft, a solved exercise, console
+    commands) moves to Teil 2 once; the overview counts the exercise before Teil 2 was ever
+    opened; what belongs to Teil 1 stays where it was."""
+    part_1 = built_data(built_site, LESSON_2, "cell")
+    part_2 = built_data(built_site, LESSON_2_PART_2, "cell")
+    gift, hash_cell = part_2[1]["code"], part_1[OLD_HASH_CELL]["code"]
+    assert part_2[1]["session"] == "gift" and hash_cell.startswith("schluessel = ")
+    retention = next(
+        d for d in built_data(built_site, LESSON_2_PART_2, "exercise") if d["id"] == "retention"
+    )
+    stock = next(
+        d
+        for d in built_data(built_site, LESSON_2_PART_2, "console")
+        if d["setup"][0] == "create topic stock partitions 3" and d["key"].startswith("console:")
+    )
+    first = built_data(built_site, LESSON_2, "console")[0]
+    assert first["key"] == OLD_FIRST_CONSOLE
+    typed = [
+        {"key": OLD_FIRST_CONSOLE, "version": console_version(first), "line": "topics"},
+        {"key": OLD_STOCK_CONSOLE, "version": console_version(stock), "line": RETURNED},
+    ]
+    old = {
+        f"lk:/kurs/:draft:{OLD_LESSON_2}#{OLD_GIFT_CELL}:{fnv1a(gift)}": gift
+        + "\nprint('Entwurf von früher')",
+        f"lk:/kurs/:draft:{OLD_LESSON_2}#{OLD_HASH_CELL}:{fnv1a(hash_cell)}": hash_cell
+        + "\nprint('bleibt in Teil 1')",
+        f"lk:/kurs/:exercise:{OLD_LESSON_2}#retention": json.dumps(
+            {"digest": retention["digest"], "solved": True}
+        ),
+        f"lk:/kurs/:consoles:{OLD_LESSON_2}": json.dumps(typed),
+    }
+    page = context.new_page()
+    page.goto(course.url)
+    mounted(page, 1)
+    page.evaluate(
+        "(items) => { for (const [k, v] of Object.entries(items)) localStorage.setItem(k, v); }",
+        old,
+    )
+    page.reload()
+    # Counted on Teil 2 before it was ever opened, and not on Teil 1.
+    expect_overview(page, {LESSON_2_PART_2: "1 von", LESSON_2: "0 von"})
+
+    page.goto(course.url + LESSON_2_PART_2)
+    mounted(page, 1)
+    expect(Cell.number(page, 1).editor()).to_contain_text("Entwurf von früher")
+    Exercise.by_id(page, "retention").expect_solved()
+    moved = Console(page.locator("[data-lk-console]", has_text="key=product-3").first)
+    expect(moved.entries.filter(has_text='why":"returned')).to_have_count(1)
+    expect(moved.log).to_contain_text("→ Partition 2, Offset 3 (p2:3)")
+    stored = page.evaluate("() => Object.fromEntries(Object.entries(localStorage))")
+    assert f"lk:/kurs/:draft:{LESSON_2_PART_2}#1:{fnv1a(gift)}" in stored
+    assert f"lk:/kurs/:exercise:{LESSON_2_PART_2}#retention" in stored
+    assert f"lk:/kurs/:draft:{OLD_LESSON_2}#{OLD_GIFT_CELL}:{fnv1a(gift)}" not in stored
+    assert f"lk:/kurs/:exercise:{OLD_LESSON_2}#retention" not in stored
+    # Of the old page's commands only Teil 1's are left there; the moved one is Teil 2's.
+    assert json.loads(stored[f"lk:/kurs/:consoles:{OLD_LESSON_2}"]) == typed[:1]
+    here = json.loads(stored[f"lk:/kurs/:consoles:{LESSON_2_PART_2}"])
+    assert [(c["key"], c["line"]) for c in here] == [(stock["key"], RETURNED)]
+
+    # Teil 1 keeps its own: the draft of a cell that stayed, and its console's command.
+    page.goto(course.url + LESSON_2)
+    mounted(page, 1)
+    expect(Cell.number(page, 3).editor()).to_contain_text("bleibt in Teil 1")
+    expect(Console.titled(page, "Konsole 1 ·").entries.filter(has_text="topics")).to_have_count(1)
