@@ -7,6 +7,8 @@
 2. Derselbe Lauf mit dem Knoten ohne Wiederholungen (scheitert): Lauf, Prüfung und Verkleinern
    bis zum kleinsten scheiternden Lauf, wie „Prüfen“ es je Seed tut.
 3. Eine ganze Herausforderung mit 5 Seeds (lessonkit.challenges), bestanden und nicht bestanden.
+4. Mit ``--pyodide``: 1 und 2 in Pyodide unter Node.js (die Pakete und der Snapshot der Seite),
+   als Verhältnis zu CPython.
 
 Each figure is the best of five runs (the machine is shared; the minimum is the least noisy).
 """
@@ -44,6 +46,59 @@ def broadcast_run(klasse: type) -> object:
     return run, run.last.pruefe(run)
 
 
+PYODIDE_ZELLE = """
+import time
+from pysim.cluster import Broadcast, lauf
+from pysim.cluster.lauf import verkleinere
+from tests_knoten import MIT_WIEDERHOLUNG, WEITERSAGER, klasse
+
+def messe(schritt, mal=5):
+    dauern = []
+    for _ in range(mal):
+        start = time.perf_counter()
+        schritt()
+        dauern.append(time.perf_counter() - start)
+    return min(dauern)
+
+def lauf_und_urteil(k):
+    r = lauf(k, Broadcast(), knoten=5, seed=3, dauer=50, stoerungen="zufall", anzahl_stoerungen=3)
+    return r, r.last.pruefe(r)
+
+gut, schlecht = klasse(MIT_WIEDERHOLUNG), klasse(WEITERSAGER)
+eins = messe(lambda: lauf_und_urteil(gut))
+zwei = messe(lambda: verkleinere(lauf_und_urteil(schlecht)[0], lambda r: not r.last.pruefe(r).ok))
+print(f"{eins} {zwei}")
+"""
+
+
+def in_pyodide() -> tuple[float, float]:
+    """Figures 1 and 2 measured in Pyodide under Node.js (seconds)."""
+    import inspect
+    import tempfile
+
+    from tests import pyodide
+    from tests.pysim import knoten_beispiele
+
+    modul = inspect.getsource(knoten_beispiele)
+    cells = [
+        {
+            "session": "b",
+            "code": f"import sys, types\nm = types.ModuleType('tests_knoten')\nexec({modul!r}, m.__dict__)\nsys.modules['tests_knoten'] = m",
+            "label": "modul",
+        },
+        {"session": "b", "code": PYODIDE_ZELLE, "label": "messung"},
+    ]
+    with tempfile.TemporaryDirectory() as ordner:
+        runner = pyodide.PyodideRunner(Path(ordner) / "node.txt")
+        try:
+            ergebnis = runner.run([{"name": "bench", "cells": cells}], snapshot=True)
+        finally:
+            runner.close()
+    text = "".join(chunk for _, chunk in ergebnis["pages"][0]["results"][1]["output"])
+    eins, zwei = (float(x) for x in text.split())
+    return eins, zwei
+
+
 def main() -> None:
     run, urteil = broadcast_run(MitWiederholung)  # type: ignore[misc]
     operationen = len(run.geplant)
@@ -73,6 +128,14 @@ def main() -> None:
         bestanden = sum(1 for o in ergebnis if o["ok"])  # type: ignore[attr-defined, index]
         print(
             f"3. Herausforderung, 5 Seeds, {name}: {bestanden} bestanden, {best(alle, 3) * 1000:.0f} ms"
+        )
+    if "--pyodide" in sys.argv:
+        eins, zwei = in_pyodide()
+        cp_eins = best(lambda: broadcast_run(MitWiederholung))
+        cp_zwei = best(failing)
+        print(
+            f"4. Pyodide unter Node.js: 1. {eins * 1000:.0f} ms ({eins / cp_eins:.1f}× CPython), "
+            f"2. {zwei * 1000:.0f} ms ({zwei / cp_zwei:.1f}× CPython)"
         )
 
 
