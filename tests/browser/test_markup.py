@@ -45,6 +45,14 @@ CELL_RESULTS = [
         error_type="ValueError",
     ),
     CellResult(output=[("stdout", "1\n" * 3), ("stderr", "… Ausgabe gekürzt\n")], truncated=True),
+    # Direction-switching characters in printed output, a value and a message are written
+    # as their code point, as in a console's transcript.
+    CellResult(
+        output=[("stdout", "datei-\u202egnp.exe\n"), ("stderr", "\u2066a\u2069 \u202a\u202d\n")],
+        value="'\u202e'",
+        error="ValueError: \u202ekaputt\n",
+        error_type="ValueError",
+    ),
 ]
 
 CONSOLE_RESULTS = [

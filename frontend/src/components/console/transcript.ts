@@ -10,6 +10,7 @@
  * and only when the reader was at the end.
  */
 import type { ConsoleResultData } from "../../generated/contract";
+import { visibleBidi } from "../bidi";
 import { sanitizeSvg } from "../output/render";
 
 /** A command's answer (`pysim.console.ConsoleResult`, declared in lessonkit/contract.py). */
@@ -46,19 +47,6 @@ function span(className: string, text: string): HTMLSpanElement {
  * before a space or punctuation. (No lookbehind: Safari before 16.4 cannot parse one.)
  */
 const CODE = /(^|[ (])`([^` ](?:[^`]*[^` ])?)`(?=[ .,:;!?)]|$)/g;
-
-/**
- * Invisible characters that switch the writing direction would mirror the rest of a line:
- * written as their code point ("<U+202E>"), as lessonkit/render.py's visible_bidi does.
- */
-const BIDI = /[\u202a-\u202e\u2066-\u2069]/g;
-
-function visibleBidi(text: string): string {
-  return text.replace(BIDI, (c) => {
-    const code = c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0");
-    return `<U+${code}>`;
-  });
-}
 
 /** One line of an answer, its code as `<code>`: built from text nodes, never from HTML. */
 function line(text: string): HTMLSpanElement {
