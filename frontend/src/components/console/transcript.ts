@@ -81,6 +81,10 @@ export class Transcript {
   /** Whether the reader was at the end of the log when it last scrolled. */
   private atEnd = true;
   private scrollPending = false;
+  /** The picture drawn last and the node it became: an answer with the same picture (most
+   * commands change nothing that is drawn) leaves it as it is, without sanitising and laying
+   * it out again. */
+  private drawn: { svg: string; node: ChildNode | null } | null = null;
 
   constructor(
     private readonly log: HTMLElement,
@@ -105,7 +109,15 @@ export class Transcript {
     entry.append(span("lk-console__cmd", PROMPT + visibleBidi(shorten(command, MAX_SHOWN_COMMAND))), "\n");
     if (result.text) entry.append(answer(shorten(result.text, MAX_SHOWN_ANSWER, "\n")));
     this.add(entry);
-    if (result.svg) this.picture.replaceChildren(sanitizeSvg(result.svg));
+    if (result.svg) this.draw(result.svg);
+  }
+
+  /** Show `svg` as the picture, unless it is the one shown (and still there). */
+  private draw(svg: string): void {
+    const node = this.picture.firstChild;
+    if (this.drawn && this.drawn.svg === svg && node !== null && node === this.drawn.node) return;
+    this.picture.replaceChildren(sanitizeSvg(svg));
+    this.drawn = { svg, node: this.picture.firstChild };
   }
 
   /** A line from the page itself (completion candidates, loading problems). */
