@@ -51,23 +51,25 @@ def render_output(result: CellResult | None) -> str:
     parts: list[str] = []
     if result.output:
         spans = "".join(
-            f'<span class="lk-{stream}">{escape(text)}</span>' for stream, text in result.output
+            f'<span class="lk-{stream}">{escape(visible_bidi(text))}</span>'
+            for stream, text in result.output
         )
         parts.append(f'<pre class="lk-output__text">{spans}</pre>')
     if result.value is not None:
-        parts.append(f'<pre class="lk-output__value">{escape(result.value)}</pre>')
+        parts.append(f'<pre class="lk-output__value">{escape(visible_bidi(result.value))}</pre>')
     if result.svg is not None:
         # Build-time pictures come from the author's own code and pysim: inlined, so
         # they follow the page's light/dark palette through CSS custom properties.
         parts.append(f'<div class="lk-output__svg">{result.svg}</div>')
     if result.error is not None:
-        parts.append(f'<pre class="lk-output__error">{escape(result.error)}</pre>')
+        parts.append(f'<pre class="lk-output__error">{escape(visible_bidi(result.error))}</pre>')
     return "".join(parts)
 
 
 #: Invisible characters that switch the writing direction (embeddings, overrides, isolates):
-#: in a transcript they would mirror the rest of the line (a record value, a typed command).
-#: Shown as their code point instead, as components/console/transcript.ts does.
+#: in a transcript or a cell's output they would mirror the rest of the line (a record value,
+#: a typed command, a printed string). Shown as their code point instead, as
+#: frontend/src/components/bidi.ts does.
 BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
 
 

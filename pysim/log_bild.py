@@ -18,6 +18,9 @@
 - Ein Bild zeigt höchstens ``MAX_GRUPPEN`` Gruppen: die zuletzt geänderten (die des letzten
   Befehls zuerst); eine Zeile nennt, wie viele weitere es gibt. Ebenso höchstens ``MAX_HINWEISE``
   Zeilen über untätige und entfernte Mitglieder. So bleibt das Bild lesbar und schnell gezeichnet.
+- Das Bild einer Gruppe zeigt höchstens ``MAX_TOPICS`` Topics mit zusammen höchstens
+  ``MAX_PARTITIONEN_GRUPPE`` Partitionen (die ersten, wie ``describe group`` sie nennt); eine
+  Zeile nennt, wie viele weitere es gibt. Sein Titel nennt höchstens ``MAX_MITGLIEDER`` Mitglieder.
 """
 
 from __future__ import annotations
@@ -471,10 +474,48 @@ def topic_bild(topic: Topic, gruppen: list[Gruppe]) -> Bild:
     return Bild(z.svg(), titel)
 
 
+#: So viele Topics und Partitionen zeichnet das Bild einer Gruppe höchstens (die ersten Topics,
+#: wie ``describe group`` sie nennt, mindestens eins); so viele Mitglieder nennt sein Titel.
+MAX_TOPICS = 6
+MAX_PARTITIONEN_GRUPPE = 24
+MAX_MITGLIEDER = 6
+
+
+def waehle_topics(topics: list[Topic]) -> list[Topic]:
+    """Die ersten Topics, solange es höchstens ``MAX_TOPICS`` mit zusammen höchstens
+    ``MAX_PARTITIONEN_GRUPPE`` Partitionen sind (das erste immer)."""
+    gezeigt: list[Topic] = []
+    partitionen = 0
+    for t in topics[:MAX_TOPICS]:
+        if gezeigt and partitionen + t.partitionen > MAX_PARTITIONEN_GRUPPE:
+            break
+        gezeigt.append(t)
+        partitionen += t.partitionen
+    return gezeigt
+
+
+def weitere_topics_text(anzahl: int) -> str:
+    """Die Zeile unter dem Bild einer Gruppe, das Topics weglässt."""
+    topics = "weiteres Topic" if anzahl == 1 else "weitere Topics"
+    return f"… und {anzahl} {topics}, describe group nennt alle"
+
+
+def _mitglieder_text(gruppe: Gruppe) -> str:
+    mitglieder = gruppe.mitglieder
+    text = ", ".join(mitglieder[:MAX_MITGLIEDER]) or "keine"
+    if len(mitglieder) > MAX_MITGLIEDER:
+        text += f" und {len(mitglieder) - MAX_MITGLIEDER} weitere"
+    return text
+
+
 def gruppen_bild(log: Log, gruppe: Gruppe) -> Bild:
-    """Für jedes Topic, in dem die Gruppe eine Position hat, die Partitionen mit ihrer Zeile."""
-    topics = [log.topic(n) for n in gruppe.topics()]
-    titel = f"Gruppe „{gruppe.name}“, Mitglieder: " + (", ".join(gruppe.mitglieder) or "keine")
+    """Für die Topics, in denen die Gruppe eine Position hat (höchstens ``MAX_TOPICS`` mit
+    ``MAX_PARTITIONEN_GRUPPE`` Partitionen), die Partitionen mit ihrer Zeile; eine Zeile nennt,
+    wie viele Topics fehlen."""
+    namen = gruppe.topics()
+    topics = waehle_topics([log.topic(n) for n in namen[:MAX_TOPICS]])
+    weitere = len(namen) - len(topics)
+    titel = f"Gruppe „{gruppe.name}“, Mitglieder: {_mitglieder_text(gruppe)}"
     links = _links(topics, [gruppe])
     mass = _mass(topics)
     breite = _breite_mit_texten(_breite(links, topics, mass), topics, [gruppe])
@@ -485,11 +526,28 @@ def gruppen_bild(log: Log, gruppe: Gruppe) -> Bild:
         return Bild(z.svg(), titel)
     legende = _legende(breite, True, _mit_offenen(topics, [gruppe]))
     hoehe = (
-        8 + sum(_hoehe_topic(t, [gruppe], mass) for t in topics) + 10 + LEGENDE_ZEILE * len(legende)
+        8
+        + sum(_hoehe_topic(t, [gruppe], mass) for t in topics)
+        + (UNTAETIG_H if weitere else 0)
+        + 10
+        + LEGENDE_ZEILE * len(legende)
     )
-    z = Zeichnung(breite, hoehe, titel, " ".join(beschreibung_topic(t, [gruppe]) for t in topics))
+    beschreibung = " ".join(beschreibung_topic(t, [gruppe]) for t in topics)
+    if weitere:
+        beschreibung += f" Nicht gezeigt: {weitere_topics_text(weitere).removeprefix('… und ')}."
+    z = Zeichnung(breite, hoehe, titel, beschreibung)
     y = 8
     for t in topics:
         y = _zeichne_topic(z, y, links, t, [gruppe], f"Gruppe „{gruppe.name}“ in „{t.name}“", mass)
+    if weitere:
+        z.text(
+            RAND + 8,
+            y + 10,
+            weitere_topics_text(weitere),
+            groesse=11,
+            farbe_name="muted",
+            klasse="weitere-topics",
+        )
+        y += UNTAETIG_H
     _zeichne_legende(z, y, legende)
     return Bild(z.svg(), titel)

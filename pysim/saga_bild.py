@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .svg import Bild, Zeichnung, textbreite
+from .svg import Bild, Zeichnung, Zeitfenster, textbreite
 
 if TYPE_CHECKING:
     from .saga import SagaSim
@@ -39,25 +39,18 @@ FARBE_JETZT = {"erledigt": "ok", "abgelehnt": "warn", "wird kompensiert": "next"
 MARKEN = {"timeout": ("↻", "accent"), "absturz": ("✗", "warn"), "doppelt": ("2×", "next")}
 
 
-def fenster_anfang(jetzt: int) -> int:
-    """Der erste Tick, den die Zeitleiste bei ``jetzt`` zeigt (0, solange alles hineinpasst)."""
-    return max(0, jetzt + 1 - FENSTER)
+#: Wo der Leser findet, was das Zeitfenster weglässt.
+WEGGELASSEN = "der Verlauf steht im Text"
 
 
-def fenster_text(anfang: int) -> str:
-    """Die Zeile unter einer Zeitleiste, die frühere Zeiten weglässt."""
-    return f"Gezeigt ab t={anfang}; frühere Zeiten sind weggelassen (der Verlauf steht im Text)."
+def fenster(jetzt: int) -> Zeitfenster:
+    """Die Ticks, die die Zeitleiste bei ``jetzt`` zeigt: bis einen Tick nach jetzt."""
+    return Zeitfenster.letzte(jetzt + 1, FENSTER)
 
 
 def beschreibung(sim: SagaSim, saga: str | None) -> str:
     """Was das Bild zeigt, in Worten (``<desc>`` für Screenreader)."""
-    text = _beschreibung(sim, saga)
-    anfang = fenster_anfang(sim.now)
-    if anfang:
-        text += (
-            f" Die Zeitleiste zeigt t={anfang} bis t={sim.now}; frühere Zeiten sind weggelassen."
-        )
-    return text
+    return _beschreibung(sim, saga) + fenster(sim.now).beschreibung(sim.now)
 
 
 def _beschreibung(sim: SagaSim, saga: str | None) -> str:
@@ -79,19 +72,14 @@ def _beschreibung(sim: SagaSim, saga: str | None) -> str:
     return text
 
 
-def _vorher(von: int, bis: int, anfang: int) -> bool:
-    """Liegt das Stück ``von`` … ``bis`` ganz vor dem gezeigten Fenster?"""
-    return anfang > 0 and von < anfang and bis <= anfang
-
-
 def zeitleiste(sim: SagaSim, saga: str | None) -> Bild:
     """Zeichnet die Schritte der Saga ``saga`` über die Zeit."""
     jetzt = sim.now
     namen = sim.saga.namen
     # One tick past now: a state reached just now still shows as a bar.
-    spanne = jetzt + 1
-    anfang = fenster_anfang(jetzt)
-    pro_tick = max(6, min(30, 170 // (spanne - anfang)))
+    f = fenster(jetzt)
+    spanne, anfang = f.ende, f.anfang
+    pro_tick = max(6, min(30, 170 // f.ticks))
     links = 12 + max(textbreite(n, 11) for n in [*namen, "Orchestrator"]) + 8
     rechts = 100  # the state now, e.g. "wird kompensiert"
     breite = max(links + (spanne - anfang) * pro_tick + rechts, 340)
@@ -102,9 +90,7 @@ def zeitleiste(sim: SagaSim, saga: str | None) -> Bild:
     z = Zeichnung(breite, hoehe, titel, beschreibung(sim, saga))
     z.text(12, 22, titel, fett=True, groesse=14)
 
-    def x(t: int) -> int:
-        return links + (max(t, anfang) - anfang) * pro_tick
-
+    x = f.skala(links, pro_tick)
     verlauf = sim.zustandsverlauf.get(saga, []) if saga is not None else []
     schritte = sim.schritte(saga) if saga is not None else {}
     for i, name in enumerate(namen):
@@ -114,7 +100,7 @@ def zeitleiste(sim: SagaSim, saga: str | None) -> Bild:
         wechsel = [(t, s) for t, k, s in verlauf if k == i]
         for nummer, (von, s) in enumerate(wechsel):
             bis = wechsel[nummer + 1][0] if nummer + 1 < len(wechsel) else spanne
-            if _vorher(von, bis, anfang):
+            if f.vorher(von, bis):
                 continue
             fuellung, rand, gestrichelt = STIL[s]
             b = max(x(bis) - x(von), 4)
@@ -159,7 +145,7 @@ def zeitleiste(sim: SagaSim, saga: str | None) -> Bild:
     )
     for von, zurueck in sim.ausfaelle:
         ende = zurueck if zurueck is not None else spanne
-        if _vorher(von, ende, anfang):
+        if f.vorher(von, ende):
             continue
         z.rechteck(
             x(von),
@@ -202,5 +188,7 @@ def zeitleiste(sim: SagaSim, saga: str | None) -> Bild:
     z.text(30, ly + 36 + 10, "Orchestrator abgestürzt", groesse=11)
     z.text(12, ly + 64, "↻ erneut gesendet  ✗ Absturz  2× doppelt", groesse=11, farbe_name="muted")
     if anfang:
-        z.text(12, ly + 82, fenster_text(anfang), groesse=11, farbe_name="muted", klasse="fenster")
+        z.text(
+            12, ly + 82, f.hinweis(WEGGELASSEN), groesse=11, farbe_name="muted", klasse="fenster"
+        )
     return Bild(z.svg(), titel)

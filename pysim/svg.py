@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 
 FARBEN: dict[str, str] = {
     "bg": "#ffffff",
@@ -81,6 +82,59 @@ def kuerze(text: str, zeichen: int) -> str:
     if len(text) <= zeichen:
         return text
     return "…" + text[len(text) - (zeichen - 1) :]
+
+
+@dataclass(frozen=True)
+class Zeitfenster:
+    """Der Ausschnitt einer Zeitachse, den ein Bild zeigt: die Ticks ``anfang`` … ``ende``.
+
+    Eine Zeitleiste, die mit der simulierten Zeit wächst, zeigt nur die letzten Ticks
+    (``Zeitfenster.letzte``): So bleibt ihre Schrift lesbar und das Bild klein, wie lange die
+    Simulation auch läuft. Eine Zeile unter dem Bild (``hinweis``) und ein Satz in der
+    ``<desc>`` (``beschreibung``) sagen, dass frühere Zeiten fehlen.
+    """
+
+    anfang: int
+    ende: int
+
+    @classmethod
+    def letzte(cls, ende: int, ticks: int) -> Zeitfenster:
+        """Die letzten ``ticks`` Ticks bis ``ende`` (ab 0, solange alles hineinpasst)."""
+        return cls(max(0, ende - ticks), ende)
+
+    @property
+    def gekuerzt(self) -> bool:
+        """Lässt das Fenster frühere Zeiten weg?"""
+        return self.anfang > 0
+
+    @property
+    def ticks(self) -> int:
+        return self.ende - self.anfang
+
+    def vorher(self, von: int, bis: int) -> bool:
+        """Liegt das Stück ``von`` … ``bis`` ganz vor dem Fenster?"""
+        return self.gekuerzt and von < self.anfang and bis <= self.anfang
+
+    def skala(self, links: int, pro_tick: int) -> Callable[[int], int]:
+        """Tick -> x; Zeiten vor dem Fenster an seinem Anfang, danach an seinem Ende."""
+
+        def x(t: int) -> int:
+            return links + (min(max(t, self.anfang), self.ende) - self.anfang) * pro_tick
+
+        return x
+
+    def hinweis(self, wo: str) -> str:
+        """Die Zeile unter dem Bild; ``wo`` sagt, wo der Leser das Weggelassene findet."""
+        return f"Gezeigt ab t={self.anfang}; frühere Zeiten sind weggelassen ({wo})."
+
+    def beschreibung(self, bis: int) -> str:
+        """Der Satz für die ``<desc>``, die Zeitleiste reiche bis ``bis`` (leer, solange nichts
+        fehlt)."""
+        if not self.gekuerzt:
+            return ""
+        return (
+            f" Die Zeitleiste zeigt t={self.anfang} bis t={bis}; frühere Zeiten sind weggelassen."
+        )
 
 
 class Zeichnung:

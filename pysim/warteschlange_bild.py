@@ -4,14 +4,16 @@ Jede Zeile ist eine Nachricht. Von links nach rechts läuft die Zeit in Ticks. E
 heißt „sichtbar“ (wartet auf einen Consumer), ein blau umrandetes Stück „unterwegs“ (ausgeliefert,
 mit dem Namen des Consumers; gestrichelt bis zum Ende des Timeouts, solange sie gerade unterwegs
 ist), ✓ markiert das Ack, „DLQ“ die Dead Letter Queue. Rechts steht, wie oft
-die Nachricht ausgeliefert wurde.
+die Nachricht ausgeliefert wurde. Nach mehr als ``FENSTER`` Ticks zeigt das Bild nur die letzten
+``FENSTER`` Ticks (``pysim.svg.Zeitfenster``, wie die Zeitleiste der Saga); eine Zeile sagt, dass
+frühere Zeiten fehlen, und eine Nachricht, die davor fertig wurde, nennt ihr Ende in Worten.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .svg import Bild, Zeichnung, kuerze, textbreite
+from .svg import Bild, Zeichnung, Zeitfenster, kuerze, textbreite
 
 if TYPE_CHECKING:
     from .warteschlange import Queue, QueueEreignis
@@ -19,6 +21,13 @@ if TYPE_CHECKING:
 ZEILE = 28
 BALKEN = 18
 OBEN = 46
+#: So viele Ticks zeigt die Zeitleiste höchstens (die letzten, bis zum Ende der Timeouts).
+FENSTER = 60
+#: So weit reicht die Zeitleiste höchstens über jetzt hinaus (ein längerer Timeout endet am Rand,
+#: seine Beschriftung nennt sein Ende).
+NACH_JETZT = 20
+#: Wo der Leser findet, was das Zeitfenster weglässt.
+WEGGELASSEN = "status nennt den Zustand jeder Nachricht"
 
 
 def _abschnitte(
@@ -72,7 +81,26 @@ def beschreibung(q: Queue, max_zeilen: int = 12) -> str:
     text = f"Queue „{q.name}“ bei t={q.now}, {len(ids)} Nachrichten. " + ". ".join(zeilen) + "."
     if len(ids) > len(gezeigt):
         text += f" Und {len(ids) - len(gezeigt)} weitere Nachrichten."
-    return text
+    f = _fenster(q, verlaeufe, frist)
+    return text + f.beschreibung(f.ende)
+
+
+def _fenster(
+    q: Queue, verlaeufe: dict[int, list[QueueEreignis]], frist: dict[int, tuple[str, int]]
+) -> Zeitfenster:
+    """Die Ticks, die die Zeitleiste zeigt: die letzten ``FENSTER`` bis zum spätesten Ereignis
+    oder Ende eines Timeouts, höchstens ``NACH_JETZT`` Ticks nach jetzt."""
+    letzte: int = max(
+        [q.now]
+        + [e.zeit for v in verlaeufe.values() for e in v]
+        + [bis for i, (_, bis) in frist.items() if i in verlaeufe]
+    )
+    return Zeitfenster.letzte(max(min(letzte, q.now + NACH_JETZT), 1), FENSTER)
+
+
+def _frist_text(consumer: str, bis: int) -> str:
+    """Die Beschriftung eines Timeouts, der gerade läuft: ``A bis t=11``."""
+    return f"{consumer + ' ' if consumer else ''}bis t={bis}"
 
 
 def zeitleiste(q: Queue, max_zeilen: int = 12) -> Bild:
@@ -85,26 +113,28 @@ def zeitleiste(q: Queue, max_zeilen: int = 12) -> Bild:
     frist = {
         d["id"]: (d["consumer"], d["sichtbar_ab"]) for d in q.unterwegs() if d["id"] in verlaeufe
     }
-    letzte: int = max(
-        [jetzt]
-        + [e.zeit for v in verlaeufe.values() for e in v]
-        + [bis for _, bis in frist.values()]
-    )
-    spanne = max(letzte, 1)
-    pro_tick = max(8, min(48, 480 // spanne))
+    f = _fenster(q, verlaeufe, frist)
+    spanne = f.ende
+    pro_tick = max(8, min(48, 480 // f.ticks))
     beschriftungen = {i: f"{i} " + kuerze(str(q.body(i)), 14) for i in gezeigt}
     links = 12 + max([textbreite(t, 12) for t in beschriftungen.values()] + [60]) + 10
-    rechts = 150  # Platz für ✓ oder DLQ und „n× ausgeliefert“
-    breite = max(links + spanne * pro_tick + rechts, 480)
+    x = f.skala(links, pro_tick)
+    # Room for ✓ or DLQ and "n× ausgeliefert"; more if a deadline's label sits right of its bar.
+    rechts = 150
+    for i, (consumer, bis) in frist.items():
+        label = _frist_text(consumer, bis)
+        b = max(x(bis) - x(jetzt), 4)
+        if textbreite(label, 10) + 4 > b:
+            ueber = x(jetzt) + b + 4 + textbreite(label, 10) - x(spanne)
+            versuche = max(e.versuch for e in verlaeufe[i])
+            rechts = max(rechts, ueber + 8 + textbreite(f"{versuche}× ausgeliefert", 11) + 12)
+    breite = max(links + f.ticks * pro_tick + rechts, 480)
     zeilen = max(len(gezeigt), 1)
     unten = OBEN + zeilen * ZEILE + (20 if len(ids) > len(gezeigt) else 0)
-    hoehe = unten + 76
+    hoehe = unten + 76 + (18 if f.gekuerzt else 0)
     titel = f"Zeitleiste der Queue „{q.name}“ bei t={jetzt}"
     z = Zeichnung(breite, hoehe, titel, beschreibung(q, max_zeilen))
     z.text(12, 20, titel, fett=True, groesse=14)
-
-    def x(t: int) -> int:
-        return links + t * pro_tick
 
     if not gezeigt:
         z.text(links, OBEN + 18, "Noch keine Nachricht gesendet.", farbe_name="muted")
@@ -116,6 +146,8 @@ def zeitleiste(q: Queue, max_zeilen: int = 12) -> Bild:
             aktuell = i in frist and nummer == len(abschnitte) - 1
             if art == "sichtbar" and bis == von:
                 continue  # sofort abgeholt: nichts zu zeigen
+            if f.vorher(von, bis):
+                continue
             b = max(x(bis) - x(von), 4)
             if art == "sichtbar":
                 z.rechteck(x(von), y, b, BALKEN, fuellung="cell", rand="line", klasse="sichtbar")
@@ -137,13 +169,26 @@ def zeitleiste(q: Queue, max_zeilen: int = 12) -> Bild:
                 gestrichelt=True,
                 klasse="frist",
             )
-            label = f"{consumer + ' ' if consumer else ''}bis t={bis}"
+            label = _frist_text(consumer, bis)
             if textbreite(label, 10) + 4 <= b:
                 z.text(x(jetzt) + b // 2, y + 13, label, groesse=10, anker="middle")
             else:
                 z.text(x(jetzt) + b + 4, y + 13, label, groesse=10, farbe_name="accent")
         versuche = max(e.versuch for e in verlaeufe[i])
-        if ende == "bestaetigt":
+        if ende and ende_zeit < f.anfang:
+            # Finished before the window: its end in words at the window's start.
+            wort, farbe_ende = (
+                ("✓ bestätigt bei", "ok") if ende == "bestaetigt" else ("DLQ seit", "warn")
+            )
+            z.text(
+                x(f.anfang) + 4,
+                y + 14,
+                f"{wort} t={ende_zeit}",
+                groesse=11,
+                farbe_name=farbe_ende,
+                klasse="ack" if ende == "bestaetigt" else "dlq",
+            )
+        elif ende == "bestaetigt":
             z.text(x(ende_zeit) + 8, y + 14, "✓", farbe_name="ok", fett=True, klasse="ack")
         elif ende == "in_dlq":
             z.text(x(ende_zeit) + 6, y + 14, "DLQ", farbe_name="warn", fett=True, klasse="dlq")
@@ -164,7 +209,7 @@ def zeitleiste(q: Queue, max_zeilen: int = 12) -> Bild:
             groesse=11,
         )
     # Zeitachse
-    z.zeitachse(x, unten, spanne)
+    z.zeitachse(x, unten, spanne, f.anfang)
     z.linie(x(jetzt), OBEN - 6, x(jetzt), unten, farbe_name="accent", gestrichelt=True)
     z.text(x(jetzt), OBEN - 8, "jetzt", groesse=10, anker="middle", farbe_name="accent")
     # Legende
@@ -177,4 +222,8 @@ def zeitleiste(q: Queue, max_zeilen: int = 12) -> Bild:
     z.text(326, ly + 10, "DLQ: Dead Letter Queue", groesse=11, farbe_name="warn")
     z.rechteck(12, ly + 18, 14, 12, fuellung=None, rand="accent", gestrichelt=True)
     z.text(30, ly + 28, "unterwegs bis zum Ende des Timeouts (noch kein Ack)", groesse=11)
+    if f.gekuerzt:
+        z.text(
+            12, ly + 46, f.hinweis(WEGGELASSEN), groesse=11, farbe_name="muted", klasse="fenster"
+        )
     return Bild(z.svg(), titel)

@@ -85,6 +85,30 @@ def test_a_huge_picture_is_not_drawn(page: Page, site_url: str, inside: str, say
     assert target.root.locator(".lk-output__svg").count() == 0
 
 
+#: The characters that switch the writing direction (embeddings, overrides, isolates).
+BIDI = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+
+
+def test_direction_switching_characters_in_output_are_shown_as_code_points(
+    page: Page, site_url: str
+) -> None:
+    # Raw, U+202E mirrored the rest of the line: "datei-exe.gnp" read as a picture's name.
+    page.goto(site_url + FIRST_STEPS)
+    target = Cell.number(page, 6)
+    code = (
+        "import sys\n"
+        "print('datei-\\u202egnp.exe, ende')\n"
+        "print('\\u2066x\\u2069 \\u202a\\u202d', file=sys.stderr)\n"
+        "raise ValueError('\\u202bkaputt')"
+    )
+    target.run_code(code, "error")
+    expect(target.text.locator(".lk-stdout")).to_have_text("datei-<U+202E>gnp.exe, ende\n")
+    expect(target.text.locator(".lk-stderr")).to_have_text("<U+2066>x<U+2069> <U+202A><U+202D>\n")
+    expect(target.error).to_contain_text("ValueError: <U+202B>kaputt")
+    shown = target.output.inner_text()
+    assert not any(c in shown for c in BIDI)
+
+
 def test_many_small_prints_reach_the_page_in_a_few_messages(page: Page, site_url: str) -> None:
     page.add_init_script(COUNT_CHUNKS)
     page.goto(site_url + FIRST_STEPS)

@@ -45,6 +45,14 @@ CELL_RESULTS = [
         error_type="ValueError",
     ),
     CellResult(output=[("stdout", "1\n" * 3), ("stderr", "… Ausgabe gekürzt\n")], truncated=True),
+    # Direction-switching characters in printed output, a value and a message are written
+    # as their code point, as in a console's transcript.
+    CellResult(
+        output=[("stdout", "datei-\u202egnp.exe\n"), ("stderr", "\u2066a\u2069 \u202a\u202d\n")],
+        value="'\u202e'",
+        error="ValueError: \u202ekaputt\n",
+        error_type="ValueError",
+    ),
 ]
 
 CONSOLE_RESULTS = [
@@ -184,3 +192,36 @@ def test_a_huge_command_and_answer_are_cut_with_a_note(browser: Any, renderers: 
         page.close()
     assert shown["command"] == "$ " + "x" * 300 + " … (gekürzt, 10.000.000 Zeichen)"
     assert shown["answer"] == "a" * 20_000 + "\n… (gekürzt, 50.000 Zeichen)\n"
+
+
+SAME_PICTURE = """
+(svg) => {
+  const { Transcript } = window.lkMarkup;
+  const picture = document.createElement("div");
+  const transcript = new Transcript(document.createElement("pre"), picture);
+  const answer = (picture) => ({ ok: true, text: "ok", clear: false, svg: picture });
+  transcript.append("topics", answer(svg));
+  const first = picture.firstChild;
+  transcript.append("topics", answer(svg));
+  const kept = picture.firstChild === first;
+  transcript.append("groups", answer(svg.replace("</svg>", "<rect/></svg>")));
+  const changed = picture.firstChild !== first;
+  const second = picture.firstChild;
+  picture.replaceChildren(document.createElement("p"));  // the console's reset
+  transcript.append("groups", answer(svg.replace("</svg>", "<rect/></svg>")));
+  return { kept, changed, redrawn: picture.firstChild !== second && picture.firstChild.localName === "svg" };
+}
+"""
+
+
+def test_an_answer_with_the_same_picture_leaves_it_drawn(browser: Any, renderers: str) -> None:
+    """Most commands change nothing that is drawn: the picture is not sanitised and laid out
+    again (issue 28: each command's work on the page's main thread)."""
+    page = browser.new_page()
+    try:
+        page.set_content("<!doctype html><html><body></body></html>")
+        page.add_script_tag(content=renderers)
+        shown = page.evaluate(SAME_PICTURE, PICTURE)
+    finally:
+        page.close()
+    assert shown == {"kept": True, "changed": True, "redrawn": True}

@@ -10,6 +10,7 @@
  * and only when the reader was at the end.
  */
 import type { ConsoleResultData } from "../../generated/contract";
+import { visibleBidi } from "../bidi";
 import { sanitizeSvg } from "../output/render";
 
 /** A command's answer (`pysim.console.ConsoleResult`, declared in lessonkit/contract.py). */
@@ -47,19 +48,6 @@ function span(className: string, text: string): HTMLSpanElement {
  */
 const CODE = /(^|[ (])`([^` ](?:[^`]*[^` ])?)`(?=[ .,:;!?)]|$)/g;
 
-/**
- * Invisible characters that switch the writing direction would mirror the rest of a line:
- * written as their code point ("<U+202E>"), as lessonkit/render.py's visible_bidi does.
- */
-const BIDI = /[\u202a-\u202e\u2066-\u2069]/g;
-
-function visibleBidi(text: string): string {
-  return text.replace(BIDI, (c) => {
-    const code = c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0");
-    return `<U+${code}>`;
-  });
-}
-
 /** One line of an answer, its code as `<code>`: built from text nodes, never from HTML. */
 function line(text: string): HTMLSpanElement {
   text = visibleBidi(text);
@@ -93,6 +81,10 @@ export class Transcript {
   /** Whether the reader was at the end of the log when it last scrolled. */
   private atEnd = true;
   private scrollPending = false;
+  /** The picture drawn last and the node it became: an answer with the same picture (most
+   * commands change nothing that is drawn) leaves it as it is, without sanitising and laying
+   * it out again. */
+  private drawn: { svg: string; node: ChildNode | null } | null = null;
 
   constructor(
     private readonly log: HTMLElement,
@@ -117,7 +109,15 @@ export class Transcript {
     entry.append(span("lk-console__cmd", PROMPT + visibleBidi(shorten(command, MAX_SHOWN_COMMAND))), "\n");
     if (result.text) entry.append(answer(shorten(result.text, MAX_SHOWN_ANSWER, "\n")));
     this.add(entry);
-    if (result.svg) this.picture.replaceChildren(sanitizeSvg(result.svg));
+    if (result.svg) this.draw(result.svg);
+  }
+
+  /** Show `svg` as the picture, unless it is the one shown (and still there). */
+  private draw(svg: string): void {
+    const node = this.picture.firstChild;
+    if (this.drawn && this.drawn.svg === svg && node !== null && node === this.drawn.node) return;
+    this.picture.replaceChildren(sanitizeSvg(svg));
+    this.drawn = { svg, node: this.picture.firstChild };
   }
 
   /** A line from the page itself (completion candidates, loading problems). */

@@ -1,9 +1,11 @@
 /**
  * Renders a cell's result into its `<output>` element, with the same markup the
- * build writes (lessonkit/render.py): text as text, pictures sanitised.
+ * build writes (lessonkit/render.py): text as text (characters that switch the writing
+ * direction written as their code point, `../bidi`), pictures sanitised.
  */
 import DOMPurify from "dompurify";
 import type { CellResult } from "../../runtime/protocol";
+import { visibleBidi } from "../bidi";
 
 function element<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, text?: string): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
@@ -193,19 +195,20 @@ export class OutputView {
   }
 
   /** Append streamed stdout/stderr while the cell runs (streams other than these two
-   * never reach here: runtime/incoming.ts). */
+   * never reach here: runtime/incoming.ts). The cap counts the characters drawn. */
   appendChunk(stream: string, text: string): void {
-    if (this.chars + text.length > MAX_SHOWN_CHARS) {
+    let drawn = visibleBidi(text);
+    if (this.chars + drawn.length > MAX_SHOWN_CHARS) {
       if (!this.cut) {
         this.cut = true;
         this.root.append(
           element("p", "lk-notice lk-notice--warning", "Weitere Ausgabe wird nicht gezeigt: mehr als 200.000 Zeichen sind zu viele für die Seite."),
         );
       }
-      text = text.slice(0, Math.max(0, MAX_SHOWN_CHARS - this.chars));
-      if (!text) return;
+      drawn = drawn.slice(0, Math.max(0, MAX_SHOWN_CHARS - this.chars));
+      if (!drawn) return;
     }
-    this.chars += text.length;
+    this.chars += drawn.length;
     if (!this.text) {
       this.text = element("pre", "lk-output__text");
       this.root.prepend(this.text);
@@ -213,10 +216,10 @@ export class OutputView {
     const last = this.text.lastElementChild;
     const merged = this.shown[this.shown.length - 1];
     if (last instanceof HTMLSpanElement && last.className === `lk-${stream}` && merged) {
-      last.append(text);
+      last.append(drawn);
       merged[1] += text;
     } else {
-      this.text.append(element("span", `lk-${stream}`, text));
+      this.text.append(element("span", `lk-${stream}`, drawn));
       this.shown.push([stream, text]);
     }
   }
@@ -240,13 +243,13 @@ export class OutputView {
       this.clear();
       for (const [stream, text] of result.output) this.appendChunk(stream, text);
     }
-    if (result.value !== null) this.root.append(element("pre", "lk-output__value", capped(result.value, MAX_VALUE_CHARS)));
+    if (result.value !== null) this.root.append(element("pre", "lk-output__value", visibleBidi(capped(result.value, MAX_VALUE_CHARS))));
     if (result.svg !== null) {
       const box = element("div", "lk-output__svg");
       box.append(sanitizeSvg(result.svg));
       this.root.append(box);
     }
-    if (result.error !== null) this.root.append(element("pre", "lk-output__error", capped(result.error, MAX_VALUE_CHARS)));
+    if (result.error !== null) this.root.append(element("pre", "lk-output__error", visibleBidi(capped(result.error, MAX_VALUE_CHARS))));
   }
 
   /** A message from the page itself (loading, restarted, …), not from Python: after the
