@@ -1,0 +1,80 @@
+"""A challenge (``herausforderung``) in headless Chromium, like a reader: the starting node
+loses acknowledged values under a partition, the verdict says which, the shrunk run's
+picture shows it; the reader writes the retrying node and every seed passes; the draft
+stays over a reload; a run's identity replays it."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.pages import Exercise
+
+pytestmark = pytest.mark.browser
+
+BROADCAST = "herausforderungen/broadcast/"
+#: Judging a failing seed runs, checks, shrinks and draws it in the reader's Python.
+SLOW = 180_000
+
+
+def test_a_node_without_retries_fails_with_the_lost_value_named_then_the_solution_passes(
+    page: Page, site_url: str
+) -> None:
+    page.goto(site_url + BROADCAST)
+    task = Exercise.by_id(page, "broadcast-teilung")
+    task.root.scroll_into_view_if_needed()
+    expect(task.editor).to_be_visible(timeout=60_000)
+    data = json.loads(task.root.locator(".lk-exercise__data").get_attribute("data-lk-json") or "{}")
+    seeds = data["vorgabe"]["seeds"]
+
+    task.root.get_by_role("button", name=re.compile(r"Übung \d+ prüfen")).click()
+    expect(task.feedback).to_contain_text("Seeds bestanden", timeout=SLOW)
+    expect(task.feedback).to_contain_text(f"von {seeds} Seeds bestanden")
+    failed = task.root.locator(".lk-challenge__seed--failed").first
+    # The verdict names the node and the acknowledged value it never read.
+    expect(failed.locator(".lk-challenge__verdict").first).to_have_text(
+        re.compile(r"Knoten n\d (kennt \d+ nicht|fehlen \d+ bestätigte Werte)")
+    )
+    expect(failed.locator(".lk-challenge__shrunk")).to_contain_text(
+        "Der kleinste Lauf, der noch scheitert"
+    )
+    picture = failed.locator(".lk-challenge__picture svg")
+    expect(picture.locator("title")).to_contain_text("Raum-Zeit-Bild des Laufs")
+    expect(picture.locator("desc")).to_contain_text("Trennungen")
+    kennung = failed.locator(".lk-challenge__id code").inner_text()
+    assert kennung.startswith("broadcast/k5/")
+    task.expect_unsolved()
+
+    # The identity replays that run, judged again.
+    task.root.get_by_label(re.compile("^Kennung eines Laufs")).fill(kennung)
+    task.root.get_by_role("button", name=re.compile("^Lauf wiederholen")).click()
+    expect(task.root.locator(".lk-challenge__seed")).to_have_count(1, timeout=SLOW)
+    expect(task.root.locator(".lk-challenge__id code")).to_have_text(kennung)
+
+    task.replace_code(data["loesung"])
+    expect(task.check()).to_have_text(f"✓ Gelöst: alle {seeds} Seeds bestanden.", timeout=SLOW)
+    task.expect_solved()
+
+    # The reader's node is a draft like every other: a reload keeps it.
+    page.reload()
+    task = Exercise.by_id(page, "broadcast-teilung")
+    task.root.scroll_into_view_if_needed()
+    expect(task.editor).to_contain_text("async def", timeout=60_000)
+    task.expect_solved()
+
+
+def test_code_that_defines_no_node_gets_a_german_message(page: Page, site_url: str) -> None:
+    page.goto(site_url + BROADCAST)
+    task = Exercise.by_id(page, "broadcast-teilung")
+    task.root.scroll_into_view_if_needed()
+    expect(task.editor).to_be_visible(timeout=60_000)
+    task.replace_code("x = 1")
+    expect(task.check()).to_have_text(
+        "✗ Dein Code läuft nicht; die Meldung steht unten.", timeout=SLOW
+    )
+    expect(task.root.locator(".lk-challenge__seed pre")).to_contain_text(
+        "Dein Code definiert keinen Knoten"
+    )
