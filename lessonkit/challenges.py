@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from lessonkit.checks import run_checks
 from lessonkit.kernel import Kernel
-from pysim.cluster import FENSTER, Knoten
+from pysim.cluster import FENSTER, Knoten, LaufAbgebrochen
 from pysim.cluster.bild import raumzeit
 from pysim.cluster.cluster import ZUGESTELLT
 from pysim.cluster.lasten import LASTEN, Last
@@ -30,6 +30,10 @@ MAX_VERKLEINERN = 150
 #: Limits of a challenge: every seed is a whole run (and a shrink) in the reader's browser.
 MAX_SEEDS = 20
 MAX_KNOTEN = 9
+#: Events a run of a challenge may take (``Cluster.max_ereignisse``): a node that floods the
+#: network (a broadcast forwarded again on every receipt) ends with a verdict in seconds.
+#: A 9-node broadcast with retries under partitions needs about 12,000.
+MAX_EREIGNISSE = 50_000
 #: What a node's code gets without importing it.
 VORSPANN = "from pysim.cluster import *\n"
 
@@ -122,6 +126,7 @@ class Vorgabe:
             anzahl_stoerungen=self.anzahl_stoerungen,
             verlust=self.verlust,
             timeout=self.timeout,
+            max_ereignisse=MAX_EREIGNISSE,
         )
 
 
@@ -255,24 +260,49 @@ async def load_node(code: str) -> tuple[type[Knoten] | None, str | None]:
 
 
 def seed_outcome(
-    klasse: type[Knoten], vorgabe: Vorgabe, seed: int, pruefung: str, urteilen: bool = True
+    klasse: type[Knoten],
+    vorgabe: Vorgabe,
+    seed: int,
+    pruefung: str,
+    urteilen: bool = True,
+    verkleinern: bool = True,
 ) -> SeedOutcomeData:
-    """One seed: the run, judged (``urteilen``), shrunk when it fails, with its picture."""
-    run = vorgabe.laufe(klasse, seed)
+    """One seed: the run, judged (``urteilen``), shrunk when it fails (``verkleinern``), with
+    its picture. A run that reaches ``MAX_EREIGNISSE`` fails with the cluster's message, also
+    when it is only run: it is not shrunk (every smaller run would flood as long)."""
+    try:
+        run = vorgabe.laufe(klasse, seed)
+    except LaufAbgebrochen as abbruch:
+        return _beschreibe(abbruch.lauf, False, [Urteilsteil(False, str(abbruch))])
     if not urteilen:
         return _beschreibe(run, None, [])
     teile = judge(run, vorgabe, pruefung)
     if _bestanden(teile):
         return _beschreibe(run, True, teile)
-    klein = verkleinere(run, lambda r: not _bestanden(judge(r, vorgabe, pruefung)), MAX_VERKLEINERN)
+    if not verkleinern:
+        return _beschreibe(run, False, teile)
+    try:
+        klein = verkleinere(
+            run, lambda r: not _bestanden(judge(r, vorgabe, pruefung)), MAX_VERKLEINERN
+        )
+    except LaufAbgebrochen:  # a smaller run floods where the whole did not: show the whole
+        return _beschreibe(run, False, teile)
     return _beschreibe(klein, False, judge(klein, vorgabe, pruefung), gross=run)
 
 
 def replay(klasse: type[Knoten], vorgabe: Vorgabe, kennung: str, pruefung: str) -> SeedOutcomeData:
     """The run a reader copied (its identity), judged again, with its picture."""
-    run = lauf_aus_kennung(
-        klasse, vorgabe.neue_last(), kennung, verlust=vorgabe.verlust, timeout=vorgabe.timeout
-    )
+    try:
+        run = lauf_aus_kennung(
+            klasse,
+            vorgabe.neue_last(),
+            kennung,
+            verlust=vorgabe.verlust,
+            timeout=vorgabe.timeout,
+            max_ereignisse=MAX_EREIGNISSE,
+        )
+    except LaufAbgebrochen as abbruch:
+        return _beschreibe(abbruch.lauf, False, [Urteilsteil(False, str(abbruch))])
     teile = judge(run, vorgabe, pruefung)
     return _beschreibe(run, _bestanden(teile), teile)
 

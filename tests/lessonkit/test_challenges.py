@@ -130,3 +130,35 @@ def test_a_seed_outcome_names_the_failure_shrinks_it_and_replays() -> None:
     assert again["ok"] is False and again["urteil"] == outcome["urteil"]
     only_run = challenges.seed_outcome(klasse, vorgabe, 1, "", urteilen=False)
     assert only_run["ok"] is None and only_run["urteil"] == []
+
+
+FLUT = START.replace(
+    """        if n["message"] not in self.werte:
+            self.werte.add(n["message"])
+            for k in self.nachbarn:""",
+    """        if True:  # forwards again on every receipt: a flood
+            self.werte.add(n["message"])
+            for k in self.nachbarn:""",
+)
+
+
+def test_a_node_that_floods_gets_a_verdict_not_an_exception() -> None:
+    from lessonkit import challenges
+    from lessonkit.execute import run_sync
+
+    assert FLUT != START
+    vorgabe = challenges.Vorgabe("broadcast", knoten=3, seeds=1)
+    klasse, error = run_sync(lambda: challenges.load_node(FLUT))
+    assert error is None and klasse is not None
+    for urteilen in (True, False):
+        outcome = challenges.seed_outcome(klasse, vorgabe, 1, "", urteilen=urteilen)
+        assert outcome["ok"] is False
+        assert f"nach {challenges.MAX_EREIGNISSE} Ereignissen ab" in outcome["urteil"][0]
+        assert outcome["svg"].startswith("<svg") and outcome["kennung"].startswith("broadcast/")
+    again = challenges.replay(klasse, vorgabe, outcome["kennung"], "")
+    assert again["ok"] is False and again["urteil"] == outcome["urteil"]
+
+
+def test_the_build_proves_a_flooding_attempt_wrong_without_shrinking_it(tmp_path: Path) -> None:
+    options = 'last="broadcast" knoten="3" seeds="2" stoerungen="teilung"'
+    convert(tmp_path, page(options, extra="--- fehlversuch\n" + FLUT))
