@@ -215,9 +215,9 @@ class Urteilsteil:
     zeugen: list[int] = field(default_factory=list)
 
 
-def judge(run: Lauf, vorgabe: Vorgabe, pruefung: str) -> list[Urteilsteil]:
+def judge(run: Lauf, vorgabe: Vorgabe, pruefung: str, grenze: bool = True) -> list[Urteilsteil]:
     """Everything a run must pass: the workload's checker, handler errors, the message
-    budget and the author's hidden checks (``pruefung``, with ``lauf`` in scope)."""
+    budget (``grenze``) and the author's hidden checks (``pruefung``, with ``lauf`` in scope)."""
     teile: list[Urteilsteil] = []
     if run.fehler:
         erster = run.fehler[0]
@@ -226,19 +226,27 @@ def judge(run: Lauf, vorgabe: Vorgabe, pruefung: str) -> list[Urteilsteil]:
     urteil = run.last.pruefe(run)
     zeugen = sorted({i for op in urteil.zeugen for i in (op.index, op.index_ende) if i is not None})
     teile.append(Urteilsteil(urteil.ok, urteil.erklaerung, zeugen))
-    if vorgabe.max_nachrichten is not None:
-        je = run.nachrichten_je_operation()
-        teile.append(
-            Urteilsteil(
-                je <= vorgabe.max_nachrichten,
-                f"{je:.1f} Nachrichten zwischen Knoten je Operation "
-                f"(erlaubt: höchstens {vorgabe.max_nachrichten:g}).",
-            )
-        )
+    budget = _budget(run, vorgabe) if grenze else None
+    if budget is not None:
+        teile.append(budget)
     if pruefung.strip():
         for check in run_checks(pruefung, {"__name__": "__main__", "lauf": run}):
             teile.append(Urteilsteil(check.ok, check.message or check.name))
     return teile
+
+
+def _budget(run: Lauf, vorgabe: Vorgabe) -> Urteilsteil | None:
+    """The limit on messages per operation, over the whole run (``max_nachrichten``)."""
+    if vorgabe.max_nachrichten is None:
+        return None
+    je = run.nachrichten_je_operation()
+    operationen = sum(1 for e in run.geschichte if e["type"] == "invoke" and e["process"] < 10_000)
+    return Urteilsteil(
+        je <= vorgabe.max_nachrichten,
+        f"{je:.1f} Nachrichten zwischen Knoten je Operation "
+        f"(erlaubt: höchstens {vorgabe.max_nachrichten:g}), gezählt über alle "
+        f"{operationen} Operationen des Laufs.",
+    )
 
 
 def _bestanden(teile: list[Urteilsteil]) -> bool:
@@ -268,8 +276,9 @@ def seed_outcome(
     verkleinern: bool = True,
 ) -> SeedOutcomeData:
     """One seed: the run, judged (``urteilen``), shrunk when it fails (``verkleinern``), with
-    its picture. A run that reaches ``MAX_EREIGNISSE`` fails with the cluster's message, also
-    when it is only run: it is not shrunk (every smaller run would flood as long)."""
+    its picture. A run that fails only the message budget is not shrunk (the budget holds for
+    the whole run); nor is one that reaches ``MAX_EREIGNISSE``: it fails with the cluster's
+    message, also when it is only run."""
     try:
         run = vorgabe.laufe(klasse, seed)
     except LaufAbgebrochen as abbruch:
@@ -279,15 +288,23 @@ def seed_outcome(
     teile = judge(run, vorgabe, pruefung)
     if _bestanden(teile):
         return _beschreibe(run, True, teile)
-    if not verkleinern:
+    # The budget counts over the whole run: in a smaller one the fixed cost of a gossip round
+    # falls on fewer operations. Only what fails without it is shrunk.
+    if not verkleinern or _bestanden(judge(run, vorgabe, pruefung, grenze=False)):
         return _beschreibe(run, False, teile)
     try:
         klein = verkleinere(
-            run, lambda r: not _bestanden(judge(r, vorgabe, pruefung)), MAX_VERKLEINERN
+            run,
+            lambda r: not _bestanden(judge(r, vorgabe, pruefung, grenze=False)),
+            MAX_VERKLEINERN,
         )
     except LaufAbgebrochen:  # a smaller run floods where the whole did not: show the whole
         return _beschreibe(run, False, teile)
-    return _beschreibe(klein, False, judge(klein, vorgabe, pruefung), gross=run)
+    budget = _budget(run, vorgabe)
+    ueber = [budget] if budget is not None and not budget.ok else []
+    return _beschreibe(
+        klein, False, [*judge(klein, vorgabe, pruefung, grenze=False), *ueber], gross=run
+    )
 
 
 def replay(klasse: type[Knoten], vorgabe: Vorgabe, kennung: str, pruefung: str) -> SeedOutcomeData:
