@@ -457,3 +457,19 @@ class Sturm(Flut):
         self.werte.add(n["message"])
         for k in self.nachbarn:
             self.sende(k, {"type": "broadcast", "message": n["message"]})
+
+
+def test_a_request_and_its_reply_in_the_same_tick_are_two_arrows_and_gaps_have_room() -> None:
+    import re
+
+    from pysim.cluster.bild import LINKS, SPALTE, raumzeit
+
+    ergebnis = lauf(EchoKnoten, Echo(), knoten=1, seed=1, dauer=40)
+    svg = raumzeit(ergebnis).svg
+    linien = re.findall(r'<line x1="(\d+)" y1="(\d+)" x2="(\d+)" y2="(\d+)"[^>]*accent', svg)
+    waagerecht = [(int(a), int(b), int(c)) for a, b, c, d in linien if b == d and a != c]
+    hin = {y for x1, y, x2 in waagerecht if x1 > x2}  # c1 -> n1
+    her = {y for x1, y, x2 in waagerecht if x1 < x2}  # n1 -> c1
+    assert hin and her and not hin & her, "a reply must not hide under its request"
+    breite = int(re.search(r'viewBox="0 0 (\d+) ', svg)[1])
+    assert "Ticks ohne Ereignis" in svg and breite > LINKS + 2 * SPALTE + 100
