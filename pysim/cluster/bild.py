@@ -39,6 +39,8 @@ LUECKE = 8
 RAND_LUECKE = 112
 #: Pixels between messages that take no time and are sent in the same tick (request, reply).
 STUFE = 3
+#: The smallest height of an operation's box (one that ends in the tick it began).
+MIN_KASTEN = 8
 
 
 class _Achse:
@@ -169,6 +171,7 @@ def raumzeit(lauf: Lauf, zeugen: Iterable[int] = (), titel: str = "") -> Bild:
             z.linie(x[knoten], y(von), x[knoten], y(bis), farbe_name="muted", dicke=5)
             z.text(x[knoten] + 5, y(von) + 10, "Pause", groesse=9, farbe_name="muted")
     farben = {"ok": "ok", "fail": "muted", "info": "next"}
+    beschriftungen: list[tuple[int, int]] = []  # (x, y) of the witnesses' labels so far
     for start, schluss in operationen:
         name = start["client"]
         bis = schluss["time"] if schluss else ende
@@ -179,16 +182,21 @@ def raumzeit(lauf: Lauf, zeugen: Iterable[int] = (), titel: str = "") -> Bild:
             x[name] - 5,
             oben,
             10,
-            max(4, y(bis) + 2 - oben),
+            max(MIN_KASTEN, y(bis) + 2 - oben),
             fuellung="bg",
             rand="warn" if zeuge else farben[typ],
             rund=2,
         )
         if zeuge:
             wert = schluss["value"] if schluss else start["value"]
+            unten = oben + 9
+            # Witnesses of the same moment on neighbouring clients: one label below the other.
+            while any(abs(x[name] - bx) < 90 and abs(unten - by) < 10 for bx, by in beschriftungen):
+                unten += 10
+            beschriftungen.append((x[name], unten))
             z.text(
                 x[name] - 8,
-                oben + 9,
+                unten,
                 kuerze(f"{start['f']} {wert}", 18),
                 groesse=9,
                 anker="end",
