@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from lessonkit.checks import run_checks
 from lessonkit.kernel import Kernel
-from pysim.cluster import FENSTER, Knoten
+from pysim.cluster import FENSTER, Knoten, LaufAbgebrochen
 from pysim.cluster.bild import raumzeit
 from pysim.cluster.cluster import ZUGESTELLT
 from pysim.cluster.lasten import LASTEN, Last
@@ -30,6 +30,10 @@ MAX_VERKLEINERN = 150
 #: Limits of a challenge: every seed is a whole run (and a shrink) in the reader's browser.
 MAX_SEEDS = 20
 MAX_KNOTEN = 9
+#: Events a run of a challenge may take (``Cluster.max_ereignisse``): a node that floods the
+#: network (a broadcast forwarded again on every receipt) ends with a verdict in seconds.
+#: A 9-node broadcast with retries under partitions needs about 12,000.
+MAX_EREIGNISSE = 50_000
 #: What a node's code gets without importing it.
 VORSPANN = "from pysim.cluster import *\n"
 
@@ -122,6 +126,7 @@ class Vorgabe:
             anzahl_stoerungen=self.anzahl_stoerungen,
             verlust=self.verlust,
             timeout=self.timeout,
+            max_ereignisse=MAX_EREIGNISSE,
         )
 
 
@@ -210,9 +215,9 @@ class Urteilsteil:
     zeugen: list[int] = field(default_factory=list)
 
 
-def judge(run: Lauf, vorgabe: Vorgabe, pruefung: str) -> list[Urteilsteil]:
+def judge(run: Lauf, vorgabe: Vorgabe, pruefung: str, grenze: bool = True) -> list[Urteilsteil]:
     """Everything a run must pass: the workload's checker, handler errors, the message
-    budget and the author's hidden checks (``pruefung``, with ``lauf`` in scope)."""
+    budget (``grenze``) and the author's hidden checks (``pruefung``, with ``lauf`` in scope)."""
     teile: list[Urteilsteil] = []
     if run.fehler:
         erster = run.fehler[0]
@@ -221,19 +226,27 @@ def judge(run: Lauf, vorgabe: Vorgabe, pruefung: str) -> list[Urteilsteil]:
     urteil = run.last.pruefe(run)
     zeugen = sorted({i for op in urteil.zeugen for i in (op.index, op.index_ende) if i is not None})
     teile.append(Urteilsteil(urteil.ok, urteil.erklaerung, zeugen))
-    if vorgabe.max_nachrichten is not None:
-        je = run.nachrichten_je_operation()
-        teile.append(
-            Urteilsteil(
-                je <= vorgabe.max_nachrichten,
-                f"{je:.1f} Nachrichten zwischen Knoten je Operation "
-                f"(erlaubt: höchstens {vorgabe.max_nachrichten:g}).",
-            )
-        )
+    budget = _budget(run, vorgabe) if grenze else None
+    if budget is not None:
+        teile.append(budget)
     if pruefung.strip():
         for check in run_checks(pruefung, {"__name__": "__main__", "lauf": run}):
             teile.append(Urteilsteil(check.ok, check.message or check.name))
     return teile
+
+
+def _budget(run: Lauf, vorgabe: Vorgabe) -> Urteilsteil | None:
+    """The limit on messages per operation, over the whole run (``max_nachrichten``)."""
+    if vorgabe.max_nachrichten is None:
+        return None
+    je = run.nachrichten_je_operation()
+    operationen = sum(1 for e in run.geschichte if e["type"] == "invoke" and e["process"] < 10_000)
+    return Urteilsteil(
+        je <= vorgabe.max_nachrichten,
+        f"{je:.1f} Nachrichten zwischen Knoten je Operation "
+        f"(erlaubt: höchstens {vorgabe.max_nachrichten:g}), gezählt über alle "
+        f"{operationen} Operationen des Laufs.",
+    )
 
 
 def _bestanden(teile: list[Urteilsteil]) -> bool:
@@ -255,24 +268,58 @@ async def load_node(code: str) -> tuple[type[Knoten] | None, str | None]:
 
 
 def seed_outcome(
-    klasse: type[Knoten], vorgabe: Vorgabe, seed: int, pruefung: str, urteilen: bool = True
+    klasse: type[Knoten],
+    vorgabe: Vorgabe,
+    seed: int,
+    pruefung: str,
+    urteilen: bool = True,
+    verkleinern: bool = True,
 ) -> SeedOutcomeData:
-    """One seed: the run, judged (``urteilen``), shrunk when it fails, with its picture."""
-    run = vorgabe.laufe(klasse, seed)
+    """One seed: the run, judged (``urteilen``), shrunk when it fails (``verkleinern``), with
+    its picture. A run that fails only the message budget is not shrunk (the budget holds for
+    the whole run); nor is one that reaches ``MAX_EREIGNISSE``: it fails with the cluster's
+    message, also when it is only run."""
+    try:
+        run = vorgabe.laufe(klasse, seed)
+    except LaufAbgebrochen as abbruch:
+        return _beschreibe(abbruch.lauf, False, [Urteilsteil(False, str(abbruch))])
     if not urteilen:
         return _beschreibe(run, None, [])
     teile = judge(run, vorgabe, pruefung)
     if _bestanden(teile):
         return _beschreibe(run, True, teile)
-    klein = verkleinere(run, lambda r: not _bestanden(judge(r, vorgabe, pruefung)), MAX_VERKLEINERN)
-    return _beschreibe(klein, False, judge(klein, vorgabe, pruefung), gross=run)
+    # The budget counts over the whole run: in a smaller one the fixed cost of a gossip round
+    # falls on fewer operations. Only what fails without it is shrunk.
+    if not verkleinern or _bestanden(judge(run, vorgabe, pruefung, grenze=False)):
+        return _beschreibe(run, False, teile)
+    try:
+        klein = verkleinere(
+            run,
+            lambda r: not _bestanden(judge(r, vorgabe, pruefung, grenze=False)),
+            MAX_VERKLEINERN,
+        )
+    except LaufAbgebrochen:  # a smaller run floods where the whole did not: show the whole
+        return _beschreibe(run, False, teile)
+    budget = _budget(run, vorgabe)
+    ueber = [budget] if budget is not None and not budget.ok else []
+    return _beschreibe(
+        klein, False, [*judge(klein, vorgabe, pruefung, grenze=False), *ueber], gross=run
+    )
 
 
 def replay(klasse: type[Knoten], vorgabe: Vorgabe, kennung: str, pruefung: str) -> SeedOutcomeData:
     """The run a reader copied (its identity), judged again, with its picture."""
-    run = lauf_aus_kennung(
-        klasse, vorgabe.neue_last(), kennung, verlust=vorgabe.verlust, timeout=vorgabe.timeout
-    )
+    try:
+        run = lauf_aus_kennung(
+            klasse,
+            vorgabe.neue_last(),
+            kennung,
+            verlust=vorgabe.verlust,
+            timeout=vorgabe.timeout,
+            max_ereignisse=MAX_EREIGNISSE,
+        )
+    except LaufAbgebrochen as abbruch:
+        return _beschreibe(abbruch.lauf, False, [Urteilsteil(False, str(abbruch))])
     teile = judge(run, vorgabe, pruefung)
     return _beschreibe(run, _bestanden(teile), teile)
 

@@ -255,14 +255,27 @@ class Challenge(Exercise):
     erklaerung: str = ""
     vorgabe: Vorgabe = field(default_factory=lambda: Vorgabe("echo"))
 
-    async def _outcomes(self, code: str) -> tuple[str | None, list[SeedOutcomeData]]:
+    async def _outcomes(
+        self, code: str, bis_zum_ersten_fehler: bool = False
+    ) -> tuple[str | None, list[SeedOutcomeData]]:
+        """Every seed's outcome; ``bis_zum_ersten_fehler`` (code that must fail): up to the
+        first failing seed, unshrunk (the build only needs to know that one fails)."""
         klasse, error = await challenges.load_node(code)
         if klasse is None:
             return error, []
-        seeds = range(1, self.vorgabe.seeds + 1)
-        return None, [
-            challenges.seed_outcome(klasse, self.vorgabe, seed, self.pruefung) for seed in seeds
-        ]
+        outcomes: list[SeedOutcomeData] = []
+        for seed in range(1, self.vorgabe.seeds + 1):
+            outcome = challenges.seed_outcome(
+                klasse,
+                self.vorgabe,
+                seed,
+                self.pruefung,
+                verkleinern=not bis_zum_ersten_fehler,
+            )
+            outcomes.append(outcome)
+            if bis_zum_ersten_fehler and not outcome["ok"]:
+                break
+        return None, outcomes
 
     async def verify(self, kernel: Kernel) -> Problem | None:
         try:
@@ -280,7 +293,7 @@ class Challenge(Exercise):
                     f"{' '.join(outcome['urteil'])}\nDer kleinste Lauf: {outcome['kennung']}",
                     self.rows.get("loesung"),
                 )
-        error, outcomes = await self._outcomes(self.start)
+        error, outcomes = await self._outcomes(self.start, bis_zum_ersten_fehler=True)
         if error is not None:
             line = _cell_row(error, "Dein Code")
             return (
@@ -295,7 +308,7 @@ class Challenge(Exercise):
                 self.rows.get("start"),
             )
         for attempt in self.fehlversuche:
-            error, outcomes = await self._outcomes(attempt.text)
+            error, outcomes = await self._outcomes(attempt.text, bis_zum_ersten_fehler=True)
             if error is None and all(outcome["ok"] for outcome in outcomes):
                 return (
                     "Der Fehlversuch besteht alle Seeds: Diese falsche Lösung ginge durch.",

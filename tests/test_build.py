@@ -12,7 +12,9 @@ from bs4 import BeautifulSoup
 from lessonkit.exercises import sections_with_rows
 from tests.conftest import ROOT, mkdocs_build, small_site
 
-EXERCISE = re.compile(r"^```(?:vorhersage|aufgabe|konsolen-aufgabe)[^\n]*\n(.*?)^```$", re.M | re.S)
+EXERCISE = re.compile(
+    r"^```(?:vorhersage|aufgabe|konsolen-aufgabe|herausforderung)[^\n]*\n(.*?)^```$", re.M | re.S
+)
 
 
 def test_every_page_builds_with_real_outputs(built_site: Path) -> None:
@@ -64,7 +66,11 @@ def test_no_wrong_attempt_reaches_the_built_site(built_site: Path) -> None:
     # entry.
     index = json.loads((built_site / "search" / "search_index.json").read_text())
     found = 0
-    for source in sorted((ROOT / "docs" / "lektionen").glob("*.md")):
+    sources = [
+        *sorted((ROOT / "docs" / "lektionen").glob("*.md")),
+        *sorted((ROOT / "docs" / "herausforderungen").glob("*.md")),
+    ]
+    for source in sources:
         comments = [
             line.strip()
             for body in EXERCISE.findall(source.read_text(encoding="utf-8"))
@@ -74,10 +80,12 @@ def test_no_wrong_attempt_reaches_the_built_site(built_site: Path) -> None:
             if line.startswith("# ")
         ]
         found += len(comments)
-        page = unescape((built_site / "lektionen" / source.stem / "index.html").read_text())
+        folder = source.parent.name
+        where = f"{folder}/" if source.stem == "index" else f"{folder}/{source.stem}/"
+        page = unescape((built_site / where / "index.html").read_text())
         entries = unescape(
             json.dumps(
-                [d for d in index["docs"] if d["location"].startswith(f"lektionen/{source.stem}/")],
+                [d for d in index["docs"] if d["location"].startswith(where)],
                 ensure_ascii=False,
             )
         )

@@ -1,6 +1,6 @@
-"""What the course's pages say about themselves agrees: the start page's table of
-lessons and each lesson's header line, the sections every lesson ends with, and links
-into the glossary."""
+"""What the course's pages say about themselves agrees: the start page's tables of
+lessons and challenges and each page's header line, the sections every lesson and every
+challenge ends with, the parts of a challenge, and links into the glossary."""
 
 from __future__ import annotations
 
@@ -21,6 +21,14 @@ HEADER = re.compile(
     r"^Track (?P<track>.+?) · (?P<thema>.+?) · (?P<dauer>ca\. \d+ Min\.)(?: · .+)?$"
 )
 LESSONS = sorted((DOCS / "lektionen").glob("*.md"))
+#: The challenges (``herausforderung`` fences) and their overview page, ``index.md``.
+CHALLENGES = sorted((DOCS / "herausforderungen").glob("*.md"))
+#: Every page the start page lists, relative to docs/.
+LISTED = [
+    *(f"lektionen/{p.name}" for p in LESSONS),
+    *(f"herausforderungen/{p.name}" for p in CHALLENGES),
+    "erste-schritte.md",
+]
 
 
 def start_page_rows() -> dict[str, dict[str, str]]:
@@ -41,12 +49,10 @@ def header(page: Path) -> re.Match[str]:
 
 
 def test_start_page_lists_every_lesson() -> None:
-    listed = set(start_page_rows())
-    pages = {f"lektionen/{p.name}" for p in LESSONS} | {"erste-schritte.md"}
-    assert listed == pages
+    assert set(start_page_rows()) == set(LISTED)
 
 
-@pytest.mark.parametrize("path", [*(f"lektionen/{p.name}" for p in LESSONS), "erste-schritte.md"])
+@pytest.mark.parametrize("path", LISTED)
 def test_start_page_and_lesson_header_agree(path: str) -> None:
     row = start_page_rows()[path]
     match = header(DOCS / path)
@@ -59,6 +65,24 @@ def test_lesson_ends_with_its_sources(page: Path) -> None:
     headings = re.findall(r"^## (.+)$", page.read_text(encoding="utf-8"), flags=re.MULTILINE)
     for needed in ("Merksatz", "Prüfstein", "Quellen und weiterlesen", "Über die Quellen hinaus"):
         assert needed in headings, f"{page.name}: Abschnitt „## {needed}“ fehlt"
+
+
+@pytest.mark.parametrize("page", CHALLENGES, ids=lambda p: p.stem)
+def test_a_challenge_page_has_its_parts(page: Path) -> None:
+    # Shorter than a lesson: what it is about, the challenges, the sources and beyond.
+    text = page.read_text(encoding="utf-8")
+    headings = re.findall(r"^## (.+)$", text, flags=re.MULTILINE)
+    for needed in ("Worum es geht", "Quellen und weiterlesen", "Über die Quellen hinaus"):
+        assert needed in headings, f"{page.name}: Abschnitt „## {needed}“ fehlt"
+    if page.name == "index.md":
+        return
+    blocks = re.findall(r"^```herausforderung [^\n]*\n(.*?)^```$", text, re.M | re.S)
+    assert blocks, f"{page.name}: keine Herausforderung (```herausforderung)"
+    for block in blocks:
+        assert block.count("--- hinweis") >= 2, f"{page.name}: weniger als zwei Hinweise"
+        assert "--- erklaerung" in block, f"{page.name}: eine Lösung ohne Erklärung"
+    assert re.search(r"^\s*```ts-run", text, re.M), f"{page.name}: kein ```ts-run"
+    assert "raumzeit(" in text, f"{page.name}: kein Lauf mit Bild (raumzeit)"
 
 
 def glossary_anchors() -> set[str]:

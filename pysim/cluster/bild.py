@@ -3,7 +3,9 @@
 - Eine senkrechte Linie je Knoten (``n1`` …) und je Client (``c1`` …); die Zeit läuft nach unten,
   links steht sie als ``t=…``. So passt ein Lauf auch auf ein Telefon (man scrollt nach unten).
 - Eine Nachricht ist ein Strich vom Senden zur Ankunft. Rot gestrichelt mit ✕: Sie ging
-  verloren (im Netz, an einer Trennung oder bei einem abgestürzten Empfänger).
+  verloren (im Netz, an einer Trennung oder bei einem abgestürzten Empfänger). Nachrichten
+  ohne Laufzeit (zwischen Client und Knoten) im selben Tick liegen leicht untereinander:
+  Anfrage oben, Antwort darunter.
 - Eine Trennung ist ein Band hinter den Knoten, von ihrem Anfang bis zum Heilen, beschriftet
   mit ihren Seiten. Ein Absturz ist ein ✕ auf der Linie des Knotens, die bis zum Neustart
   gestrichelt weiterläuft; eine Pause ein dicker grauer Abschnitt.
@@ -33,6 +35,12 @@ PRO_TICK = 6
 MAX_NACHRICHTEN = 400
 #: A stretch without anything happening longer than this is drawn short, with its length.
 LUECKE = 8
+#: Room right of the columns for the length of a shortened stretch ("⋯ 30 Ticks ohne Ereignis").
+RAND_LUECKE = 112
+#: Pixels between messages that take no time and are sent in the same tick (request, reply).
+STUFE = 3
+#: The smallest height of an operation's box (one that ends in the tick it began).
+MIN_KASTEN = 8
 
 
 class _Achse:
@@ -101,7 +109,8 @@ def raumzeit(lauf: Lauf, zeugen: Iterable[int] = (), titel: str = "") -> Bild:
     for s in cluster.sendungen:
         zeiten += [s.gesendet, s.ankunft if s.ankunft is not None else s.gesendet + 2]
     y = _Achse(zeiten)
-    breite = LINKS + len(spalten) * SPALTE + 8
+    # A shortened quiet stretch is labelled right of the last column, in a margin of its own.
+    breite = LINKS + len(spalten) * SPALTE + 8 + (RAND_LUECKE if y.luecken else 0)
     hoehe = y(ende) + 24
     zwischen = [
         s for s in cluster.sendungen if s.nachricht.src != "c0" and s.nachricht.dest != "c0"
@@ -161,12 +170,50 @@ def raumzeit(lauf: Lauf, zeugen: Iterable[int] = (), titel: str = "") -> Bild:
         for von, bis, _ in _fenster(eigene, "pause", "weiter", ende):
             z.linie(x[knoten], y(von), x[knoten], y(bis), farbe_name="muted", dicke=5)
             z.text(x[knoten] + 5, y(von) + 10, "Pause", groesse=9, farbe_name="muted")
+    farben = {"ok": "ok", "fail": "muted", "info": "next"}
+    beschriftungen: list[tuple[int, int]] = []  # (x, y) of the witnesses' labels so far
+    for start, schluss in operationen:
+        name = start["client"]
+        bis = schluss["time"] if schluss else ende
+        typ = schluss["type"] if schluss else "info"
+        zeuge = start["index"] in hervor or (schluss is not None and schluss["index"] in hervor)
+        oben = y(start["time"]) - 2
+        z.rechteck(
+            x[name] - 5,
+            oben,
+            10,
+            max(MIN_KASTEN, y(bis) + 2 - oben),
+            fuellung="bg",
+            rand="warn" if zeuge else farben[typ],
+            rund=2,
+        )
+        if zeuge:
+            wert = schluss["value"] if schluss else start["value"]
+            unten = oben + 9
+            # Witnesses of the same moment on neighbouring clients: one label below the other.
+            while any(abs(x[name] - bx) < 90 and abs(unten - by) < 10 for bx, by in beschriftungen):
+                unten += 10
+            beschriftungen.append((x[name], unten))
+            z.text(
+                x[name] - 8,
+                unten,
+                kuerze(f"{start['f']} {wert}", 18),
+                groesse=9,
+                anker="end",
+                farbe_name="warn",
+            )
+    # Messages over the boxes: a reply's arrowhead ends on its client's box.
+    sofort: dict[int, int] = {}  # messages taking no time, per tick: drawn one below the other
     for s in gezeigt:
         n = s.nachricht
         if n.src not in x or n.dest not in x:
             continue
         ankunft = s.ankunft if s.ankunft is not None else s.gesendet + 2
         x1, y1, x2, y2 = x[n.src], y(s.gesendet), x[n.dest], y(ankunft)
+        if ankunft == s.gesendet:  # a client's request and the reply in the same tick
+            stufe = min(sofort.get(s.gesendet, 0), 2)
+            sofort[s.gesendet] = stufe + 1
+            y1 = y2 = y1 + STUFE * stufe
         if s.schicksal == ZUGESTELLT:
             z.linie(x1, y1, x2, y2, farbe_name="accent")
             richtung = 1 if x2 >= x1 else -1
@@ -179,32 +226,6 @@ def raumzeit(lauf: Lauf, zeugen: Iterable[int] = (), titel: str = "") -> Bild:
             mitte_x, mitte_y = (x1 + x2) // 2, (y1 + y2) // 2
             z.linie(x1, y1, mitte_x, mitte_y, farbe_name="warn", gestrichelt=True)
             z.text(mitte_x, mitte_y + 4, "✕", anker="middle", groesse=11, farbe_name="warn")
-    farben = {"ok": "ok", "fail": "muted", "info": "next"}
-    for start, schluss in operationen:
-        name = start["client"]
-        bis = schluss["time"] if schluss else ende
-        typ = schluss["type"] if schluss else "info"
-        zeuge = start["index"] in hervor or (schluss is not None and schluss["index"] in hervor)
-        oben = y(start["time"]) - 2
-        z.rechteck(
-            x[name] - 5,
-            oben,
-            10,
-            max(4, y(bis) + 2 - oben),
-            fuellung="bg",
-            rand="warn" if zeuge else farben[typ],
-            rund=2,
-        )
-        if zeuge:
-            wert = schluss["value"] if schluss else start["value"]
-            z.text(
-                x[name] - 8,
-                oben + 9,
-                kuerze(f"{start['f']} {wert}", 18),
-                groesse=9,
-                anker="end",
-                farbe_name="warn",
-            )
     if len(zwischen) > len(gezeigt):
         z.text(
             LINKS,

@@ -47,7 +47,10 @@ ZUGESTELLT, VERLOREN, GETRENNT, EMPFAENGER_AUS = (
 
 class LaufAbgebrochen(SimFehler):
     """Der Lauf hat seine Grenze an Ereignissen erreicht (ein Knoten, der ohne Ende Nachrichten
-    oder Timer erzeugt): Er endet mit einer deutschen Meldung statt zu hängen."""
+    oder Timer erzeugt): Er endet mit einer deutschen Meldung statt zu hängen. ``lauf``: bei
+    ``pysim.cluster.lauf`` der Lauf bis zum Abbruch (sonst ``None``)."""
+
+    lauf: Any = None
 
 
 @dataclass

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..fehler import UngueltigeEingabe, pruefe_ganzzahl
-from .cluster import Cluster
+from .cluster import Cluster, LaufAbgebrochen
 from .dienste import DIENSTE
 from .knoten import Knoten
 from .lasten import Clients, Geplant, Last
@@ -42,6 +42,8 @@ class Einstellungen:
     verlust: float = 0.0
     timeout: int = 30
     absturz_bei_fehler: bool = False
+    #: The cluster's budget of events (``Cluster.max_ereignisse``).
+    max_ereignisse: int = 200_000
 
 
 @dataclass
@@ -139,10 +141,12 @@ def lauf(
     verlust: float = 0.0,
     timeout: int = 30,
     absturz_bei_fehler: bool = False,
+    max_ereignisse: int = 200_000,
 ) -> Lauf:
     """Ein Lauf von ``klasse`` unter ``last``. ``stoerungen``: ``None`` (keine), ``"zufall"``
     (aus dem Seed gewürfelt, ``arten`` aus ``FENSTER``), ein Text wie in ``Lauf.kennung``
-    oder eine Liste von ``Stoerung``."""
+    oder eine Liste von ``Stoerung``. Erreicht der Lauf ``max_ereignisse``, wirft er
+    ``LaufAbgebrochen``; dessen ``lauf`` ist der Lauf bis dahin."""
     einstellungen = Einstellungen(
         klasse,
         last,
@@ -153,6 +157,7 @@ def lauf(
         verlust=verlust,
         timeout=pruefe_ganzzahl(timeout, "Der Timeout", 1),
         absturz_bei_fehler=absturz_bei_fehler,
+        max_ereignisse=pruefe_ganzzahl(max_ereignisse, "max_ereignisse", 1),
     )
     ids = [f"n{i}" for i in range(1, knoten + 1)]
     if stoerungen == "zufall":
@@ -207,6 +212,7 @@ def _ausfuehren(
         latenz=e.latenz,
         verlust=e.verlust,
         absturz_bei_fehler=e.absturz_bei_fehler,
+        max_ereignisse=e.max_ereignisse,
     )
     for name in e.last.dienste:
         DIENSTE[name](cluster)
@@ -227,12 +233,16 @@ def _ausfuehren(
     )  # sends setup (topology), ignores replies
     e.last.vorbereiten(cluster, vorbereiten_senden)
     arbeit.plane(geplant)
-    cluster.laufe(e.dauer)
-    _alles_heil(cluster)
-    cluster.laufe(e.dauer + RUHE)
-    for k, f, key, value in e.last.abschluss(list(cluster.ids)):
-        arbeit.zusatz(k, f, key, value)
-    cluster.laufe(e.dauer + RUHE + e.timeout + 1)
+    try:
+        cluster.laufe(e.dauer)
+        _alles_heil(cluster)
+        cluster.laufe(e.dauer + RUHE)
+        for k, f, key, value in e.last.abschluss(list(cluster.ids)):
+            arbeit.zusatz(k, f, key, value)
+        cluster.laufe(e.dauer + RUHE + e.timeout + 1)
+    except LaufAbgebrochen as abbruch:
+        abbruch.lauf = ergebnis  # what ran until then: for the picture and the verdict
+        raise
     return ergebnis
 
 

@@ -8,6 +8,7 @@ dieselbe Zahl als ``in_reply_to``. Ein Fehler ist eine Antwort vom Typ ``error``
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -73,7 +74,11 @@ class Nachricht:
 
 
 def inhalt(body: object, wer: str) -> dict[str, Any]:
-    """``body`` als Inhalt einer Nachricht: ein dict mit einem Text als ``type``."""
+    """``body`` als Inhalt einer Nachricht: ein dict mit einem Text als ``type``.
+
+    Eine Kopie, bis in jede Liste und jedes dict hinein, wie JSON auf der Leitung: Was der
+    Absender danach an seinen Werten ändert, ändert die Nachricht nicht (eine Antwort
+    ``{"messages": self.werte}`` hält den Stand beim Senden fest)."""
     if not isinstance(body, dict):
         raise UngueltigeNachricht(
             f"{wer}: Der Inhalt einer Nachricht ist ein dict wie "
@@ -85,7 +90,23 @@ def inhalt(body: object, wer: str) -> dict[str, Any]:
             f"{wer}: Jede Nachricht braucht einen „type“ (einen Text), z. B. "
             f'{{"type": "echo", …}}. Dieser Inhalt hat {"keinen" if typ is None else repr(typ)}.'
         )
-    return dict(body)
+    return {k: kopie(v) for k, v in body.items()}
+
+
+def kopie(wert: Any) -> Any:
+    """A copy of ``wert`` down to its last list, dict and set: a message on the wire shares
+    nothing with its sender (fast for what JSON has, ``deepcopy`` for anything else)."""
+    if isinstance(wert, dict):
+        return {k: kopie(v) for k, v in wert.items()}
+    if isinstance(wert, list):
+        return [kopie(v) for v in wert]
+    if isinstance(wert, tuple):
+        return tuple(kopie(v) for v in wert)
+    if isinstance(wert, set):
+        return {kopie(v) for v in wert}
+    if wert is None or isinstance(wert, str | int | float | bytes | frozenset):
+        return wert
+    return copy.deepcopy(wert)  # anything else the reader sends (a deque, an object)
 
 
 def ziel(dest: object, bekannt: set[str], wer: str) -> str:

@@ -96,3 +96,63 @@ def test_a_seed_outcome_names_the_failure_shrinks_it_and_replays() -> None:
     assert again["ok"] is False and again["urteil"] == outcome["urteil"]
     only_run = challenges.seed_outcome(klasse, vorgabe, 1, "", urteilen=False)
     assert only_run["ok"] is None and only_run["urteil"] == []
+
+
+FLUT = START.replace(
+    """        if n["message"] not in self.werte:
+            self.werte.add(n["message"])
+            for k in self.nachbarn:""",
+    """        if True:  # forwards again on every receipt: a flood
+            self.werte.add(n["message"])
+            for k in self.nachbarn:""",
+)
+
+
+def test_a_node_that_floods_gets_a_verdict_not_an_exception() -> None:
+    from lessonkit import challenges
+    from lessonkit.execute import run_sync
+
+    assert FLUT != START
+    vorgabe = challenges.Vorgabe("broadcast", knoten=3, seeds=1)
+    klasse, error = run_sync(lambda: challenges.load_node(FLUT))
+    assert error is None and klasse is not None
+    for urteilen in (True, False):
+        outcome = challenges.seed_outcome(klasse, vorgabe, 1, "", urteilen=urteilen)
+        assert outcome["ok"] is False
+        assert f"nach {challenges.MAX_EREIGNISSE} Ereignissen ab" in outcome["urteil"][0]
+        assert outcome["svg"].startswith("<svg") and outcome["kennung"].startswith("broadcast/")
+    again = challenges.replay(klasse, vorgabe, outcome["kennung"], "")
+    assert again["ok"] is False and again["urteil"] == outcome["urteil"]
+
+
+def test_the_build_proves_a_flooding_attempt_wrong_without_shrinking_it(tmp_path: Path) -> None:
+    options = 'last="broadcast" knoten="3" seeds="2" stoerungen="teilung"'
+    convert(tmp_path, page(options, extra="--- fehlversuch\n" + FLUT))
+
+
+def test_a_run_over_the_budget_alone_is_not_shrunk_and_the_budget_counts_the_whole_run() -> None:
+    # In a smaller run the fixed cost of a round of messages falls on fewer operations:
+    # shrinking a run that fails only the budget would show a worse figure than the reader's.
+    from lessonkit import challenges
+    from lessonkit.execute import run_sync
+
+    klasse, _ = run_sync(lambda: challenges.load_node(LOESUNG))
+    assert klasse is not None
+    vorgabe = challenges.Vorgabe("broadcast", knoten=5, seeds=1, max_nachrichten=2)
+    outcome = challenges.seed_outcome(klasse, vorgabe, 1, "")
+    assert outcome["ok"] is False and outcome["operationen_vorher"] is None
+    assert len(outcome["urteil"]) == 1
+    assert f"gezählt über alle {outcome['operationen']} Operationen" in outcome["urteil"][0]
+    # A run that also loses values is shrunk for the loss; the budget is the whole run's.
+    klasse, _ = run_sync(lambda: challenges.load_node(START))
+    assert klasse is not None
+    geteilt = challenges.Vorgabe("broadcast", knoten=5, seeds=1, stoerungen=("teilung",))
+    streng = challenges.Vorgabe(
+        "broadcast", knoten=5, seeds=1, stoerungen=("teilung",), max_nachrichten=1
+    )
+    ganz = challenges.seed_outcome(klasse, geteilt, 1, "", verkleinern=False)
+    outcome = challenges.seed_outcome(klasse, streng, 1, "")
+    assert outcome["operationen"] < (outcome["operationen_vorher"] or 0)
+    assert "Broadcast fehlerhaft" in outcome["urteil"][0]
+    je = ganz["kennzahlen"]["je_operation"]
+    assert outcome["urteil"][-1].startswith(f"{je:.1f} Nachrichten zwischen Knoten je Operation")

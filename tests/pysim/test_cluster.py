@@ -376,3 +376,61 @@ def test_an_echo_that_answers_something_else_is_named() -> None:
     urteil = ergebnis.last.pruefe(ergebnis)
     assert not urteil.ok
     assert "und bekam 'immer dasselbe' zurück" in urteil.erklaerung
+
+
+def test_a_message_is_a_copy_of_what_was_sent() -> None:
+    # On the wire a message is JSON: a node that answers with its own list and appends to
+    # it later must not change what the client already read (issue 31: a single-node
+    # broadcast answering {"messages": self.werte} was judged as reading the future).
+    class Liste(Flut):
+        def beim_start(self) -> None:
+            self.liste: list[int] = []
+
+        def bei_broadcast(self, n: Nachricht) -> None:
+            self.liste.append(n["message"])
+            self.antworte(n, {"type": "broadcast_ok"})
+
+        def bei_read(self, n: Nachricht) -> None:
+            self.antworte(n, {"type": "read_ok", "messages": self.liste, "tief": [self.liste]})
+
+    ergebnis = lauf(Liste, Broadcast(), knoten=1, seed=2, dauer=40)
+    gelesen = [e["value"] for e in ergebnis.geschichte if e["type"] == "ok" and e["f"] == "read"]
+    assert len(gelesen) >= 2 and len(gelesen[0]) < len(gelesen[-1])
+    assert ergebnis.last.pruefe(ergebnis).ok
+    antwort = next(s.nachricht for s in ergebnis.cluster.sendungen if s.nachricht.typ == "read_ok")
+    assert antwort.body["tief"][0] is not antwort.body["messages"]
+
+
+def test_a_run_that_floods_stops_and_keeps_what_ran() -> None:
+    with pytest.raises(LaufAbgebrochen, match="nach 3000 Ereignissen ab") as abbruch:
+        lauf(Sturm, Broadcast(), knoten=3, seed=1, max_ereignisse=3000)
+    teil = abbruch.value.lauf
+    assert teil is not None and teil.cluster.zaehle()["gesendet"] > 1000
+    assert teil.kennung.startswith("broadcast/k3/s1/")
+
+
+class Sturm(Flut):
+    """Forwards every value again on every receipt: the network floods."""
+
+    def bei_broadcast(self, n: Nachricht) -> None:
+        if "msg_id" in n.body:
+            self.antworte(n, {"type": "broadcast_ok"})
+        self.werte.add(n["message"])
+        for k in self.nachbarn:
+            self.sende(k, {"type": "broadcast", "message": n["message"]})
+
+
+def test_a_request_and_its_reply_in_the_same_tick_are_two_arrows_and_gaps_have_room() -> None:
+    import re
+
+    from pysim.cluster.bild import LINKS, SPALTE, raumzeit
+
+    ergebnis = lauf(EchoKnoten, Echo(), knoten=1, seed=1, dauer=40)
+    svg = raumzeit(ergebnis).svg
+    linien = re.findall(r'<line x1="(\d+)" y1="(\d+)" x2="(\d+)" y2="(\d+)"[^>]*accent', svg)
+    waagerecht = [(int(a), int(b), int(c)) for a, b, c, d in linien if b == d and a != c]
+    hin = {y for x1, y, x2 in waagerecht if x1 > x2}  # c1 -> n1
+    her = {y for x1, y, x2 in waagerecht if x1 < x2}  # n1 -> c1
+    assert hin and her and not hin & her, "a reply must not hide under its request"
+    breite = int(re.search(r'viewBox="0 0 (\d+) ', svg)[1])
+    assert "Ticks ohne Ereignis" in svg and breite > LINKS + 2 * SPALTE + 100
