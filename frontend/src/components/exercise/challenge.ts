@@ -34,7 +34,7 @@ export function seedResult(outcome: SeedOutcomeData, label: string): HTMLElement
   const item = element("section", `lk-challenge__seed lk-challenge__seed--${outcome.ok === false ? "failed" : "ok"}`);
   item.setAttribute("aria-label", `${label}, Seed ${outcome.seed}`);
   if (outcome.error !== null) {
-    item.append(element("p", "lk-feedback lk-feedback--wrong", "✗ Dein Code läuft nicht:"));
+    item.append(element("p", "lk-challenge__head", "✗ Dein Code läuft nicht:"));
     item.append(element("pre", "lk-output__error", outcome.error));
     return item;
   }
