@@ -1,4 +1,4 @@
-"""Lesson 2 ("Ereignisströme", two pages) in the browser: read it, type commands, solve exercises."""
+"""Lesson 2 ("Ereignisströme", three pages) in the browser: read it, type commands, solve exercises."""
 
 from __future__ import annotations
 
@@ -7,7 +7,14 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.pages import LESSON_2, LESSON_2_PART_2, Console, Exercise, phone_page
+from tests.browser.pages import (
+    LESSON_2,
+    LESSON_2_OUTAGES,
+    LESSON_2_PART_3,
+    Console,
+    Exercise,
+    phone_page,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -51,11 +58,12 @@ def test_typed_commands_follow_the_story(page: Page, site_url: str) -> None:
     idle.expect_answer("describe group warehouse", "Untätig in „orders“: warehouse-4")
 
 
-def test_part_2_shows_build_results_before_python(page: Page, site_url: str) -> None:
-    page.goto(site_url + LESSON_2_PART_2)
+def test_part_3_shows_build_results_before_python(page: Page, site_url: str) -> None:
+    page.goto(site_url + LESSON_2_PART_3)
     expect(page.locator("h1")).to_contain_text("Giftpillen, Replay und Event Sourcing")
-    # It links back to Teil 1, which links on to it.
+    # It links back to Teil 1 and Teil 2; Teil 2 links on to it.
     expect(page.locator("article a[href='../ereignisstroeme/']").first).to_be_attached()
+    expect(page.locator("article a[href='../ereignisstroeme-ausfall/']").first).to_be_attached()
     # reduce over the events: the stock, computed by Node.js at build time.
     expect(page.locator("[data-lk-ts]").first).to_contain_text("Bestand: 18")
     # Step 9's KafkaJS pattern: skipping the failure loses it, the second loop parks it.
@@ -68,7 +76,7 @@ def test_part_2_shows_build_results_before_python(page: Page, site_url: str) -> 
 
 
 def test_typed_replay_commands(page: Page, site_url: str) -> None:
-    page.goto(site_url + LESSON_2_PART_2)
+    page.goto(site_url + LESSON_2_PART_3)
     # Replay: from-beginning does not help, reset does.
     replay = Console.titled(page, "Konsole 2 ·")
     replay.expect_answer(
@@ -89,7 +97,7 @@ def test_console_exercise_solved_by_typing(page: Page, site_url: str) -> None:
 
 
 def test_second_copy_needs_the_same_group(page: Page, site_url: str) -> None:
-    page.goto(site_url + LESSON_2_PART_2)
+    page.goto(site_url + LESSON_2_PART_3)
     task = Exercise.by_id(page, "billing-2")
     task.type("consume orders group billing-2")
     task.check_fails("eigene Gruppe")
@@ -100,18 +108,30 @@ def test_second_copy_needs_the_same_group(page: Page, site_url: str) -> None:
     task.check_solved()
 
 
-def test_rebalancing_before_after_and_zombie(page: Page, site_url: str) -> None:
+def test_part_2_continues_part_1(page: Page, site_url: str) -> None:
+    page.goto(site_url + LESSON_2_OUTAGES)
+    expect(page.locator("h1")).to_contain_text("Doppelte Ereignisse und Ausfälle")
+    expect(page.locator("article a[href='../ereignisstroeme/']").first).to_be_attached()
+    expect(page.locator("article a[href='../ereignisstroeme-2/']").first).to_be_attached()
+    # Step 7's console: no commit, a crash, and the restart reads 64 and 61 again.
+    restart = Console.titled(page, "Konsole 1 ·")
+    expect(restart.log).to_contain_text("absturz group billing billing-1")
     page.goto(site_url + LESSON_2)
+    expect(page.locator("article a[href='../ereignisstroeme-ausfall/']").first).to_be_attached()
+
+
+def test_rebalancing_before_after_and_zombie(page: Page, site_url: str) -> None:
+    page.goto(site_url + LESSON_2_OUTAGES)
     # Before: billing-2 reads partition 2 and has read two records it has not stored.
-    before = Console.titled(page, "Konsole 9 ·").picture.locator("svg")
+    before = Console.titled(page, "Konsole 2 ·").picture.locator("svg")
     expect(before.locator(".ungespeichert")).to_have_count(2)
     expect(before).to_contain_text("billing · billing-2")
     # After: billing-2 is gone, billing-1 reads partition 2 and gets 62 and 65 again.
-    after = Console.titled(page, "Konsole 10 ·")
+    after = Console.titled(page, "Konsole 3 ·")
     expect(after.log).to_contain_text("billing-2 hat 4 Ticks nicht")
     expect(after.picture.locator("svg .entfernt")).to_contain_text("billing-2: entfernt bei t=4")
     # The zombie's commit is refused, typed live too; the state stays as it was.
-    zombie = Console.titled(page, "Konsole 11 ·")
+    zombie = Console.titled(page, "Konsole 4 ·")
     entry = zombie.command("commit orders group billing as billing-2")
     expect(entry).to_have_class(re.compile("lk-console__entry--error"))
     expect(entry).to_contain_text("kann keine Position speichern")
@@ -123,8 +143,8 @@ def test_a_crashed_member_holds_its_partition_until_the_session_timeout(
 ) -> None:
     # Step 8's crash: billing-2 kept p2 until the third tick without heartbeats. Typed live: a
     # crashed member is marked in the picture, and a consume under its name restarts it.
-    page.goto(site_url + LESSON_2)
-    crash = Console.titled(page, "Konsole 12 ·")
+    page.goto(site_url + LESSON_2_OUTAGES)
+    crash = Console.titled(page, "Konsole 5 ·")
     expect(crash.log).to_contain_text("billing-2 hat seit dem Absturz bei t=0 3 Ticks keine")
     crash.expect_answer(
         "describe group billing",
@@ -140,14 +160,14 @@ def test_a_crashed_member_holds_its_partition_until_the_session_timeout(
 
 
 def test_a_restart_without_a_stored_position_loses_everything(page: Page, site_url: str) -> None:
-    page.goto(site_url + LESSON_2)
+    page.goto(site_url + LESSON_2_OUTAGES)
     task = Exercise.by_id(page, "vor-dem-ersten-commit")
     task.predict_wrong("[61, 62, 63, 64]")
     task.predict_right("[]")
 
 
 def test_stalled_member_exercise(page: Page, site_url: str) -> None:
-    page.goto(site_url + LESSON_2)
+    page.goto(site_url + LESSON_2_OUTAGES)
     task = Exercise.by_id(page, "haengt")
     task.type("consume orders group billing")
     task.check_fails("noch Mitglied")
@@ -158,7 +178,7 @@ def test_stalled_member_exercise(page: Page, site_url: str) -> None:
 
 def test_each_removal_is_told_at_its_own_moment(page: Page, site_url: str) -> None:
     # Issue 26: after `tick 4` the console said "niemand" and then "billing-1 liest p2".
-    page.goto(site_url + LESSON_2)
+    page.goto(site_url + LESSON_2_OUTAGES)
     task = Exercise.by_id(page, "haengt")
     task.type("tick", "consume orders group billing")
     entry = task.console.command("tick 4")
@@ -181,7 +201,7 @@ def test_each_removal_is_told_at_its_own_moment(page: Page, site_url: str) -> No
 def test_the_keys_are_whole_in_the_pictures_on_a_phone(browser: object, site_url: str) -> None:
     # Step 11: product-7 and product-3 (and customer-7 typed beside them) are told apart on a
     # phone; each line of a key lies inside its cell.
-    with phone_page(browser, site_url + LESSON_2_PART_2, touch=True) as page:
+    with phone_page(browser, site_url + LESSON_2_PART_3, touch=True) as page:
         stock = Console(page.locator("[data-lk-console]", has_text="produce stock").first)
         stock.command('produce stock key=customer-7 {"order":61}')
         svg = stock.picture.locator("svg")
@@ -207,7 +227,7 @@ def test_the_keys_are_whole_in_the_pictures_on_a_phone(browser: object, site_url
 
 
 def test_retry_by_seek_exercise(page: Page, site_url: str) -> None:
-    page.goto(site_url + LESSON_2_PART_2)
+    page.goto(site_url + LESSON_2_PART_3)
     task = Exercise.by_id(page, "noch-ein-versuch")
     # Another consume reads on from the reading position: payment 3 does not come back.
     task.console.expect_answer("consume payments group billing no-commit", '{"payment":5')

@@ -15,7 +15,8 @@ from playwright.sync_api import Page, expect
 from tests.browser.pages import (
     LESSON_1,
     LESSON_2,
-    LESSON_2_PART_2,
+    LESSON_2_OUTAGES,
+    LESSON_2_PART_3,
     LESSON_3,
     LESSON_4,
     LESSON_5,
@@ -95,7 +96,7 @@ PREDICTIONS: dict[str, tuple[str, str | None, str]] = {
         "(2, 2, 0)",
     ),
     LESSON_2 + "#rueckstand": ("[1, 1]", "Keiner der 2 Werte stimmt.", "[0, 2]"),
-    LESSON_2 + "#doppelt-gelesen": ("[1, 3, 5]", None, "[3, 5]"),
+    LESSON_2_OUTAGES + "#doppelt-gelesen": ("[1, 3, 5]", None, "[3, 5]"),
     LESSON_3 + "#then-kette": (
         "['start', 'ende', 'then 1', 'then 2', 'microtask', 'timeout']",
         "Der vierte und der fünfte von 6 Werten stimmen nicht.",
@@ -135,7 +136,7 @@ QUIZZES: dict[str, tuple[list[Choice], list[Choice], list[Choice]]] = {
         [],
         ["Ein Mitglied bekommt keine Partition und bleibt untätig."],
     ),
-    LESSON_2_PART_2 + "#diagnose-stillstand": (
+    LESSON_2_PART_3 + "#diagnose-stillstand": (
         [re.compile("scheitert bei jedem Versuch"), re.compile("ist abgestürzt, und die Gruppe")],
         [re.compile("ist abgestürzt, und die Gruppe")],
         [re.compile("Der Lag von Partition 0 wächst")],
@@ -219,7 +220,8 @@ def test_a_code_task_fails_with_its_start_code_and_passes_with_the_solution(
     ("lesson", "pictures"),
     [
         pytest.param(LESSON_2, ".lk-console__picture svg", id="ereignisstroeme"),
-        pytest.param(LESSON_2_PART_2, ".lk-console__picture svg", id="ereignisstroeme-2"),
+        pytest.param(LESSON_2_OUTAGES, ".lk-console__picture svg", id="ereignisstroeme-ausfall"),
+        pytest.param(LESSON_2_PART_3, ".lk-console__picture svg", id="ereignisstroeme-2"),
         pytest.param(LESSON_5, "[data-lk-cell] svg", id="timeouts"),
         pytest.param(LESSON_TIME, "[data-lk-cell] svg", id="zeit"),
         pytest.param(LESSON_SAGAS, "[data-lk-cell] svg, .lk-console__picture svg", id="sagas"),

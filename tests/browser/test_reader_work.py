@@ -24,7 +24,8 @@ from tests.browser.conftest import copy_site
 from tests.browser.pages import (
     FIRST_STEPS,
     LESSON_2,
-    LESSON_2_PART_2,
+    LESSON_2_OUTAGES,
+    LESSON_2_PART_3,
     RIGHT,
     Cell,
     Console,
@@ -279,30 +280,30 @@ def console_version(data: dict[str, Any]) -> str:
 #: Where the blocks stood on the single lesson-2 page before it was split (its cells by
 #: index among all cells, its plain consoles by slot): what that page's script stored.
 OLD_LESSON_2 = "lektionen/ereignisstroeme/"
-OLD_GIFT_CELL = 17  # the first cell of session "gift" (step 9), now Teil 2's first cell
+OLD_GIFT_CELL = 17  # the first cell of session "gift" (step 9), now Teil 3's first cell
 OLD_HASH_CELL = 4  # "schluessel = …" (step 4), on Teil 1 still at index 4
 OLD_STOCK_CONSOLE = "console:61"  # the topic "stock" (step 11)
 OLD_FIRST_CONSOLE = "console:4"  # step 1's console, on Teil 1 still in slot 4
 RETURNED = 'produce stock key=product-7 {"product":7,"change":1,"why":"returned"}'
 
 
-def test_work_on_the_steps_that_moved_to_part_2_moves_with_them(
+def test_work_on_the_steps_that_moved_to_part_3_moves_with_them(
     context: BrowserContext, course: Course, built_site: Path
 ) -> None:
-    """Lesson 2 was one page; steps 9 to 12 stand on Teil 2 now, which names the old page
+    """Lesson 2 was one page; steps 9 to 12 stand on Teil 3 now, which names the old page
     (`umgezogen`). What the old page stored for them (a draft, a solved exercise, console
-    commands) moves to Teil 2 once; the overview counts the exercise before Teil 2 was ever
+    commands) moves to Teil 3 once; the overview counts the exercise before Teil 3 was ever
     opened; what belongs to Teil 1 stays where it was."""
     part_1 = built_data(built_site, LESSON_2, "cell")
-    part_2 = built_data(built_site, LESSON_2_PART_2, "cell")
+    part_2 = built_data(built_site, LESSON_2_PART_3, "cell")
     gift, hash_cell = part_2[1]["code"], part_1[OLD_HASH_CELL]["code"]
     assert part_2[1]["session"] == "gift" and hash_cell.startswith("schluessel = ")
     retention = next(
-        d for d in built_data(built_site, LESSON_2_PART_2, "exercise") if d["id"] == "retention"
+        d for d in built_data(built_site, LESSON_2_PART_3, "exercise") if d["id"] == "retention"
     )
     stock = next(
         d
-        for d in built_data(built_site, LESSON_2_PART_2, "console")
+        for d in built_data(built_site, LESSON_2_PART_3, "console")
         if d["setup"][0] == "create topic stock partitions 3" and d["key"].startswith("console:")
     )
     first = built_data(built_site, LESSON_2, "console")[0]
@@ -329,10 +330,10 @@ def test_work_on_the_steps_that_moved_to_part_2_moves_with_them(
         old,
     )
     page.reload()
-    # Counted on Teil 2 before it was ever opened, and not on Teil 1.
-    expect_overview(page, {LESSON_2_PART_2: "1 von", LESSON_2: "0 von"})
+    # Counted on Teil 3 before it was ever opened, and not on Teil 1.
+    expect_overview(page, {LESSON_2_PART_3: "1 von", LESSON_2: "0 von"})
 
-    page.goto(course.url + LESSON_2_PART_2)
+    page.goto(course.url + LESSON_2_PART_3)
     mounted(page, 1)
     expect(Cell.number(page, 1).editor()).to_contain_text("Entwurf von früher")
     Exercise.by_id(page, "retention").expect_solved()
@@ -340,13 +341,13 @@ def test_work_on_the_steps_that_moved_to_part_2_moves_with_them(
     expect(moved.entries.filter(has_text='why":"returned')).to_have_count(1)
     expect(moved.log).to_contain_text("→ Partition 2, Offset 3 (p2:3)")
     stored = page.evaluate("() => Object.fromEntries(Object.entries(localStorage))")
-    assert f"lk:/kurs/:draft:{LESSON_2_PART_2}#1:{fnv1a(gift)}" in stored
-    assert f"lk:/kurs/:exercise:{LESSON_2_PART_2}#retention" in stored
+    assert f"lk:/kurs/:draft:{LESSON_2_PART_3}#1:{fnv1a(gift)}" in stored
+    assert f"lk:/kurs/:exercise:{LESSON_2_PART_3}#retention" in stored
     assert f"lk:/kurs/:draft:{OLD_LESSON_2}#{OLD_GIFT_CELL}:{fnv1a(gift)}" not in stored
     assert f"lk:/kurs/:exercise:{OLD_LESSON_2}#retention" not in stored
-    # Of the old page's commands only Teil 1's are left there; the moved one is Teil 2's.
+    # Of the old page's commands only Teil 1's are left there; the moved one is Teil 3's.
     assert json.loads(stored[f"lk:/kurs/:consoles:{OLD_LESSON_2}"]) == typed[:1]
-    here = json.loads(stored[f"lk:/kurs/:consoles:{LESSON_2_PART_2}"])
+    here = json.loads(stored[f"lk:/kurs/:consoles:{LESSON_2_PART_3}"])
     assert [(c["key"], c["line"]) for c in here] == [(stock["key"], RETURNED)]
 
     # Teil 1 keeps its own: the draft of a cell that stayed, and its console's command.
@@ -354,3 +355,66 @@ def test_work_on_the_steps_that_moved_to_part_2_moves_with_them(
     mounted(page, 1)
     expect(Cell.number(page, 3).editor()).to_contain_text("bleibt in Teil 1")
     expect(Console.titled(page, "Konsole 1 ·").entries.filter(has_text="topics")).to_have_count(1)
+
+
+#: Steps 7 and 8 on the single lesson-2 page (the same slots as above).
+OLD_SQL_CELL = 12  # step 7's SQLite cell, now Teil 2's first visible cell
+OLD_CRASH_CONSOLE = "console:39"  # step 8's crash ("session-timeout 2")
+
+
+def test_work_on_steps_7_and_8_moves_to_their_own_page(
+    context: BrowserContext, course: Course, built_site: Path
+) -> None:
+    """Steps 7 and 8 left Teil 1 for a page of their own, which names the old page
+    (`umgezogen`): a draft of step 7's cell, a solved exercise of step 8 and the commands
+    typed into step 8's plain crash console move there once and are counted there."""
+    cells = built_data(built_site, LESSON_2_OUTAGES, "cell")
+    sql = next(d["code"] for d in cells if d["code"].startswith("import sqlite3"))
+    stalled = next(
+        d for d in built_data(built_site, LESSON_2_OUTAGES, "exercise") if d["id"] == "haengt"
+    )
+    crash = next(
+        d
+        for d in built_data(built_site, LESSON_2_OUTAGES, "console")
+        if d["setup"][0] == "session-timeout 2"
+    )
+    typed = [
+        {
+            "key": OLD_CRASH_CONSOLE,
+            "version": console_version(crash),
+            "line": "describe group billing",
+        }
+    ]
+    old = {
+        f"lk:/kurs/:draft:{OLD_LESSON_2}#{OLD_SQL_CELL}:{fnv1a(sql)}": sql
+        + "\nprint('Entwurf aus Schritt 7')",
+        f"lk:/kurs/:exercise:{OLD_LESSON_2}#haengt": json.dumps(
+            {"digest": stalled["digest"], "solved": True}
+        ),
+        f"lk:/kurs/:consoles:{OLD_LESSON_2}": json.dumps(typed),
+    }
+    page = context.new_page()
+    page.goto(course.url)
+    mounted(page, 1)
+    page.evaluate(
+        "(items) => { for (const [k, v] of Object.entries(items)) localStorage.setItem(k, v); }",
+        old,
+    )
+    page.reload()
+    expect_overview(page, {LESSON_2_OUTAGES: "1 von", LESSON_2: "0 von"})
+
+    page.goto(course.url + LESSON_2_OUTAGES)
+    mounted(page, 1)
+    expect(Cell.number(page, 1).editor()).to_contain_text("Entwurf aus Schritt 7")
+    Exercise.by_id(page, "haengt").expect_solved()
+    moved = Console(page.locator("[data-lk-console]", has_text="session-timeout 2").first)
+    expect(moved.entries.filter(has_text="describe group billing")).to_have_count(1)
+    stored = page.evaluate("() => Object.fromEntries(Object.entries(localStorage))")
+    here = cells.index(next(d for d in cells if d["code"] == sql))
+    assert f"lk:/kurs/:draft:{LESSON_2_OUTAGES}#{here}:{fnv1a(sql)}" in stored
+    assert f"lk:/kurs/:exercise:{LESSON_2_OUTAGES}#haengt" in stored
+    assert f"lk:/kurs/:draft:{OLD_LESSON_2}#{OLD_SQL_CELL}:{fnv1a(sql)}" not in stored
+    assert f"lk:/kurs/:exercise:{OLD_LESSON_2}#haengt" not in stored
+    assert f"lk:/kurs/:consoles:{OLD_LESSON_2}" not in stored
+    mine = json.loads(stored[f"lk:/kurs/:consoles:{LESSON_2_OUTAGES}"])
+    assert [(c["key"], c["line"]) for c in mine] == [(crash["key"], "describe group billing")]
