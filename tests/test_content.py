@@ -96,3 +96,17 @@ def test_links_into_the_glossary_name_an_existing_entry(page: Path) -> None:
     text = page.read_text(encoding="utf-8")
     for anchor in re.findall(r"glossar\.md#([A-Za-z0-9_-]+)", text):
         assert anchor in anchors, f"{page.name}: glossar.md#{anchor} gibt es nicht"
+
+
+#: A page a reader can finish in one sitting (issue 27: "no lesson page longer than about
+#: 7,000 words of Markdown"; counted like ``wc -w``, code and blocks included).
+MAX_WORDS = 7_500
+
+
+@pytest.mark.parametrize("page", LESSONS + CHALLENGES, ids=lambda p: p.stem)
+def test_no_page_is_too_long_to_read_in_one_sitting(page: Path) -> None:
+    words = len(page.read_text(encoding="utf-8").split())
+    assert words <= MAX_WORDS, (
+        f"{page.name} hat {words} Wörter, höchstens {MAX_WORDS}: kürzen oder teilen "
+        "(docs/autoren.md, „Seite geteilt oder Abschnitt verschoben“)."
+    )
