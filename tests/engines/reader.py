@@ -142,16 +142,17 @@ class Reader:
         )
 
     # Exercises
-    def check(self, exercise: str) -> str:
+    def check(self, exercise: str, timeout: float = 60) -> str:
         """Press the exercise's "Prüfen"; the feedback's text once it is there."""
         self.session.js(f"document.querySelector('#{exercise} .lk-feedback')?.remove()")
         self.session.click(f"#{exercise} .lk-exercise__bar .lk-button--run")
-        return self.feedback(exercise)
+        return self.feedback(exercise, timeout)
 
-    def feedback(self, exercise: str) -> str:
+    def feedback(self, exercise: str, timeout: float = 60) -> str:
         return self.session.wait_for(
             f"const f = document.querySelector('#{exercise} .lk-feedback');"
             "return f && f.textContent.trim();",
+            timeout=timeout,
             message=f"feedback of {exercise}",
         )
 
