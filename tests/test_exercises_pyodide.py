@@ -19,6 +19,7 @@ from tests.pyodide import PyodideRunner, run_natively
 
 CHECK = """
 import json
+from lessonkit import challenges
 from lessonkit.checks import check_code, check_console, predict
 from lessonkit.consoles import ConsoleSessions
 from lessonkit.kernel import Kernel
@@ -40,6 +41,16 @@ elif data["type"] == "konsolen-aufgabe":
             console.run(command)
         outcome = check_console(console, data["kind"], data["pruefung"])
         print(json.dumps(outcome.to_dict(), ensure_ascii=False, sort_keys=True))
+elif data["type"] == "herausforderung":
+    vorgabe = challenges.Vorgabe.aus_dict(data["vorgabe"])
+    for code in (data["loesung"], data["start"]):
+        klasse, error = await challenges.load_node(code)
+        seeds = []
+        for seed in range(1, vorgabe.seeds + 1):  # as the page's Prüfen: every seed
+            o = challenges.seed_outcome(klasse, vorgabe, seed, data["pruefung"])
+            seeds.append([o["seed"], o["ok"], o["urteil"], o["kennung"], len(o["svg"])])
+        ok = error is None and all(s[1] for s in seeds)
+        print(json.dumps(dict(ok=ok, error=error, seeds=seeds), ensure_ascii=False))
 """
 
 
