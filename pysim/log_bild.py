@@ -427,6 +427,12 @@ def _breite_mit_texten(breite: int, topics: list[Topic], gruppen: list[Gruppe]) 
     return max([breite] + [RAND + 8 + textbreite(t, 11) + RAND for t in texte])
 
 
+def _weitere_zeile(z: Zeichnung, y: int, text: str, klasse: str) -> int:
+    """The summary line of what a capped picture leaves out; the y below it."""
+    z.text(RAND + 8, y + 10, text, groesse=11, farbe_name="muted", klasse=klasse)
+    return y + UNTAETIG_H
+
+
 def _zeichne_legende(z: Zeichnung, y: int, zeilen: list[str]) -> None:
     for i, zeile in enumerate(zeilen):
         z.text(RAND, y + 8 + i * LEGENDE_ZEILE, zeile, groesse=10, farbe_name="muted")
@@ -461,15 +467,7 @@ def topic_bild(topic: Topic, gruppen: list[Gruppe]) -> Bild:
     z = Zeichnung(breite, hoehe, titel, beschreibung)
     y = _zeichne_topic(z, 8, links, topic, gruppen, f"Topic „{topic.name}“", mass)
     if weitere:
-        z.text(
-            RAND + 8,
-            y + 10,
-            weitere_text(weitere),
-            groesse=11,
-            farbe_name="muted",
-            klasse="weitere-gruppen",
-        )
-        y += UNTAETIG_H
+        y = _weitere_zeile(z, y, weitere_text(weitere), "weitere-gruppen")
     _zeichne_legende(z, y, legende)
     return Bild(z.svg(), titel)
 
@@ -540,14 +538,6 @@ def gruppen_bild(log: Log, gruppe: Gruppe) -> Bild:
     for t in topics:
         y = _zeichne_topic(z, y, links, t, [gruppe], f"Gruppe „{gruppe.name}“ in „{t.name}“", mass)
     if weitere:
-        z.text(
-            RAND + 8,
-            y + 10,
-            weitere_topics_text(weitere),
-            groesse=11,
-            farbe_name="muted",
-            klasse="weitere-topics",
-        )
-        y += UNTAETIG_H
+        y = _weitere_zeile(z, y, weitere_topics_text(weitere), "weitere-topics")
     _zeichne_legende(z, y, legende)
     return Bild(z.svg(), titel)

@@ -287,6 +287,20 @@ OLD_FIRST_CONSOLE = "console:4"  # step 1's console, on Teil 1 still in slot 4
 RETURNED = 'produce stock key=product-7 {"product":7,"change":1,"why":"returned"}'
 
 
+def planted(context: BrowserContext, course: Course, items: dict[str, str]) -> Page:
+    """The start page after a reader's storage held ``items`` (as the single lesson-2 page
+    wrote them), reloaded so that every block reads them."""
+    page = context.new_page()
+    page.goto(course.url)
+    mounted(page, 1)
+    page.evaluate(
+        "(items) => { for (const [k, v] of Object.entries(items)) localStorage.setItem(k, v); }",
+        items,
+    )
+    page.reload()
+    return page
+
+
 def test_work_on_the_steps_that_moved_to_part_3_moves_with_them(
     context: BrowserContext, course: Course, built_site: Path
 ) -> None:
@@ -322,14 +336,7 @@ def test_work_on_the_steps_that_moved_to_part_3_moves_with_them(
         ),
         f"lk:/kurs/:consoles:{OLD_LESSON_2}": json.dumps(typed),
     }
-    page = context.new_page()
-    page.goto(course.url)
-    mounted(page, 1)
-    page.evaluate(
-        "(items) => { for (const [k, v] of Object.entries(items)) localStorage.setItem(k, v); }",
-        old,
-    )
-    page.reload()
+    page = planted(context, course, old)
     # Counted on Teil 3 before it was ever opened, and not on Teil 1.
     expect_overview(page, {LESSON_2_PART_3: "1 von", LESSON_2: "0 von"})
 
@@ -393,14 +400,7 @@ def test_work_on_steps_7_and_8_moves_to_their_own_page(
         ),
         f"lk:/kurs/:consoles:{OLD_LESSON_2}": json.dumps(typed),
     }
-    page = context.new_page()
-    page.goto(course.url)
-    mounted(page, 1)
-    page.evaluate(
-        "(items) => { for (const [k, v] of Object.entries(items)) localStorage.setItem(k, v); }",
-        old,
-    )
-    page.reload()
+    page = planted(context, course, old)
     expect_overview(page, {LESSON_2_OUTAGES: "1 von", LESSON_2: "0 von"})
 
     page.goto(course.url + LESSON_2_OUTAGES)
