@@ -32,6 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from lessonkit.consoles import ARTEN
 from lessonkit.kernel import (
     JS_LITERALS,
     CellResult,
@@ -414,8 +415,8 @@ async def check_code(vorbereitung: str, code: str, pruefung: str) -> TaskOutcome
 def check_console(console: BasisKonsole[Any], kind: str, pruefung: str) -> TaskOutcome:
     """Run the author's checks against a console's state."""
     namespace: dict[str, Any] = {"__name__": "__main__", "konsole": console}
-    # the model under the kind's name: ``log``, ``queue`` or ``saga``
-    namespace[kind] = console.modell
+    # the model under the name its kind's descriptor gives (``log``, ``queue``, …)
+    namespace[ARTEN[kind].modell] = console.modell
     checks = run_checks(pruefung, namespace)
     return TaskOutcome(all(check.ok for check in checks), checks)
 

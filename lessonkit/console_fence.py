@@ -1,4 +1,7 @@
-"""The console fences (``log-konsole``, ``queue-konsole``, ``saga-konsole``): a command console.
+"""The console fences (``log-konsole``, ``queue-konsole``, …): a command console.
+
+One fence per console kind of ``pysim`` (``lessonkit.consoles.ARTEN``), named and
+optioned by the kind's descriptor; nothing here names a kind.
 
 At build time the setup commands run through ``pysim.console``; the transcript
 and the picture of the resulting state go into the page, and a command fails the
@@ -15,18 +18,14 @@ from typing import Any
 
 from lessonkit import options as read
 from lessonkit.blocks import ConsoleBlock
-from lessonkit.consoles import ConsoleSessions, strip_expectation
+from lessonkit.consoles import ARTEN, ConsoleSessions, strip_expectation
 from lessonkit.contract import ConsoleData
 from lessonkit.errors import LessonError
 from lessonkit.fence_kind import FenceKind, Options, PageRun
 from lessonkit.pagedata import data_element
 from lessonkit.render import render_console_entry
-from pysim.console import ConsoleResult
-
-#: What the console's head line calls each kind (``lessonkit.consoles.KINDS``).
-CONSOLE_TITLES = {"log": "Log-Konsole", "queue": "Queue-Konsole", "saga": "Saga-Konsole"}
-#: Options that build the console (passed on to ``lessonkit.consoles.KINDS``).
-_BUILD_OPTIONS = ("visibility_timeout", "max_receive_count")
+from pysim.console import ConsoleResult, KonsolenArt, KonsolenOption
+from pysim.fehler import SimFehler
 
 
 @dataclass
@@ -48,11 +47,11 @@ class _Sessions:
 
 
 class ConsoleKind(FenceKind[ConsoleBlock, ConsoleRun]):
-    """A console of one ``kind`` of ``lessonkit.consoles.KINDS``."""
+    """A console of one kind (``pysim.console.KonsolenArt``): its fence and options."""
 
-    def __init__(self, kind: str, options: Options) -> None:
-        super().__init__(options)
-        self.kind = kind
+    def __init__(self, art: KonsolenArt) -> None:
+        super().__init__({**_COMMON, **console_options(art.optionen)})
+        self.kind = art.name
 
     def make(self, slot: int, line: int, src: str, options: dict[str, Any]) -> ConsoleBlock:
         rows = [(index, row) for index, row in enumerate(src.splitlines()) if row.strip()]
@@ -101,25 +100,38 @@ class ConsoleKind(FenceKind[ConsoleBlock, ConsoleRun]):
 
 
 def build_options(options: dict[str, Any]) -> dict[str, str]:
-    """The options that build a console (the rest are the fence's own)."""
-    return {key: value for key, value in options.items() if key in _BUILD_OPTIONS}
+    """The options that build a console (of any kind; the rest are the fence's own)."""
+    return {key: value for key, value in options.items() if key in BUILD_OPTIONS}
+
+
+def _option_reader(option: KonsolenOption) -> Callable[[str], str]:
+    """A fence option read as the console kind reads it (the value stays text)."""
+
+    def read_option(value: str) -> str:
+        try:
+            option.lies(value)
+        except SimFehler as exc:
+            raise ValueError(str(exc)) from None
+        return value
+
+    return read_option
+
+
+def console_options(options: tuple[KonsolenOption, ...]) -> Options:
+    """The fence options that build a console, by name."""
+    return {option.name: _option_reader(option) for option in options}
 
 
 _COMMON: Options = {"session": read.session, "hidden": read.flag("hidden")}
 
-#: The fence ``log-konsole``.
-LOG_CONSOLE = ConsoleKind("log", _COMMON)
-#: The fence ``queue-konsole``.
-QUEUE_CONSOLE = ConsoleKind(
-    "queue",
-    {
-        **_COMMON,
-        "visibility_timeout": read.positive_int("visibility_timeout"),
-        "max_receive_count": read.positive_int("max_receive_count"),
-    },
-)
-#: The fence ``saga-konsole``.
-SAGA_CONSOLE = ConsoleKind("saga", _COMMON)
+#: Options that build a console, of every kind (``konsolen-aufgabe`` takes each of them
+#: and checks it against its ``kind``).
+BUILD_OPTIONS: Options = {
+    name: reader for art in ARTEN.values() for name, reader in console_options(art.optionen).items()
+}
+
+#: The console fences by name: ``log-konsole``, ``queue-konsole``, … one per kind.
+CONSOLE_FENCES: dict[str, ConsoleKind] = {art.block: ConsoleKind(art) for art in ARTEN.values()}
 
 
 def _check_command(
@@ -157,7 +169,7 @@ def render_console(block: ConsoleBlock, run: ConsoleRun, key: str | None = None)
         if block.hidden
         else "".join(render_console_entry(command, result) for command, result in run.transcript)
     )
-    title = f"{block.label} · {CONSOLE_TITLES[block.kind]}"
+    title = f"{block.label} · {ARTEN[block.kind].titel}"
     if block.session:
         title += f" · Sitzung „{block.session}“"
     picture = run.svg or ""

@@ -1,6 +1,6 @@
 """The command consoles of a page, by key, at build time and in the browser.
 
-A console's state is a ``pysim.console.Console`` (the log) or ``QueueConsole``.
+A console's state is one of ``pysim``'s consoles (``LogKonsole``, ``QueueKonsole``, …).
 Each console on a page has its own state, unless the author gives several the
 same ``session``: then they share one, built by replaying the setup commands of
 all of them in page order. Pure standard library plus ``pysim``: shipped to the
@@ -12,23 +12,19 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from pysim import Queue
-from pysim.console import Console, ConsoleResult, QueueConsole, SagaConsole
+from pysim.console import ConsoleResult, KonsolenArt, arten
+from pysim.console.basis import BasisKonsole
 
-AnyConsole = Console | QueueConsole | SagaConsole
+#: Any console (each kind is a ``BasisKonsole`` on its model).
+AnyConsole = BasisKonsole[Any]
+
+#: Every console kind, by its ``kind=`` name: the descriptors at the end of each
+#: ``pysim/<simulation>/konsole.py`` (``pysim.console.arten``).
+ARTEN: dict[str, KonsolenArt] = arten()
 
 #: The consoles a fence can create: kind -> factory(options).
 KINDS: dict[str, Callable[[dict[str, Any]], AnyConsole]] = {
-    "log": lambda options: Console(),
-    "queue": lambda options: QueueConsole(
-        Queue(
-            visibility_timeout=int(options.get("visibility_timeout", 3)),
-            max_receive_count=(
-                int(options["max_receive_count"]) if options.get("max_receive_count") else None
-            ),
-        )
-    ),
-    "saga": lambda options: SagaConsole(),
+    name: art.erzeuge for name, art in ARTEN.items()
 }
 
 

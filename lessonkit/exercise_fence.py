@@ -11,7 +11,7 @@ from typing import Any
 
 from lessonkit import options as read
 from lessonkit.blocks import Block, ConsoleBlock
-from lessonkit.console_fence import ConsoleRun, console_start, render_console
+from lessonkit.console_fence import BUILD_OPTIONS, ConsoleRun, console_start, render_console
 from lessonkit.errors import LessonError
 from lessonkit.exercises import (
     ConsoleTask,
@@ -106,8 +106,8 @@ CONSOLE_TASK = ExerciseKind(
     {
         "id": read.exercise_id,
         "kind": read.console_kind,
-        "visibility_timeout": read.positive_int("visibility_timeout"),
-        "max_receive_count": read.positive_int("max_receive_count"),
+        # every kind's options; make_console_task refuses those its kind does not know
+        **BUILD_OPTIONS,
     },
     make_console_task,
 )

@@ -34,7 +34,7 @@ from lessonkit.checks import (
     evaluate,
 )
 from lessonkit.console_fence import build_options
-from lessonkit.consoles import ConsoleSessions, strip_expectation
+from lessonkit.consoles import ARTEN, ConsoleSessions, strip_expectation
 from lessonkit.contract import (
     ChallengeData,
     CodeTaskData,
@@ -660,11 +660,18 @@ def _lines(text: str) -> list[str]:
 def make_console_task(slot: int, line: int, src: str, options: dict[str, Any]) -> ConsoleTask:
     found = sections(src)
     parts = _single(src, SECTIONS["konsolen-aufgabe"], "konsolen-aufgabe")
+    kind = options.get("kind", "log")
+    console_options = build_options(options)
+    try:
+        # The fence takes every kind's options; this kind must know each one given.
+        ARTEN[kind].pruefe(console_options)
+    except SimFehler as exc:
+        raise FenceError(str(exc)) from None
     return ConsoleTask(
         **_common(src, slot, line, options, "konsolen-aufgabe"),
         aufgabe=parts.get("aufgabe", ""),
-        kind=options.get("kind", "log"),
-        options=build_options(options),
+        kind=kind,
+        options=console_options,
         setup=_lines(parts.get("setup", "")),
         pruefung=parts["pruefung"],
         loesung=_lines(parts["loesung"]),

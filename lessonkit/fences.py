@@ -28,7 +28,7 @@ from markdown import Markdown
 from lessonkit import exercise_fence
 from lessonkit.blocks import Block, PageState, placeholder
 from lessonkit.cell_fence import PYCELL
-from lessonkit.console_fence import LOG_CONSOLE, QUEUE_CONSOLE, SAGA_CONSOLE
+from lessonkit.console_fence import CONSOLE_FENCES
 from lessonkit.errors import LessonError
 from lessonkit.fence_kind import FenceError, FenceKind
 from lessonkit.moved import MOVED
@@ -45,9 +45,7 @@ def exercise_fences() -> list[str]:
 #: Every fence lessonkit provides, by its name in the Markdown.
 FENCES: dict[str, FenceKind[Any, Any]] = {
     "pycell": PYCELL,
-    "log-konsole": LOG_CONSOLE,
-    "queue-konsole": QUEUE_CONSOLE,
-    "saga-konsole": SAGA_CONSOLE,
+    **CONSOLE_FENCES,  # log-konsole, queue-konsole, …: one per console kind of pysim
     "ts-run": TS_RUN,
     "vorhersage": exercise_fence.PREDICTION,
     "aufgabe": exercise_fence.CODE_TASK,

@@ -40,9 +40,11 @@ from .fehler import (
     VersionsKonflikt,
 )
 from .last import Anfrage, Ergebnis, Lastsim, Wiederholung
-from .last_bild import latenz_vergleich
+from .last.bild import latenz_vergleich
+from .last.schutzschalter import Schutzschalter, ZustandsFehler
 from .log import Entfernt, Log, Record
 from .netz import FakeNetz
+from .queue import Queue
 from .saga import (
     Abgelehnt,
     Dienst,
@@ -54,7 +56,6 @@ from .saga import (
     bestellsaga,
     shop_dienste,
 )
-from .schutzschalter import Schutzschalter, ZustandsFehler
 from .uhren import (
     Ereignis,
     Knoten,
@@ -66,8 +67,7 @@ from .uhren import (
     vergleiche,
     zufallswelt,
 )
-from .versionen import LwwSpeicher, VersionsSpeicher
-from .warteschlange import Queue
+from .uhren.versionen import LwwSpeicher, VersionsSpeicher
 from .zeit import Zeit
 
 __all__ = [

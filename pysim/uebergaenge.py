@@ -1,22 +1,56 @@
-"""Nachschlagen in einer Übergangstabelle (Zustand × Ereignis → neuer Zustand).
+"""Nachschlagen in einer Übergangstabelle (Zustand × Ereignis → neuer Zustand): eine Regel für alle.
 
-Die Modelle halten ihre Regeln in einer Tabelle wie h11 (``warteschlange.UEBERGAENGE``,
-``saga.UEBERGAENGE``). Ein Paar, das die Tabelle nicht kennt, ist ein Fehler im Modell,
-nie eine Eingabe des Lesers: Die öffentlichen Methoden prüfen Eingaben vorher.
+Die Modelle halten ihre Regeln in einer Tabelle wie h11 (``pysim.queue.UEBERGAENGE``,
+``pysim.saga.UEBERGAENGE``, ``pysim.last.schutzschalter.UEBERGAENGE``); Zustände und
+Ereignisse sind Konstanten des Modells. Für jede Tabelle gilt dasselbe:
+
+- ein Paar mit einem Zustand: erlaubt, danach gilt dieser Zustand;
+- ein Paar mit ``None``: erlaubt, es ändert sich nichts (eine doppelte oder verspätete Meldung);
+- ein Paar, das fehlt: kann nicht vorkommen. Die öffentlichen Methoden prüfen die Eingaben des
+  Lesers vorher; kommt es doch vor, ist es ein Fehler in pysim (``ZustandsFehler``, der
+  Zustand, Ereignis und die dort erlaubten Ereignisse nennt), nie ein stiller Übergang.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
+from .fehler import SimFehler
+
+
+class ZustandsFehler(SimFehler, AssertionError):
+    """Ein Ereignis, das die Tabelle im aktuellen Zustand nicht vorsieht (ein Fehler in pysim)."""
+
 
 def schlage_nach(
-    tabelle: Mapping[tuple[str, str], str | None], zustand: str, ereignis: str
+    tabelle: Mapping[tuple[str, str], str | None],
+    zustand: str,
+    ereignis: str,
+    *,
+    muss_aendern: bool = False,
 ) -> str | None:
-    """Der neue Zustand nach ``ereignis`` (``None``: erlaubt, ändert nichts)."""
-    try:
-        return tabelle[(zustand, ereignis)]
-    except KeyError:
-        raise AssertionError(
-            f"Interner Fehler: „{ereignis}“ ist im Zustand „{zustand}“ nicht vorgesehen."
-        ) from None
+    """Der neue Zustand nach ``ereignis`` (``None``: erlaubt, ändert nichts).
+
+    ``muss_aendern``: Das Modell verlässt sich darauf, dass sich der Zustand ändert; ein
+    ``None`` in der Tabelle ist dann genauso ein Fehler wie ein fehlendes Paar.
+    """
+    if (zustand, ereignis) not in tabelle:
+        erlaubt = sorted(e for (z, e) in tabelle if z == zustand)
+        raise ZustandsFehler(
+            f"Interner Fehler: Im Zustand „{zustand}“ ist „{ereignis}“ nicht vorgesehen "
+            f"(vorgesehen: {', '.join(erlaubt) or 'nichts'})."
+        )
+    neu = tabelle[(zustand, ereignis)]
+    if neu is None and muss_aendern:
+        raise ZustandsFehler(
+            f"Interner Fehler: „{ereignis}“ ändert im Zustand „{zustand}“ nichts; "
+            "hier muss es den Zustand ändern."
+        )
+    return neu
+
+
+def wechsle(tabelle: Mapping[tuple[str, str], str | None], zustand: str, ereignis: str) -> str:
+    """Wie ``schlage_nach`` für ein Ereignis, das den Zustand immer ändert."""
+    neu = schlage_nach(tabelle, zustand, ereignis, muss_aendern=True)
+    assert neu is not None
+    return neu

@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+from lessonkit.consoles import ARTEN
 from lessonkit.exercises import SECTIONS
 from lessonkit.fences import FENCES
 from tests.conftest import ROOT
@@ -53,3 +54,31 @@ def test_the_guide_names_no_missing_file() -> None:
         if "<" not in path:
             assert (ROOT / path).exists(), path
     assert "LESSONS.md" not in text
+
+
+def _console_section() -> str:
+    text = GUIDE.read_text(encoding="utf-8")
+    return text.split("## Konsolen:", 1)[1].split("\n## ", 1)[0]
+
+
+def test_the_console_section_names_every_console_kind() -> None:
+    heading = _console_section().splitlines()[0]
+    assert re.findall(r"`([a-z]+-konsole)`", heading) == [art.block for art in ARTEN.values()]
+    task = " ".join(
+        GUIDE.read_text(encoding="utf-8").split("### Konsolen-Aufgabe", 1)[1][:600].split()
+    )
+    for art in ARTEN.values():  # the name each kind's model has in a ``pruefung``
+        assert f'`{art.modell}` (bei `kind="{art.name}"`' in task, art.name
+
+
+def test_the_console_option_table_is_the_descriptors() -> None:
+    """Each option of a console kind has the row its descriptor gives, and no row more."""
+    rows = [line for line in _console_section().splitlines() if line.startswith("| `")]
+    expected = [
+        f'| `{option.name}="…"` | `{art.block}`, `konsolen-aufgabe kind="{art.name}"` | '
+        f"{option.standard} | {option.beschreibung} |"
+        for art in ARTEN.values()
+        for option in art.optionen
+    ]
+    assert rows[2:] == expected  # after session and hidden, which every console has
+    assert [row.split("`")[1] for row in rows[:2]] == ['session="name"', "hidden"]

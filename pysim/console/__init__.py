@@ -1,22 +1,69 @@
-"""Die Befehlskonsolen des Kurses: Log-Konsole (Lektion 2), Queue-Konsole (Lektion 1), Saga-Konsole.
+"""Die Befehlskonsolen des Kurses und was sie gemeinsam haben.
 
-    from pysim.console import Console, QueueConsole, ConsoleResult
+    from pysim.console import LogKonsole, QueueKonsole, ConsoleResult
 
-    c = Console()
+    c = LogKonsole()
     r = c.run("create topic orders partitions 3")
     r.ok, r.text, r.svg          # True, deutscher Text, Bild des Topics
     c.complete("consume orders g")   # ["group"]
 
 ``run`` löst nie eine Ausnahme aus: Jede Eingabe bekommt eine Antwort, und ein fehlgeschlagener
-Befehl ändert nichts. ``parse`` prüft eine Zeile, ohne sie auszuführen. Aufbau: ``parser`` (die
-Grammatik und ihr einer Weg, für Prüfung und Vervollständigung), ``basis`` (ausführen,
-vervollständigen), ``log_console`` und ``queue_console`` (Befehlstabellen und Ausgaben),
-``hilfe`` (Hilfetexte aus den Tabellen), ``werte`` (JSON, Namen, Tabellen), ``ergebnis``.
+Befehl ändert nichts. ``parse`` prüft eine Zeile, ohne sie auszuführen.
+
+Hier liegt nur, was alle Konsolen teilen: ``parser`` (die Grammatik und ihr einer Weg, für
+Prüfung und Vervollständigung), ``basis`` (``BasisKonsole``: ausführen, vervollständigen,
+``hilfe``, ``clear``, ``tick``), ``hilfe`` (Hilfetexte aus den Befehlstabellen), ``werte``
+(JSON, Namen, Tabellen), ``ergebnis`` und ``art`` (``KonsolenArt``, ``arten()``). Jede Konsole
+selbst liegt bei ihrer Simulation: ``pysim/log/konsole.py`` (``LogKonsole``),
+``pysim/queue/konsole.py`` (``QueueKonsole``), ``pysim/saga/konsole.py`` (``SagaKonsole``).
+Die früheren Namen ``Console``, ``QueueConsole`` und ``SagaConsole`` gelten weiter.
 """
 
-from .ergebnis import ConsoleResult
-from .log_console import Console
-from .queue_console import QueueConsole
-from .saga_console import SagaConsole
+from __future__ import annotations
 
-__all__ = ["Console", "ConsoleResult", "QueueConsole", "SagaConsole"]
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from .art import KonsolenArt, KonsolenOption, arten
+from .ergebnis import ConsoleResult
+
+if TYPE_CHECKING:
+    from ..log.konsole import LogKonsole
+    from ..log.konsole import LogKonsole as Console
+    from ..queue.konsole import QueueKonsole
+    from ..queue.konsole import QueueKonsole as QueueConsole
+    from ..saga.konsole import SagaKonsole
+    from ..saga.konsole import SagaKonsole as SagaConsole
+
+#: Name -> (Modul, Klasse). Erst beim Zugriff geladen: Die Konsolen importieren dieses Paket
+#: (``basis``, ``parser``), es darf sie darum nicht beim eigenen Import laden.
+_KONSOLEN = {
+    "LogKonsole": ("pysim.log.konsole", "LogKonsole"),
+    "QueueKonsole": ("pysim.queue.konsole", "QueueKonsole"),
+    "SagaKonsole": ("pysim.saga.konsole", "SagaKonsole"),
+    # die früheren Namen
+    "Console": ("pysim.log.konsole", "LogKonsole"),
+    "QueueConsole": ("pysim.queue.konsole", "QueueKonsole"),
+    "SagaConsole": ("pysim.saga.konsole", "SagaKonsole"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _KONSOLEN:
+        modul, klasse = _KONSOLEN[name]
+        return getattr(importlib.import_module(modul), klasse)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = [
+    "Console",
+    "ConsoleResult",
+    "KonsolenArt",
+    "KonsolenOption",
+    "LogKonsole",
+    "QueueConsole",
+    "QueueKonsole",
+    "SagaConsole",
+    "SagaKonsole",
+    "arten",
+]

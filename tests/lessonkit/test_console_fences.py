@@ -10,7 +10,7 @@ from pymdownx.superfences import SuperFencesException
 
 from lessonkit.errors import LessonError
 from lessonkit.render import BIDI, render_console_entry, render_console_line
-from pysim.console import Console
+from pysim.console import LogKonsole
 from tests.lessonkit.seiten import convert
 
 
@@ -148,7 +148,7 @@ def test_direction_switching_characters_never_reach_the_transcript() -> None:
     # A record value the reader produced (typed as a JSON escape, which the input filter lets
     # through) or a model an author prepared can hold U+202E; shown raw, it mirrored the rest
     # of the line. The build writes it as its code point, as transcript.ts does.
-    c = Console()
+    c = LogKonsole()
     c.run("create topic orders partitions 1")
     c.run('produce orders {"name":"\\u202egnp.exe", "x":"\\u2066a\\u2069"}')
     result = c.run("read orders")
@@ -167,3 +167,39 @@ def test_a_console_answer_shows_code_as_code(tmp_path: Path) -> None:
     codes = [code.get_text() for code in soup.select(".lk-console__out code.lk-console__code")]
     assert codes == ["describe", "hilfe"]
     assert "`" not in soup.select_one(".lk-console__out").get_text()
+
+
+@pytest.mark.parametrize(
+    ("header", "problem"),
+    [
+        (
+            'kind="log" visibility_timeout="7" max_receive_count="2"',
+            "Die Option „visibility_timeout“ gilt nicht für die Log-Konsole (kind=„log“). "
+            "Sie hat keine Optionen.",
+        ),
+        (
+            'kind="saga" max_receive_count="2"',
+            "Die Option „max_receive_count“ gilt nicht für die Saga-Konsole",
+        ),
+    ],
+)
+def test_a_console_task_refuses_an_option_its_kind_does_not_know(
+    tmp_path: Path, header: str, problem: str
+) -> None:
+    text = (
+        f'# T\n\nText.\n\n```konsolen-aufgabe id="k" {header}\n--- pruefung\n'
+        '@pruefe("x")\ndef _():\n    assert False\n--- loesung\ntopics\n```\n'
+    )
+    with pytest.raises(LessonError) as info:
+        convert(tmp_path, text)
+    assert f"seite.md:5: Block `konsolen-aufgabe`: {problem}" in str(info.value)
+
+
+def test_a_console_task_of_the_queue_takes_the_queues_options(tmp_path: Path) -> None:
+    text = (
+        '```konsolen-aufgabe id="k" kind="queue" visibility_timeout="7"\n--- pruefung\n'
+        '@pruefe("gesendet")\ndef _():\n    assert queue.visibility_timeout == 7\n'
+        "    assert len(queue.verlauf()) > 0, 'Nichts gesendet.'\n--- loesung\nsend a\n```\n"
+    )
+    data = json.loads(convert(tmp_path, text).select_one(".lk-exercise__data")["data-lk-json"])
+    assert (data["kind"], data["options"]) == ("queue", {"visibility_timeout": "7"})

@@ -1,4 +1,4 @@
-"""Console pictures stay bounded (issue 28): many consumer groups, topics or members or a long
+"""LogKonsole pictures stay bounded (issue 28): many consumer groups, topics or members or a long
 simulated time give a picture of fixed size at most, with a line that says what is left out.
 
 Before: 200 groups drew every group (~700 KB, 6,300 elements); 500 × ``tick 100`` drew a
@@ -15,11 +15,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pysim import Log, Queue
-from pysim.console import Console, QueueConsole, SagaConsole
-from pysim.log_bild import MAX_GRUPPEN, MAX_HINWEISE, MAX_MITGLIEDER, MAX_TOPICS
-from pysim.saga_bild import FENSTER
-from pysim.warteschlange_bild import FENSTER as QUEUE_FENSTER
-from pysim.warteschlange_bild import NACH_JETZT
+from pysim.console import LogKonsole, QueueKonsole, SagaKonsole
+from pysim.log.bild import MAX_GRUPPEN, MAX_HINWEISE, MAX_MITGLIEDER, MAX_TOPICS
+from pysim.queue.bild import FENSTER as QUEUE_FENSTER
+from pysim.queue.bild import NACH_JETZT
+from pysim.saga.bild import FENSTER
 from tests.pysim.konsolen import ausfuehren
 from tests.pysim.svg_regeln import NS, allgemeine_regeln
 
@@ -53,8 +53,8 @@ def beschreibung(svg: str) -> str:
     return desc.text
 
 
-def log_mit_gruppen(anzahl: int, partitionen: int = 3, eintraege: int = 10) -> Console:
-    c = Console()
+def log_mit_gruppen(anzahl: int, partitionen: int = 3, eintraege: int = 10) -> LogKonsole:
+    c = LogKonsole()
     assert c.run(f"create topic orders partitions {partitionen}").ok
     for i in range(eintraege):
         assert c.run(f"produce orders key=customer-{i} {{}}").ok
@@ -147,8 +147,8 @@ def test_groups_with_many_members_keep_their_notes_short() -> None:
     assert hinweise[-1].startswith("… und 7 weitere Zeilen über Mitglieder")
 
 
-def gruppe_in_topics(topics: int, mitglieder: int = 1, partitionen: int = 3) -> Console:
-    c = Console()
+def gruppe_in_topics(topics: int, mitglieder: int = 1, partitionen: int = 3) -> LogKonsole:
+    c = LogKonsole()
     for t in range(topics):
         assert c.run(f"create topic t{t:03d} partitions {partitionen}").ok
         for i in range(12):
@@ -207,10 +207,10 @@ def test_a_group_in_big_topics_draws_fewer_of_them() -> None:
 # --- queue ------------------------------------------------------------------------------------
 
 
-def queue_nach(ticks: int) -> QueueConsole:
+def queue_nach(ticks: int) -> QueueKonsole:
     """Lesson 1's queue, a message acknowledged, one in the Dead Letter Queue, then ``ticks`` ×
     ``tick 100`` and two messages on their way."""
-    k = QueueConsole(max_receive_count=2)
+    k = QueueKonsole(max_receive_count=2)
     zeilen = ["send zahlung-1", "send gift", "send zahlung-3", "receive as A", "ack 1"]
     zeilen += ["receive as B", "tick 4", "receive as C", "tick 4"]
     zeilen += ["tick 100"] * ticks + ["send zahlung-4", "receive as A", "tick 2", "receive as B"]
@@ -283,7 +283,7 @@ def test_a_long_visibility_timeout_ends_at_the_pictures_edge() -> None:
     timeout=st.integers(min_value=1, max_value=100),
 )
 def test_queue_pictures_stay_within_fixed_bounds(zeilen: list[str], timeout: int) -> None:
-    k = QueueConsole(visibility_timeout=timeout, max_receive_count=3)
+    k = QueueKonsole(visibility_timeout=timeout, max_receive_count=3)
     for zeile in zeilen:
         r = ausfuehren(k, zeile)
         if r.svg is not None:
@@ -294,7 +294,7 @@ def test_queue_pictures_stay_within_fixed_bounds(zeilen: list[str], timeout: int
 
 
 def test_500_ticks_of_100_show_the_last_window_with_a_note() -> None:
-    k = SagaConsole()
+    k = SagaKonsole()
     assert k.run("start b7").ok
     for _ in range(500):
         assert k.run("tick 100").ok
@@ -317,7 +317,7 @@ def test_500_ticks_of_100_show_the_last_window_with_a_note() -> None:
 
 
 def test_a_short_saga_shows_its_whole_time_without_a_note() -> None:
-    k = SagaConsole()
+    k = SagaKonsole()
     ausfuehren(k, "start b7")
     svg = ausfuehren(k, "tick 20").svg
     assert svg is not None
@@ -345,7 +345,7 @@ def test_a_short_saga_shows_its_whole_time_without_a_note() -> None:
     )
 )
 def test_saga_pictures_stay_within_fixed_bounds(zeilen: list[str]) -> None:
-    k = SagaConsole()
+    k = SagaKonsole()
     for n, zeile in enumerate(zeilen):
         r = ausfuehren(k, zeile.format(n=n))
         if r.svg is not None:

@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pysim.console import Console, ConsoleResult, QueueConsole, SagaConsole
+from pysim.console import ConsoleResult, LogKonsole, QueueKonsole, SagaKonsole
 
 EINSTELLUNGEN = settings(max_examples=150, deadline=None)
 
@@ -127,7 +127,7 @@ def zeilen_strategie(zeilen: list[str]) -> st.SearchStrategy[list[str]]:
     return st.lists(eine, max_size=40)
 
 
-def pruefe_ablauf(konsole: Console | QueueConsole, zeilen: list[str]) -> list[str]:
+def pruefe_ablauf(konsole: LogKonsole | QueueKonsole, zeilen: list[str]) -> list[str]:
     ausgaben = []
     for zeile in zeilen:
         vorher = konsole.state_dump()
@@ -151,8 +151,8 @@ def pruefe_ablauf(konsole: Console | QueueConsole, zeilen: list[str]) -> list[st
 @EINSTELLUNGEN
 @given(zeilen=zeilen_strategie(LOG_ZEILEN))
 def test_log_konsole_wirft_nie_und_fehler_aendern_nichts(zeilen: list[str]) -> None:
-    erste = pruefe_ablauf(Console(), zeilen)
-    assert pruefe_ablauf(Console(), zeilen) == erste
+    erste = pruefe_ablauf(LogKonsole(), zeilen)
+    assert pruefe_ablauf(LogKonsole(), zeilen) == erste
 
 
 @EINSTELLUNGEN
@@ -160,17 +160,17 @@ def test_log_konsole_wirft_nie_und_fehler_aendern_nichts(zeilen: list[str]) -> N
 def test_queue_konsole_wirft_nie_und_fehler_aendern_nichts(
     zeilen: list[str], max_versuche: int | None
 ) -> None:
-    erste = pruefe_ablauf(QueueConsole(max_versuche=max_versuche), zeilen)
-    assert pruefe_ablauf(QueueConsole(max_versuche=max_versuche), zeilen) == erste
+    erste = pruefe_ablauf(QueueKonsole(max_versuche=max_versuche), zeilen)
+    assert pruefe_ablauf(QueueKonsole(max_versuche=max_versuche), zeilen) == erste
 
 
 @EINSTELLUNGEN
 @given(zeile=st.text(max_size=60))
 def test_complete_wirft_nie(zeile: str) -> None:
-    c = Console()
+    c = LogKonsole()
     c.run("create topic orders partitions 3")
     c.run("consume orders group billing")
-    for konsole in (c, QueueConsole()):
+    for konsole in (c, QueueKonsole()):
         kandidaten = konsole.complete(zeile)
         assert isinstance(kandidaten, list) and kandidaten == sorted(kandidaten)
 
@@ -193,9 +193,9 @@ def test_richtungszeichen_werden_abgelehnt_und_aendern_nichts(
     # A bidi override passed the control-character filter and mirrored the rest of the
     # transcript line; now it is refused with a German message, in any console, anywhere.
     feindlich = zeile[:stelle] + zeichen + zeile[stelle:]
-    c = Console()
+    c = LogKonsole()
     c.run("create topic orders partitions 3")
-    for konsole in (c, QueueConsole(), SagaConsole()):
+    for konsole in (c, QueueKonsole(), SagaKonsole()):
         vorher = konsole.state_dump()
         r = konsole.run(feindlich)
         assert konsole.state_dump() == vorher

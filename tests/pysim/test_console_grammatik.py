@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pysim.console import Console, QueueConsole, SagaConsole
+from pysim.console import LogKonsole, QueueKonsole, SagaKonsole
 from pysim.console.basis import BasisKonsole
 from pysim.console.parser import EingabeFehler, EingabeFehlt
 from tests.pysim.konsolen import vorbereitet
@@ -34,16 +34,16 @@ QUEUE_VORBEREITUNG = ["send a", "send b", "receive as A", "receive as B", "tick 
 SAGA_VORBEREITUNG = ["start b7", "stoerung ablehnen versand", "tick 3"]
 
 
-def log_konsole() -> Console:
-    return vorbereitet(Console(), LOG_VORBEREITUNG)
+def log_konsole() -> LogKonsole:
+    return vorbereitet(LogKonsole(), LOG_VORBEREITUNG)
 
 
-def queue_konsole() -> QueueConsole:
-    return vorbereitet(QueueConsole(max_versuche=2), QUEUE_VORBEREITUNG)
+def queue_konsole() -> QueueKonsole:
+    return vorbereitet(QueueKonsole(max_versuche=2), QUEUE_VORBEREITUNG)
 
 
-def saga_konsole() -> SagaConsole:
-    return vorbereitet(SagaConsole(), SAGA_VORBEREITUNG)
+def saga_konsole() -> SagaKonsole:
+    return vorbereitet(SagaKonsole(), SAGA_VORBEREITUNG)
 
 
 def urteil(konsole: BasisKonsole[Any], zeile: str) -> str:

@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from pysim import Log
-from pysim.console import Console, ConsoleResult
+from pysim.console import ConsoleResult, LogKonsole
 from tests.pysim.konsolen import absaetze_ganz, ausfuehren, vorbereitet
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -22,8 +22,8 @@ VORBEREITUNG = [
 ]
 
 
-def konsole(*zeilen: str) -> Console:
-    return vorbereitet(Console(), [*VORBEREITUNG, *zeilen])
+def konsole(*zeilen: str) -> LogKonsole:
+    return vorbereitet(LogKonsole(), [*VORBEREITUNG, *zeilen])
 
 
 def texte(svg: str) -> list[str]:
@@ -34,7 +34,7 @@ def texte(svg: str) -> list[str]:
 
 
 def test_customer_7_geht_in_partition_1() -> None:
-    c = Console()
+    c = LogKonsole()
     c.run("create topic orders partitions 3")
     r = ausfuehren(c, 'produce orders key=customer-7 {"order":61,"total":12.40}')
     assert r.ok and r.command == "produce"
@@ -43,7 +43,7 @@ def test_customer_7_geht_in_partition_1() -> None:
 
 
 def test_drei_ereignisse_einer_bestellung_in_einer_partition() -> None:
-    c = Console()
+    c = LogKonsole()
     c.run("create topic orders partitions 3")
     for offset, event in enumerate(["placed", "paid", "shipped"]):
         r = c.run(f'produce orders key=order-61 {{"order":61,"event":"{event}"}}')
@@ -94,7 +94,7 @@ def test_vierte_kopie_ist_untaetig() -> None:
 
 
 def test_stock_korrektur_partition_2_offset_3() -> None:
-    c = Console()
+    c = LogKonsole()
     c.run("create topic stock partitions 3")
     for change in (24, -4, -3):
         c.run(f'produce stock key=product-7 {{"product":7,"change":{change}}}')
@@ -170,7 +170,7 @@ def test_seek_nur_fuer_eigene_partitionen_nach_dem_lesen() -> None:
 
 
 def test_max_begrenzt() -> None:
-    c = Console()
+    c = LogKonsole()
     c.run("create topic t partitions 1")
     for i in range(5):
         c.run(f"produce t {i}")
@@ -183,7 +183,7 @@ def test_max_begrenzt() -> None:
 
 
 def test_create_und_topics() -> None:
-    c = Console()
+    c = LogKonsole()
     assert c.run("topics").text.startswith("Noch keine Topics.")
     assert c.run("topics").svg is None
     r = ausfuehren(c, "create topic orders partitions 3")
@@ -213,7 +213,7 @@ def test_read() -> None:
 
 
 def test_read_zeigt_hoechstens_30_zeilen() -> None:
-    c = Console()
+    c = LogKonsole()
     c.run("create topic t")
     for i in range(35):
         c.run(f"produce t {i}")
@@ -246,7 +246,7 @@ def test_describe_ohne_position() -> None:
 
 
 def test_groups() -> None:
-    c = Console()
+    c = LogKonsole()
     assert c.run("groups").text.startswith("Noch keine Gruppen.")
     c = konsole("consume orders group email")
     r = ausfuehren(c, "groups")
@@ -258,7 +258,7 @@ def test_groups() -> None:
 
 
 def test_offsets_ohne_gruppe() -> None:
-    c = Console()
+    c = LogKonsole()
     c.run("create topic t partitions 2")
     r = ausfuehren(c, "offsets t")
     assert "Noch keine Gruppe hat hier eine Position gespeichert." in r.text
@@ -301,7 +301,7 @@ def test_update_und_delete_gibt_es_nicht(zeile: str) -> None:
 
 
 def test_hilfe() -> None:
-    c = Console()
+    c = LogKonsole()
     r = ausfuehren(c, "hilfe")
     assert r.ok and r.svg is None and r.command == "hilfe"
     for name in (
@@ -416,7 +416,7 @@ def test_vorhandenes_log_und_state_dump() -> None:
     log = Log()
     log.create_topic("orders", partitions=2)
     log.produce("orders", {"a": 1})
-    c = Console(log)
+    c = LogKonsole(log)
     assert c.log is log
     assert c.state_dump().splitlines() == [
         "topic orders partitions=2 reihum=1",
@@ -531,13 +531,13 @@ def test_fehler(zeile: str, meldung: str, command: str) -> None:
 
 
 def test_keine_topics_meldung() -> None:
-    r = Console().run("read orders")
+    r = LogKonsole().run("read orders")
     assert "es gibt noch kein Topic" in r.text
     assert "create topic orders partitions 3" in r.text
 
 
 def test_json_zeiger_steht_an_der_stelle() -> None:
-    r = Console(_log_mit_orders()).run('produce orders {"order":61 "total":1}')
+    r = LogKonsole(_log_mit_orders()).run('produce orders {"order":61 "total":1}')
     zeilen = r.text.splitlines()
     wert, zeiger = zeilen[2], zeilen[3]
     assert wert[zeiger.index("^")] == '"'
@@ -564,7 +564,7 @@ def test_interner_fehler_wird_zur_meldung(monkeypatch: pytest.MonkeyPatch) -> No
 
 
 def test_keine_zeichenkette() -> None:
-    r = Console().run(None)  # type: ignore[arg-type]
+    r = LogKonsole().run(None)  # type: ignore[arg-type]
     assert not r.ok and "Text" in r.text
 
 
@@ -610,7 +610,7 @@ def test_bild_nach_reset_mit_allen_gruppen() -> None:
 
 
 def test_schmales_bild_legende_passt() -> None:
-    c = Console()
+    c = LogKonsole()
     c.run("create topic t")
     r = c.run("consume t group g")
     root = ET.fromstring(r.svg)
@@ -714,7 +714,7 @@ def test_complete(zeile: str, erwartet: list[str]) -> None:
 
 
 def test_complete_wirft_nie() -> None:
-    c = Console()
+    c = LogKonsole()
     for zeile in [None, "x" * 5000, "a\nb", "consume orders group g as "]:
         assert isinstance(c.complete(zeile), list)  # type: ignore[arg-type]
 

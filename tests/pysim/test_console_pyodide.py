@@ -58,10 +58,10 @@ QUEUE_SKRIPT = [
 ]
 
 VORSPANN = """\
-from pysim.console import Console, QueueConsole
+from pysim.console import LogKonsole, QueueKonsole
 
-konsole = Console()
-queue = QueueConsole(max_versuche=2)
+konsole = LogKonsole()
+queue = QueueKonsole(max_versuche=2)
 
 
 def zeigen(k, zeilen):

@@ -7,15 +7,15 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from pysim import Queue
-from pysim.console import ConsoleResult, QueueConsole
+from pysim.console import ConsoleResult, QueueKonsole
 from tests.pysim.konsolen import UEBUNG_1, ausfuehren, vorbereitet
 
 NS = "{http://www.w3.org/2000/svg}"
 
 
-def uebung_1() -> QueueConsole:
+def uebung_1() -> QueueKonsole:
     """Die Konsole nach Übung 1 (Visibility Timeout 3)."""
-    return vorbereitet(QueueConsole(visibility_timeout=3), UEBUNG_1)
+    return vorbereitet(QueueKonsole(visibility_timeout=3), UEBUNG_1)
 
 
 def test_uebung_1_der_lektion() -> None:
@@ -34,7 +34,7 @@ def test_uebung_1_der_lektion() -> None:
 
 
 def test_send_receive_tick_texte() -> None:
-    q = QueueConsole()
+    q = QueueKonsole()
     assert (
         ausfuehren(q, "send zahlung-1").text == "Nachricht 1 „zahlung-1“ gesendet, jetzt sichtbar."
     )
@@ -57,7 +57,7 @@ def test_send_receive_tick_texte() -> None:
 
 
 def test_receive_ohne_sichtbare_nachricht() -> None:
-    q = QueueConsole()
+    q = QueueKonsole()
     assert ausfuehren(q, "receive").text == "Keine Nachricht sichtbar: receive liefert nichts."
     q.run("send a")
     q.run("receive as A")
@@ -66,7 +66,7 @@ def test_receive_ohne_sichtbare_nachricht() -> None:
 
 
 def test_ack_einer_wieder_sichtbaren_nachricht() -> None:
-    q = QueueConsole()
+    q = QueueKonsole()
     q.run("send a")
     q.run("receive")
     q.run("tick 5")
@@ -75,7 +75,7 @@ def test_ack_einer_wieder_sichtbaren_nachricht() -> None:
 
 
 def test_status_und_dlq() -> None:
-    q = QueueConsole(max_versuche=2)
+    q = QueueKonsole(max_versuche=2)
     for zeile in [
         "send zahlung-1",
         "send gift",
@@ -104,7 +104,7 @@ def test_status_und_dlq() -> None:
 
 
 def test_status_leer() -> None:
-    r = QueueConsole().run("status")
+    r = QueueKonsole().run("status")
     assert r.text.splitlines() == [
         "t=0, Visibility Timeout 3",
         "Noch keine Nachricht. Sende eine: send zahlung-1",
@@ -114,13 +114,13 @@ def test_status_leer() -> None:
 def test_vorhandene_queue() -> None:
     modell = Queue(visibility_timeout=5)
     modell.send("x")
-    q = QueueConsole(modell)
+    q = QueueKonsole(modell)
     assert q.queue is modell
     assert "bis t=5" in q.run("receive").text
 
 
 def test_hilfe_und_clear() -> None:
-    q = QueueConsole()
+    q = QueueKonsole()
     r = ausfuehren(q, "hilfe")
     for name in ("send", "receive", "ack", "tick", "status", "clear"):
         assert f"  {name} " in r.text
@@ -153,7 +153,7 @@ FEHLER = [
 
 @pytest.mark.parametrize(("zeile", "meldung", "command"), FEHLER)
 def test_fehler(zeile: str, meldung: str, command: str) -> None:
-    q = QueueConsole()
+    q = QueueKonsole()
     q.run("send zahlung-1")
     r = ausfuehren(q, zeile)
     assert not r.ok
@@ -210,7 +210,7 @@ def test_state_dump() -> None:
 
 
 def test_ack_as_consumer_wie_receipt_handle() -> None:
-    q = QueueConsole(visibility_timeout=3)
+    q = QueueKonsole(visibility_timeout=3)
     for zeile in ["send zahlung-1", "send zahlung-2", "receive as A", "tick 2"]:
         assert q.run(zeile).ok
     for zeile in ["receive as B", "ack 2", "tick 1", "receive as C"]:

@@ -6,8 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pysim import EventStore, FakeNetz, Log, Queue, SimFehler, bestand
-from pysim.log_regeln import zuteilen
-from pysim.warteschlange import OFFEN
+from pysim.log.regeln import zuteilen
+from pysim.queue.regeln import UNERLEDIGT
 
 EINSTELLUNGEN = settings(max_examples=150, deadline=None)
 
@@ -56,7 +56,7 @@ def test_bestaetigte_nachricht_wird_nie_wieder_ausgeliefert(ops, vt, max_versuch
                     raise AssertionError("unbekannte ID ohne Fehler")
         else:
             q.tick(arg)
-        offen = sum(1 for i in q.ids() if q.zustand(i) in OFFEN)
+        offen = sum(1 for i in q.ids() if q.zustand(i) in UNERLEDIGT)
         assert q.offen() == offen == len(q.sichtbar()) + len(q.unterwegs())
         dlq = q.dlq.offen() if q.dlq is not None else 0
         assert offen + len(bestaetigt) + dlq == gesendet

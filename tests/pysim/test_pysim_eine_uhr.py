@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pysim import FakeNetz, Log, Queue, UngueltigeEingabe, Zeit
-from pysim.warteschlange import SICHTBAR, UNTERWEGS
+from pysim.queue.regeln import IN_DLQ, SICHTBAR, UNTERWEGS, WIEDER_SICHTBAR
 
 
 def _szenario() -> tuple[list[tuple[int, str, Any]], Queue]:
@@ -36,7 +36,7 @@ def _szenario() -> tuple[list[tuple[int, str, Any]], Queue]:
         netz.tick(1)
         for e in q.verlauf():
             eintrag = (e.zeit, e.art, e.id)
-            if e.art in ("wieder_sichtbar", "in_dlq") and eintrag not in protokoll:
+            if e.art in (WIEDER_SICHTBAR, IN_DLQ) and eintrag not in protokoll:
                 protokoll.append(eintrag)
     assert q.ids() == [1, 2, 3, 4]
     return protokoll, q

@@ -18,7 +18,7 @@ from pysim import (
     ZustandsFehler,
     latenz_vergleich,
 )
-from pysim.schutzschalter import UEBERGAENGE
+from pysim.last.schutzschalter import UEBERGAENGE
 
 NS = "{http://www.w3.org/2000/svg}"
 
@@ -265,7 +265,10 @@ def test_breaker_opens_waits_and_probes() -> None:
 def test_breaker_table_refuses_what_it_does_not_list() -> None:
     s = Schutzschalter()
     assert ("geschlossen", "pause_vorbei") not in UEBERGAENGE
-    with pytest.raises(ZustandsFehler, match="Im Zustand „geschlossen“"):
+    with pytest.raises(
+        ZustandsFehler,
+        match="Interner Fehler: Im Zustand „geschlossen“ ist „pause_vorbei“ nicht vorgesehen",
+    ):
         s._ereignis("pause_vorbei", 0)
     assert s.zustand == "geschlossen"
     with pytest.raises(UngueltigeEingabe, match="vorwärts"):

@@ -16,7 +16,7 @@ from pysim import (
     UngueltigeEingabe,
     UnveraenderlichFehler,
 )
-from pysim.log_regeln import partition_fuer_schluessel, schluessel_hash, zuteilen
+from pysim.log.regeln import partition_fuer_schluessel, schluessel_hash, zuteilen
 
 
 @pytest.fixture

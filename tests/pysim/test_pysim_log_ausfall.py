@@ -15,9 +15,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pysim import Log, SimFehler, UngueltigeEingabe
-from pysim import log_regeln as regeln
-from pysim.console import Console
+from pysim.console import LogKonsole
 from pysim.fehler import CommitAbgelehnt, NichtZugeteilt
+from pysim.log import regeln
 from tests.pysim.konsolen import absaetze_ganz, vorbereitet
 
 EINSTELLUNGEN = settings(
@@ -27,7 +27,7 @@ EINSTELLUNGEN = settings(
 
 def zustand(log: Log) -> str:
     """Alles, was ein Aufruf ändern könnte, als Text (wie die Konsole es vergleicht)."""
-    return Console(log).state_dump()
+    return LogKonsole(log).state_dump()
 
 
 def zwei_mitglieder(timeout: int | None = 3, session: int | None = None) -> Log:
@@ -426,7 +426,7 @@ def test_reset_vergisst_ungespeichertes() -> None:
 
 def test_konsole_erzaehlt_den_ausfall() -> None:
     c = vorbereitet(
-        Console(),
+        LogKonsole(),
         [
             "max-poll 3",
             "create topic orders partitions 3",
@@ -453,10 +453,10 @@ def test_konsole_erzaehlt_den_ausfall() -> None:
     assert "billing-2: entfernt bei t=4" in r.text
 
 
-def ausfall_konsole(*danach: str) -> Console:
+def ausfall_konsole(*danach: str) -> LogKonsole:
     """billing-1 (p0, p1) and billing-2 (p2, read without commit), max poll interval 3."""
     return vorbereitet(
-        Console(),
+        LogKonsole(),
         [
             "max-poll 3",
             "create topic orders partitions 3",
@@ -509,7 +509,7 @@ def test_tick_n_erzaehlt_wie_n_mal_tick() -> None:
 
 
 def test_konsole_commit_tick_timeout_leave() -> None:
-    c = Console()
+    c = LogKonsole()
     for zeile in [
         "create topic orders partitions 2",
         'produce orders {"n":1}',
@@ -555,7 +555,7 @@ def test_konsole_commit_tick_timeout_leave() -> None:
     ],
 )
 def test_konsole_fehler(zeile: str, meldung: str) -> None:
-    c = Console()
+    c = LogKonsole()
     c.run("create topic orders partitions 3")
     c.run("create topic stock")
     c.run("consume stock group billing")

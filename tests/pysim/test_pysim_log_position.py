@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pysim import CommitAbgelehnt, Log, NichtZugeteilt, SimFehler, UngueltigeEingabe
-from pysim.console import Console
+from pysim.console import LogKonsole
 
 EINSTELLUNGEN = settings(
     max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow]
@@ -21,7 +21,7 @@ EINSTELLUNGEN = settings(
 
 
 def zustand(log: Log) -> str:
-    return Console(log).state_dump()
+    return LogKonsole(log).state_dump()
 
 
 def ein_topic(eintraege: int = 5, partitionen: int = 1) -> Log:

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from pysim import Queue, SimFehler, UnbekannteNachricht, UngueltigeEingabe
-from pysim.warteschlange import BESTAETIGT, IN_DLQ, SICHTBAR, UEBERGAENGE, UNTERWEGS, uebergang
+from pysim.queue.regeln import BESTAETIGT, IN_DLQ, SICHTBAR, UEBERGAENGE, UNTERWEGS, uebergang
 from tests.pysim.szenario import szenario
 
 
@@ -193,7 +193,7 @@ def test_dlq_nach_max_versuchen() -> None:
     assert q.dlq.offen() == 1
     assert q.dlq.receive() == {"id": i, "body": "gift", "versuche": 1}
     assert q.ack(i) is False  # in der Haupt-Queue ist sie weg
-    assert [e.art for e in q.verlauf(i)][-1] == "in_dlq"
+    assert [e.art for e in q.verlauf(i)][-1] == IN_DLQ
 
 
 def test_dlq_nicht_bei_ack_im_letzten_versuch() -> None:
@@ -233,7 +233,7 @@ def test_verlauf_als_daten() -> None:
         (0, "ausgeliefert", "A", 3),
         (3, "wieder_sichtbar", None, None),
         (4, "ausgeliefert", "C", 7),
-        (4, "bestaetigt", "C", None),
+        (4, BESTAETIGT, "C", None),
     ]
     assert str(q.verlauf(1)[1]) == (
         "t=0: Nachricht 1 ausgeliefert an A (Versuch 1, unsichtbar bis t=3)"
@@ -250,7 +250,7 @@ def test_verlauf_aller_nachrichten_in_echter_reihenfolge() -> None:
         (1, "gesendet"),
         (2, "gesendet"),
         (1, "ausgeliefert"),
-        (1, "bestaetigt"),
+        (1, BESTAETIGT),
     ]
 
 
@@ -292,7 +292,7 @@ def test_gemeinsame_uhr_timeouts_laufen_auch_ohne_queue_tick() -> None:
     assert [(e.zeit, e.art) for e in q.verlauf(i)] == [
         (0, "gesendet"),
         (0, "ausgeliefert"),
-        (2, "in_dlq"),
+        (2, IN_DLQ),
     ]
     assert [(e.zeit, e.art) for e in q.dlq.verlauf(i)] == [(2, "gesendet")]
 

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from pysim import Log, Queue
-from pysim.log_bild import MAX_SCHLUESSEL_ZEICHEN, schluessel_zeilen
+from pysim.log.bild import MAX_SCHLUESSEL_ZEICHEN, schluessel_zeilen
 from pysim.svg import FARBEN, Zeichnung, escape, kuerze, textbreite
 from tests.pysim.svg_regeln import NS, allgemeine_regeln, parse
 

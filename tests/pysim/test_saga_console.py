@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 
 from lessonkit.consoles import KINDS
-from pysim.console import SagaConsole
+from pysim.console import SagaKonsole
 from tests.pysim.konsolen import absaetze_ganz, ausfuehren
 
 
 def test_ablehnung_und_kompensation() -> None:
-    k = SagaConsole()
+    k = SagaKonsole()
     assert ausfuehren(k, "stoerung ablehnen versand").ok
     r = ausfuehren(k, "start b7")
     assert r.ok and r.svg
@@ -24,7 +24,7 @@ def test_ablehnung_und_kompensation() -> None:
 
 
 def test_orchestrator_wartet_auf_neustart() -> None:
-    k = SagaConsole()
+    k = SagaKonsole()
     for zeile in ("stoerung orchestrator lager", "start b7", "tick 10"):
         assert ausfuehren(k, zeile).ok
     assert not k.sim.orchestrator_laeuft
@@ -54,14 +54,14 @@ def test_orchestrator_wartet_auf_neustart() -> None:
     ],
 )
 def test_fehler_sind_deutsch_und_aendern_nichts(zeile: str, teil: str) -> None:
-    k = SagaConsole()
+    k = SagaKonsole()
     r = ausfuehren(k, zeile)
     assert not r.ok
     assert teil in r.text
 
 
 def test_doppelter_name_und_ausgefallener_orchestrator() -> None:
-    k = SagaConsole()
+    k = SagaKonsole()
     ausfuehren(k, "stoerung orchestrator zahlung")
     ausfuehren(k, "start b7")
     r = ausfuehren(k, "start b7")
@@ -72,7 +72,7 @@ def test_doppelter_name_und_ausgefallener_orchestrator() -> None:
 
 
 def test_vervollstaendigung() -> None:
-    k = SagaConsole()
+    k = SagaKonsole()
     ausfuehren(k, "start b7")
     assert k.complete("st") == ["start", "status", "stoerung"]
     assert k.complete("stoerung v") == ["verspaetet"]
@@ -83,7 +83,7 @@ def test_vervollstaendigung() -> None:
 
 
 def test_hilfe_aus_der_tabelle() -> None:
-    k = SagaConsole()
+    k = SagaKonsole()
     text = ausfuehren(k, "hilfe").text
     for name in ("start", "stoerung", "tick", "neustart", "status"):
         assert name in text
@@ -93,7 +93,7 @@ def test_hilfe_aus_der_tabelle() -> None:
 
 def test_lessonkit_kennt_die_konsole() -> None:
     k = KINDS["saga"]({})
-    assert isinstance(k, SagaConsole)
+    assert isinstance(k, SagaKonsole)
     assert k.run("start b7").ok
 
 

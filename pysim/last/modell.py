@@ -40,12 +40,13 @@ from collections import deque
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from .fehler import UngueltigeEingabe, pruefe_ganzzahl
+from ..fehler import UngueltigeEingabe, pruefe_ganzzahl
+from ..zeit import Termin, Zeit
+from .bild import perzentile_bild, verlauf_bild, wellen_bild
 from .schutzschalter import Schutzschalter
-from .zeit import Termin, Zeit
 
 if TYPE_CHECKING:
-    from .svg import Bild
+    from ..svg import Bild
 
 #: So oft darf eine Anfrage höchstens versucht werden; mehr ist ein Fehler der Strategie.
 MAX_VERSUCHE = 50
@@ -298,19 +299,16 @@ class Ergebnis:
 
     def bild(self) -> Bild:
         """Warteschlange und Worker in Arbeit über die Zeit, als Liniendiagramm."""
-        from .last_bild import verlauf_bild
 
         return verlauf_bild(self)
 
     def wellen_bild(self) -> Bild:
         """Versuche, die beim Dienst ankamen, je Raster: erste Versuche und Wiederholungen."""
-        from .last_bild import wellen_bild
 
         return wellen_bild(self)
 
     def latenz_bild(self) -> Bild:
         """p50, p90, p99 und das Maximum als Balken."""
-        from .last_bild import perzentile_bild
 
         return perzentile_bild({"": self})
 

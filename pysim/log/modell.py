@@ -41,9 +41,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
-from . import log_regeln as regeln
-from .eingefroren import einfrieren, felder_fest
-from .fehler import (
+from ..eingefroren import einfrieren, felder_fest
+from ..fehler import (
     CommitAbgelehnt,
     NichtZugeteilt,
     TopicExistiertSchon,
@@ -57,7 +56,9 @@ from .fehler import (
     pruefe_ganzzahl,
     pruefe_name,
 )
-from .svg import Bild
+from ..svg import Bild
+from . import regeln
+from .bild import gruppen_bild, topic_bild
 
 ERLAUBTE_ZEICHEN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
 
@@ -233,7 +234,6 @@ class Topic:
 
     def bild(self) -> Bild:
         """Die Partitionen als Bild (ohne Gruppen)."""
-        from .log_bild import topic_bild
 
         return topic_bild(self, [])
 
@@ -379,7 +379,6 @@ class Gruppe:
 
     def bild(self) -> Bild:
         """Für jedes gelesene Topic die Partitionen mit der Zeile dieser Gruppe."""
-        from .log_bild import gruppen_bild
 
         return gruppen_bild(self._log, self)
 
@@ -956,7 +955,6 @@ class Log:
 
     def bild(self, topic: str, gruppen: list[str] | None = None) -> Bild:
         """Ein Topic mit seinen Gruppen darunter (ohne ``gruppen``: alle mit Position)."""
-        from .log_bild import topic_bild
 
         t = self._topic(topic)
         namen = (

@@ -40,10 +40,11 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .fehler import SimFehler, UngueltigeEingabe, aufzaehlung, pruefe_ganzzahl, pruefe_name
-from .svg import Bild
-from .uebergaenge import schlage_nach
-from .zeit import AufDerZeit, Termin, Zeit
+from ..fehler import SimFehler, UngueltigeEingabe, aufzaehlung, pruefe_ganzzahl, pruefe_name
+from ..svg import Bild
+from ..uebergaenge import schlage_nach
+from ..zeit import AufDerZeit, Termin, Zeit
+from .bild import zeitleiste
 
 # --- Zustände eines Schritts und die erlaubten Übergänge (die einzige Stelle mit Regeln) ---
 
@@ -744,7 +745,6 @@ class SagaSim(AufDerZeit):
 
     def bild(self, saga: str | None = None) -> Bild:
         """Die Schritte einer Saga über die Zeit (ohne ``saga``: die zuletzt gestartete)."""
-        from .saga_bild import zeitleiste
 
         if saga is not None:
             self._eintrag(saga)

@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .fehler import (
+from ..fehler import (
     SimFehler,
     UnbekannterKnoten,
     UngueltigeEingabe,
@@ -43,9 +43,10 @@ from .fehler import (
     pruefe_ganzzahl,
     pruefe_verzoegerung,
 )
-from .netz import FakeNetz
-from .svg import Bild
-from .zeit import AufDerZeit, Zeit
+from ..netz import FakeNetz
+from ..svg import Bild
+from ..zeit import AufDerZeit, Zeit
+from .bild import raumzeit
 
 # --- Vergleich zweier Vektoren ---
 
@@ -583,7 +584,6 @@ class Welt(AufDerZeit):
         markiere: Iterable[str] = (),
     ) -> Bild:
         """Das Raum-Zeit-Diagramm: eine Spalte je Knoten, Pfeile für Nachrichten."""
-        from .uhren_bild import raumzeit
 
         return raumzeit(self, uhr=uhr, lamport=lamport, vektor=vektor, markiere=markiere)
 

@@ -1,0 +1,106 @@
+"""One folder per simulation (issue 29): the new paths, the old paths as shims, the descriptors."""
+
+from __future__ import annotations
+
+import importlib
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import pysim
+from pysim.console import KonsolenArt, arten
+from pysim.console.basis import BasisKonsole
+
+ROOT = Path(__file__).resolve().parents[2]
+
+#: The flat paths before issue 29 -> the module they are now (the same object).
+OLD_PATHS = {
+    "pysim.log_regeln": "pysim.log.regeln",
+    "pysim.log_bild": "pysim.log.bild",
+    "pysim.warteschlange": "pysim.queue.modell",
+    "pysim.warteschlange_bild": "pysim.queue.bild",
+    "pysim.saga_bild": "pysim.saga.bild",
+    "pysim.uhren_bild": "pysim.uhren.bild",
+    "pysim.versionen": "pysim.uhren.versionen",
+    "pysim.last_bild": "pysim.last.bild",
+    "pysim.schutzschalter": "pysim.last.schutzschalter",
+    "pysim.console.log_console": "pysim.log.konsole",
+    "pysim.console.queue_console": "pysim.queue.konsole",
+    "pysim.console.saga_console": "pysim.saga.konsole",
+}
+
+#: Where an old path may still be imported: the shims, this test, and one reader-visible
+#: cell (a changed cell starts from the new code, so editing it would hide readers' drafts).
+ALLOWED = {
+    "tests/pysim/test_ordner.py",
+    "docs/lektionen/ereignisstroeme.md",
+    *(f"{old.replace('.', '/')}.py" for old in OLD_PATHS),
+}
+
+
+@pytest.mark.parametrize("old", sorted(OLD_PATHS))
+def test_an_old_path_is_the_new_module(old: str) -> None:
+    assert importlib.import_module(old) is importlib.import_module(OLD_PATHS[old])
+
+
+def test_an_old_path_works_in_a_fresh_interpreter_first() -> None:
+    """Imported first (before ``pysim.console`` or the models), each shim still loads."""
+    for old in OLD_PATHS:
+        code = f"import {old} as m, {OLD_PATHS[old]} as n; assert m is n"
+        subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
+
+
+def test_the_names_lessons_import_keep_working() -> None:
+    from pysim import EventStore, FakeNetz, Log, Queue, SagaSim  # noqa: F401
+    from pysim.console import Console, QueueConsole, SagaConsole
+    from pysim.log import regeln
+    from pysim.saga import UEBERGAENGE
+
+    assert Console.__name__ == "LogKonsole"
+    assert (QueueConsole.__name__, SagaConsole.__name__) == ("QueueKonsole", "SagaKonsole")
+    assert regeln.partition_fuer_schluessel("order-61", 3) in range(3)
+    assert UEBERGAENGE
+
+
+def test_no_file_of_the_project_imports_an_old_path() -> None:
+    pattern = "|".join(re.escape(old) for old in OLD_PATHS) + r"|from pysim import log_regeln"
+    found = subprocess.run(
+        ["git", "grep", "-lE", rf"({pattern})\b", "--", "*.py", "*.md"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    ).stdout.split()
+    assert set(found) - ALLOWED == set()
+
+
+def test_each_simulation_folder_holds_its_parts() -> None:
+    for name in ("log", "queue", "saga", "uhren", "last", "cluster", "pruefer"):
+        folder = ROOT / "pysim" / name
+        assert (folder / "__init__.py").is_file(), name
+    for name in ("log", "queue", "saga"):
+        for part in ("modell", "bild", "konsole"):
+            assert (ROOT / "pysim" / name / f"{part}.py").is_file(), (name, part)
+
+
+def test_every_console_module_ends_with_its_descriptor() -> None:
+    found = arten()
+    assert list(found) == ["log", "queue", "saga"]
+    for name, art in found.items():
+        assert isinstance(art, KonsolenArt)
+        assert issubclass(art.klasse, BasisKonsole)
+        assert art.klasse.__name__ == f"{name.capitalize()}Konsole"  # one naming rule
+        assert art.block == f"{name}-konsole"
+        assert importlib.import_module(f"pysim.{name}.konsole").KONSOLE is art
+
+
+def test_a_descriptor_builds_its_console_and_refuses_a_foreign_option() -> None:
+    queue = arten()["queue"].erzeuge({"visibility_timeout": "7", "max_receive_count": "2"})
+    assert (queue.modell.visibility_timeout, queue.modell.max_receive_count) == (7, 2)
+    with pytest.raises(pysim.SimFehler, match="gilt nicht für die Log-Konsole"):
+        arten()["log"].erzeuge({"visibility_timeout": "7"})
+    with pytest.raises(pysim.SimFehler, match="keine ganze Zahl ab 1"):
+        arten()["queue"].erzeuge({"visibility_timeout": "0"})
