@@ -813,11 +813,6 @@ def _forgiven(outcome: TaskOutcome) -> bool:
     return any(check.notes for check in outcome.checks)
 
 
-async def verify(exercise: Exercise, kernel: Kernel) -> Problem | None:
-    """Prove the exercise sound. Returns what is wrong and where, or None if all is well."""
-    return await exercise.verify(kernel)
-
-
 async def _verify_prediction(exercise: Prediction, kernel: Kernel) -> Problem | None:
     session = exercise.session or f"vorhersage:{exercise.id}"
     try:
@@ -978,11 +973,6 @@ TITLES = {
 def md(text: str) -> str:
     """A text section as HTML (a small Markdown of its own: inline code, lists, tables)."""
     return markdown.markdown(text, extensions=_MARKDOWN_EXTENSIONS) if text.strip() else ""
-
-
-def exercise_data(exercise: Exercise) -> ExerciseData:
-    """What the browser needs to run and check the exercise."""
-    return exercise.data()
 
 
 def _details(css: str, summary: str, body: str) -> str:

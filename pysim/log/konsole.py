@@ -430,7 +430,7 @@ class LogKonsole(BasisKonsole[Log]):
             jetzt = log.tick()
             entfernt += jetzt
             berichte += self._entfernt_text(jetzt)
-        zeilen = [tick_kopf(log.zeit, n)]
+        zeilen = [tick_kopf(log.now, n)]
         if ohne_fristen:
             zeilen.append(
                 "Ohne Max Poll Interval wird niemand entfernt, der nicht liest "
@@ -495,7 +495,7 @@ class LogKonsole(BasisKonsole[Log]):
             for m in g.mitglieder:
                 zuletzt = g.zuletzt_gelesen(m)
                 if zuletzt is not None and m not in g.abgestuerzt():
-                    naechste.append((log.zeit - zuletzt, m))
+                    naechste.append((log.now - zuletzt, m))
         if frist is not None and naechste:
             ohne, wer = max(naechste, key=lambda x: (x[0], x[1]))
             zeilen.append(
@@ -504,7 +504,7 @@ class LogKonsole(BasisKonsole[Log]):
             )
         session = log.session_timeout
         for gruppe, m, t in self._abgestuerzte():
-            still = anzahl(log.zeit - t, "Tick", "Ticks")
+            still = anzahl(log.now - t, "Tick", "Ticks")
             if session is None:
                 zeilen.append(
                     f"{m} ist bei t={t} abgestürzt ({still} ohne Herzschlag) und hält seine "
@@ -525,7 +525,7 @@ class LogKonsole(BasisKonsole[Log]):
             text = (
                 "Kein Max Poll Interval: Wer nicht liest, bleibt trotzdem Mitglied."
                 if wert is None
-                else f"Max Poll Interval: {anzahl(wert, 'Tick', 'Ticks')} (jetzt t={log.zeit})."
+                else f"Max Poll Interval: {anzahl(wert, 'Tick', 'Ticks')} (jetzt t={log.now})."
             )
             return self._ok(aufruf, text, self._bild())
         log.max_poll_interval = aufruf.werte["frist"]
@@ -547,7 +547,7 @@ class LogKonsole(BasisKonsole[Log]):
             text = (
                 "Kein Session Timeout: Ein abgestürztes Mitglied bleibt für immer."
                 if wert is None
-                else f"Session Timeout: {anzahl(wert, 'Tick', 'Ticks')} (jetzt t={log.zeit})."
+                else f"Session Timeout: {anzahl(wert, 'Tick', 'Ticks')} (jetzt t={log.now})."
             )
             return self._ok(aufruf, text, self._bild())
         log.session_timeout = aufruf.werte["frist"]
@@ -575,7 +575,7 @@ class LogKonsole(BasisKonsole[Log]):
             if eigene:
                 teile.append(f"{', '.join(eigene)} von „{t}“")
         zeilen = [
-            f"t={log.zeit}: {mitglied} ist abgestürzt: kein consume, kein commit, keine "
+            f"t={log.now}: {mitglied} ist abgestürzt: kein consume, kein commit, keine "
             f"Herzschläge mehr."
         ]
         if teile:
@@ -664,14 +664,14 @@ class LogKonsole(BasisKonsole[Log]):
         for m in g.mitglieder:
             if m in abgestuerzt:
                 zeilen.append(
-                    f"{m}: abgestürzt bei t={abgestuerzt[m]} (jetzt t={self.log.zeit}), hält "
+                    f"{m}: abgestürzt bei t={abgestuerzt[m]} (jetzt t={self.log.now}), hält "
                     f"seine Partitionen bis zum Session Timeout."
                 )
             elif self.log.max_poll_interval is not None:
                 zuletzt = g.zuletzt_gelesen(m)
                 if zuletzt is not None:
                     zeilen.append(
-                        f"{m}: zuletzt consume bei t={zuletzt} (jetzt t={self.log.zeit})."
+                        f"{m}: zuletzt consume bei t={zuletzt} (jetzt t={self.log.now})."
                     )
         for e in g.entfernt():
             zeilen.append(f"{e.mitglied}: entfernt bei t={e.zeit} ({e.warum()}).")
@@ -746,7 +746,7 @@ class LogKonsole(BasisKonsole[Log]):
                     zeilen.append(f"  {r.adresse} key={r.key!r} {zeige_json(r.value)}")
         log = self.log
         zeilen.append(
-            f"time {log.zeit} max_poll_interval={log.max_poll_interval} "
+            f"time {log.now} max_poll_interval={log.max_poll_interval} "
             f"session_timeout={log.session_timeout}"
         )
         for name in log.groups():

@@ -423,7 +423,7 @@ class Log:
     ) -> None:
         self._topics: dict[str, Topic] = {}
         self._gruppen: dict[str, Gruppe] = {}
-        self._zeit = 0
+        self._jetzt = 0
         self._max_poll_interval = _pruefe_frist(max_poll_interval, MAX_POLL_NAME)
         self._session_timeout = _pruefe_frist(session_timeout, SESSION_NAME)
         self._aktion = 0
@@ -434,9 +434,14 @@ class Log:
         g._aktiv = self._aktion
 
     @property
-    def zeit(self) -> int:
-        """Die simulierte Zeit in Ticks (beginnt bei 0, wächst nur mit ``tick``)."""
-        return self._zeit
+    def now(self) -> int:
+        """Der aktuelle Tick (beginnt bei 0, wächst nur mit ``tick``), wie ``Queue.now``.
+
+        Das Log hat seine eigene Uhr, keine ``Zeit``: Seine Fristen prüft ``tick`` Tick für
+        Tick, und nichts anderes stellt sie vor. (An einem Modell ist ``.zeit`` in pysim eine
+        ``Zeit``, an einem Ereignis sein Tick.)
+        """
+        return self._jetzt
 
     @property
     def max_poll_interval(self) -> int | None:
@@ -472,7 +477,7 @@ class Log:
         g._zustand[member] = regeln.uebergang(
             zustand, "absturz", member, group, self._warum_weg(g, member)
         )
-        g._abgestuerzt[member] = self._zeit
+        g._abgestuerzt[member] = self._jetzt
         self._beruehrt(g)
 
     def tick(self, n: int = 1) -> list[Entfernt]:
@@ -486,7 +491,7 @@ class Log:
         pruefe_ganzzahl(n, "Die Anzahl der Ticks", 0)
         entfernt: list[Entfernt] = []
         for _ in range(n):
-            self._zeit += 1
+            self._jetzt += 1
             for name in self.groups():
                 entfernt.extend(self._entferne_abgelaufene(self._gruppen[name]))
         return entfernt
@@ -497,7 +502,7 @@ class Log:
             frist, seit, grund = self._session_timeout, g._abgestuerzt[m], regeln.SESSION
         else:
             frist, seit, grund = self._max_poll_interval, g._zuletzt[m], regeln.MAX_POLL
-        if frist is None or not regeln.abgelaufen(seit, self._zeit, frist):
+        if frist is None or not regeln.abgelaufen(seit, self._jetzt, frist):
             return None
         return grund, frist
 
@@ -524,8 +529,8 @@ class Log:
             e = Entfernt(
                 g.name,
                 m,
-                self._zeit,
-                self._zeit - g._zuletzt[m],
+                self._jetzt,
+                self._jetzt - g._zuletzt[m],
                 frist,
                 g._generation,
                 uebernahme,
@@ -797,7 +802,7 @@ class Log:
         g._zustand[mitglied] = neuer_zustand
         g._abgestuerzt.pop(mitglied, None)
         g._abos[mitglied] = abos[mitglied]
-        g._zuletzt[mitglied] = self._zeit
+        g._zuletzt[mitglied] = self._jetzt
         g._gelesen[(mitglied, topic)] = (g._generation, {p: (anfang[p], neu[p]) for p in meine})
         if commit:
             g._positionen.setdefault(topic, {}).update(neu)
@@ -974,7 +979,7 @@ class Log:
             )
             if wert is not None
         ]
-        zeit = "" if self._zeit == 0 and not fristen else f"; t={self._zeit}"
+        zeit = "" if self._jetzt == 0 and not fristen else f"; t={self._jetzt}"
         return (
             f"Log: Topics: {', '.join(teile) if teile else 'keine'}; "
             f"Gruppen: {', '.join(self.groups()) if self._gruppen else 'keine'}{zeit}"

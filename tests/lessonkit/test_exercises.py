@@ -279,14 +279,14 @@ def test_mischen_moves_the_right_answer_across_ids() -> None:
 
 
 def test_a_prediction_passes_its_placeholder_to_the_browser() -> None:
-    from lessonkit.exercises import Prediction, exercise_data, make_prediction
+    from lessonkit.exercises import Prediction, make_prediction
 
     src = "--- frage\nWas?\n--- code\n1 + 1\n--- antwort\n2\n"
     plain = make_prediction(0, 1, src, {"id": "p"})
     told = make_prediction(0, 1, src, {"id": "p", "platzhalter": "z. B. 3"})
     assert isinstance(plain, Prediction) and isinstance(told, Prediction)
-    assert exercise_data(plain)["platzhalter"] == "ein Python-Wert"
-    assert exercise_data(told)["platzhalter"] == "z. B. 3"
+    assert plain.data()["platzhalter"] == "ein Python-Wert"
+    assert told.data()["platzhalter"] == "z. B. 3"
 
 
 @pytest.mark.parametrize(

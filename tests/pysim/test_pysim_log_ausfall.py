@@ -91,7 +91,7 @@ def test_fristen_werden_geprueft() -> None:
         with pytest.raises(UngueltigeEingabe, match="Session Timeout"):
             Log(session_timeout=falsch)  # type: ignore[arg-type]
     log = Log()
-    assert log.max_poll_interval is None and log.session_timeout is None and log.zeit == 0
+    assert log.max_poll_interval is None and log.session_timeout is None and log.now == 0
     log.max_poll_interval = 2
     log.session_timeout = 5
     assert (log.max_poll_interval, log.session_timeout) == (2, 5)
@@ -104,7 +104,7 @@ def test_ohne_timeout_wird_niemand_entfernt() -> None:
     log = zwei_mitglieder(timeout=None)
     assert log.tick(1000) == []
     assert log.members("billing") == ["billing-1", "billing-2"]
-    assert log.zeit == 1000
+    assert log.now == 1000
 
 
 def test_entfernt_genau_nach_dem_timeout() -> None:
@@ -632,10 +632,10 @@ def test_eigenschaften_des_ausfalls(ops, timeout, session, partitionen) -> None:
             continue
         g = log.group("g") if "g" in log.groups() else None
         if op[0] == "consume":
-            zuletzt[op[2]] = log.zeit
+            zuletzt[op[2]] = log.now
             absturz.pop(op[2], None)
         if op[0] == "crash":
-            absturz[op[1]] = log.zeit
+            absturz[op[1]] = log.now
         if op[0] == "commit":
             # Ein erfolgreicher Commit kam von einem Mitglied und änderte nur dessen Partitionen.
             assert g is not None and g.zustand(op[2]) == regeln.MITGLIED
@@ -662,9 +662,9 @@ def test_eigenschaften_des_ausfalls(ops, timeout, session, partitionen) -> None:
             # höchstens max_poll_interval Ticks gelesen, ein abgestürztes vor höchstens
             # session_timeout Ticks seinen letzten Herzschlag geschickt.
             if m in absturz:
-                assert log.zeit - absturz[m] <= session
+                assert log.now - absturz[m] <= session
             else:
-                assert log.zeit - zuletzt[m] <= timeout
+                assert log.now - zuletzt[m] <= timeout
         for e in g.entfernt():
             # Entfernt nur nach der Frist, nie bei oder vor N Ticks.
             if e.absturz is None:
