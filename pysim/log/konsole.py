@@ -670,9 +670,7 @@ class LogKonsole(BasisKonsole[Log]):
             elif self.log.max_poll_interval is not None:
                 zuletzt = g.zuletzt_gelesen(m)
                 if zuletzt is not None:
-                    zeilen.append(
-                        f"{m}: zuletzt consume bei t={zuletzt} (jetzt t={self.log.now})."
-                    )
+                    zeilen.append(f"{m}: zuletzt consume bei t={zuletzt} (jetzt t={self.log.now}).")
         for e in g.entfernt():
             zeilen.append(f"{e.mitglied}: entfernt bei t={e.zeit} ({e.warum()}).")
         return self._ok(aufruf, "\n".join(zeilen), g.bild().svg)
