@@ -137,6 +137,77 @@ class Zeitfenster:
         )
 
 
+@dataclass(frozen=True)
+class Eintrag:
+    """Ein Eintrag der Legende: ein Text, davor ein Muster, wenn ``fuellung`` oder ``rand``.
+
+    ``flach``: ein niedriges Muster (6 px statt 12), wie der Balken eines Ausfalls.
+    """
+
+    text: str
+    fuellung: str | None = None
+    rand: str | None = None
+    gestrichelt: bool = False
+    farbe_name: str = "fg"
+    flach: bool = False
+
+    @property
+    def muster(self) -> bool:
+        return self.fuellung is not None or self.rand is not None
+
+
+@dataclass(frozen=True)
+class Legende:
+    """Die Legende eines Bildes, in allen Bildern gleich gesetzt: Einträge nebeneinander, so
+    viele Zeilen, wie die Breite verlangt (ein schmales Bild stapelt sie).
+
+    ``zeilen(breite)`` sagt vorher, wie hoch sie wird (die Höhe des Bildes steht vor dem
+    Zeichnen fest); ``Zeichnung.legende`` setzt sie.
+    """
+
+    eintraege: tuple[Eintrag, ...]
+    groesse: int = 11
+    zeilenhoehe: int = 18
+    #: Ein Eintrag, der in einer eigenen Zeile beginnt (z. B. Zeichen, die keine Farbe haben).
+    umbruch_vor: tuple[int, ...] = ()
+    #: Nur Texte, ohne Muster: eine Zeile ist ein Text, die Einträge durch `` · `` getrennt.
+    nur_text: bool = False
+
+    ABSTAND = 16  # zwischen zwei Einträgen einer Zeile
+    MUSTER = 18  # Breite eines Musters samt Lücke bis zum Text
+
+    TRENNER = " · "
+
+    def _breite(self, e: Eintrag) -> int:
+        return (self.MUSTER if e.muster else 0) + textbreite(e.text, self.groesse)
+
+    def _passt(self, zeile: list[Eintrag], e: Eintrag, platz: int) -> bool:
+        if self.nur_text:  # measured as the one text the row becomes
+            text = self.TRENNER.join([*(x.text for x in zeile), e.text])
+            return textbreite(text, self.groesse) <= platz
+        belegt = sum(self._breite(x) + self.ABSTAND for x in zeile)
+        return belegt + self._breite(e) <= platz
+
+    def zeilen(self, breite: int, rand: int = 12) -> list[list[Eintrag]]:
+        """Die Einträge in Zeilen, die zwischen ``rand`` und ``breite - rand`` passen."""
+        platz = breite - 2 * rand
+        zeilen: list[list[Eintrag]] = []
+        for nummer, e in enumerate(self.eintraege):
+            if zeilen and nummer not in self.umbruch_vor and self._passt(zeilen[-1], e, platz):
+                zeilen[-1].append(e)
+            else:
+                zeilen.append([e])
+        return zeilen
+
+    def hoehe(self, breite: int, rand: int = 12) -> int:
+        return len(self.zeilen(breite, rand)) * self.zeilenhoehe
+
+
+def zeitleisten_fuss_hoehe(legende: Legende, breite: int, fenster: Zeitfenster) -> int:
+    """Wie hoch ``Zeichnung.zeitleisten_fuss`` unter der Achse wird."""
+    return 30 + legende.hoehe(breite) + 10 + (18 if fenster.gekuerzt else 0)
+
+
 class Zeichnung:
     """Sammelt Formen und gibt am Ende ein SVG als Text aus."""
 
@@ -245,6 +316,45 @@ class Zeichnung:
         for t in range(-(-anfang // schritt) * schritt, spanne + 1, schritt):
             self.linie(x(t), unten, x(t), unten + 4, farbe_name="line")
             self.text(x(t), unten + 16, str(t), groesse=10, anker="middle", farbe_name="muted")
+
+    def legende(self, legende: Legende, y: int, rand: int = 12) -> int:
+        """Setzt ``legende`` ab ``y`` (Oberkante) zwischen den Rändern; gibt das y darunter."""
+        for zeile in legende.zeilen(self.breite, rand):
+            x = rand
+            if legende.nur_text:
+                text = legende.TRENNER.join(e.text for e in zeile)
+                self.text(x, y + 10, text, groesse=legende.groesse, farbe_name=zeile[0].farbe_name)
+                y += legende.zeilenhoehe
+                continue
+            for e in zeile:
+                if e.muster:
+                    h = 6 if e.flach else 12
+                    self.rechteck(
+                        x,
+                        y + (3 if e.flach else 0),
+                        14,
+                        h,
+                        fuellung=e.fuellung,
+                        rand=e.rand,
+                        gestrichelt=e.gestrichelt,
+                    )
+                    x += legende.MUSTER
+                self.text(x, y + 10, e.text, groesse=legende.groesse, farbe_name=e.farbe_name)
+                x += textbreite(e.text, legende.groesse) + legende.ABSTAND
+            y += legende.zeilenhoehe
+        return y
+
+    def zeitleisten_fuss(
+        self, x: Callable[[int], int], unten: int, fenster: Zeitfenster, legende: Legende, wo: str
+    ) -> None:
+        """Der Fuß jeder Zeitleiste: die Achse bei ``unten``, die Legende, und wenn das Fenster
+        frühere Zeiten weglässt, der Hinweis dazu (``wo``: wo der Leser sie findet)."""
+        self.zeitachse(x, unten, fenster.ende, fenster.anfang)
+        y = self.legende(legende, unten + 30)
+        if fenster.gekuerzt:
+            self.text(
+                12, y + 10, fenster.hinweis(wo), groesse=11, farbe_name="muted", klasse="fenster"
+            )
 
     def svg(self) -> str:
         """Das fertige Bild als SVG-Text."""

@@ -28,7 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..svg import Bild, Zeichnung, textbreite
+from ..svg import Bild, Eintrag, Legende, Zeichnung, textbreite
 from . import regeln
 
 if TYPE_CHECKING:
@@ -407,18 +407,17 @@ def _mit_offenen(topics: list[Topic], gruppen: list[Gruppe]) -> bool:
     )
 
 
-def _legende(breite: int, mit_gruppen: bool, mit_offenen: bool = False) -> list[str]:
-    """Die Legende in Zeilen, die in ``breite`` passen (schmale Bilder: untereinander)."""
+def _legende(mit_gruppen: bool, mit_offenen: bool = False) -> Legende:
+    """Die Legende: was gestrichelt, gefärbt und ▲ heißen (ohne Gruppen nur das Erste)."""
     teile = LEGENDE.split(" · ") if mit_gruppen else LEGENDE.split(" · ")[:1]
     if mit_offenen:
         teile.append(LEGENDE_OFFEN)
-    zeilen: list[str] = []
-    for teil in teile:
-        if zeilen and textbreite(zeilen[-1] + " · " + teil, 10) + 2 * RAND <= breite:
-            zeilen[-1] += " · " + teil
-        else:
-            zeilen.append(teil)
-    return zeilen
+    return Legende(
+        tuple(Eintrag(teil, farbe_name="muted") for teil in teile),
+        groesse=10,
+        zeilenhoehe=LEGENDE_ZEILE,
+        nur_text=True,
+    )
 
 
 def _breite_mit_texten(breite: int, topics: list[Topic], gruppen: list[Gruppe]) -> int:
@@ -431,11 +430,6 @@ def _weitere_zeile(z: Zeichnung, y: int, text: str, klasse: str) -> int:
     """The summary line of what a capped picture leaves out; the y below it."""
     z.text(RAND + 8, y + 10, text, groesse=11, farbe_name="muted", klasse=klasse)
     return y + UNTAETIG_H
-
-
-def _zeichne_legende(z: Zeichnung, y: int, zeilen: list[str]) -> None:
-    for i, zeile in enumerate(zeilen):
-        z.text(RAND, y + 8 + i * LEGENDE_ZEILE, zeile, groesse=10, farbe_name="muted")
 
 
 def topic_bild(topic: Topic, gruppen: list[Gruppe]) -> Bild:
@@ -453,13 +447,13 @@ def topic_bild(topic: Topic, gruppen: list[Gruppe]) -> Bild:
     links = _links([topic], gruppen)
     mass = _mass([topic])
     breite = _breite_mit_texten(_breite(links, [topic], mass), [topic], gruppen)
-    legende = _legende(breite, bool(gruppen), _mit_offenen([topic], gruppen))
+    legende = _legende(bool(gruppen), _mit_offenen([topic], gruppen))
     hoehe = (
         8
         + _hoehe_topic(topic, gruppen, mass)
         + (UNTAETIG_H if weitere else 0)
         + 10
-        + LEGENDE_ZEILE * len(legende)
+        + legende.hoehe(breite, RAND)
     )
     beschreibung = beschreibung_topic(topic, gruppen)
     if weitere:
@@ -468,7 +462,7 @@ def topic_bild(topic: Topic, gruppen: list[Gruppe]) -> Bild:
     y = _zeichne_topic(z, 8, links, topic, gruppen, f"Topic „{topic.name}“", mass)
     if weitere:
         y = _weitere_zeile(z, y, weitere_text(weitere), "weitere-gruppen")
-    _zeichne_legende(z, y, legende)
+    z.legende(legende, y - 2, RAND)
     return Bild(z.svg(), titel)
 
 
@@ -522,13 +516,13 @@ def gruppen_bild(log: Log, gruppe: Gruppe) -> Bild:
         z.text(RAND, 22, f"Gruppe „{gruppe.name}“", fett=True, groesse=13)
         z.text(RAND, 44, "Noch keine gespeicherte Position.", farbe_name="muted")
         return Bild(z.svg(), titel)
-    legende = _legende(breite, True, _mit_offenen(topics, [gruppe]))
+    legende = _legende(True, _mit_offenen(topics, [gruppe]))
     hoehe = (
         8
         + sum(_hoehe_topic(t, [gruppe], mass) for t in topics)
         + (UNTAETIG_H if weitere else 0)
         + 10
-        + LEGENDE_ZEILE * len(legende)
+        + legende.hoehe(breite, RAND)
     )
     beschreibung = " ".join(beschreibung_topic(t, [gruppe]) for t in topics)
     if weitere:
@@ -539,5 +533,5 @@ def gruppen_bild(log: Log, gruppe: Gruppe) -> Bild:
         y = _zeichne_topic(z, y, links, t, [gruppe], f"Gruppe „{gruppe.name}“ in „{t.name}“", mass)
     if weitere:
         y = _weitere_zeile(z, y, weitere_topics_text(weitere), "weitere-topics")
-    _zeichne_legende(z, y, legende)
+    z.legende(legende, y - 2, RAND)
     return Bild(z.svg(), titel)

@@ -13,7 +13,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..svg import Bild, Zeichnung, Zeitfenster, kuerze, textbreite
+from ..svg import (
+    Bild,
+    Eintrag,
+    Legende,
+    Zeichnung,
+    Zeitfenster,
+    kuerze,
+    textbreite,
+    zeitleisten_fuss_hoehe,
+)
 from .regeln import AUSGELIEFERT, BESTAETIGT, IN_DLQ, WIEDER_SICHTBAR
 
 if TYPE_CHECKING:
@@ -29,6 +38,19 @@ FENSTER = 60
 NACH_JETZT = 20
 #: Wo der Leser findet, was das Zeitfenster weglässt.
 WEGGELASSEN = "status nennt den Zustand jeder Nachricht"
+
+LEGENDE = Legende(
+    (
+        Eintrag("sichtbar", fuellung="cell", rand="line"),
+        Eintrag("unterwegs (Consumer)", fuellung="read", rand="accent"),
+        Eintrag("✓ bestätigt", farbe_name="ok"),
+        Eintrag("DLQ: Dead Letter Queue", farbe_name="warn"),
+        Eintrag(
+            "unterwegs bis zum Ende des Timeouts (noch kein Ack)", rand="accent", gestrichelt=True
+        ),
+    ),
+    umbruch_vor=(4,),
+)
 
 
 def _abschnitte(
@@ -132,7 +154,7 @@ def zeitleiste(q: Queue, max_zeilen: int = 12) -> Bild:
     breite = max(links + f.ticks * pro_tick + rechts, 480)
     zeilen = max(len(gezeigt), 1)
     unten = OBEN + zeilen * ZEILE + (20 if len(ids) > len(gezeigt) else 0)
-    hoehe = unten + 76 + (18 if f.gekuerzt else 0)
+    hoehe = unten + zeitleisten_fuss_hoehe(LEGENDE, breite, f)
     titel = f"Zeitleiste der Queue „{q.name}“ bei t={jetzt}"
     z = Zeichnung(breite, hoehe, titel, beschreibung(q, max_zeilen))
     z.text(12, 20, titel, fett=True, groesse=14)
@@ -209,22 +231,7 @@ def zeitleiste(q: Queue, max_zeilen: int = 12) -> Bild:
             farbe_name="muted",
             groesse=11,
         )
-    # Zeitachse
-    z.zeitachse(x, unten, spanne, f.anfang)
     z.linie(x(jetzt), OBEN - 6, x(jetzt), unten, farbe_name="accent", gestrichelt=True)
     z.text(x(jetzt), OBEN - 8, "jetzt", groesse=10, anker="middle", farbe_name="accent")
-    # Legende
-    ly = unten + 30
-    z.rechteck(12, ly, 14, 12, fuellung="cell", rand="line")
-    z.text(30, ly + 10, "sichtbar", groesse=11)
-    z.rechteck(96, ly, 14, 12, fuellung="read", rand="accent")
-    z.text(114, ly + 10, "unterwegs (Consumer)", groesse=11)
-    z.text(246, ly + 10, "✓ bestätigt", groesse=11, farbe_name="ok")
-    z.text(326, ly + 10, "DLQ: Dead Letter Queue", groesse=11, farbe_name="warn")
-    z.rechteck(12, ly + 18, 14, 12, fuellung=None, rand="accent", gestrichelt=True)
-    z.text(30, ly + 28, "unterwegs bis zum Ende des Timeouts (noch kein Ack)", groesse=11)
-    if f.gekuerzt:
-        z.text(
-            12, ly + 46, f.hinweis(WEGGELASSEN), groesse=11, farbe_name="muted", klasse="fenster"
-        )
+    z.zeitleisten_fuss(x, unten, f, LEGENDE, WEGGELASSEN)
     return Bild(z.svg(), titel)

@@ -14,7 +14,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..svg import Bild, Zeichnung, Zeitfenster, textbreite
+from ..svg import (
+    Bild,
+    Eintrag,
+    Legende,
+    Zeichnung,
+    Zeitfenster,
+    textbreite,
+    zeitleisten_fuss_hoehe,
+)
 
 if TYPE_CHECKING:
     from .modell import SagaSim
@@ -41,6 +49,24 @@ MARKEN = {"timeout": ("↻", "accent"), "absturz": ("✗", "warn"), "doppelt": (
 
 #: Wo der Leser findet, was das Zeitfenster weglässt.
 WEGGELASSEN = "der Verlauf steht im Text"
+
+
+def _stil(zustand: str) -> Eintrag:
+    fuellung, rand, gestrichelt = STIL[zustand]
+    return Eintrag(zustand, fuellung=fuellung, rand=rand, gestrichelt=gestrichelt)
+
+
+#: Legend rows kept short for phones; the outage has the red of "abgelehnt", so it gets its own
+#: entry, drawn as in its row, and the marks, which have no colour, a row of their own.
+LEGENDE = Legende(
+    (
+        *(_stil(s) for s in ("gesendet", "erledigt", "abgelehnt")),
+        *(_stil(s) for s in ("wird kompensiert", "kompensiert")),
+        Eintrag("Orchestrator abgestürzt", fuellung="warn", rand="warn", flach=True),
+        Eintrag("↻ erneut gesendet  ✗ Absturz  2× doppelt", farbe_name="muted"),
+    ),
+    umbruch_vor=(3, 5, 6),
+)
 
 
 def fenster(jetzt: int) -> Zeitfenster:
@@ -84,7 +110,7 @@ def zeitleiste(sim: SagaSim, saga: str | None) -> Bild:
     rechts = 100  # the state now, e.g. "wird kompensiert"
     breite = max(links + (spanne - anfang) * pro_tick + rechts, 340)
     unten = OBEN + (len(namen) + 1) * ZEILE
-    hoehe = unten + 118 + (18 if anfang else 0)
+    hoehe = unten + zeitleisten_fuss_hoehe(LEGENDE, breite, f)
     zustand = sim.zustand(saga) if saga is not None else "–"
     titel = f"Saga „{saga}“ bei t={jetzt}: {zustand}" if saga else f"Saga-Simulation bei t={jetzt}"
     z = Zeichnung(breite, hoehe, titel, beschreibung(sim, saga))
@@ -164,31 +190,5 @@ def zeitleiste(sim: SagaSim, saga: str | None) -> Bild:
         anker="end",
         farbe_name="muted" if sim.orchestrator_laeuft else "warn",
     )
-    # time axis
-    z.zeitachse(x, unten, spanne, anfang)
-    # legend, three short rows (phones)
-    ly = unten + 30
-    eintraege = [
-        ("gesendet", "gesendet"),
-        ("erledigt", "erledigt"),
-        ("abgelehnt", "abgelehnt"),
-    ]
-    zweite = [("wird kompensiert", "wird kompensiert"), ("kompensiert", "kompensiert")]
-    for reihe, liste in enumerate((eintraege, zweite)):
-        lx = 12
-        for s, text in liste:
-            fuellung, rand, gestrichelt = STIL[s]
-            z.rechteck(
-                lx, ly + reihe * 18, 14, 12, fuellung=fuellung, rand=rand, gestrichelt=gestrichelt
-            )
-            z.text(lx + 18, ly + reihe * 18 + 10, text, groesse=11)
-            lx += 18 + textbreite(text, 11) + 16
-    # The orchestrator's outage has the red of "abgelehnt": its own entry, drawn as in its row.
-    z.rechteck(12, ly + 36 + 3, 14, 6, fuellung="warn", rand="warn")
-    z.text(30, ly + 36 + 10, "Orchestrator abgestürzt", groesse=11)
-    z.text(12, ly + 64, "↻ erneut gesendet  ✗ Absturz  2× doppelt", groesse=11, farbe_name="muted")
-    if anfang:
-        z.text(
-            12, ly + 82, f.hinweis(WEGGELASSEN), groesse=11, farbe_name="muted", klasse="fenster"
-        )
+    z.zeitleisten_fuss(x, unten, f, LEGENDE, WEGGELASSEN)
     return Bild(z.svg(), titel)

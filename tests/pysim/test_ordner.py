@@ -66,9 +66,14 @@ def test_the_names_lessons_import_keep_working() -> None:
 
 
 def test_no_file_of_the_project_imports_an_old_path() -> None:
-    pattern = "|".join(re.escape(old) for old in OLD_PATHS) + r"|from pysim import log_regeln"
+    dotted = "|".join(re.escape(old) for old in OLD_PATHS)
+    parents = "|".join(
+        rf"from {re.escape(old.rpartition('.')[0])} import {old.rpartition('.')[2]}"
+        for old in OLD_PATHS
+    )
+    pattern = rf"((from|import) ({dotted})\b|({parents})\b)"
     found = subprocess.run(
-        ["git", "grep", "-lE", rf"({pattern})\b", "--", "*.py", "*.md"],
+        ["git", "grep", "-lE", pattern, "--", "*.py", "*.md"],
         cwd=ROOT,
         capture_output=True,
         text=True,

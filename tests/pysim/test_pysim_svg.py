@@ -255,3 +255,34 @@ def test_queue_timeline_describes_each_message() -> None:
     text = _desc(str(q.bild()))
     assert "Nachricht 1 (mail an kunde-7): 1× ausgeliefert, bestätigt bei t=0" in text
     assert "Nachricht 2 (x): 1× ausgeliefert, unterwegs bei c2 bis t=3" in text
+
+
+def test_a_legend_flows_into_as_many_rows_as_the_width_needs() -> None:
+    from pysim.svg import Eintrag, Legende, Zeichnung
+
+    legende = Legende(
+        (Eintrag("sichtbar", fuellung="cell"), Eintrag("unterwegs"), Eintrag("Ende")),
+        umbruch_vor=(2,),
+    )
+    assert [[e.text for e in z] for z in legende.zeilen(600)] == [
+        ["sichtbar", "unterwegs"],
+        ["Ende"],
+    ]
+    assert [[e.text for e in z] for z in legende.zeilen(100)] == [
+        ["sichtbar"],
+        ["unterwegs"],
+        ["Ende"],
+    ]
+    z = Zeichnung(100, 200, "Bild")
+    assert z.legende(legende, 10) == 10 + legende.hoehe(100) == 10 + 3 * 18
+    assert z.svg().count('width="14"') == 1  # only the entry with a fill has a swatch
+
+
+def test_a_text_legend_is_one_text_per_row() -> None:
+    from pysim.svg import Eintrag, Legende, Zeichnung
+
+    legende = Legende((Eintrag("a"), Eintrag("b"), Eintrag("c" * 40)), nur_text=True)
+    assert [len(z) for z in legende.zeilen(300)] == [2, 1]
+    z = Zeichnung(300, 100, "Bild")
+    z.legende(legende, 0)
+    assert ">a · b</text>" in z.svg()
