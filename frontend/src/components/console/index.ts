@@ -1,5 +1,5 @@
 /**
- * A command console (log, queue or saga): mounts onto the markup of
+ * A command console (any kind pysim describes: log, queue, saga, …): mounts onto the markup of
  * lessonkit/render.py (render_console), adds a prompt line, and runs commands
  * in the page's Python worker through `lessonkit.bridge`.
  *
