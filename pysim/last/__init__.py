@@ -5,52 +5,8 @@ Teile: ``modell`` (``Lastsim``), ``schutzschalter`` (``Schutzschalter``), ``bild
 
 from __future__ import annotations
 
-from ..uebergaenge import ZustandsFehler
-from .modell import (
-    ARTEN,
-    MAX_VERSUCHE,
-    SCHWANZ_ANTEIL,
-    SCHWANZ_FAKTOR,
-    VERTEILUNGEN,
-    Anfrage,
-    Ergebnis,
-    Lastsim,
-    Strategie,
-    Wiederholung,
-)
-from .schutzschalter import (
-    ERFOLG,
-    FEHLER,
-    GESCHLOSSEN,
-    HALBOFFEN,
-    OFFEN,
-    PAUSE_VORBEI,
-    SCHWELLE,
-    UEBERGAENGE,
-    Schutzschalter,
-    Wechsel,
-)
+from . import modell, schutzschalter
+from .modell import *  # noqa: F403
+from .schutzschalter import *  # noqa: F403
 
-__all__ = [
-    "ARTEN",
-    "ERFOLG",
-    "FEHLER",
-    "GESCHLOSSEN",
-    "HALBOFFEN",
-    "MAX_VERSUCHE",
-    "OFFEN",
-    "PAUSE_VORBEI",
-    "SCHWANZ_ANTEIL",
-    "SCHWANZ_FAKTOR",
-    "SCHWELLE",
-    "UEBERGAENGE",
-    "VERTEILUNGEN",
-    "Anfrage",
-    "Ergebnis",
-    "Lastsim",
-    "Schutzschalter",
-    "Strategie",
-    "Wechsel",
-    "Wiederholung",
-    "ZustandsFehler",
-]
+__all__ = [*modell.__all__, *schutzschalter.__all__]

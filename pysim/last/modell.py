@@ -48,6 +48,21 @@ from .schutzschalter import Schutzschalter
 if TYPE_CHECKING:
     from ..svg import Bild
 
+#: What ``from pysim.last import *`` and the package give (the module's public API).
+__all__ = [
+    "ARTEN",
+    "MAX_VERSUCHE",
+    "SCHWANZ_ANTEIL",
+    "SCHWANZ_FAKTOR",
+    "VERTEILUNGEN",
+    "Anfrage",
+    "Ergebnis",
+    "Lastsim",
+    "Strategie",
+    "Wiederholung",
+]
+
+
 #: So oft darf eine Anfrage höchstens versucht werden; mehr ist ein Fehler der Strategie.
 MAX_VERSUCHE = 50
 VERTEILUNGEN = ("fest", "exponentiell", "langer_schwanz")

@@ -28,6 +28,22 @@ from ..fehler import UngueltigeEingabe, pruefe_ganzzahl
 from ..uebergaenge import ZustandsFehler as ZustandsFehler  # its home before issue 29
 from ..uebergaenge import schlage_nach
 
+#: What ``from pysim.last import *`` and the package give (the module's public API).
+__all__ = [
+    "ERFOLG",
+    "FEHLER",
+    "GESCHLOSSEN",
+    "HALBOFFEN",
+    "OFFEN",
+    "PAUSE_VORBEI",
+    "SCHWELLE",
+    "UEBERGAENGE",
+    "Schutzschalter",
+    "Wechsel",
+    "ZustandsFehler",
+]
+
+
 GESCHLOSSEN = "geschlossen"
 OFFEN = "offen"
 HALBOFFEN = "halboffen"

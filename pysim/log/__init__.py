@@ -5,30 +5,7 @@ Teile: ``modell`` (``Log``), ``regeln`` (Zuteilung, Commit, Partition eines Schl
 
 from __future__ import annotations
 
-from .modell import (
-    ERLAUBTE_ZEICHEN,
-    MAX_POLL_NAME,
-    SESSION_NAME,
-    UNVERAENDERLICH,
-    Entfernt,
-    Gruppe,
-    GruppenZeile,
-    Log,
-    Offsets,
-    Record,
-    Topic,
-)
+from . import modell
+from .modell import *  # noqa: F403
 
-__all__ = [
-    "ERLAUBTE_ZEICHEN",
-    "MAX_POLL_NAME",
-    "SESSION_NAME",
-    "UNVERAENDERLICH",
-    "Entfernt",
-    "Gruppe",
-    "GruppenZeile",
-    "Log",
-    "Offsets",
-    "Record",
-    "Topic",
-]
+__all__ = [*modell.__all__]

@@ -60,6 +60,22 @@ from ..svg import Bild
 from . import regeln
 from .bild import gruppen_bild, topic_bild
 
+#: What ``from pysim.log import *`` and the package give (the module's public API).
+__all__ = [
+    "ERLAUBTE_ZEICHEN",
+    "MAX_POLL_NAME",
+    "SESSION_NAME",
+    "UNVERAENDERLICH",
+    "Entfernt",
+    "Gruppe",
+    "GruppenZeile",
+    "Log",
+    "Offsets",
+    "Record",
+    "Topic",
+]
+
+
 ERLAUBTE_ZEICHEN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
 
 UNVERAENDERLICH = (

@@ -5,46 +5,8 @@ Teile: ``modell`` (``Queue``), ``regeln`` (Zustände, Ereignisse, die Zustandsta
 
 from __future__ import annotations
 
-from .modell import (
-    Queue,
-    QueueEreignis,
-)
-from .regeln import (
-    ACK,
-    ACK_VERALTET,
-    AUSGELIEFERT,
-    AUSLIEFERN,
-    BESTAETIGT,
-    GESENDET,
-    IN_DLQ,
-    SICHTBAR,
-    TIMEOUT,
-    TIMEOUT_NACH_LETZTEM_VERSUCH,
-    UEBERGAENGE,
-    UNERLEDIGT,
-    UNTERWEGS,
-    WIEDER_SICHTBAR,
-    uebergang,
-    wechsel,
-)
+from . import modell, regeln
+from .modell import *  # noqa: F403
+from .regeln import *  # noqa: F403
 
-__all__ = [
-    "ACK",
-    "ACK_VERALTET",
-    "AUSGELIEFERT",
-    "AUSLIEFERN",
-    "BESTAETIGT",
-    "GESENDET",
-    "IN_DLQ",
-    "SICHTBAR",
-    "TIMEOUT",
-    "TIMEOUT_NACH_LETZTEM_VERSUCH",
-    "UEBERGAENGE",
-    "UNERLEDIGT",
-    "UNTERWEGS",
-    "WIEDER_SICHTBAR",
-    "Queue",
-    "QueueEreignis",
-    "uebergang",
-    "wechsel",
-]
+__all__ = [*modell.__all__, *regeln.__all__]

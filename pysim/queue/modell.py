@@ -48,6 +48,12 @@ from .regeln import (
     wechsel,
 )
 
+#: What ``from pysim.queue import *`` and the package give (the module's public API).
+__all__ = [
+    "Queue",
+    "QueueEreignis",
+]
+
 
 @dataclass(frozen=True)
 class QueueEreignis:

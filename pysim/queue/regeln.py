@@ -8,6 +8,27 @@ from __future__ import annotations
 
 from ..uebergaenge import schlage_nach, wechsle
 
+#: What ``from pysim.queue import *`` and the package give (the module's public API).
+__all__ = [
+    "ACK",
+    "ACK_VERALTET",
+    "AUSGELIEFERT",
+    "AUSLIEFERN",
+    "BESTAETIGT",
+    "GESENDET",
+    "IN_DLQ",
+    "SICHTBAR",
+    "TIMEOUT",
+    "TIMEOUT_NACH_LETZTEM_VERSUCH",
+    "UEBERGAENGE",
+    "UNERLEDIGT",
+    "UNTERWEGS",
+    "WIEDER_SICHTBAR",
+    "uebergang",
+    "wechsel",
+]
+
+
 # --- Zustände einer Nachricht und die erlaubten Übergänge (die einzige Stelle mit Regeln) ---
 
 SICHTBAR = "sichtbar"

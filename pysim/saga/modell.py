@@ -46,6 +46,46 @@ from ..uebergaenge import schlage_nach
 from ..zeit import AufDerZeit, Termin, Zeit
 from .bild import zeitleiste
 
+#: What ``from pysim.saga import *`` and the package give (the module's public API).
+__all__ = [
+    "ABGELEHNT",
+    "ABGESCHLOSSEN",
+    "ABLEHNUNG",
+    "ARTEN",
+    "ENDZUSTAENDE",
+    "ERFOLG",
+    "ERLEDIGT",
+    "GESENDET",
+    "KOMPENSATION_ERFOLG",
+    "KOMPENSIEREN",
+    "KOMPENSIERT",
+    "LAEUFT",
+    "LATENZ",
+    "MAX_LAUF",
+    "OFFEN",
+    "PREIS",
+    "SENDEN",
+    "UEBERGAENGE",
+    "WARTET",
+    "WIRD_KOMPENSIERT",
+    "Abgelehnt",
+    "Aktion",
+    "Dienst",
+    "OrchestratorAusgefallen",
+    "Saga",
+    "SagaEreignis",
+    "SagaSim",
+    "Schritt",
+    "Stoerung",
+    "UnbekannteSaga",
+    "bestellsaga",
+    "naechster_befehl",
+    "saga_zustand",
+    "shop_dienste",
+    "uebergang",
+]
+
+
 # --- Zustände eines Schritts und die erlaubten Übergänge (die einzige Stelle mit Regeln) ---
 
 OFFEN = "offen"

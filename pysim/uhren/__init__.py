@@ -5,66 +5,8 @@ Teile: ``modell`` (``Welt``, ``Knoten``, Uhren), ``bild`` (das Raum-Zeit-Diagram
 
 from __future__ import annotations
 
-from .modell import (
-    EMPFANGEN,
-    GLEICH,
-    LOKAL,
-    NACHHER,
-    NEBENLAEUFIG,
-    SENDEN,
-    UEBERGAENGE,
-    UNTERWEGS,
-    VORHER,
-    ZUGESTELLT,
-    ZURUECKGEHALTEN,
-    Ereignis,
-    Knoten,
-    LamportUhr,
-    Nachricht,
-    VektorUhr,
-    Welt,
-    vereinige,
-    vergleiche,
-    zufallswelt,
-)
-from .versionen import (
-    BLEIBT,
-    ENTSCHEIDUNG,
-    ERSETZT,
-    Lesung,
-    LwwSpeicher,
-    Schreibvorgang,
-    Version,
-    VersionsSpeicher,
-)
+from . import modell, versionen
+from .modell import *  # noqa: F403
+from .versionen import *  # noqa: F403
 
-__all__ = [
-    "BLEIBT",
-    "EMPFANGEN",
-    "ENTSCHEIDUNG",
-    "ERSETZT",
-    "GLEICH",
-    "LOKAL",
-    "NACHHER",
-    "NEBENLAEUFIG",
-    "SENDEN",
-    "UEBERGAENGE",
-    "UNTERWEGS",
-    "VORHER",
-    "ZUGESTELLT",
-    "ZURUECKGEHALTEN",
-    "Ereignis",
-    "Knoten",
-    "LamportUhr",
-    "Lesung",
-    "LwwSpeicher",
-    "Nachricht",
-    "Schreibvorgang",
-    "VektorUhr",
-    "Version",
-    "VersionsSpeicher",
-    "Welt",
-    "vereinige",
-    "vergleiche",
-    "zufallswelt",
-]
+__all__ = [*modell.__all__, *versionen.__all__]

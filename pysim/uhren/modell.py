@@ -48,6 +48,31 @@ from ..svg import Bild
 from ..zeit import AufDerZeit, Zeit
 from .bild import raumzeit
 
+#: What ``from pysim.uhren import *`` and the package give (the module's public API).
+__all__ = [
+    "EMPFANGEN",
+    "GLEICH",
+    "LOKAL",
+    "NACHHER",
+    "NEBENLAEUFIG",
+    "SENDEN",
+    "UEBERGAENGE",
+    "UNTERWEGS",
+    "VORHER",
+    "ZUGESTELLT",
+    "ZURUECKGEHALTEN",
+    "Ereignis",
+    "Knoten",
+    "LamportUhr",
+    "Nachricht",
+    "VektorUhr",
+    "Welt",
+    "vereinige",
+    "vergleiche",
+    "zufallswelt",
+]
+
+
 # --- Vergleich zweier Vektoren ---
 
 VORHER = "vorher"

@@ -20,6 +20,19 @@ from typing import Any
 from ..fehler import UngueltigeEingabe, pruefe_ganzzahl, pruefe_name
 from .modell import GLEICH, NACHHER, NEBENLAEUFIG, VORHER, _pruefe_vektor, vereinige, vergleiche
 
+#: What ``from pysim.uhren import *`` and the package give (the module's public API).
+__all__ = [
+    "BLEIBT",
+    "ENTSCHEIDUNG",
+    "ERSETZT",
+    "Lesung",
+    "LwwSpeicher",
+    "Schreibvorgang",
+    "Version",
+    "VersionsSpeicher",
+]
+
+
 # --- Last write wins ---
 
 
