@@ -108,7 +108,9 @@ class ConsoleData(TypedDict):
     options: dict[str, str]
     #: Every setup line of the console's state (its session), in page order.
     setup: list[str]
-    #: Where this console's own lines start in ``setup``.
+    #: Where this console's own lines start in ``setup``. The page script needs none of it (it
+    #: replays the whole session); tests/test_pyodide_parity.py does, to find a console's own
+    #: answers after a hidden console of the same session, whose lines the page does not show.
     offset: int
     label: str
 
