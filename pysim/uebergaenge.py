@@ -8,7 +8,7 @@ Ereignisse sind Konstanten des Modells. Für jede Tabelle gilt dasselbe:
 - ein Paar mit ``None``: erlaubt, es ändert sich nichts (eine doppelte oder verspätete Meldung);
 - ein Paar, das fehlt: kann nicht vorkommen. Die öffentlichen Methoden prüfen die Eingaben des
   Lesers vorher; kommt es doch vor, ist es ein Fehler in pysim (``ZustandsFehler``, der
-  Zustand, Ereignis und die dort erlaubten Ereignisse nennt), nie ein stiller Übergang.
+  Zustand und Ereignis nennt), nie ein stiller Übergang.
 """
 
 from __future__ import annotations
@@ -35,10 +35,9 @@ def schlage_nach(
     ``None`` in der Tabelle ist dann genauso ein Fehler wie ein fehlendes Paar.
     """
     if (zustand, ereignis) not in tabelle:
-        erlaubt = sorted(e for (z, e) in tabelle if z == zustand)
+        # The lesson "Sagas" prints this message, and its TypeScript twin the same words.
         raise ZustandsFehler(
-            f"Interner Fehler: Im Zustand „{zustand}“ ist „{ereignis}“ nicht vorgesehen "
-            f"(vorgesehen: {', '.join(erlaubt) or 'nichts'})."
+            f"Interner Fehler: „{ereignis}“ ist im Zustand „{zustand}“ nicht vorgesehen."
         )
     neu = tabelle[(zustand, ereignis)]
     if neu is None and muss_aendern:

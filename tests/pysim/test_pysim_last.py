@@ -267,7 +267,7 @@ def test_breaker_table_refuses_what_it_does_not_list() -> None:
     assert ("geschlossen", "pause_vorbei") not in UEBERGAENGE
     with pytest.raises(
         ZustandsFehler,
-        match="Interner Fehler: Im Zustand „geschlossen“ ist „pause_vorbei“ nicht vorgesehen",
+        match="Interner Fehler: „pause_vorbei“ ist im Zustand „geschlossen“ nicht vorgesehen",
     ):
         s._ereignis("pause_vorbei", 0)
     assert s.zustand == "geschlossen"
