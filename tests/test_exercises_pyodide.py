@@ -27,7 +27,12 @@ from lessonkit.kernel import Kernel
 data = json.loads({data!r})
 answer = {answer!r}
 if data["type"] == "vorhersage":
-    outcome = await predict(data["code"], answer, Kernel(), "vorhersage")
+    kernel = Kernel()
+    # With ``session``: the session's cells above it first, as the page runs them.
+    for code, raises in {above!r}:
+        ran = await kernel.run("vorhersage", code)
+        assert ran.error is None or ran.error_type == raises, ran.error
+    outcome = await predict(data["code"], answer, kernel, "vorhersage")
     outcome.pop("result")
     print(json.dumps(outcome, ensure_ascii=False, sort_keys=True))
 elif data["type"] == "aufgabe":
@@ -58,18 +63,28 @@ def exercise_cells(site: Path) -> list[dict[str, Any]]:
     cells = []
     for path in sorted(site.rglob("*.html")):
         soup = BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
-        for exercise in soup.select("[data-lk-exercise]"):
-            data = json.loads(exercise.select_one(".lk-exercise__data")["data-lk-json"])
+        page_cells: list[dict[str, Any]] = []  # the page's cells above, in page order
+        for block in soup.select("[data-lk-cell], [data-lk-exercise]"):
+            if block.has_attr("data-lk-cell"):
+                page_cells.append(json.loads(block.select_one("[data-lk-json]")["data-lk-json"]))
+                continue
+            data = json.loads(block.select_one(".lk-exercise__data")["data-lk-json"])
             if data["type"] == "quiz":
                 continue  # checked in the page itself, without Python
-            answer = ""
+            answer, above = "", []
             if data["type"] == "vorhersage":
-                answer = exercise.select_one(".lk-exercise__answer code").get_text()
+                answer = block.select_one(".lk-exercise__answer code").get_text()
+                session = data["session"]
+                above = [
+                    (c["code"], c["raises"])
+                    for c in page_cells
+                    if session and c["session"] == session
+                ]
             label = f"{path.relative_to(site).as_posix()} {data['id']}"
             cells.append(
                 {
                     "session": label,
-                    "code": CHECK.format(data=json.dumps(data), answer=answer),
+                    "code": CHECK.format(data=json.dumps(data), answer=answer, above=above),
                     "label": label,
                 }
             )
@@ -93,6 +108,6 @@ def test_exercises_are_judged_alike_in_cpython_and_pyodide(
         mine, browser = verdicts(ours), verdicts(theirs)
         assert mine == browser, f"{cell['label']}: Pyodide judges differently"
         if len(mine) == 1:  # a prediction: the stated answer is right
-            assert mine[0]["correct"], cell["label"]
+            assert mine[0]["correct"], f"{cell['label']}: {mine[0]['message']}"
         else:  # a task: the solution passes, the start does not
             assert mine[0]["ok"] and not mine[1]["ok"], cell["label"]

@@ -96,9 +96,12 @@ function mountPage(): void {
   // Tests wait for this to know that the page's components are mounted.
   document.documentElement.dataset["lkPage"] = String(lessonkit.pages);
   mountProgress(document);
-  const cells = mountCells(document, runtime).cells.length;
+  const cellPage = mountCells(document, runtime);
+  const cells = cellPage.cells.length;
   const consoles = mountConsoles(document, runtime).length;
-  const exercises = mountExercises(document, runtime).length;
+  const exercises = mountExercises(document, runtime, (session, element) =>
+    cellPage.runCellsAbove(session, element),
+  ).length;
   if (cells + consoles + exercises === 0) return;
   if (document.querySelector('[data-lk-cell], [data-lk-console], [data-lk-exercise]:not([data-type="quiz"])')) {
     mountRestartBar(document, runtime);

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { type Abandoned, type OrderedCell, plan, runInOrder, type Verdict, verdictOf } from "../src/components/cell/order";
+import { type Abandoned, type OrderedCell, plan, runCellsBefore, runInOrder, type Verdict, verdictOf } from "../src/components/cell/order";
 import type { RunOutcome } from "../src/runtime/python";
 
 /** A cell played by the test: it ends each run with the verdict it is given and
@@ -123,4 +123,21 @@ test("a run's outcome is the cell's verdict; the error raises= names counts as o
   assert.equal(verdictOf({ kind: "unavailable", message: "offline" }, null), "error");
   assert.equal(verdictOf({ kind: "cancelled", by: null }, null), "cancelled");
   assert.equal(verdictOf({ kind: "restarted", reason: "stopp", by: null }, null), "restarted");
+});
+
+test("what stands before a prediction runs quietly: the session's earlier cells that have not run", async () => {
+  const events: string[] = [];
+  const [a, b, check, c] = cells(events, ["A"], ["B"], ["Prüfung", "error", true], ["C"]);
+  a!.ran = true;
+  // The prediction stands after the check, before C.
+  assert.deepEqual(await runCellsBefore([a!, b!, check!, c!], 3), { kind: "ok" });
+  assert.deepEqual(events, ["B wartet still", "Prüfung wartet still", "B läuft", "Prüfung läuft", "B: Text weicht ab"]);
+});
+
+test("a failing earlier cell stops what stands after it, and says which", async () => {
+  const events: string[] = [];
+  const [a, b, c] = cells(events, ["A", "error"], ["B"], ["C"]);
+  assert.deepEqual(await runCellsBefore([a!, b!, c!], 2), { kind: "failed-before", label: "A" });
+  assert.deepEqual(events, ["A wartet still", "B wartet still", "A läuft", "B wartet nicht mehr"]);
+  assert.deepEqual(await runCellsBefore([a!, b!, c!], 0), { kind: "ok" }); // nothing before
 });

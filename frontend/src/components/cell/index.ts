@@ -16,7 +16,7 @@ import { button } from "../controls";
 import { storageWarning } from "../notice";
 import { mountRunPanel, type RunPanel, type RunState } from "../run";
 import type { CellEditor } from "./editor";
-import { type Abandoned, type OrderedCell, runInOrder, type Verdict, verdictOf } from "./order";
+import { type Abandoned, type OrderedCell, type Prerequisites, runCellsBefore, runInOrder, type Verdict, verdictOf } from "./order";
 import { DraftStore } from "./storage";
 import type { CellData } from "../../generated/contract";
 
@@ -240,6 +240,16 @@ export class CellPage {
       this.cells.filter((cell) => cell.data.session === target.data.session),
       target,
     );
+  }
+
+  /** Run, quietly, the cells of `session` above `element` that have not run since Python
+   * (re)started: what a block placed there needs, as a prediction with `session` (./order.ts). */
+  runCellsAbove(session: string, element: Element): Promise<Prerequisites> {
+    const cells = this.cells.filter((cell) => cell.data.session === session);
+    const above = cells.filter(
+      (cell) => (cell.root.compareDocumentPosition(element) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0,
+    );
+    return runCellsBefore(cells, above.length);
   }
 
   /** Once per page: the reader's changes cannot be kept. */

@@ -73,20 +73,44 @@ function checkFailed<C extends OrderedCell>(check: C, session: readonly C[], fal
   (shown[shown.length - 1] ?? fallback).noteCheckFailed();
 }
 
+/** How the earlier cells went: all ran (`ok`), a restart cut them, or why they stopped. */
+export type Prerequisites = { kind: "ok" } | { kind: "restarted" } | Abandoned;
+
+/** Run `before` (queued already, quietly) in order: a failing cell or a cancel stops the
+ * rest, a failing check only tells its visible cell (or `fallback`). */
+async function runBefore<C extends OrderedCell>(before: readonly C[], session: readonly C[], fallback: C): Promise<Prerequisites> {
+  for (const [index, cell] of before.entries()) {
+    const verdict = await cell.execute();
+    if (verdict === "restarted") return { kind: "restarted" };
+    if (verdict === "cancelled" || (verdict === "error" && !cell.check)) {
+      for (const rest of before.slice(index + 1)) rest.unqueue();
+      return verdict === "cancelled" ? { kind: "cancelled" } : { kind: "failed-before", label: cell.label };
+    }
+    if (verdict === "error") checkFailed(cell, session, fallback);
+  }
+  return { kind: "ok" };
+}
+
+/** Run, quietly, the cells of `session` before position `index` (cells `0 … index - 1`)
+ * that have not run: what something placed there needs, e.g. a prediction with `session`. */
+export async function runCellsBefore<C extends OrderedCell>(session: readonly C[], index: number): Promise<Prerequisites> {
+  const before = session.slice(0, index).filter((cell) => !cell.ran);
+  const last = session[index - 1];
+  if (before.length === 0 || last === undefined) return { kind: "ok" };
+  for (const cell of before) cell.queue(true);
+  return runBefore(before, session, last);
+}
+
 /** Run `target` in its `session`, after the earlier cells it needs, then its checks. */
 export async function runInOrder<C extends OrderedCell>(session: readonly C[], target: C): Promise<void> {
   const { before, checks } = plan(session, target);
   for (const cell of before) cell.queue(true);
   target.queue(false);
-  for (const [index, cell] of before.entries()) {
-    const verdict = await cell.execute();
-    if (verdict === "restarted") return;
-    if (verdict === "cancelled" || (verdict === "error" && !cell.check)) {
-      for (const rest of before.slice(index + 1)) rest.unqueue();
-      target.abandon(verdict === "cancelled" ? { kind: "cancelled" } : { kind: "failed-before", label: cell.label });
-      return;
-    }
-    if (verdict === "error") checkFailed(cell, session, target);
+  const done = await runBefore(before, session, target);
+  if (done.kind === "restarted") return;
+  if (done.kind !== "ok") {
+    target.abandon(done);
+    return;
   }
   if ((await target.execute()) !== "ok") return;
   for (const check of checks) {

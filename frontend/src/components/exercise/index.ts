@@ -17,6 +17,7 @@ import type { Interruption, PythonRuntime } from "../../runtime/python";
 import { interruption, stoppedBy, unavailableText, unfinishedText } from "../../runtime/python";
 import { type Block, getBlock, getBlocks } from "../blocks";
 import type { CellEditor } from "../cell/editor";
+import type { Prerequisites } from "../cell/order";
 import { button, confirmInPage, setAvailable } from "../controls";
 import { storageWarning } from "../notice";
 import { restartButton } from "../restart";
@@ -287,11 +288,20 @@ async function editorIn(host: HTMLElement, code: string, label: string, onRun: (
   return createEditor(host, { code, label, onRun, onChange });
 }
 
+/** Runs the cells of a session above a block that have not run (the page's cells). */
+export type CellsAbove = (session: string, element: Element) => Promise<Prerequisites>;
+
 class PredictionExercise extends Exercise<PredictionData> {
   private readonly input: HTMLInputElement;
   private editor: CellEditor | null = null;
 
-  constructor(root: HTMLElement, data: PredictionData, runtime: PythonRuntime) {
+  constructor(
+    root: HTMLElement,
+    data: PredictionData,
+    runtime: PythonRuntime,
+    /** A prediction with `session` needs what the session's cells above it define. */
+    private readonly cellsAbove: CellsAbove,
+  ) {
     super(root, data, runtime);
     const id = `lk-answer-${this.data.id}`;
     const row = document.createElement("div");
@@ -320,7 +330,30 @@ class PredictionExercise extends Exercise<PredictionData> {
     await this.unlockCode();
   }
 
+  /** The session's cells above this prediction, run if they have not: null when they all
+   * ran, else what the reader is told (nothing is counted then). */
+  private async prepareSession(): Promise<string | null> {
+    const session = this.data.session;
+    if (session === null) return null;
+    const done = await this.cellsAbove(session, this.root);
+    switch (done.kind) {
+      case "ok":
+        return null;
+      case "failed-before":
+        return `${done.label} davor lief nicht durch, und diese Vorhersage braucht, was sie festlegt. Sieh dir dort den Fehler an (oder setze die Zelle zurück) und prüfe dann noch einmal. Diese Antwort zählt nicht.`;
+      case "cancelled":
+      case "restarted":
+        return "Die Zellen davor, die diese Vorhersage braucht, wurden gestoppt. Prüfe noch einmal; diese Antwort zählt nicht.";
+    }
+  }
+
   protected async check(): Promise<void> {
+    const unprepared = await this.prepareSession();
+    if (unprepared !== null) {
+      this.feedback.clear();
+      this.feedback.verdict("invalid", unprepared); // not counted
+      return;
+    }
     const outcome = await this.runtime.call("exercise.predict", {
       code: this.data.code,
       answer: this.input.value,
@@ -358,8 +391,12 @@ class PredictionExercise extends Exercise<PredictionData> {
     if (!host) return;
     const label = this.data.label;
     // A run panel as a cell's: the status is the run's one live region, the output is not announced too.
+    // With `session` the code runs where the build ran it: in the session, after its cells above.
+    const session = this.data.session ?? `versuch:${this.data.id}`;
     const start = (): void => {
-      void panel.run({ session: `versuch:${this.data.id}`, code: this.editor?.getCode() ?? "", label });
+      void panel.run({ session, code: this.editor?.getCode() ?? "", label }, async () => {
+        await this.prepareSession();
+      });
     };
     const panel: RunPanel = mountRunPanel(this.runtime, {
       output: runOutput(`Ergebnis vom Code von ${label}`, "lk-exercise__run"),
@@ -649,10 +686,10 @@ class ChallengeExercise extends EditorExercise<ChallengeData> {
 }
 
 /** The exercise of the kind its data names. */
-function mountExercise({ root, data }: Block<"exercise">, runtime: PythonRuntime): Exercise {
+function mountExercise({ root, data }: Block<"exercise">, runtime: PythonRuntime, cellsAbove: CellsAbove): Exercise {
   switch (data.type) {
     case "vorhersage":
-      return new PredictionExercise(root, data, runtime);
+      return new PredictionExercise(root, data, runtime, cellsAbove);
     case "aufgabe":
       return new CodeTaskExercise(root, data, runtime);
     case "konsolen-aufgabe":
@@ -664,9 +701,13 @@ function mountExercise({ root, data }: Block<"exercise">, runtime: PythonRuntime
   }
 }
 
-/** Mount every exercise in `scope`; tell the reader once if progress cannot be saved. */
-export function mountExercises(scope: ParentNode, runtime: PythonRuntime): Exercise[] {
-  const mounted = getBlocks("exercise", scope).map((block) => mountExercise(block, runtime));
+/** A page without cells: nothing stands above a prediction. */
+const noCells: CellsAbove = () => Promise.resolve({ kind: "ok" });
+
+/** Mount every exercise in `scope`; tell the reader once if progress cannot be saved;
+ * `cellsAbove` runs the cells a prediction with `session` needs (the page's `CellPage`). */
+export function mountExercises(scope: ParentNode, runtime: PythonRuntime, cellsAbove: CellsAbove = noCells): Exercise[] {
+  const mounted = getBlocks("exercise", scope).map((block) => mountExercise(block, runtime, cellsAbove));
   for (const exercise of mounted) exercise.mounted();
   if (mounted.length > 0 && !storageAvailable()) {
     const note = storageWarning("exercises");
