@@ -13,6 +13,7 @@ from collections.abc import Callable
 from html import escape
 from typing import Any
 
+from lessonkit import author_checks
 from lessonkit import options as read
 from lessonkit.blocks import Block, Cell, asserts_only, bound_names, read_names
 from lessonkit.contract import CellData
@@ -54,6 +55,21 @@ class CellKind(FenceKind[Cell, CellResult]):
     @classmethod
     def validate_page(cls, blocks: list[Block], path: str) -> None:
         check_checks(blocks, path)
+        for block in blocks:
+            if not isinstance(block, Cell):
+                continue
+            for row, module in author_checks.foreign_imports(block.code):
+                message = author_checks.import_message(block.label, module)
+                raise LessonError(path, block.line + 1 + row, message)
+            if block.check and author_checks.cell_cannot_fail(block.code):
+                raise LessonError(
+                    path,
+                    block.line,
+                    f"Die Prüfung (`pruefung`, Sitzung „{block.session}“) kann nicht "
+                    "scheitern (kein `assert`, das falsch werden kann, kein Aufruf, kein "
+                    "`raise`): Sie prüft nichts, was der Text sagt. Schreib hinein, was "
+                    "stimmen muss, z. B. `assert summe == 42`.",
+                )
 
     async def run(self, block: Cell, run: PageRun) -> CellResult:
         result = await run.kernel.run(block.session, block.code, block.label)

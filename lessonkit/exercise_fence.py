@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from lessonkit import author_checks
 from lessonkit import options as read
 from lessonkit.blocks import Block, ConsoleBlock
 from lessonkit.console_fence import BUILD_OPTIONS, ConsoleRun, console_start, render_console
@@ -45,11 +46,13 @@ class ExerciseKind(FenceKind[Exercise, ConsoleRun | None]):
 
     @classmethod
     def validate_page(cls, blocks: list[Block], path: str) -> None:
-        """An exercise's id is unique on its page (it keys the reader's progress)."""
+        """An exercise's id is unique on its page (it keys the reader's progress); its
+        code imports only what the browser has; each of its checks can fail."""
         seen: dict[str, Exercise] = {}
         for block in blocks:
             if not isinstance(block, Exercise):
                 continue
+            _check_author_mistakes(block, path)
             first = seen.setdefault(block.id, block)
             if first is not block:
                 raise LessonError(
@@ -155,3 +158,23 @@ CHALLENGE = ExerciseKind(
     },
     make_challenge,
 )
+
+
+def _check_author_mistakes(block: Exercise, path: str) -> None:
+    """Refuse what the build's CPython runs but the reader's browser cannot, and a check
+    that cannot fail (``lessonkit.author_checks``), at the line it stands on."""
+
+    def line_of(section: str, row: int) -> int:
+        found = block.row_of(section, row)
+        return block.line if found is None else block.line + 1 + found
+
+    for section in author_checks.CODE_SECTIONS.get(block.type, ()):
+        code = getattr(block, section, "")
+        for row, module in author_checks.foreign_imports(code):
+            message = author_checks.import_message(f"{block.label} (`--- {section}`)", module)
+            raise LessonError(path, line_of(section, row), message)
+    pruefung = getattr(block, "pruefung", "")
+    if isinstance(pruefung, str) and pruefung.strip():
+        for row, name in author_checks.checks_that_cannot_fail(pruefung):
+            message = author_checks.cannot_fail_message(block.label, name)
+            raise LessonError(path, line_of("pruefung", row), message)

@@ -26,11 +26,12 @@ from markdown.postprocessors import Postprocessor
 from markdown.preprocessors import Preprocessor
 
 from lessonkit import mermaid_fence
+from lessonkit.author_checks import misspelt_fence, nested_fence
 from lessonkit.blocks import PLACEHOLDER, PageState
 from lessonkit.diagrams import check_diagrams
 from lessonkit.errors import LessonError
 from lessonkit.execute import run_page
-from lessonkit.fences import names, render_block
+from lessonkit.fences import exercise_fences, names, render_block
 from lessonkit.options import LINE_OPTION
 from lessonkit.source import locate
 
@@ -47,6 +48,8 @@ class FenceLineTagger(Preprocessor):  # type: ignore[misc]  # Python-Markdown is
     def run(self, lines: list[str]) -> list[str]:
         location = locate("\n".join(lines), self.docs_dir)
         tagged = {*names(), mermaid_fence.LANGUAGE}
+        exercises = set(exercise_fences())
+        open_language = ""  # the language of the code block we are inside
         page = PageState(location, self.docs_dir)
         self.md.lessonkit_page = page
         out: list[str] = []
@@ -64,7 +67,12 @@ class FenceLineTagger(Preprocessor):  # type: ignore[misc]  # Python-Markdown is
             if open_fence is not None:
                 # Inside a code block only its closing fence counts (examples in
                 # the authoring guide must stay untouched).
-                if not rest and fence[0] == open_fence[0] and len(fence) >= len(open_fence):
+                same = fence[0] == open_fence[0] and len(fence) >= len(open_fence)
+                if same and rest and open_language in exercises:
+                    raise LessonError(
+                        location.path, location.line(index), nested_fence(open_language, fence)
+                    )
+                if not rest and same:
                     open_fence = None
                     if diagram is not None:
                         page.diagrams.append((start, "\n".join(diagram)))
@@ -75,6 +83,10 @@ class FenceLineTagger(Preprocessor):  # type: ignore[misc]  # Python-Markdown is
                 continue
             open_fence = fence
             language = rest.split(None, 1)[0] if rest else ""
+            open_language = language
+            misspelt = misspelt_fence(language, tagged)
+            if misspelt is not None:
+                raise LessonError(location.path, location.line(index), misspelt)
             if language in tagged:
                 line = f'{line.rstrip()} {LINE_OPTION}="{location.line(index)}"'
             if language == mermaid_fence.LANGUAGE:  # also parsed at build (diagrams.py)

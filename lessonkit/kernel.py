@@ -35,13 +35,14 @@ import contextvars
 import inspect
 import json
 import linecache
+import os
 import sys
 import time
 import traceback
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from types import CodeType
-from typing import TYPE_CHECKING, Any, SupportsIndex, cast
+from typing import TYPE_CHECKING, Any, NoReturn, SupportsIndex, cast
 
 if TYPE_CHECKING:  # the browser's Python needs no types at run time
     from lessonkit.contract import CellResultData
@@ -293,6 +294,33 @@ class _NoInput:
         return "utf-8"
 
 
+OS_EXIT_MESSAGE = (
+    "os._exit() beendet hier nicht Python (das würde die Seite und den Build mitreißen), "
+    "sondern nur diese Zelle. Für das Ende einer Zelle genügt return in einer Funktion "
+    "oder sys.exit()."
+)
+
+
+class OsExitIgnored(SystemExit):
+    """``os._exit()`` in a cell: it ends the cell, like ``sys.exit()``, not the process."""
+
+
+def _os_exit(status: int) -> NoReturn:
+    raise OsExitIgnored(OS_EXIT_MESSAGE)
+
+
+@contextlib.contextmanager
+def no_os_exit() -> Iterator[None]:
+    """``os._exit`` ends only the cell: in the build it would end the whole build without a
+    word (exit code and nothing else), in the browser the Python worker."""
+    saved = os._exit
+    os._exit = _os_exit
+    try:
+        yield
+    finally:
+        os._exit = saved
+
+
 @contextlib.contextmanager
 def no_input() -> Iterator[None]:
     """``input()`` and ``sys.stdin`` raise a German ``EOFError`` instead of waiting."""
@@ -393,7 +421,7 @@ def format_error(exc: BaseException) -> str:
         lines.extend(_format_syntax_error(exc))
     else:
         lines.extend(_format_exception_only(exc))
-    if isinstance(exc, SystemExit):
+    if isinstance(exc, SystemExit) and not isinstance(exc, OsExitIgnored):
         lines.append(EXIT_NOTE)
     name = getattr(exc, "name", None) if isinstance(exc, NameError) else None
     if isinstance(name, str) and name in JS_LITERALS:
@@ -480,6 +508,7 @@ async def run_cell_async(
             contextlib.redirect_stdout(stdout),
             contextlib.redirect_stderr(stderr),
             no_input(),
+            no_os_exit(),
         ):
             body, expr = _compile(code, filename)
             if body is not None:

@@ -6,9 +6,11 @@ import textwrap
 from pathlib import Path
 
 import markdown
+import pytest
 from bs4 import BeautifulSoup
 
 from lessonkit import mermaid_fence
+from lessonkit.errors import LessonError
 from lessonkit.fences import format_block, names, validate
 
 
@@ -48,3 +50,20 @@ def convert(tmp_path: Path, text: str, name: str = "seite.md") -> BeautifulSoup:
     source = textwrap.dedent(text)
     (docs / name).write_text(source, encoding="utf-8")
     return BeautifulSoup(make_markdown(docs).convert(source), "html.parser")
+
+
+def build_error(tmp_path: Path, text: str) -> LessonError:
+    """The author's error that converting ``text`` raises (the test fails without one)."""
+    with pytest.raises(LessonError) as caught:
+        convert(tmp_path, text)
+    return caught.value
+
+
+def fails_at(tmp_path: Path, text: str, line: int, says: str) -> LessonError:
+    """The page ``text`` fails the build at ``line`` and tells the author ``says``: an
+    author's mistake, never an internal error."""
+    error = build_error(tmp_path, text)
+    assert error.line == line
+    assert says in error.message
+    assert "Interner Fehler" not in error.message
+    return error

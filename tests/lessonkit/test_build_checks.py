@@ -16,9 +16,8 @@ import pytest
 import yaml
 
 from lessonkit import timelimit, typescript
-from lessonkit.errors import LessonError
 from tests.conftest import ROOT
-from tests.lessonkit.seiten import convert
+from tests.lessonkit.seiten import build_error, convert, fails_at
 
 
 @pytest.fixture
@@ -46,22 +45,6 @@ _AnyTagLoader.add_multi_constructor("", lambda loader, suffix, node: None)
 
 def site_config() -> dict[str, Any]:
     return yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), _AnyTagLoader)
-
-
-def build_error(tmp_path: Path, text: str) -> LessonError:
-    with pytest.raises(LessonError) as caught:
-        convert(tmp_path, text)
-    return caught.value
-
-
-def fails_at(tmp_path: Path, text: str, line: int, says: str) -> LessonError:
-    """The page ``text`` fails the build at ``line`` and tells the author ``says``: an
-    author's mistake, never an internal error."""
-    error = build_error(tmp_path, text)
-    assert error.line == line
-    assert says in error.message
-    assert "Interner Fehler" not in error.message
-    return error
 
 
 # --- 1. ts-run runs to completion, output under its own block ------------------------------
