@@ -5,21 +5,15 @@ challenge ends with, the parts of a challenge, and links into the glossary."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from lessonkit import page_rules
 from tests.conftest import ROOT
 
 DOCS = ROOT / "docs"
-#: A row of the start page's table: | [Title](path.md) | Track · Thema | ca. N Min. |
-ROW = re.compile(
-    r"^\| \[(?P<title>[^\]]+)\]\((?P<path>[^)]+\.md)\) \| (?P<track>[^|]+) \| (?P<dauer>[^|]+) \|$"
-)
-#: A lesson's header line: Track <Track> · <Thema> · ca. N Min.[ · Teil x von y]
-HEADER = re.compile(
-    r"^Track (?P<track>.+?) · (?P<thema>.+?) · (?P<dauer>ca\. \d+ Min\.)(?: · .+)?$"
-)
 LESSONS = sorted((DOCS / "lektionen").glob("*.md"))
 #: The challenges (``herausforderung`` fences) and their overview page, ``index.md``.
 CHALLENGES = sorted((DOCS / "herausforderungen").glob("*.md"))
@@ -31,40 +25,29 @@ LISTED = [
 ]
 
 
-def start_page_rows() -> dict[str, dict[str, str]]:
-    rows = {}
-    for line in (DOCS / "index.md").read_text(encoding="utf-8").splitlines():
-        match = ROW.match(line.strip())
-        if match:
-            rows[match["path"]] = {k: v.strip() for k, v in match.groupdict().items()}
-    return rows
-
-
-def header(page: Path) -> re.Match[str]:
-    lines = page.read_text(encoding="utf-8").splitlines()
-    line = next(text for text in lines[1:6] if text.startswith("Track "))
-    match = HEADER.match(line)
-    assert match, f"{page.name}: Kopfzeile „{line}“ hat nicht die Form „Track … · … · ca. N Min.“"
-    return match
+def findings(rule: Callable[[Path], list[page_rules.Finding]], page: Path) -> str:
+    """What ``rule`` finds on ``page``, one German line each (empty: all is well)."""
+    return "\n".join(str(finding) for finding in rule(page))
 
 
 def test_start_page_lists_every_lesson() -> None:
-    assert set(start_page_rows()) == set(LISTED)
+    assert set(page_rules.start_rows()) == set(LISTED), (
+        "Die Tabelle der Startseite nennt andere Seiten als docs/lektionen, "
+        "docs/herausforderungen und erste-schritte.md."
+    )
 
 
 @pytest.mark.parametrize("path", LISTED)
 def test_start_page_and_lesson_header_agree(path: str) -> None:
-    row = start_page_rows()[path]
-    match = header(DOCS / path)
-    assert row["track"] == f"{match['track']} · {match['thema']}", path
-    assert row["dauer"] == match["dauer"], path
+    assert not findings(page_rules.check_start_page, DOCS / path), findings(
+        page_rules.check_start_page, DOCS / path
+    )
 
 
-@pytest.mark.parametrize("page", LESSONS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("page", LESSONS + CHALLENGES, ids=lambda p: p.stem)
 def test_lesson_ends_with_its_sources(page: Path) -> None:
-    headings = re.findall(r"^## (.+)$", page.read_text(encoding="utf-8"), flags=re.MULTILINE)
-    for needed in ("Merksatz", "Prüfstein", "Quellen und weiterlesen", "Über die Quellen hinaus"):
-        assert needed in headings, f"{page.name}: Abschnitt „## {needed}“ fehlt"
+    found = findings(page_rules.check_sections, page)
+    assert not found, found
 
 
 @pytest.mark.parametrize("page", CHALLENGES, ids=lambda p: p.stem)
@@ -85,28 +68,37 @@ def test_a_challenge_page_has_its_parts(page: Path) -> None:
     assert "raumzeit(" in text, f"{page.name}: kein Lauf mit Bild (raumzeit)"
 
 
-def glossary_anchors() -> set[str]:
-    text = (DOCS / "glossar.md").read_text(encoding="utf-8")
-    return set(re.findall(r"\{#([a-z0-9-]+)\}", text))
-
-
 @pytest.mark.parametrize("page", sorted(DOCS.rglob("*.md")), ids=lambda p: p.stem)
 def test_links_into_the_glossary_name_an_existing_entry(page: Path) -> None:
-    anchors = glossary_anchors()
-    text = page.read_text(encoding="utf-8")
-    for anchor in re.findall(r"glossar\.md#([A-Za-z0-9_-]+)", text):
-        assert anchor in anchors, f"{page.name}: glossar.md#{anchor} gibt es nicht"
-
-
-#: A page a reader can finish in one sitting (issue 27: "no lesson page longer than about
-#: 7,000 words of Markdown"; counted like ``wc -w``, code and blocks included).
-MAX_WORDS = 7_500
+    found = findings(page_rules.check_glossary_links, page)
+    assert not found, found
 
 
 @pytest.mark.parametrize("page", LESSONS + CHALLENGES, ids=lambda p: p.stem)
 def test_no_page_is_too_long_to_read_in_one_sitting(page: Path) -> None:
-    words = len(page.read_text(encoding="utf-8").split())
-    assert words <= MAX_WORDS, (
-        f"{page.name} hat {words} Wörter, höchstens {MAX_WORDS}: kürzen oder teilen "
-        "(docs/autoren.md, „Seite geteilt oder Abschnitt verschoben“)."
+    found = findings(page_rules.check_length, page)
+    assert not found, found
+
+
+@pytest.mark.parametrize("page", sorted(DOCS.rglob("*.md")), ids=lambda p: p.stem)
+def test_the_code_a_reader_sees_fits_a_phone(page: Path) -> None:
+    if page.name == "autoren.md":
+        return  # the guide's examples show Markdown, not code a reader runs
+    found = findings(page_rules.check_code_lines, page)
+    assert not found, found
+
+
+def test_the_rules_find_what_they_are_for(tmp_path: Path) -> None:
+    """Each rule can fail: a page that breaks every one of them."""
+    page = tmp_path / "lektionen" / "neu.md"
+    page.parent.mkdir()
+    page.write_text(
+        "# Neu\nTrack X · ca. 5 Min.\n\nSiehe [Begriff](../glossar.md#gibtsnicht).\n\n"
+        "```pycell\n" + "x = 1  # " + "a" * 60 + "\n```\n",
+        encoding="utf-8",
     )
+    messages = [f.message for f in page_rules.check(page)]
+    assert any("hat nicht die Form" in m for m in messages)
+    assert any("„## Merksatz“ fehlt" in m for m in messages)
+    assert any("glossar.md#gibtsnicht gibt es nicht" in m for m in messages)
+    assert any("Zeichen lang, höchstens 60" in m for m in messages)

@@ -1,0 +1,329 @@
+"""The rules a course page keeps beyond its blocks, each finding in German with file:line.
+
+What the start page says about a page and the page's header line agree; every lesson and
+challenge is listed on the start page and in its ``fortschritt`` overview; a lesson ends with
+its closing sections; links into the glossary name an entry; a page stays readable in one
+sitting; the code a reader sees fits a phone. ``tests/test_content.py`` runs these rules on
+every page, ``python -m lessonkit.check_page`` on the pages an author names.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
+START = "index.md"
+
+#: A row of the start page's table: | [Title](path.md) | Track · Thema | ca. N Min. |
+ROW = re.compile(
+    r"^\| \[(?P<title>[^\]]+)\]\((?P<path>[^)]+\.md)\) \| (?P<track>[^|]+) \| (?P<dauer>[^|]+) \|$"
+)
+#: A lesson's header line: Track <Track> · <Thema> · ca. N Min.[ · Teil x von y]
+HEADER = re.compile(
+    r"^Track (?P<track>.+?) · (?P<thema>.+?) · (?P<dauer>ca\. \d+ Min\.)(?: · .+)?$"
+)
+#: The sections a lesson ends with, in this order.
+LESSON_END = ("Merksatz", "Prüfstein", "Quellen und weiterlesen", "Über die Quellen hinaus")
+#: What a challenge page has (shorter than a lesson).
+CHALLENGE_PARTS = ("Worum es geht", "Quellen und weiterlesen", "Über die Quellen hinaus")
+#: A page a reader can finish in one sitting (counted like ``wc -w``, code included).
+MAX_WORDS = 7_500
+#: The longest line of code a reader sees (docs/autoren.md: phones).
+MAX_CODE_CHARS = 60
+#: Cells published before the line rule was checked, by page and hash of their code: kept as
+#: they are, because changing a cell's code hides a reader's draft of it. A cell the author
+#: edits anyway loses its place here and must keep the rule.
+KEPT_LONG_LINES = ROOT / "lessonkit" / "kept_long_lines.json"
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One broken rule: where, and what to do, in German."""
+
+    path: str  # relative to the project, e.g. docs/lektionen/sagas.md
+    line: int | None
+    message: str
+
+    def __str__(self) -> str:
+        return (
+            f"{self.path}:{self.line}: {self.message}"
+            if self.line
+            else f"{self.path}: {self.message}"
+        )
+
+
+def _rel(page: Path) -> str:
+    """The page as the author names it: relative to the project (else as given)."""
+    path = page.resolve()
+    return path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else str(page)
+
+
+def _in_docs(page: Path) -> str:
+    """The page relative to docs/, as the start page links it."""
+    path = page.resolve()
+    if path.is_relative_to(DOCS):
+        return path.relative_to(DOCS).as_posix()
+    return f"{path.parent.name}/{path.name}"
+
+
+def _line_of(text: str, needle: str) -> int | None:
+    index = text.find(needle)
+    return None if index < 0 else text.count("\n", 0, index) + 1
+
+
+def kind_of(page: Path) -> str:
+    """``lesson``, ``challenge`` (a page of ``herausforderungen/``) or ``other``."""
+    parent = page.resolve().parent.name
+    return {"lektionen": "lesson", "herausforderungen": "challenge"}.get(parent, "other")
+
+
+def start_rows() -> dict[str, tuple[int, dict[str, str]]]:
+    """The start page's table rows by page (relative to docs/), with their line."""
+    rows = {}
+    for number, line in enumerate((DOCS / START).read_text(encoding="utf-8").splitlines(), 1):
+        match = ROW.match(line.strip())
+        if match:
+            rows[match["path"]] = (number, {k: v.strip() for k, v in match.groupdict().items()})
+    return rows
+
+
+def overview_pages() -> set[str]:
+    """The pages the start page's ``fortschritt`` block lists."""
+    text = (DOCS / START).read_text(encoding="utf-8")
+    found: set[str] = set()
+    for block in re.findall(r"^```fortschritt[^\n]*\n(.*?)^```", text, re.M | re.S):
+        found |= {line.strip() for line in block.splitlines() if line.strip()}
+    return found
+
+
+def listed(page: Path) -> bool:
+    """Must the start page list it? Every lesson and challenge page, and the first steps."""
+    return kind_of(page) != "other" or page.name == "erste-schritte.md"
+
+
+def check_start_page(page: Path) -> list[Finding]:
+    """The start page lists the page, with the track, topic and time of its header line,
+    and its ``fortschritt`` overview counts it."""
+    if not listed(page):
+        return []
+    name = _in_docs(page)
+    text = page.read_text(encoding="utf-8")
+    findings = []
+    rows = start_rows()
+    head = next(
+        ((n, line) for n, line in enumerate(text.splitlines()[:6], 1) if line.startswith("Track ")),
+        None,
+    )
+    match = HEADER.match(head[1]) if head else None
+    if head is None or match is None:
+        findings.append(
+            Finding(
+                _rel(page),
+                head[0] if head else 2,
+                f"Die Kopfzeile „{head[1] if head else ''}“ hat nicht die Form "
+                "„Track … · … · ca. N Min.“ (optional „· Teil 1 von 2“), in den ersten Zeilen.",
+            )
+        )
+    if name not in rows:
+        findings.append(
+            Finding(
+                f"docs/{START}",
+                None,
+                f"Die Startseite nennt „{name}“ nicht: Ergänze in ihrer Tabelle "
+                f"„| [Titel]({name}) | Track · Thema | ca. N Min. |“.",
+            )
+        )
+    elif match is not None:
+        number, row = rows[name]
+        track = f"{match['track']} · {match['thema']}"
+        if row["track"] != track or row["dauer"] != match["dauer"]:
+            findings.append(
+                Finding(
+                    f"docs/{START}",
+                    number,
+                    f"Die Zeile für „{name}“ sagt „{row['track']} | {row['dauer']}“, die "
+                    f"Kopfzeile der Seite (Zeile {head[0] if head else '?'}) „{track} · "
+                    f"{match['dauer']}“: Gleiche die beiden an.",
+                )
+            )
+    exercises = re.search(
+        r"^\s*```(vorhersage|aufgabe|konsolen-aufgabe|quiz|herausforderung)\b", text, re.M
+    )
+    if exercises and name not in overview_pages():
+        findings.append(
+            Finding(
+                f"docs/{START}",
+                _line_of((DOCS / START).read_text(encoding="utf-8"), "```fortschritt"),
+                f"Der Block `fortschritt` der Startseite nennt „{name}“ nicht: Ergänze die "
+                "Zeile, sonst zählt der Fortschritt ihre Übungen nicht.",
+            )
+        )
+    return findings
+
+
+def check_sections(page: Path) -> list[Finding]:
+    """A lesson ends with its closing sections; a challenge page has its parts."""
+    kind = kind_of(page)
+    needed = {"lesson": LESSON_END, "challenge": CHALLENGE_PARTS}.get(kind, ())
+    text = page.read_text(encoding="utf-8")
+    headings = re.findall(r"^## (.+?)\s*$", text, flags=re.MULTILINE)
+    return [
+        Finding(
+            _rel(page),
+            None,
+            f"Der Abschnitt „## {section}“ fehlt (eine "
+            f"{'Lektion' if kind == 'lesson' else 'Herausforderung'} endet mit "
+            f"{', '.join(f'„{s}“' for s in needed)}).",
+        )
+        for section in needed
+        if section not in headings
+    ]
+
+
+def glossary_anchors() -> set[str]:
+    text = (DOCS / "glossar.md").read_text(encoding="utf-8")
+    return set(re.findall(r"\{#([a-z0-9-]+)\}", text))
+
+
+def check_glossary_links(page: Path) -> list[Finding]:
+    """Every ``glossar.md#anker`` names an entry of the glossary."""
+    anchors = glossary_anchors()
+    findings = []
+    for number, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1):
+        for anchor in re.findall(r"glossar\.md#([A-Za-z0-9_-]+)", line):
+            if anchor not in anchors:
+                close = [a for a in sorted(anchors) if anchor.lower() in a or a in anchor.lower()]
+                hint = f" Meintest du „{close[0]}“?" if close else ""
+                findings.append(
+                    Finding(
+                        _rel(page),
+                        number,
+                        f"Den Eintrag glossar.md#{anchor} gibt es nicht.{hint} Die Einträge "
+                        "tragen ihren Anker in der Überschrift: „### Begriff {#anker}“.",
+                    )
+                )
+    return findings
+
+
+def check_length(page: Path) -> list[Finding]:
+    if kind_of(page) == "other":
+        return []
+    words = len(page.read_text(encoding="utf-8").split())
+    if words <= MAX_WORDS:
+        return []
+    return [
+        Finding(
+            _rel(page),
+            None,
+            f"Die Seite hat {words} Wörter, höchstens {MAX_WORDS}: kürzen oder teilen "
+            "(docs/autoren.md, „Seite geteilt oder Abschnitt verschoben“).",
+        )
+    ]
+
+
+_FENCE = re.compile(r"^(?P<indent>\s*)(?P<fence>`{3,}|~{3,})\s*(?P<lang>[\w-]*)(?P<rest>.*)$")
+#: The sections of an exercise whose code the reader sees before solving it.
+_SHOWN = {"code", "start"}
+
+
+@dataclass
+class _Open:
+    fence: str
+    lang: str
+    rest: str
+    indent: int
+    line: int
+    section: str = ""
+
+
+def shown_code(text: str) -> list[tuple[int, str, int]]:
+    """``(line, code, line of its block)`` of every line of code a reader sees: a cell
+    that is not hidden, a ``ts-run``, a prediction's code, a task's or challenge's start."""
+    out: list[tuple[int, str, int]] = []
+    block: _Open | None = None
+    for number, line in enumerate(text.splitlines(), 1):
+        match = _FENCE.match(line)
+        if block is None:
+            if match and match["lang"]:
+                block = _Open(
+                    match["fence"], match["lang"], match["rest"], len(match["indent"]), number
+                )
+            continue
+        if (
+            match is not None
+            and not match["lang"]
+            and not match["rest"].strip()
+            and match["fence"][0] == block.fence[0]
+            and len(match["fence"]) >= len(block.fence)
+        ):
+            block = None
+            continue
+        code = line[block.indent :]
+        if block.lang in ("vorhersage", "aufgabe", "herausforderung"):
+            if code.startswith("--- "):
+                block.section = (code[4:].split() or [""])[0]
+            elif block.section in _SHOWN:
+                out.append((number, code, block.line))
+        elif block.lang == "ts-run" or (
+            block.lang == "pycell" and "hidden" not in block.rest and "pruefung" not in block.rest
+        ):
+            out.append((number, code, block.line))
+    return out
+
+
+def _block_hashes(shown: list[tuple[int, str, int]]) -> dict[int, str]:
+    """A short hash of each block's shown code, by the block's line."""
+    codes: dict[int, list[str]] = {}
+    for _, code, start in shown:
+        codes.setdefault(start, []).append(code)
+    return {
+        start: hashlib.sha256("\n".join(lines).encode()).hexdigest()[:16]
+        for start, lines in codes.items()
+    }
+
+
+def kept_long_lines() -> dict[str, list[str]]:
+    if not KEPT_LONG_LINES.exists():
+        return {}
+    kept: dict[str, list[str]] = json.loads(KEPT_LONG_LINES.read_text(encoding="utf-8"))
+    return kept
+
+
+def long_code_lines(page: Path) -> list[tuple[int, int, str]]:
+    """``(line, length, its block's hash)`` of each shown code line over ``MAX_CODE_CHARS``."""
+    shown = shown_code(page.read_text(encoding="utf-8"))
+    hashes = _block_hashes(shown)
+    return [
+        (number, len(code.rstrip()), hashes[start])
+        for number, code, start in shown
+        if len(code.rstrip()) > MAX_CODE_CHARS
+    ]
+
+
+def check_code_lines(page: Path) -> list[Finding]:
+    """The code a reader sees fits a phone: at most ``MAX_CODE_CHARS`` characters a line."""
+    kept = set(kept_long_lines().get(_rel(page), []))
+    return [
+        Finding(
+            _rel(page),
+            number,
+            f"Die Codezeile ist {length} Zeichen lang, höchstens {MAX_CODE_CHARS} (Telefone): "
+            "umbrechen oder kürzer benennen.",
+        )
+        for number, length, digest in long_code_lines(page)
+        if digest not in kept
+    ]
+
+
+#: Every rule, in the order the one-page check reports them.
+RULES = (check_start_page, check_sections, check_glossary_links, check_length, check_code_lines)
+
+
+def check(page: Path) -> list[Finding]:
+    """Every rule on ``page``."""
+    return [finding for rule in RULES for finding in rule(page)]
