@@ -220,7 +220,7 @@ def _ausfuehren(
     for stoerung in plan:
         cluster.zeit.schedule(max(0, stoerung.zeit), stoerung.anwenden, cluster)
     zahl = e.knoten if e.clients is None else e.clients
-    arbeit = Clients(cluster, e.last, zahl, timeout=e.timeout)
+    arbeit = Clients(cluster, e.last, zahl, timeout=e.timeout, schluss=e.dauer)
     alle = e.last.plane(_zufall(seed, 2), e.dauer, zahl)
     geplant = alle if auswahl is None else [alle[i] for i in auswahl if 0 <= i < len(alle)]
     ergebnis = Lauf(e, seed, plan, auswahl, geplant, cluster, arbeit.geschichte)

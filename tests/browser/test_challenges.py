@@ -78,3 +78,79 @@ def test_code_that_defines_no_node_gets_a_german_message(page: Page, site_url: s
     expect(task.root.locator(".lk-challenge__seed pre")).to_contain_text(
         "Dein Code definiert keinen Knoten"
     )
+
+
+#: The first three challenges, each with a wrong node a reader might write first and what
+#: the verdict of its failing seed names (the lost or doubled value).
+ERSTE = [
+    pytest.param(
+        "herausforderungen/echo/",
+        "echo",
+        "class Zurufer(Knoten):\n"
+        "    def bei_echo(self, nachricht):\n"
+        '        self.antworte(nachricht, {"type": "echo_ok"})\n',
+        r"Prozess \d+ schickte 'hallo \d+' und bekam None zurück",
+        id="echo",
+    ),
+    pytest.param(
+        "herausforderungen/eindeutige-ids/",
+        "eindeutige-ids",
+        None,  # the starting node: the clock as the id
+        r"Die ID \S+ wurde \d+-mal vergeben",
+        id="eindeutige-ids",
+    ),
+    pytest.param(
+        "herausforderungen/broadcast/",
+        "broadcast-einzeln",
+        None,  # the starting node: it keeps nothing
+        r"Knoten n1 (kennt \d+ nicht|fehlen \d+ bestätigte Werte)",
+        id="broadcast-einzeln",
+    ),
+]
+
+
+@pytest.mark.parametrize(("adresse", "aufgabe", "falsch", "urteil"), ERSTE)
+def test_the_first_challenges_fail_with_the_value_named_then_the_typed_solution_passes(
+    page: Page, site_url: str, adresse: str, aufgabe: str, falsch: str | None, urteil: str
+) -> None:
+    page.goto(site_url + adresse)
+    task = Exercise.by_id(page, aufgabe)
+    task.root.scroll_into_view_if_needed()
+    expect(task.editor).to_be_visible(timeout=60_000)
+    data = json.loads(task.root.locator(".lk-exercise__data").get_attribute("data-lk-json") or "{}")
+    seeds = data["vorgabe"]["seeds"]
+    if falsch is not None:
+        task.replace_code(falsch)
+
+    expect(task.check()).to_contain_text(f"von {seeds} Seeds bestanden", timeout=SLOW)
+    failed = task.root.locator(".lk-challenge__seed--failed").first
+    expect(failed.locator(".lk-challenge__verdict").first).to_have_text(re.compile(urteil))
+    expect(failed.locator(".lk-challenge__picture svg title")).to_contain_text(
+        "Raum-Zeit-Bild des Laufs"
+    )
+    task.expect_unsolved()
+
+    task.replace_code(data["loesung"])
+    expect(task.check()).to_have_text(f"✓ Gelöst: alle {seeds} Seeds bestanden.", timeout=SLOW)
+    task.expect_solved()
+
+
+def test_a_draft_of_a_later_challenge_stays_over_a_reload(page: Page, site_url: str) -> None:
+    page.goto(site_url + "herausforderungen/zaehler/")
+    task = Exercise.by_id(page, "zaehler")
+    task.root.scroll_into_view_if_needed()
+    expect(task.editor).to_be_visible(timeout=60_000)
+    entwurf = (
+        "class Entwurf(Knoten):\n"
+        "    def bei_add(self, nachricht):\n"
+        '        self.antworte(nachricht, {"type": "add_ok"})\n'
+    )
+    task.replace_code(entwurf)
+    expect(task.editor).to_contain_text("class Entwurf")
+
+    page.reload()
+    task = Exercise.by_id(page, "zaehler")
+    task.root.scroll_into_view_if_needed()
+    expect(task.editor).to_contain_text("class Entwurf(Knoten)", timeout=60_000)
+    expect(task.editor).not_to_contain_text("class Summe")
+    task.expect_unsolved()

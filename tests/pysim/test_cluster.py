@@ -434,3 +434,81 @@ def test_a_request_and_its_reply_in_the_same_tick_are_two_arrows_and_gaps_have_r
     assert hin and her and not hin & her, "a reply must not hide under its request"
     breite = int(re.search(r'viewBox="0 0 (\d+) ', svg)[1])
     assert "Ticks ohne Ereignis" in svg and breite > LINKS + 2 * SPALTE + 100
+
+
+class Langsam(Knoten):
+    """Answers every echo 12 ticks late: its clients fall behind their plan."""
+
+    async def bei_echo(self, nachricht: Nachricht) -> None:
+        await self.warte(12)
+        self.antworte(nachricht, {"type": "echo_ok", "echo": nachricht["echo"]})
+
+
+def test_a_slow_node_s_clients_start_nothing_after_the_time_limit() -> None:
+    ergebnis = lauf(Langsam, Echo(), knoten=2, seed=3, dauer=60)
+    eigene = [e for e in ergebnis.geschichte if e["process"] < 10_000]
+    aufrufe = [e for e in eigene if e["type"] == "invoke"]
+    # Behind plan: fewer calls than planned, none begun at or after the limit.
+    assert len(aufrufe) < len(ergebnis.geplant)
+    assert max(e["time"] for e in aufrufe) < 60
+    # Each call still ends (ok or after its timeout), before the quiet phase is over.
+    assert len([e for e in eigene if e["type"] != "invoke"]) == len(aufrufe)
+    assert max(e["time"] for e in eigene) < 60 + 40
+
+
+class KafkaImSpeicher(Knoten):
+    """One node's logs and commits in memory; forgets the commits if ``vergesse``."""
+
+    vergesse = False
+
+    def beim_start(self) -> None:
+        self.logs: dict[str, list[Any]] = {}
+        self.commits: dict[str, int] = {}
+
+    def bei_send(self, n: Nachricht) -> None:
+        log = self.logs.setdefault(n["key"], [])
+        log.append(n["msg"])
+        self.antworte(n, {"type": "send_ok", "offset": len(log) - 1})
+
+    def bei_poll(self, n: Nachricht) -> None:
+        msgs = {k: [[o, m] for o, m in enumerate(self.logs.get(k, []))] for k in n["offsets"]}
+        self.antworte(n, {"type": "poll_ok", "msgs": msgs})
+
+    def bei_commit_offsets(self, n: Nachricht) -> None:
+        if not self.vergesse:
+            self.commits.update(n["offsets"])
+        self.antworte(n, {"type": "commit_offsets_ok"})
+
+    def bei_list_committed_offsets(self, n: Nachricht) -> None:
+        offsets = {k: self.commits[k] for k in n["keys"] if k in self.commits}
+        self.antworte(n, {"type": "list_committed_offsets_ok", "offsets": offsets})
+
+
+def test_kafka_clients_commit_what_their_polls_returned() -> None:
+    from pysim.cluster import KafkaLog
+
+    ergebnis = lauf(KafkaImSpeicher, KafkaLog(), knoten=1, seed=2)
+    assert ergebnis.last.pruefe(ergebnis).ok
+    hoechste: dict[str, int] = {}
+    commits = 0
+    for e in ergebnis.geschichte:
+        if e["f"] == "poll" and e["type"] == "ok":
+            for k, paare in e["value"].items():
+                hoechste[k] = max([hoechste.get(k, -1), *(o for o, _ in paare)])
+        if e["f"] == "commit_offsets" and e["type"] == "invoke":
+            assert e["value"] == hoechste
+            commits += bool(e["value"])
+    assert commits > 0
+    # The same run again starts from nothing: the workload forgets the last run's polls.
+    wieder = lauf(KafkaImSpeicher, ergebnis.last, knoten=1, seed=2)
+    assert wieder.geschichte == ergebnis.geschichte
+
+
+def test_kafka_a_node_that_forgets_commits_is_caught() -> None:
+    from pysim.cluster import KafkaLog
+
+    vergesslich = type("Vergesslich", (KafkaImSpeicher,), {"vergesse": True})
+    ergebnis = lauf(vergesslich, KafkaLog(), knoten=1, seed=2)
+    u = ergebnis.last.pruefe(ergebnis)
+    assert not u.ok
+    assert "Die gespeicherte Position (Commit) von k" in u.erklaerung
