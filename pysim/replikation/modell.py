@@ -238,13 +238,11 @@ class Ereignis:
 
 
 def pruefe_wert(wert: object) -> int | str:
-    """Ein Wert zum Schreiben: eine ganze Zahl oder ein Text ohne Leerzeichen."""
-    if isinstance(wert, bool) or not isinstance(wert, int | str):
+    """Ein Wert zum Schreiben: eine ganze Zahl oder ein nicht leerer Text."""
+    if isinstance(wert, bool) or not isinstance(wert, int | str) or wert == "":
         raise UngueltigeEingabe(
-            f"Ein Wert ist eine ganze Zahl oder ein Text ohne Leerzeichen, nicht {wert!r}."
+            f"Ein Wert ist eine ganze Zahl oder ein nicht leerer Text, nicht {wert!r}."
         )
-    if isinstance(wert, str):
-        pruefe_name(wert, "Ein Wert")
     return wert
 
 

@@ -149,7 +149,8 @@ def test_quorum_with_w_equal_n_cannot_write_with_a_node_down() -> None:
     ("aktion", "meldung"),
     [
         (lambda s: s.write("x y", 1), "ohne Leerzeichen"),
-        (lambda s: s.write("x", 1.5), "ganze Zahl oder ein Text"),
+        (lambda s: s.write("x", ""), "nicht leerer Text"),
+        (lambda s: s.write("x", 1.5), "ganze Zahl oder ein nicht leerer Text"),
         (lambda s: s.read("x", von="n9"), "Die Replik „n9“ gibt es nicht"),
         (lambda s: s.setze_sync(3), "höchstens 2"),
         (lambda s: s.setze_lag("n2", 99), "höchstens 50"),
