@@ -175,7 +175,7 @@ class Nachricht:
         if self.art == REPLIZIERE and self.eintrag is not None:
             return f"{self.eintrag.key}={self.eintrag.value!r}"
         if self.art == BESTAETIGE:
-            return f"ack {self.lsn}"
+            return f"LSN {self.lsn}"
         if self.art == UEBERNAHME:
             return f"Log bis {len(self.log)}"
         if self.art == SCHREIBE:
