@@ -34,7 +34,7 @@ def test_every_fence_has_a_row() -> None:
 def test_the_row_names_exactly_the_fences_options(fence: str) -> None:
     options, _ = reference_rows()[fence]
     documented = set(re.findall(r"`([a-z_]+)(?:=\"…\")?`", options))
-    documented -= {"main", "log", "queue", "saga"}  # defaults, not options
+    documented -= {"main", *ARTEN}  # defaults and console kinds, not options
     assert documented == set(FENCES[fence].options), fence
 
 

@@ -57,11 +57,31 @@ QUEUE_SKRIPT = [
     "recieve",
 ]
 
+REPLIK_SKRIPT = [
+    "write x 1",
+    "read x from n2",
+    "lag n3 5",
+    "sync 1",
+    "write x „neu“",
+    "write y käse",
+    "partition n1",
+    "write x 3",
+    "failover",
+    "write x 4 to n1 as A",
+    "heal n1",
+    "tick 6",
+    "history",
+    "status",
+    "read x from n9",
+]
+
 VORSPANN = """\
 from pysim.console import LogKonsole, QueueKonsole
+from pysim.replikation.konsole import ReplikKonsole
 
 konsole = LogKonsole()
 queue = QueueKonsole(max_versuche=2)
+replik = ReplikKonsole()
 
 
 def zeigen(k, zeilen):
@@ -76,7 +96,11 @@ import json
 def zellen() -> list[dict[str, Any]]:
     """Ein Vorspann, dann je Zelle ein paar Befehle (die Ausgabe einer Zelle ist begrenzt)."""
     ergebnis = [{"session": "konsole", "code": VORSPANN, "label": "vorspann"}]
-    for name, skript in (("konsole", LOG_SKRIPT), ("queue", QUEUE_SKRIPT)):
+    for name, skript in (
+        ("konsole", LOG_SKRIPT),
+        ("queue", QUEUE_SKRIPT),
+        ("replik", REPLIK_SKRIPT),
+    ):
         for start in range(0, len(skript), 4):
             teil = skript[start : start + 4]
             ergebnis.append(
@@ -100,7 +124,7 @@ def test_zellen_laufen_nativ() -> None:
         assert not e["truncated"]
     texte = "".join(chunk for e in ergebnisse for _, chunk in e["output"])
     zeilen = [json.loads(z) for z in texte.splitlines() if z.startswith('{"ok"')]
-    assert len(zeilen) == len(LOG_SKRIPT) + len(QUEUE_SKRIPT)
+    assert len(zeilen) == len(LOG_SKRIPT) + len(QUEUE_SKRIPT) + len(REPLIK_SKRIPT)
     assert zeilen[1]["text"].startswith("→ Partition 1, Offset 0")
     assert "Dieses Komma ist zu viel" in zeilen[LOG_SKRIPT.index("produce orders [1,2,]")]["text"]
 

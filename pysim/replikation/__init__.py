@@ -1,0 +1,15 @@
+"""Replikation und Konsistenz (Lektion „Replikation und Konsistenz“): Leader und Follower, Lag,
+Failover, Quorum.
+
+Teile: ``modell`` (``ReplikSpeicher``), ``regeln`` (Rollen, Ereignisse, die Tabelle, Arten von
+Nachrichten), ``bild`` (Repliken, Nachrichten, Verlauf mit Urteil), ``konsole`` (die
+Replik-Konsole).
+"""
+
+from __future__ import annotations
+
+from . import modell, regeln
+from .modell import *  # noqa: F403
+from .regeln import *  # noqa: F403
+
+__all__ = [*modell.__all__, *regeln.__all__]

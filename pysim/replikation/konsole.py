@@ -1,0 +1,458 @@
+"""Die Replik-Konsole der Lektion „Replikation und Konsistenz“: schreiben, von einer Replik
+lesen, Lag, Partition, Failover, Quorum, Verlauf.
+
+    >>> k = ReplikKonsole()
+    >>> print(k.run("write x 1").text)
+    t=0: n1 schreibt x=1 (LSN 1) und bestätigt sofort (asynchron).
+
+Das Bild zeigt die Repliken, die Nachrichten unterwegs und den Verlauf mit seinem Urteil
+(``pysim.replikation.bild``); die Regeln stehen im Modell ``pysim.replikation.modell``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..console.art import KonsolenArt, KonsolenOption
+from ..console.basis import BasisKonsole, setze_befehle, tick_anzahl, tick_befehl, tick_kopf
+from ..console.ergebnis import ConsoleResult
+from ..console.parser import ZAHL, Art, Aufruf, Befehl, EingabeFehler, Option, Wert, kuerze_wort
+from ..console.werte import anzahl, pruefe_neuer_name, tabelle
+from .modell import MAX_LAG, MAX_REPLIKEN, Antwort, ReplikSpeicher, pruefe_wert
+from .regeln import KOORDINATOR, QUORUM_MODUS
+
+#: So viele Operationen zeigt ``history`` als Text (die letzten).
+MAX_ZEILEN = 30
+
+
+class ReplikKonsole(BasisKonsole[ReplikSpeicher]):
+    """Die Replik-Konsole: ``ReplikKonsole().run("write x 1")``.
+
+    ``speicher``: ein vorhandener ``ReplikSpeicher``; sonst ein neuer mit ``repliken`` Repliken
+    und ``verzoegerung`` Ticks je Nachricht.
+    """
+
+    HILFE_TITEL = "Befehle der Replik-Konsole:"
+    HILFE_BEISPIEL = "read"
+
+    def __init__(
+        self,
+        speicher: ReplikSpeicher | None = None,
+        repliken: int = 3,
+        verzoegerung: int = 2,
+    ) -> None:
+        super().__init__(
+            speicher
+            if speicher is not None
+            else ReplikSpeicher(repliken=repliken, verzoegerung=verzoegerung)
+        )
+
+    @property
+    def speicher(self) -> ReplikSpeicher:
+        """Der Speicher hinter der Konsole (dasselbe wie ``modell``)."""
+        return self.modell
+
+    # --- Arten von Werten ---
+
+    def _lies_replik(self, text: str, _werte: dict[str, Any]) -> str:
+        name = text.lower()
+        if name not in self.speicher.namen:
+            raise EingabeFehler(
+                f"Die Replik „{kuerze_wort(text)}“ gibt es nicht. "
+                f"Es gibt: {', '.join(self.speicher.namen)}."
+            )
+        return name
+
+    def _repliken(self, _werte: dict[str, Any]) -> list[str]:
+        return self.speicher.namen
+
+    def _lies_key(self, text: str, _werte: dict[str, Any]) -> str:
+        return pruefe_neuer_name(text, "Ein Schlüssel")
+
+    def _keys(self, _werte: dict[str, Any]) -> list[str]:
+        return sorted({str(e["key"]) for e in self.speicher.verlauf()})
+
+    def _lies_wert(self, text: str, _werte: dict[str, Any]) -> int | str:
+        if text.isdigit():
+            return int(text)
+        return pruefe_wert(pruefe_neuer_name(text, "Ein Wert"))
+
+    def _lies_client(self, text: str, _werte: dict[str, Any]) -> str:
+        return pruefe_neuer_name(text, "Der Name eines Clients")
+
+    def _clients(self, _werte: dict[str, Any]) -> list[str]:
+        return sorted({str(e["process"]) for e in self.speicher.verlauf()})
+
+    def _bild(self) -> str:
+        return self.speicher.bild().svg
+
+    def _mit_ereignissen(
+        self, bekannt: int, zeilen: list[str], satz: str = "", zeit: int = 0
+    ) -> list[str]:
+        """``zeilen``, then what happened in the store since event ``bekannt`` in the order of
+        time, with ``satz`` (the outcome of an operation at ``zeit``) at its place."""
+        neu = self.speicher.ereignisse()[bekannt:]
+        vorher = [str(e) for e in neu if e.zeit <= zeit]
+        nachher = [str(e) for e in neu if e.zeit > zeit]
+        return [*zeilen, *vorher, *([satz] if satz else []), *nachher]
+
+    # --- Befehle ---
+
+    def _write(self, aufruf: Aufruf) -> ConsoleResult:
+        s = self.speicher
+        w = aufruf.werte
+        bekannt = len(s.ereignisse())
+        a = s.write(w["key"], w["wert"], prozess=w.get("client", "client"), an=w.get("to"))
+        zeilen = self._mit_ereignissen(bekannt, [], self._satz_write(a), a.ende)
+        return self._ok(aufruf, "\n".join(zeilen), self._bild())
+
+    def _satz_write(self, a: Antwort) -> str:
+        s = self.speicher
+        was = f"{a.key}={a.wert!r}"
+        if a.typ == "fail":
+            return f"t={a.beginn}: Schreiben {was} gescheitert: {a.grund}"
+        if a.typ == "info":
+            return f"t={a.ende}: Schreiben {was} unbestimmt (info): {a.grund}"
+        if a.replik == KOORDINATOR:
+            return (
+                f"t={a.ende}: Quorum bestätigt {was} (Version {a.lsn}) nach "
+                f"{a.ende - a.beginn} Ticks (w={s.w} von n={s.n})."
+            )
+        if a.ende == a.beginn:
+            return f"t={a.ende}: {a.replik} schreibt {was} (LSN {a.lsn}) und bestätigt sofort (asynchron)."
+        return (
+            f"t={a.ende}: {a.replik} bestätigt {was} (LSN {a.lsn}) nach {a.ende - a.beginn} "
+            f"Ticks: {'ein Follower hat' if s.sync == 1 else f'{s.sync} Follower haben'} es "
+            "(synchron)."
+        )
+
+    def _read(self, aufruf: Aufruf) -> ConsoleResult:
+        s = self.speicher
+        w = aufruf.werte
+        bekannt = len(s.ereignisse())
+        a = s.read(w["key"], von=w.get("from"), prozess=w.get("client", "client"))
+        if a.typ != "ok":
+            satz = f"t={a.ende}: Lesen {a.key} gescheitert: {a.grund}"
+        elif a.replik == KOORDINATOR:
+            satz = (
+                f"t={a.ende}: Quorum liest {a.key} → {a.wert!r} (Version {a.lsn}, r={s.r} "
+                f"von n={s.n})."
+            )
+        else:
+            satz = f"t={a.ende}: {a.replik} liest {a.key} → {a.wert!r} (Stand LSN {a.lsn})."
+        zeilen = self._mit_ereignissen(bekannt, [], satz, a.ende)
+        return self._ok(aufruf, "\n".join(zeilen), self._bild())
+
+    def _lag(self, aufruf: Aufruf) -> ConsoleResult:
+        name, ticks = aufruf.werte["replik"], aufruf.werte["ticks"]
+        self.speicher.setze_lag(name, ticks)
+        text = f"Nachrichten von und zu {name} brauchen ab jetzt {anzahl(ticks, 'Tick', 'Ticks')}."
+        return self._ok(aufruf, text, self._bild())
+
+    def _sync(self, aufruf: Aufruf) -> ConsoleResult:
+        k = aufruf.werte["anzahl"]
+        self.speicher.setze_sync(k)
+        if k == 0:
+            text = "Asynchron: Der Leader bestätigt ein Schreiben sofort."
+        else:
+            wer = "ein Follower es hat" if k == 1 else f"{k} Follower es haben"
+            text = f"Synchron: Der Leader bestätigt ein Schreiben, sobald {wer}."
+        return self._ok(aufruf, text, self._bild())
+
+    def _stoerung(self, aufruf: Aufruf, aktion: str) -> ConsoleResult:
+        s = self.speicher
+        bekannt = len(s.ereignisse())
+        getattr(s, aktion)(aufruf.werte["replik"])
+        return self._ok(aufruf, "\n".join(self._mit_ereignissen(bekannt, [])), self._bild())
+
+    def _partition(self, aufruf: Aufruf) -> ConsoleResult:
+        return self._stoerung(aufruf, "trenne")
+
+    def _heal(self, aufruf: Aufruf) -> ConsoleResult:
+        return self._stoerung(aufruf, "heile")
+
+    def _absturz(self, aufruf: Aufruf) -> ConsoleResult:
+        return self._stoerung(aufruf, "absturz")
+
+    def _neustart(self, aufruf: Aufruf) -> ConsoleResult:
+        return self._stoerung(aufruf, "neustart")
+
+    def _failover(self, aufruf: Aufruf) -> ConsoleResult:
+        s = self.speicher
+        bekannt = len(s.ereignisse())
+        f = s.failover(aufruf.werte.get("replik"))
+        zeilen = self._mit_ereignissen(bekannt, [])
+        if f.verloren:
+            teile = ", ".join(
+                f"{e.key}={e.value!r} (LSN {e.lsn}"
+                + (", bestätigt)" if e in f.bestaetigt_verloren else ", nie bestätigt)")
+                for e in f.verloren
+            )
+            zeilen.append(f"Verloren: {teile}.")
+        else:
+            zeilen.append(f"Verloren: nichts, {f.neu} hatte jeden Eintrag.")
+        alt = s.replik(f.alt)
+        if not alt.ausgefallen and s.getrennt(f.alt):
+            zeilen.append(
+                f"Achtung: {f.alt} ist abgetrennt und hält sich weiter für den Leader "
+                "(Split Brain)."
+            )
+        return self._ok(aufruf, "\n".join(zeilen), self._bild())
+
+    def _quorum(self, aufruf: Aufruf) -> ConsoleResult:
+        w = aufruf.werte
+        s = self.speicher
+        s.quorum(w["n"], w["w"], w["r"])
+        if s.w + s.r > s.n:
+            folge = "w + r > n: Jedes Lese-Quorum trifft jedes Schreib-Quorum."
+        else:
+            folge = "w + r ≤ n: Ein Lese-Quorum kann das letzte Schreib-Quorum verfehlen."
+        text = f"Quorum-Modus: n={s.n}, w={s.w}, r={s.r}. {folge}"
+        return self._ok(aufruf, text, self._bild())
+
+    def _tick(self, aufruf: Aufruf) -> ConsoleResult:
+        s = self.speicher
+        n = tick_anzahl(aufruf)
+        bekannt = len(s.ereignisse())
+        s.tick(n)
+        zeilen = self._mit_ereignissen(bekannt, [tick_kopf(s.now, n)])
+        return self._ok(aufruf, "\n".join(zeilen), self._bild())
+
+    def _history(self, aufruf: Aufruf) -> ConsoleResult:
+        s = self.speicher
+        verlauf = s.verlauf()
+        if not verlauf:
+            return self._ok(aufruf, "Noch keine Operation. Schreibe etwas: write x 1", self._bild())
+        zeilen = [f"Verlauf ({len(verlauf)} Ereignisse):"]
+        reihen = [
+            [
+                str(e["time"]),
+                str(e["process"]),
+                e["type"],
+                e["f"],
+                e["key"],
+                repr(e["value"]) if "value" in e else "",
+                str(e["node"]),
+            ]
+            for e in verlauf[-MAX_ZEILEN:]
+        ]
+        zeilen += tabelle(["T", "PROZESS", "TYP", "F", "KEY", "WERT", "KNOTEN"], reihen, "  ")
+        if len(verlauf) > MAX_ZEILEN:
+            zeilen.append(f"(die letzten {MAX_ZEILEN} von {len(verlauf)})")
+        zeilen.append(s.urteil().erklaerung)
+        return self._ok(aufruf, "\n".join(zeilen), self._bild())
+
+    def _status(self, aufruf: Aufruf) -> ConsoleResult:
+        s = self.speicher
+        if s.modus == QUORUM_MODUS:
+            kopf = f"t={s.now}, Quorum n={s.n}, w={s.w}, r={s.r}"
+        else:
+            art = "asynchron" if s.sync == 0 else f"synchron (sync={s.sync})"
+            kopf = f"t={s.now}, Leader {s.leader} (Epoche {s.epoche()}), {art}"
+        reihen = []
+        for name in s.namen:
+            r = s.replik(name)
+            zustand = (
+                "ausgefallen" if r.ausgefallen else "abgetrennt" if s.getrennt(name) else "läuft"
+            )
+            werte = " ".join(f"{k}={v!r}" for k, v in r.inhalt().items()) or "leer"
+            reihen.append([name, r.rolle, zustand, str(r.stand), str(s.lag[name]), werte])
+        zeilen = [
+            kopf,
+            *tabelle(["REPLIK", "ROLLE", "ZUSTAND", "LSN", "LAG", "HÄLT"], reihen, "  "),
+        ]
+        unterwegs = s.unterwegs()
+        zeilen.append(f"Unterwegs: {len(unterwegs)} Nachrichten.")
+        return self._ok(aufruf, "\n".join(zeilen), self._bild())
+
+    # --- Zustand ---
+
+    def state_dump(self) -> str:
+        """Der ganze Zustand (Repliken, Netz, Verlauf, Ereignisse) als fester Text."""
+        s = self.speicher
+        zeilen = [f"{s!r} timeout={s.timeout} verworfen={s.verworfen}"]
+        for name in s.namen:
+            r = s.replik(name)
+            zeilen.append(
+                f"  {name} {r.rolle} e={r.epoche} aus={r.ausgefallen} getrennt={s.getrennt(name)} "
+                f"lag={s.lag[name]} log={r.log!r} daten={sorted(r.daten.items())!r} "
+                f"bestaetigt={sorted(r.bestaetigt.items())!r}"
+            )
+        zeilen += [f"  unterwegs {m!r}" for m in s.unterwegs()]
+        zeilen += [f"  {e!r}" for e in s.verlauf()]
+        zeilen += [f"  {e}" for e in s.ereignisse()]
+        return "\n".join(zeilen)
+
+
+#: Eine Replik (Vorschläge: alle).
+REPLIK = Art("replik", lies=ReplikKonsole._lies_replik, kandidaten=ReplikKonsole._repliken)
+#: Ein Schlüssel (Vorschläge: die schon benutzten).
+KEY = Art("key", lies=ReplikKonsole._lies_key, kandidaten=ReplikKonsole._keys)
+#: Ein Wert: eine Zahl oder ein Wort.
+WERT = Art("wert", lies=ReplikKonsole._lies_wert)
+#: Der Name eines Clients (ein Prozess im Verlauf).
+CLIENT = Wert(
+    "client",
+    "<client>",
+    Art("client", lies=ReplikKonsole._lies_client, kandidaten=ReplikKonsole._clients),
+)
+REPLIK_WERT = Wert("replik", "<replik>", REPLIK)
+
+
+def _replik_befehl(name: str, kurz: str, handler: Any, erklaerung: str) -> Befehl:
+    return Befehl(
+        name=name,
+        syntax=f"{name} <replik>",
+        kurz=kurz,
+        beispiele=(f"{name} n2",),
+        handler=handler,
+        erklaerung=(erklaerung,),
+        positionen=(REPLIK_WERT,),
+    )
+
+
+BEFEHLE = setze_befehle(
+    ReplikKonsole,
+    [
+        Befehl(
+            name="write",
+            syntax="write <key> <wert> [to <replik>] [as <client>]",
+            kurz="einen Wert schreiben (an den Leader; im Quorum-Modus an alle)",
+            beispiele=("write x 1", "write x 2 to n1 as A"),
+            handler=ReplikKonsole._write,
+            erklaerung=(
+                "Ein Wert ist eine Zahl oder ein Wort. Mit „to“ geht das Schreiben an eine "
+                "bestimmte Replik; ein Follower lehnt es ab. Mit „as“ schreibt ein benannter "
+                "Client (ein Prozess im Verlauf).",
+                "Danach vergeht ein Tick, damit die nächste Operation später beginnt.",
+            ),
+            positionen=(Wert("key", "<key>", KEY), Wert("wert", "<wert>", WERT)),
+            optionen=(Option("to", Wert("to", "<replik>", REPLIK)), Option("as", CLIENT)),
+        ),
+        Befehl(
+            name="read",
+            syntax="read <key> [from <replik>] [as <client>]",
+            kurz="einen Wert lesen (vom Leader, von einer Replik oder vom Quorum)",
+            beispiele=("read x", "read x from n2", "read x from n3 as B"),
+            handler=ReplikKonsole._read,
+            erklaerung=(
+                "Eine Replik antwortet sofort mit dem, was sie hat. Ohne „from“ liest der "
+                "Leader, im Quorum-Modus der Koordinator von r Repliken.",
+            ),
+            positionen=(Wert("key", "<key>", KEY),),
+            optionen=(Option("from", Wert("from", "<replik>", REPLIK)), Option("as", CLIENT)),
+        ),
+        Befehl(
+            name="lag",
+            syntax="lag <replik> <ticks>",
+            kurz="Nachrichten von und zu einer Replik verzögern",
+            beispiele=("lag n3 6",),
+            handler=ReplikKonsole._lag,
+            erklaerung=(
+                "Eine Nachricht zwischen zwei Repliken braucht den größeren Lag ihrer Enden. "
+                "Es gilt für Nachrichten, die ab jetzt abgeschickt werden.",
+            ),
+            positionen=(REPLIK_WERT, Wert("ticks", "<ticks>", ZAHL, 0, MAX_LAG)),
+        ),
+        Befehl(
+            name="sync",
+            syntax="sync <anzahl>",
+            kurz="auf so viele Follower wartet ein Schreiben (0: asynchron)",
+            beispiele=("sync 1", "sync 0"),
+            handler=ReplikKonsole._sync,
+            erklaerung=(
+                "Mit sync 1 bestätigt der Leader erst, wenn ein Follower den Eintrag hat "
+                "(irgendeiner). Antwortet keiner rechtzeitig, bleibt das Schreiben unbestimmt.",
+            ),
+            positionen=(Wert("anzahl", "<anzahl>", ZAHL, 0, MAX_REPLIKEN - 1),),
+        ),
+        _replik_befehl(
+            "partition",
+            "eine Replik von den anderen Repliken trennen",
+            ReplikKonsole._partition,
+            "Nachrichten von und zu ihr gehen verloren. Clients erreichen sie im "
+            "Leader-Modus weiter; im Quorum-Modus erreicht sie der Koordinator nicht.",
+        ),
+        _replik_befehl(
+            "heal",
+            "eine abgetrennte Replik wieder verbinden",
+            ReplikKonsole._heal,
+            "Der Leader schickt ihr sein Log; ein alter Leader erfährt so vom neuen.",
+        ),
+        _replik_befehl(
+            "absturz",
+            "eine Replik ausfallen lassen (sie behält ihre Daten)",
+            ReplikKonsole._absturz,
+            "Sie antwortet nicht mehr; Nachrichten an sie gehen verloren.",
+        ),
+        _replik_befehl(
+            "neustart",
+            "eine ausgefallene Replik wieder starten",
+            ReplikKonsole._neustart,
+            "Sie hat ihre Daten von vorher; der Leader schickt ihr sein Log.",
+        ),
+        Befehl(
+            name="failover",
+            syntax="failover [<replik>]",
+            kurz="einen Follower zum Leader befördern",
+            beispiele=("failover", "failover n3"),
+            handler=ReplikKonsole._failover,
+            erklaerung=(
+                "Ohne <replik>: der Follower, der läuft und das längste Log hat. Was er nicht "
+                "hat, geht verloren, auch Bestätigtes.",
+            ),
+            positionen=(REPLIK_WERT,),
+            letzte_optional=True,
+        ),
+        Befehl(
+            name="quorum",
+            syntax="quorum <n> <w> <r>",
+            kurz="in den Quorum-Modus wechseln (n Repliken, w schreiben, r lesen)",
+            beispiele=("quorum 3 2 2", "quorum 3 1 1"),
+            handler=ReplikKonsole._quorum,
+            erklaerung=(
+                "Den Modus und n stellst du vor dem ersten Schreiben ein; danach ändern sich "
+                "nur w und r.",
+            ),
+            positionen=(
+                Wert("n", "<n>", ZAHL, 1, MAX_REPLIKEN),
+                Wert("w", "<w>", ZAHL, 1, MAX_REPLIKEN),
+                Wert("r", "<r>", ZAHL, 1, MAX_REPLIKEN),
+            ),
+        ),
+        tick_befehl(ReplikKonsole._tick, "tick 3", "Nachrichten kommen an. "),
+        Befehl(
+            name="history",
+            syntax="history",
+            kurz="der Verlauf der Clients und das Urteil des Prüfers",
+            beispiele=("history",),
+            handler=ReplikKonsole._history,
+            erklaerung=(
+                "Das Urteil kommt von pysim.pruefer.linearisierbar; bei einem Fehler nennt es "
+                "die Operation, die sich nicht einordnen lässt.",
+            ),
+            aliase=("verlauf",),
+        ),
+        Befehl(
+            name="status",
+            syntax="status",
+            kurz="jede Replik mit Rolle, LSN, Lag und Inhalt",
+            beispiele=("status",),
+            handler=ReplikKonsole._status,
+        ),
+    ],
+)
+
+
+#: Diese Konsole für ``lessonkit``: der Block ``replik-konsole``, ``kind="replik"``.
+KONSOLE = KonsolenArt(
+    name="replik",
+    titel="Replik-Konsole",
+    klasse=ReplikKonsole,
+    modell="speicher",
+    beschreibung="Leader, Follower, Lag, Failover und Quorum (Lektion „Replikation und Konsistenz“)",
+    optionen=(
+        KonsolenOption("repliken", "3", "so viele Repliken (n1, n2, …; n1 ist der Leader)"),
+        KonsolenOption("verzoegerung", "2", "so viele Ticks braucht eine Nachricht", minimum=0),
+    ),
+)

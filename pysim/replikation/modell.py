@@ -1,0 +1,797 @@
+"""Ein replizierter Speicher auf der simulierten Zeit: Leader und Follower oder ein Quorum.
+
+Leader-Modus: Ein Leader nimmt jedes Schreiben an, hängt es als Eintrag mit der nächsten LSN
+(Log Sequence Number) an sein Log und schickt es jedem Follower. Eine Nachricht braucht so
+viele Ticks, wie ``lag`` für ihre Enden sagt (das größere der beiden). Mit ``sync=0`` bestätigt
+der Leader sofort (asynchron); mit ``sync=k`` erst, wenn k Follower den Eintrag bestätigt haben
+(synchron, wie PostgreSQLs ``ANY k``). Ein Follower liest nur, was schon bei ihm angekommen ist.
+
+Failover: ``failover()`` befördert einen Follower. Er beginnt eine neue Epoche und schickt jeder
+anderen Replik sein Log; wer mehr hat, verwirft es. Was der neue Leader nicht hatte, ist weg,
+auch wenn der alte Leader es schon bestätigt hatte. Ein abgetrennter alter Leader hält sich
+weiter für den Leader, bis ihn die Nachricht erreicht (Split Brain).
+
+Quorum-Modus (``quorum(n, w, r)``): kein Leader. Der Koordinator des Clients schickt ein
+Schreiben mit einer neuen Version an alle n Repliken und bestätigt nach w Antworten; ein Lesen
+fragt alle und nimmt nach r Antworten den Wert mit der höchsten Version.
+
+Jede Operation eines Clients kommt in einen Verlauf im Format von ``pysim.pruefer``; ``urteil()``
+prüft ihn auf Linearisierbarkeit. Eine Operation ohne Warten (asynchrones Schreiben, Lesen einer
+Replik) dauert null Ticks; danach vergeht ein Tick, damit die nächste Operation später beginnt
+und nicht gleichzeitig zählt. Wer warten muss, wartet höchstens ``timeout`` Ticks: Ein
+Schreiben ist danach unbestimmt (``info``), ein Lesen gescheitert (``fail``).
+
+Vereinfachungen: Clients erreichen im Leader-Modus jede Replik, die läuft, auch eine abgetrennte
+(``trenne`` trennt eine Replik von den anderen Repliken); im Quorum-Modus steht der Koordinator
+im Netz und erreicht eine abgetrennte Replik nicht. Eine Nachricht geht nie verloren, außer ihr
+Empfänger ist ausgefallen oder abgetrennt, wenn sie ankommt. Eine Replik, die wieder läuft oder
+wieder verbunden ist, bekommt vom Leader sofort sein ganzes Log.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ..fehler import (
+    SimFehler,
+    UnbekannterKnoten,
+    UngueltigeEingabe,
+    aufzaehlung,
+    nachschlagen,
+    pruefe_ganzzahl,
+    pruefe_name,
+)
+from ..pruefer import linearisierbar
+from ..zeit import AufDerZeit, Zeit
+from .regeln import (
+    BEFOERDERN,
+    BESTAETIGE,
+    FOLLOWER,
+    GLEICHRANGIG,
+    KOORDINATOR,
+    LEADER,
+    LEADER_MODUS,
+    LIES,
+    LIES_OK,
+    NEUER_LEADER,
+    QUORUM,
+    QUORUM_MODUS,
+    REPLIZIERE,
+    SCHREIBE,
+    SCHREIBE_OK,
+    UEBERNAHME,
+    uebergang,
+    wechsel,
+)
+
+if TYPE_CHECKING:
+    from ..pruefer import Urteil
+    from ..svg import Bild
+
+__all__ = [
+    "MAX_LAG",
+    "MAX_REPLIKEN",
+    "SCHRITT",
+    "TIMEOUT",
+    "Antwort",
+    "Eintrag",
+    "Ereignis",
+    "Failover",
+    "FalscherModus",
+    "Nachricht",
+    "Replik",
+    "ReplikSpeicher",
+    "pruefe_wert",
+]
+
+#: So viele Repliken hat ein Speicher höchstens.
+MAX_REPLIKEN = 7
+#: So viele Ticks braucht eine Nachricht höchstens.
+MAX_LAG = 50
+#: So lange wartet ein Client höchstens auf eine Antwort (Ticks).
+TIMEOUT = 10
+#: Nach jeder Operation eines Clients vergeht so viel Zeit.
+SCHRITT = 1
+
+
+class FalscherModus(SimFehler):
+    """Ein Befehl, den der Speicher in seinem Modus nicht kennt (Failover im Quorum-Modus, …)."""
+
+
+@dataclass(frozen=True)
+class Eintrag:
+    """Ein Eintrag im Log des Leaders: LSN, Epoche des Leaders, Schlüssel, Wert."""
+
+    lsn: int
+    epoche: int
+    key: str
+    value: Any
+
+    def __str__(self) -> str:
+        return f"{self.key}={self.value!r} (LSN {self.lsn})"
+
+
+@dataclass
+class Replik:
+    """Eine Replik mit ihrer Rolle, ihrer Epoche und was sie hält."""
+
+    name: str
+    rolle: str
+    epoche: int = 1
+    log: list[Eintrag] = field(default_factory=list)
+    #: Im Quorum-Modus: Schlüssel -> (Wert, Version).
+    daten: dict[str, tuple[Any, int]] = field(default_factory=dict)
+    ausgefallen: bool = False
+    #: Was jeder Follower bestätigt hat (LSN), solange diese Replik in dieser Epoche leitet.
+    bestaetigt: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def stand(self) -> int:
+        """Die LSN des letzten Eintrags, den sie hat (0: noch keiner)."""
+        return len(self.log)
+
+    def wert(self, key: str) -> tuple[Any, int]:
+        """Was sie für ``key`` hält: (Wert, LSN oder Version); ``(None, 0)``: nichts."""
+        if self.rolle == GLEICHRANGIG:
+            return self.daten.get(key, (None, 0))
+        for e in reversed(self.log):
+            if e.key == key:
+                return e.value, e.lsn
+        return None, 0
+
+    def inhalt(self) -> dict[str, Any]:
+        """Jeder Schlüssel mit seinem Wert, nach Schlüsseln sortiert."""
+        if self.rolle == GLEICHRANGIG:
+            return {k: self.daten[k][0] for k in sorted(self.daten)}
+        werte: dict[str, Any] = {}
+        for e in self.log:
+            werte[e.key] = e.value
+        return dict(sorted(werte.items()))
+
+
+@dataclass(frozen=True)
+class Nachricht:
+    """Eine Nachricht im Netz: von, nach, Art, Inhalt, abgeschickt und Ankunft (Ticks)."""
+
+    nummer: int
+    art: str
+    von: str
+    nach: str
+    abgeschickt: int
+    ankunft: int
+    eintrag: Eintrag | None = None
+    epoche: int = 0
+    log: tuple[Eintrag, ...] = ()
+    lsn: int = 0
+    key: str = ""
+    value: Any = None
+    version: int = 0
+    operation: int = 0
+
+    def kurz(self) -> str:
+        """Was sie trägt, in wenigen Zeichen (für Bild und Text)."""
+        if self.art == REPLIZIERE and self.eintrag is not None:
+            return f"{self.eintrag.key}={self.eintrag.value!r}"
+        if self.art == BESTAETIGE:
+            return f"LSN {self.lsn}"
+        if self.art == UEBERNAHME:
+            return f"Log bis {len(self.log)}"
+        if self.art == SCHREIBE:
+            return f"{self.key}={self.value!r} v{self.version}"
+        if self.art == LIES:
+            return self.key
+        if self.art == LIES_OK:
+            return f"{self.value!r} v{self.version}"
+        return "ok"
+
+
+@dataclass(frozen=True)
+class Antwort:
+    """Wie eine Operation eines Clients ausging.
+
+    ``typ``: ``ok``, ``fail`` oder ``info`` wie im Verlauf. ``wert``: beim Lesen der gelesene
+    Wert. ``lsn``: beim Schreiben die LSN (Quorum: die Version) des Eintrags, beim Lesen der
+    Stand der gelesenen Replik (Quorum: die Version des Werts). ``grund``: warum nicht ``ok``.
+    """
+
+    f: str
+    typ: str
+    key: str
+    wert: Any
+    replik: str
+    lsn: int
+    beginn: int
+    ende: int
+    grund: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.typ == "ok"
+
+
+@dataclass(frozen=True)
+class Failover:
+    """Was ein Failover tat: alter und neuer Leader, neue Epoche, verlorene Einträge.
+
+    ``verloren``: jeder Eintrag, den eine Replik hatte, der neue Leader aber nicht, nach LSN;
+    ``bestaetigt_verloren``: die davon, die ein Client schon als geschrieben bestätigt bekam.
+    """
+
+    alt: str
+    neu: str
+    epoche: int
+    verloren: tuple[Eintrag, ...]
+    bestaetigt_verloren: tuple[Eintrag, ...]
+
+
+@dataclass(frozen=True)
+class Ereignis:
+    """Etwas, das im Speicher geschah, mit seiner Zeit und einem deutschen Satz."""
+
+    zeit: int
+    text: str
+
+    def __str__(self) -> str:
+        return f"t={self.zeit}: {self.text}"
+
+
+def pruefe_wert(wert: object) -> int | str:
+    """Ein Wert zum Schreiben: eine ganze Zahl oder ein nicht leerer Text."""
+    if isinstance(wert, bool) or not isinstance(wert, int | str) or wert == "":
+        raise UngueltigeEingabe(
+            f"Ein Wert ist eine ganze Zahl oder ein nicht leerer Text, nicht {wert!r}."
+        )
+    return wert
+
+
+class ReplikSpeicher(AufDerZeit):
+    """Ein replizierter Schlüssel-Wert-Speicher: ``ReplikSpeicher(repliken=3, verzoegerung=2)``.
+
+    Die Repliken heißen ``n1`` bis ``nN``; ``n1`` ist anfangs der Leader. ``sync``: auf so viele
+    Follower wartet ein Schreiben (0: asynchron). ``zeit``: eine geteilte ``Zeit``.
+    """
+
+    def __init__(
+        self,
+        repliken: int = 3,
+        verzoegerung: int = 2,
+        *,
+        sync: int = 0,
+        timeout: int = TIMEOUT,
+        zeit: Zeit | None = None,
+    ) -> None:
+        pruefe_ganzzahl(repliken, "repliken", 1)
+        if repliken > MAX_REPLIKEN:
+            raise UngueltigeEingabe(f"repliken ist höchstens {MAX_REPLIKEN}, nicht {repliken}.")
+        pruefe_ganzzahl(verzoegerung, "verzoegerung", 0)
+        if verzoegerung > MAX_LAG:
+            raise UngueltigeEingabe(f"verzoegerung ist höchstens {MAX_LAG}, nicht {verzoegerung}.")
+        self.zeit = zeit if zeit is not None else Zeit()
+        self.timeout = pruefe_ganzzahl(timeout, "timeout", 1)
+        self.modus = LEADER_MODUS
+        self.verzoegerung = verzoegerung
+        self._repliken: dict[str, Replik] = {}
+        self._baue(repliken)
+        self.leader: str | None = "n1"
+        self.sync = 0
+        self.setze_sync(sync)
+        self.w = 1
+        self.r = 1
+        self._getrennt: set[str] = set()
+        self._unterwegs: dict[int, Nachricht] = {}
+        self._nummer = 0
+        self._letzte_ankunft: dict[tuple[str, str], int] = {}
+        self._verlauf: list[dict[str, Any]] = []
+        self._ereignisse: list[Ereignis] = []
+        self._bestaetigte: set[tuple[int, int]] = set()
+        self._version = 0
+        self._operation = 0
+        #: operation -> replies so far (quorum mode).
+        self._antworten: dict[int, list[Nachricht]] = {}
+        self.verworfen = 0
+
+    def _baue(self, anzahl: int) -> None:
+        self._repliken = {
+            f"n{i}": Replik(f"n{i}", LEADER if i == 1 else FOLLOWER) for i in range(1, anzahl + 1)
+        }
+        self.lag: dict[str, int] = dict.fromkeys(self._repliken, self.verzoegerung)
+
+    # --- lesen, was ist ---
+
+    @property
+    def namen(self) -> list[str]:
+        """Die Namen der Repliken: ``["n1", "n2", "n3"]``."""
+        return list(self._repliken)
+
+    @property
+    def n(self) -> int:
+        """Die Anzahl der Repliken."""
+        return len(self._repliken)
+
+    def replik(self, name: str) -> Replik:
+        """Die Replik ``name``; ``UnbekannterKnoten`` mit den vorhandenen Namen."""
+        return nachschlagen(self._repliken, name, UnbekannterKnoten, "Die Replik", "Repliken")
+
+    def rolle(self, name: str) -> str:
+        return self.replik(name).rolle
+
+    def stand(self, name: str) -> int:
+        """Die LSN des letzten Eintrags der Replik ``name`` (Leader-Modus)."""
+        return self.replik(name).stand
+
+    def inhalt(self, name: str) -> dict[str, Any]:
+        """Was die Replik ``name`` hält: Schlüssel -> Wert."""
+        return self.replik(name).inhalt()
+
+    def ausgefallen(self, name: str) -> bool:
+        return self.replik(name).ausgefallen
+
+    def getrennt(self, name: str) -> bool:
+        self.replik(name)
+        return name in self._getrennt
+
+    def unterwegs(self) -> list[Nachricht]:
+        """Die Nachrichten, die noch nicht angekommen sind, nach Ankunft."""
+        return sorted(self._unterwegs.values(), key=lambda m: (m.ankunft, m.nummer))
+
+    def verlauf(self) -> list[dict[str, Any]]:
+        """Der Verlauf der Operationen der Clients (Format von ``pysim.pruefer``), eine Kopie."""
+        return [dict(e) for e in self._verlauf]
+
+    def ereignisse(self) -> list[Ereignis]:
+        """Was im Speicher geschah (Ankünfte, Übernahmen, Verluste), in der Reihenfolge."""
+        return list(self._ereignisse)
+
+    def urteil(self) -> Urteil:
+        """Ist der Verlauf linearisierbar? (``pysim.pruefer.linearisierbar``)"""
+        return linearisierbar(self._verlauf)
+
+    def bild(self) -> Bild:
+        """Die Repliken, was jede hält, die Nachrichten unterwegs und das Urteil."""
+        from .bild import zeichne
+
+        return zeichne(self)
+
+    def epoche(self) -> int:
+        """Die Epoche des Leaders, an den Clients schreiben."""
+        return self._repliken[self.leader].epoche if self.leader else 0
+
+    # --- Einstellungen ---
+
+    def setze_sync(self, anzahl: int) -> None:
+        """Auf so viele Follower wartet ein Schreiben (0: asynchron)."""
+        self._nur(LEADER_MODUS, "sync")
+        pruefe_ganzzahl(anzahl, "sync", 0)
+        if anzahl > self.n - 1:
+            raise UngueltigeEingabe(
+                f"sync ist höchstens {self.n - 1}: So viele Follower gibt es, nicht {anzahl}."
+            )
+        self.sync = anzahl
+
+    def setze_lag(self, name: str, ticks: int) -> None:
+        """Nachrichten von und zu ``name`` brauchen ``ticks`` Ticks (ab der nächsten)."""
+        self.replik(name)
+        pruefe_ganzzahl(ticks, "Der Lag", 0)
+        if ticks > MAX_LAG:
+            raise UngueltigeEingabe(f"Der Lag ist höchstens {MAX_LAG} Ticks, nicht {ticks}.")
+        self.lag[name] = ticks
+
+    def quorum(self, n: int, w: int, r: int) -> None:
+        """Wechselt in den Quorum-Modus mit ``n`` Repliken (oder ändert ``w`` und ``r``)."""
+        pruefe_ganzzahl(n, "n", 1)
+        pruefe_ganzzahl(w, "w", 1)
+        pruefe_ganzzahl(r, "r", 1)
+        if n > MAX_REPLIKEN:
+            raise UngueltigeEingabe(f"n ist höchstens {MAX_REPLIKEN}, nicht {n}.")
+        for name, wert in (("w", w), ("r", r)):
+            if wert > n:
+                raise UngueltigeEingabe(
+                    f"{name} ist höchstens n={n}: Mehr Repliken kann niemand fragen, nicht {wert}."
+                )
+        geschrieben = any(e["f"] == "write" for e in self._verlauf)
+        if geschrieben and (self.modus != QUORUM_MODUS or n != self.n):
+            raise FalscherModus(
+                "Den Modus und n stellst du vor dem ersten Schreiben ein; danach ändern sich "
+                f"nur w und r (hier n={self.n})."
+            )
+        if n != self.n:
+            self._baue(n)
+            self._getrennt = set()
+        for replik in self._repliken.values():
+            replik.rolle = uebergang(replik.rolle, QUORUM) or replik.rolle
+        self.modus = QUORUM_MODUS
+        self.leader = None
+        self.sync = 0
+        self.w, self.r = w, r
+
+    def _nur(self, modus: str, was: str) -> None:
+        if self.modus != modus:
+            if modus == LEADER_MODUS:
+                raise FalscherModus(
+                    f"Im Quorum-Modus gibt es keinen Leader; „{was}“ gilt nur mit Leader."
+                )
+            raise FalscherModus(f"„{was}“ gilt nur im Quorum-Modus (`quorum <n> <w> <r>`).")
+
+    # --- Störungen ---
+
+    def trenne(self, name: str) -> None:
+        """Trennt ``name`` vom Netz der Repliken (eine Partition); Nachrichten gehen verloren."""
+        if self.getrennt(name):
+            raise UngueltigeEingabe(f"{name} ist schon abgetrennt.")
+        self._getrennt.add(name)
+        self._ereignis(f"{name} ist von den anderen Repliken abgetrennt.")
+
+    def heile(self, name: str) -> None:
+        """Verbindet ``name`` wieder; der Leader schickt ihr (oder sie allen) sein Log."""
+        if not self.getrennt(name):
+            raise UngueltigeEingabe(f"{name} ist nicht abgetrennt.")
+        self._getrennt.discard(name)
+        self._ereignis(f"{name} ist wieder verbunden.")
+        self._nachholen(name)
+
+    def absturz(self, name: str) -> None:
+        """``name`` fällt aus: Sie antwortet nicht mehr; ihre Daten behält sie."""
+        replik = self.replik(name)
+        if replik.ausgefallen:
+            raise UngueltigeEingabe(f"{name} ist schon ausgefallen.")
+        replik.ausgefallen = True
+        self._ereignis(f"{name} fällt aus.")
+
+    def neustart(self, name: str) -> None:
+        """``name`` läuft wieder, mit den Daten von vorher; der Leader schickt ihr sein Log."""
+        replik = self.replik(name)
+        if not replik.ausgefallen:
+            raise UngueltigeEingabe(f"{name} läuft schon.")
+        replik.ausgefallen = False
+        self._ereignis(f"{name} läuft wieder.")
+        self._nachholen(name)
+
+    def _nachholen(self, name: str) -> None:
+        if self.modus != LEADER_MODUS or self.leader is None:
+            return
+        leader = self._repliken[self.leader]
+        if leader.ausgefallen:
+            return
+        ziele = [n for n in self.namen if n != leader.name] if name == leader.name else [name]
+        for ziel in ziele:
+            self._sende(UEBERNAHME, leader.name, ziel, epoche=leader.epoche, log=tuple(leader.log))
+
+    def failover(self, neu: str | None = None) -> Failover:
+        """Befördert ``neu`` (ohne: den Follower, der läuft und am weitesten ist) zum Leader."""
+        self._nur(LEADER_MODUS, "failover")
+        alt = self.leader
+        assert alt is not None
+        kandidaten = [
+            r for r in self._repliken.values() if r.rolle == FOLLOWER and not r.ausgefallen
+        ]
+        if neu is None:
+            if not kandidaten:
+                raise UngueltigeEingabe(
+                    "Kein Follower läuft: Niemand kann Leader werden. Starte einen neu "
+                    "(`neustart <replik>`)."
+                )
+            gewaehlt = max(kandidaten, key=lambda r: (r.stand, -self.namen.index(r.name)))
+        else:
+            gewaehlt = self.replik(neu)
+            if gewaehlt.name == alt:
+                raise UngueltigeEingabe(f"{alt} ist schon der Leader.")
+            if gewaehlt.ausgefallen:
+                raise UngueltigeEingabe(
+                    f"{gewaehlt.name} ist ausgefallen und kann nicht Leader werden. "
+                    f"Es laufen: {aufzaehlung(r.name for r in kandidaten)}."
+                )
+            if gewaehlt.rolle != FOLLOWER:
+                raise UngueltigeEingabe(
+                    f"{gewaehlt.name} ist kein Follower (sondern {gewaehlt.rolle})."
+                )
+        epoche = max(r.epoche for r in self._repliken.values()) + 1
+        behalten = {(e.epoche, e.lsn) for e in gewaehlt.log}
+        verloren: dict[tuple[int, int], Eintrag] = {}
+        for r in self._repliken.values():
+            for e in r.log:
+                if (e.epoche, e.lsn) not in behalten:
+                    verloren.setdefault((e.epoche, e.lsn), e)
+        liste = tuple(verloren[k] for k in sorted(verloren, key=lambda k: (k[1], k[0])))
+        bestaetigt = tuple(e for e in liste if (e.epoche, e.lsn) in self._bestaetigte)
+        gewaehlt.rolle = wechsel(gewaehlt.rolle, BEFOERDERN)
+        gewaehlt.epoche = epoche
+        gewaehlt.bestaetigt = {}
+        self.leader = gewaehlt.name
+        text = f"Failover: {gewaehlt.name} ist Leader (Epoche {epoche}) mit Log bis LSN {gewaehlt.stand}."
+        self._ereignis(text)
+        for ziel in self.namen:
+            if ziel != gewaehlt.name:
+                self._sende(UEBERNAHME, gewaehlt.name, ziel, epoche=epoche, log=tuple(gewaehlt.log))
+        return Failover(alt, gewaehlt.name, epoche, liste, bestaetigt)
+
+    # --- Operationen der Clients ---
+
+    def write(
+        self, key: str, value: Any, *, prozess: Hashable = "client", an: str | None = None
+    ) -> Antwort:
+        """Schreibt ``key=value``: an den Leader (oder ``an``), im Quorum-Modus an alle."""
+        pruefe_name(key, "Ein Schlüssel")
+        pruefe_wert(value)
+        if an is not None:
+            self._nur(LEADER_MODUS, "write … to")
+            self.replik(an)
+        beginn = self.now
+        ziel = KOORDINATOR if self.modus == QUORUM_MODUS else (an or self.leader)
+        assert ziel is not None
+        self._protokoll(prozess, "invoke", "write", key, value, beginn, ziel)
+        if self.modus == QUORUM_MODUS:
+            antwort = self._schreibe_quorum(key, value, beginn)
+        else:
+            antwort = self._schreibe_leader(key, value, ziel, beginn)
+        self._protokoll(prozess, antwort.typ, "write", key, value, self.now, ziel)
+        self.tick(SCHRITT)
+        return antwort
+
+    def read(self, key: str, *, von: str | None = None, prozess: Hashable = "client") -> Antwort:
+        """Liest ``key`` von der Replik ``von`` (ohne: vom Leader; im Quorum-Modus: von r)."""
+        pruefe_name(key, "Ein Schlüssel")
+        if von is not None:
+            self.replik(von)
+        beginn = self.now
+        ziel = von or self.leader or KOORDINATOR
+        self._protokoll(prozess, "invoke", "read", key, None, beginn, ziel)
+        if ziel == KOORDINATOR:
+            antwort = self._lies_quorum(key, beginn)
+        else:
+            antwort = self._lies_direkt(key, ziel, beginn)
+        wert = antwort.wert if antwort.ok else None
+        self._protokoll(prozess, antwort.typ, "read", key, wert, self.now, ziel)
+        self.tick(SCHRITT)
+        return antwort
+
+    def _lies_direkt(self, key: str, name: str, beginn: int) -> Antwort:
+        replik = self._repliken[name]
+        if replik.ausgefallen:
+            return Antwort(
+                "read", "fail", key, None, name, 0, beginn, beginn, f"{name} ist ausgefallen."
+            )
+        wert, version = replik.wert(key)
+        stand = version if replik.rolle == GLEICHRANGIG else replik.stand
+        return Antwort("read", "ok", key, wert, name, stand, beginn, beginn)
+
+    def _schreibe_leader(self, key: str, value: Any, name: str, beginn: int) -> Antwort:
+        replik = self._repliken[name]
+        if replik.ausgefallen:
+            return self._nicht("write", key, value, name, beginn, f"{name} ist ausgefallen.")
+        if replik.rolle != LEADER:
+            return self._nicht(
+                "write",
+                key,
+                value,
+                name,
+                beginn,
+                f"{name} ist Follower und nimmt nur Lesen an (wie ein Hot Standby).",
+            )
+        eintrag = Eintrag(replik.stand + 1, replik.epoche, key, value)
+        replik.log.append(eintrag)
+        for ziel in self.namen:
+            if ziel != name:
+                self._sende(REPLIZIERE, name, ziel, eintrag=eintrag, epoche=replik.epoche)
+        if self.sync:
+            fertig = self._warte(lambda: self._bestaetigt_von(replik, eintrag) >= self.sync)
+            if not fertig:
+                return Antwort(
+                    "write",
+                    "info",
+                    key,
+                    value,
+                    name,
+                    eintrag.lsn,
+                    beginn,
+                    self.now,
+                    f"Nach {self.timeout} Ticks hat kein {self.sync}. Follower bestätigt; "
+                    "der Eintrag steht aber im Log des Leaders.",
+                )
+        self._bestaetigte.add((eintrag.epoche, eintrag.lsn))
+        return Antwort("write", "ok", key, value, name, eintrag.lsn, beginn, self.now)
+
+    def _bestaetigt_von(self, leader: Replik, eintrag: Eintrag) -> int:
+        if leader.rolle != LEADER or leader.epoche != eintrag.epoche:
+            return -1
+        return sum(1 for lsn in leader.bestaetigt.values() if lsn >= eintrag.lsn)
+
+    def _schreibe_quorum(self, key: str, value: Any, beginn: int) -> Antwort:
+        self._version += 1
+        version = self._version
+        op = self._neue_operation()
+        for ziel in self.namen:
+            self._sende(
+                SCHREIBE, KOORDINATOR, ziel, key=key, value=value, version=version, operation=op
+            )
+        fertig = self._warte(lambda: len(self._antworten[op]) >= self.w)
+        del self._antworten[op]
+        if not fertig:
+            return Antwort(
+                "write",
+                "info",
+                key,
+                value,
+                KOORDINATOR,
+                version,
+                beginn,
+                self.now,
+                f"Nach {self.timeout} Ticks fehlen Bestätigungen (w={self.w}); "
+                "manche Repliken haben den Wert vielleicht schon.",
+            )
+        return Antwort("write", "ok", key, value, KOORDINATOR, version, beginn, self.now)
+
+    def _lies_quorum(self, key: str, beginn: int) -> Antwort:
+        op = self._neue_operation()
+        for ziel in self.namen:
+            self._sende(LIES, KOORDINATOR, ziel, key=key, operation=op)
+        fertig = self._warte(lambda: len(self._antworten[op]) >= self.r)
+        antworten = self._antworten.pop(op)[: self.r]
+        if not fertig:
+            return Antwort(
+                "read",
+                "fail",
+                key,
+                None,
+                KOORDINATOR,
+                0,
+                beginn,
+                self.now,
+                f"Nach {self.timeout} Ticks fehlen Antworten (r={self.r}).",
+            )
+        beste = max(antworten, key=lambda m: (m.version, -m.nummer))
+        return Antwort("read", "ok", key, beste.value, KOORDINATOR, beste.version, beginn, self.now)
+
+    def _nicht(self, f: str, key: str, value: Any, name: str, beginn: int, grund: str) -> Antwort:
+        return Antwort(f, "fail", key, value, name, 0, beginn, beginn, grund)
+
+    def _neue_operation(self) -> int:
+        self._operation += 1
+        self._antworten[self._operation] = []
+        return self._operation
+
+    def _warte(self, fertig: Any) -> bool:
+        ende = self.now + self.timeout
+        while not fertig():
+            if self.now >= ende:
+                return False
+            self.tick(1)
+        return True
+
+    def _protokoll(
+        self,
+        prozess: Hashable,
+        typ: str,
+        f: str,
+        key: str,
+        value: Any,
+        zeit: int,
+        node: str,
+    ) -> None:
+        ereignis: dict[str, Any] = {"process": prozess, "type": typ, "f": f, "key": key}
+        if f == "write" or typ != "invoke":
+            ereignis["value"] = value
+        ereignis["node"] = node
+        ereignis["time"] = zeit
+        self._verlauf.append(ereignis)
+
+    # --- das Netz ---
+
+    def _verzoegerung(self, von: str, nach: str) -> int:
+        return max(self.lag.get(von, 0), self.lag.get(nach, 0))
+
+    def _sende(self, art: str, von: str, nach: str, **inhalt: Any) -> None:
+        self._nummer += 1
+        ankunft = max(
+            self.now + self._verzoegerung(von, nach), self._letzte_ankunft.get((von, nach), 0)
+        )
+        self._letzte_ankunft[(von, nach)] = ankunft
+        m = Nachricht(self._nummer, art, von, nach, self.now, ankunft, **inhalt)
+        self._unterwegs[m.nummer] = m
+        self.zeit._eintragen(ankunft, self._kommt_an, (m,))
+
+    def _erreichbar(self, m: Nachricht) -> str:
+        """Warum ``m`` nicht ankommt ("" : sie kommt an)."""
+        if m.nach != KOORDINATOR and self._repliken[m.nach].ausgefallen:
+            return f"{m.nach} ist ausgefallen"
+        for seite in (m.von, m.nach):
+            if seite in self._getrennt:
+                return f"{seite} ist abgetrennt"
+        return ""
+
+    def _kommt_an(self, m: Nachricht) -> None:
+        self._unterwegs.pop(m.nummer, None)
+        if m.nach not in self._repliken and m.nach != KOORDINATOR:
+            return  # the replicas were rebuilt (quorum) while it was on its way
+        grund = self._erreichbar(m)
+        if grund:
+            self.verworfen += 1
+            self._ereignis(f"{m.art} {m.kurz()} von {m.von} an {m.nach} verloren: {grund}.")
+            return
+        if m.art == REPLIZIERE:
+            self._bei_repliziere(m)
+        elif m.art == BESTAETIGE:
+            leader = self._repliken[m.nach]
+            if leader.rolle == LEADER and leader.epoche == m.epoche:
+                leader.bestaetigt[m.von] = max(leader.bestaetigt.get(m.von, 0), m.lsn)
+        elif m.art == UEBERNAHME:
+            self._bei_uebernahme(m)
+        elif m.art == SCHREIBE:
+            replik = self._repliken[m.nach]
+            if m.version > replik.daten.get(m.key, (None, 0))[1]:
+                replik.daten[m.key] = (m.value, m.version)
+                self._ereignis(f"{m.nach} speichert {m.key}={m.value!r} (Version {m.version}).")
+            self._sende(
+                SCHREIBE_OK,
+                m.nach,
+                KOORDINATOR,
+                key=m.key,
+                version=m.version,
+                operation=m.operation,
+            )
+        elif m.art == LIES:
+            wert, version = self._repliken[m.nach].wert(m.key)
+            self._sende(
+                LIES_OK,
+                m.nach,
+                KOORDINATOR,
+                key=m.key,
+                value=wert,
+                version=version,
+                operation=m.operation,
+            )
+        elif m.art in (SCHREIBE_OK, LIES_OK):
+            if m.operation in self._antworten:
+                self._antworten[m.operation].append(m)
+
+    def _bei_repliziere(self, m: Nachricht) -> None:
+        replik = self._repliken[m.nach]
+        e = m.eintrag
+        assert e is not None
+        if e.epoche < replik.epoche:
+            self._ereignis(
+                f"{m.nach} weist {e} von {m.von} ab: Epoche {e.epoche} ist veraltet "
+                f"(sie kennt Epoche {replik.epoche})."
+            )
+            return
+        if e.epoche == replik.epoche and replik.rolle == FOLLOWER and e.lsn == replik.stand + 1:
+            replik.log.append(e)
+            self._ereignis(f"{m.nach} übernimmt {e}.")
+        if replik.rolle == FOLLOWER:
+            self._sende(BESTAETIGE, m.nach, m.von, lsn=replik.stand, epoche=replik.epoche)
+
+    def _bei_uebernahme(self, m: Nachricht) -> None:
+        replik = self._repliken[m.nach]
+        if m.epoche < replik.epoche:
+            return
+        if replik.rolle == LEADER and m.epoche > replik.epoche:
+            replik.rolle = wechsel(replik.rolle, NEUER_LEADER)
+            replik.bestaetigt = {}
+            self._ereignis(f"{m.nach} erfährt von {m.von} (Epoche {m.epoche}) und wird Follower.")
+        else:
+            uebergang(replik.rolle, NEUER_LEADER)
+        replik.epoche = m.epoche
+        gemeinsam = 0
+        for mein, sein in zip(replik.log, m.log, strict=False):
+            if mein != sein:
+                break
+            gemeinsam += 1
+        weg = replik.log[gemeinsam:]
+        neu = m.log[gemeinsam:]
+        replik.log = list(m.log)
+        if weg:
+            self._ereignis(
+                f"{m.nach} verwirft {', '.join(str(e) for e in weg)}: Der Leader {m.von} hat es nicht."
+            )
+        if neu:
+            self._ereignis(f"{m.nach} holt nach bis LSN {replik.stand}.")
+        self._sende(BESTAETIGE, m.nach, m.von, lsn=replik.stand, epoche=replik.epoche)
+
+    def _ereignis(self, text: str) -> None:
+        self._ereignisse.append(Ereignis(self.now, text))
+
+    def __repr__(self) -> str:
+        if self.modus == QUORUM_MODUS:
+            return f"ReplikSpeicher(t={self.now}, quorum n={self.n} w={self.w} r={self.r})"
+        return f"ReplikSpeicher(t={self.now}, Leader {self.leader}, sync={self.sync})"

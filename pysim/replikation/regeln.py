@@ -1,0 +1,93 @@
+"""Die Regeln der Replikation an einer Stelle: die Rollen einer Replik, ihre Ereignisse, die Tabelle.
+
+Das Modell (``modell``), das Bild (``bild``) und die Konsole lesen von hier; keiner importiert
+den anderen dafür. Ob eine Replik ausgefallen oder abgetrennt ist, ist keine Rolle: Eine
+ausgefallene Replik behält ihre Rolle und ihre Daten (sie liegen auf der Platte) und antwortet
+nur nicht.
+"""
+
+from __future__ import annotations
+
+from ..uebergaenge import schlage_nach, wechsle
+
+__all__ = [
+    "BEFOERDERN",
+    "BESTAETIGE",
+    "FOLLOWER",
+    "GLEICHRANGIG",
+    "KOORDINATOR",
+    "LEADER",
+    "LEADER_MODUS",
+    "LIES",
+    "LIES_OK",
+    "NEUER_LEADER",
+    "QUORUM",
+    "QUORUM_MODUS",
+    "REPLIZIERE",
+    "SCHREIBE",
+    "SCHREIBE_OK",
+    "UEBERGAENGE",
+    "UEBERNAHME",
+    "uebergang",
+    "wechsel",
+]
+
+# --- Rollen einer Replik ---
+
+LEADER = "Leader"
+FOLLOWER = "Follower"
+#: Im Quorum-Modus sind alle Repliken gleichrangig (kein Leader, wie Dynamo oder Cassandra).
+GLEICHRANGIG = "gleichrangig"
+
+# --- Ereignisse, die die Rolle ändern (oder bewusst nicht) ---
+
+#: Failover: Ein Follower wird zum Leader befördert.
+BEFOERDERN = "befördern"
+#: Die Replik erfährt von einem Leader mit höherer Epoche (sie folgt ihm danach).
+NEUER_LEADER = "neuer_leader"
+#: Der Speicher wechselt in den Quorum-Modus (nur vor dem ersten Schreiben).
+QUORUM = "quorum"
+
+#: (Rolle, Ereignis) -> neue Rolle; ``None``: erlaubt, ändert nichts. Was fehlt, kann nicht
+#: vorkommen (``pysim.uebergaenge``: eine Regel für alle Tabellen).
+UEBERGAENGE: dict[tuple[str, str], str | None] = {
+    (FOLLOWER, BEFOERDERN): LEADER,
+    # An old leader that hears of a newer one steps down; a follower just follows it.
+    (LEADER, NEUER_LEADER): FOLLOWER,
+    (FOLLOWER, NEUER_LEADER): None,
+    (LEADER, QUORUM): GLEICHRANGIG,
+    (FOLLOWER, QUORUM): GLEICHRANGIG,
+    (GLEICHRANGIG, QUORUM): None,
+}
+
+# --- Modi des Speichers ---
+
+LEADER_MODUS = "leader"
+QUORUM_MODUS = "quorum"
+
+# --- Arten von Nachrichten zwischen den Repliken (und dem Koordinator im Quorum-Modus) ---
+
+#: Leader -> Follower: ein Eintrag seines Logs.
+REPLIZIERE = "repliziere"
+#: Follower -> Leader: „Ich habe dein Log bis LSN n.“
+BESTAETIGE = "bestätige"
+#: Neuer Leader -> Replik: sein ganzes Log und seine Epoche (Übernahme, Nachholen).
+UEBERNAHME = "übernahme"
+#: Koordinator -> Replik und zurück im Quorum-Modus.
+SCHREIBE = "schreibe"
+SCHREIBE_OK = "schreibe-ok"
+LIES = "lies"
+LIES_OK = "lies-ok"
+
+#: Der Absender der Nachrichten im Quorum-Modus: der Koordinator des Clients.
+KOORDINATOR = "koordinator"
+
+
+def uebergang(rolle: str, ereignis: str) -> str | None:
+    """Die neue Rolle nach ``ereignis`` laut ``UEBERGAENGE``."""
+    return schlage_nach(UEBERGAENGE, rolle, ereignis)
+
+
+def wechsel(rolle: str, ereignis: str) -> str:
+    """Wie ``uebergang`` für ein Ereignis, das die Rolle immer ändert."""
+    return wechsle(UEBERGAENGE, rolle, ereignis)
