@@ -424,9 +424,11 @@ class ORSet(Crdt):
         return (self._marken, self._grabsteine)
 
     def __repr__(self) -> str:
+        marken, grab = len(self._marken), len(self._grabsteine)
         return (
             f"ORSet({self.knoten}, elemente={self.elemente!r}, "
-            f"{len(self._marken)} Marken, {len(self._grabsteine)} Grabsteine)"
+            f"{marken} {'Marke' if marken == 1 else 'Marken'}, "
+            f"{grab} {'Grabstein' if grab == 1 else 'Grabsteine'})"
         )
 
 
