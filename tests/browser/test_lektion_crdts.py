@@ -1,9 +1,10 @@
 """Lesson "CRDTs und Local-First" in the browser: build results, a live cell with its
 picture, the exercises (prediction, code task, diagnosis, quiz) and the pictures on a
-phone."""
+phone; the counter challenge."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -14,6 +15,8 @@ from tests.browser.pages import Cell, Exercise, phone_page, picture_widths
 pytestmark = pytest.mark.browser
 
 LESSON = "lektionen/crdts/"
+#: Judging a failing seed runs, checks, shrinks and draws it in the reader's Python.
+SLOW = 180_000
 
 ORSET_MERGE = """def merge(a, b):
     return {"marken": a["marken"] | b["marken"],
@@ -87,3 +90,20 @@ def test_pictures_fit_a_phone(browser: object, site_url: str) -> None:
         assert widths and max(widths) <= 390, widths
         overflow = page.evaluate("document.documentElement.scrollWidth")
         assert overflow <= 390, overflow
+
+
+def test_the_counter_challenge_fails_with_its_start_and_passes_with_the_g_counter(
+    page: Page, site_url: str
+) -> None:
+    page.goto(site_url + LESSON)
+    task = Exercise.by_id(page, "crdt-zaehler")
+    task.root.scroll_into_view_if_needed()
+    expect(task.editor).to_be_visible(timeout=60_000)
+    data = json.loads(task.root.locator(".lk-exercise__data").get_attribute("data-lk-json") or "{}")
+    seeds = data["vorgabe"]["seeds"]
+    task.root.get_by_role("button", name=re.compile(r"Übung \d+ prüfen")).click()
+    expect(task.feedback).to_contain_text(f"von {seeds} Seeds bestanden", timeout=SLOW)
+    task.expect_unsolved()
+    task.replace_code(data["loesung"])
+    expect(task.check()).to_have_text(f"✓ Gelöst: alle {seeds} Seeds bestanden.", timeout=SLOW)
+    task.expect_solved()
