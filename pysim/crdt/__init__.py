@@ -7,36 +7,8 @@ Verlauf), ``bild`` (der Verlauf als Bild).
 
 from __future__ import annotations
 
-from .modell import (
-    HEILUNG,
-    LOKAL,
-    MERGE,
-    PARTITION,
-    SENDEN,
-    VERWORFEN,
-    CrdtSim,
-    Ereignis,
-    Nachricht,
-    Replikat,
-)
-from .typen import TYPEN, Crdt, GCounter, LWWRegister, MVRegister, ORSet, PNCounter
+from . import modell, typen
+from .modell import *  # noqa: F403
+from .typen import *  # noqa: F403
 
-__all__ = [
-    "HEILUNG",
-    "LOKAL",
-    "MERGE",
-    "PARTITION",
-    "SENDEN",
-    "TYPEN",
-    "VERWORFEN",
-    "Crdt",
-    "CrdtSim",
-    "Ereignis",
-    "GCounter",
-    "LWWRegister",
-    "MVRegister",
-    "Nachricht",
-    "ORSet",
-    "PNCounter",
-    "Replikat",
-]
+__all__ = [*modell.__all__, *typen.__all__]

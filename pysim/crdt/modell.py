@@ -25,6 +25,19 @@ from ..zeit import AufDerZeit, Zeit
 from .bild import verlauf_bild
 from .typen import TYPEN, Crdt, kurz_wert
 
+__all__ = [
+    "HEILUNG",
+    "LOKAL",
+    "MERGE",
+    "PARTITION",
+    "SENDEN",
+    "VERWORFEN",
+    "CrdtSim",
+    "Ereignis",
+    "Nachricht",
+    "Replikat",
+]
+
 LOKAL = "lokal"
 SENDEN = "senden"
 MERGE = "merge"

@@ -31,6 +31,17 @@ from typing import Any, ClassVar, TypeVar
 
 from ..fehler import UngueltigeEingabe, pruefe_ganzzahl, pruefe_name
 
+__all__ = [
+    "TYPEN",
+    "Crdt",
+    "GCounter",
+    "LWWRegister",
+    "MVRegister",
+    "ORSet",
+    "PNCounter",
+    "kurz_wert",
+]
+
 C = TypeVar("C", bound="Crdt")
 
 Marke = tuple[str, int]  # (Replikat, laufende Nummer): die Identität eines Hinzufügens
