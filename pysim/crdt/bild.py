@@ -7,7 +7,7 @@
 - Ein Pfeil ist ein Zustand auf dem Weg, vom ``sync`` zum ``merge``. Rot gestrichelt mit ✗: Der
   Empfänger verwarf ihn, weil eine Partition dazwischen lag.
 - Eine gestrichelte Linie quer über alle Spalten markiert den Beginn oder das Ende einer Partition.
-- Ganz unten steht der Endstand jedes Replikats, und ob alle gleich sind.
+- Ganz unten steht der Endstand jedes Replikats, ob alle gleich sind, und eine Legende der Punkte.
 - Zeilen ohne Ereignis lässt das Bild weg: Der Abstand zweier Zeilen sagt nichts über die Dauer.
 """
 
@@ -109,6 +109,29 @@ def _umbrechen(text: str, zeichen: int) -> list[str]:
     return zeilen
 
 
+#: The legend: (label, fill, border) of each kind of point, in the order drawn.
+LEGENDE: tuple[tuple[str, str, str], ...] = (
+    ("lokal geändert", "cell", "fg"),
+    ("sync", "accent", "accent"),
+    ("merge", "read", "accent"),
+    ("verworfen", "bg", "warn"),
+)
+
+
+def _legende_zeilen(breite: int) -> list[list[tuple[int, tuple[str, str, str]]]]:
+    """The legend's entries with their x, in rows that fit ``breite``."""
+    zeilen: list[list[tuple[int, tuple[str, str, str]]]] = [[]]
+    x = 2
+    for eintrag in LEGENDE:
+        weite = PUNKT + 4 + textbreite(eintrag[0], 11) + 14
+        if zeilen[-1] and x + weite > breite:
+            zeilen.append([])
+            x = 2
+        zeilen[-1].append((x, eintrag))
+        x += weite
+    return zeilen
+
+
 def beschreibung(sim: CrdtSim) -> str:
     """Was das Bild zeigt, in Worten (``<desc>`` für Screenreader)."""
     werte = "; ".join(f"{n}: {kurz_wert(sim[n].crdt)}" for n in sim.namen)
@@ -160,7 +183,8 @@ def verlauf_bild(sim: CrdtSim, titel: str | None = None) -> Bild:
         hinweise.append(f"{sim.netz.unterwegs} Zustände sind noch unterwegs.")
     if rest:
         hinweise.append(f"… und {rest} weitere Ereignisse (sim.verlauf()).")
-    hoehe = y_ende + 22 + endzeilen * 14 + 22 + len(hinweise) * 16 + 4
+    legende = _legende_zeilen(breite)
+    hoehe = y_ende + 22 + endzeilen * 14 + 22 + len(legende) * 16 + len(hinweise) * 16 + 4
 
     name_titel = titel or f"{sim.typ.NAME}: {len(namen)} Replikate, t={sim.now}"
     z = Zeichnung(breite, hoehe, name_titel, beschreibung(sim))
@@ -250,6 +274,11 @@ def verlauf_bild(sim: CrdtSim, titel: str | None = None) -> Bild:
         for i, text in enumerate(endstand[k]):
             z.text(x_von(k) - 6, y + i * 14, text, groesse=11, mono=True)
     y += endzeilen * 14 + 8
+    for zeile in legende:
+        for x, (name, fuellung, rand) in zeile:
+            z.rechteck(x, y - 5, PUNKT, PUNKT, fuellung=fuellung, rand=rand, rund=PUNKT // 2)
+            z.text(x + PUNKT + 4, y + 4, name, groesse=11, farbe_name="muted")
+        y += 16
     for hinweis in hinweise:
         z.text(2, y + 4, hinweis, groesse=10, farbe_name="muted")
         y += 16
