@@ -274,8 +274,8 @@ def verlauf_bild(sim: CrdtSim, titel: str | None = None) -> Bild:
         for i, text in enumerate(endstand[k]):
             z.text(x_von(k) - 6, y + i * 14, text, groesse=11, mono=True)
     y += endzeilen * 14 + 8
-    for zeile in legende:
-        for x, (name, fuellung, rand) in zeile:
+    for reihe in legende:
+        for x, (name, fuellung, rand) in reihe:
             z.rechteck(x, y - 5, PUNKT, PUNKT, fuellung=fuellung, rand=rand, rund=PUNKT // 2)
             z.text(x + PUNKT + 4, y + 4, name, groesse=11, farbe_name="muted")
         y += 16
