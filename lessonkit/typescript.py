@@ -93,6 +93,8 @@ def check_types(snippets: list[str]) -> list[list[tuple[int, str]]]:
             # it comes after the code, so line numbers stay the snippet's.
             Path(folder, name).write_text(f"{code}\nexport {{}};\n", encoding="utf-8")
             files.append(name)
+        # The project's pinned npm packages (and their types) for snippets that import them.
+        Path(folder, "node_modules").symlink_to(ROOT / "node_modules", target_is_directory=True)
         config = {**_TSCONFIG, "files": files}
         Path(folder, "tsconfig.json").write_text(json.dumps(config), encoding="utf-8")
         done = subprocess.run(

@@ -8,7 +8,7 @@
 // Node's event loop is empty: late timers print under their own block, and a snippet
 // that never ends is stopped after `timeout` seconds.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -18,6 +18,9 @@ const { snippets, timeout } = JSON.parse(readFileSync(0, "utf8"));
 const prelude = fileURLToPath(new URL("./ts_prelude.mjs", import.meta.url));
 const MARK = "@@lessonkit-error@@";
 const dir = mkdtempSync(join(tmpdir(), "lessonkit-ts-"));
+// A snippet may import the project's pinned npm packages (`import * as Y from "yjs"`):
+// Node resolves a bare import from the importing file's folder upwards.
+symlinkSync(join(process.cwd(), "node_modules"), join(dir, "node_modules"), "dir");
 
 /** The snippet's line of an error, from the first stack frame in the snippet. */
 function lineOf(stack, index) {
