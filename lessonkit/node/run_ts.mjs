@@ -20,7 +20,7 @@ const MARK = "@@lessonkit-error@@";
 const dir = mkdtempSync(join(tmpdir(), "lessonkit-ts-"));
 // A snippet may import the project's pinned npm packages (`import * as Y from "yjs"`):
 // Node resolves a bare import from the importing file's folder upwards.
-symlinkSync(join(process.cwd(), "node_modules"), join(dir, "node_modules"), "dir");
+symlinkSync(fileURLToPath(new URL("../../node_modules", import.meta.url)), join(dir, "node_modules"), "dir");
 
 /** The snippet's line of an error, from the first stack frame in the snippet. */
 function lineOf(stack, index) {
