@@ -7,7 +7,8 @@ endet, ist eine verlorene Antwort. ↻ markiert eine Wiederholung des Clients. A
 Servers ist ein grünes Quadrat eine Buchung, ein leeres die gespeicherte Antwort, die der Server
 noch einmal schickt, ein roter Strich ein Absturz. Rechts steht, womit jeder Client endete, und
 beim Server die Zahl der Buchungen. Nach mehr als ``FENSTER`` Ticks zeigt das Bild nur die
-letzten ``FENSTER``.
+letzten ``FENSTER``, von mehr als ``MAX_CLIENTS`` Clients nur die ersten (eine Zeile nennt die
+übrigen; ihre Buchungen stehen trotzdem auf der Bahn des Servers).
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ if TYPE_CHECKING:
 ZEILE = 46
 OBEN = 44
 FENSTER = 60
+#: So viele Clients zeigt das Bild höchstens (die ersten); eine Zeile nennt die übrigen.
+MAX_CLIENTS = 8
 WEGGELASSEN = "der Verlauf steht in sim.zeige()"
 
 #: Status -> colour of the answer's line.
@@ -76,11 +79,13 @@ def zeitleiste(sim: ZahlungsSim) -> Bild:
     f = fenster(jetzt)
     spanne, anfang = f.ende, f.anfang
     pro_tick = max(8, min(24, 260 // max(f.ticks, 1)))
-    namen = [*sim.clients, "Server"]
+    gezeigt = sim._clients[:MAX_CLIENTS]
+    weggelassen = len(sim._clients) - len(gezeigt)
+    namen = [*(c.name for c in gezeigt), "Server"]
     links = 12 + max(textbreite(n, 11, mono=True) for n in namen) + 10
     rechts = 92
     breite = max(links + (spanne - anfang) * pro_tick + rechts, 340)
-    y_server = OBEN + len(sim.clients) * ZEILE
+    y_server = OBEN + len(gezeigt) * ZEILE + (18 if weggelassen else 0)
     unten = y_server + 24
     hoehe = unten + zeitleisten_fuss_hoehe(LEGENDE, breite, f)
     n = sim.anzahl_buchungen()
@@ -89,7 +94,16 @@ def zeitleiste(sim: ZahlungsSim) -> Bild:
     z.text(12, 22, titel, fett=True, groesse=14)
     x = f.skala(links, pro_tick)
 
-    bahn = {c.name: OBEN + i * ZEILE for i, c in enumerate(sim._clients)}
+    bahn = {c.name: OBEN + i * ZEILE for i, c in enumerate(gezeigt)}
+    if weggelassen:
+        z.text(
+            12,
+            y_server - 22,
+            f"… und {weggelassen} weitere Clients (ihr Verlauf: sim.zeige())",
+            groesse=11,
+            farbe_name="muted",
+            klasse="weitere",
+        )
     for name, y in [*bahn.items(), ("Server", y_server)]:
         z.text(12, y + 4, name, groesse=11, mono=True)
         z.linie(x(anfang), y, x(spanne), y, farbe_name="line")
@@ -99,6 +113,8 @@ def zeitleiste(sim: ZahlungsSim) -> Bild:
 
     gesehen: set[str] = set()
     for v in sim._versuche:
+        if v.client.name not in bahn:
+            continue
         yc = bahn[v.client.name]
         if v.client.name in gesehen and sichtbar(v.gesendet):
             z.text(x(v.gesendet), yc - 5, "↻", groesse=12, anker="middle", farbe_name="accent")
@@ -160,7 +176,7 @@ def zeitleiste(sim: ZahlungsSim) -> Bild:
                 klasse="absturz",
             )
 
-    for c in sim._clients:
+    for c in gezeigt:
         if c.ergebnis is not None:
             text, farbe = f"{c.ergebnis}", FARBE_STATUS[c.ergebnis]
         elif c.fertig:

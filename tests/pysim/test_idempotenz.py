@@ -170,6 +170,19 @@ def test_a_long_run_shows_only_the_window() -> None:
     assert 'class="fenster"' in svg
 
 
+def test_many_clients_show_the_first_lanes_and_a_line_for_the_rest() -> None:
+    sim = ZahlungsSim(ATOMAR)
+    for i in range(5):
+        sim.zahlung(f"z{i}", 30, kopien=3)
+    sim.run()
+    svg = sim.bild().svg
+    allgemeine_regeln(svg)
+    assert "z2·2" in svg and "z2·3" not in svg  # the 8th lane is z2·2
+    assert "… und 7 weitere Clients" in svg
+    # the charges are all drawn on the server's lane
+    assert svg.count('class="buchung"') == sim.anzahl_buchungen() == 5
+
+
 # --- properties --------------------------------------------------------------------------------
 
 
