@@ -19,8 +19,10 @@ import ast
 import difflib
 import functools
 import importlib.util
+import re
 import sys
 import zipfile
+from pathlib import Path
 
 from lessonkit.assets import OUT, PACKAGED
 
@@ -190,3 +192,27 @@ def cannot_fail_message(label: str, name: str) -> str:
         "werden kann, kein Aufruf, kein `raise`): Sie prüft nichts. Prüfe, was die "
         'Aufgabe verlangt, z. B. `assert ergebnis == 42, "…"`.'
     )
+
+
+_GLOSSARY_LINK = re.compile(r"glossar\.md#([A-Za-z0-9_-]+)")
+
+
+def glossary_anchors(docs_dir: str) -> set[str]:
+    """The anchors of the glossary's entries (``### Begriff {#anker}``)."""
+    path = Path(docs_dir) / "glossar.md"
+    if not path.exists():
+        return set()
+    return set(re.findall(r"\{#([a-z0-9-]+)\}", path.read_text(encoding="utf-8")))
+
+
+def broken_glossary_link(line: str, anchors: set[str]) -> str | None:
+    """The message for a link into the glossary whose entry does not exist, else None."""
+    for anchor in _GLOSSARY_LINK.findall(line):
+        if anchor not in anchors:
+            close = difflib.get_close_matches(anchor, sorted(anchors), n=1, cutoff=0.6)
+            hint = f" Meintest du „{close[0]}“?" if close else ""
+            return (
+                f"Den Eintrag glossar.md#{anchor} gibt es nicht.{hint} Ein Eintrag trägt seinen "
+                "Anker in der Überschrift: „### Begriff {#anker}“."
+            )
+    return None

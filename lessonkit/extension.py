@@ -26,7 +26,12 @@ from markdown.postprocessors import Postprocessor
 from markdown.preprocessors import Preprocessor
 
 from lessonkit import mermaid_fence
-from lessonkit.author_checks import misspelt_fence, nested_fence
+from lessonkit.author_checks import (
+    broken_glossary_link,
+    glossary_anchors,
+    misspelt_fence,
+    nested_fence,
+)
 from lessonkit.blocks import PLACEHOLDER, PageState
 from lessonkit.diagrams import check_diagrams
 from lessonkit.errors import LessonError
@@ -56,9 +61,15 @@ class FenceLineTagger(Preprocessor):  # type: ignore[misc]  # Python-Markdown is
         open_fence: str | None = None  # the fence of the code block we are inside
         diagram: list[str] | None = None  # the lines of the mermaid diagram we are inside
         indent, start = "", 0
+        anchors = glossary_anchors(self.docs_dir) if "glossar.md#" in "\n".join(lines) else set()
         for index, line in enumerate(lines):
             match = _FENCE.match(line)
             if match is None:
+                broken = (
+                    broken_glossary_link(line, anchors) if open_fence is None and anchors else None
+                )
+                if broken is not None:
+                    raise LessonError(location.path, location.line(index), broken)
                 if diagram is not None:
                     diagram.append(line[len(indent) :] if line.startswith(indent) else line)
                 out.append(line)

@@ -13,7 +13,7 @@ from typing import Any
 
 from lessonkit import typescript
 from lessonkit.blocks import TsBlock
-from lessonkit.errors import LessonError, too_long
+from lessonkit.errors import LessonError
 from lessonkit.fence_kind import FenceKind, PageRun
 from lessonkit.render import highlight_typescript
 from lessonkit.typescript import TsResult, check_types, run_typescript
@@ -59,7 +59,16 @@ class TsKind(FenceKind[TsBlock, TsResult]):
                 f"Der TypeScript-Block hat einen Typfehler (tsc --strict): {message}{rest}",
             )
         if result.timeout:
-            raise too_long(path, block.line, block.label, typescript.TIME_LIMIT)
+            raise LessonError(
+                path,
+                block.line,
+                f"{block.label} läuft länger als {typescript.TIME_LIMIT:g} s: Node.js wartet, "
+                "bis nichts mehr geplant ist. Meist ein Timer, der zu spät feuert (ein "
+                "`setTimeout` mit mehr als ein paar Sekunden), ein `setInterval` ohne "
+                "`clearInterval`, ein Promise, das nie erfüllt wird, oder eine Schleife. Der "
+                "Build hat den Block abgebrochen; kürze die Zeiten (die Ausgabe braucht keine "
+                "echten Sekunden).",
+            )
         if result.error:
             line = block.line + result.line if result.line else block.line
             raise LessonError(path, line, f"Der TypeScript-Block wirft in Node.js: {result.error}")

@@ -129,3 +129,10 @@ def test_os_exit_is_itself_again_after_the_cell() -> None:
     result = run_sync(lambda: Kernel().run("s", "import os\nos._exit(0)"))
     assert result.error_type == "OsExitIgnored"
     assert os._exit is before
+
+
+def test_a_link_to_a_missing_glossary_entry_is_named_at_its_line(tmp_path: Path) -> None:
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "glossar.md").write_text("# Glossar\n\n### Offset {#offset}\n")
+    text = "# T\n\nEin [Offset](glossar.md#offset) und ein\n[Lag](glossar.md#offsett).\n"
+    fails_at(tmp_path, text, 4, "glossar.md#offsett gibt es nicht. Meintest du „offset“?")

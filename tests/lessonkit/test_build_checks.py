@@ -92,7 +92,18 @@ def test_a_snippet_that_never_ends_fails_after_the_time_limit(
 ) -> None:
     monkeypatch.setattr(typescript, "TIME_LIMIT", 1)
     page = "```ts-run\nsetInterval(() => {}, 10);\n```\n"
-    fails_at(tmp_path, page, 1, "läuft länger als 1 s — Endlosschleife?")
+    error = fails_at(tmp_path, page, 1, "läuft länger als 1 s: Node.js wartet")
+    assert "`setInterval` ohne `clearInterval`" in error.message
+    assert "Endlosschleife" not in error.message  # a late timer is no endless loop
+
+
+@needs_node_types
+def test_a_timer_that_fires_too_late_is_named_as_such(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(typescript, "TIME_LIMIT", 1)
+    page = '```ts-run\nsetTimeout(() => console.log("spät"), 5000);\n```\n'
+    fails_at(tmp_path, page, 1, "ein Timer, der zu spät feuert")
 
 
 # --- 2. TypeScript types are checked --------------------------------------------------------
