@@ -16,6 +16,11 @@ einem festen Seed, jede Zeit ist simuliert (Ticks): Derselbe Code gibt überall 
   „Zeit, Ordnung und Kausalität“),
 - ``SagaSim``, ``Saga``, ``Schritt``, ``Dienst``: orchestrierte Sagas mit Kompensation,
   Idempotenzschlüsseln, Outbox und Störungen (Lektion „Sagas“),
+- ``pysim.idempotenz``: ``ZahlungsSim``, Idempotency Keys in ``sqlite3`` (Lektion 0),
+- ``pysim.replikation``: Leader, Follower, Lag, Failover, Quorum (Lektion „Replikation“),
+- ``pysim.crdt``: Zähler, Register und Mengen, die ohne Absprache verschmelzen (Lektion
+  „CRDTs“),
+- ``pysim.cluster``: Knoten, die Leser schreiben, unter Störungen (die Herausforderungen),
 - ``pysim.stoerung``: simulierte Abstürze für Übungen,
 - ``pysim.pruefer``: Prüfer für Verläufe verteilter Läufe (Linearisierbarkeit, eindeutige IDs,
   Broadcast, Zähler, Kafka-Log, Kennzahlen) mit deutschen Urteilen,
