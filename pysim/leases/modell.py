@@ -293,7 +293,8 @@ class Client:
             self.glaubt_bis = self.sim.now
             self.sim._merke(
                 self.name,
-                f"prüft: Uhr sagt {vergangen} Ticks seit der Lease, abgelaufen; gibt auf",
+                f"prüft: Uhr sagt {vergangen} Ticks seit der Lease (ttl {self.sim.ttl}), "
+                "abgelaufen; gibt auf",
             )
             return
         self._wechsel("pruefung_ok")
