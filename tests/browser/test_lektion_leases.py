@@ -1,0 +1,84 @@
+"""Lesson "Leases, Sperren und Fencing Tokens" in the browser: build results, a cell run
+live, the prediction, the code task, the quizzes and the pictures on a phone.
+
+Kept in this module (not yet as rows of test_lektionen.py, which another branch owns)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.pages import Cell, Exercise, phone_page, picture_widths
+
+pytestmark = pytest.mark.browser
+
+LESSON = "lektionen/leases-fencing/"
+
+#: The storage with fencing, as a reader would type it.
+FENCING = """class MeinSpeicher:
+    def __init__(self):
+        self.daten = []
+        self.groesster = 0
+
+    def schreibe(self, von, wert, token):
+        if token < self.groesster:
+            return False
+        self.groesster = token
+        self.daten.append(wert)
+        return True
+"""
+
+
+def test_page_shows_build_results_and_pictures(page: Page, site_url: str) -> None:
+    page.goto(site_url + LESSON)
+    expect(page.locator("h1")).to_contain_text("Leases, Sperren und Fencing Tokens")
+    pause = page.locator("[data-lk-cell]", has_text="pausen=[(5, 12)]").first
+    expect(pause).to_contain_text("t=18  Speicher nimmt an: 'a schreibt' mit Token #1")
+    expect(pause.locator("svg title")).to_have_text("Leases ohne Fencing bei t=18")
+    ts = page.locator("[data-lk-ts]").first
+    expect(ts).to_contain_text("a mit #1: abgelehnt")
+
+
+def test_the_count_of_many_runs_is_the_same_live(page: Page, site_url: str) -> None:
+    page.goto(site_url + LESSON)
+    cell = Cell.only_one_with(page, "def zaehle(fencing):")
+    cell.run_live("done")
+    expect(cell.text).to_have_text("ohne Fencing: (17, 596)\nmit Fencing:  (0, 588)\n")
+
+
+def test_the_prediction(page: Page, site_url: str) -> None:
+    prediction = Exercise.opened(page, site_url + LESSON + "#leases-wer-landet")
+    prediction.predict_wrong("[('a', False), ('b', True)]")
+    prediction.predict_right("[('a', True), ('b', True)]")
+
+
+def test_the_code_task_fails_with_its_start_code_and_passes_with_fencing(
+    page: Page, site_url: str
+) -> None:
+    task = Exercise.opened(page, site_url + LESSON + "#leases-fencing-speicher")
+    task.check()
+    expect(task.failed_checks.first).to_be_visible()
+    task.replace_code(FENCING)
+    task.check_solved()
+
+
+def test_the_diagnosis_and_the_closing_quiz(page: Page, site_url: str) -> None:
+    quiz = Exercise.opened(page, site_url + LESSON + "#leases-diagnose")
+    quiz.root.scroll_into_view_if_needed()
+    quiz.choose_wrong(re.compile("Eine GC-Pause zwischen Prüfung"))
+    quiz.choose_right(re.compile("Die Uhr von worker-1 geht nach"))
+    test = Exercise.by_id(page, "leases-test")
+    test.root.scroll_into_view_if_needed()
+    test.choose_wrong(re.compile("Den Fencing Token muss"), re.compile("doppelt so lange"))
+    test.untick(re.compile("doppelt so lange"))
+    test.choose_right(re.compile("Die Leader-Wahl von"))
+
+
+def test_pictures_fit_a_phone(browser: object, site_url: str) -> None:
+    with phone_page(browser, site_url + LESSON) as page:
+        widths = picture_widths(page, "[data-lk-cell] svg")
+        assert widths and max(widths) <= 390, widths
+        overflow = page.evaluate("document.documentElement.scrollWidth")
+        assert overflow <= 390, overflow
