@@ -17,6 +17,7 @@ import { installKeyboard, startAtTop } from "./components/keyboard";
 import { installMermaidLoader } from "./components/mermaid";
 import { mountProgress } from "./components/progress";
 import { mountRestartBar } from "./components/restart";
+import { installScrollRegions } from "./components/scroll";
 import { registerOffline } from "./offline/register";
 import { fixRootFromScript } from "./runtime/page";
 import { PythonRuntime } from "./runtime/python";
@@ -58,6 +59,7 @@ window.addEventListener("pageshow", (event) => {
   if (event.persisted && runtime.state === "idle" && document.documentElement.dataset["lkPage"]) runtime.restart("neustart");
 });
 installKeyboard();
+installScrollRegions();
 
 /**
  * Material's script waits for Python (overrides/main.html). It comes once Python has

@@ -369,3 +369,27 @@ def test_quiz_verdicts_show_in_forced_colours(page: Page, site_url: str, tmp_pat
         "✓ Richtig (nicht gewählt)"
     )
     quiz.screenshot(path=str(tmp_path / "quiz-forced-colours.png"))
+
+
+def test_a_wide_table_on_a_phone_is_a_focusable_named_region(
+    browser: object, site_url: str
+) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 900})  # type: ignore[attr-defined]
+    try:
+        page = context.new_page()
+        page.goto(site_url + "autoren/")
+        regions = page.locator(".md-typeset__scrollwrap[role=region]")
+        expect(regions.first).to_have_attribute("aria-label", "Tabelle, seitlich scrollbar")
+        expect(regions.first).to_have_attribute("tabindex", "0")
+        wide = regions.count()
+        assert wide >= 1
+        # At desktop width more tables fit: fewer are regions, and none that fits is one.
+        page.set_viewport_size({"width": 1280, "height": 900})
+        expect(page.locator(".md-typeset__scrollwrap[role=region]")).not_to_have_count(wide)
+        fitting = page.evaluate(
+            "[...document.querySelectorAll('.md-typeset__scrollwrap')]"
+            ".filter(w => w.scrollWidth <= w.clientWidth + 1 && w.hasAttribute('tabindex')).length"
+        )
+        assert fitting == 0
+    finally:
+        context.close()
