@@ -320,8 +320,34 @@ def check_code_lines(page: Path) -> list[Finding]:
     ]
 
 
+def check_nav(page: Path) -> list[Finding]:
+    """A page the start page lists stands in mkdocs.yml's ``nav`` too."""
+    if not listed(page):
+        return []
+    name = _in_docs(page)
+    config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    nav = config.split("\nnav:", 1)[1].split("\n\S", 1)[0] if "\nnav:" in config else ""
+    if f": {name}" in nav or f"- {name}" in nav:
+        return []
+    return [
+        Finding(
+            "mkdocs.yml",
+            _line_of(config, "\nnav:"),
+            f"„{name}“ fehlt in `nav`: Ergänze unter den anderen Seiten seiner Art eine Zeile "
+            f'„- "N · Titel": {name}“ (sonst bricht der strenge Build ab).',
+        )
+    ]
+
+
 #: Every rule, in the order the one-page check reports them.
-RULES = (check_start_page, check_sections, check_glossary_links, check_length, check_code_lines)
+RULES = (
+    check_nav,
+    check_start_page,
+    check_sections,
+    check_glossary_links,
+    check_length,
+    check_code_lines,
+)
 
 
 def check(page: Path) -> list[Finding]:

@@ -99,6 +99,7 @@ def test_the_rules_find_what_they_are_for(tmp_path: Path) -> None:
     )
     messages = [f.message for f in page_rules.check(page)]
     assert any("hat nicht die Form" in m for m in messages)
+    assert any("fehlt in `nav`" in m for m in messages)
     assert any("„## Merksatz“ fehlt" in m for m in messages)
     assert any("glossar.md#gibtsnicht gibt es nicht" in m for m in messages)
     assert any("Zeichen lang, höchstens 60" in m for m in messages)
