@@ -326,7 +326,10 @@ def check_nav(page: Path) -> list[Finding]:
         return []
     name = _in_docs(page)
     config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
-    nav = config.split("\nnav:", 1)[1].split("\n\S", 1)[0] if "\nnav:" in config else ""
+    # The nav: from its key to the next key at the top level.
+    nav = (
+        re.split(r"\n\S", config.split("\nnav:", 1)[1], maxsplit=1)[0] if "\nnav:" in config else ""
+    )
     if f": {name}" in nav or f"- {name}" in nav:
         return []
     return [
