@@ -78,3 +78,39 @@ def test_code_that_defines_no_node_gets_a_german_message(page: Page, site_url: s
     expect(task.root.locator(".lk-challenge__seed pre")).to_contain_text(
         "Dein Code definiert keinen Knoten"
     )
+
+
+ENDLOS = """\
+class Endlos(Knoten):
+    def bei_broadcast(self, nachricht):
+        while True:
+            pass
+"""
+
+
+def test_an_endless_handler_gets_a_german_verdict_and_the_page_stays_usable(
+    page: Page, site_url: str
+) -> None:
+    page.goto(site_url + BROADCAST)
+    task = Exercise.by_id(page, "broadcast-teilung")
+    task.root.scroll_into_view_if_needed()
+    expect(task.editor).to_be_visible(timeout=60_000)
+    data = json.loads(task.root.locator(".lk-exercise__data").get_attribute("data-lk-json") or "{}")
+    seeds = data["vorgabe"]["seeds"]
+
+    task.replace_code(ENDLOS)
+    task.root.get_by_role("button", name=re.compile(r"Übung \d+ prüfen")).click()
+    # Every seed ends with the limit's message, without Stopp and without a restart of Python.
+    expect(task.feedback).to_contain_text(f"0 von {seeds} Seeds bestanden", timeout=SLOW)
+    verdicts = task.root.locator(".lk-challenge__seed--failed .lk-challenge__verdict")
+    expect(verdicts).to_have_count(seeds)
+    expect(verdicts.first).to_have_text(
+        re.compile(r"^Der Handler bei_broadcast von n\d endet nicht: .*Zeile \d+")
+    )
+    expect(task.root.get_by_role("button", name=re.compile(r"Übung \d+ prüfen"))).to_be_enabled()
+    task.expect_unsolved()
+
+    # The same page, the same Python: the solution passes right after.
+    task.replace_code(data["loesung"])
+    expect(task.check()).to_have_text(f"✓ Gelöst: alle {seeds} Seeds bestanden.", timeout=SLOW)
+    task.expect_solved()

@@ -156,3 +156,41 @@ def test_a_run_over_the_budget_alone_is_not_shrunk_and_the_budget_counts_the_who
     assert "Broadcast fehlerhaft" in outcome["urteil"][0]
     je = ganz["kennzahlen"]["je_operation"]
     assert outcome["urteil"][-1].startswith(f"{je:.1f} Nachrichten zwischen Knoten je Operation")
+
+
+ENDLOS = START.replace(
+    '        if n["message"] not in self.werte:',
+    '        while True:  # never ends\n            pass\n        if n["message"] not in self.werte:',
+)
+
+
+def test_an_endless_handler_gets_a_german_verdict_and_a_correct_node_passes_after_it() -> None:
+    from lessonkit import challenges
+    from lessonkit.execute import run_sync
+
+    assert ENDLOS != START
+    vorgabe = challenges.Vorgabe("broadcast", knoten=3, seeds=1)
+    klasse, error = run_sync(lambda: challenges.load_node(ENDLOS))
+    assert error is None and klasse is not None
+    for urteilen in (True, False):
+        outcome = challenges.seed_outcome(klasse, vorgabe, 1, "", urteilen=urteilen)
+        assert outcome["ok"] is False and outcome["error"] is None
+        assert outcome["urteil"][0].startswith("Der Handler bei_broadcast von n")
+        assert "endet nicht" in outcome["urteil"][0] and "Zeile" in outcome["urteil"][0]
+        assert outcome["svg"].startswith("<svg")
+    klasse, _ = run_sync(lambda: challenges.load_node(LOESUNG))
+    assert klasse is not None
+    assert challenges.seed_outcome(klasse, vorgabe, 1, "")["ok"] is True
+
+
+def test_an_endless_start_has_a_verdict_without_a_picture() -> None:
+    from lessonkit import challenges
+    from lessonkit.execute import run_sync
+
+    code = "class K(Knoten):\n    def beim_start(self):\n        while True:\n            pass\n"
+    klasse, _ = run_sync(lambda: challenges.load_node(code))
+    assert klasse is not None
+    vorgabe = challenges.Vorgabe("broadcast", knoten=3, seeds=1)
+    outcome = challenges.seed_outcome(klasse, vorgabe, 1, "")
+    assert outcome["ok"] is False and outcome["svg"] == ""
+    assert outcome["urteil"][0].startswith("Der Aufruf von beim_start von n1 endet nicht")
