@@ -194,3 +194,27 @@ def test_an_endless_start_has_a_verdict_without_a_picture() -> None:
     outcome = challenges.seed_outcome(klasse, vorgabe, 1, "")
     assert outcome["ok"] is False and outcome["svg"] == ""
     assert outcome["urteil"][0].startswith("Der Aufruf von beim_start von n1 endet nicht")
+
+
+def test_a_failing_verdict_names_each_client_as_the_picture_does() -> None:
+    import re
+
+    from lessonkit import challenges
+    from lessonkit.execute import run_sync
+
+    vorgabe = challenges.Vorgabe("broadcast", knoten=5, stoerungen=("teilung",), seeds=3)
+    klasse, _ = run_sync(lambda: challenges.load_node(START))
+    assert klasse is not None
+    gescheitert = [
+        o
+        for o in (challenges.seed_outcome(klasse, vorgabe, s, "") for s in (1, 2, 3))
+        if not o["ok"]
+    ]
+    assert gescheitert
+    for outcome in gescheitert:
+        urteil = " ".join(outcome["urteil"])
+        assert "Prozess" not in urteil, urteil
+        namen = set(re.findall(r"Client (c\d+)", urteil))
+        assert namen, urteil
+        spalten = set(re.findall(r">(c\d+)</text>", outcome["svg"]))
+        assert namen <= spalten, (namen, spalten)
