@@ -71,14 +71,12 @@ eins = messe(lambda: lauf_und_urteil(gut))
 zwei = messe(lambda: verkleinere(lauf_und_urteil(schlecht)[0], lambda r: not r.last.pruefe(r).ok))
 print(f"{eins} {zwei}")
 
-import pysim.cluster.cluster as cc
 from pysim.cluster import grenze
-mit = grenze.rufe
-tool = next((i for i in range(6) if sys.monitoring.get_tool(i) == "pysim.cluster.grenze"), None)
+mit, mit_an = grenze.rufe, grenze.an
 def ohne_grenze(an):
-    cc.grenze.rufe = mit if an else (lambda m, a, *x: a(*x))
-    if tool is not None:
-        sys.monitoring.set_events(tool, sys.monitoring.events.JUMP if an else 0)
+    grenze.aus()
+    grenze.rufe = mit if an else (lambda m, a, *x: a(*x))
+    grenze.an = mit_an if an else (lambda: None)
 paare = []
 for _ in range(3):
     ohne_grenze(True); a = messe(lambda: lauf_und_urteil(gut))

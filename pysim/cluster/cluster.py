@@ -163,8 +163,11 @@ class Cluster:
         self.fehler: list[HandlerFehler] = []
         self.ereignisse: list[Ereignis] = []
         self._gezaehlt = 0
-        for knoten in self.ids:
-            self._starte(knoten)
+        try:
+            for knoten in self.ids:
+                self._starte(knoten)
+        finally:
+            grenze.aus()
 
     # --- endpoints ------------------------------------------------------------------------------
 
@@ -513,7 +516,11 @@ class Cluster:
 
     def laufe(self, bis: int) -> None:
         """Lässt die Zeit bis zum Tick ``bis`` laufen."""
-        self.zeit.run(until=bis)
+        grenze.an()
+        try:
+            self.zeit.run(until=bis)
+        finally:
+            grenze.aus()
 
     def zaehle(self) -> dict[str, int]:
         """Wie viele Nachrichten zwischen Knoten gesendet wurden und was aus ihnen wurde."""

@@ -8,9 +8,10 @@ daraus ``LaufAbgebrochen`` mit einer Meldung, die Handler und Knoten nennt.
 
 Wie gezählt wird, hängt von Python ab (gemessen, siehe benchmarks/README.md):
 
-- ab Python 3.12 (Pyodide im Browser) mit ``sys.monitoring``, Ereignis ``JUMP``: einmal
-  eingeschaltet; jeder Sprung, der nicht zurück im Code der Leserin führt, schaltet sich beim
-  ersten Mal ab (``DISABLE``) und kostet danach nichts;
+- ab Python 3.12 (Pyodide im Browser) mit ``sys.monitoring``, Ereignis ``JUMP``: an, solange
+  ein Cluster läuft (``an``/``aus``), sonst aus, damit die Schleifen anderer Zellen nichts
+  kostet; jeder Sprung, der nicht zurück im Code der Leserin führt, schaltet sich beim ersten
+  Mal ab (``DISABLE``) und kostet danach nichts;
 - in Python 3.11 (der Build) mit ``sys.settrace``, nur während ein Aufruf läuft: eine Zeile,
   die nicht hinter der vorigen liegt, ist ein Sprung zurück.
 
@@ -86,7 +87,7 @@ def _gezaehlt(code: CodeType, zeile: int | None, offset: int = 0) -> None:
         raise EndetNicht(zeile, code.co_filename)
 
 
-# --- Python 3.12 and later: sys.monitoring, switched on once -------------------------------------
+# --- Python 3.12 and later: sys.monitoring, on while a cluster runs -----------------------------
 
 
 def _monitoring() -> bool:
@@ -108,11 +109,33 @@ def _monitoring() -> bool:
 
     monitoring.use_tool_id(werkzeug, "pysim.cluster.grenze")
     monitoring.register_callback(werkzeug, monitoring.events.JUMP, sprung)
-    monitoring.set_events(werkzeug, monitoring.events.JUMP)
+    global _WERKZEUG
+    _WERKZEUG = werkzeug
     return True
 
 
+_WERKZEUG: int | None = None
 _MONITORING = _monitoring()
+_an = False
+
+
+def an() -> None:
+    """Count from now on (``sys.monitoring``: the events on; ``rufe`` does it, too)."""
+    global _an
+    if _WERKZEUG is not None and not _an:
+        monitoring: Any = getattr(sys, "monitoring")  # noqa: B009 (3.12+, mypy runs 3.11)
+        monitoring.set_events(_WERKZEUG, monitoring.events.JUMP)
+        _an = True
+
+
+def aus() -> None:
+    """No counting until the next ``an``: other code's loops cost nothing (the cluster calls
+    this when it stops running)."""
+    global _an
+    if _WERKZEUG is not None and _an:
+        monitoring: Any = getattr(sys, "monitoring")  # noqa: B009
+        monitoring.set_events(_WERKZEUG, 0)
+        _an = False
 
 
 # --- Python 3.11: sys.settrace while a call runs ------------------------------------------------
@@ -141,6 +164,8 @@ def rufe(max_schritte: int, aktion: Callable[..., Any], *argumente: Any) -> Any:
     _zaehler.rest = max_schritte
     try:
         if _MONITORING:
+            if not _an:
+                an()
             return aktion(*argumente)
         alt = sys.gettrace()
         sys.settrace(_aufruf)
