@@ -22,6 +22,7 @@ lange Rechnung in C (``sum(range(10**12))``). Dann bleibt ``Stopp``.
 from __future__ import annotations
 
 import linecache
+import os
 import sys
 import sysconfig
 from collections.abc import Callable
@@ -34,7 +35,10 @@ from typing import Any
 MAX_SCHRITTE = 100_000
 
 _PYSIM = str(Path(__file__).resolve().parent.parent)
-_STDLIB = str(Path(sysconfig.get_paths()["stdlib"]).resolve())
+#: Where the standard library lives: Pyodide imports it from a zip (/lib/python314.zip).
+_STDLIB = tuple(
+    {str(Path(sysconfig.get_paths()["stdlib"]).resolve()), str(Path(os.__file__).parent)}
+)
 
 
 class EndetNicht(BaseException):
@@ -59,9 +63,10 @@ def _von_der_leserin(code: CodeType) -> bool:
         return _eigen[code]
     except KeyError:
         datei = code.co_filename
-        eigen = datei.startswith("<") or not (
-            str(Path(datei).resolve()).startswith((_PYSIM, _STDLIB))
-        )
+        if datei.startswith("<"):  # a cell or exec'd text; not Python's own frozen modules
+            eigen = not datei.startswith("<frozen ")
+        else:
+            eigen = not str(Path(datei).resolve()).startswith((_PYSIM, *_STDLIB))
         _eigen[code] = eigen
         return eigen
 
