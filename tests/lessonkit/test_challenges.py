@@ -218,3 +218,23 @@ def test_a_failing_verdict_names_each_client_as_the_picture_does() -> None:
         assert namen, urteil
         spalten = set(re.findall(r">(c\d+)</text>", outcome["svg"]))
         assert namen <= spalten, (namen, spalten)
+
+
+def test_the_loop_budget_still_works_after_the_build_stopped_an_endless_block() -> None:
+    # The build's time limit stops a block with an asynchronous exception; afterwards a
+    # trace function (the loop budget in CPython 3.11) must neither spin nor miss a loop.
+    import pytest
+
+    from lessonkit import timelimit
+    from pysim.cluster import Broadcast, LaufAbgebrochen, lauf
+    from tests.pysim.test_cluster import Endlos
+
+    with timelimit.time_limit(0.2) as limit:
+        try:
+            while True:
+                pass
+        except timelimit.BuildTimeout:
+            pass
+    assert limit.expired
+    with pytest.raises(LaufAbgebrochen, match="Der Handler bei_broadcast von n1 endet nicht"):
+        lauf(Endlos, Broadcast(), knoten=3, seed=1)
