@@ -9,6 +9,8 @@
 3. Eine ganze Herausforderung mit 5 Seeds (lessonkit.challenges), bestanden und nicht bestanden.
 4. Mit ``--pyodide``: 1 und 2 in Pyodide unter Node.js (die Pakete und der Snapshot der Seite),
    als Verhältnis zu CPython.
+5. Was die Grenze für Handler kostet, die nicht enden (``pysim.cluster.grenze``): Lauf 1 mit
+   und ohne sie, in CPython und (mit ``--pyodide``) in Pyodide.
 
 Each figure is the best of five runs (the machine is shared; the minimum is the least noisy).
 """
@@ -47,7 +49,7 @@ def broadcast_run(klasse: type) -> object:
 
 
 PYODIDE_ZELLE = """
-import time
+import sys, time
 from pysim.cluster import Broadcast, lauf
 from pysim.cluster.lauf import verkleinere
 from tests_knoten import MIT_WIEDERHOLUNG, WEITERSAGER, klasse
@@ -68,11 +70,48 @@ gut, schlecht = klasse(MIT_WIEDERHOLUNG), klasse(WEITERSAGER)
 eins = messe(lambda: lauf_und_urteil(gut))
 zwei = messe(lambda: verkleinere(lauf_und_urteil(schlecht)[0], lambda r: not r.last.pruefe(r).ok))
 print(f"{eins} {zwei}")
+
+from pysim.cluster import grenze
+mit, mit_an = grenze.rufe, grenze.an
+def ohne_grenze(an):
+    grenze.aus()
+    grenze.rufe = mit if an else (lambda m, a, *x: a(*x))
+    grenze.an = mit_an if an else (lambda: None)
+paare = []
+for _ in range(3):
+    ohne_grenze(True); a = messe(lambda: lauf_und_urteil(gut))
+    ohne_grenze(False); b = messe(lambda: lauf_und_urteil(gut))
+    paare.append((a, b))
+ohne_grenze(True)
+print(" ".join(f"{a} {b}" for a, b in paare))
 """
 
 
-def in_pyodide() -> tuple[float, float]:
-    """Figures 1 and 2 measured in Pyodide under Node.js (seconds)."""
+def grenze_kosten() -> list[tuple[float, float]]:
+    """Figure 5 in CPython: run 1 with and without the limit, three pairs (seconds)."""
+    import pysim.cluster.cluster as cc
+    from pysim.cluster import grenze
+
+    mit = grenze.rufe
+    paare = []
+    try:
+        for _ in range(3):
+            cc.grenze.rufe = mit  # type: ignore[attr-defined]
+            a = best(lambda: broadcast_run(MitWiederholung))
+            cc.grenze.rufe = lambda m, a, *x: a(*x)  # type: ignore[attr-defined]
+            b = best(lambda: broadcast_run(MitWiederholung))
+            paare.append((a, b))
+    finally:
+        cc.grenze.rufe = mit  # type: ignore[attr-defined]
+    return paare
+
+
+def _paare(paare: list[tuple[float, float]]) -> str:
+    return ", ".join(f"{a * 1000:.0f} ms statt {b * 1000:.0f} ms" for a, b in paare)
+
+
+def in_pyodide() -> tuple[float, float, list[tuple[float, float]]]:
+    """Figures 1, 2 and 5 measured in Pyodide under Node.js (seconds)."""
     import inspect
     import tempfile
 
@@ -95,8 +134,10 @@ def in_pyodide() -> tuple[float, float]:
         finally:
             runner.close()
     text = "".join(chunk for _, chunk in ergebnis["pages"][0]["results"][1]["output"])
-    eins, zwei = (float(x) for x in text.split())
-    return eins, zwei
+    erste, zweite = text.strip().splitlines()
+    eins, zwei = (float(x) for x in erste.split())
+    z = [float(x) for x in zweite.split()]
+    return eins, zwei, list(zip(z[::2], z[1::2], strict=True))
 
 
 def main() -> None:
@@ -129,14 +170,16 @@ def main() -> None:
         print(
             f"3. Herausforderung, 5 Seeds, {name}: {bestanden} bestanden, {best(alle, 3) * 1000:.0f} ms"
         )
+    print(f"5. Grenze für Handler, Lauf 1 in CPython: {_paare(grenze_kosten())}")
     if "--pyodide" in sys.argv:
-        eins, zwei = in_pyodide()
+        eins, zwei, paare = in_pyodide()
         cp_eins = best(lambda: broadcast_run(MitWiederholung))
         cp_zwei = best(failing)
         print(
             f"4. Pyodide unter Node.js: 1. {eins * 1000:.0f} ms ({eins / cp_eins:.1f}× CPython), "
             f"2. {zwei * 1000:.0f} ms ({zwei / cp_zwei:.1f}× CPython)"
         )
+        print(f"5. Grenze für Handler, Lauf 1 in Pyodide: {_paare(paare)}")
 
 
 if __name__ == "__main__":

@@ -282,7 +282,7 @@ def seed_outcome(
     try:
         run = vorgabe.laufe(klasse, seed)
     except LaufAbgebrochen as abbruch:
-        return _beschreibe(abbruch.lauf, False, [Urteilsteil(False, str(abbruch))])
+        return _abgebrochen(abbruch, seed)
     if not urteilen:
         return _beschreibe(run, None, [])
     teile = judge(run, vorgabe, pruefung)
@@ -319,9 +319,19 @@ def replay(klasse: type[Knoten], vorgabe: Vorgabe, kennung: str, pruefung: str) 
             max_ereignisse=MAX_EREIGNISSE,
         )
     except LaufAbgebrochen as abbruch:
-        return _beschreibe(abbruch.lauf, False, [Urteilsteil(False, str(abbruch))])
+        return _abgebrochen(abbruch, 0)
     teile = judge(run, vorgabe, pruefung)
     return _beschreibe(run, _bestanden(teile), teile)
+
+
+def _abgebrochen(abbruch: LaufAbgebrochen, seed: int) -> SeedOutcomeData:
+    """A run that hit a limit (events, or a handler that does not end): the cluster's German
+    message as the verdict, with the run until then. A limit hit in ``beim_start``, before the
+    run existed, has no picture."""
+    teile = [Urteilsteil(False, str(abbruch))]
+    if abbruch.lauf is None:
+        return {**failed_to_load("", seed), "error": None, "urteil": [str(abbruch)]}
+    return _beschreibe(abbruch.lauf, False, teile)
 
 
 def _beschreibe(

@@ -39,6 +39,23 @@ def _raise_in(thread_id: int, exc: type[BaseException] | None) -> None:
     )
 
 
+class _Dropped(BaseException):
+    """Takes the place of a ``BuildTimeout`` not yet delivered, and is caught at once."""
+
+
+def _drop_pending(thread_id: int) -> None:
+    """Drop a pending ``BuildTimeout`` of this thread. Clearing it (``SetAsyncExc`` with
+    NULL) would leave CPython 3.11's flag of a pending exception set for good, and a trace
+    function set later (``pysim.cluster.grenze``) would then spin on the first line it
+    traces. Delivering an exception caught right here resets the flag."""
+    try:
+        _raise_in(thread_id, _Dropped)
+        for _ in range(2):
+            pass
+    except _Dropped:
+        pass
+
+
 @contextmanager
 def time_limit(seconds: float = TIME_LIMIT) -> Iterator[Limit]:
     """Stop the code inside after ``seconds``; ``Limit.expired`` says whether it was.
@@ -96,6 +113,6 @@ def time_limit(seconds: float = TIME_LIMIT) -> Iterator[Limit]:
             state["active"] = False
             timer.cancel()
             if state["raised"]:
-                _raise_in(thread_id, None)  # drop an exception not yet delivered
+                _drop_pending(thread_id)  # drop an exception not yet delivered
             if state["cancelled"] and task is not None:
                 task.uncancel()

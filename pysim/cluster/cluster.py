@@ -31,6 +31,7 @@ from ..fehler import (
     pruefe_wahrscheinlichkeit,
 )
 from ..zeit import Zeit
+from . import grenze
 from .knoten import Aufgabe, FehlerAntwort, KeineAntwort, Knoten
 from .nachricht import Nachricht, UngueltigeNachricht, inhalt, ziel
 
@@ -117,7 +118,10 @@ class Cluster:
     - ``latenz``: kleinste und größte Laufzeit zwischen Knoten in Ticks (Standard 1 bis 5),
     - ``verlust``, ``duplikat``: Wahrscheinlichkeiten je Nachricht zwischen Knoten (Standard 0),
     - ``absturz_bei_fehler``: wirft ein Handler, stürzt sein Knoten ab (sonst läuft er weiter),
-    - ``max_ereignisse``: Grenze des Laufs (Zustellungen, Timer, Störungen).
+    - ``max_ereignisse``: Grenze des Laufs (Zustellungen, Timer, Störungen),
+    - ``max_schritte``: wie weit ein Aufruf eines Handlers höchstens läuft,
+      in Schleifendurchläufen (``pysim.cluster.grenze``); wer mehr braucht, endet nicht, und
+      der Lauf bricht mit ``LaufAbgebrochen`` ab.
     """
 
     def __init__(
@@ -131,6 +135,7 @@ class Cluster:
         duplikat: float = 0.0,
         absturz_bei_fehler: bool = False,
         max_ereignisse: int = 200_000,
+        max_schritte: int = grenze.MAX_SCHRITTE,
     ) -> None:
         if not (isinstance(klasse, type) and issubclass(klasse, Knoten)):
             raise UngueltigeEingabe(
@@ -143,6 +148,7 @@ class Cluster:
         self.duplikat = pruefe_wahrscheinlichkeit(duplikat, "duplikat")
         self.absturz_bei_fehler = absturz_bei_fehler
         self.max_ereignisse = pruefe_ganzzahl(max_ereignisse, "max_ereignisse", 1)
+        self.max_schritte = pruefe_ganzzahl(max_schritte, "max_schritte", 1)
         self.seed = seed
         self.zeit = Zeit()
         self._netz_zufall = random.Random(seed * 7919 + 1)
@@ -157,8 +163,11 @@ class Cluster:
         self.fehler: list[HandlerFehler] = []
         self.ereignisse: list[Ereignis] = []
         self._gezaehlt = 0
-        for knoten in self.ids:
-            self._starte(knoten)
+        try:
+            for knoten in self.ids:
+                self._starte(knoten)
+        finally:
+            grenze.aus()
 
     # --- endpoints ------------------------------------------------------------------------------
 
@@ -300,7 +309,9 @@ class Cluster:
         """Calls the reader's ``aktion``; a coroutine becomes an ``Aufgabe`` run step by step."""
         was = was or f"{getattr(aktion, '__name__', 'Timer')}()"
         try:
-            ergebnis = aktion(*argumente)
+            ergebnis = grenze.rufe(self.max_schritte, aktion, *argumente)
+        except grenze.EndetNicht as e:
+            raise self.endet_nicht(knoten, getattr(aktion, "__name__", "Timer"), was, e) from None
         except Exception as e:
             self._handler_fehler(knoten, was, e)
             return
@@ -308,6 +319,20 @@ class Cluster:
             aufgabe = Aufgabe(self, knoten, ergebnis, was)
             self._plaetze[knoten].aufgaben.add(aufgabe)
             aufgabe.weiter()
+
+    def endet_nicht(
+        self, knoten: str, name: str, was: str, e: grenze.EndetNicht
+    ) -> LaufAbgebrochen:
+        """The German message when one call of the reader's code used up its lines."""
+        art = "Handler" if name.startswith("bei_") else "Aufruf von"
+        wo = f"Zeile {e.zeile}" + (f" („{kurz(e.code, 60)}“)" if e.code else "")
+        wofuer = "" if was.endswith("()") else f" für {was}"
+        grenze_ = f"{self.max_schritte:,}".replace(",", ".")
+        return LaufAbgebrochen(
+            f"Der {art} {name} von {knoten} endet nicht: Sein Aufruf{wofuer} (t={self.zeit.now}) "
+            f"lief mehr als {grenze_} Schleifendurchläufe, zuletzt in {wo}. Das ist wohl eine "
+            "Schleife, die nie endet; der Lauf bricht hier ab."
+        )
 
     def _frage(
         self, knoten: str, ziel: str, body: dict[str, Any], timeout: int, aufgabe: Aufgabe
@@ -491,7 +516,11 @@ class Cluster:
 
     def laufe(self, bis: int) -> None:
         """Lässt die Zeit bis zum Tick ``bis`` laufen."""
-        self.zeit.run(until=bis)
+        grenze.an()
+        try:
+            self.zeit.run(until=bis)
+        finally:
+            grenze.aus()
 
     def zaehle(self) -> dict[str, int]:
         """Wie viele Nachrichten zwischen Knoten gesendet wurden und was aus ihnen wurde."""

@@ -24,6 +24,7 @@ from collections.abc import Callable, Coroutine, Generator
 from typing import TYPE_CHECKING, Any
 
 from ..fehler import SimFehler, UngueltigeEingabe, pruefe_ganzzahl
+from . import grenze
 from .nachricht import Nachricht
 
 if TYPE_CHECKING:
@@ -79,7 +80,14 @@ class Aufgabe:
 
     def weiter(self, wert: Any = None, fehler: BaseException | None = None) -> None:
         try:
-            warten = self.coro.throw(fehler) if fehler is not None else self.coro.send(wert)
+            if fehler is not None:
+                warten = grenze.rufe(self.cluster.max_schritte, self.coro.throw, fehler)
+            else:
+                warten = grenze.rufe(self.cluster.max_schritte, self.coro.send, wert)
+        except grenze.EndetNicht as e:
+            self.coro.close()
+            name = getattr(self.coro, "__name__", "Handler")
+            raise self.cluster.endet_nicht(self.knoten_id, name, self.was, e) from None
         except StopIteration:
             return
         except Exception as e:  # the reader's code failed: the cluster records where

@@ -27,8 +27,12 @@ Eine Liste von Ereignissen (dicts) in Realzeit-Reihenfolge, wie bei Jepsen::
   selben Tick gelten als gleichzeitig: Eine Operation liegt nur dann vor einer anderen, wenn
   sie in einem früheren Tick bestätigt war, als die andere begann.
 
-Weitere Felder (``index``, ``client``, ``error``, wie ``pysim.cluster`` sie schreibt) stören
-nicht. Ein Abschluss darf ``f``, ``key`` und ``node`` wiederholen, aber nicht ändern. Ein Verlauf,
+- ``client`` (optional, str): der Name dessen, der die Operation ausführt, wie ihn ein Bild
+  zeigt (``pysim.cluster`` schreibt ``"c7"``). Steht er da, nennt ein Urteil ihn („Client c7“)
+  statt der Nummer des Prozesses („Prozess 10002“): dieselbe Operation, ein Name im Urteil und
+  im Raum-Zeit-Bild. Nach einem ``info`` bleibt der Name, die Nummer des Prozesses wechselt.
+
+Weitere Felder (``index``, ``error``, wie ``pysim.cluster`` sie schreibt) stören nicht. Ein Abschluss darf ``f``, ``key`` und ``node`` wiederholen, aber nicht ändern. Ein Verlauf,
 der das verletzt, ist ein ``UngueltigerVerlauf`` (ein ``SimFehler``) mit deutscher Meldung,
 die den Index des schuldigen Ereignisses nennt (auch als Attribut ``index``).
 

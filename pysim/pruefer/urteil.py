@@ -115,4 +115,6 @@ def zeiten(op: Operation) -> str:
 
 
 def wer(op: Operation) -> str:
-    return f"Prozess {op.prozess}"
+    """Who ran ``op``: its client's name when the history has one (the picture's), else the
+    process number."""
+    return f"Client {op.client}" if op.client else f"Prozess {op.prozess}"

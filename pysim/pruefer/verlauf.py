@@ -47,6 +47,9 @@ class Operation:
     ende: int | None
     index_ende: int | None
     knoten: Hashable
+    #: The name the history gives whoever ran it (``client``, e.g. "c7"), if any: a verdict
+    #: names it, as the space-time picture does.
+    client: str | None = None
 
     @property
     def wert(self) -> object:
@@ -188,6 +191,7 @@ def _operation(verlauf: Sequence[Mapping[str, object]], i: int, j: int | None) -
         ende=zeit,
         index_ende=j,
         knoten=knoten,
+        client=client if isinstance(client := aufruf.get("client"), str) and client else None,
     )
 
 

@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Literal
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
+from tests.browser import axe
 from tests.browser.pages import Exercise
 
 pytestmark = pytest.mark.browser
@@ -89,7 +91,7 @@ ERSTE = [
         "class Zurufer(Knoten):\n"
         "    def bei_echo(self, nachricht):\n"
         '        self.antworte(nachricht, {"type": "echo_ok"})\n',
-        r"Prozess \d+ schickte 'hallo \d+' und bekam None zurück",
+        r"Client c\d+ schickte 'hallo \d+' und bekam None zurück",
         id="echo",
     ),
     pytest.param(
@@ -154,3 +156,77 @@ def test_a_draft_of_a_later_challenge_stays_over_a_reload(page: Page, site_url: 
     expect(task.editor).to_contain_text("class Entwurf(Knoten)", timeout=60_000)
     expect(task.editor).not_to_contain_text("class Summe")
     task.expect_unsolved()
+
+
+ENDLOS = """\
+class Endlos(Knoten):
+    def bei_broadcast(self, nachricht):
+        while True:
+            pass
+"""
+
+
+def test_an_endless_handler_gets_a_german_verdict_and_the_page_stays_usable(
+    page: Page, site_url: str
+) -> None:
+    page.goto(site_url + BROADCAST)
+    task = Exercise.by_id(page, "broadcast-teilung")
+    task.root.scroll_into_view_if_needed()
+    expect(task.editor).to_be_visible(timeout=60_000)
+    data = json.loads(task.root.locator(".lk-exercise__data").get_attribute("data-lk-json") or "{}")
+    seeds = data["vorgabe"]["seeds"]
+
+    task.replace_code(ENDLOS)
+    task.root.get_by_role("button", name=re.compile(r"Übung \d+ prüfen")).click()
+    # Every seed ends with the limit's message, without Stopp and without a restart of Python.
+    expect(task.feedback).to_contain_text(f"0 von {seeds} Seeds bestanden", timeout=SLOW)
+    verdicts = task.root.locator(".lk-challenge__seed--failed .lk-challenge__verdict")
+    expect(verdicts).to_have_count(seeds)
+    expect(verdicts.first).to_have_text(
+        re.compile(r"^Der Handler bei_broadcast von n\d endet nicht: .*Zeile \d+")
+    )
+    expect(task.root.get_by_role("button", name=re.compile(r"Übung \d+ prüfen"))).to_be_enabled()
+    task.expect_unsolved()
+
+    # The same page, the same Python: the solution passes right after.
+    task.replace_code(data["loesung"])
+    expect(task.check()).to_have_text(f"✓ Gelöst: alle {seeds} Seeds bestanden.", timeout=SLOW)
+    task.expect_solved()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_wide_picture_keeps_its_width_on_a_phone_and_scrolls_by_keyboard(
+    browser: Browser, site_url: str, scheme: Literal["light", "dark"]
+) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, color_scheme=scheme)
+    axe.install(context)
+    try:
+        page = context.new_page()
+        page.set_default_timeout(60_000)
+        page.goto(site_url + BROADCAST)
+        task = Exercise.by_id(page, "broadcast-teilung")
+        task.root.scroll_into_view_if_needed()
+        expect(task.editor).to_be_visible()
+        # Ausführen: seed 1 whole (5 nodes, 5 clients), its picture wider than the phone.
+        task.root.get_by_role("button", name=re.compile(r"Übung \d+ ausführen$")).click()
+        box = task.root.locator(".lk-challenge__picture")
+        expect(box).to_have_count(1, timeout=SLOW)
+        expect(box).to_have_attribute("tabindex", "0")
+        expect(box).to_have_accessible_name(re.compile(r"^Raum-Zeit-Bild: .*Seed \d+"))
+        sizes = box.evaluate(
+            "b => [b.scrollWidth, b.clientWidth, b.firstElementChild.getBoundingClientRect().width]"
+        )
+        natural = float(
+            box.locator("svg").get_attribute("viewBox").split()[2]  # type: ignore[union-attr]
+        )
+        # The picture at its own width, wider than the phone: the box scrolls, not the page.
+        assert sizes[2] >= natural - 1 and sizes[0] > sizes[1] < 390, sizes
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        box.focus()
+        for _ in range(3):
+            page.keyboard.press("ArrowRight")
+        expect(box).not_to_have_js_property("scrollLeft", 0)
+        found = axe.violations(page, ".lk-challenge__results")
+        assert not found, axe.describe(found)
+    finally:
+        context.close()

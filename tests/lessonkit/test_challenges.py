@@ -156,3 +156,85 @@ def test_a_run_over_the_budget_alone_is_not_shrunk_and_the_budget_counts_the_who
     assert "Broadcast fehlerhaft" in outcome["urteil"][0]
     je = ganz["kennzahlen"]["je_operation"]
     assert outcome["urteil"][-1].startswith(f"{je:.1f} Nachrichten zwischen Knoten je Operation")
+
+
+ENDLOS = START.replace(
+    '        if n["message"] not in self.werte:',
+    '        while True:  # never ends\n            pass\n        if n["message"] not in self.werte:',
+)
+
+
+def test_an_endless_handler_gets_a_german_verdict_and_a_correct_node_passes_after_it() -> None:
+    from lessonkit import challenges
+    from lessonkit.execute import run_sync
+
+    assert ENDLOS != START
+    vorgabe = challenges.Vorgabe("broadcast", knoten=3, seeds=1)
+    klasse, error = run_sync(lambda: challenges.load_node(ENDLOS))
+    assert error is None and klasse is not None
+    for urteilen in (True, False):
+        outcome = challenges.seed_outcome(klasse, vorgabe, 1, "", urteilen=urteilen)
+        assert outcome["ok"] is False and outcome["error"] is None
+        assert outcome["urteil"][0].startswith("Der Handler bei_broadcast von n")
+        assert "endet nicht" in outcome["urteil"][0] and "Zeile" in outcome["urteil"][0]
+        assert outcome["svg"].startswith("<svg")
+    klasse, _ = run_sync(lambda: challenges.load_node(LOESUNG))
+    assert klasse is not None
+    assert challenges.seed_outcome(klasse, vorgabe, 1, "")["ok"] is True
+
+
+def test_an_endless_start_has_a_verdict_without_a_picture() -> None:
+    from lessonkit import challenges
+    from lessonkit.execute import run_sync
+
+    code = "class K(Knoten):\n    def beim_start(self):\n        while True:\n            pass\n"
+    klasse, _ = run_sync(lambda: challenges.load_node(code))
+    assert klasse is not None
+    vorgabe = challenges.Vorgabe("broadcast", knoten=3, seeds=1)
+    outcome = challenges.seed_outcome(klasse, vorgabe, 1, "")
+    assert outcome["ok"] is False and outcome["svg"] == ""
+    assert outcome["urteil"][0].startswith("Der Aufruf von beim_start von n1 endet nicht")
+
+
+def test_a_failing_verdict_names_each_client_as_the_picture_does() -> None:
+    import re
+
+    from lessonkit import challenges
+    from lessonkit.execute import run_sync
+
+    vorgabe = challenges.Vorgabe("broadcast", knoten=5, stoerungen=("teilung",), seeds=3)
+    klasse, _ = run_sync(lambda: challenges.load_node(START))
+    assert klasse is not None
+    gescheitert = [
+        o
+        for o in (challenges.seed_outcome(klasse, vorgabe, s, "") for s in (1, 2, 3))
+        if not o["ok"]
+    ]
+    assert gescheitert
+    for outcome in gescheitert:
+        urteil = " ".join(outcome["urteil"])
+        assert "Prozess" not in urteil, urteil
+        namen = set(re.findall(r"Client (c\d+)", urteil))
+        assert namen, urteil
+        spalten = set(re.findall(r">(c\d+)</text>", outcome["svg"]))
+        assert namen <= spalten, (namen, spalten)
+
+
+def test_the_loop_budget_still_works_after_the_build_stopped_an_endless_block() -> None:
+    # The build's time limit stops a block with an asynchronous exception; afterwards a
+    # trace function (the loop budget in CPython 3.11) must neither spin nor miss a loop.
+    import pytest
+
+    from lessonkit import timelimit
+    from pysim.cluster import Broadcast, LaufAbgebrochen, lauf
+    from tests.pysim.test_cluster import Endlos
+
+    with timelimit.time_limit(0.2) as limit:
+        try:
+            while True:
+                pass
+        except timelimit.BuildTimeout:
+            pass
+    assert limit.expired
+    with pytest.raises(LaufAbgebrochen, match="Der Handler bei_broadcast von n1 endet nicht"):
+        lauf(Endlos, Broadcast(), knoten=3, seed=1)

@@ -512,3 +512,78 @@ def test_kafka_a_node_that_forgets_commits_is_caught() -> None:
     u = ergebnis.last.pruefe(ergebnis)
     assert not u.ok
     assert "Die gespeicherte Position (Commit) von k" in u.erklaerung
+
+
+class Endlos(Knoten):
+    def bei_broadcast(self, n: Nachricht) -> None:
+        try:
+            while True:
+                pass
+        except Exception:  # the limit is no Exception: this does not swallow it
+            pass
+
+
+class EndlosNachAwait(Knoten):
+    async def bei_broadcast(self, n: Nachricht) -> None:
+        await self.warte(1)
+        x = 0
+        while x >= 0:
+            x += 1
+
+
+class EndloserTimer(Knoten):
+    def beim_start(self) -> None:
+        self.spaeter(3, self.dreh)
+
+    def dreh(self) -> None:
+        while True:
+            pass
+
+
+@pytest.mark.parametrize(
+    ("klasse", "sagt"),
+    [
+        (
+            Endlos,
+            "Der Handler bei_broadcast von n1 endet nicht: Sein Aufruf für „broadcast“ von c1",
+        ),
+        (EndlosNachAwait, "Der Handler bei_broadcast von n1 endet nicht"),
+        (EndloserTimer, "Der Aufruf von dreh von n1 endet nicht: Sein Aufruf (t=3)"),
+    ],
+)
+def test_an_endless_handler_stops_with_a_german_message_naming_handler_and_node(
+    klasse: type[Knoten], sagt: str
+) -> None:
+    import sys
+
+    vorher = sys.gettrace()
+    with pytest.raises(LaufAbgebrochen) as abbruch:
+        lauf(klasse, Broadcast(), knoten=3, seed=1)
+    assert str(abbruch.value).startswith(sagt), str(abbruch.value)
+    assert "mehr als 100.000 Schleifendurchläufe, zuletzt in Zeile" in str(abbruch.value)
+    assert "Schleife, die nie endet" in str(abbruch.value)
+    assert abbruch.value.lauf is not None  # the run until then, for the picture
+    assert sys.gettrace() is vorher
+
+
+def test_a_long_but_finite_handler_is_not_stopped_and_nested_loops_count_per_call() -> None:
+    class Fleissig(Knoten):
+        def beim_start(self) -> None:
+            self.summe = 0
+
+        def bei_broadcast(self, n: Nachricht) -> None:
+            for i in range(300):
+                for j in range(300):  # 90,000 iterations in one call: under the limit
+                    self.summe += i * j
+            self.antworte(n, {"type": "broadcast_ok"})
+
+        def bei_read(self, n: Nachricht) -> None:
+            self.antworte(n, {"type": "read_ok", "messages": []})
+
+    ergebnis = lauf(Fleissig, Broadcast(), knoten=1, seed=1, dauer=20)
+    assert not ergebnis.fehler
+    cluster = Cluster(Fleissig, 1, max_schritte=1000)
+    cluster.anmelden("c1", lambda n: None, client=True)
+    cluster.sende("c1", "n1", {"type": "broadcast", "message": 1, "msg_id": 1})
+    with pytest.raises(LaufAbgebrochen, match=r"mehr als 1\.000 Schleifendurchläufe"):
+        cluster.laufe(5)

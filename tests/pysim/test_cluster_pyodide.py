@@ -51,3 +51,36 @@ def test_a_cluster_run_is_the_same_in_cpython_and_pyodide(pyodide: PyodideRunner
     [ours] = run_natively(cells)
     assert ours["error"] is None, ours["error"]
     assert theirs == ours
+
+
+ENDLOS = """
+import sys
+from pysim.cluster import Broadcast, Knoten, LaufAbgebrochen, grenze, lauf
+
+class Endlos(Knoten):
+    def bei_broadcast(self, n):
+        while True:
+            pass
+
+try:
+    lauf(Endlos, Broadcast(), knoten=3, seed=1)
+except LaufAbgebrochen as e:
+    print(str(e).split(": Sein")[0])
+monitoring = getattr(sys, "monitoring", None)
+werkzeug = grenze._WERKZEUG
+# Outside a run nothing counts: other cells' loops pay nothing.
+print(werkzeug is None or monitoring.get_events(werkzeug) == 0)
+"""
+
+
+@pytest.mark.pyodide
+def test_an_endless_handler_ends_alike_in_pyodide_and_counts_only_while_a_run_runs(
+    pyodide: PyodideRunner,
+) -> None:
+    cells = [{"session": "e", "code": ENDLOS, "label": "endlos"}]
+    [theirs] = pyodide.run([{"name": "endlos", "cells": cells}])["pages"][0]["results"]
+    [ours] = run_natively(cells)
+    assert ours["error"] is None and theirs["error"] is None, (ours, theirs)
+    assert theirs["output"] == ours["output"]
+    text = "".join(chunk for _, chunk in theirs["output"])
+    assert text == "Der Handler bei_broadcast von n1 endet nicht\nTrue\n"

@@ -59,12 +59,26 @@ export function seedResult(outcome: SeedOutcomeData, label: string): HTMLElement
   const id = element("p", "lk-challenge__id", "Kennung: ");
   id.append(element("code", "", outcome.kennung));
   item.append(id);
-  if (outcome.svg) {
-    const picture = element("div", "lk-output__svg lk-challenge__picture");
-    picture.append(sanitizeSvg(outcome.svg));
-    item.append(picture);
-  }
+  if (outcome.svg) item.append(picture(outcome, label));
   return item;
+}
+
+/**
+ * The space-time picture at its own width at least (its text stays readable on a phone),
+ * in a box that scrolls sideways when the page is narrower. The box can take the focus
+ * (arrow keys scroll it) and has a name, as a scrollable region must.
+ */
+function picture(outcome: SeedOutcomeData, label: string): HTMLElement {
+  const box = element("div", "lk-output__svg lk-challenge__picture");
+  box.tabIndex = 0;
+  box.setAttribute("role", "group");
+  box.setAttribute("aria-label", `Raum-Zeit-Bild: ${label}, Seed ${outcome.seed} (seitlich scrollbar)`);
+  const svg = sanitizeSvg(outcome.svg);
+  box.append(svg);
+  const drawing = box.querySelector("svg");
+  const natural = drawing?.viewBox.baseVal?.width ?? 0;
+  if (drawing && natural > 0) drawing.style.minWidth = `${natural}px`;
+  return box;
 }
 
 export class Challenge {
