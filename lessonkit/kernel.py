@@ -313,12 +313,16 @@ def _os_exit(status: int) -> NoReturn:
 def no_os_exit() -> Iterator[None]:
     """``os._exit`` ends only the cell: in the build it would end the whole build without a
     word (exit code and nothing else), in the browser the Python worker."""
-    saved = os._exit
-    os._exit = _os_exit
+    # ``os._exit`` is ``posix._exit``: both names, or ``import posix`` would still end it all.
+    modules = [m for m in (os, sys.modules.get("posix")) if m is not None]
+    saved = [getattr(m, "_exit") for m in modules]  # noqa: B009  (posix has no type stub)
+    for module in modules:
+        setattr(module, "_exit", _os_exit)  # noqa: B010
     try:
         yield
     finally:
-        os._exit = saved
+        for module, original in zip(modules, saved, strict=True):
+            setattr(module, "_exit", original)  # noqa: B010
 
 
 @contextlib.contextmanager

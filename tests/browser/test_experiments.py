@@ -114,7 +114,17 @@ def test_an_endless_loop_in_a_predictions_run_can_be_stopped(page: Page, site_ur
     expect(output).to_have_attribute("aria-live", "off")
 
 
-@pytest.mark.parametrize("code", ["import os\nos._exit(0)", "__builtins__.clear()"])
+def test_os_exit_ends_only_the_cell_and_python_stays(page: Page, site_url: str) -> None:
+    page.goto(site_url + FIRST_STEPS)
+    target = Cell.number(page, 6)
+    target.run_code("x = 7", "done")
+    target.run_code("import os\nos._exit(0)", "error")
+    expect(target.error).to_contain_text("os._exit() beendet hier nicht Python")
+    target.run_code("print(x)", "done")  # the same Python: x is still there
+    expect(target.output).to_have_text("7\n")
+
+
+@pytest.mark.parametrize("code", ["__builtins__.clear()"])
 def test_python_that_dies_under_a_cell_restarts_with_a_notice(
     page: Page, site_url: str, code: str
 ) -> None:

@@ -136,3 +136,11 @@ def test_a_link_to_a_missing_glossary_entry_is_named_at_its_line(tmp_path: Path)
     (tmp_path / "docs" / "glossar.md").write_text("# Glossar\n\n### Offset {#offset}\n")
     text = "# T\n\nEin [Offset](glossar.md#offset) und ein\n[Lag](glossar.md#offsett).\n"
     fails_at(tmp_path, text, 4, "glossar.md#offsett gibt es nicht. Meintest du „offset“?")
+
+
+def test_posix_exit_is_the_same_and_ends_only_the_cell_too() -> None:
+    from lessonkit.execute import run_sync
+    from lessonkit.kernel import Kernel
+
+    result = run_sync(lambda: Kernel().run("s", "import posix\nposix._exit(0)"))
+    assert result.error_type == "OsExitIgnored"

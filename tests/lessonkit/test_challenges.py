@@ -227,7 +227,7 @@ def test_the_loop_budget_still_works_after_the_build_stopped_an_endless_block() 
 
     from lessonkit import timelimit
     from pysim.cluster import Broadcast, LaufAbgebrochen, lauf
-    from tests.pysim.test_cluster import Endlos
+    from tests.pysim.knoten_beispiele import Endlos
 
     with timelimit.time_limit(0.2) as limit:
         try:

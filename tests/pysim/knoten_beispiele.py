@@ -59,3 +59,14 @@ def klasse(quelle: str) -> type[Knoten]:
         for v in namensraum.values()
         if isinstance(v, type) and issubclass(v, Knoten) and v is not Knoten
     )
+
+
+class Endlos(Knoten):
+    """A handler that never ends; catching ``Exception`` does not swallow the loop budget."""
+
+    def bei_broadcast(self, n: Any) -> None:
+        try:
+            while True:
+                pass
+        except Exception:  # the limit is no Exception: this does not swallow it
+            pass

@@ -25,7 +25,7 @@ from pysim.cluster import (
 )
 from pysim.cluster.stoerungen import FENSTER, als_text
 from pysim.fehler import UngueltigeEingabe
-from tests.pysim.knoten_beispiele import MIT_WIEDERHOLUNG, WEITERSAGER, klasse
+from tests.pysim.knoten_beispiele import MIT_WIEDERHOLUNG, WEITERSAGER, Endlos, klasse
 
 
 class EchoKnoten(Knoten):
@@ -512,15 +512,6 @@ def test_kafka_a_node_that_forgets_commits_is_caught() -> None:
     u = ergebnis.last.pruefe(ergebnis)
     assert not u.ok
     assert "Die gespeicherte Position (Commit) von k" in u.erklaerung
-
-
-class Endlos(Knoten):
-    def bei_broadcast(self, n: Nachricht) -> None:
-        try:
-            while True:
-                pass
-        except Exception:  # the limit is no Exception: this does not swallow it
-            pass
 
 
 class EndlosNachAwait(Knoten):
