@@ -206,8 +206,9 @@ class RaftSim(AufDerZeit):
         self.gesendet = 0
         #: term -> every node that became leader in it (Election Safety: at most one).
         self.leader_je_term: dict[int, list[str]] = {}
-        #: index -> the entry some node committed there first, and when.
-        self.festgeschrieben: dict[int, tuple[Eintrag, int]] = {}
+        #: index -> the entry committed there, when it was first seen committed, and the
+        #: lowest term of a node that saw it committed (every leader of a later term has it).
+        self.festgeschrieben: dict[int, tuple[Eintrag, int, int]] = {}
         #: Verletzungen der Sicherheit, als deutsche Sätze (leer in einem korrekten Lauf).
         self.verletzungen: list[str] = []
         self.protokoll: list[tuple[int, str]] = []
@@ -330,7 +331,9 @@ class RaftSim(AufDerZeit):
             self.verletzungen.append(
                 f"Term {k.term} hat zwei Leader: {', '.join(self.leader_je_term[k.term])}."
             )
-        for index, (eintrag, _) in sorted(self.festgeschrieben.items()):
+        for index, (eintrag, _, term) in sorted(self.festgeschrieben.items()):
+            if term >= k.term:
+                continue  # a stale candidate's late win: it leads an older term
             if index > k.letzter_index or k.log[index - 1] != eintrag:
                 self.verletzungen.append(
                     f"{k.name} wird Leader in Term {k.term}, aber ihm fehlt der "
@@ -428,12 +431,14 @@ class RaftSim(AufDerZeit):
             e = k.log[i - 1]
             frueher = self.festgeschrieben.get(i)
             if frueher is None:
-                self.festgeschrieben[i] = (e, self.now)
+                self.festgeschrieben[i] = (e, self.now, k.term)
             elif frueher[0] != e:
                 self.verletzungen.append(
                     f"Eintrag {i} ist auf {k.name} festgeschrieben als {e.kurz()}, "
                     f"vorher als {frueher[0].kurz()}."
                 )
+            elif k.term < frueher[2]:
+                self.festgeschrieben[i] = (frueher[0], frueher[1], k.term)
         while k.angewendet < k.commit:
             k.angewendet += 1
             self._wende_an(k, k.angewendet, k.log[k.angewendet - 1])
