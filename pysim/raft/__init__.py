@@ -1,6 +1,7 @@
 """Konsens mit Raft (Lektion „Konsens: Leader-Wahl und Raft“): Wahl, Log, Commit, Störungen.
 
-Teile: ``modell`` (``RaftSim``), ``regeln`` (Rollen, Ereignisse, die Tabelle).
+Teile: ``modell`` (``RaftSim``), ``regeln`` (Rollen, Ereignisse, die Tabelle), ``bild`` (je
+Knoten Rolle, Term und Log; Netz und Urteil).
 """
 
 from __future__ import annotations

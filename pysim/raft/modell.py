@@ -62,7 +62,9 @@ from ..fehler import (
     pruefe_name,
     pruefe_verzoegerung,
 )
+from ..svg import Bild
 from ..zeit import AufDerZeit, Termin, Zeit
+from .bild import zeichne
 from .regeln import ABGESTUERZT, FOLLOWER, KANDIDAT, LEADER, uebergang
 
 __all__ = [
@@ -648,6 +650,10 @@ class RaftSim(AufDerZeit):
                 f"Commit {k.commit}, Log [{log}]"
             )
         return "\n".join(zeilen)
+
+    def bild(self) -> Bild:
+        """Das Bild des Clusters jetzt: Rollen, Terme, Logs, Netz, Urteil (``bild.zeichne``)."""
+        return zeichne(self)
 
     def __repr__(self) -> str:
         return f"RaftSim({len(self.knoten)} Knoten, t={self.now}, Leader {self.leader() or '-'})"
