@@ -1,7 +1,7 @@
 """Das Bild eines Raft-Clusters als SVG: je Knoten Rolle, Term und Log, dazu das Netz und das Urteil.
 
 Je Knoten eine Zeile: links Name, Rolle (Leader blau, Kandidat orange, abgestürzt rot) und
-Term; rechts sein Log, ein Kästchen je Eintrag mit dem Term, in dem er entstand, und der
+Term; ein angehaltener Knoten ist gestrichelt umrandet und zeigt „Pause“; rechts sein Log, ein Kästchen je Eintrag mit dem Term, in dem er entstand, und der
 Operation (``w5``: schreibe 5, ``r``: lies, ``–``: der leere Eintrag eines neuen Leaders);
 ``C4`` unter dem Namen ist der Commit-Index.
 Festgeschriebene Einträge (bis zum Commit-Index des Knotens) sind blau gefüllt, die anderen
@@ -53,9 +53,8 @@ def _op(e: LogEintrag) -> str:
 def _rolle(k: Knoten) -> tuple[str, str]:
     if k.rolle == ABGESTUERZT:
         return ABGESTUERZT, "warn"
-    text = k.rolle + (" ⏸" if k.pausiert_bis is not None else "")
     farbe = {LEADER: "accent", KANDIDAT: "next"}.get(k.rolle, "muted")
-    return text, farbe
+    return k.rolle, farbe
 
 
 def _partition(sim: RaftSim) -> str:
@@ -89,6 +88,8 @@ def beschreibung(sim: RaftSim) -> str:
     teile = []
     for k in sim.knoten.values():
         rolle, _ = _rolle(k)
+        if k.pausiert_bis is not None:
+            rolle += f", angehalten bis t={k.pausiert_bis}"
         log = " ".join(f"{e.term}:{_op(e)}" for e in k.log) or "leer"
         teile.append(f"{k.name} {rolle}, Term {k.term}, Commit {k.commit}, Log {log}")
     unterwegs = ", ".join(_unterwegs(sim)) or "keine"
@@ -122,6 +123,7 @@ def zeichne(sim: RaftSim) -> Bild:
         y = OBEN + i * ZEILE
         rolle, farbe = _rolle(k)
         aus = k.rolle == ABGESTUERZT
+        pause = k.pausiert_bis is not None
         z.rechteck(
             8,
             y,
@@ -129,12 +131,16 @@ def zeichne(sim: RaftSim) -> Bild:
             ZEILE - 4,
             fuellung=None,
             rand="warn" if aus else "accent" if k.rolle == LEADER else "line",
+            gestrichelt=pause,
             klasse="knoten",
         )
         z.text(16, y + 16, k.name, fett=True, groesse=12, mono=True)
         z.text(44, y + 16, rolle, groesse=11, farbe_name=farbe, fett=k.rolle == LEADER)
         z.text(16, y + 32, f"Term {k.term}", groesse=11, mono=True)
-        z.text(72, y + 32, f"C{k.commit}", groesse=11, mono=True, farbe_name="muted")
+        if pause:  # the commit index still shows in the filled entries
+            z.text(72, y + 32, "Pause", groesse=11, farbe_name="next", klasse="pause")
+        else:
+            z.text(72, y + 32, f"C{k.commit}", groesse=11, mono=True, farbe_name="muted")
         for spalte, index in enumerate(range(erster, len(k.log) + 1)):
             e = k.log[index - 1]
             x = LINKS + spalte * ZELLE

@@ -51,9 +51,11 @@ def test_a_long_log_shows_its_last_entries_and_a_crash_is_named() -> None:
         sim.schreibe("c", i)
         sim.tick(8)
     sim.absturz(sim.namen[0])
+    sim.pausiere(sim.namen[1], 20)
     svg = sim.bild().svg
     t = texte(svg)
     assert "abgestürzt" in t and "…" in t
+    assert klassen(svg, "pause") == 1 and "angehalten bis" in svg
     assert klassen(svg, "fest") + klassen(svg, "offen") <= 3 * SPALTEN
     assert f"w{SPALTEN + 2}" in t and "w0" not in t
 
