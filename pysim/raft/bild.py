@@ -65,19 +65,16 @@ def _partition(sim: RaftSim) -> str:
 
 def _unterwegs(sim: RaftSim) -> list[str]:
     zahl: dict[str, int] = {}
-    for n in sim.nachrichten:
-        if n.ankunft > sim.now:
-            zahl[n.art] = zahl.get(n.art, 0) + 1
+    for n in sim.unterwegs:
+        zahl[n.art] = zahl.get(n.art, 0) + 1
     return [f"{v} {art}" for art, v in sorted(zahl.items())]
 
 
 def _urteil(sim: RaftSim) -> str:
-    from ..pruefer import linearisierbar
-
     ops = sum(1 for e in sim.verlauf if e["type"] == "invoke")
     if not ops:
         return "noch keine Operation der Clients"
-    u = linearisierbar(sim.verlauf)
+    u = sim.urteil()
     if not u.entschieden:
         return f"{ops} Operationen: unentschieden"
     return f"{ops} Operationen: " + ("linearisierbar ✓" if u.ok else "nicht linearisierbar ✗")

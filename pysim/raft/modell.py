@@ -62,6 +62,7 @@ from ..fehler import (
     pruefe_name,
     pruefe_verzoegerung,
 )
+from ..pruefer import Urteil, linearisierbar
 from ..svg import Bild
 from ..zeit import AufDerZeit, Termin, Zeit
 from .bild import zeichne
@@ -204,7 +205,8 @@ class RaftSim(AufDerZeit):
         self.mehrheit = knoten // 2 + 1
         self.gruppen: list[set[str]] | None = None
         self.verlauf: list[dict[str, Any]] = []
-        self.nachrichten: list[Nachricht] = []
+        #: Die Nachrichten, die gerade unterwegs sind (``gesendet`` zählt alle).
+        self.unterwegs: list[Nachricht] = []
         self.gesendet = 0
         #: term -> every node that became leader in it (Election Safety: at most one).
         self.leader_je_term: dict[int, list[str]] = {}
@@ -253,7 +255,7 @@ class RaftSim(AufDerZeit):
     def _sende(self, von: Knoten, an: str, art: str, daten: dict[str, Any]) -> None:
         dauer = self._zufall.randint(*self.latenz)
         n = Nachricht(art, von.name, an, von.term, self.now, self.now + dauer, daten)
-        self.nachrichten.append(n)
+        self.unterwegs.append(n)
         self.gesendet += 1
         self.zeit.schedule(dauer, self._ankunft, n)
 
@@ -264,6 +266,7 @@ class RaftSim(AufDerZeit):
         return not any(a in g and b in g for g in self.gruppen)
 
     def _ankunft(self, n: Nachricht) -> None:
+        self.unterwegs.remove(n)
         if self.getrennt(n.von, n.an):  # dropped at the receiver, as Maelstrom does
             return
         self._wecke(n.an, "_empfange", (n,))
@@ -650,6 +653,10 @@ class RaftSim(AufDerZeit):
                 f"Commit {k.commit}, Log [{log}]"
             )
         return "\n".join(zeilen)
+
+    def urteil(self) -> Urteil:
+        """Das Urteil von ``pysim.pruefer.linearisierbar`` über den Verlauf der Clients."""
+        return linearisierbar(self.verlauf)
 
     def bild(self) -> Bild:
         """Das Bild des Clusters jetzt: Rollen, Terme, Logs, Netz, Urteil (``bild.zeichne``)."""
