@@ -30,6 +30,11 @@ So arbeitet die Simulation (``RaftSim``), alles auf einer simulierten Uhr (``pys
   hält an, wie bei einer langen Garbage Collection; was in der Pause ankam oder fällig wurde,
   tut er danach).
 
+Vorbild: die Regeln in Abbildung 2 des Raft-Papers von Ongaro und Ousterhout („In Search of an
+Understandable Consensus Algorithm“), die Rollen wie in seiner Abbildung 4; der leere Eintrag
+eines neuen Leaders wie in Ongaros Dissertation, Abschnitt 6.4
+(https://github.com/ongardie/dissertation).
+
 Vereinfachungen: Clients erreichen jeden Knoten sofort, auch über eine Partition hinweg; sie
 versuchen es nicht von selbst noch einmal. Keine Snapshots, keine Änderung der Mitglieder.
 Nachrichten gehen nur über Partitionen und Abstürze verloren, nie zufällig.
