@@ -1,0 +1,181 @@
+"""Properties of the Raft simulation over generated seeds and fault schedules.
+
+The checks here watch the nodes from outside, tick by tick, and do not trust the model's
+own bookkeeping (``leader_je_term``, ``verletzungen``), which is checked as well.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pysim.pruefer import linearisierbar
+from pysim.raft import ABGESTUERZT, LEADER, Eintrag, RaftSim
+
+AKTIONEN = ("absturz", "neustart", "trenne", "heile", "pausiere", "schreibe", "lies")
+
+schritt = st.tuples(
+    st.integers(1, 25),  # ticks before the action
+    st.sampled_from(AKTIONEN),
+    st.integers(0, 4),  # a node
+    st.integers(0, 4),  # a second node, a value, a length
+)
+plan = st.tuples(
+    st.integers(0, 10_000),
+    st.sampled_from((3, 5)),
+    st.lists(schritt, max_size=40),
+)
+
+
+class Beobachter:
+    """Looks at every node after every tick."""
+
+    def __init__(self) -> None:
+        self.leader: dict[int, set[str]] = {}
+        #: index -> the committed entry and the lowest term of a node that had it committed
+        self.fest: dict[int, tuple[Eintrag, int]] = {}
+        self.fehler: list[str] = []
+
+    def sieh(self, sim: RaftSim) -> None:
+        for k in sim.knoten.values():
+            if k.rolle == LEADER:
+                self.leader.setdefault(k.term, set()).add(k.name)
+                for i, (e, term) in self.fest.items():
+                    if term >= k.term:
+                        continue  # Leader Completeness speaks of later terms only
+                    if i > len(k.log) or k.log[i - 1] != e:
+                        self.fehler.append(f"t={sim.now}: leader {k.name} lacks entry {i}")
+            if k.rolle == ABGESTUERZT:
+                continue
+            for i in range(1, k.commit + 1):
+                e = k.log[i - 1]
+                vorher, term = self.fest.setdefault(i, (e, k.term))
+                if vorher != e:
+                    self.fehler.append(f"t={sim.now}: {k.name} committed another entry {i}")
+                elif k.term < term:
+                    self.fest[i] = (e, k.term)
+
+
+def laufe(seed: int, n: int, schritte: list[tuple[int, str, int, int]]) -> tuple[RaftSim, Any]:
+    sim = RaftSim(n, seed=seed)
+    blick = Beobachter()
+    namen = sim.namen
+    nummer = 0
+
+    def ticke(t: int) -> None:
+        for _ in range(t):
+            sim.tick(1)
+            blick.sieh(sim)
+
+    for warten, aktion, a, b in schritte:
+        ticke(warten)
+        knoten = namen[a % n]
+        k = sim.knoten[knoten]
+        if aktion == "absturz" and k.rolle != ABGESTUERZT:
+            sim.absturz(knoten)
+        elif aktion == "neustart" and k.rolle == ABGESTUERZT:
+            sim.neustart(knoten)
+        elif aktion == "trenne":
+            # often the current leader in the smaller group
+            leader = sim.leader() if a % 2 else None
+            klein = [leader] if leader else []
+            klein += [x for x in namen if x != leader][: b % (n // 2 + 1)]
+            if len(klein) in (0, n):
+                klein = namen[:1]
+            sim.trenne(klein)
+        elif aktion == "heile":
+            sim.heile()
+        elif aktion == "pausiere" and k.rolle != ABGESTUERZT and k.pausiert_bis is None:
+            sim.pausiere(knoten, 5 + 10 * b)
+        elif aktion in ("schreibe", "lies"):
+            client = f"c{b % 3}"
+            if sim.wartet(client):
+                continue
+            an = None if a % 2 else knoten
+            if aktion == "schreibe":
+                nummer += 1
+                sim.schreibe(client, nummer, an=an)
+            else:
+                sim.lies(client, an=an)
+    # the faults end: everything heals and every node runs again
+    sim.heile()
+    for name, k in sim.knoten.items():
+        if k.rolle == ABGESTUERZT:
+            sim.neustart(name)
+    ticke(200)
+    return sim, blick
+
+
+@settings(max_examples=300, deadline=None)
+@given(plan)
+def test_safety_under_generated_faults(p: tuple[int, int, list[Any]]) -> None:
+    sim, blick = laufe(*p)
+    # Election Safety: at most one leader per term
+    assert all(len(v) == 1 for v in blick.leader.values()), blick.leader
+    assert all(len(v) == 1 for v in sim.leader_je_term.values())
+    # State Machine Safety and Leader Completeness
+    assert blick.fehler == []
+    assert sim.verletzungen == []
+    # what the clients saw is linearizable
+    urteil = linearisierbar(sim.verlauf)
+    assert urteil.ok, urteil.erklaerung
+
+
+@settings(max_examples=30, deadline=None)
+@given(plan)
+def test_after_healing_the_cluster_elects_and_converges(p: tuple[int, int, list[Any]]) -> None:
+    sim, _ = laufe(*p)
+    leader = sim.leader()
+    assert leader is not None
+    lk = sim.knoten[leader]
+    # one more write commits everywhere
+    client = "zuletzt"
+    sim.schreibe(client, "ende")
+    sim.tick(60)
+    assert sim.verlauf[-1]["type"] == "ok", sim.verlauf[-1]
+    for k in sim.knoten.values():
+        assert k.log == lk.log
+        assert k.commit == lk.commit == len(lk.log)
+        assert k.register.get("x") == "ende"
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.integers(0, 10_000),
+    st.sampled_from((3, 5)),
+    st.integers(0, 2),
+    st.integers(40, 150),  # longer than any election timeout
+    st.integers(0, 3),
+)
+def test_an_isolated_old_leader_never_commits_and_steps_down(
+    seed: int, n: int, mit: int, dauer: int, schreiber: int
+) -> None:
+    sim = RaftSim(n, seed=seed)
+    sim.tick(100)
+    alt = sim.leader()
+    assert alt is not None
+    minderheit = [alt, *[x for x in sim.namen if x != alt][: mit % (n // 2)]]
+    commit = sim.knoten[alt].commit
+    sim.trenne(minderheit)
+    for i in range(schreiber):
+        sim.schreibe(f"alt{i}", f"a{i}", an=alt)
+    sim.tick(dauer)
+    sim.schreibe("neu", "b")
+    sim.tick(dauer)
+    # the minority commits nothing, and no client of the old leader hears ok
+    assert all(sim.knoten[x].commit == commit for x in minderheit)
+    alt_term = sim.knoten[alt].term
+    sim.heile()
+    sim.tick(150)
+    assert all(e["type"] != "ok" for e in sim.verlauf if e["process"] != "neu")
+    k = sim.knoten[alt]
+    assert not (k.rolle == LEADER and k.term == alt_term)  # it stepped down
+    neu_ok = any(e["process"] == "neu" and e["type"] == "ok" for e in sim.verlauf)
+    if neu_ok:  # the majority moved on: the old leader's entries are gone everywhere
+        alte = {f"a{i}" for i in range(schreiber)}
+        for x in sim.knoten.values():
+            assert not {e.value for e in x.log[: x.commit]} & alte
+    assert sim.verletzungen == []
+    assert linearisierbar(sim.verlauf).ok
