@@ -19,6 +19,7 @@ einem festen Seed, jede Zeit ist simuliert (Ticks): Derselbe Code gibt überall 
 - ``pysim.idempotenz``: ``ZahlungsSim``, Idempotency Keys in ``sqlite3`` (Lektion 0),
 - ``pysim.replikation``: Leader, Follower, Lag, Failover, Quorum (Lektion „Replikation“),
 - ``pysim.leases``: Leases, Pausen, Uhren mit Drift und Fencing Tokens (Lektion „Leases“),
+- ``pysim.raft``: ``RaftSim``, Leader-Wahl und Log-Replikation mit Raft (Lektion „Konsens“),
 - ``pysim.crdt``: Zähler, Register und Mengen, die ohne Absprache verschmelzen (Lektion
   „CRDTs“),
 - ``pysim.cluster``: Knoten, die Leser schreiben, unter Störungen (die Herausforderungen),
