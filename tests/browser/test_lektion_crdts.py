@@ -18,11 +18,6 @@ LESSON = "lektionen/crdts/"
 #: Judging a failing seed runs, checks, shrinks and draws it in the reader's Python.
 SLOW = 180_000
 
-ORSET_MERGE = """def merge(a, b):
-    return {"marken": a["marken"] | b["marken"],
-            "grabsteine": a["grabsteine"] | b["grabsteine"]}
-"""
-
 
 def test_page_shows_build_results_pictures_and_yjs(page: Page, site_url: str) -> None:
     page.goto(site_url + LESSON)
@@ -53,16 +48,6 @@ def test_the_prediction_refuses_a_wrong_answer_and_takes_the_right_one(
     prediction = Exercise.opened(page, site_url + LESSON + "#pn-vorhersage")
     prediction.predict_wrong("(3, 3, 3)", "Der dritte von 3 Werten stimmt nicht.")
     prediction.predict_right("(3, 3, 2)")
-
-
-def test_the_or_set_task_fails_with_its_start_and_passes_with_the_union(
-    page: Page, site_url: str
-) -> None:
-    task = Exercise.opened(page, site_url + LESSON + "#orset-merge")
-    task.check()
-    expect(task.failed_checks.first).to_be_visible()
-    task.replace_code(ORSET_MERGE)
-    task.check_solved()
 
 
 def test_the_diagnosis_names_the_grow_only_set(page: Page, site_url: str) -> None:

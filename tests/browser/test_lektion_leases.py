@@ -16,20 +16,6 @@ pytestmark = pytest.mark.browser
 
 LESSON = "lektionen/leases-fencing/"
 
-#: The storage with fencing, as a reader would type it.
-FENCING = """class MeinSpeicher:
-    def __init__(self):
-        self.daten = []
-        self.groesster = 0
-
-    def schreibe(self, von, wert, token):
-        if token < self.groesster:
-            return False
-        self.groesster = token
-        self.daten.append(wert)
-        return True
-"""
-
 
 def test_page_shows_build_results_and_pictures(page: Page, site_url: str) -> None:
     page.goto(site_url + LESSON)
@@ -52,16 +38,6 @@ def test_the_prediction(page: Page, site_url: str) -> None:
     prediction = Exercise.opened(page, site_url + LESSON + "#leases-wer-landet")
     prediction.predict_wrong("[('a', False), ('b', True)]")
     prediction.predict_right("[('a', True), ('b', True)]")
-
-
-def test_the_code_task_fails_with_its_start_code_and_passes_with_fencing(
-    page: Page, site_url: str
-) -> None:
-    task = Exercise.opened(page, site_url + LESSON + "#leases-fencing-speicher")
-    task.check()
-    expect(task.failed_checks.first).to_be_visible()
-    task.replace_code(FENCING)
-    task.check_solved()
 
 
 def test_the_diagnosis_and_the_closing_quiz(page: Page, site_url: str) -> None:

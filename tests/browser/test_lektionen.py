@@ -198,10 +198,31 @@ VERGLEICHE = """def vergleiche(v, w):
     return "vorher" if kl else "nachher" if gr else "gleich"
 """
 
+ORSET_MERGE = """def merge(a, b):
+    return {"marken": a["marken"] | b["marken"],
+            "grabsteine": a["grabsteine"] | b["grabsteine"]}
+"""
+
+#: The storage with fencing, as a reader would type it.
+FENCING = """class MeinSpeicher:
+    def __init__(self):
+        self.daten = []
+        self.groesster = 0
+
+    def schreibe(self, von, wert, token):
+        if token < self.groesster:
+            return False
+        self.groesster = token
+        self.daten.append(wert)
+        return True
+"""
+
 #: Each code task with the solution the test types.
 SOLUTIONS = {
     LESSON_SAGAS + "#idempotente-erstattung": (ERSTATTEN,),
     LESSON_TIME + "#vektoren-vergleichen": (VERGLEICHE,),
+    "lektionen/crdts/#orset-merge": (ORSET_MERGE,),
+    "lektionen/leases-fencing/#leases-fencing-speicher": (FENCING,),
 }
 
 
