@@ -39,6 +39,14 @@ script (WebDriver has no init scripts). It prints Python ready and first output,
 site), and the second run; the plain start, the second page and the bytes are
 Chromium's figures only.
 
+``--network`` measures a cold first visit on slower connections (issue 38): per profile
+(20 Mbit/s with 40 ms, 8 Mbit/s with 80 ms; Chromium's ``Network.emulateNetworkConditions``,
+the processor unthrottled), a fresh profile per run, the server compressing like a static
+host (gzip -6 for text, JavaScript, JSON and WebAssembly; tests/siteserver.py). It prints
+navigation → Python ready and → first output, and the bytes the server sent (every
+request, those of nested workers too): until Python was ready, and for the whole visit
+once the offline copy is complete.
+
 ``--throttle`` measures instead what a reader on a slow phone sees of the start
 (issue 17): a cold profile, the processor 4× slower and the connection at 5 Mbit/s
 down, 1 Mbit/s up, 40 ms latency (Chromium's DevTools protocol:
@@ -209,6 +217,66 @@ def throttled(server: StaticServer, runs: int, first_page: str) -> None:
         print(
             f"{name + ': navigation ->':<52} median {statistics.median(values):6.1f} s   ({shown})"
         )
+
+
+#: (name, bits per second down, latency in ms) of ``--network``; 5 Mbit/s up for both.
+NETWORKS = (("20 Mbit/s, 40 ms", 20_000_000, 40), ("8 Mbit/s, 80 ms", 8_000_000, 80))
+
+
+def sent_since(server: StaticServer, start: int) -> tuple[float, dict[str, int]]:
+    """MB the server sent since its ``start``-th response, and bytes per file."""
+    files: dict[str, int] = {}
+    for path, size in server.sent[start:]:
+        name = path.split("?", 1)[0].rsplit("/", 1)[-1] or path
+        files[name] = files.get(name, 0) + size
+    return sum(files.values()) / 1e6, files
+
+
+def largest(files: dict[str, int], count: int = 6) -> str:
+    top = sorted(files.items(), key=lambda item: -item[1])[:count]
+    return ", ".join(f"{name} {size / 1e6:.2f}" for name, size in top)
+
+
+def networked(server: StaticServer, runs: int, first_page: str) -> None:
+    """A cold first visit on slower connections, gzip as a static host serves (--network)."""
+    from playwright.sync_api import sync_playwright
+
+    url = server.url + first_page
+    with sync_playwright() as playwright:
+        for name, bits, latency in NETWORKS:
+            figures = Figures()
+            files_ready: dict[str, int] = {}
+            files_visit: dict[str, int] = {}
+            for _ in range(runs):
+                with tempfile.TemporaryDirectory() as folder:
+                    context = open_profile(playwright, folder)
+                    page = context.new_page()
+                    page.set_default_timeout(600_000)
+                    cdp = context.new_cdp_session(page)
+                    cdp.send("Network.enable")
+                    conditions = {
+                        "offline": False,
+                        "latency": latency,
+                        "downloadThroughput": bits / 8,
+                        "uploadThroughput": 5_000_000 / 8,
+                    }
+                    cdp.send("Network.emulateNetworkConditions", conditions)
+                    start = len(server.sent)
+                    output = first_output(page, url)
+                    ready = page.evaluate("window.lessonkit.runtime.readyAt") / 1000
+                    ready_mb, files_ready = sent_since(server, start)
+                    page.locator("html[data-lk-offline]").wait_for(state="attached")
+                    visit_mb, files_visit = sent_since(server, start)
+                    figures.add("navigation -> Python ready", ready)
+                    figures.add("navigation -> first output", output)
+                    figures.add("MB sent until Python ready", ready_mb)
+                    figures.add("MB sent in the whole visit (offline copy done)", visit_mb)
+                    context.close()
+            print(f"Cold first visit of /{first_page}, {name}, gzip as served, {runs} runs")
+            for line in figures.values:
+                figures.line(line, 1, "" if line.startswith("MB") else "s")
+            print(f"    largest until ready (MB): {largest(files_ready)}")
+            print(f"    largest in the visit (MB): {largest(files_visit)}")
 
 
 def browser_cpu_seconds(profile: str) -> float:
@@ -458,13 +526,20 @@ def main() -> None:
     parser.add_argument(
         "--throttle", action="store_true", help="a cold start with CPU 4× slower and 5 Mbit/s"
     )
+    parser.add_argument(
+        "--network", action="store_true", help="a cold first visit at 20 and 8 Mbit/s (gzip)"
+    )
     args = parser.parse_args()
-    if args.throttle and args.engine != "chromium":
+    if (args.throttle or args.network) and args.engine != "chromium":
         parser.error("--throttle needs Chromium (its DevTools protocol)")
     with tempfile.TemporaryDirectory() as folder:
         site = Path(folder)
-        server = StaticServer(site, cache_seconds=600)
+        server = StaticServer(site, cache_seconds=600, gzip=args.network)
         build(site, server.url)
+        if args.network:
+            networked(server, args.runs, args.page)
+            server.close()
+            return
         if args.throttle:
             throttled(server, args.runs, args.page)
             server.close()

@@ -6,7 +6,7 @@
 //
 // Reproducible: the same sources give the same bytes, so a deployment that changes no
 // Python changes neither the snapshot's name nor sw.js, and returning readers keep the
-// 6 MB they have. What differed between two runs: the state of `random` (seeded from
+// snapshot they have. What differed between two runs: the state of `random` (seeded from
 // the operating system's entropy at import), str hashes (a random hash secret) and
 // clock readings that imports keep (file times, monotonic stamps). So this process
 // gives Python a fixed entropy stream, hash seed and clock. Nothing of it is a secret
@@ -17,7 +17,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { loadPyodide } from "pyodide";
 import { installPackages } from "./packages.mjs";
-import { packPages } from "./snapshot_format.mjs";
+import { onNextInstance, packPages } from "./snapshot_format.mjs";
 
 /** A fixed stream of bytes for Emscripten's getrandom (xorshift32). */
 let state = 0x9e3779b9;
@@ -42,7 +42,14 @@ let monotonic = 0;
 performance.now = () => (monotonic += 1);
 
 const [zipPath, outPath] = process.argv.slice(2);
+// The memory the module starts with, which the reader's browser makes itself (snapshot_format.mjs).
+let base = null;
+const undo = onNextInstance((memory) => {
+  base = memory.slice();
+});
 const pyodide = await loadPyodide({ _makeSnapshot: true, env: { PYTHONHASHSEED: "0" } });
+undo();
+if (!base) throw new Error("Pyodide's WebAssembly memory was not seen at instantiation");
 installPackages(pyodide, new Uint8Array(readFileSync(zipPath)));
 pyodide.runPython(`
 import importlib, pkgutil
@@ -53,6 +60,11 @@ for module in pkgutil.walk_packages(pysim.__path__, "pysim."):
 import asyncio, ast, json, sqlite3, random, dataclasses, collections, difflib, time
 `);
 const snapshot = pyodide.makeMemorySnapshot();
-const packed = packPages(snapshot);
+// The stack below its pointer is unused; what earlier calls left there need not be stored.
+const module = pyodide._module;
+const memoryStart = new DataView(snapshot.buffer, snapshot.byteOffset).getUint32(4, true);
+const stack = [module._emscripten_stack_get_end(), module._emscripten_stack_get_current() - 1024];
+snapshot.fill(0, memoryStart + stack[0], memoryStart + stack[1]);
+const packed = await packPages(snapshot, base);
 writeFileSync(outPath, gzipSync(packed, { level: 6 }));
 process.stdout.write(JSON.stringify({ bytes: snapshot.length, stored: packed.length }));

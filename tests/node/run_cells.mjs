@@ -12,7 +12,7 @@ import { createInterface } from "node:readline";
 import { gunzipSync } from "node:zlib";
 import { loadPyodide } from "pyodide";
 import { installPackages } from "../../lessonkit/node/packages.mjs";
-import { unpackPages } from "../../lessonkit/node/snapshot_format.mjs";
+import { restoring, unpackPages } from "../../lessonkit/node/snapshot_format.mjs";
 
 const [packagesPath, snapshotPath] = process.argv.slice(2);
 const packages = new Uint8Array(readFileSync(packagesPath));
@@ -23,10 +23,21 @@ function kernelFor(snapshot) {
   return started.get(snapshot);
 }
 
+/** Pyodide from the site's snapshot, restored as the browser's worker does. */
+async function fromSnapshot() {
+  const restore = restoring(Promise.resolve(unpackPages(gunzipSync(readFileSync(snapshotPath)))));
+  try {
+    const pyodide = await loadPyodide({ _loadSnapshot: restore.snapshot });
+    // A snapshot Pyodide refused would have thrown; make sure it was this one.
+    if (pyodide.runPython("import sys; 'pysim' in sys.modules") !== true) throw new Error("not restored");
+    return pyodide;
+  } finally {
+    restore.undo();
+  }
+}
+
 async function start(snapshot) {
-  const pyodide = snapshot
-    ? await loadPyodide({ _loadSnapshot: unpackPages(gunzipSync(readFileSync(snapshotPath))) })
-    : await loadPyodide();
+  const pyodide = snapshot ? await fromSnapshot() : await loadPyodide();
   installPackages(pyodide, packages);
   const kernel = pyodide.runPython("from lessonkit.kernel import Kernel\nKernel()");
   return { kernel, python: pyodide.runPython("import sys; sys.version") };

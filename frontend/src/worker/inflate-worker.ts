@@ -8,12 +8,13 @@
  * as a transferred buffer, with the downloaded packed bytes for the Python worker to
  * keep (snapshot.ts says why it stores them itself); it is ended after that.
  */
+import type { Unpacked } from "../../../lessonkit/node/snapshot_format.mjs";
 import { downloadSnapshot } from "./snapshot";
 
 declare const self: DedicatedWorkerGlobalScope;
 
 export type InflateReply =
-  | { memory: Uint8Array; packed: Uint8Array<ArrayBuffer> | null }
+  | { memory: Unpacked; packed: Uint8Array<ArrayBuffer> | null }
   | { error: string }
   /** Bytes of the download so far (the reader sees them arrive). */
   | { loaded: number; total: number; done: boolean };
@@ -23,7 +24,7 @@ self.onmessage = async (event: MessageEvent<string>) => {
     const { memory, packed } = await downloadSnapshot(new URL(event.data), (loaded, total, done) =>
       self.postMessage({ loaded, total, done } satisfies InflateReply),
     );
-    const moved = packed ? [memory.buffer, packed.buffer] : [memory.buffer];
+    const moved = packed ? [memory.snapshot.buffer, packed.buffer] : [memory.snapshot.buffer];
     self.postMessage({ memory, packed } satisfies InflateReply, moved);
   } catch (error) {
     self.postMessage({ error: String(error) } satisfies InflateReply);

@@ -14,6 +14,7 @@ import { installPackages } from "../../../lessonkit/node/packages.mjs";
 import { sealWorkerScope } from "./sandbox";
 import { Meter } from "./meter";
 import { fetchSnapshot } from "./snapshot";
+import { restoring, type Unpacked } from "../../../lessonkit/node/snapshot_format.mjs";
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -40,14 +41,18 @@ type LoadPyodide = (options: LoadOptions) => Promise<PyodideInterface>;
  */
 async function start(
   load: LoadPyodide,
-  snapshot: Promise<Uint8Array> | null,
+  snapshot: Promise<Unpacked> | null,
   options: LoadOptions,
 ): Promise<PyodideInterface> {
   if (snapshot) {
+    // The snapshot is finished with the module's own memory once Pyodide has instantiated it.
+    const restore = restoring(snapshot);
     try {
-      return await load({ ...options, _loadSnapshot: snapshot });
+      return await load({ ...options, _loadSnapshot: restore.snapshot });
     } catch (error) {
       console.warn("lessonkit: Speicherabbild nicht nutzbar, Python startet ohne.", error);
+    } finally {
+      restore.undo();
     }
   }
   return load(options);

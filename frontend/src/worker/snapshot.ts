@@ -1,6 +1,8 @@
 /**
  * The Pyodide memory snapshot: fetched, inflated (whatever the host does) and
- * with the zero pages put back that the build left out (lessonkit/node/snapshot_format.mjs).
+ * with the pages put back that the build left out (lessonkit/node/snapshot_format.mjs);
+ * still as its difference to the WebAssembly module's own start, which the Python
+ * worker adds when Pyodide has instantiated it (`restoring`).
  *
  * Inflating costs a quarter of a second, so the inflated (still packed) bytes are
  * kept in the Cache API under the snapshot's content-hashed address: a reader's
@@ -15,7 +17,7 @@
  * origin can write into the Cache API, and memory a few bytes off starts a Python that
  * fails later, at a reader's run. A bad kept copy is dropped and downloaded again.
  */
-import { unpackPages } from "../../../lessonkit/node/snapshot_format.mjs";
+import { unpackPages, type Unpacked } from "../../../lessonkit/node/snapshot_format.mjs";
 import { cacheName, MEMORY_KIND } from "../offline/protocol";
 import type { InflateReply } from "./inflate-worker";
 
@@ -85,7 +87,7 @@ async function keep(url: URL, packed: Uint8Array<ArrayBuffer>): Promise<void> {
   }
 }
 
-type Fetched = { memory: Uint8Array; packed: Uint8Array<ArrayBuffer> | null };
+type Fetched = { memory: Unpacked; packed: Uint8Array<ArrayBuffer> | null };
 
 /**
  * The snapshot's memory: the kept copy when it is intact (packed: null), else downloaded,
@@ -136,7 +138,7 @@ function downloadElsewhere(url: URL, inflateWorker: URL, onProgress: OnProgress)
  * the digest in its name) is kept for the next visit by this worker: `keep` opens the
  * cache at once, before the Python worker seals its scope (sandbox.ts).
  */
-export async function fetchSnapshot(url: URL, inflateWorker: URL, onProgress: OnProgress): Promise<Uint8Array> {
+export async function fetchSnapshot(url: URL, inflateWorker: URL, onProgress: OnProgress): Promise<Unpacked> {
   const { memory, packed } = await downloadElsewhere(url, inflateWorker, onProgress);
   if (packed && expectedDigest(url)) void keep(url, packed);
   return memory;
