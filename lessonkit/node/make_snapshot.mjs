@@ -1,6 +1,7 @@
 // Make a Pyodide memory snapshot with pysim and lessonkit already imported, so the
 // reader's worker starts Python in a fraction of the time (lessonkit/assets.py).
-// Usage: node make_snapshot.mjs <packages.zip> <output.lks.gz>
+// Usage: node make_snapshot.mjs <packages.zip> <output.lks>
+// (the stored form, uncompressed: lessonkit/assets.py compresses it)
 // The snapshot holds Python's memory, not its files: the worker writes the packages
 // zip into the file system again after loading it (packages.mjs), for later imports.
 //
@@ -14,7 +15,6 @@
 // seeds `random` anew from the browser's entropy (python-worker.ts).
 import nodeCrypto from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
-import { gzipSync } from "node:zlib";
 import { loadPyodide } from "pyodide";
 import { installPackages } from "./packages.mjs";
 import { onNextInstance, packPages } from "./snapshot_format.mjs";
@@ -66,5 +66,5 @@ const memoryStart = new DataView(snapshot.buffer, snapshot.byteOffset).getUint32
 const stack = [module._emscripten_stack_get_end(), module._emscripten_stack_get_current() - 1024];
 snapshot.fill(0, memoryStart + stack[0], memoryStart + stack[1]);
 const packed = await packPages(snapshot, base);
-writeFileSync(outPath, gzipSync(packed, { level: 6 }));
+writeFileSync(outPath, packed);
 process.stdout.write(JSON.stringify({ bytes: snapshot.length, stored: packed.length }));

@@ -1,7 +1,7 @@
 // Run cells in real Pyodide under Node.js, with the same kernel and packages the
 // site ships: one process for a whole test session (tests/pyodide.py).
 //
-// Usage: node run_cells.mjs <packages.zip> <snapshot.lks.gz>
+// Usage: node run_cells.mjs <packages.zip> <snapshot.lks.zst>
 // Stdin: one job per line, {snapshot: bool, pages: [{name, cells: [{session, code,
 // label}]}]}. Stdout: one line per job, {python, pages: [{name, results}]} with the
 // CellResult dicts in order, or {error} when the job itself failed.
@@ -9,8 +9,8 @@
 // snapshot (as the site does) are two Pyodides, each made on its first job.
 import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
-import { gunzipSync } from "node:zlib";
 import { loadPyodide } from "pyodide";
+import { ZSTDDecoder } from "zstddec";
 import { installPackages } from "../../lessonkit/node/packages.mjs";
 import { restoring, unpackPages } from "../../lessonkit/node/snapshot_format.mjs";
 
@@ -25,7 +25,10 @@ function kernelFor(snapshot) {
 
 /** Pyodide from the site's snapshot, restored as the browser's worker does. */
 async function fromSnapshot() {
-  const restore = restoring(Promise.resolve(unpackPages(gunzipSync(readFileSync(snapshotPath)))));
+  const decoder = new ZSTDDecoder();
+  await decoder.init();
+  const packed = decoder.decode(new Uint8Array(readFileSync(snapshotPath)));
+  const restore = restoring(Promise.resolve(unpackPages(packed)));
   try {
     const pyodide = await loadPyodide({ _loadSnapshot: restore.snapshot });
     // A snapshot Pyodide refused would have thrown; make sure it was this one.

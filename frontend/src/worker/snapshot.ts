@@ -4,9 +4,11 @@
  * still as its difference to the WebAssembly module's own start, which the Python
  * worker adds when Pyodide has instantiated it (`restoring`).
  *
- * Inflating costs a quarter of a second, so the inflated (still packed) bytes are
+ * The build compresses it with Zstandard (lessonkit/assets.py), which no browser
+ * decodes by itself: zstddec, a WebAssembly build of zstd's decoder, does it in about
+ * 0.1 s (benchmarks/README.md). The inflated (still packed) bytes are
  * kept in the Cache API under the snapshot's content-hashed address: a reader's
- * next visit reads 15 MB from disk instead. Only the current snapshot is kept, in a
+ * next visit reads them from disk instead. Only the current snapshot is kept, in a
  * cache of this site (offline/protocol.ts). The inflate worker reads a kept copy; the
  * Python worker stores a new one itself (it opens the cache before it seals its scope,
  * sandbox.ts): what a worker started by a worker stores in the Cache API, WebKitGTK
@@ -28,7 +30,7 @@ function memoryCache(url: URL): string {
 
 /** The SHA-256 the snapshot's name ends with, or null (then nothing is kept or read). */
 function expectedDigest(url: URL): string | null {
-  return /-([0-9a-f]{64})\.lks\.gz$/.exec(url.pathname)?.[1] ?? null;
+  return /-([0-9a-f]{64})\.lks\.zst$/.exec(url.pathname)?.[1] ?? null;
 }
 
 async function sha256(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
@@ -56,8 +58,14 @@ async function download(url: URL, onProgress: OnProgress): Promise<Uint8Array<Ar
     },
     flush: () => onProgress(loaded, total, true),
   });
-  const stream = response.body.pipeThrough(counter).pipeThrough(new DecompressionStream("gzip"));
-  return new Uint8Array(await new Response(stream).arrayBuffer());
+  // Loaded only for a download (a kept copy needs no decoder); compiled while the bytes arrive.
+  const ready = import("zstddec").then(async ({ ZSTDDecoder }) => {
+    const decoder = new ZSTDDecoder();
+    await decoder.init();
+    return decoder;
+  });
+  const compressed = new Uint8Array(await new Response(response.body.pipeThrough(counter)).arrayBuffer());
+  return (await ready).decode(compressed) as Uint8Array<ArrayBuffer>;
 }
 
 /** The kept copy when its bytes are intact; a damaged one is deleted. */
