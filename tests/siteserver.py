@@ -8,15 +8,23 @@ With ``gzip=True`` it compresses what a static host compresses (text, JavaScript
 SVG, WebAssembly: gzip -6 when the browser accepts it, as GitHub Pages does), and
 ``sent`` records the body bytes of every response as they went over the wire (the
 benchmark's byte count: it sees the requests of every worker, nested ones too).
+
+With ``link=(bits per second, seconds of latency)`` every response waits the latency
+before its first byte and all responses share one link of that rate (a token bucket):
+a slow connection for every request of the page and of its workers alike, which
+Chromium's own network emulation does not give (it left a nested worker's download
+unthrottled, benchmarks/README.md).
 """
 
 from __future__ import annotations
 
+import email.utils
 import functools
 import gzip
 import http.server
 import os
 import threading
+import time
 from pathlib import Path
 from typing import ClassVar
 
@@ -24,10 +32,33 @@ from typing import ClassVar
 COMPRESSIBLE = ("text/", "javascript", "json", "xml", "svg", "wasm")
 
 
+class _Link:
+    """One link of ``rate`` bytes per second shared by every response (a token bucket)."""
+
+    CHUNK = 16_384
+
+    def __init__(self, bits_per_second: float, latency: float) -> None:
+        self.rate = bits_per_second / 8
+        self.latency = latency
+        self._free_at = 0.0
+        self._lock = threading.Lock()
+
+    def send(self, out: object, data: bytes) -> None:
+        for start in range(0, len(data), self.CHUNK):
+            chunk = data[start : start + self.CHUNK]
+            with self._lock:
+                now = time.monotonic()
+                self._free_at = max(self._free_at, now) + len(chunk) / self.rate
+                wait = self._free_at - now
+            time.sleep(wait)
+            out.write(chunk)  # type: ignore[attr-defined]
+
+
 class _Handler(http.server.SimpleHTTPRequestHandler):
     cache_seconds: int | None = None
     extra_headers: ClassVar[dict[str, str]] = {}
     compress = False
+    link: _Link | None = None
     sent: list[tuple[str, int]]
     _compressed: dict[tuple[str, float], bytes]
     _lock: threading.Lock
@@ -39,7 +70,17 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
             self.send_header(name, value)
         super().end_headers()
 
+    def _write(self, data: bytes) -> None:
+        if self.link is None:
+            self.wfile.write(data)
+        else:
+            self.link.send(self.wfile, data)
+        with self._lock:
+            self.sent.append((self.path, len(data)))
+
     def do_GET(self) -> None:
+        if self.link is not None:
+            time.sleep(self.link.latency)
         path = self.translate_path(self.path)
         if os.path.isdir(path) and self.path.split("?", 1)[0].endswith("/"):
             path = os.path.join(path, "index.html")
@@ -50,7 +91,10 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         ):
             self._send_as_is(super().send_head())
             return
-        key = (path, os.path.getmtime(path))
+        modified = os.path.getmtime(path)
+        if self._unchanged_since(modified):
+            return
+        key = (path, modified)
         with self._lock:
             body = self._compressed.get(key)
             if body is None:
@@ -61,19 +105,29 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         self.send_header("Content-Encoding", "gzip")
         self.send_header("Vary", "Accept-Encoding")
         self.send_header("Content-Length", str(len(body)))
+        self.send_header("Last-Modified", self.date_time_string(int(modified)))
         self.end_headers()
-        self.wfile.write(body)
-        with self._lock:
-            self.sent.append((self.path, len(body)))
+        self._write(body)
+
+    def _unchanged_since(self, modified: float) -> bool:
+        """Answer 304 to a revalidation of an unchanged file, as the base class does."""
+        since = self.headers.get("If-Modified-Since")
+        if not since or self.headers.get("If-None-Match"):
+            return False
+        try:
+            unchanged = email.utils.parsedate_to_datetime(since).timestamp() >= int(modified)
+        except (TypeError, ValueError):
+            return False
+        if unchanged:
+            self.send_response(304)
+            self.end_headers()
+        return unchanged
 
     def _send_as_is(self, source: object) -> None:
         if source is None:
             return
         try:
-            data = source.read()  # type: ignore[attr-defined]
-            self.wfile.write(data)
-            with self._lock:
-                self.sent.append((self.path, len(data)))
+            self._write(source.read())  # type: ignore[attr-defined]
         finally:
             source.close()  # type: ignore[attr-defined]
 
@@ -84,7 +138,8 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
 class StaticServer:
     """Serves ``directory`` (which may still be empty) until ``close()``, with
     ``Cache-Control: max-age=<cache_seconds>`` if given and ``extra_headers``; with
-    ``gzip``, compressed as a static host does (see the module's docstring)."""
+    ``gzip``, compressed as a static host does, and with ``link`` over a slow connection
+    (see the module's docstring)."""
 
     def __init__(
         self,
@@ -92,6 +147,7 @@ class StaticServer:
         cache_seconds: int | None = None,
         extra_headers: dict[str, str] | None = None,
         gzip: bool = False,
+        link: tuple[float, float] | None = None,
     ) -> None:
         self.directory = directory
         self.sent: list[tuple[str, int]] = []
@@ -99,6 +155,7 @@ class StaticServer:
             "cache_seconds": cache_seconds,
             "extra_headers": extra_headers or {},
             "compress": gzip,
+            "link": _Link(*link) if link else None,
             "sent": self.sent,
             "_compressed": {},
             "_lock": threading.Lock(),
