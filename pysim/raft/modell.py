@@ -258,7 +258,11 @@ class RaftSim(AufDerZeit):
             )
         #: Wer wem seine Stimme gibt (``raft_stimmregel``, wenn nichts anderes angegeben ist).
         self.stimmregel: Stimmregel = stimmregel or raft_stimmregel
-        #: Only for the Figure-8 demonstration: count replicas of entries of earlier terms too.
+        #: Only for the Figure-8 scenario (tests): a new leader appends no empty entry (as in
+        #: the paper's Figure 8), and, the broken variant, the leader counts replicas of
+        #: entries of earlier terms too. With the empty entry every acknowledgement of a new
+        #: leader covers an entry of its term, so counting old entries would change nothing.
+        self._ohne_leeren_eintrag = False
         self._alte_terme_zaehlen = False
         self.zeit = zeit if zeit is not None else Zeit()
         self.seed = seed
@@ -439,7 +443,8 @@ class RaftSim(AufDerZeit):
         k.leader_bekannt = k.name
         k.next_index = {a: k.letzter_index + 1 for a in self.namen if a != k.name}
         k.match_index = {a: 0 for a in self.namen if a != k.name}
-        k.log.append(Eintrag(k.term, "noop"))
+        if not self._ohne_leeren_eintrag:
+            k.log.append(Eintrag(k.term, "noop"))
         self._herzschlag(k, k.uhr_nr)
 
     # --- replication ---
