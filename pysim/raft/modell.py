@@ -527,6 +527,9 @@ class RaftSim(AufDerZeit):
         if index <= k.commit:
             return
         alt, k.commit = k.commit, index
+        if k.rolle == LEADER:  # the followers learn it later; telling only the leader is enough
+            welche = f"Eintrag {index}" if index == alt + 1 else f"Einträge {alt + 1}–{index}"
+            self._notiere(f"{k.name} schreibt {welche} fest (Commit-Index {index})")
         for i in range(alt + 1, index + 1):
             e = k.log[i - 1]
             frueher = self.festgeschrieben.get(i)
