@@ -344,6 +344,8 @@ class RaftSim(AufDerZeit):
         getattr(self, "_bei_" + n.art)(k, n)
 
     def _neuer_term(self, k: Knoten, term: int) -> None:
+        if k.rolle == LEADER:
+            self._notiere(f"{k.name} sieht Term {term} und ist nicht mehr Leader")
         k.term = term
         k.stimme = None
         k.leader_bekannt = None
@@ -494,6 +496,12 @@ class RaftSim(AufDerZeit):
                         f"{k.name} soll den festgeschriebenen Eintrag {i} "
                         f"({k.log[i - 1].beschreibe()}) überschreiben."
                     )
+                weg = k.letzter_index - i + 1
+                self._notiere(
+                    f"{k.name} verwirft ab Index {i} "
+                    + ("einen Eintrag, den" if weg == 1 else f"{weg} Einträge, die")
+                    + f" der Leader {n.von} so nicht hat"
+                )
                 del k.log[i - 1 :]
             k.log.append(e)
         letzter_neuer = vor + len(d["eintraege"])
