@@ -8,6 +8,8 @@ import pytest
 from pysim.fehler import SimFehler, UngueltigeEingabe
 from pysim.raft import (
     LEADER,
+    Eintrag,
+    Knoten,
     RaftSim,
     Stimmanfrage,
     erzeuge_plan,
@@ -152,3 +154,19 @@ def test_a_schedule_is_deterministic_and_seeded() -> None:
     assert pruefe_wahl(ignoriert_terme).text == pruefe_wahl(ignoriert_terme).text
     with pytest.raises(UngueltigeEingabe, match="mindestens einen Seed"):
         pruefe_wahl(raft_stimmregel, seeds=[])
+
+
+def test_a_history_that_is_not_linearizable_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a broken state machine: writes are answered but never applied, so reads see None
+    richtig = RaftSim._wende_an
+
+    def vergesslich(self: RaftSim, k: Knoten, index: int, e: Eintrag) -> None:
+        if e.f == "write":
+            e = Eintrag(e.term, "noop", client=e.client, nummer=e.nummer)
+        richtig(self, k, index, e)
+
+    monkeypatch.setattr(RaftSim, "_wende_an", vergesslich)
+    befund = pruefe_wahl(raft_stimmregel, seeds=range(20))
+    assert not befund.ok
+    assert "Der Verlauf der Clients ist nicht linearisierbar: " in befund.text
+    assert any("liest" in z for z in befund.schritte())
