@@ -1,13 +1,15 @@
 """Konsens mit Raft (Lektion „Konsens: Leader-Wahl und Raft“): Wahl, Log, Commit, Störungen.
 
-Teile: ``modell`` (``RaftSim``), ``regeln`` (Rollen, Ereignisse, die Tabelle), ``bild`` (je
-Knoten Rolle, Term und Log; Netz und Urteil).
+Teile: ``modell`` (``RaftSim``, die Stimmregel), ``regeln`` (Rollen, Ereignisse, die
+Tabelle), ``bild`` (je Knoten Rolle, Term und Log; Netz und Urteil), ``wahlpruefung``
+(``pruefe_wahl``: eine Stimmregel durch erzeugte Störungspläne).
 """
 
 from __future__ import annotations
 
-from . import modell, regeln
+from . import modell, regeln, wahlpruefung
 from .modell import *  # noqa: F403
 from .regeln import *  # noqa: F403
+from .wahlpruefung import *  # noqa: F403
 
-__all__ = [*modell.__all__, *regeln.__all__]
+__all__ = [*modell.__all__, *regeln.__all__, *wahlpruefung.__all__]

@@ -54,7 +54,7 @@ Beispiel::
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -78,6 +78,9 @@ __all__ = [
     "Knoten",
     "Nachricht",
     "RaftSim",
+    "Stimmanfrage",
+    "Stimmregel",
+    "raft_stimmregel",
 ]
 
 #: Höchstens so viele Ticks auf einmal (ein Schutz vor endlosen Läufen in der Konsole).
@@ -98,6 +101,14 @@ class Eintrag:
     client: str | None = None
     nummer: int | None = None  # the client's operation, to answer it
 
+    def beschreibe(self) -> str:
+        """``Term 2, x = 5`` (für Meldungen): Term und Operation in Worten."""
+        if self.f == "write":
+            return f"Term {self.term}, {self.key} = {self.value!r}"
+        if self.f == "read":
+            return f"Term {self.term}, lies {self.key}"
+        return f"Term {self.term}, leer"
+
     def kurz(self) -> str:
         """``3:w=5``, ``3:r``, ``3:-`` (Term und Operation, für Bild und Status)."""
         if self.f == "write":
@@ -105,6 +116,43 @@ class Eintrag:
         if self.f == "read":
             return f"{self.term}:r"
         return f"{self.term}:-"
+
+
+@dataclass(frozen=True)
+class Stimmanfrage:
+    """Was ein Knoten weiß, wenn ein Kandidat um seine Stimme bittet (RequestVote).
+
+    ``kandidat``, ``term``, ``letzter_index`` und ``letzter_term``: der Kandidat, sein Term und
+    Index und Term des letzten Eintrags in seinem Log. ``mein_term``, ``meine_stimme`` (``None``
+    oder der Name, dem der Knoten in ``mein_term`` schon seine Stimme gab),
+    ``mein_letzter_index`` und ``mein_letzter_term``: dasselbe beim gefragten Knoten. Hatte der
+    Kandidat einen höheren Term, ist der Knoten schon in diesen Term gewechselt (ohne Stimme).
+    """
+
+    kandidat: str
+    term: int
+    letzter_index: int
+    letzter_term: int
+    mein_term: int
+    meine_stimme: str | None
+    mein_letzter_index: int
+    mein_letzter_term: int
+
+
+#: Eine Stimmregel: ``True``, wenn der Knoten dem Kandidaten seine Stimme gibt.
+Stimmregel = Callable[[Stimmanfrage], bool]
+
+
+def raft_stimmregel(a: Stimmanfrage) -> bool:
+    """Die Regel aus Abbildung 2 des Raft-Papers (RequestVote, Empfänger): nur im eigenen Term,
+    höchstens eine Stimme je Term, und nur für ein Log, das mindestens so aktuell ist wie das
+    eigene (letzter Term größer, oder gleich und das Log mindestens so lang)."""
+    aktuell = (a.letzter_term, a.letzter_index) >= (a.mein_letzter_term, a.mein_letzter_index)
+    return a.term == a.mein_term and a.meine_stimme in (None, a.kandidat) and aktuell
+
+
+def _regelname(regel: object) -> str:
+    return str(getattr(regel, "__name__", None) or repr(regel))
 
 
 @dataclass(frozen=True)
@@ -188,6 +236,7 @@ class RaftSim(AufDerZeit):
         herzschlag: int = 5,
         latenz: tuple[int, int] = (1, 3),
         client_frist: int = 40,
+        stimmregel: Stimmregel | None = None,
     ) -> None:
         pruefe_ganzzahl(knoten, "Die Zahl der Knoten", 1)
         if knoten not in (3, 5):
@@ -202,6 +251,15 @@ class RaftSim(AufDerZeit):
             )
         self.latenz = pruefe_verzoegerung(latenz, 1, (1, 3))
         self.client_frist = pruefe_ganzzahl(client_frist, "Die Client-Frist", 1)
+        if stimmregel is not None and not callable(stimmregel):
+            raise UngueltigeEingabe(
+                f"Die Stimmregel muss eine Funktion sein (def regel(a): ...), nicht "
+                f"{type(stimmregel).__name__}."
+            )
+        #: Wer wem seine Stimme gibt (``raft_stimmregel``, wenn nichts anderes angegeben ist).
+        self.stimmregel: Stimmregel = stimmregel or raft_stimmregel
+        #: Only for the Figure-8 demonstration: count replicas of entries of earlier terms too.
+        self._alte_terme_zaehlen = False
         self.zeit = zeit if zeit is not None else Zeit()
         self.seed = seed
         self._zufall = random.Random(seed)
@@ -317,15 +375,38 @@ class RaftSim(AufDerZeit):
                 )
 
     def _bei_RequestVote(self, k: Knoten, n: Nachricht) -> None:
-        aktuell = (n.daten["letzter_term"], n.daten["letzter_index"]) >= (
-            k.letzter_term,
-            k.letzter_index,
+        anfrage = Stimmanfrage(
+            kandidat=n.von,
+            term=n.term,
+            letzter_index=n.daten["letzter_index"],
+            letzter_term=n.daten["letzter_term"],
+            mein_term=k.term,
+            meine_stimme=k.stimme,
+            mein_letzter_index=k.letzter_index,
+            mein_letzter_term=k.letzter_term,
         )
-        ja = n.term == k.term and k.stimme in (None, n.von) and aktuell
+        ja = self._frage_regel(anfrage)
         if ja:
             k.stimme = n.von
             self._starte_frist(k)
         self._sende(k, n.von, "Stimme", {"ja": ja})
+
+    def _frage_regel(self, a: Stimmanfrage) -> bool:
+        regel = self.stimmregel
+        try:
+            ja = regel(a)
+        except Exception as fehler:
+            raise SimFehler(
+                f"Die Stimmregel „{_regelname(regel)}“ ist bei der Anfrage von {a.kandidat} "
+                f"(Term {a.term}) mit {type(fehler).__name__} abgebrochen: {fehler}"
+            ) from fehler
+        if not isinstance(ja, bool):
+            raise SimFehler(
+                f"Die Stimmregel „{_regelname(regel)}“ muss True oder False zurückgeben, "
+                f"nicht {ja!r} ({type(ja).__name__}); bei der Anfrage von {a.kandidat} "
+                f"(Term {a.term})."
+            )
+        return ja
 
     def _bei_Stimme(self, k: Knoten, n: Nachricht) -> None:
         if k.rolle != KANDIDAT or n.term != k.term or not n.daten["ja"]:
@@ -338,16 +419,17 @@ class RaftSim(AufDerZeit):
         self._rolle(k, "mehrheit")
         self.leader_je_term.setdefault(k.term, []).append(k.name)
         if len(self.leader_je_term[k.term]) > 1:
+            namen = self.leader_je_term[k.term]
             self.verletzungen.append(
-                f"Term {k.term} hat zwei Leader: {', '.join(self.leader_je_term[k.term])}."
+                f"Zwei Leader in Term {k.term}: {', '.join(namen[:-1])} und {namen[-1]}."
             )
         for index, (eintrag, _, term) in sorted(self.festgeschrieben.items()):
             if term >= k.term:
                 continue  # a stale candidate's late win: it leads an older term
             if index > k.letzter_index or k.log[index - 1] != eintrag:
                 self.verletzungen.append(
-                    f"{k.name} wird Leader in Term {k.term}, aber ihm fehlt der "
-                    f"festgeschriebene Eintrag {index} ({eintrag.kurz()})."
+                    f"Der festgeschriebene Eintrag {index} ({eintrag.beschreibe()}) fehlt im "
+                    f"Log von {k.name}, Leader in Term {k.term}."
                 )
         self._notiere(f"{k.name} ist Leader in Term {k.term}")
         if k.frist is not None:
@@ -385,7 +467,9 @@ class RaftSim(AufDerZeit):
 
     def _bei_AppendEntries(self, k: Knoten, n: Nachricht) -> None:
         d = n.daten
-        if n.term < k.term:
+        if n.term < k.term or k.rolle == LEADER:
+            # a leader hears another leader of its own term only after a broken vote rule
+            # made two (recorded in ``verletzungen``); it keeps its log
             self._sende(k, n.von, "AppendAntwort", {"erfolg": False, "index": 0})
             return
         self._rolle(k, "leader_gesehen")
@@ -402,7 +486,8 @@ class RaftSim(AufDerZeit):
                     continue
                 if i <= k.commit:
                     self.verletzungen.append(
-                        f"{k.name} soll den festgeschriebenen Eintrag {i} überschreiben."
+                        f"{k.name} soll den festgeschriebenen Eintrag {i} "
+                        f"({k.log[i - 1].beschreibe()}) überschreiben."
                     )
                 del k.log[i - 1 :]
             k.log.append(e)
@@ -426,7 +511,7 @@ class RaftSim(AufDerZeit):
 
     def _pruefe_commit(self, k: Knoten) -> None:
         for index in range(k.letzter_index, k.commit, -1):
-            if k.log[index - 1].term != k.term:
+            if k.log[index - 1].term != k.term and not self._alte_terme_zaehlen:
                 break  # only entries of the current term count (Raft, section 5.4.2)
             haben = 1 + sum(1 for m in k.match_index.values() if m >= index)
             if haben >= self.mehrheit:
@@ -444,8 +529,8 @@ class RaftSim(AufDerZeit):
                 self.festgeschrieben[i] = (e, self.now, k.term)
             elif frueher[0] != e:
                 self.verletzungen.append(
-                    f"Eintrag {i} ist auf {k.name} festgeschrieben als {e.kurz()}, "
-                    f"vorher als {frueher[0].kurz()}."
+                    f"Eintrag {i} ist auf {k.name} festgeschrieben als ({e.beschreibe()}), "
+                    f"vorher als ({frueher[0].beschreibe()})."
                 )
             elif k.term < frueher[2]:
                 self.festgeschrieben[i] = (frueher[0], frueher[1], k.term)
