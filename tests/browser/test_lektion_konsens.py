@@ -1,9 +1,10 @@
 """Lesson "Konsens: Leader-Wahl und Raft" in the browser: build results and pictures, a
-cell run live, the two predictions, the diagnosis, the closing quiz and the pictures on a
-phone."""
+cell run live, the two predictions, the vote-rule code task (judged by pruefe_wahl in the
+reader's Python), the diagnosis, the closing quiz and the pictures on a phone."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -14,6 +15,13 @@ from tests.browser.pages import Cell, Exercise, phone_page, picture_widths
 pytestmark = pytest.mark.browser
 
 LESSON = "lektionen/konsens-raft/"
+#: pruefe_wahl runs, and for a wrong rule shrinks, dozens of fault schedules in Pyodide.
+SLOW = 180_000
+
+ONE_VOTE_ONLY = """def stimme(a):
+    return (a.term == a.mein_term
+            and a.meine_stimme in (None, a.kandidat))
+"""
 
 
 def test_page_shows_build_results_pictures_and_typescript(page: Page, site_url: str) -> None:
@@ -48,6 +56,27 @@ def test_which_entries_survive(page: Page, site_url: str) -> None:
     prediction = Exercise.opened(page, site_url + LESSON + "#raft-was-ueberlebt")
     prediction.predict_wrong("[1, 41]")
     prediction.predict_right("[1]")
+
+
+def test_the_vote_rule_fails_without_the_up_to_date_check_and_passes_with_it(
+    page: Page, site_url: str
+) -> None:
+    task = Exercise.opened(page, site_url + LESSON + "#raft-stimmregel")
+    expect(task.editor).to_be_visible(timeout=60_000)
+    task.root.get_by_role("button", name=re.compile(r"Übung \d+ prüfen")).click()
+    expect(task.failed_checks.first).to_contain_text("Höchstens eine Stimme je Term", timeout=SLOW)
+    task.expect_unsolved()
+    task.replace_code(ONE_VOTE_ONLY)
+    task.root.get_by_role("button", name=re.compile(r"Übung \d+ prüfen")).click()
+    expect(task.failed_checks.first).to_contain_text("Mindestens so aktuell", timeout=SLOW)
+    expect(task.failed_checks.filter(has_text="40 Störungspläne")).to_contain_text(
+        "Seed 11: Der festgeschriebene Eintrag 1 (Term 2, leer) fehlt im Log von n3"
+    )
+    task.expect_unsolved()
+    data = json.loads(task.root.locator(".lk-exercise__data").get_attribute("data-lk-json") or "{}")
+    task.replace_code(data["loesung"])
+    expect(task.check()).to_have_text(re.compile("Gelöst"), timeout=SLOW)
+    task.expect_solved()
 
 
 def test_the_diagnosis_and_the_closing_quiz(page: Page, site_url: str) -> None:
