@@ -1,6 +1,12 @@
 """Das Bild eines Raft-Clusters als SVG: je Knoten Rolle, Term und Log, dazu das Netz und das Urteil.
 
-Je Knoten eine Zeile: links Name, Rolle (Leader blau, Kandidat orange, abgestürzt rot) und
+Oben das Netz wie bei RaftScope: die Knoten im Kreis, jeder mit Name und Term (``T3``; der
+Leader dick blau, ein Kandidat orange, ein abgestürzter rot gestrichelt, ein angehaltener
+gestrichelt), zwischen ihnen die Verbindungen (rot gestrichelt: von einer Partition getrennt)
+und die Nachrichten unterwegs als Punkte auf ihrem Weg (orange RequestVote, grün/rot eine
+Stimme ja/nein, blau AppendEntries, grau die Antwort darauf).
+
+Darunter je Knoten eine Zeile: links Name, Rolle (Leader blau, Kandidat orange, abgestürzt rot) und
 Term; ein angehaltener Knoten ist gestrichelt umrandet und zeigt „Pause“; rechts sein Log, ein Kästchen je Eintrag mit dem Term, in dem er entstand, und der
 Operation (``w5``: schreibe 5, ``r``: lies, ``–``: der leere Eintrag eines neuen Leaders);
 ``C4`` unter dem Namen ist der Commit-Index.
@@ -13,6 +19,7 @@ lesbar.
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 from ..svg import Bild, Eintrag, Legende, Zeichnung, kuerze
@@ -20,13 +27,18 @@ from .regeln import ABGESTUERZT, KANDIDAT, LEADER
 
 if TYPE_CHECKING:
     from .modell import Eintrag as LogEintrag
-    from .modell import Knoten, RaftSim
+    from .modell import Knoten, Nachricht, RaftSim
 
-__all__ = ["LEGENDE", "SPALTEN", "beschreibung", "zeichne"]
+__all__ = ["LEGENDE", "NACHRICHTEN", "SPALTEN", "beschreibung", "zeichne"]
 
 BREITE = 380
 ZEILE = 44
-OBEN = 70
+#: The ring of nodes and messages, below the title.
+RING_OBEN = 48
+RING_HOEHE = 176
+RADIUS = 62  # of the ring
+KREIS = 19  # of a node
+OBEN = RING_OBEN + RING_HOEHE + 22  # where the logs begin
 LINKS = 112  # where the logs begin
 ZELLE = 32
 #: So viele Einträge je Log zeigt das Bild höchstens (die letzten).
@@ -42,6 +54,88 @@ LEGENDE = Legende(
     ),
     umbruch_vor=(2, 4),
 )
+
+#: Die Nachrichten im Netz: Farbe je Art (für die Punkte und ihre Legende).
+NACHRICHTEN = Legende(
+    (
+        Eintrag("RequestVote", fuellung="next", rand="next"),
+        Eintrag("Stimme ja", fuellung="ok", rand="ok"),
+        Eintrag("Stimme nein", fuellung="warn", rand="warn"),
+        Eintrag("AppendEntries", fuellung="accent", rand="accent"),
+        Eintrag("Antwort", fuellung="line", rand="line"),
+    ),
+    umbruch_vor=(3,),
+)
+
+
+def _farbe_nachricht(n: Nachricht) -> str:
+    if n.art == "RequestVote":
+        return "next"
+    if n.art == "Stimme":
+        return "ok" if n.daten.get("ja") else "warn"
+    return "accent" if n.art == "AppendEntries" else "line"
+
+
+def _mitten(sim: RaftSim) -> dict[str, tuple[int, int]]:
+    """Where each node's circle sits: on a ring, the first at the top, clockwise."""
+    mx, my = BREITE // 2, RING_OBEN + RING_HOEHE // 2
+    n = len(sim.namen)
+    return {
+        name: (
+            round(mx + RADIUS * 1.35 * math.sin(2 * math.pi * i / n)),
+            round(my - RADIUS * math.cos(2 * math.pi * i / n)),
+        )
+        for i, name in enumerate(sim.namen)
+    }
+
+
+def _netz(z: Zeichnung, sim: RaftSim) -> None:
+    mitten = _mitten(sim)
+    namen = sim.namen
+    for i, a in enumerate(namen):
+        for b in namen[i + 1 :]:
+            (x1, y1), (x2, y2) = mitten[a], mitten[b]
+            getrennt = sim.getrennt(a, b)
+            z.linie(x1, y1, x2, y2, farbe_name="warn" if getrennt else "cell", gestrichelt=getrennt)
+    for n in sim.unterwegs:
+        (x1, y1), (x2, y2) = mitten[n.von], mitten[n.an]
+        anteil = (sim.now - n.gesendet) / max(1, n.ankunft - n.gesendet)
+        # a message leaves the sender's circle and reaches the receiver's
+        laenge = math.hypot(x2 - x1, y2 - y1) or 1
+        kante = KREIS / laenge
+        anteil = kante + (1 - 2 * kante) * anteil
+        x = round(x1 + (x2 - x1) * anteil)
+        y = round(y1 + (y2 - y1) * anteil)
+        farbe = _farbe_nachricht(n)
+        z.rechteck(x - 4, y - 4, 8, 8, fuellung=farbe, rand=farbe, rund=4, klasse="nachricht")
+    for k in sim.knoten.values():
+        x, y = mitten[k.name]
+        aus = k.rolle == ABGESTUERZT
+        rand = "warn" if aus else {LEADER: "accent", KANDIDAT: "next"}.get(k.rolle, "line")
+        z.rechteck(
+            x - KREIS,
+            y - KREIS,
+            2 * KREIS,
+            2 * KREIS,
+            fuellung="read" if k.rolle == LEADER else "cell",
+            rand=rand,
+            gestrichelt=aus or k.pausiert_bis is not None,
+            rund=KREIS,
+            klasse="kreis",
+        )
+        if k.rolle == LEADER:  # a second ring: the leader stands out without colour too
+            z.rechteck(
+                x - KREIS - 3,
+                y - KREIS - 3,
+                2 * KREIS + 6,
+                2 * KREIS + 6,
+                fuellung=None,
+                rand="accent",
+                rund=KREIS + 3,
+            )
+        z.text(x, y - 2, k.name, groesse=11, anker="middle", fett=True, mono=True)
+        unten = "aus" if aus else f"T{k.term}"  # a pause shows as the dashed circle
+        z.text(x, y + 11, unten, groesse=10, anker="middle", mono=True, farbe_name="muted")
 
 
 def _op(e: LogEintrag) -> str:
@@ -104,11 +198,13 @@ def zeichne(sim: RaftSim) -> Bild:
     erster = max(1, laengste - SPALTEN + 1)
     unten = OBEN + len(knoten) * ZEILE
     hoehe = unten + 3 * 18 + 8 + LEGENDE.hoehe(BREITE) + 8
+    hoehe += NACHRICHTEN.hoehe(BREITE) + 4
     leader = sim.leader()
     titel = f"Raft bei t={sim.now}" + (f", Leader {leader}" if leader else ", kein Leader")
     z = Zeichnung(BREITE, hoehe, titel, beschreibung(sim))
     z.text(12, 22, titel, fett=True, groesse=14)
     z.text(12, 40, f"{len(knoten)} Knoten, Mehrheit {sim.mehrheit}", groesse=11, farbe_name="muted")
+    _netz(z, sim)
     # the indices above the logs
     for spalte, index in enumerate(range(erster, laengste + 1)):
         x = LINKS + spalte * ZELLE + ZELLE // 2
@@ -163,5 +259,6 @@ def zeichne(sim: RaftSim) -> Bild:
     urteil = _urteil(sim)
     farbe_urteil = "warn" if "nicht" in urteil else "ok" if "✓" in urteil else "muted"
     z.text(12, y + 36, f"Verlauf: {urteil}", groesse=11, farbe_name=farbe_urteil, klasse="urteil")
-    z.legende(LEGENDE, y + 50)
+    y = z.legende(LEGENDE, y + 50)
+    z.legende(NACHRICHTEN, y + 4)
     return Bild(z.svg(), titel)

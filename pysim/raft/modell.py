@@ -258,7 +258,11 @@ class RaftSim(AufDerZeit):
             )
         #: Wer wem seine Stimme gibt (``raft_stimmregel``, wenn nichts anderes angegeben ist).
         self.stimmregel: Stimmregel = stimmregel or raft_stimmregel
-        #: Only for the Figure-8 demonstration: count replicas of entries of earlier terms too.
+        #: Only for the Figure-8 scenario (tests): a new leader appends no empty entry (as in
+        #: the paper's Figure 8), and, the broken variant, the leader counts replicas of
+        #: entries of earlier terms too. With the empty entry every acknowledgement of a new
+        #: leader covers an entry of its term, so counting old entries would change nothing.
+        self._ohne_leeren_eintrag = False
         self._alte_terme_zaehlen = False
         self.zeit = zeit if zeit is not None else Zeit()
         self.seed = seed
@@ -340,6 +344,8 @@ class RaftSim(AufDerZeit):
         getattr(self, "_bei_" + n.art)(k, n)
 
     def _neuer_term(self, k: Knoten, term: int) -> None:
+        if k.rolle == LEADER:
+            self._notiere(f"{k.name} sieht Term {term} und ist nicht mehr Leader")
         k.term = term
         k.stimme = None
         k.leader_bekannt = None
@@ -439,7 +445,8 @@ class RaftSim(AufDerZeit):
         k.leader_bekannt = k.name
         k.next_index = {a: k.letzter_index + 1 for a in self.namen if a != k.name}
         k.match_index = {a: 0 for a in self.namen if a != k.name}
-        k.log.append(Eintrag(k.term, "noop"))
+        if not self._ohne_leeren_eintrag:
+            k.log.append(Eintrag(k.term, "noop"))
         self._herzschlag(k, k.uhr_nr)
 
     # --- replication ---
@@ -489,6 +496,12 @@ class RaftSim(AufDerZeit):
                         f"{k.name} soll den festgeschriebenen Eintrag {i} "
                         f"({k.log[i - 1].beschreibe()}) überschreiben."
                     )
+                weg = k.letzter_index - i + 1
+                self._notiere(
+                    f"{k.name} verwirft ab Index {i} "
+                    + ("einen Eintrag, den" if weg == 1 else f"{weg} Einträge, die")
+                    + f" der Leader {n.von} so nicht hat"
+                )
                 del k.log[i - 1 :]
             k.log.append(e)
         letzter_neuer = vor + len(d["eintraege"])
@@ -522,6 +535,9 @@ class RaftSim(AufDerZeit):
         if index <= k.commit:
             return
         alt, k.commit = k.commit, index
+        if k.rolle == LEADER:  # the followers learn it later; telling only the leader is enough
+            welche = f"Eintrag {index}" if index == alt + 1 else f"Einträge {alt + 1}–{index}"
+            self._notiere(f"{k.name} schreibt {welche} fest (Commit-Index {index})")
         for i in range(alt + 1, index + 1):
             e = k.log[i - 1]
             frueher = self.festgeschrieben.get(i)

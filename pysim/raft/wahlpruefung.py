@@ -127,16 +127,24 @@ def fuehre_aus(
     knoten: int = 3,
     stimmregel: Stimmregel | None = None,
     anhalten: bool = True,
+    beobachte: Callable[[RaftSim], None] | None = None,
 ) -> tuple[RaftSim, str | None]:
     """Führt den Plan aus; gibt die Simulation und die erste Verletzung (oder ``None``).
 
     Mit ``anhalten`` steht die Simulation im Augenblick der ersten Verletzung still (für das
-    Bild); sonst läuft sie zu Ende."""
-    lauf = _laufe(tuple(plan), seed, knoten, stimmregel, anhalten)
+    Bild); sonst läuft sie zu Ende. ``beobachte(sim)`` läuft nach jedem Tick."""
+    lauf = _laufe(tuple(plan), seed, knoten, stimmregel, anhalten, beobachte)
     return lauf.sim, lauf.verletzung
 
 
-def _laufe(plan: Plan, seed: int, knoten: int, regel: Stimmregel | None, anhalten: bool) -> _Lauf:
+def _laufe(
+    plan: Plan,
+    seed: int,
+    knoten: int,
+    regel: Stimmregel | None,
+    anhalten: bool,
+    beobachte: Callable[[RaftSim], None] | None = None,
+) -> _Lauf:
     sim = RaftSim(knoten, seed=seed, stimmregel=regel)
     namen = sim.namen
     n = len(namen)
@@ -145,6 +153,8 @@ def _laufe(plan: Plan, seed: int, knoten: int, regel: Stimmregel | None, anhalte
     def ticke(t: int) -> bool:
         for _ in range(t):
             sim.tick(1)
+            if beobachte is not None:
+                beobachte(sim)
             if sim.verletzungen and anhalten:
                 return True
         return False

@@ -203,3 +203,24 @@ def test_a_console_task_of_the_queue_takes_the_queues_options(tmp_path: Path) ->
     )
     data = json.loads(convert(tmp_path, text).select_one(".lk-exercise__data")["data-lk-json"])
     assert (data["kind"], data["options"]) == ("queue", {"visibility_timeout": "7"})
+
+
+def test_the_raft_console_shows_its_election_and_takes_its_options(tmp_path: Path) -> None:
+    soup = convert(tmp_path, '```raft-konsole knoten="5" seed="3"\ntick 60\nstatus\n```\n')
+    console = soup.select_one("[data-lk-console]")
+    data = json.loads(console.select_one(".lk-console__data")["data-lk-json"])
+    assert data["kind"] == "raft" and data["setup"] == ["tick 60", "status"]
+    log = console.select_one(".lk-console__log").get_text()
+    assert "ist Leader in Term" in log and "Mehrheit 3 von 5" in log
+    assert "n5" in console.select_one(".lk-console__picture svg").get_text()
+
+
+def test_a_console_task_of_raft_names_its_model_sim(tmp_path: Path) -> None:
+    text = (
+        '```konsolen-aufgabe id="k" kind="raft" knoten="5"\n--- pruefung\n'
+        '@pruefe("Leader")\ndef _():\n    assert len(sim.namen) == 5\n'
+        "    assert sim.leader() is not None, 'Noch kein Leader.'\n"
+        "--- loesung\ntick 80\n```\n"
+    )
+    data = json.loads(convert(tmp_path, text).select_one(".lk-exercise__data")["data-lk-json"])
+    assert (data["kind"], data["options"]) == ("raft", {"knoten": "5"})

@@ -37,6 +37,31 @@ print(json.dumps({
 """
 
 
+KONSOLE = """
+import hashlib, json
+from pysim.raft import pruefe_wahl
+from pysim.raft.konsole import RaftKonsole
+
+k = RaftKonsole(knoten=5, seed=3)
+for zeile in [
+    "tick 50", "write x 1", "tick 5", "partition n1 n2", "write x 2 as b",
+    "tick 60", "pause n3 20", "absturz n4", "tick 30", "heal", "neustart n4",
+    "tick 40", "read x", "tick 10", "status", "history", "urteil",
+    "partition n9", "hilfe",
+]:
+    r = k.run(zeile)
+    print(json.dumps([r.ok, r.text, hashlib.sha256((r.svg or "").encode()).hexdigest()]))
+print(json.dumps(k.complete("absturz ")))
+
+def nur_laenge(a):
+    return (a.term == a.mein_term and a.meine_stimme in (None, a.kandidat)
+            and a.letzter_index >= a.mein_letzter_index)
+
+befund = pruefe_wahl(nur_laenge)
+print(json.dumps([befund.ok, str(befund), len(befund.bild().svg)]))
+"""
+
+
 def test_the_run_works_natively() -> None:
     [ergebnis] = run_natively([{"session": "r", "code": LAUF, "label": "raft"}])
     assert ergebnis["error"] is None, ergebnis["error"]
@@ -49,6 +74,25 @@ def test_the_run_works_natively() -> None:
 def test_a_raft_run_is_the_same_in_cpython_and_pyodide(pyodide: PyodideRunner) -> None:
     cells = [{"session": "r", "code": LAUF, "label": "raft"}]
     [theirs] = pyodide.run([{"name": "raft", "cells": cells}])["pages"][0]["results"]
+    [ours] = run_natively(cells)
+    assert ours["error"] is None, ours["error"]
+    assert theirs == ours
+
+
+def test_the_console_and_the_checker_work_natively() -> None:
+    [ergebnis] = run_natively([{"session": "r", "code": KONSOLE, "label": "raft-konsole"}])
+    assert ergebnis["error"] is None, ergebnis["error"]
+    zeilen = "".join(chunk for _, chunk in ergebnis["output"]).splitlines()
+    antworten = [json.loads(z) for z in zeilen[:19]]
+    assert [ok for ok, _, _ in antworten].count(False) == 1  # partition n9
+    befund = json.loads(zeilen[-1])
+    assert befund[0] is False and befund[1].startswith("Seed 18: ")
+
+
+@pytest.mark.pyodide
+def test_the_console_and_the_checker_are_the_same_in_pyodide(pyodide: PyodideRunner) -> None:
+    cells = [{"session": "r", "code": KONSOLE, "label": "raft-konsole"}]
+    [theirs] = pyodide.run([{"name": "raft-konsole", "cells": cells}])["pages"][0]["results"]
     [ours] = run_natively(cells)
     assert ours["error"] is None, ours["error"]
     assert theirs == ours
