@@ -1,6 +1,6 @@
 """Lesson "Konsens: Leader-Wahl und Raft" in the browser: build results and pictures, a
 cell run live, the two predictions, the vote-rule code task (judged by pruefe_wahl in the
-reader's Python), the diagnosis, the closing quiz and the pictures on a phone."""
+reader's Python), the console task with the old leader, the diagnosis, the closing quiz and the pictures on a phone."""
 
 from __future__ import annotations
 
@@ -77,6 +77,15 @@ def test_the_vote_rule_fails_without_the_up_to_date_check_and_passes_with_it(
     task.replace_code(data["loesung"])
     expect(task.check()).to_have_text(re.compile("Gelöst"), timeout=SLOW)
     task.expect_solved()
+
+
+def test_the_old_leaders_write_stays_open_and_the_cluster_heals(page: Page, site_url: str) -> None:
+    task = Exercise.opened(page, site_url + LESSON + "#raft-alter-leader")
+    task.root.scroll_into_view_if_needed()
+    task.type("partition n2", "write x 2 to n2", "tick 50", "write x 3", "tick 10")
+    task.check_fails("Nach der Heilung hat der alte Leader das Log des neuen")
+    task.type("heal", "tick 30")
+    task.check_solved()
 
 
 def test_the_diagnosis_and_the_closing_quiz(page: Page, site_url: str) -> None:
