@@ -11,8 +11,9 @@ So arbeitet die Simulation (``RaftSim``), alles auf einer simulierten Uhr (``pys
 - Ein Knoten gibt in einem Term höchstens eine Stimme, und nur einem Kandidaten, dessen Log
   mindestens so aktuell ist wie sein eigenes (letzter Term größer, oder gleich und das Log
   mindestens so lang).
-- Wer die Mehrheit hat, ist Leader. Er hängt einen leeren Eintrag an (damit Einträge früherer
-  Terme festgeschrieben werden können) und schickt alle ``herzschlag`` Ticks AppendEntries an
+- Wer die Mehrheit hat, ist Leader. Er hängt einen leeren Eintrag an: Erst wenn ein Eintrag
+  seines Terms festgeschrieben ist, weiß er, welche Einträge festgeschrieben sind, und mit ihm
+  sind es auch die früherer Terme. Er schickt alle ``herzschlag`` Ticks AppendEntries an
   jeden Follower: die Einträge ab dessen ``next_index``, mit Index und Term des Eintrags davor.
   Ein Follower nimmt sie nur an, wenn er diesen Eintrag davor hat (Log Matching); sonst geht der
   Leader einen Schritt zurück.
@@ -31,9 +32,15 @@ So arbeitet die Simulation (``RaftSim``), alles auf einer simulierten Uhr (``pys
   tut er danach).
 
 Vorbild: die Regeln in Abbildung 2 des Raft-Papers von Ongaro und Ousterhout („In Search of an
-Understandable Consensus Algorithm“), die Rollen wie in seiner Abbildung 4; der leere Eintrag
-eines neuen Leaders wie in Ongaros Dissertation, Abschnitt 6.4
-(https://github.com/ongardie/dissertation).
+Understandable Consensus Algorithm“, erweiterte Fassung), die Rollen wie in seiner Abbildung 4;
+Einträge früherer Terme zählt der Leader nicht (Abschnitt 5.4.2 und Abbildung 8 des Papers).
+Den leeren Eintrag zu Beginn eines Terms beschreiben Abschnitt 8 des Papers und Abschnitt 6.4
+von Ongaros Dissertation (https://github.com/ongardie/dissertation, Kapitel „Client
+interaction“), dort als Weg des Leaders, seinen Commit-Index zu erfahren.
+
+Abweichung: Die erweiterte Fassung (Abschnitt 6, Änderung der Mitglieder) lässt einen Knoten
+RequestVote ignorieren, solange er von einem Leader hört; hier nicht. Ein Knoten, der nach
+einer Partition mit höherem Term zurückkommt, setzt deshalb den Leader ab.
 
 Vereinfachungen: Clients erreichen jeden Knoten sofort, auch über eine Partition hinweg; sie
 versuchen es nicht von selbst noch einmal. Keine Snapshots, keine Änderung der Mitglieder.

@@ -45,6 +45,7 @@ from .regeln import ABGESTUERZT
 __all__ = [
     "AKTIONEN",
     "NACHLAUF",
+    "WARTEN",
     "Plan",
     "Schritt",
     "Wahlbefund",
@@ -56,7 +57,10 @@ __all__ = [
 #: So viele Ticks läuft die Uhr nach dem letzten Schritt noch (alles geheilt).
 NACHLAUF = 150
 
-#: Was ein Schritt tun kann.
+#: Ein Schritt, der nur wartet (entsteht beim Verkleinern aus einem, der nichts bewirkte).
+WARTEN = "warte"
+
+#: Was ein Schritt tun kann (``erzeuge_plan`` würfelt daraus).
 AKTIONEN = (
     "absturz",
     "neustart",
@@ -82,18 +86,29 @@ class Schritt:
     def text(self, namen: list[str]) -> str:
         """Der Schritt in Worten, z. B. ``nach 12 Ticks: n2 stürzt ab``."""
         name = namen[self.knoten % len(namen)]
+        mit = self.zahl % (len(namen) // 2)
         was = {
+            WARTEN: "nichts",
             "absturz": f"{name} stürzt ab",
             "neustart": f"{name} startet neu",
             "trenne_leader": "der Leader wird abgetrennt"
-            + (f" (mit {self.zahl % (len(namen) // 2)} weiteren)" if self.zahl else ""),
+            + ("" if not mit else " mit einem Follower" if mit == 1 else f" mit {mit} Followern"),
             "trenne": f"{name} wird abgetrennt",
             "heile": "die Partition heilt",
             "pausiere": f"{name} hält {5 + 10 * (self.zahl % 5)} Ticks an",
             "schreibe": f"ein Client schreibt {self.zahl} über den Leader",
             "lies": "ein Client liest über den Leader",
         }[self.aktion]
-        return f"nach {self.warten} Ticks: {was}"
+        if self.aktion == WARTEN:
+            return f"{self.warten} Ticks warten" if self.warten != 1 else "1 Tick warten"
+        wann = (
+            "sofort"
+            if self.warten == 0
+            else "nach 1 Tick"
+            if self.warten == 1
+            else f"nach {self.warten} Ticks"
+        )
+        return f"{wann}: {was}"
 
 
 #: Ein Störungsplan: die Schritte nacheinander.
@@ -198,8 +213,9 @@ def _laufe(
 
 
 def _verkleinere(plan: Plan, scheitert: Callable[[Plan], bool]) -> Plan:
-    """Like Hypothesis' shrinker, greedily: drop chunks and single steps, then shorten waits,
-    while the run still fails."""
+    """Like Hypothesis' shrinker, greedily, while the run still fails: drop chunks and single
+    steps; turn a step into a plain wait (one that had no effect keeps its timing so); fold
+    waits into the next step; shorten waits."""
     besser = True
     while besser:
         besser = False
@@ -214,13 +230,34 @@ def _verkleinere(plan: Plan, scheitert: Callable[[Plan], bool]) -> Plan:
                     i += groesse
             groesse //= 2
         for i, s in enumerate(plan):
-            for warten in (1, s.warten // 2):
+            if s.aktion != WARTEN:
+                kandidat = (*plan[:i], Schritt(s.warten, WARTEN), *plan[i + 1 :])
+                if scheitert(kandidat):
+                    plan, besser = kandidat, True
+        plan = _falte_warten(plan)
+        for i, s in enumerate(plan):
+            for warten in (0, s.warten // 2):
                 if warten < s.warten:
                     kandidat = (*plan[:i], replace(s, warten=warten), *plan[i + 1 :])
                     if scheitert(kandidat):
                         plan, besser = kandidat, True
                         break
     return plan
+
+
+def _falte_warten(plan: Plan) -> Plan:
+    """A wait followed by a step is the same as that step waiting longer (same run)."""
+    neu: list[Schritt] = []
+    vorher = 0
+    for s in plan:
+        if s.aktion == WARTEN:
+            vorher += s.warten
+            continue
+        neu.append(replace(s, warten=s.warten + vorher))
+        vorher = 0
+    if vorher:
+        neu.append(Schritt(vorher, WARTEN))
+    return tuple(neu)
 
 
 @dataclass(frozen=True)
@@ -260,6 +297,10 @@ class Wahlbefund:
     def __str__(self) -> str:
         if self.ok:
             return self.text
+        if not self.plan:
+            return (
+                f"{self.text}\nKleinster Plan: keine Störung; es genügt, die Uhr laufen zu lassen."
+            )
         return "\n".join([self.text, "Kleinster Plan:", *("  " + z for z in self.schritte())])
 
     def __repr__(self) -> str:

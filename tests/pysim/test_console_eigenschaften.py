@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pysim.console import ConsoleResult, LogKonsole, QueueKonsole, SagaKonsole
+from pysim.raft.konsole import RaftKonsole
 
 EINSTELLUNGEN = settings(max_examples=150, deadline=None)
 
@@ -53,6 +54,25 @@ QUEUE_ZEILEN = [
     "hilfe",
     "hilfe ack",
     "clear",
+]
+
+RAFT_ZEILEN = [
+    "tick 30",
+    "tick",
+    "write x 5",
+    "write x 6 to n2 as b",
+    "read x",
+    "read x from n1",
+    "partition n1",
+    "partition n1 n2",
+    "heal",
+    "absturz n2",
+    "neustart n2",
+    "pause n3 20",
+    "status",
+    "history",
+    "urteil",
+    "hilfe pause",
 ]
 
 STOERWOERTER = [
@@ -127,7 +147,7 @@ def zeilen_strategie(zeilen: list[str]) -> st.SearchStrategy[list[str]]:
     return st.lists(eine, max_size=40)
 
 
-def pruefe_ablauf(konsole: LogKonsole | QueueKonsole, zeilen: list[str]) -> list[str]:
+def pruefe_ablauf(konsole: LogKonsole | QueueKonsole | RaftKonsole, zeilen: list[str]) -> list[str]:
     ausgaben = []
     for zeile in zeilen:
         vorher = konsole.state_dump()
@@ -162,6 +182,13 @@ def test_queue_konsole_wirft_nie_und_fehler_aendern_nichts(
 ) -> None:
     erste = pruefe_ablauf(QueueKonsole(max_versuche=max_versuche), zeilen)
     assert pruefe_ablauf(QueueKonsole(max_versuche=max_versuche), zeilen) == erste
+
+
+@settings(max_examples=60, deadline=None)
+@given(zeilen=zeilen_strategie(RAFT_ZEILEN), knoten=st.sampled_from([3, 5]))
+def test_raft_konsole_wirft_nie_und_fehler_aendern_nichts(zeilen: list[str], knoten: int) -> None:
+    erste = pruefe_ablauf(RaftKonsole(knoten=knoten), zeilen)
+    assert pruefe_ablauf(RaftKonsole(knoten=knoten), zeilen) == erste
 
 
 @EINSTELLUNGEN

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from pysim.console import LogKonsole, QueueKonsole, SagaKonsole
 from pysim.console.basis import BasisKonsole
 from pysim.console.parser import EingabeFehler, EingabeFehlt
+from pysim.raft.konsole import RaftKonsole
 from tests.pysim.konsolen import vorbereitet
 
 LOG_VORBEREITUNG = [
@@ -44,6 +45,10 @@ def queue_konsole() -> QueueKonsole:
 
 def saga_konsole() -> SagaKonsole:
     return vorbereitet(SagaKonsole(), SAGA_VORBEREITUNG)
+
+
+def raft_konsole() -> RaftKonsole:
+    return vorbereitet(RaftKonsole(), ["tick 40", "write x 1", "partition n1", "tick 5"])
 
 
 def urteil(konsole: BasisKonsole[Any], zeile: str) -> str:
@@ -94,6 +99,12 @@ def test_queue_completion_leads_to_lines_the_parser_accepts(data: st.DataObject)
 @given(data=st.data())
 def test_saga_completion_leads_to_lines_the_parser_accepts(data: st.DataObject) -> None:
     pruefe_gang(saga_konsole(), data)
+
+
+@settings(max_examples=80, deadline=None)
+@given(data=st.data())
+def test_raft_completion_leads_to_lines_the_parser_accepts(data: st.DataObject) -> None:
+    pruefe_gang(raft_konsole(), data)
 
 
 @pytest.mark.parametrize(

@@ -63,3 +63,18 @@ def test_a_long_log_shows_its_last_entries_and_a_crash_is_named() -> None:
 def test_an_empty_cluster_draws() -> None:
     svg = RaftSim().bild().svg
     assert "noch keine Operation" in svg and "kein Leader" in svg
+
+
+def test_the_ring_shows_cut_links_and_each_message_on_its_way() -> None:
+    sim = RaftSim(5, seed=2)
+    sim.tick(60)
+    sim.trenne(["n1", "n2"])
+    sim.tick(1)
+    svg = sim.bild().svg
+    root = allgemeine_regeln(svg)
+    linien = [el.get("style") or "" for el in root.iter(NS + "line")]
+    getrennt = [s for s in linien if "--pysim-warn" in s and "dasharray" in s]
+    assert len(getrennt) == 2 * 3  # every link between {n1, n2} and {n3, n4, n5}
+    assert len(linien) == 10  # five nodes, every pair
+    assert klassen(svg, "kreis") == 5
+    assert klassen(svg, "nachricht") == len(sim.unterwegs)

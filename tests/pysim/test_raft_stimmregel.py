@@ -8,7 +8,11 @@ import pytest
 from pysim.fehler import SimFehler, UngueltigeEingabe
 from pysim.raft import (
     LEADER,
+    WARTEN,
+    Eintrag,
+    Knoten,
     RaftSim,
+    Schritt,
     Stimmanfrage,
     erzeuge_plan,
     fuehre_aus,
@@ -135,7 +139,14 @@ def test_each_wrong_rule_fails_in_the_default_seeds(regel: object, knoten: int) 
     assert len(befund.plan) <= len(erzeuge_plan(befund.seed, knoten))
     assert sim.verletzungen and sim.verletzungen[0] == verletzung
     assert "<svg" in befund.bild().svg
-    assert str(befund).splitlines()[1] == "Kleinster Plan:"
+    assert str(befund).splitlines()[1].startswith("Kleinster Plan:")
+    # locally smallest: without any one step, or with it only waiting, the run passes
+    for i, s in enumerate(befund.plan):
+        ohne = befund.plan[:i] + befund.plan[i + 1 :]
+        warten = (*befund.plan[:i], Schritt(s.warten, WARTEN), *befund.plan[i + 1 :])
+        for p in (ohne, warten) if s.aktion != WARTEN else (ohne,):
+            _, v = fuehre_aus(p, seed=befund.seed, knoten=knoten, stimmregel=regel)  # type: ignore[arg-type]
+            assert v is None, (i, s)
 
 
 def test_the_texts_name_the_violation() -> None:
@@ -152,3 +163,32 @@ def test_a_schedule_is_deterministic_and_seeded() -> None:
     assert pruefe_wahl(ignoriert_terme).text == pruefe_wahl(ignoriert_terme).text
     with pytest.raises(UngueltigeEingabe, match="mindestens einen Seed"):
         pruefe_wahl(raft_stimmregel, seeds=[])
+
+
+def test_a_history_that_is_not_linearizable_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a broken state machine: writes are answered but never applied, so reads see None
+    richtig = RaftSim._wende_an
+
+    def vergesslich(self: RaftSim, k: Knoten, index: int, e: Eintrag) -> None:
+        if e.f == "write":
+            e = Eintrag(e.term, "noop", client=e.client, nummer=e.nummer)
+        richtig(self, k, index, e)
+
+    monkeypatch.setattr(RaftSim, "_wende_an", vergesslich)
+    befund = pruefe_wahl(raft_stimmregel, seeds=range(20))
+    assert not befund.ok
+    assert "Der Verlauf der Clients ist nicht linearisierbar: " in befund.text
+    assert any("liest" in z for z in befund.schritte())
+
+
+def test_a_step_in_words() -> None:
+    namen = ["n1", "n2", "n3", "n4", "n5"]
+    assert Schritt(0, "absturz", 1).text(namen) == "sofort: n2 stürzt ab"
+    assert Schritt(1, "trenne_leader", 0, 1).text(namen) == (
+        "nach 1 Tick: der Leader wird abgetrennt mit einem Follower"
+    )
+    assert Schritt(12, "trenne_leader", 0, 2).text(namen) == (
+        "nach 12 Ticks: der Leader wird abgetrennt"
+    )
+    assert Schritt(7, "pausiere", 2, 1).text(namen) == "nach 7 Ticks: n3 hält 15 Ticks an"
+    assert Schritt(7, WARTEN).text(namen) == "7 Ticks warten"

@@ -99,7 +99,13 @@ def test_lessonkit_kennt_die_konsole() -> None:
 
 def test_jede_konsole_zeigt_ihr_modell_als_modell() -> None:
     """Exercise checks read every kind's model the same way (``modell``)."""
-    eigener_name = {"log": "log", "queue": "queue", "replik": "speicher", "saga": "sim"}
+    eigener_name = {
+        "log": "log",
+        "queue": "queue",
+        "raft": "sim",
+        "replik": "speicher",
+        "saga": "sim",
+    }
     assert set(KINDS) == set(eigener_name)
     for kind, neue_konsole in KINDS.items():
         konsole = neue_konsole({})

@@ -1,0 +1,56 @@
+"""The Raft console (``raft-konsole``) in the browser: typed commands change text and
+picture, a bad one is a German error, the picture fits a phone.
+
+It runs on the first page that has a Raft console, the lesson "Konsens: Leader-Wahl und
+Raft"; while that page has none, the tests are skipped with that reason. The commands hold
+whatever the page's console set up before."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.pages import Console, phone_page, picture_widths
+from tests.conftest import ROOT
+
+SEITE = ROOT / "docs" / "lektionen" / "konsens-raft.md"
+LESSON = "lektionen/konsens-raft/"
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        not SEITE.exists() or "```raft-konsole" not in SEITE.read_text(encoding="utf-8"),
+        reason="no page has a raft-konsole yet (docs/lektionen/konsens-raft.md)",
+    ),
+]
+
+
+def test_commands_change_text_and_picture(page: Page, site_url: str) -> None:
+    page.goto(site_url + LESSON)
+    raft = Console.first(page, kind="raft")
+    expect(raft.root.locator(".lk-console__head")).to_contain_text("Raft-Konsole")
+    before = raft.picture.inner_html()
+    expect(raft.command("tick 50")).to_contain_text(re.compile(r"Zeit: t=\d+ \(\+50\)\."))
+    assert raft.picture.inner_html() != before
+    expect(raft.picture.locator("svg title")).to_contain_text("Raft bei t=")
+    entry = raft.expect_answer("status", "Mehrheit")
+    expect(entry).to_contain_text("KNOTEN")
+    raft.expect_answer("partition n1", "Partition: n1 |")
+    expect(raft.picture.locator("svg")).to_contain_text("Partition: n1 |")
+    raft.expect_answer("heal", "Partition geheilt.")
+    entry = raft.command("partition n9")
+    expect(entry).to_have_class(re.compile("lk-console__entry--error"))
+    expect(entry).to_contain_text("Den Knoten „n9“ gibt es nicht.")
+    raft.expect_answer("urteil", "Sicherheit")
+
+
+def test_the_picture_fits_a_phone(browser: object, site_url: str) -> None:
+    with phone_page(browser, site_url + LESSON) as page:
+        raft = Console.first(page, kind="raft")
+        expect(raft.picture.locator("svg")).to_be_visible()
+        widths = picture_widths(page, "[data-kind=raft] .lk-console__picture svg")
+        assert widths and max(widths) <= 390, widths
+        overflow = page.evaluate("document.documentElement.scrollWidth")
+        assert overflow <= 390, overflow
