@@ -57,7 +57,12 @@ PACKAGED = (
     ("lessonkit", "bridge.py"),
     ("lessonkit", "checks.py"),
     ("lessonkit", "challenges.py"),
+    ("lessonkit", "stdlib.py"),
 )
+
+#: An empty zip, which the worker gives Pyodide in place of the standard library when it
+#: starts from the snapshot: the library comes on demand (lessonkit/stdlib.py).
+EMPTY_STDLIB = "python_stdlib_empty.zip"
 
 
 def write_if_changed(path: Path, data: bytes) -> bool:
@@ -137,6 +142,12 @@ def build_snapshot(packages: str, out: Path = OUT) -> str | None:
     return name
 
 
+def empty_zip() -> bytes:
+    buffer = io.BytesIO()
+    zipfile.ZipFile(buffer, "w").close()
+    return buffer.getvalue()
+
+
 def compress_snapshot(packed: bytes) -> bytes:
     """Zstandard level 19 with the size in the frame (the reader allocates once); the
     same bytes for the same input, so an unchanged snapshot keeps its name."""
@@ -144,7 +155,12 @@ def compress_snapshot(packed: bytes) -> bytes:
 
 
 def write_runtime(packages: str, snapshot: str | None, out: Path = OUT) -> None:
-    runtime = {"packages": packages, "pyodide": "pyodide/", "snapshot": snapshot}
+    runtime = {
+        "packages": packages,
+        "pyodide": "pyodide/",
+        "snapshot": snapshot,
+        "emptyStdlib": EMPTY_STDLIB,
+    }
     write_if_changed(out / "runtime.json", (json.dumps(runtime, indent=2) + "\n").encode())
 
 
@@ -157,6 +173,7 @@ def build_all(out: Path = OUT) -> None:
     """Everything the site needs in ``docs/assets/generated``."""
     for name in PYODIDE_FILES:
         copy_if_changed(NODE_MODULES / "pyodide" / name, out / "pyodide" / name)
+    write_if_changed(out / "pyodide" / EMPTY_STDLIB, empty_zip())
     copy_if_changed(NODE_MODULES / "mermaid" / "dist" / "mermaid.min.js", out / "mermaid.min.js")
     packages = build_packages(out)
     write_runtime(packages, build_snapshot(packages, out), out)

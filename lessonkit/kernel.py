@@ -398,6 +398,13 @@ async def _evaluate(code: CodeType, namespace: dict[str, Any]) -> Any:
     return value
 
 
+#: Added to Python's "No module named …": what this course's Python holds.
+MISSING_MODULE_NOTE = (
+    "Hinweis: Das Modul „{name}“ gibt es in diesem Python nicht. Der Kurs bringt Pythons "
+    "Standardbibliothek und pysim mit, aber keine Pakete von PyPI (etwa numpy oder requests)."
+)
+
+
 def format_error(exc: BaseException) -> str:
     """A short traceback in German that lists only frames of cells, at most ``MAX_ERROR_CHARS``."""
     # None stands for the frames left out of a deep recursion.
@@ -430,6 +437,8 @@ def format_error(exc: BaseException) -> str:
     name = getattr(exc, "name", None) if isinstance(exc, NameError) else None
     if isinstance(name, str) and name in JS_LITERALS:
         lines.append(js_literal_note(name) + "\n")
+    if isinstance(exc, ModuleNotFoundError) and str(exc).startswith("No module named"):
+        lines.append(MISSING_MODULE_NOTE.format(name=exc.name or "?") + "\n")
     text = "".join(lines)
     if len(text) > MAX_ERROR_CHARS:
         text = (

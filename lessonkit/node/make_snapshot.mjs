@@ -58,6 +58,9 @@ for module in pkgutil.walk_packages(pysim.__path__, "pysim."):
     importlib.import_module(module.name)
 # What the lessons import besides pysim.
 import asyncio, ast, json, sqlite3, random, dataclasses, collections, difflib, time
+# The reader starts without the standard library's zip; it comes when first needed.
+import lessonkit.stdlib
+lessonkit.stdlib.install(lessonkit.stdlib.top_level_names())
 `);
 const snapshot = pyodide.makeMemorySnapshot();
 // The stack below its pointer is unused; what earlier calls left there need not be stored.

@@ -169,9 +169,10 @@ def _urteil(sim: RaftSim) -> str:
     if not ops:
         return "noch keine Operation der Clients"
     u = sim.urteil()
+    zahl = "1 Operation" if ops == 1 else f"{ops} Operationen"
     if not u.entschieden:
-        return f"{ops} Operationen: unentschieden"
-    return f"{ops} Operationen: " + ("linearisierbar ✓" if u.ok else "nicht linearisierbar ✗")
+        return f"{zahl}: unentschieden"
+    return f"{zahl}: " + ("linearisierbar ✓" if u.ok else "nicht linearisierbar ✗")
 
 
 def beschreibung(sim: RaftSim) -> str:

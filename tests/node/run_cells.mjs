@@ -8,6 +8,7 @@
 // Each page starts with fresh namespaces. A plain start and a start from the memory
 // snapshot (as the site does) are two Pyodides, each made on its first job.
 import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { loadPyodide } from "pyodide";
 import { ZSTDDecoder } from "zstddec";
@@ -30,7 +31,11 @@ async function fromSnapshot() {
   const packed = decoder.decode(new Uint8Array(readFileSync(snapshotPath)));
   const restore = restoring(Promise.resolve(unpackPages(packed)));
   try {
-    const pyodide = await loadPyodide({ _loadSnapshot: restore.snapshot });
+    // As the browser's worker: an empty standard library, the full one on demand.
+    const stdLibURL = join(dirname(snapshotPath), "pyodide", "python_stdlib_empty.zip");
+    const pyodide = await loadPyodide({ _loadSnapshot: restore.snapshot, stdLibURL });
+    const full = join(dirname(snapshotPath), "pyodide", "python_stdlib.zip");
+    pyodide.pyimport("lessonkit.stdlib").set_fetch(() => new Uint8Array(readFileSync(full)));
     // A snapshot Pyodide refused would have thrown; make sure it was this one.
     if (pyodide.runPython("import sys; 'pysim' in sys.modules") !== true) throw new Error("not restored");
     return pyodide;

@@ -21,13 +21,16 @@ declare const self: DedicatedWorkerGlobalScope;
 interface Runtime {
   packages: string;
   pyodide: string;
-  /** A gzip-compressed memory snapshot with the packages imported, or null. */
+  /** A compressed memory snapshot with the packages imported, or null. */
   snapshot: string | null;
+  /** An empty zip in Pyodide's folder: the standard library of a start from the snapshot. */
+  emptyStdlib?: string;
 }
 
 interface LoadOptions {
   indexURL: string;
   packageBaseUrl: string;
+  stdLibURL?: string;
   _loadSnapshot?: Promise<Uint8Array>;
 }
 
@@ -43,19 +46,37 @@ async function start(
   load: LoadPyodide,
   snapshot: Promise<Unpacked> | null,
   options: LoadOptions,
-): Promise<PyodideInterface> {
+  emptyStdlib: URL | null,
+): Promise<{ pyodide: PyodideInterface; fromSnapshot: boolean }> {
   if (snapshot) {
     // The snapshot is finished with the module's own memory once Pyodide has instantiated it.
     const restore = restoring(snapshot);
+    // It holds every module the course imports: the standard library comes only on demand.
+    const lean = emptyStdlib ? { ...options, stdLibURL: emptyStdlib.href } : options;
     try {
-      return await load({ ...options, _loadSnapshot: restore.snapshot });
+      return { pyodide: await load({ ...lean, _loadSnapshot: restore.snapshot }), fromSnapshot: true };
     } catch (error) {
       console.warn("lessonkit: Speicherabbild nicht nutzbar, Python startet ohne.", error);
     } finally {
       restore.undo();
     }
   }
-  return load(options);
+  return { pyodide: await load(options), fromSnapshot: false };
+}
+
+/**
+ * The full standard library's bytes, fetched synchronously (allowed in a worker): the
+ * first import of a module the snapshot does not hold waits for it (lessonkit/stdlib.py).
+ */
+function stdlibFetcher(url: URL): () => Uint8Array {
+  return () => {
+    const request = new XMLHttpRequest();
+    request.open("GET", url.href, false);
+    request.responseType = "arraybuffer";
+    request.send();
+    if (request.status !== 200) throw new Error(`HTTP ${request.status}`);
+    return new Uint8Array(request.response as ArrayBuffer);
+  };
 }
 
 function post(message: FromWorker): void {
@@ -100,8 +121,14 @@ async function boot(): Promise<Python> {
   // packageBaseUrl: never fall back to a CDN for packages; everything comes from this site.
   const options = { indexURL: pyodideBase.href, packageBaseUrl: pyodideBase.href };
   meter.startPhase();
-  const pyodide = await start(module.loadPyodide, snapshot, options);
+  const emptyStdlib = runtime.emptyStdlib ? new URL(runtime.emptyStdlib, pyodideBase) : null;
+  const { pyodide, fromSnapshot } = await start(module.loadPyodide, snapshot, options, emptyStdlib);
   stage("loadPyodide");
+  if (fromSnapshot && emptyStdlib) {
+    const stdlib = pyodide.pyimport("lessonkit.stdlib") as PyProxy;
+    stdlib.set_fetch(stdlibFetcher(new URL("python_stdlib.zip", pyodideBase)));
+    stdlib.destroy();
+  }
   // The snapshot holds Python's memory but no files: the packages zip, for later imports.
   installPackages(pyodide, new Uint8Array(await packages));
   // The snapshot was made with a fixed entropy stream (lessonkit/node/make_snapshot.mjs):
