@@ -82,8 +82,9 @@ def test_code_that_defines_no_node_gets_a_german_message(page: Page, site_url: s
     )
 
 
-#: The first three challenges, each with a wrong node a reader might write first and what
-#: the verdict of its failing seed names (the lost or doubled value).
+#: The first three challenges and the lease challenge, each with a wrong node a reader might
+#: write first and what the verdict of its failing seed names (the lost or doubled value, the
+#: cas that lost an update).
 ERSTE = [
     pytest.param(
         "herausforderungen/echo/",
@@ -107,6 +108,14 @@ ERSTE = [
         None,  # the starting node: it keeps nothing
         r"Knoten n1 (kennt \d+ nicht|fehlen \d+ bestätigte Werte)",
         id="broadcast-einzeln",
+    ),
+    pytest.param(
+        "herausforderungen/lease/",
+        "leader-lease",
+        None,  # the starting node: read and write without a lease, so a cas loses an update
+        r"Nicht linearisierbar: Schlüssel \[0\]\. CAS \[0\] \d→\d \(Client c\d\) lässt sich "
+        r"nicht einordnen",
+        id="leader-lease",
     ),
 ]
 

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pysim.cluster import Cluster, FencingKV, Knoten, LeaseDienst, LeaseRegister, Nachricht, lauf
 from pysim.cluster.lasten import LASTEN
+from tests.pyodide import PyodideRunner, run_natively
+from tests.pysim.knoten_beispiele import LEASE_MIT_TOKEN, LEASE_OHNE_TOKEN
 
 
 class Still(Knoten):
@@ -120,3 +124,54 @@ def test_the_lease_workload_offers_the_two_services_and_mostly_cas() -> None:
     assert all(e["key"] == 0 for e in ergebnis.geschichte)
     # A node that always refuses is safe: nothing wrong, nothing done.
     assert ergebnis.last.pruefe(ergebnis).ok
+
+
+LEASE_URTEILE = """
+import hashlib, json
+from lessonkit import challenges
+from pysim.cluster import FehlerAntwort, KeineAntwort, Knoten
+
+{knoten}
+vorgabe = challenges.Vorgabe(
+    last="lease-kv", stoerungen=("pause", "absturz"), anzahl_stoerungen=2, seeds=5
+)
+seeds = []
+for seed in range(1, 6):
+    o = challenges.seed_outcome(LeaseKnoten, vorgabe, seed, "")
+    seeds.append([o["ok"], o["urteil"], o["kennung"],
+                  hashlib.sha256(o["svg"].encode()).hexdigest()])
+print(json.dumps(seeds, ensure_ascii=False))
+"""
+
+
+def _zellen() -> list[dict[str, str]]:
+    return [
+        {"session": name, "code": LEASE_URTEILE.replace("{knoten}", quelle), "label": name}
+        for name, quelle in (("ohne", LEASE_OHNE_TOKEN), ("mit", LEASE_MIT_TOKEN))
+    ]
+
+
+def _seeds(ergebnis: dict[str, Any]) -> list[list[Any]]:
+    assert ergebnis["error"] is None, ergebnis["error"]
+    return json.loads("".join(chunk for _, chunk in ergebnis["output"]))
+
+
+def test_without_a_token_a_seed_fails_with_the_cas_named_and_with_tokens_every_seed_passes() -> (
+    None
+):
+    ohne, mit = (_seeds(e) for e in run_natively(_zellen()))
+    gescheitert = [s for s in ohne if not s[0]]
+    assert gescheitert
+    assert all("lässt sich nicht einordnen" in s[1][0] for s in gescheitert)
+    assert gescheitert[0][1][0].startswith("Nicht linearisierbar: Schlüssel [0]. CAS [0]")
+    assert all(s[0] for s in mit)
+
+
+@pytest.mark.pyodide
+def test_lease_challenge_verdicts_are_the_same_in_cpython_and_pyodide(
+    pyodide: PyodideRunner,
+) -> None:
+    zellen = _zellen()
+    theirs = pyodide.run([{"name": "lease", "cells": zellen}])["pages"][0]["results"]
+    ours = run_natively(zellen)
+    assert [_seeds(e) for e in theirs] == [_seeds(e) for e in ours]
