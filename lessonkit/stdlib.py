@@ -34,7 +34,9 @@ def forget_zip_contents() -> None:
     """Drop what Python remembers of the standard library's zip (its table of contents,
     the importers for it): the reader's file at that path is another one."""
     zipimport._zip_directory_cache.pop(ZIP_PATH, None)  # type: ignore[attr-defined]
-    for path in [p for p in sys.path_importer_cache if p == ZIP_PATH or p.startswith(ZIP_PATH + "/")]:
+    for path in [
+        p for p in sys.path_importer_cache if p == ZIP_PATH or p.startswith(ZIP_PATH + "/")
+    ]:
         del sys.path_importer_cache[path]
 
 

@@ -4,8 +4,9 @@
   ``antworte``, ``await frage``, ``await warte``, ``spaeter``, ``alle``, ``uhr``, ``speicher``),
 - ``Cluster``: Knoten, Netz (Laufzeit, Verlust, Trennungen) und Dienste auf einer ``Zeit``,
 - ``Stoerung`` und ``zufaelliger_plan``: der Nemesis (teilen, isolieren, Brücke, Absturz, Pause, Uhr),
-- ``LinKV``, ``SeqKV``, ``LwwKV``: Maelstroms Dienste ``lin-kv``, ``seq-kv``, ``lww-kv``,
-- Lasten: ``Echo``, ``EindeutigeIds``, ``Broadcast``, ``Zaehler``, ``Register``, ``KafkaLog``,
+- ``LinKV``, ``SeqKV``, ``LwwKV``: Maelstroms Dienste ``lin-kv``, ``seq-kv``, ``lww-kv``;
+  ``LeaseDienst`` (``lease``) und ``FencingKV`` (``fence-kv``) für Leases und Fencing,
+- Lasten: ``Echo``, ``EindeutigeIds``, ``Broadcast``, ``Zaehler``, ``Register``, ``LeaseRegister``, ``KafkaLog``,
 - ``lauf``: ein ganzer Lauf mit Geschichte (``Lauf``), wiederholbar aus seiner ``kennung``.
 
 Wie das zu Maelstrom passt und was vereinfacht ist: ``pysim.cluster.knoten`` und
@@ -13,9 +14,19 @@ Wie das zu Maelstrom passt und was vereinfacht ist: ``pysim.cluster.knoten`` und
 """
 
 from .cluster import Cluster, HandlerFehler, LaufAbgebrochen, Sendung
-from .dienste import DIENSTE, LinKV, LwwKV, SeqKV
+from .dienste import DIENSTE, FencingKV, LeaseDienst, LinKV, LwwKV, SeqKV
 from .knoten import FehlerAntwort, KeineAntwort, Knoten
-from .lasten import Broadcast, Echo, EindeutigeIds, Geplant, KafkaLog, Last, Register, Zaehler
+from .lasten import (
+    Broadcast,
+    Echo,
+    EindeutigeIds,
+    Geplant,
+    KafkaLog,
+    Last,
+    LeaseRegister,
+    Register,
+    Zaehler,
+)
 from .lauf import RUHE, Lauf, lauf
 from .nachricht import FEHLERCODES, Nachricht, UngueltigeNachricht
 from .stoerungen import FENSTER, Stoerung, plan_aus_text, zufaelliger_plan
@@ -30,6 +41,7 @@ __all__ = [
     "Echo",
     "EindeutigeIds",
     "FehlerAntwort",
+    "FencingKV",
     "Geplant",
     "HandlerFehler",
     "KafkaLog",
@@ -38,6 +50,8 @@ __all__ = [
     "Last",
     "Lauf",
     "LaufAbgebrochen",
+    "LeaseDienst",
+    "LeaseRegister",
     "LinKV",
     "LwwKV",
     "Nachricht",

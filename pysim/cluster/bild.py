@@ -2,6 +2,8 @@
 
 - Eine senkrechte Linie je Knoten (``n1`` …) und je Client (``c1`` …); die Zeit läuft nach unten,
   links steht sie als ``t=…``. So passt ein Lauf auch auf ein Telefon (man scrollt nach unten).
+  Hat ein Knoten einen Dienst gefragt (``lin-kv``, ``lease``, …), hat der Dienst links eine
+  eigene Linie.
 - Eine Nachricht ist ein Strich vom Senden zur Ankunft. Rot gestrichelt mit ✕: Sie ging
   verloren (im Netz, an einer Trennung oder bei einem abgestürzten Empfänger). Nachrichten
   ohne Laufzeit (zwischen Client und Knoten) im selben Tick liegen leicht untereinander:
@@ -31,6 +33,8 @@ if TYPE_CHECKING:
 LINKS = 44
 OBEN = 34
 SPALTE = 46
+#: A service's column: its name (``fence-kv``) is longer than a node's.
+DIENST_SPALTE = 72
 PRO_TICK = 6
 MAX_NACHRICHTEN = 400
 #: A stretch without anything happening longer than this is drawn short, with its length.
@@ -101,8 +105,16 @@ def raumzeit(lauf: Lauf, zeugen: Iterable[int] = (), titel: str = "") -> Bild:
     cluster = lauf.cluster
     hervor = set(zeugen)
     clients = sorted({e["client"] for e in lauf.geschichte}, key=lambda c: int(c[1:]))
-    spalten = [*cluster.ids, *clients]
-    x = {name: LINKS + SPALTE // 2 + i * SPALTE for i, name in enumerate(spalten)}
+    # Services the nodes asked (lin-kv, lease, ...): columns of their own, left of the nodes.
+    benutzt = {n for s in cluster.sendungen for n in (s.nachricht.src, s.nachricht.dest)}
+    dienste = [d for d in lauf.last.dienste if d in benutzt]
+    spalten = [*dienste, *cluster.ids, *clients]
+    x: dict[str, int] = {}
+    rechts = LINKS
+    for name in spalten:
+        weite = DIENST_SPALTE if name in dienste else SPALTE
+        x[name] = rechts + weite // 2
+        rechts += weite
     ende = max([cluster.zeit.now, *(e["time"] for e in lauf.geschichte)])
 
     zeiten = [0, ende, *(e["time"] for e in lauf.geschichte), *(e.zeit for e in cluster.ereignisse)]
@@ -110,7 +122,7 @@ def raumzeit(lauf: Lauf, zeugen: Iterable[int] = (), titel: str = "") -> Bild:
         zeiten += [s.gesendet, s.ankunft if s.ankunft is not None else s.gesendet + 2]
     y = _Achse(zeiten)
     # A shortened quiet stretch is labelled right of the last column, in a margin of its own.
-    breite = LINKS + len(spalten) * SPALTE + 8 + (RAND_LUECKE if y.luecken else 0)
+    breite = rechts + 8 + (RAND_LUECKE if y.luecken else 0)
     hoehe = y(ende) + 24
     zwischen = [
         s for s in cluster.sendungen if s.nachricht.src != "c0" and s.nachricht.dest != "c0"
@@ -126,19 +138,20 @@ def raumzeit(lauf: Lauf, zeugen: Iterable[int] = (), titel: str = "") -> Bild:
         f"{sum(1 for e in cluster.ereignisse if e.art == 'pause')} Pausen."
     )
     z = Zeichnung(breite, hoehe, titel or f"Raum-Zeit-Bild des Laufs {lauf.kennung}", beschreibung)
+    knoten_links = x[cluster.ids[0]] - SPALTE // 2
     knoten_rechts = x[cluster.ids[-1]] + SPALTE // 2 - 4
-    for von, bis, e in teilungen:
+    for von, bis, e in teilungen:  # partitions cut nodes only, never a service
         z.rechteck(
-            LINKS + 2,
+            knoten_links + 2,
             y(von),
-            knoten_rechts - LINKS - 2,
+            knoten_rechts - knoten_links - 2,
             max(2, y(bis) - y(von)),
             fuellung="cell",
             rand="warn",
             gestrichelt=True,
             rund=2,
         )
-        z.text(LINKS + 6, y(von) + 11, kuerze(e.text, 40), groesse=10, farbe_name="warn")
+        z.text(knoten_links + 6, y(von) + 11, kuerze(e.text, 40), groesse=10, farbe_name="warn")
     for name in spalten:
         z.text(x[name], OBEN, name, anker="middle", fett=True, mono=True)
         z.linie(x[name], OBEN + 6, x[name], y(ende), farbe_name="line")

@@ -14,6 +14,18 @@ antwortet ``cas_ok``, Fehler 22 (precondition-failed), wenn der Wert nicht ``fro
 - ``lww-kv`` (absichtlich schlecht, wie bei Maelstrom): mehrere Kopien, jede Anfrage trifft eine
   zufällige; jedes Schreiben bekommt einen Zeitstempel, die Kopien gleichen sich alle paar Ticks
   ab, und der größere Zeitstempel gewinnt (last write wins). Lesen kann zurückspringen.
+
+Zwei Dienste gibt es bei Maelstrom nicht; der Kurs hat sie für Lektion 9 (Leases, Fencing):
+
+- ``lease`` ist ein Sperrdienst: ``acquire`` antwortet ``acquire_ok`` mit ``token`` und ``ttl``
+  (die Lease gilt ``ttl`` Ticks), oder Fehler 11 (temporarily-unavailable) mit ``holder``, wenn
+  ein anderer Knoten sie hält. Jede Vergabe, auch eine Verlängerung durch den Halter, bekommt einen
+  größeren Token. ``release`` gibt die Lease frei. Vereinfacht: Der Dienst ist ein Rechner, der
+  nie ausfällt, und misst mit der richtigen Zeit des Clusters.
+- ``fence-kv`` ist ein Speicher wie eine Datei in S3: nur ``read`` und ``write``, kein ``cas``.
+  Trägt eine Anfrage ein Feld ``token``, prüft er es: Ist es kleiner als der größte Token, den
+  er schon sah, lehnt er ab (Fehler 22, nichts geschehen); sonst merkt er sich den Token. Eine
+  Anfrage ohne ``token`` prüft er nicht.
 """
 
 from __future__ import annotations
@@ -210,5 +222,79 @@ class LwwKV(_Speicherdienst):
         return {"type": "cas_ok"}
 
 
+class LeaseDienst:
+    """``lease``: ein Sperrdienst mit Leases von ``ttl`` Ticks und wachsenden Fencing Tokens."""
+
+    name = "lease"
+    #: How long a lease lasts, in ticks of the cluster's true time.
+    TTL = 5
+
+    def __init__(self, cluster: Cluster) -> None:
+        self.cluster = cluster
+        self.halter: str | None = None
+        self.bis = 0
+        self.token = 0
+        cluster.anmelden(self.name, self.empfang)
+
+    def empfang(self, nachricht: Nachricht) -> None:
+        jetzt = self.cluster.zeit.now
+        wer, typ = nachricht.src, nachricht.typ
+        frei = self.halter is None or jetzt >= self.bis
+        if typ == "acquire":
+            if frei or self.halter == wer:
+                self.token += 1
+                self.halter, self.bis = wer, jetzt + self.TTL
+                antwort = {"type": "acquire_ok", "token": self.token, "ttl": self.TTL}
+            else:
+                antwort = {
+                    **_fehler(11, f"{self.halter} hält die Lease noch {self.bis - jetzt} Ticks"),
+                    "holder": self.halter,
+                }
+        elif typ == "release":
+            if self.halter == wer:
+                self.halter = None
+            antwort = {"type": "release_ok"}
+        else:
+            antwort = _fehler(10, f"lease kennt „{typ}“ nicht, nur acquire und release")
+        if "msg_id" in nachricht.body:
+            antwort["in_reply_to"] = nachricht.body["msg_id"]
+        self.cluster.sende(self.name, wer, antwort)
+
+
+class FencingKV(_Speicherdienst):
+    """``fence-kv``: ``read`` und ``write`` (kein ``cas``); ein älterer ``token`` wird abgelehnt."""
+
+    name = "fence-kv"
+
+    def __init__(self, cluster: Cluster) -> None:
+        super().__init__(cluster)
+        self.werte: dict[Any, Any] = {}
+        self.hoechster: int | None = None
+
+    def empfang(self, nachricht: Nachricht) -> None:
+        token = nachricht.body.get("token")
+        if nachricht.typ == "cas":
+            antwort = _fehler(10, "fence-kv kennt kein cas, nur read und write")
+        elif token is not None and (not isinstance(token, int) or isinstance(token, bool)):
+            antwort = _fehler(12, f"„token“ ist eine ganze Zahl, nicht {token!r}")
+        elif token is not None and self.hoechster is not None and token < self.hoechster:
+            antwort = _fehler(22, f"Token {token} ist älter als Token {self.hoechster}")
+        else:
+            if token is not None:
+                self.hoechster = token
+            super().empfang(nachricht)
+            return
+        if "msg_id" in nachricht.body:
+            antwort["in_reply_to"] = nachricht.body["msg_id"]
+        self.cluster.sende(self.name, nachricht.src, antwort)
+
+    def lies(self, wer: str, key: Any) -> dict[str, Any]:
+        return self._lesen(self.werte, key)
+
+    def schreibe(self, wer: str, key: Any, wert: Any) -> dict[str, Any]:
+        self.werte[_schluessel(key)] = wert
+        return {"type": "write_ok"}
+
+
 #: The services a cluster can offer, by name.
-DIENSTE: dict[str, type[_Speicherdienst]] = {d.name: d for d in (LinKV, SeqKV, LwwKV)}
+DIENSTE: dict[str, Any] = {d.name: d for d in (LinKV, SeqKV, LwwKV, LeaseDienst, FencingKV)}

@@ -1,6 +1,7 @@
-"""Broadcast nodes the tests share, as the reader would write them (source text) and as
-classes: one that forwards without retries (loses values in a partition) and one that asks
-each neighbour until it answers (passes)."""
+"""Nodes the tests share, as the reader would write them (source text) and as classes:
+broadcast nodes, one that forwards without retries (loses values in a partition) and one that
+asks each neighbour until it answers (passes); lease nodes for ``lease-kv``, one that takes the
+lease but sends no token (loses an update) and one that fences every request (passes)."""
 
 from __future__ import annotations
 
@@ -48,6 +49,47 @@ MIT_WIEDERHOLUNG = WEITERSAGER.replace(
 """,
 )
 assert MIT_WIEDERHOLUNG != WEITERSAGER
+
+
+#: ``lease-kv``: every request under a fresh lease; ``{token}`` is where the token goes.
+_LEASE_VORLAGE = """\
+class LeaseKnoten(Knoten):
+    async def bearbeite(self, nachricht):
+        antwort = await self.ausfuehren(nachricht.body)
+        self.antworte(nachricht, antwort)
+
+    bei_read = bei_write = bei_cas = bearbeite
+
+    async def ausfuehren(self, body):
+        try:
+            lease = await self.frage("lease", {"type": "acquire"})
+        except FehlerAntwort as fehler:
+            return fehler.body
+        except KeineAntwort:
+            return {"type": "error", "code": 11, "text": "keine Lease"}
+        marke = {token}
+        key = body["key"]
+        try:
+            if body["type"] == "write":
+                anfrage = {"type": "write", "key": key, "value": body["value"]}
+                return (await self.frage("fence-kv", {**anfrage, **marke})).body
+            gelesen = (await self.frage("fence-kv", {"type": "read", "key": key, **marke})).body
+            if body["type"] == "read":
+                return gelesen
+            if gelesen["value"] != body["from"]:
+                return {"type": "error", "code": 22, "text": "anderer Wert"}
+            anfrage = {"type": "write", "key": key, "value": body["to"], **marke}
+            await self.frage("fence-kv", anfrage)
+            return {"type": "cas_ok"}
+        except FehlerAntwort as fehler:
+            return fehler.body
+        except KeineAntwort:
+            return {"type": "error", "code": 0, "text": "keine Antwort"}
+"""
+#: Takes the lease before each request, but the store never sees a token.
+LEASE_OHNE_TOKEN = _LEASE_VORLAGE.replace("{token}", "{}")
+#: Sends the lease's token with every read and write: the store refuses an older holder.
+LEASE_MIT_TOKEN = _LEASE_VORLAGE.replace("{token}", '{"token": lease["token"]}')
 
 
 def klasse(quelle: str) -> type[Knoten]:

@@ -356,7 +356,15 @@ def test_the_picture_keeps_the_rules_and_stays_bounded() -> None:
 def test_each_workload_judges_its_run_with_its_checker() -> None:
     from pysim.cluster.lasten import LASTEN
 
-    assert sorted(LASTEN) == ["broadcast", "echo", "g-counter", "kafka", "lin-kv", "unique-ids"]
+    assert sorted(LASTEN) == [
+        "broadcast",
+        "echo",
+        "g-counter",
+        "kafka",
+        "lease-kv",
+        "lin-kv",
+        "unique-ids",
+    ]
     gut = lauf(MitWiederholung, Broadcast(), knoten=5, seed=3, dauer=100, stoerungen="zufall")
     assert gut.last.pruefe(gut).ok
     schlecht = lauf(Flut, Broadcast(), knoten=5, seed=3, dauer=100, stoerungen="zufall")
