@@ -40,7 +40,7 @@ def forget_zip_contents() -> None:
         del sys.path_importer_cache[path]
 
 
-def set_fetch(fetch: Callable[[], Any]) -> None:
+def set_fetch(fetch: Callable[[], Any] | None) -> None:
     """How to get the full zip's bytes (a function without arguments)."""
     global _fetch
     _fetch = fetch
