@@ -228,10 +228,26 @@ NETWORKS = (("20 Mbit/s, 40 ms", 20_000_000, 40), ("8 Mbit/s, 80 ms", 8_000_000,
 def sent_since(server: StaticServer, start: int) -> tuple[float, dict[str, int]]:
     """MB the server sent since its ``start``-th response, and bytes per file."""
     files: dict[str, int] = {}
-    for path, size in server.sent[start:]:
+    for path, size, _arrived, _done in server.sent[start:]:
         name = path.split("?", 1)[0].rsplit("/", 1)[-1] or path
         files[name] = files.get(name, 0) + size
     return sum(files.values()) / 1e6, files
+
+
+def timeline(server: StaticServer, start: int, began: float, ready: float) -> None:
+    """When each response over 20 kB was asked for and finished, seconds since navigation."""
+    print("    timeline of run 1 (s since navigation: asked -> last byte, MB, file):")
+    for path, size, arrived, done in server.sent[start:]:
+        if size > 20_000 and arrived - began <= ready:
+            name = path.split("?", 1)[0].rsplit("/", 1)[-1] or path
+            print(f"      {arrived - began:6.2f} -> {done - began:6.2f}  {size / 1e6:5.2f}  {name}")
+
+
+def worker_stages(stages: dict[str, int], ready: float) -> None:
+    """The worker's boot stages in seconds since navigation (its last stage is "ready")."""
+    shift = ready - max(stages.values()) / 1000
+    shown = ", ".join(f"{name} {shift + ms / 1000:.2f}" for name, ms in stages.items())
+    print(f"    worker stages (s since navigation): {shown}")
 
 
 def largest(files: dict[str, int], count: int = 6) -> str:
@@ -250,15 +266,19 @@ def networked(site: Path, runs: int, first_page: str) -> None:
             figures = Figures()
             files_ready: dict[str, int] = {}
             files_visit: dict[str, int] = {}
-            for _ in range(runs):
+            for run in range(runs):
                 with tempfile.TemporaryDirectory() as folder:
                     context = open_profile(playwright, folder)
                     page = context.new_page()
                     page.set_default_timeout(600_000)
                     start = len(server.sent)
+                    began = time.monotonic()
                     output = first_output(page, url)
                     ready = page.evaluate("window.lessonkit.runtime.readyAt") / 1000
                     ready_mb, files_ready = sent_since(server, start)
+                    if run == 0:
+                        timeline(server, start, began, ready)
+                        worker_stages(page.evaluate("window.lessonkit.runtime.readyStages"), ready)
                     page.locator("html[data-lk-offline]").wait_for(state="attached")
                     visit_mb, files_visit = sent_since(server, start)
                     figures.add("navigation -> Python ready", ready)

@@ -81,7 +81,9 @@ if (existsSync(runtimeJson)) {
   const runtime = JSON.parse(readFileSync(runtimeJson, "utf8"));
   precache.push(runtimeJson, join(generated, runtime.packages));
   if (runtime.snapshot) precache.push(join(generated, runtime.snapshot));
-  precache.push(...filesUnder(join(generated, runtime.pyodide)));
+  // With its Zstandard copy (worker/wasm.ts), the plain WebAssembly is only a fallback.
+  const plainWasm = runtime.compressedWasm ? join(generated, runtime.pyodide, "pyodide.asm.wasm") : null;
+  precache.push(...filesUnder(join(generated, runtime.pyodide)).filter((path) => path !== plainWasm));
 }
 const contents = new Map(filesUnder(generated).map((path) => [siteRelative(path), null]));
 for (const file of result.outputFiles) contents.set(siteRelative(file.path), file.contents);

@@ -59,7 +59,8 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
     extra_headers: ClassVar[dict[str, str]] = {}
     compress = False
     link: _Link | None = None
-    sent: list[tuple[str, int]]
+    sent: list[tuple[str, int, float, float]]
+    _arrived = 0.0
     _compressed: dict[tuple[str, float], bytes]
     _lock: threading.Lock
 
@@ -76,9 +77,10 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         else:
             self.link.send(self.wfile, data)
         with self._lock:
-            self.sent.append((self.path, len(data)))
+            self.sent.append((self.path, len(data), self._arrived, time.monotonic()))
 
     def do_GET(self) -> None:
+        self._arrived = time.monotonic()
         if self.link is not None:
             time.sleep(self.link.latency)
         path = self.translate_path(self.path)
@@ -150,7 +152,7 @@ class StaticServer:
         link: tuple[float, float] | None = None,
     ) -> None:
         self.directory = directory
-        self.sent: list[tuple[str, int]] = []
+        self.sent: list[tuple[str, int, float, float]] = []
         attributes = {
             "cache_seconds": cache_seconds,
             "extra_headers": extra_headers or {},

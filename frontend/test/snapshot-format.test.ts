@@ -62,13 +62,24 @@ test("another base is refused and leaves the snapshot as it was", async () => {
   assert.deepEqual(unpacked.snapshot, before);
 });
 
-test("restoring adds the base the moment a module with memory is instantiated", async () => {
-  // The smallest module with an exported memory of 17 pages (1.06 MB), data "AB" at 0.
-  const wasm = new Uint8Array([
-    0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, 0x05, 0x03, 0x01, 0x00, 0x11, 0x07, 0x0a, 0x01,
-    0x06, 0x6d, 0x65, 0x6d, 0x6f, 0x72, 0x79, 0x02, 0x00, 0x0b, 0x08, 0x01, 0x00, 0x41, 0x00, 0x0b,
-    0x02, 0x41, 0x42,
+/** A module with an exported memory of 17 pages (1.06 MB), data "AB" at 0, and with
+ * `python` an exported function named `Py_Initialize`, as CPython's module has. */
+function moduleWithMemory(python: boolean): Uint8Array<ArrayBuffer> {
+  const name = [...new TextEncoder().encode("Py_Initialize")];
+  const memoryExport = [0x06, ...new TextEncoder().encode("memory"), 0x02, 0x00];
+  const exports = python ? [0x02, ...memoryExport, name.length, ...name, 0x00, 0x00] : [0x01, ...memoryExport];
+  return new Uint8Array([
+    ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
+    ...(python ? [0x01, 0x04, 0x01, 0x60, 0x00, 0x00, 0x03, 0x02, 0x01, 0x00] : []), // () -> ()
+    ...[0x05, 0x03, 0x01, 0x00, 0x11], // memory: 17 pages
+    ...[0x07, exports.length, ...exports],
+    ...(python ? [0x0a, 0x04, 0x01, 0x02, 0x00, 0x0b] : []), // an empty body
+    ...[0x0b, 0x08, 0x01, 0x00, 0x41, 0x00, 0x0b, 0x02, 0x41, 0x42], // data "AB" at 0
   ]);
+}
+
+test("restoring adds the base the moment CPython's module is instantiated, not another's", async () => {
+  const wasm = moduleWithMemory(true);
   const { instance } = await WebAssembly.instantiate(wasm);
   const base = new Uint8Array((instance.exports.memory as WebAssembly.Memory).buffer).slice();
   assert.deepEqual([base[0], base[1]], [0x41, 0x42]);
@@ -77,6 +88,10 @@ test("restoring adds the base the moment a module with memory is instantiated", 
   const restore = restoring(Promise.resolve(unpackPages(await packPages(snapshot, base))));
   const given = await restore.snapshot;
   assert.notDeepEqual(given, snapshot, "the base is added only at instantiation");
+  // A module with memory that is not Python (a decoder's) is passed over, its memory untouched.
+  const other = await WebAssembly.instantiate(moduleWithMemory(false));
+  assert.notDeepEqual(given, snapshot);
+  assert.equal(new Uint8Array((other.instance.exports.memory as WebAssembly.Memory).buffer)[0], 0x41);
   await WebAssembly.instantiate(wasm);
   restore.undo();
   assert.deepEqual(given, snapshot);

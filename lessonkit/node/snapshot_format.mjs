@@ -119,17 +119,22 @@ export async function addBase(unpacked, memory) {
   return true;
 }
 
-/** The memory of a WebAssembly instance (exported or imported), if it has one of at least 1 MB. */
-function memoryOf(instance, imports) {
+/**
+ * The memory of a WebAssembly instance of CPython (it exports `Py_Initialize`): Pyodide's,
+ * not another module's the same thread makes meanwhile (the worker's zstd decoder has a
+ * memory of 16 MB, worker/zstd.ts).
+ */
+function pythonMemoryOf(instance, imports) {
+  if (typeof instance.exports.Py_Initialize !== "function") return null;
   const memory = instance.exports.memory ?? imports?.env?.memory;
-  return memory instanceof WebAssembly.Memory && memory.buffer.byteLength >= 1 << 20 ? memory : null;
+  return memory instanceof WebAssembly.Memory ? memory : null;
 }
 
 /**
- * Call `use(bytes)` with the memory of the next WebAssembly instance made in this
- * thread that has one (Pyodide's), the moment its instantiation finished, before the
- * caller of `WebAssembly.instantiate` / `instantiateStreaming` sees the instance. Returns
- * a function that undoes the hook.
+ * Call `use(bytes)` with the memory of the next instance of CPython made in this thread
+ * (Pyodide's), the moment its instantiation finished, before the caller of
+ * `WebAssembly.instantiate` / `instantiateStreaming` sees the instance. Returns a
+ * function that undoes the hook.
  */
 export function onNextInstance(use) {
   const originals = {
@@ -141,7 +146,7 @@ export function onNextInstance(use) {
     if (!originals[name]) continue;
     WebAssembly[name] = async function (source, imports) {
       const result = await originals[name].call(WebAssembly, source, imports);
-      const memory = seen ? null : memoryOf(result.instance ?? result, imports);
+      const memory = seen ? null : pythonMemoryOf(result.instance ?? result, imports);
       if (memory) {
         seen = true;
         await use(new Uint8Array(memory.buffer));

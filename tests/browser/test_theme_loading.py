@@ -106,7 +106,7 @@ def test_theme_script_waits_for_the_output_the_reader_asked_for(page: Page, site
 
 def test_theme_script_comes_when_the_reader_touches_the_page(page: Page, site_url: str) -> None:
     page.add_init_script(NO_FALLBACK)  # only the touch can bring it, however long that takes
-    page.route("**/pyodide.asm.wasm", hang)
+    page.route("**/pyodide.asm.wasm*", hang)
     page.goto(site_url + FIRST_STEPS)
     page.wait_for_function("() => window.lessonkit && window.lessonkit.pages === 1")
     assert page.evaluate(THEME_LOADED) is False
@@ -131,7 +131,7 @@ def test_dark_system_gets_the_dark_scheme_before_the_theme_script(
     context = browser.new_context(color_scheme="dark")
     page = context.new_page()
     page.add_init_script(NO_FALLBACK)
-    page.route("**/pyodide.asm.wasm", hang)
+    page.route("**/pyodide.asm.wasm*", hang)
     page.goto(site_url + FIRST_STEPS)
     assert page.evaluate(THEME_LOADED) is False
     expect(page.locator("body")).to_have_attribute("data-md-color-scheme", "slate")

@@ -14,6 +14,7 @@ import { installPackages } from "../../../lessonkit/node/packages.mjs";
 import { sealWorkerScope } from "./sandbox";
 import { Meter } from "./meter";
 import { fetchSnapshot } from "./snapshot";
+import { serveWasmFromZstd } from "./wasm";
 import { restoring, type Unpacked } from "../../../lessonkit/node/snapshot_format.mjs";
 
 declare const self: DedicatedWorkerGlobalScope;
@@ -25,6 +26,8 @@ interface Runtime {
   snapshot: string | null;
   /** An empty zip in Pyodide's folder: the standard library of a start from the snapshot. */
   emptyStdlib?: string;
+  /** Pyodide's WebAssembly compressed with Zstandard, in Pyodide's folder (wasm.ts). */
+  compressedWasm?: string;
 }
 
 interface LoadOptions {
@@ -101,6 +104,9 @@ async function boot(): Promise<Python> {
   const runtime = (await (await fetch(new URL("runtime.json", base), { cache: "no-cache" })).json()) as Runtime;
   stage("runtime.json");
   const pyodideBase = new URL(runtime.pyodide, base);
+  if (runtime.compressedWasm) {
+    serveWasmFromZstd(self, new URL("pyodide.asm.wasm", pyodideBase), new URL(runtime.compressedWasm, pyodideBase));
+  }
   const snapshot = runtime.snapshot
     ? fetchSnapshot(new URL(runtime.snapshot, base), new URL("inflate.js", import.meta.url), (loaded, total, done) =>
         meter.update("snapshot", loaded, total, done),

@@ -5,7 +5,7 @@
  * worker adds when Pyodide has instantiated it (`restoring`).
  *
  * The build compresses it with Zstandard (lessonkit/assets.py), which no browser
- * decodes by itself: zstddec, a WebAssembly build of zstd's decoder, does it in about
+ * decodes by itself: zstddec, a WebAssembly build of zstd's decoder (zstd.ts), does it in about
  * 0.1 s (benchmarks/README.md). The inflated (still packed) bytes are
  * kept in the Cache API under the snapshot's content-hashed address: a reader's
  * next visit reads them from disk instead. Only the current snapshot is kept, in a
@@ -22,6 +22,7 @@
 import { unpackPages, type Unpacked } from "../../../lessonkit/node/snapshot_format.mjs";
 import { cacheName, MEMORY_KIND } from "../offline/protocol";
 import type { InflateReply } from "./inflate-worker";
+import { zstdDecoder } from "./zstd";
 
 /** The cache of the site the snapshot belongs to (its address is <site>/assets/generated/…). */
 function memoryCache(url: URL): string {
@@ -59,11 +60,7 @@ async function download(url: URL, onProgress: OnProgress): Promise<Uint8Array<Ar
     flush: () => onProgress(loaded, total, true),
   });
   // Loaded only for a download (a kept copy needs no decoder); compiled while the bytes arrive.
-  const ready = import("zstddec").then(async ({ ZSTDDecoder }) => {
-    const decoder = new ZSTDDecoder();
-    await decoder.init();
-    return decoder;
-  });
+  const ready = zstdDecoder();
   const compressed = new Uint8Array(await new Response(response.body.pipeThrough(counter)).arrayBuffer());
   return (await ready).decode(compressed) as Uint8Array<ArrayBuffer>;
 }

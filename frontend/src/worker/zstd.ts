@@ -1,0 +1,84 @@
+/**
+ * One Zstandard decoder per worker (zstddec: zstd's decoder built to WebAssembly, ~30 kB
+ * gzip), loaded only when something compressed with it is downloaded: the memory
+ * snapshot (snapshot.ts) and Pyodide's WebAssembly (wasm.ts). No browser decodes
+ * Zstandard in `DecompressionStream` (benchmarks/README.md, issue 38).
+ */
+import type { ZSTDDecoder } from "zstddec/stream";
+
+let decoder: Promise<ZSTDDecoder> | null = null;
+
+/** The bytes of a `data:…;base64,` URL as a response, without a request. */
+function dataResponse(url: string): Response {
+  const comma = url.indexOf(",");
+  const type = url.slice(5, comma).replace(/;base64$/, "");
+  const bytes = Uint8Array.from(atob(url.slice(comma + 1)), (char) => char.charCodeAt(0));
+  return new Response(bytes, { headers: { "Content-Type": type } });
+}
+
+/**
+ * zstddec's `init` fetches its own WebAssembly from a `data:` URL. A worker the service
+ * worker serves may not fetch `data:` (its policy says `connect-src 'self'`), nor can an
+ * offline one: so that one call of `fetch`, made synchronously by `init`, is answered here.
+ */
+async function initOffline(made: ZSTDDecoder): Promise<void> {
+  const scope = globalThis as { fetch: typeof fetch };
+  const original = scope.fetch;
+  scope.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = input instanceof Request ? input.url : String(input);
+    return url.startsWith("data:") ? dataResponse(url) : original(input, init);
+  }) as typeof fetch;
+  let started: Promise<void>;
+  try {
+    started = made.init();
+  } finally {
+    scope.fetch = original;
+  }
+  await started;
+}
+
+/** The worker's decoder, initialised once; a failed start is tried again next time. */
+export function zstdDecoder(): Promise<ZSTDDecoder> {
+  decoder ??= import("zstddec/stream").then(async ({ ZSTDDecoder }) => {
+    const made = new ZSTDDecoder();
+    await initOffline(made);
+    return made;
+  });
+  decoder.catch(() => {
+    decoder = null;
+  });
+  return decoder;
+}
+
+/** zstddec does not check zstd's error codes: damaged input yields empty pieces forever. */
+const MOST_EMPTY_PIECES = 64;
+
+/**
+ * `compressed` (one whole Zstandard frame) inflated as a stream of pieces of ~128 kB,
+ * each decoded when the reader of the stream asks for it: a consumer such as
+ * WebAssembly's streaming compile works on the first pieces while later ones decode.
+ * Damaged input ends the stream with an error (after `onError`).
+ */
+export function inflatingStream(
+  decoder: ZSTDDecoder,
+  compressed: Uint8Array,
+  onError: (error: unknown) => void = () => undefined,
+): ReadableStream<Uint8Array> {
+  const pieces = decoder.decodeStreaming([compressed]);
+  let empty = 0;
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      try {
+        for (;;) {
+          const next = pieces.next();
+          if (next.done) return controller.close();
+          if (next.value.byteLength) return controller.enqueue(next.value);
+          if (++empty > MOST_EMPTY_PIECES) throw new Error("Zstandard: beschädigte Daten");
+        }
+      } catch (error) {
+        onError(error);
+        throw error;
+      }
+    },
+  });
+}
