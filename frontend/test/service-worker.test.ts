@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { before, beforeEach, test } from "node:test";
+import { MemoryCache, memoryCaches } from "./memory-cache";
 
 /**
  * The service worker (frontend/src/sw/service-worker.ts) as built, in a fake
@@ -27,39 +28,8 @@ function basic(body: string, status = 200): Response {
   return response;
 }
 
-class MemoryCache {
-  readonly entries = new Map<string, { body: ArrayBuffer; status: number; headers: Headers }>();
-
-  private static key(request: RequestInfo | URL): string {
-    return typeof request === "string" || request instanceof URL ? String(request) : request.url;
-  }
-
-  async match(request: RequestInfo | URL): Promise<Response | undefined> {
-    const entry = this.entries.get(MemoryCache.key(request));
-    if (!entry) return undefined;
-    return new Response(entry.body.slice(0), { status: entry.status, headers: entry.headers });
-  }
-
-  async put(request: RequestInfo | URL, response: Response): Promise<void> {
-    const body = await response.arrayBuffer();
-    this.entries.set(MemoryCache.key(request), { body, status: response.status, headers: response.headers });
-  }
-
-  async delete(request: RequestInfo | URL): Promise<boolean> {
-    return this.entries.delete(MemoryCache.key(request));
-  }
-
-  async keys(): Promise<{ url: string }[]> {
-    return [...this.entries.keys()].map((url) => ({ url }));
-  }
-}
-
 const stores = new Map<string, MemoryCache>();
-const caches = {
-  open: async (name: string) => stores.get(name) ?? stores.set(name, new MemoryCache()).get(name)!,
-  keys: async () => [...stores.keys()],
-  delete: async (name: string) => stores.delete(name),
-};
+const caches = memoryCaches(stores);
 
 /** The network: the site's files; `offline` makes every request fail. */
 const network = { offline: false, requested: [] as string[] };

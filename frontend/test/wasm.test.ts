@@ -3,6 +3,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { MemoryCache, memoryCaches } from "./memory-cache";
 import { serveWasmFromZstd } from "../src/worker/wasm";
 import { inflatingStream, zstdDecoder } from "../src/worker/zstd";
 
@@ -39,6 +41,18 @@ function zstd(bytes: Uint8Array): Uint8Array {
   return new Uint8Array(execFileSync(process.env.LK_PYTHON ?? ".venv/bin/python", ["-c", code], { input: bytes }));
 }
 
+const stores = new Map<string, MemoryCache>();
+Object.assign(globalThis, { caches: memoryCaches(stores) });
+/** The kept copies of the site (kept.ts: one cache per site, MEMORY_KIND). */
+const kept = (): Map<string, unknown> => stores.get("lessonkit:/assets/:memory")?.entries ?? new Map();
+
+const digest = (bytes: Uint8Array): string => createHash("sha256").update(bytes).digest("hex");
+
+/** Until the decoded copy was kept (it is stored after the response is read). */
+async function settled(): Promise<void> {
+  for (let i = 0; i < 50; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+}
+
 type Served = Record<string, Uint8Array | number>;
 
 /** A scope whose `fetch` serves `files` (a number: that HTTP status) and logs requests. */
@@ -55,28 +69,62 @@ function scope(files: Served): { fetch: typeof fetch; asked: string[] } {
 }
 
 test("the request for the WebAssembly gets the copy's decoded bytes, which compile streaming", async () => {
+  stores.clear();
   const wasm = module(400_000); // several of the decoder's 128 kB pieces
   const served = scope({ [COPY.href]: zstd(wasm), [WASM.href]: 404 });
-  serveWasmFromZstd(served, WASM, COPY);
+  serveWasmFromZstd(served, WASM, COPY, digest(wasm));
   const response = await served.fetch(WASM);
   assert.equal(response.headers.get("Content-Type"), "application/wasm");
   const { instance } = await WebAssembly.instantiateStreaming(response, {});
   assert.equal((instance.exports.answer as () => number)(), 42);
   assert.deepEqual(served.asked, ["pyodide.asm.wasm.zst"]);
+
+  // The next visit compiles the kept decoded bytes: nothing is downloaded or decoded.
+  await settled();
+  assert.deepEqual([...kept().keys()], [`${WASM.href}?sha256=${digest(wasm)}`]);
+  const next = scope({ [COPY.href]: 404, [WASM.href]: 404 });
+  serveWasmFromZstd(next, WASM, COPY, digest(wasm));
+  const again = await WebAssembly.instantiateStreaming(await next.fetch(WASM), {});
+  assert.equal((again.instance.exports.answer as () => number)(), 42);
+  assert.deepEqual(next.asked, []);
+});
+
+test("a kept copy of another Pyodide or with other bytes is not used, and is replaced", async () => {
+  stores.clear();
+  const old = module(20);
+  const first = scope({ [COPY.href]: zstd(old) });
+  serveWasmFromZstd(first, WASM, COPY, digest(old));
+  await (await first.fetch(WASM)).arrayBuffer();
+  await settled();
+  const [oldKey] = kept().keys();
+  const wasm = module(30);
+  // Someone on the origin swaps the kept bytes of the current version: they are not served.
+  const planted = `${WASM.href}?sha256=${digest(wasm)}`;
+  await (await caches.open("lessonkit:/assets/:memory")).put(planted, new Response(old.slice()));
+  const served = scope({ [COPY.href]: zstd(wasm) });
+  serveWasmFromZstd(served, WASM, COPY, digest(wasm));
+  assert.deepEqual(new Uint8Array(await (await served.fetch(WASM)).arrayBuffer()), wasm);
+  assert.deepEqual(served.asked, ["pyodide.asm.wasm.zst"]);
+  await settled();
+  assert.deepEqual([...kept().keys()], [planted]);
+  assert.notEqual(oldKey, planted);
+  const entry = kept().get(planted) as { body: ArrayBuffer };
+  assert.deepEqual(new Uint8Array(entry.body), wasm);
 });
 
 test("other requests pass through unchanged", async () => {
   const other = new URL("pyodide.asm.mjs", WASM);
   const served = scope({ [other.href]: new Uint8Array([1, 2, 3]) });
-  serveWasmFromZstd(served, WASM, COPY);
+  serveWasmFromZstd(served, WASM, COPY, "0".repeat(64));
   assert.deepEqual(new Uint8Array(await (await served.fetch(other)).arrayBuffer()), new Uint8Array([1, 2, 3]));
   assert.deepEqual(served.asked, ["pyodide.asm.mjs"]);
 });
 
 test("a missing copy falls back to the plain file", async () => {
   const wasm = module(10);
+  stores.clear();
   const served = scope({ [COPY.href]: 404, [WASM.href]: wasm });
-  serveWasmFromZstd(served, WASM, COPY);
+  serveWasmFromZstd(served, WASM, COPY, digest(wasm));
   const bytes = new Uint8Array(await (await served.fetch(WASM.href)).arrayBuffer());
   assert.deepEqual(bytes, wasm);
   assert.deepEqual(served.asked, ["pyodide.asm.wasm.zst", "pyodide.asm.wasm"]);
@@ -86,12 +134,15 @@ test("a damaged copy ends its stream with an error, and the next request takes t
   const wasm = module(300_000);
   const damaged = zstd(wasm);
   damaged.fill(0xff, 40, damaged.length);
+  stores.clear();
   const served = scope({ [COPY.href]: damaged, [WASM.href]: wasm });
-  serveWasmFromZstd(served, WASM, COPY);
+  serveWasmFromZstd(served, WASM, COPY, digest(wasm));
   await assert.rejects((await served.fetch(WASM)).arrayBuffer());
   const again = new Uint8Array(await (await served.fetch(WASM)).arrayBuffer());
   assert.deepEqual(again, wasm);
   assert.deepEqual(served.asked, ["pyodide.asm.wasm.zst", "pyodide.asm.wasm"]);
+  await settled();
+  assert.equal(kept().size, 0, "nothing damaged is kept");
 });
 
 test("the stream inflates to exactly the original bytes", async () => {

@@ -20,23 +20,13 @@
  * fails later, at a reader's run. A bad kept copy is dropped and downloaded again.
  */
 import { unpackPages, type Unpacked } from "../../../lessonkit/node/snapshot_format.mjs";
-import { cacheName, MEMORY_KIND } from "../offline/protocol";
+import { keeper, keptCopy, sha256 } from "./kept";
 import type { InflateReply } from "./inflate-worker";
 import { zstdDecoder } from "./zstd";
-
-/** The cache of the site the snapshot belongs to (its address is <site>/assets/generated/…). */
-function memoryCache(url: URL): string {
-  return cacheName(new URL("../../", url).pathname, MEMORY_KIND);
-}
 
 /** The SHA-256 the snapshot's name ends with, or null (then nothing is kept or read). */
 function expectedDigest(url: URL): string | null {
   return /-([0-9a-f]{64})\.lks\.zst$/.exec(url.pathname)?.[1] ?? null;
-}
-
-async function sha256(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
-  return Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
 /** Bytes received so far of a download, its size (0: unknown), and whether it ended. */
@@ -65,33 +55,6 @@ async function download(url: URL, onProgress: OnProgress): Promise<Uint8Array<Ar
   return (await ready).decode(compressed) as Uint8Array<ArrayBuffer>;
 }
 
-/** The kept copy when its bytes are intact; a damaged one is deleted. */
-async function cached(url: URL, digest: string): Promise<Uint8Array<ArrayBuffer> | null> {
-  try {
-    const cache = await caches.open(memoryCache(url));
-    const hit = await cache.match(url);
-    if (!hit) return null;
-    const bytes = new Uint8Array(await hit.arrayBuffer());
-    if ((await sha256(bytes)) === digest) return bytes;
-    await cache.delete(url);
-    return null;
-  } catch {
-    return null; // no Cache API here (not a secure context, storage blocked)
-  }
-}
-
-/** Keep `packed` for the next visit, in place of any older snapshot. */
-async function keep(url: URL, packed: Uint8Array<ArrayBuffer>): Promise<void> {
-  try {
-    const cache = await caches.open(memoryCache(url));
-    for (const request of await cache.keys()) if (request.url !== url.href) await cache.delete(request);
-    await cache.put(url, new Response(packed));
-  } catch (error) {
-    // storage full or blocked: the next visit inflates again
-    console.warn("lessonkit: Speicherabbild nicht für den nächsten Besuch gespeichert.", error);
-  }
-}
-
 type Fetched = { memory: Unpacked; packed: Uint8Array<ArrayBuffer> | null };
 
 /**
@@ -100,7 +63,7 @@ type Fetched = { memory: Unpacked; packed: Uint8Array<ArrayBuffer> | null };
  */
 export async function downloadSnapshot(url: URL, onProgress: OnProgress = () => undefined): Promise<Fetched> {
   const digest = expectedDigest(url);
-  const hit = digest ? await cached(url, digest) : null;
+  const hit = digest ? await keptCopy(url, digest) : null;
   if (hit) return { memory: unpackPages(hit), packed: null };
   const packed = await download(url, onProgress);
   if (digest && (await sha256(packed)) !== digest) throw new Error(`${url.pathname}: Prüfsumme stimmt nicht`);
@@ -140,11 +103,12 @@ function downloadElsewhere(url: URL, inflateWorker: URL, onProgress: OnProgress)
 
 /**
  * The snapshot's memory, from a worker of its own. A download (already checked against
- * the digest in its name) is kept for the next visit by this worker: `keep` opens the
- * cache at once, before the Python worker seals its scope (sandbox.ts).
+ * the digest in its name) is kept for the next visit by this worker (kept.ts).
  */
 export async function fetchSnapshot(url: URL, inflateWorker: URL, onProgress: OnProgress): Promise<Unpacked> {
+  // Only the current snapshot is kept (older ones are replaced).
+  const keep = keeper(url, (other) => other.pathname.includes("/snapshot-"));
   const { memory, packed } = await downloadElsewhere(url, inflateWorker, onProgress);
-  if (packed && expectedDigest(url)) void keep(url, packed);
+  if (packed && expectedDigest(url)) void keep(packed);
   return memory;
 }

@@ -57,12 +57,14 @@ const MOST_EMPTY_PIECES = 64;
  * `compressed` (one whole Zstandard frame) inflated as a stream of pieces of ~128 kB,
  * each decoded when the reader of the stream asks for it: a consumer such as
  * WebAssembly's streaming compile works on the first pieces while later ones decode.
- * Damaged input ends the stream with an error (after `onError`).
+ * `on.piece` sees each piece as it is handed on, and null at the end (so a caller can keep
+ * the bytes without a second reader, which would decode ahead of the consumer). Damaged
+ * input ends the stream with an error (after `on.error`).
  */
 export function inflatingStream(
   decoder: ZSTDDecoder,
   compressed: Uint8Array,
-  onError: (error: unknown) => void = () => undefined,
+  on: { error?: (error: unknown) => void; piece?: (piece: Uint8Array | null) => void } = {},
 ): ReadableStream<Uint8Array> {
   const pieces = decoder.decodeStreaming([compressed]);
   let empty = 0;
@@ -71,12 +73,18 @@ export function inflatingStream(
       try {
         for (;;) {
           const next = pieces.next();
-          if (next.done) return controller.close();
-          if (next.value.byteLength) return controller.enqueue(next.value);
+          if (next.done) {
+            on.piece?.(null);
+            return controller.close();
+          }
+          if (next.value.byteLength) {
+            on.piece?.(next.value);
+            return controller.enqueue(next.value);
+          }
           if (++empty > MOST_EMPTY_PIECES) throw new Error("Zstandard: beschädigte Daten");
         }
       } catch (error) {
-        onError(error);
+        on.error?.(error);
         throw error;
       }
     },
