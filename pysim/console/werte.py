@@ -167,6 +167,21 @@ def pruefe_neuer_name(text: str, was: str) -> str:
     return text
 
 
+def waehle_namen(text: str, namen: Sequence[str], wer: str, liste: str = "Es gibt") -> str:
+    """Einer der vorhandenen ``namen`` (Groß-/Kleinschreibung egal), klein geschrieben.
+
+    Sonst ein ``EingabeFehler``; ``wer`` trägt die Grammatik der Konsole, ``liste`` leitet die
+    Aufzählung ein: ``waehle_namen("n9", ["n1", "n2"], "Den Knoten")`` meldet
+    „Den Knoten „n9“ gibt es nicht. Es gibt: n1, n2.“
+    """
+    name = text.lower()
+    if name not in namen:
+        raise EingabeFehler(
+            f"{wer} „{kuerze_wort(text)}“ gibt es nicht. {liste}: {', '.join(namen)}."
+        )
+    return name
+
+
 def anzahl(n: int, eins: str, viele: str) -> str:
     """``anzahl(1, "Eintrag", "Einträge")`` -> ``1 Eintrag``."""
     return f"{n} {eins if n == 1 else viele}"

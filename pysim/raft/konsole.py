@@ -17,8 +17,8 @@ from typing import Any
 from ..console.art import KonsolenArt, KonsolenOption
 from ..console.basis import BasisKonsole, setze_befehle, tick_anzahl, tick_befehl, tick_kopf
 from ..console.ergebnis import ConsoleResult
-from ..console.parser import ZAHL, Art, Aufruf, Befehl, EingabeFehler, Option, Wert, kuerze_wort
-from ..console.werte import anzahl, pruefe_neuer_name, tabelle
+from ..console.parser import ZAHL, Art, Aufruf, Befehl, EingabeFehler, Option, Wert
+from ..console.werte import anzahl, pruefe_neuer_name, tabelle, waehle_namen
 from ..fehler import SimFehler
 from .modell import RaftSim
 
@@ -49,13 +49,7 @@ class RaftKonsole(BasisKonsole[RaftSim]):
     # --- Arten von Werten ---
 
     def _lies_knoten(self, text: str, _werte: dict[str, Any]) -> str:
-        name = text.lower()
-        if name not in self.sim.namen:
-            raise EingabeFehler(
-                f"Den Knoten „{kuerze_wort(text)}“ gibt es nicht. "
-                f"Es gibt: {', '.join(self.sim.namen)}."
-            )
-        return name
+        return waehle_namen(text, self.sim.namen, "Den Knoten")
 
     def _knotennamen(self, _werte: dict[str, Any]) -> list[str]:
         return list(self.sim.namen)

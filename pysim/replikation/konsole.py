@@ -16,8 +16,8 @@ from typing import Any
 from ..console.art import KonsolenArt, KonsolenOption
 from ..console.basis import BasisKonsole, setze_befehle, tick_anzahl, tick_befehl, tick_kopf
 from ..console.ergebnis import ConsoleResult
-from ..console.parser import ZAHL, Art, Aufruf, Befehl, EingabeFehler, Option, Wert, kuerze_wort
-from ..console.werte import anzahl, pruefe_neuer_name, tabelle
+from ..console.parser import ZAHL, Art, Aufruf, Befehl, Option, Wert
+from ..console.werte import anzahl, pruefe_neuer_name, tabelle, waehle_namen
 from .modell import MAX_LAG, MAX_REPLIKEN, Antwort, ReplikSpeicher, pruefe_wert
 from .regeln import KOORDINATOR, QUORUM_MODUS
 
@@ -55,13 +55,7 @@ class ReplikKonsole(BasisKonsole[ReplikSpeicher]):
     # --- Arten von Werten ---
 
     def _lies_replik(self, text: str, _werte: dict[str, Any]) -> str:
-        name = text.lower()
-        if name not in self.speicher.namen:
-            raise EingabeFehler(
-                f"Die Replik „{kuerze_wort(text)}“ gibt es nicht. "
-                f"Es gibt: {', '.join(self.speicher.namen)}."
-            )
-        return name
+        return waehle_namen(text, self.speicher.namen, "Die Replik")
 
     def _repliken(self, _werte: dict[str, Any]) -> list[str]:
         return self.speicher.namen

@@ -26,7 +26,7 @@ from ..console.parser import (
     Wert,
     kuerze_wort,
 )
-from ..console.werte import pruefe_neuer_name, tabelle
+from ..console.werte import pruefe_neuer_name, tabelle, waehle_namen
 from .modell import ARTEN, SagaSim
 
 #: So viele Sagas nimmt die Konsole an (das Bild und der Text bleiben lesbar).
@@ -74,22 +74,13 @@ class SagaKonsole(BasisKonsole[SagaSim]):
         return self.sim.sagas()
 
     def _lies_art(self, text: str, _werte: dict[str, Any]) -> str:
-        if text.lower() not in ARTEN:
-            raise EingabeFehler(
-                f"Eine Störung „{kuerze_wort(text)}“ gibt es nicht. Arten: {', '.join(ARTEN)}."
-            )
-        return text.lower()
+        return waehle_namen(text, ARTEN, "Eine Störung", liste="Arten")
 
     def _arten(self, _werte: dict[str, Any]) -> list[str]:
         return list(ARTEN)
 
     def _lies_schritt(self, text: str, _werte: dict[str, Any]) -> str:
-        namen = self.sim.saga.namen
-        if text.lower() not in namen:
-            raise EingabeFehler(
-                f"Einen Schritt „{kuerze_wort(text)}“ gibt es nicht. Schritte: {', '.join(namen)}."
-            )
-        return text.lower()
+        return waehle_namen(text, self.sim.saga.namen, "Einen Schritt", liste="Schritte")
 
     def _schritte(self, _werte: dict[str, Any]) -> list[str]:
         return list(self.sim.saga.namen)

@@ -295,6 +295,12 @@ class Exercise:
         self.answer.fill(answer)
         self.check_solved(RIGHT)
 
+    def predict_wrong_then_right(self, wrong: str, right: str, says: str | None = None) -> None:
+        """Predict ``wrong``, which is refused (with ``says`` in the verdict, if given), then
+        ``right``, which counts as solved."""
+        self.predict_wrong(wrong, says)
+        self.predict_right(right)
+
 
 def stored_progress(page: Page, exercise_id: str) -> dict[str, Any] | None:
     """What the page keeps in localStorage for the exercise ``exercise_id`` (its key
@@ -356,6 +362,16 @@ def use_console(page: Page) -> None:
     log.box.fill('produce orders key=order-61 {"order":61,"event":"placed"}')
     log.box.press("Enter")
     expect(log.entries.last).to_contain_text("Partition 1, Offset 1")
+
+
+def run_cell_live(page: Page, url: str, code: str) -> Cell:
+    """Open ``url`` and run the one cell whose code contains ``code`` in the browser, with the
+    build's output gone first, until it is done (the cells of its session before it run
+    with it); return it for the test's own ``expect``."""
+    page.goto(url)
+    cell = Cell.only_one_with(page, code)
+    cell.run_live("done")
+    return cell
 
 
 def show_diagram(page: Page) -> Locator:
@@ -437,3 +453,12 @@ def picture_widths(page: Page, selector: str) -> list[float]:
     return page.locator(selector).evaluate_all(
         "svgs => svgs.map(s => s.getBoundingClientRect().width)"
     )
+
+
+def assert_fits_a_phone(page: Page, pictures: str) -> None:
+    """On a page at a phone's width, every picture ``pictures`` finds (at least one) and the
+    page itself are no wider than the phone's screen."""
+    widths = picture_widths(page, pictures)
+    assert widths and max(widths) <= PHONE["width"], widths
+    overflow = page.evaluate("document.documentElement.scrollWidth")
+    assert overflow <= PHONE["width"], overflow

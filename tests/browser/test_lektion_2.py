@@ -162,8 +162,7 @@ def test_a_crashed_member_holds_its_partition_until_the_session_timeout(
 def test_a_restart_without_a_stored_position_loses_everything(page: Page, site_url: str) -> None:
     page.goto(site_url + LESSON_2_OUTAGES)
     task = Exercise.by_id(page, "vor-dem-ersten-commit")
-    task.predict_wrong("[61, 62, 63, 64]")
-    task.predict_right("[]")
+    task.predict_wrong_then_right("[61, 62, 63, 64]", "[]")
 
 
 def test_stalled_member_exercise(page: Page, site_url: str) -> None:

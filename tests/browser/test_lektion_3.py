@@ -7,15 +7,14 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.pages import LESSON_3, Cell, Exercise, ts_output
+from tests.browser.pages import LESSON_3, Cell, Exercise, run_cell_live, ts_output
 
 pytestmark = pytest.mark.browser
 
 
 def test_event_loop_modell_im_browser(page: Page, site_url: str) -> None:
-    page.goto(site_url + LESSON_3)
-    klassiker = Cell.only_one_with(page, 'loop.promise_then(lambda: loop.log("C"))')
-    klassiker.run_live("done")  # die Zellen davor (Import von EventLoop) laufen automatisch mit
+    # die Zellen davor (Import von EventLoop) laufen automatisch mit
+    klassiker = run_cell_live(page, site_url + LESSON_3, 'loop.promise_then(lambda: loop.log("C"))')
     expect(klassiker.value).to_have_text("['A', 'D', 'C', 'B']")
 
     blockiert = Cell.only_one_with(page, "loop.busy(50)")
@@ -87,8 +86,6 @@ def test_typescript_blocks_show_what_the_prose_claims(page: Page, site_url: str)
 
 
 def test_supervisor_runs_in_the_browser(page: Page, site_url: str) -> None:
-    page.goto(site_url + LESSON_3)
-    supervisor = Cell.only_one_with(page, "async def durchlauf(postfach_bleibt)")
-    supervisor.run_live("done")
+    supervisor = run_cell_live(page, site_url + LESSON_3, "async def durchlauf(postfach_bleibt)")
     expect(supervisor.text).to_contain_text("c: Stand 1")
     expect(supervisor.text).to_contain_text("verloren: ['c']")

@@ -10,17 +10,15 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.pages import LESSON_4, Cell, Exercise, ts_output
+from tests.browser.pages import LESSON_4, Cell, Exercise, run_cell_live, ts_output
 
 pytestmark = pytest.mark.browser
 
 
 def test_in_process_bus_twin(page: Page, site_url: str) -> None:
     """Python and Node.js agree: in one process the read model is current right after emit."""
-    page.goto(site_url + LESSON_4)
     expected = "direkt nach emit: 100\ndirekt nach emit: 70\naus dem Verlauf: 70\n"
-    python = Cell.only_one_with(page, "hoerer += [verlauf.append, projiziere]")
-    python.run_live("done")
+    python = run_cell_live(page, site_url + LESSON_4, "hoerer += [verlauf.append, projiziere]")
     expect(python.text).to_have_text(expected)
     node = ts_output(page, 'import { EventEmitter } from "node:events"')
     expect(node).to_have_text(
@@ -29,9 +27,7 @@ def test_in_process_bus_twin(page: Page, site_url: str) -> None:
 
 
 def test_broker_and_read_your_writes_run_in_the_browser(page: Page, site_url: str) -> None:
-    page.goto(site_url + LESSON_4)
-    broker = Cell.only_one_with(page, "ausfall = range(3, 7)")
-    broker.run_live("done")
+    broker = run_cell_live(page, site_url + LESSON_4, "ausfall = range(3, 7)")
     expect(broker.text).to_contain_text("t=7: Benachrichtigung liest 8, Lag 0")
 
     lesen = Cell.only_one_with(page, "def lies_mindestens(")
@@ -40,9 +36,8 @@ def test_broker_and_read_your_writes_run_in_the_browser(page: Page, site_url: st
 
 
 def test_optimistic_concurrency_in_the_browser(page: Page, site_url: str) -> None:
-    page.goto(site_url + LESSON_4)
-    konflikt = Cell.only_one_with(page, "v_b = store.version")
-    konflikt.run_live("done")  # the event store and the command handlers of Schritt 3 run first
+    # the event store and the command handlers of Schritt 3 run first
+    konflikt = run_cell_live(page, site_url + LESSON_4, "v_b = store.version")
     text = konflikt.text
     expect(text).to_contain_text("A schreibt: Stand 10")
     expect(text).to_contain_text("erwartet war Version 2, der Stream steht aber bei Version 3")

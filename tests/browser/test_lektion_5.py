@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.pages import LESSON_5, Cell, Exercise, ts_output
+from tests.browser.pages import LESSON_5, Cell, Exercise, run_cell_live, ts_output
 
 pytestmark = pytest.mark.browser
 
@@ -52,9 +52,8 @@ def test_fetch_with_retry_prints_each_attempt(page: Page, site_url: str) -> None
 
 
 def test_retry_storm_runs_in_the_browser(page: Page, site_url: str) -> None:
-    page.goto(site_url + LESSON_5)
-    sturm = Cell.only_one_with(page, "sturm = preisdienst(")
-    sturm.run_live("done")  # the cells before it (Lastsim, preisdienst) run first
+    # the cells before it (Lastsim, preisdienst) run first
+    sturm = run_cell_live(page, site_url + LESSON_5, "sturm = preisdienst(")
     expect(sturm.text).to_contain_text("1382 Anfragen, 4608 Versuche, 307 erfolgreich (22%)")
     expect(sturm.root.locator("svg title")).to_have_text("Warteschlange und Worker über die Zeit")
     expect(sturm.root.locator("svg polyline.wartend")).to_have_count(1)
@@ -67,9 +66,7 @@ def test_retry_storm_runs_in_the_browser(page: Page, site_url: str) -> None:
 
 def test_the_storm_outlasts_its_trigger(page: Page, site_url: str) -> None:
     """Step 4: half a second of slowness is absorbed, a whole one tips it for good."""
-    page.goto(site_url + LESSON_5)
-    kippen = Cell.only_one_with(page, "def sturm_nach(ms):")
-    kippen.run_live("done")
+    kippen = run_cell_live(page, site_url + LESSON_5, "def sturm_nach(ms):")
     expect(kippen.text).to_contain_text("Störung  500 ms: 1382 Antworten, 1389 Versuche")
     expect(kippen.text).to_contain_text("Störung 1000 ms: 307 Antworten, 4608 Versuche")
     expect(kippen.text).to_contain_text("Störung 2000 ms: 307 Antworten, 4608 Versuche")
@@ -78,8 +75,7 @@ def test_the_storm_outlasts_its_trigger(page: Page, site_url: str) -> None:
 def test_median_prediction_refuses_the_tail_guess(page: Page, site_url: str) -> None:
     page.goto(site_url + LESSON_5)
     prediction = Exercise.by_id(page, "auslastung-median-schwanz")
-    prediction.predict_wrong("(True, True)", says="Noch nicht")
-    prediction.predict_right("(True, False)")
+    prediction.predict_wrong_then_right("(True, True)", "(True, False)", says="Noch nicht")
 
 
 def test_bound_task_accepts_a_bound_just_below_the_largest(page: Page, site_url: str) -> None:

@@ -10,7 +10,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.pages import Cell, Exercise, phone_page, picture_widths
+from tests.browser.pages import Exercise, assert_fits_a_phone, phone_page, run_cell_live
 
 pytestmark = pytest.mark.browser
 
@@ -34,9 +34,7 @@ def test_page_shows_build_results_pictures_and_yjs(page: Page, site_url: str) ->
 
 
 def test_the_or_set_cell_runs_in_the_browser(page: Page, site_url: str) -> None:
-    page.goto(site_url + LESSON)
-    cell = Cell.only_one_with(page, 'sim = CrdtSim("ORSet", seed=3)')
-    cell.run_live("done")
+    cell = run_cell_live(page, site_url + LESSON, 'sim = CrdtSim("ORSet", seed=3)')
     expect(cell.text).to_contain_text("{'A': ['eier'], 'B': ['brot', 'milch']")
     expect(cell.text).to_contain_text("1 Grabstein)")
     expect(cell.root.locator("output svg title")).to_have_text("ORSet: 3 Replikate, t=12")
@@ -46,8 +44,9 @@ def test_the_prediction_refuses_a_wrong_answer_and_takes_the_right_one(
     page: Page, site_url: str
 ) -> None:
     prediction = Exercise.opened(page, site_url + LESSON + "#pn-vorhersage")
-    prediction.predict_wrong("(3, 3, 3)", "Der dritte von 3 Werten stimmt nicht.")
-    prediction.predict_right("(3, 3, 2)")
+    prediction.predict_wrong_then_right(
+        "(3, 3, 3)", "(3, 3, 2)", says="Der dritte von 3 Werten stimmt nicht."
+    )
 
 
 def test_the_diagnosis_names_the_grow_only_set(page: Page, site_url: str) -> None:
@@ -71,10 +70,7 @@ def test_the_closing_quiz(page: Page, site_url: str) -> None:
 
 def test_pictures_fit_a_phone(browser: object, site_url: str) -> None:
     with phone_page(browser, site_url + LESSON) as page:
-        widths = picture_widths(page, "[data-lk-cell] svg")
-        assert widths and max(widths) <= 390, widths
-        overflow = page.evaluate("document.documentElement.scrollWidth")
-        assert overflow <= 390, overflow
+        assert_fits_a_phone(page, "[data-lk-cell] svg")
 
 
 def test_the_counter_challenge_fails_with_its_start_and_passes_with_the_g_counter(

@@ -46,8 +46,7 @@ def test_a_cell_runs_in_the_browser(page: Page, site_url: str) -> None:
 def test_prediction_right_and_wrong(page: Page, site_url: str) -> None:
     page.goto(site_url + LESSON_0)
     task = Exercise.by_id(page, "doppelklick-verloren")
-    task.predict_wrong("(2, 1)")
-    task.predict_right("(3, 1)")
+    task.predict_wrong_then_right("(2, 1)", "(3, 1)")
 
 
 def test_code_task_start_fails_and_solution_passes(page: Page, site_url: str) -> None:

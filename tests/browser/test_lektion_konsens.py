@@ -10,7 +10,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.pages import Cell, Exercise, phone_page, picture_widths
+from tests.browser.pages import Cell, Exercise, assert_fits_a_phone, phone_page, run_cell_live
 
 pytestmark = pytest.mark.browser
 
@@ -40,22 +40,20 @@ def test_page_shows_build_results_pictures_and_typescript(page: Page, site_url: 
 
 
 def test_the_flapping_network_cell_runs_alike_in_the_browser(page: Page, site_url: str) -> None:
-    page.goto(site_url + LESSON)
-    cell = Cell.only_one_with(page, "def flattern(seed")
-    cell.run_live("done")
+    cell = run_cell_live(page, site_url + LESSON, "def flattern(seed")
     expect(cell.text).to_have_text("Term am Ende: 10\n{'fail': 2, 'info': 8, 'ok': 29}\nTrue []\n")
 
 
 def test_who_can_lead_after_the_partition(page: Page, site_url: str) -> None:
     prediction = Exercise.opened(page, site_url + LESSON + "#raft-wer-leader")
-    prediction.predict_wrong("('n5', 'Kandidat')", "Der erste von 2 Werten stimmt nicht.")
-    prediction.predict_right("('n4', 'Kandidat')")
+    prediction.predict_wrong_then_right(
+        "('n5', 'Kandidat')", "('n4', 'Kandidat')", says="Der erste von 2 Werten stimmt nicht."
+    )
 
 
 def test_which_entries_survive(page: Page, site_url: str) -> None:
     prediction = Exercise.opened(page, site_url + LESSON + "#raft-was-ueberlebt")
-    prediction.predict_wrong("[1, 41]")
-    prediction.predict_right("[1]")
+    prediction.predict_wrong_then_right("[1, 41]", "[1]")
 
 
 def test_the_vote_rule_fails_without_the_up_to_date_check_and_passes_with_it(
@@ -105,7 +103,4 @@ def test_the_diagnosis_and_the_closing_quiz(page: Page, site_url: str) -> None:
 
 def test_pictures_fit_a_phone(browser: object, site_url: str) -> None:
     with phone_page(browser, site_url + LESSON) as page:
-        widths = picture_widths(page, "[data-lk-cell] svg")
-        assert widths and max(widths) <= 390, widths
-        overflow = page.evaluate("document.documentElement.scrollWidth")
-        assert overflow <= 390, overflow
+        assert_fits_a_phone(page, "[data-lk-cell] svg")

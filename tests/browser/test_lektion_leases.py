@@ -10,7 +10,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.pages import Cell, Exercise, phone_page, picture_widths
+from tests.browser.pages import Exercise, assert_fits_a_phone, phone_page, run_cell_live
 
 pytestmark = pytest.mark.browser
 
@@ -28,16 +28,13 @@ def test_page_shows_build_results_and_pictures(page: Page, site_url: str) -> Non
 
 
 def test_the_count_of_many_runs_is_the_same_live(page: Page, site_url: str) -> None:
-    page.goto(site_url + LESSON)
-    cell = Cell.only_one_with(page, "def zaehle(fencing):")
-    cell.run_live("done")
+    cell = run_cell_live(page, site_url + LESSON, "def zaehle(fencing):")
     expect(cell.text).to_have_text("ohne Fencing: (17, 596)\nmit Fencing:  (0, 588)\n")
 
 
 def test_the_prediction(page: Page, site_url: str) -> None:
     prediction = Exercise.opened(page, site_url + LESSON + "#leases-wer-landet")
-    prediction.predict_wrong("[('a', False), ('b', True)]")
-    prediction.predict_right("[('a', True), ('b', True)]")
+    prediction.predict_wrong_then_right("[('a', False), ('b', True)]", "[('a', True), ('b', True)]")
 
 
 def test_the_diagnosis_and_the_closing_quiz(page: Page, site_url: str) -> None:
@@ -54,7 +51,4 @@ def test_the_diagnosis_and_the_closing_quiz(page: Page, site_url: str) -> None:
 
 def test_pictures_fit_a_phone(browser: object, site_url: str) -> None:
     with phone_page(browser, site_url + LESSON) as page:
-        widths = picture_widths(page, "[data-lk-cell] svg")
-        assert widths and max(widths) <= 390, widths
-        overflow = page.evaluate("document.documentElement.scrollWidth")
-        assert overflow <= 390, overflow
+        assert_fits_a_phone(page, "[data-lk-cell] svg")

@@ -11,7 +11,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.pages import Cell, Console, Exercise, phone_page, picture_widths
+from tests.browser.pages import Cell, Console, Exercise, assert_fits_a_phone, phone_page
 
 pytestmark = pytest.mark.browser
 
@@ -59,11 +59,9 @@ def test_console_shows_a_stale_read_and_its_verdict(page: Page, site_url: str) -
 def test_predictions_refuse_wrong_and_take_right(page: Page, site_url: str) -> None:
     page.goto(site_url + LESSON)
     lag = Exercise.by_id(page, "replik-lag-vorhersage")
-    lag.predict_wrong("[2, 1]")
-    lag.predict_right("[1, None]")
+    lag.predict_wrong_then_right("[2, 1]", "[1, None]")
     failover = Exercise.by_id(page, "replik-failover-vorhersage")
-    failover.predict_wrong("['c']")
-    failover.predict_right("['b', 'c']")
+    failover.predict_wrong_then_right("['c']", "['b', 'c']")
 
 
 def test_code_task_start_fails_and_a_solution_passes(page: Page, site_url: str) -> None:
@@ -93,7 +91,4 @@ def test_diagnosis_quiz(page: Page, site_url: str) -> None:
 
 def test_pictures_fit_a_phone(browser: object, site_url: str) -> None:
     with phone_page(browser, site_url + LESSON) as page:
-        widths = picture_widths(page, ".lk-console__picture svg")
-        assert widths and max(widths) <= 390, widths
-        overflow = page.evaluate("document.documentElement.scrollWidth")
-        assert overflow <= 390, overflow
+        assert_fits_a_phone(page, ".lk-console__picture svg")

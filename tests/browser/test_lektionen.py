@@ -22,10 +22,10 @@ from tests.browser.pages import (
     LESSON_5,
     LESSON_SAGAS,
     LESSON_TIME,
-    Cell,
     Exercise,
+    assert_fits_a_phone,
     phone_page,
-    picture_widths,
+    run_cell_live,
 )
 
 pytestmark = pytest.mark.browser
@@ -81,9 +81,7 @@ def test_a_cell_run_live_shows_what_the_page_says(
 ) -> None:
     """Run in the browser with the build's output gone, the cell (and the cells of its
     session before it) print exactly ``shown``."""
-    page.goto(site_url + lesson)
-    cell = Cell.only_one_with(page, code)
-    cell.run_live("done")
+    cell = run_cell_live(page, site_url + lesson, code)
     expect(getattr(cell, part)).to_have_text(shown)
 
 
@@ -117,8 +115,7 @@ def test_a_prediction_refuses_a_wrong_answer_and_takes_the_right_one(
     page: Page, site_url: str, address: str, wrong: str, says: str | None, right: str
 ) -> None:
     prediction = Exercise.opened(page, site_url + address)
-    prediction.predict_wrong(wrong, says)
-    prediction.predict_right(right)
+    prediction.predict_wrong_then_right(wrong, right, says)
 
 
 Choice = str | re.Pattern[str]
@@ -250,7 +247,4 @@ def test_a_code_task_fails_with_its_start_code_and_passes_with_the_solution(
 )
 def test_pictures_fit_a_phone(browser: object, site_url: str, lesson: str, pictures: str) -> None:
     with phone_page(browser, site_url + lesson) as page:
-        widths = picture_widths(page, pictures)
-        assert widths and max(widths) <= 390, widths
-        overflow = page.evaluate("document.documentElement.scrollWidth")
-        assert overflow <= 390, overflow
+        assert_fits_a_phone(page, pictures)

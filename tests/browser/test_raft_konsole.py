@@ -12,7 +12,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.pages import Console, phone_page, picture_widths
+from tests.browser.pages import Console, assert_fits_a_phone, phone_page
 from tests.conftest import ROOT
 
 SEITE = ROOT / "docs" / "lektionen" / "konsens-raft.md"
@@ -50,7 +50,4 @@ def test_the_picture_fits_a_phone(browser: object, site_url: str) -> None:
     with phone_page(browser, site_url + LESSON) as page:
         raft = Console.first(page, kind="raft")
         expect(raft.picture.locator("svg")).to_be_visible()
-        widths = picture_widths(page, "[data-kind=raft] .lk-console__picture svg")
-        assert widths and max(widths) <= 390, widths
-        overflow = page.evaluate("document.documentElement.scrollWidth")
-        assert overflow <= 390, overflow
+        assert_fits_a_phone(page, "[data-kind=raft] .lk-console__picture svg")

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from pysim.console import LogKonsole, QueueKonsole, SagaKonsole
 from pysim.console.basis import BasisKonsole
 from pysim.console.parser import EingabeFehler, EingabeFehlt
+from pysim.console.werte import waehle_namen
 from pysim.raft.konsole import RaftKonsole
 from tests.pysim.konsolen import vorbereitet
 
@@ -130,3 +131,28 @@ def test_parse_rejects_without_changing_anything() -> None:
     assert "gibt es nicht" in urteil(c, "read nirgends")
     assert "Zu viele Wörter" in urteil(c, "topics extra")
     assert c.state_dump() == vorher
+
+
+@pytest.mark.parametrize(
+    ("text", "wer", "liste", "erwartet"),
+    [
+        ("n2", "Den Knoten", "Es gibt", "n2"),
+        ("N2", "Den Knoten", "Es gibt", "n2"),
+        ("n9", "Den Knoten", "Es gibt", "Den Knoten „n9“ gibt es nicht. Es gibt: n1, n2."),
+        ("N9", "Die Replik", "Es gibt", "Die Replik „N9“ gibt es nicht. Es gibt: n1, n2."),
+        (
+            "x" * 40,
+            "Einen Schritt",
+            "Schritte",
+            f"Einen Schritt „{'x' * 29}…“ gibt es nicht. Schritte: n1, n2.",
+        ),
+    ],
+)
+def test_waehle_namen_lowercases_or_names_what_there_is(
+    text: str, wer: str, liste: str, erwartet: str
+) -> None:
+    try:
+        gelesen = waehle_namen(text, ["n1", "n2"], wer, liste=liste)
+    except EingabeFehler as e:
+        gelesen = str(e)
+    assert gelesen == erwartet
