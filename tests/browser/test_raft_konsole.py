@@ -1,8 +1,8 @@
 """The Raft console (``raft-konsole``) in the browser: typed commands change text and
 picture, a bad one is a German error, the picture fits a phone.
 
-It runs on the first page that has a Raft console, the lesson "Konsens: Leader-Wahl und
-Raft"; while that page has none, the tests are skipped with that reason. The commands hold
+It runs on the first Raft console of the lesson "Konsens: Leader-Wahl und Raft" (its
+console task's); while that page has none, the tests are skipped with that reason. The commands hold
 whatever the page's console set up before."""
 
 from __future__ import annotations
@@ -21,7 +21,8 @@ LESSON = "lektionen/konsens-raft/"
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.skipif(
-        not SEITE.exists() or "```raft-konsole" not in SEITE.read_text(encoding="utf-8"),
+        not SEITE.exists()
+        or not re.search(r'```raft-konsole|kind="raft"', SEITE.read_text(encoding="utf-8")),
         reason="no page has a raft-konsole yet (docs/lektionen/konsens-raft.md)",
     ),
 ]

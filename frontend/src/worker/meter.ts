@@ -19,8 +19,8 @@ export class Meter {
 
   constructor(private readonly post: Post) {}
 
-  /** Replace `scope.fetch` with one that counts what arrives. */
-  wrapFetch(scope: { fetch: typeof fetch }): void {
+  /** Replace `scope.fetch` with one that counts what arrives; returns the uncounted one. */
+  wrapFetch(scope: { fetch: typeof fetch }): typeof fetch {
     const original = scope.fetch.bind(scope);
     scope.fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
       const url = input instanceof Request ? input.url : String(input);
@@ -57,6 +57,7 @@ export class Meter {
         headers: response.headers,
       });
     };
+    return original;
   }
 
   /** A download elsewhere (the inflate worker's snapshot). */

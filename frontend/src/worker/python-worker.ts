@@ -109,7 +109,8 @@ const pythonReady = new Promise<void>((resolve) => {
 
 /** The reader sees the runtime's bytes arrive (page: "Python wird geladen … x von y MB"). */
 const meter = new Meter(post);
-meter.wrapFetch(self);
+/** Not counted: what Python needs only once it has started (the packages zip). */
+const uncountedFetch = meter.wrapFetch(self);
 
 async function boot(): Promise<Python> {
   const started = performance.now();
@@ -132,10 +133,18 @@ async function boot(): Promise<Python> {
       })
     : null;
   snapshot?.catch(() => undefined); // reported by start() when it is awaited
-  const packages = fetch(new URL(runtime.packages, base)).then((response) => {
-    if (!response.ok) throw new Error(`${runtime.packages}: HTTP ${response.status}`);
-    return response.arrayBuffer();
-  });
+  // The packages zip (0.3 MB) is needed only after Pyodide has started: it is asked for
+  // once the snapshot is here, so on a slow connection it does not share the line with the
+  // snapshot and the WebAssembly but arrives while Pyodide restores the snapshot (and the
+  // reader's "x von y MB" does not count it: Python "startet" meanwhile).
+  const packages = (snapshot ?? Promise.resolve())
+    .catch(() => undefined)
+    .then(() => uncountedFetch(new URL(runtime.packages, base)))
+    .then((response) => {
+      if (!response.ok) throw new Error(`${runtime.packages}: HTTP ${response.status}`);
+      return response.arrayBuffer();
+    });
+  packages.catch(() => undefined); // reported where it is awaited
   const module = (await import(/* @vite-ignore */ new URL("pyodide.mjs", pyodideBase).href)) as {
     loadPyodide: LoadPyodide;
   };
