@@ -117,6 +117,20 @@ def test_theme_script_comes_when_the_reader_touches_the_page(page: Page, site_ur
     assert page.evaluate("window.lessonkit.runtime.state") == "loading"
 
 
+def test_the_search_index_waits_for_python_or_the_search(page: Page, site_url: str) -> None:
+    # On a slow connection the index would share the line with Python's files.
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url))
+    page.route("**/pyodide.asm.wasm*", hang)
+    page.goto(site_url + FIRST_STEPS)
+    page.wait_for_function(THEME_LOADED)  # after 2.5 s without Python
+    page.wait_for_timeout(500)  # time enough for the theme's first requests
+    assert not [url for url in asked if "search_index.json" in url]
+    search(page)  # the reader turns to the search: it is fetched and works
+    assert [url for url in asked if "search_index.json" in url]
+    assert page.evaluate("window.lessonkit.runtime.state") == "loading"
+
+
 def test_theme_script_comes_without_python_after_a_while(page: Page, site_url: str) -> None:
     page.route("**/assets/generated/js/worker.js*", hang)
     page.goto(site_url + FIRST_STEPS)
