@@ -180,7 +180,9 @@ def write_runtime(packages: str, snapshot: str | None, out: Path = OUT) -> None:
         "snapshot": snapshot,
         "emptyStdlib": EMPTY_STDLIB,
         "compressedWasm": COMPRESSED_WASM,
-        "wasmSha256": hashlib.sha256((out / "pyodide" / "pyodide.asm.wasm").read_bytes()).hexdigest(),
+        "wasmSha256": hashlib.sha256(
+            (out / "pyodide" / "pyodide.asm.wasm").read_bytes()
+        ).hexdigest(),
     }
     write_if_changed(out / "runtime.json", (json.dumps(runtime, indent=2) + "\n").encode())
 

@@ -271,7 +271,9 @@ def test_instant_navigation_to_a_page_of_a_new_deployment_loads_it_in_full(
     page.evaluate("window.sameDocument = true")
     deploy_new_runtime(site.directory, "0123456789abcdef")
     with page.expect_event("load"):  # a full load, not a page swapped in place
-        page.get_by_role("navigation").get_by_role("link", name=re.compile("Queues und")).first.click()
+        page.get_by_role("navigation").get_by_role(
+            "link", name=re.compile("Queues und")
+        ).first.click()
     expect(page).to_have_url(site.url + LESSON_1)
     expect(page.locator("html")).to_have_attribute("data-lk-page", "1")  # a full load
     assert page.evaluate("window.sameDocument") is None

@@ -60,7 +60,9 @@ def test_the_inflated_snapshot_is_kept_for_the_next_visit(
     expect(Cell.number(page, 1).value).to_have_text("3")
 
 
-def test_the_webassembly_comes_as_its_zstandard_copy(recorded: RecordingPage, site_url: str) -> None:
+def test_the_webassembly_comes_as_its_zstandard_copy(
+    recorded: RecordingPage, site_url: str
+) -> None:
     # 2.9 MB instead of gzip's 3.5 (worker/wasm.ts); the plain file is never asked for.
     page = recorded.page
     page.goto(site_url + FIRST_STEPS)

@@ -39,6 +39,10 @@ export function serveWasmFromZstd(
   const keptAt = new URL(`${wasm.pathname}?sha256=${digest}`, wasm);
   const keep = keeper(keptAt, (other) => other.pathname === wasm.pathname);
   const kept = keptCopy(keptAt, digest); // read while Pyodide's loader comes
+  // Without a kept copy the download starts at once, not when Pyodide asks (its loader
+  // and its own requests come first: three round trips on a slow connection).
+  const download = kept.then((copy) => (copy ? null : original(compressed)));
+  download.catch(() => undefined); // handled when Pyodide asks
   let usable = true;
   const giveUp = (error: unknown): void => {
     usable = false;
@@ -51,7 +55,7 @@ export function serveWasmFromZstd(
     if (copy) return wasmResponse(copy);
     try {
       const decoder = zstdDecoder(); // loads while the copy downloads
-      const response = await original(compressed);
+      const response = (await download) ?? (await original(compressed));
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
       const bytes = new Uint8Array(await response.arrayBuffer());
       const pieces: Uint8Array[] = [];
