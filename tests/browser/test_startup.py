@@ -3,29 +3,33 @@
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import Page, Route, expect
+from playwright.sync_api import Page, Route
 
 from tests.browser.conftest import RecordingPage
-from tests.browser.pages import FIRST_STEPS, Cell, python_ready
+from tests.browser.pages import FIRST_STEPS, python_ready, run_first_steps_cell_1
 from tests.browser.waits import wait_until
 
 pytestmark = pytest.mark.browser
 
 
+def console_messages(page: Page) -> list[str]:
+    """What the page and its workers write to the console from now on."""
+    messages: list[str] = []
+    page.on("console", lambda message: messages.append(message.text))
+    return messages
+
+
 def test_python_starts_from_the_snapshot(page: Page, site_url: str) -> None:
-    warnings: list[str] = []
-    page.on("console", lambda message: warnings.append(message.text))
+    warnings = console_messages(page)
     page.goto(site_url + FIRST_STEPS)
     stages = python_ready(page)
     assert "snapshot" in stages and stages["snapshot"] <= stages["loadPyodide"]
     assert not [text for text in warnings if "Speicherabbild" in text]
-    Cell.number(page, 1).run()
-    expect(Cell.number(page, 1).value).to_have_text("3")
+    run_first_steps_cell_1(page)
 
 
 def test_a_broken_snapshot_falls_back_to_a_plain_start(page: Page, site_url: str) -> None:
-    warnings: list[str] = []
-    page.on("console", lambda message: warnings.append(message.text))
+    warnings = console_messages(page)
 
     def garbage(route: Route) -> None:
         route.fulfill(status=200, body=b"not a snapshot", content_type="application/gzip")
@@ -35,8 +39,7 @@ def test_a_broken_snapshot_falls_back_to_a_plain_start(page: Page, site_url: str
     stages = python_ready(page)
     assert "snapshot" not in stages
     assert [text for text in warnings if "Speicherabbild nicht nutzbar" in text]
-    Cell.number(page, 1).run()  # the reader notices nothing
-    expect(Cell.number(page, 1).value).to_have_text("3")
+    run_first_steps_cell_1(page)  # the reader notices nothing
 
 
 def test_the_inflated_snapshot_is_kept_for_the_next_visit(
@@ -56,8 +59,7 @@ def test_the_inflated_snapshot_is_kept_for_the_next_visit(
     page.reload()
     assert "snapshot" in python_ready(page)  # started from the snapshot again
     assert len([url for url in recorded.requests if "/snapshot-" in url]) == fetched
-    Cell.number(page, 1).run()
-    expect(Cell.number(page, 1).value).to_have_text("3")
+    run_first_steps_cell_1(page)
 
 
 def test_the_webassembly_comes_as_its_zstandard_copy(
@@ -69,23 +71,20 @@ def test_the_webassembly_comes_as_its_zstandard_copy(
     assert "snapshot" in python_ready(page)  # the decoder's own memory was not taken for Python's
     wasm = [url.split("?")[0].rsplit("/", 1)[-1] for url in recorded.requests if ".wasm" in url]
     assert wasm == ["pyodide.asm.wasm.zst"]
-    Cell.number(page, 1).run()
-    expect(Cell.number(page, 1).value).to_have_text("3")
+    run_first_steps_cell_1(page)
 
 
 def test_without_the_zstandard_copy_the_plain_webassembly_serves(
     recorded: RecordingPage, site_url: str
 ) -> None:
     page = recorded.page
-    warnings: list[str] = []
-    page.on("console", lambda message: warnings.append(message.text))
+    warnings = console_messages(page)
     page.context.route("**/pyodide.asm.wasm.zst", lambda route: route.fulfill(status=404))
     page.goto(site_url + FIRST_STEPS)
     assert "snapshot" in python_ready(page)
     assert any(url.endswith("/pyodide.asm.wasm") for url in recorded.requests)
     assert [text for text in warnings if "pyodide.asm.wasm.zst nicht nutzbar" in text]
-    Cell.number(page, 1).run()
-    expect(Cell.number(page, 1).value).to_have_text("3")
+    run_first_steps_cell_1(page)
 
 
 PACKAGES_CHECK = """
