@@ -43,13 +43,23 @@ class PyodideRunner:
 
         With ``snapshot``, Pyodide starts from the memory snapshot the site ships.
         """
-        assert self.process.stdin is not None and self.process.stdout is not None
+        self.send(pages, snapshot)
+        return self.receive()
+
+    def send(self, pages: list[dict[str, Any]], snapshot: bool = False) -> None:
+        """Start ``run``'s job and return at once: the test may work meanwhile (CPython
+        on the other core); ``receive`` waits for the answer."""
+        assert self.process.stdin is not None
         job = json.dumps({"snapshot": snapshot, "pages": pages}) + "\n"
         try:
             self.process.stdin.write(job.encode("utf-8"))
             self.process.stdin.flush()
         except BrokenPipeError:
             raise AssertionError(f"Pyodide under Node.js has ended:\n{self.errors()}") from None
+
+    def receive(self) -> dict[str, Any]:
+        """The answer to the job ``send`` started."""
+        assert self.process.stdout is not None
         ready, _, _ = select.select([self.process.stdout], [], [], JOB_TIMEOUT)
         line = self.process.stdout.readline() if ready else b""
         assert line, f"Pyodide under Node.js did not answer:\n{self.errors()}"

@@ -6,10 +6,11 @@
 // Each snippet is stripped of its types by esbuild (with a source map, so errors name the
 // snippet's own line) and runs as an ES module in a Node.js process of its own, until
 // Node's event loop is empty: late timers print under their own block, and a snippet
-// that never ends is stopped after `timeout` seconds.
-import { spawnSync } from "node:child_process";
+// that never ends is stopped after `timeout` seconds. The processes run side by side, one
+// per core (each snippet alone in its process: its output does not depend on the others).
+import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { transformSync } from "esbuild";
@@ -28,7 +29,28 @@ function lineOf(stack, index) {
   return match ? Number(match[1]) : null;
 }
 
-function run(code, index) {
+/** Run a Node.js process to its end: {stdout, stderr, status, timedOut}. */
+function node(args, seconds) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, args, { cwd: process.cwd() });
+    const out = [];
+    const err = [];
+    child.stdout.on("data", (chunk) => out.push(chunk));
+    child.stderr.on("data", (chunk) => err.push(chunk));
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill("SIGKILL");
+    }, seconds * 1000);
+    child.on("close", (status) => {
+      clearTimeout(timer);
+      const text = (chunks) => Buffer.concat(chunks).toString("utf8");
+      resolve({ stdout: text(out), stderr: text(err), status, timedOut });
+    });
+  });
+}
+
+async function run(code, index) {
   let js;
   try {
     js = transformSync(code, {
@@ -49,16 +71,12 @@ function run(code, index) {
   }
   const file = join(dir, `ts-run-${index}.mjs`);
   writeFileSync(file, js);
-  const done = spawnSync(
-    process.execPath,
-    ["--enable-source-maps", "--no-warnings", "--import", prelude, file],
-    { cwd: process.cwd(), encoding: "utf8", timeout: timeout * 1000, killSignal: "SIGKILL" },
-  );
-  const output = done.stdout ?? "";
-  if (done.error?.code === "ETIMEDOUT" || done.signal === "SIGKILL") {
+  const done = await node(["--enable-source-maps", "--no-warnings", "--import", prelude, file], timeout);
+  const output = done.stdout;
+  if (done.timedOut) {
     return { output, error: null, line: null, timeout: true };
   }
-  const stderr = done.stderr ?? "";
+  const stderr = done.stderr;
   const marked = stderr.lastIndexOf(MARK);
   if (marked >= 0) {
     const { error, stack } = JSON.parse(stderr.slice(marked + MARK.length).split("\n")[0]);
@@ -76,8 +94,22 @@ function run(code, index) {
   return { output, error: null, line: null, timeout: false };
 }
 
+/** Every snippet's result, in order, with at most one process per core at a time. */
+async function runAll() {
+  const results = new Array(snippets.length);
+  let next = 0;
+  const lanes = Array.from({ length: Math.min(availableParallelism(), snippets.length) }, async () => {
+    while (next < snippets.length) {
+      const index = next++;
+      results[index] = await run(snippets[index], index);
+    }
+  });
+  await Promise.all(lanes);
+  return results;
+}
+
 try {
-  process.stdout.write(JSON.stringify(snippets.map(run)));
+  process.stdout.write(JSON.stringify(await runAll()));
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
