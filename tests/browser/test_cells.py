@@ -52,7 +52,7 @@ def test_endless_loop_is_stopped_and_the_next_run_works(page: Page, site_url: st
     target.start_code("while True:\n    pass")
     # Stopp while Python still loads only cancels the waiting run (issue 17): loaded first.
     python_ready(page)
-    page.wait_for_timeout(500)
+    expect(target.root).to_have_attribute("data-state", "running")
     # The page stays responsive while Python loops in the worker.
     assert page.evaluate("1 + 1") == 2
     target.stop()

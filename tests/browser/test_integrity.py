@@ -417,7 +417,8 @@ def test_a_draft_is_found_when_the_page_is_reached_as_index_html(page: Page, sit
     page.goto(site_url + FIRST_STEPS)
     code = Cell.number(page, 1).editor()
     code.fill("entwurf = 'hier'")
-    page.wait_for_timeout(500)  # saved as the reader types
+    # Saved as the reader types (after a short pause): wait until it is stored.
+    wait_until(page, "() => Object.values(localStorage).some((v) => v.includes('entwurf'))")
     page.goto(site_url + FIRST_STEPS + "index.html")
     expect(Cell.number(page, 1).editor()).to_have_text("entwurf = 'hier'")
 
