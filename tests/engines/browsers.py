@@ -98,6 +98,8 @@ class Engine:
     session: Session
     proxy: RecordingProxy
     root_pid: int
+    #: How many tests' readers have used it so far (conftest.py's `reader`).
+    visits: int = 0
 
     def pids(self) -> list[int]:
         """The browser's processes: the root and all its descendants (Linux /proc)."""

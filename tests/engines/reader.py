@@ -12,6 +12,16 @@ from tests.engines.webdriver import Session
 
 CELLS = "[data-lk-cell]:not([hidden])"
 
+# The hint under a focused editor or console stays half a second after the focus left
+# (docs/assets/lessonkit.css), then folds, and what is below it moves up: a click then may
+# land beside its target (in WebKit its mouse down and up can come 100 ms apart). Settled:
+# every hint is open exactly while its editor or console has the focus.
+HINTS_SETTLED = (
+    "return [...document.querySelectorAll('.lk-editor__hint, .lk-console__hint')].every((h) =>"
+    " (h.getBoundingClientRect().height > 0) ==="
+    " h.closest('.lk-cell__code, .lk-exercise__code, .lk-console').matches(':focus-within'))"
+)
+
 
 class Reader:
     def __init__(self, session: Session, site_url: str) -> None:
@@ -21,6 +31,10 @@ class Reader:
     def open(self, path: str) -> None:
         """Load a page of the site and wait until its cells are mounted."""
         self.session.goto(self.site_url + path)
+        self.wait_mounted(path)
+
+    def wait_mounted(self, path: str) -> None:
+        """Wait until the page's cells are mounted (after a load, a reload)."""
         self.session.wait_for(
             "return document.documentElement.dataset.lkPage && "
             "[...document.querySelectorAll(arguments[0])].every((c) => c.dataset.lkMounted)",
@@ -30,6 +44,11 @@ class Reader:
 
     def text(self, script: str, *args: Any) -> str:
         return self.session.js(script, *args)
+
+    def click(self, target: str | dict[str, str]) -> None:
+        """A real click (WebDriver's) once the page's hints have settled (HINTS_SETTLED)."""
+        self.session.wait_for(HINTS_SETTLED, message="the hints under editors and consoles")
+        self.session.click(target)
 
     # Cells
     def cell(self, number: int) -> dict[str, str]:
@@ -90,7 +109,7 @@ class Reader:
         # Editors mount as cells come near the viewport and change the layout: let the
         # cell's own editor be there first, or WebDriver's click may land beside the button.
         self.editor(self.cell(number))
-        self.session.click(self.part(number, ".lk-button--run"))
+        self.click(self.part(number, ".lk-button--run"))
         return self.wait_state(number, "done", "error")
 
     def editor(self, root: dict[str, str]) -> dict[str, str]:
@@ -100,7 +119,7 @@ class Reader:
 
     def edit(self, editor: dict[str, str], code: str) -> None:
         """Replace the code in a CodeMirror editor by typing it (one line per statement)."""
-        self.session.click(editor)
+        self.click(editor)
         self.session.press("Control", "a")
         self.session.type(code)
 
@@ -118,7 +137,7 @@ class Reader:
     def command(self, line: str, kind: str = "log") -> str:
         """Type a console command, press Enter; the new entry's text."""
         before = len(self.entries(kind))
-        self.session.click(self.console_input(kind))
+        self.click(self.console_input(kind))
         self.session.type(line)
         self.session.press("Enter")
         self.session.wait_for(
@@ -145,7 +164,7 @@ class Reader:
     def check(self, exercise: str, timeout: float = 60) -> str:
         """Press the exercise's "Prüfen"; the feedback's text once it is there."""
         self.session.js(f"document.querySelector('#{exercise} .lk-feedback')?.remove()")
-        self.session.click(f"#{exercise} .lk-exercise__bar .lk-button--run")
+        self.click(f"#{exercise} .lk-exercise__bar .lk-button--run")
         return self.feedback(exercise, timeout)
 
     def feedback(self, exercise: str, timeout: float = 60) -> str:

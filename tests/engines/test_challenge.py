@@ -17,7 +17,7 @@ def paste(reader: Reader, editor: dict[str, str], code: str) -> None:
     """Replace the editor's code as a reader pasting it does (typing would auto-indent).
     Firefox keeps a synthetic paste event's data from the page; there the text goes in as
     the browser's own text input (``insertText``), which the editor takes alike."""
-    reader.session.click(editor)
+    reader.click(editor)
     reader.session.press("Control", "a")
     reader.session.js(
         "const data = new DataTransfer(); data.setData('text/plain', arguments[1]);"

@@ -1,16 +1,17 @@
 """A reader's journey through "Erste Schritte" and lesson 1, in Firefox and in WebKit.
 
 The same steps as the Chromium tests (tests/browser/), driven by WebDriver with real
-clicks and key presses. Each engine gets one browser for this module; every test
-starts on the start page with the reader's storage emptied.
+clicks and key presses. Each engine's browser serves all of tests/engines/ (conftest.py);
+every test starts on the start page with the reader's storage emptied. A page load
+starts Python anew, which in WebKit takes seconds: so a test walks several steps on one
+loaded page, as a reader does, and a failure names the step it broke in (steps.py).
 """
 
 from __future__ import annotations
 
-import time
-
 from tests.engines.browsers import Engine
 from tests.engines.reader import Reader
+from tests.engines.steps import step
 from tests.engines.webdriver import WebDriverError
 
 FIRST_STEPS = "erste-schritte/"
@@ -36,7 +37,7 @@ def follow_instantly(reader: Reader, path: str, count: int) -> None:
     )
     reader.session.js("arguments[0].scrollIntoView({ block: 'center' })", link)
     try:
-        reader.session.click(link)
+        reader.click(link)
     except WebDriverError as error:
         # WebKit calls a link of a section opened after an instant page change "not
         # interactable"; the theme's instant navigation takes a click event alike.
@@ -52,226 +53,238 @@ def follow_instantly(reader: Reader, path: str, count: int) -> None:
     )
 
 
-def test_first_cell_runs(reader: Reader) -> None:
-    reader.open(FIRST_STEPS)
-    reader.forget_output(1)
-    assert reader.run(1) == "done"
-    assert (
-        reader.output(1, ".lk-output__text") == "1 bestellung-1\n2 bestellung-2\n3 bestellung-3\n"
-    )
-    assert reader.output(1, ".lk-output__value") == "3"
-    stages = reader.session.js("return window.lessonkit.runtime.readyStages")
-    assert "snapshot" in stages, stages  # this engine starts from the memory snapshot
-    # The inflated snapshot is kept in the Cache API for the next visit ...
-    kept = reader.session.wait_for(
-        "return caches.open('lessonkit:/:memory').then((c) => c.keys())"
-        ".then((keys) => keys.length === 1 && new URL(keys[0].url).pathname)",
-        message="the kept snapshot",
-    )
-    assert kept.startswith("/assets/generated/snapshot-")
-    # ... and the service worker has stored the site for offline use.
-    offline = reader.session.wait_for(
-        "return document.documentElement.dataset.lkOffline",
-        timeout=120,
-        message="the offline copy",
-    )
-    assert offline == "ready"
-
-
-def test_edit_and_run_with_shift_enter(reader: Reader) -> None:
-    reader.open(FIRST_STEPS)
-    reader.session.click(reader.editor(reader.cell(1)))
+def type_at_end(reader: Reader, editor: dict[str, str], text: str) -> None:
+    """Click into an editor, go to the end of its code and type ``text``."""
+    reader.click(editor)
     reader.session.press("Control", "End")
-    reader.session.type("\nprint('per Tastatur')")
-    reader.session.press("Shift", "Enter")
+    reader.session.type(text)
+
+
+def wait_stored(reader: Reader, text: str) -> None:
+    """Drafts are saved as the reader types: wait until one holding ``text`` is stored."""
     reader.session.wait_for(
-        "return document.querySelector('[data-lk-cell] output').textContent"
-        ".includes('per Tastatur')",
-        message="the typed line's output",
-    )
-    assert reader.wait_state(1, "done") == "done"
-
-
-def test_exception_shows_a_short_traceback(reader: Reader) -> None:
-    reader.open(FIRST_STEPS)
-    assert reader.run(3) == "error"
-    error = reader.output(3, ".lk-output__error")
-    assert "Zelle 3, Zeile 4" in error
-    assert "ZeroDivisionError: division by zero" in error
-    assert "pyodide" not in error.lower()
-
-
-def test_stopp_ends_an_endless_loop_and_the_next_run_works(reader: Reader) -> None:
-    reader.open(FIRST_STEPS)
-    reader.edit(reader.editor(reader.cell(6)), "while True: pass")
-    reader.session.click(reader.part(6, ".lk-button--run"))
-    reader.wait_state(6, "running")
-    # Stopp while Python still loads only cancels the waiting run (issue 17): loaded first.
-    reader.session.wait_for(
-        "return window.lessonkit.runtime.state === 'ready'", message="Python ready"
-    )
-    time.sleep(0.5)
-    assert reader.session.js("return 1 + 1") == 2  # the page stays responsive
-    reader.session.click(reader.part(6, ".lk-button--stop"))
-    assert reader.wait_state(6, "stopped") == "stopped"
-    assert "Python wurde neu gestartet" in reader.output(6)
-    reader.session.click(reader.part(6, ".lk-button--reset"))
-    assert reader.run(6) == "done"
-    assert reader.output(6) == "Runde 0\nRunde 1\nRunde 2\n"
-
-
-def test_time_sleep_waits_in_the_worker(reader: Reader) -> None:
-    """time.sleep blocks on Atomics.wait over a shared WebAssembly memory (python-worker.ts)."""
-    reader.open(FIRST_STEPS)
-    assert reader.run(1) == "done"
-    code = "import time\nt = time.monotonic()\ntime.sleep(0.3)\ntime.monotonic() - t >= 0.29"
-    assert reader.python(code) == "True"
-
-
-def test_console_with_history_and_completion(reader: Reader) -> None:
-    reader.open(FIRST_STEPS)
-    answer = reader.command("consume orders group billing from-beginning")
-    assert "p1:0" in answer
-    box = reader.console_input()
-    reader.session.press("ArrowUp")
-    reader.value(box, "consume orders group billing from-beginning")
-    reader.session.press("Control", "a")
-    reader.session.press("Backspace")
-    reader.session.type("desc")
-    reader.session.press("Tab")
-    reader.value(box, "describe ")
-    reader.session.type("group b")
-    reader.session.press("Tab")
-    reader.value(box, "describe group billing ")
-    reader.session.press("Enter")
-    reader.session.wait_for(
-        "const e = document.querySelector('[data-lk-console][data-kind=log]')"
-        ".querySelectorAll('.lk-console__entry');"
-        "return e.length === 4 && e[3].textContent.includes('billing-1');",
-        message="describe's answer",
+        "return Object.keys(localStorage).some((k) => localStorage.getItem(k).includes(arguments[0]))",
+        text,
+        message=f"a draft holding {text!r} in localStorage",
     )
 
 
-def test_prediction_and_code_task_wrong_then_right(reader: Reader) -> None:
+def draft_of(reader: Reader, editor: dict[str, str]) -> str:
+    return reader.session.js("return arguments[0].textContent", editor)
+
+
+def test_first_steps_every_tool_on_one_page(reader: Reader) -> None:
+    """One load of "Erste Schritte": each of its tools as the reader tries it, Stopp last
+    (it restarts Python), then what the page kept for the next visit."""
     reader.open(FIRST_STEPS)
-    reader.session.click("#erste-vorhersage .lk-exercise__answer-row input")
-    reader.session.type("(3, 'b-2')")
-    assert reader.check("erste-vorhersage") == (
-        "✗ Noch nicht: Der zweite von 2 Werten stimmt nicht."
-    )
-    reader.session.click("#erste-vorhersage .lk-exercise__answer-row input")
-    reader.session.press("Control", "a")
-    reader.session.type("(3, 'b-3')\n")
-    reader.session.wait_for("return document.querySelector('#erste-vorhersage').dataset.solved")
 
-    assert reader.check("erste-aufgabe") == "✗ 0 von 2 Prüfungen bestanden."
-    reader.edit(
-        reader.editor(reader.session.element("#erste-aufgabe")),
-        "def summe(betraege): return sum(betraege)",
-    )
-    assert reader.check("erste-aufgabe") == "✓ Gelöst: alle 2 Prüfungen bestanden."
+    with step("the first cell runs from the memory snapshot"):
+        reader.forget_output(1)  # what shows next is the browser's, not the build's
+        assert reader.run(1) == "done"
+        assert (
+            reader.output(1, ".lk-output__text")
+            == "1 bestellung-1\n2 bestellung-2\n3 bestellung-3\n"
+        )
+        assert reader.output(1, ".lk-output__value") == "3"
+        stages = reader.session.js("return window.lessonkit.runtime.readyStages")
+        assert "snapshot" in stages, stages  # this engine starts from the memory snapshot
+
+    with step("an exception shows a short traceback"):
+        assert reader.run(3) == "error"
+        error = reader.output(3, ".lk-output__error")
+        assert "Zelle 3, Zeile 4" in error
+        assert "ZeroDivisionError: division by zero" in error
+        assert "pyodide" not in error.lower()
+
+    with step("a picture (_repr_svg_) and a mermaid diagram"):
+        reader.forget_output(4)
+        assert reader.run(4) == "done"
+        picture = reader.session.js(
+            "const svg = document.querySelectorAll('[data-lk-cell]:not([hidden])')[3]"
+            ".querySelector('.lk-output__svg svg');"
+            "return svg && [svg.querySelector('title').textContent,"
+            " svg.querySelectorAll('rect').length, svg.getBoundingClientRect().height > 0];"
+        )
+        assert picture == ["Balken je Bestellung", 3, True]
+        # Material draws the diagram into a closed shadow root: what the page can see is
+        # that `pre.mermaid` became a drawn `div.mermaid` of some height.
+        reader.session.element(".mermaid")
+        reader.session.wait_for(
+            "const d = document.querySelector('div.mermaid');"
+            "return d && d.getBoundingClientRect().height > 50;",
+            message="a drawn mermaid diagram",
+        )
+
+    with step("an edited cell runs with Shift+Enter"):
+        type_at_end(reader, reader.editor(reader.cell(1)), "\nprint('per Tastatur')")
+        reader.session.press("Shift", "Enter")
+        # Only this run prints the typed line; it ends in "done".
+        reader.session.wait_for(
+            "return document.querySelector('[data-lk-cell] output').textContent"
+            ".includes('per Tastatur')",
+            message="the typed line's output",
+        )
+        assert reader.wait_state(1, "done") == "done"
+
+    with step("time.sleep waits in the worker"):
+        # It blocks on Atomics.wait over a shared WebAssembly memory (python-worker.ts).
+        code = "import time\nt = time.monotonic()\ntime.sleep(0.3)\ntime.monotonic() - t >= 0.29"
+        assert reader.python(code) == "True"
+
+    with step("a console with history (ArrowUp) and Tab completion"):
+        answer = reader.command("consume orders group billing from-beginning")
+        assert "p1:0" in answer
+        box = reader.console_input()
+        reader.session.press("ArrowUp")
+        reader.value(box, "consume orders group billing from-beginning")
+        reader.session.press("Control", "a")
+        reader.session.press("Backspace")
+        reader.session.type("desc")
+        reader.session.press("Tab")
+        reader.value(box, "describe ")
+        reader.session.type("group b")
+        reader.session.press("Tab")
+        reader.value(box, "describe group billing ")
+        reader.session.press("Enter")
+        reader.session.wait_for(
+            "const e = document.querySelector('[data-lk-console][data-kind=log]')"
+            ".querySelectorAll('.lk-console__entry');"
+            "return e.length === 4 && e[3].textContent.includes('billing-1');",
+            message="describe's answer",
+        )
+
+    with step("a prediction, wrong then right"):
+        reader.click("#erste-vorhersage .lk-exercise__answer-row input")
+        reader.session.type("(3, 'b-2')")
+        assert reader.check("erste-vorhersage") == (
+            "✗ Noch nicht: Der zweite von 2 Werten stimmt nicht."
+        )
+        reader.click("#erste-vorhersage .lk-exercise__answer-row input")
+        reader.session.press("Control", "a")
+        reader.session.type("(3, 'b-3')\n")
+        reader.session.wait_for(
+            "return document.querySelector('#erste-vorhersage').dataset.solved",
+            message="the prediction solved",
+        )
+
+    with step("a code task, wrong then right"):
+        assert reader.check("erste-aufgabe") == "✗ 0 von 2 Prüfungen bestanden."
+        reader.edit(
+            reader.editor(reader.session.element("#erste-aufgabe")),
+            "def summe(betraege): return sum(betraege)",
+        )
+        assert reader.check("erste-aufgabe") == "✓ Gelöst: alle 2 Prüfungen bestanden."
+
+    with step("Stopp ends an endless loop, and the next run works"):
+        # The loop says when it runs in the worker: Stopp while Python still loads would
+        # only cancel the waiting run (issue 17).
+        reader.edit(reader.editor(reader.cell(6)), "print('Schleife läuft')\nwhile True: pass")
+        reader.click(reader.part(6, ".lk-button--run"))
+        reader.session.wait_for(
+            "const c = document.querySelectorAll(arguments[0])[5];"
+            "return c.dataset.state === 'running' &&"
+            " c.querySelector('output').textContent.includes('Schleife läuft');",
+            "[data-lk-cell]:not([hidden])",
+            message="the endless loop running in the worker",
+        )
+        assert reader.session.js("return 1 + 1") == 2  # the page stays responsive
+        reader.click(reader.part(6, ".lk-button--stop"))
+        assert reader.wait_state(6, "stopped") == "stopped"
+        assert "Python wurde neu gestartet" in reader.output(6)
+        reader.click(reader.part(6, ".lk-button--reset"))
+        assert reader.run(6) == "done"
+        assert reader.output(6) == "Runde 0\nRunde 1\nRunde 2\n"
+
+    with step("the snapshot is kept in the Cache API and the site stored for offline use"):
+        kept = reader.session.wait_for(
+            "return caches.open('lessonkit:/:memory').then((c) => c.keys())"
+            ".then((keys) => keys.length === 1 && new URL(keys[0].url).pathname)",
+            message="the kept snapshot",
+        )
+        assert kept.startswith("/assets/generated/snapshot-")
+        offline = reader.session.wait_for(
+            "return document.documentElement.dataset.lkOffline",
+            timeout=120,
+            message="the offline copy",
+        )
+        assert offline == "ready"
 
 
-def test_picture_and_diagram(reader: Reader) -> None:
-    reader.open(FIRST_STEPS)
-    reader.forget_output(4)
-    assert reader.run(4) == "done"
-    picture = reader.session.js(
-        "const svg = document.querySelectorAll('[data-lk-cell]:not([hidden])')[3]"
-        ".querySelector('.lk-output__svg svg');"
-        "return svg && [svg.querySelector('title').textContent,"
-        " svg.querySelectorAll('rect').length, svg.getBoundingClientRect().height > 0];"
-    )
-    assert picture == ["Balken je Bestellung", 3, True]
-    # Material draws the diagram into a closed shadow root: what the page can see is
-    # that `pre.mermaid` became a drawn `div.mermaid` of some height.
-    reader.session.element(".mermaid")
-    reader.session.wait_for(
-        "const d = document.querySelector('div.mermaid');"
-        "return d && d.getBoundingClientRect().height > 50;",
-        message="a drawn mermaid diagram",
-    )
-
-
-def test_instant_navigation_keeps_python(reader: Reader) -> None:
-    reader.open(FIRST_STEPS)
-    assert reader.run(1) == "done"
-    reader.python("import sys; sys.lk_same_python = True")
-    reader.session.js("window.sameDocument = true")
-    follow_instantly(reader, LESSON_1, 2)
-    assert reader.session.js("return window.sameDocument") is True  # no full page load
-    assert reader.python("import sys; getattr(sys, 'lk_same_python', False)") == "True"
-    assert reader.python("'bestellungen' in globals()") == "False"  # a fresh namespace
-    reader.forget_output(1)
-    assert reader.run(1) == "done"
-    assert reader.output(1)
-
-
-def test_a_reload_restores_a_draft(reader: Reader) -> None:
-    reader.open(FIRST_STEPS)
-    reader.session.click(reader.editor(reader.cell(2)))
-    reader.session.press("Control", "End")
-    reader.session.type("\nprint('meine Änderung')")
-    reader.edit(
-        reader.editor(reader.session.element("#erste-aufgabe")),
-        "def summe(betraege): return 0  # mein Entwurf",
-    )
-    time.sleep(1)  # drafts are saved as the reader types
-    reader.session.reload()
-    reader.open(FIRST_STEPS)
-    # The editor shows the draft once it is mounted (near the viewport).
-    restored = reader.editor(reader.cell(2))
-    assert "meine Änderung" in reader.session.js("return arguments[0].textContent", restored)
-    assert "wiederhergestellt" in reader.output(2)
-    draft = reader.editor(reader.session.element("#erste-aufgabe"))
-    assert "mein Entwurf" in reader.session.js("return arguments[0].textContent", draft)
-
-
-def draft_of(reader: Reader, number: int) -> str:
-    return reader.session.js("return arguments[0].textContent", reader.editor(reader.cell(number)))
-
-
-def test_drafts_and_progress_survive_instant_navigation_and_reload(reader: Reader) -> None:
-    """Entered at the start page, then instantly to pages at two depths (issue 26)."""
+def test_python_drafts_and_progress_across_pages_then_the_search(
+    engine: Engine, reader: Reader
+) -> None:
+    """Entered at the start page, then instantly to pages at two depths (issue 26): Python
+    stays, drafts and progress survive a reload; the search; nothing left the site."""
     reader.open("")
     follow_instantly(reader, FIRST_STEPS, 2)
-    reader.session.click(reader.editor(reader.cell(2)))
-    reader.session.press("Control", "End")
-    reader.session.type("\nprint('Entwurf eins')")
-    reader.session.click("#erste-vorhersage .lk-exercise__answer-row input")
-    reader.session.type("(3, 'b-3')\n")
-    reader.session.wait_for("return document.querySelector('#erste-vorhersage').dataset.solved")
-    follow_instantly(reader, LESSON_1, 3)
-    reader.session.click(reader.editor(reader.cell(1)))
-    reader.session.press("Control", "End")
-    reader.session.type("\nprint('Entwurf zwei')")
-    time.sleep(1)  # drafts are saved as the reader types
 
-    reader.session.reload()
-    reader.open(LESSON_1)
-    assert "Entwurf zwei" in draft_of(reader, 1)
-    reader.open(FIRST_STEPS)
-    assert "Entwurf eins" in draft_of(reader, 2)
-    assert reader.session.js("return document.querySelector('#erste-vorhersage').dataset.solved")
-    reader.open("")
-    count = reader.session.wait_for(
-        "const c = document.querySelector('.lk-progress__count[data-path=\"erste-schritte/\"]');"
-        "return c && c.textContent.includes('1 von') && c.textContent",
-        message="the overview counting the solved prediction",
-    )
-    assert count == "1 von 4 gelöst"
+    with step("a cell runs after an instant page change"):
+        reader.forget_output(1)
+        assert reader.run(1) == "done"
+        assert reader.output(1)
+        reader.python("import sys; sys.lk_same_python = True")
+        reader.session.js("window.sameDocument = true")
 
+    with step("drafts in a cell and a code task, a solved prediction"):
+        type_at_end(reader, reader.editor(reader.cell(2)), "\nprint('Entwurf eins')")
+        reader.edit(
+            reader.editor(reader.session.element("#erste-aufgabe")),
+            "def summe(betraege): return 0  # mein Entwurf",
+        )
+        reader.click("#erste-vorhersage .lk-exercise__answer-row input")
+        reader.session.type("(3, 'b-3')\n")
+        reader.session.wait_for(
+            "return document.querySelector('#erste-vorhersage').dataset.solved",
+            message="the prediction solved",
+        )
+        wait_stored(reader, "Entwurf eins")
+        wait_stored(reader, "mein Entwurf")
 
-def test_no_request_leaves_the_site(engine: Engine, reader: Reader) -> None:
-    """Everything above and this: every page of the course, and the search."""
-    reader.open(LESSON_1)
-    assert reader.run(1) == "done"
-    reader.session.goto(reader.site_url)
-    reader.session.click(".md-search__input")
-    reader.session.type("Bestellung")
-    reader.session.wait_for(
-        "const m = document.querySelector('.md-search-result__meta');"
-        "return m && m.textContent.includes('Suchergebnis');",
-        message="search results",
-    )
-    assert engine.proxy.attempts == []
+    with step("instant navigation keeps Python, with a fresh namespace"):
+        follow_instantly(reader, LESSON_1, 3)
+        assert reader.session.js("return window.sameDocument") is True  # no full page load
+        assert reader.python("import sys; getattr(sys, 'lk_same_python', False)") == "True"
+        assert reader.python("'bestellungen' in globals()") == "False"
+        reader.forget_output(1)
+        assert reader.run(1) == "done"
+        assert reader.output(1)
+
+    with step("a reload restores the draft typed on the page"):
+        type_at_end(reader, reader.editor(reader.cell(1)), "\nprint('Entwurf zwei')")
+        wait_stored(reader, "Entwurf zwei")
+        reader.session.reload()
+        reader.wait_mounted(LESSON_1)
+        # The editor shows the draft once it is mounted (near the viewport).
+        assert "Entwurf zwei" in draft_of(reader, reader.editor(reader.cell(1)))
+        assert "wiederhergestellt" in reader.output(1)
+
+    with step("the other page's drafts and its solved prediction"):
+        reader.open(FIRST_STEPS)
+        assert "Entwurf eins" in draft_of(reader, reader.editor(reader.cell(2)))
+        assert "wiederhergestellt" in reader.output(2)
+        task = reader.editor(reader.session.element("#erste-aufgabe"))
+        assert "mein Entwurf" in draft_of(reader, task)
+        assert reader.session.js(
+            "return document.querySelector('#erste-vorhersage').dataset.solved"
+        )
+
+    with step("the overview counts the solved prediction"):
+        reader.open("")
+        count = reader.session.wait_for(
+            "const c = document.querySelector('.lk-progress__count[data-path=\"erste-schritte/\"]');"
+            "return c && c.textContent.includes('1 von') && c.textContent",
+            message="the overview counting the solved prediction",
+        )
+        assert count == "1 von 4 gelöst"
+
+    with step("the search finds the course's pages"):
+        reader.click(".md-search__input")
+        reader.session.type("Bestellung")
+        reader.session.wait_for(
+            "const m = document.querySelector('.md-search-result__meta');"
+            "return m && m.textContent.includes('Suchergebnis');",
+            message="search results",
+        )
+
+    with step("no request left the machine (all this browser did, the tests before included)"):
+        assert engine.proxy.attempts == []

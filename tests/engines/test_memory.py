@@ -67,6 +67,8 @@ def wait_ready(reader: Reader) -> dict[str, int]:
 
 
 def test_peak_memory_of_a_lesson(engine: Engine, reader: Reader) -> None:
+    # The figures are a fresh browser's: conftest.py runs this module first in each browser.
+    assert engine.visits == 1, "the browser served other tests before: not fresh"
     reader.session.goto("about:blank")
     idle = pss_bytes(engine.pids())
     with peak_memory(engine) as started:
@@ -108,7 +110,7 @@ globalThis.Uint8Array = class extends Uint8Array {
 """
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="package")
 def refusing_site(built_site: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A copy of the built site whose snapshot worker cannot get the snapshot's memory
     (a test build: the product has no switch for this)."""
