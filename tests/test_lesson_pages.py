@@ -662,6 +662,11 @@ def test_replication_cell_and_exercises(built_site: Path) -> None:
     task = CodeTask.on(lesson, "replik-token")
     task.check_fails(None, "Ein Follower mit Lag 3")
     task.check_solved(TOKEN_LOESUNG)
+    quorum = ConsoleTask.on(lesson, "replik-quorum")
+    quorum.type("quorum 3 1 1")
+    quorum.check_fails("Nach der Rückkehr")
+    quorum.type("quorum 3 2 2")
+    quorum.check_solved()
 
 
 # --- Sagas ----------------------------------------------------------------------------
