@@ -13,8 +13,11 @@ test_exercises.py, test_trying_again.py, …) show that a page shows what the co
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
+import weakref
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -152,10 +155,18 @@ class Reader:
         self.data = [_json(cell, ".lk-cell__data") for cell in self.blocks]
         self.kernel = Kernel()
         self.ran: set[int] = set()
+        # The page's Python is one interpreter with one event loop, and so is the build's
+        # run of a page (lessonkit.execute): every run here goes to one loop in one thread
+        # of its own (sqlite3 objects stay in the thread that made them; the test's own
+        # thread may hold Playwright's loop).
+        self._thread = ThreadPoolExecutor(max_workers=1)
+        self._loop = self._thread.submit(asyncio.new_event_loop).result()
+        weakref.finalize(self, _stop, self._thread, self._loop)
 
     def _run(self, index: int) -> CellResult:
         cell = self.data[index]
-        result = run_sync(lambda: self.kernel.run(cell["session"], cell["code"], cell["label"]))
+        run = self.kernel.run(cell["session"], cell["code"], cell["label"])
+        result = self._thread.submit(self._loop.run_until_complete, run).result()
         self.ran.add(index)
         return result
 
@@ -175,6 +186,11 @@ class Reader:
             check = self._run(index)
             assert check.error is None, check.error  # the prose's hidden check still holds
         return result
+
+
+def _stop(thread: ThreadPoolExecutor, loop: asyncio.AbstractEventLoop) -> None:
+    thread.submit(loop.close)
+    thread.shutdown(wait=False)
 
 
 def run_alone(lesson: Lesson, code: str) -> CellResult:
