@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -462,3 +463,27 @@ def assert_fits_a_phone(page: Page, pictures: str) -> None:
     assert widths and max(widths) <= PHONE["width"], widths
     overflow = page.evaluate("document.documentElement.scrollWidth")
     assert overflow <= PHONE["width"], overflow
+
+
+def pages_of(site: Path) -> list[str]:
+    """Every page of the built site, as a path below its root ("" is the start page)."""
+    found = []
+    for index in sorted(site.rglob("index.html")):
+        relative = index.parent.relative_to(site).as_posix()
+        if relative.startswith("assets"):
+            continue
+        found.append("" if relative == "." else relative + "/")
+    return found
+
+
+def pages_written_in(docs: Path) -> list[str]:
+    """The page each Markdown file in ``docs`` becomes, as ``pages_of`` names it; known
+    before the build (to name a test per page)."""
+    found = []
+    for source in docs.rglob("*.md"):
+        relative = source.relative_to(docs).with_suffix("")
+        if relative.parts[0] == "assets":
+            continue
+        folder = relative.parent if relative.name == "index" else relative
+        found.append("" if folder == Path() else folder.as_posix() + "/")
+    return sorted(found)
