@@ -18,20 +18,9 @@ from playwright.sync_api import Locator, Page, expect
 
 from tests.browser import axe
 from tests.browser.conftest import OPEN_SHADOW_ROOTS
-from tests.browser.pages import FIRST_STEPS, PHONE, Cell, Console
+from tests.browser.pages import FIRST_STEPS, PHONE, Cell, Console, pages_of
 
 pytestmark = pytest.mark.browser
-
-
-def pages_of(site: Path) -> list[str]:
-    """Every page of the built site, as a path below its root ("" is the start page)."""
-    found = []
-    for index in sorted(site.rglob("index.html")):
-        relative = index.parent.relative_to(site).as_posix()
-        if relative.startswith("assets"):
-            continue
-        found.append("" if relative == "." else relative + "/")
-    return found
 
 
 #: The audit's four views of a page: colour scheme and width.
