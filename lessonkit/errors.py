@@ -31,11 +31,19 @@ class LessonError(_Base, SuperFencesException):  # type: ignore[misc]
         super().__init__(f"{where}: {message}")
 
 
-def too_long(path: str, line: int, label: str, seconds: float) -> LessonError:
-    """A block ran past its time limit (the build stopped it)."""
+def too_long(path: str, line: int, label: str, seconds: float, waited: bool = False) -> LessonError:
+    """A block ran past its time limit (the build stopped it): ``seconds`` of processor
+    time, or, if it ``waited``, that many seconds on the clock."""
+    if waited:
+        return LessonError(
+            path,
+            line,
+            f"{label} läuft länger als {seconds:g} s und wartet dabei — ein `await` oder "
+            "`time.sleep`, das nie endet? Der Build hat den Block abgebrochen.",
+        )
     return LessonError(
         path,
         line,
-        f"{label} läuft länger als {seconds:g} s — Endlosschleife? Der Build hat "
-        "den Block abgebrochen. Prüfe Schleifen und `await`s, die nie enden.",
+        f"{label} läuft länger als {seconds:g} s Rechenzeit — Endlosschleife? Der Build "
+        "hat den Block abgebrochen. Prüfe Schleifen und `await`s, die nie enden.",
     )

@@ -76,7 +76,8 @@ async def _run_all(run: PageRun) -> list[Any]:
                     raise
                 result = None  # the block was stopped: reported below
         if limit.expired:
-            raise too_long(run.path, block.line, block.label, timelimit.TIME_LIMIT)
+            seconds = limit.wall_seconds if limit.waited else limit.seconds
+            raise too_long(run.path, block.line, block.label, seconds, limit.waited)
         results.append(result)
     return results
 

@@ -7,6 +7,13 @@ awaiting task (a cell stuck in ``await``) and raises ``BuildTimeout`` in the
 running thread (a cell stuck in a Python loop). The caller asks ``expired`` and
 reports the block with file and line. A blocking C call (a long ``time.sleep``)
 is interrupted only when it returns.
+
+The limit counts the processor time of the block's thread, not the clock: on a
+machine busy with other work (two cores shared with a browser, CI) a block gets a
+smaller share of the processor and takes longer, but does no more work, so the
+same build passes or fails alike. A block that waits without computing (an
+``await`` that never ends) is stopped by the clock, after ``WALL_FACTOR`` times
+the limit.
 """
 
 from __future__ import annotations
@@ -14,12 +21,16 @@ from __future__ import annotations
 import asyncio
 import ctypes
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-#: Seconds a single block (a cell, a console's setup, one exercise) may run at build time.
+#: Seconds of processor time a single block (a cell, a console's setup, one exercise) may
+#: use at build time.
 TIME_LIMIT = 30.0
+#: A block that waits is stopped after this many times ``TIME_LIMIT`` on the clock.
+WALL_FACTOR = 10
 
 
 class BuildTimeout(BaseException):
@@ -31,6 +42,23 @@ class BuildTimeout(BaseException):
 class Limit:
     seconds: float
     expired: bool = False
+    #: Expired by the clock (the block waited) rather than by its processor time.
+    waited: bool = False
+
+    @property
+    def wall_seconds(self) -> float:
+        return self.seconds * WALL_FACTOR
+
+
+def _cpu_clock(thread_id: int) -> Callable[[], float]:
+    """The processor time used so far by the thread ``thread_id`` (a ``threading.get_ident``),
+    readable from another thread; where the platform has no such clock, the wall clock."""
+    try:
+        clock = time.pthread_getcpuclockid(thread_id)
+        time.clock_gettime(clock)
+    except (AttributeError, OSError):  # not POSIX threads (e.g. Windows): count the clock
+        return time.monotonic
+    return lambda: time.clock_gettime(clock)
 
 
 def _raise_in(thread_id: int, exc: type[BaseException] | None) -> None:
@@ -100,18 +128,32 @@ def time_limit(seconds: float = TIME_LIMIT) -> Iterator[Limit]:
         later.daemon = True
         later.start()
 
-    timer = threading.Timer(seconds, stop)
-    timer.daemon = True
-    timer.start()
+    cpu = _cpu_clock(thread_id)
+    cpu_start, wall_start = cpu(), time.monotonic()
+    done = threading.Event()
+
+    def watch() -> None:
+        # Look often enough that a stopped block is stopped soon after its limit.
+        interval = min(0.1, seconds / 10)
+        while not done.wait(interval):
+            if time.monotonic() - wall_start > limit.wall_seconds:
+                limit.waited = True
+            elif cpu() - cpu_start <= seconds:
+                continue
+            stop()
+            return
+
+    watcher = threading.Thread(target=watch, name="lessonkit-time-limit", daemon=True)
+    watcher.start()
     try:
         yield limit
     except (BuildTimeout, asyncio.CancelledError):
         if not limit.expired:
             raise
     finally:
+        done.set()
         with lock:
             state["active"] = False
-            timer.cancel()
             if state["raised"]:
                 _drop_pending(thread_id)  # drop an exception not yet delivered
             if state["cancelled"] and task is not None:
