@@ -30,11 +30,6 @@ RUN = """async (scope) => {
     }));
 }"""
 
-# A run started in the page and collected later: pages of several contexts (renderer
-# processes) then audit at the same time, one on each core.
-START = "(scope) => { window.lkAxeRun = (" + RUN + ")(scope); }"
-COLLECT = "() => window.lkAxeRun"
-
 
 def install(context: Any) -> None:
     """Make axe available in every page of `context` (before the page's scripts run)."""
@@ -44,17 +39,6 @@ def install(context: Any) -> None:
 def violations(page: Any, scope: str | None = None) -> list[dict[str, Any]]:
     """The page's serious and critical violations (in the elements ``scope`` selects, if given)."""
     return [v for v in page.evaluate(RUN, scope) if v["impact"] in FAILING]
-
-
-def start(page: Any, scope: str | None = None) -> None:
-    """Start an audit of the page (all of it, or the elements ``scope`` selects) and
-    return at once; ``collect`` waits for its violations."""
-    page.evaluate(START, scope)
-
-
-def collect(page: Any) -> list[dict[str, Any]]:
-    """The serious and critical violations of the audit ``start`` began on ``page``."""
-    return [v for v in page.evaluate(COLLECT) if v["impact"] in FAILING]
 
 
 def describe(found: list[dict[str, Any]], limit: int = 4) -> str:

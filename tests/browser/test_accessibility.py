@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import BrowserContext, Locator, Page, expect
 
 from tests.browser import axe
 from tests.browser.conftest import OPEN_SHADOW_ROOTS
@@ -23,53 +23,40 @@ from tests.browser.pages import FIRST_STEPS, PHONE, Cell, Console, pages_of
 pytestmark = pytest.mark.browser
 
 
-#: The audit's four views of a page: colour scheme and width.
-VIEWS = [("light", 1280), ("dark", 1280), ("light", 390), ("dark", 390)]
-
-
 @pytest.fixture
-def audit_pages(browser: Any) -> Iterator[dict[str, Page]]:
-    """A page in a context of its own for each view, named "light-1280" and so on."""
-    contexts = []
-    pages = {}
-    try:
-        for scheme, width in VIEWS:
-            context = browser.new_context(
-                viewport={"width": width, "height": 900}, color_scheme=scheme
-            )
-            contexts.append(context)
-            axe.install(context)
-            page = context.new_page()
-            page.set_default_timeout(60_000)
-            pages[f"{scheme}-{width}"] = page
-        yield pages
-    finally:
-        for context in contexts:
-            context.close()
+def audit_context(browser: object, request: pytest.FixtureRequest) -> Iterator[BrowserContext]:
+    scheme, width = request.param
+    context = browser.new_context(  # type: ignore[attr-defined]
+        viewport={"width": width, "height": 900}, color_scheme=scheme
+    )
+    axe.install(context)
+    yield context
+    context.close()
 
 
+@pytest.mark.parametrize(
+    "audit_context",
+    [("light", 1280), ("dark", 1280), ("light", 390), ("dark", 390)],
+    indirect=True,
+    ids=["light-1280", "dark-1280", "light-390", "dark-390"],
+)
 def test_axe_finds_no_serious_violation_on_any_page(
-    audit_pages: dict[str, Page], built_site: Path, site_url: str
+    audit_context: BrowserContext, built_site: Path, site_url: str
 ) -> None:
-    # Each page is opened in the four views at once and audited in all four at the same
-    # time: the views' renderer processes share the two cores (axe's colour-contrast
-    # rule is most of the time).
+    page = audit_context.new_page()
+    page.set_default_timeout(60_000)
     paths = pages_of(built_site)
     assert len(paths) >= 9, paths
     report = []
     for path in paths:
-        for page in audit_pages.values():
-            page.goto(site_url + path, wait_until="commit")
-        for page in audit_pages.values():
-            axe.wait_mounted(page)
-            axe.start(page)
-        for view, page in audit_pages.items():
-            found = axe.collect(page)
-            if found:  # a page still settling (theme script, a transition): look once more
-                page.wait_for_timeout(1000)
-                found = axe.violations(page)
-            if found:
-                report.append(f"== /{path} ({view})\n{axe.describe(found)}")
+        page.goto(site_url + path)
+        axe.wait_mounted(page)
+        found = axe.violations(page)
+        if found:  # a page still settling (theme script, a transition): look once more
+            page.wait_for_timeout(1000)
+            found = axe.violations(page)
+        if found:
+            report.append(f"== /{path}\n{axe.describe(found)}")
     assert not report, "\n".join(report)
 
 

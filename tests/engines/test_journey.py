@@ -74,8 +74,9 @@ def draft_of(reader: Reader, editor: dict[str, str]) -> str:
 
 
 def test_first_steps_every_tool_on_one_page(reader: Reader) -> None:
-    """One load of "Erste Schritte": each of its tools as the reader tries it, Stopp last
-    (it restarts Python), then what the page kept for the next visit."""
+    """One load of "Erste Schritte": the first cell and what the page keeps for the next
+    visit (before anything restarts Python), then each of its tools as the reader tries
+    it, Stopp last (it restarts Python)."""
     reader.open(FIRST_STEPS)
 
     with step("the first cell runs from the memory snapshot"):
@@ -88,6 +89,20 @@ def test_first_steps_every_tool_on_one_page(reader: Reader) -> None:
         assert reader.output(1, ".lk-output__value") == "3"
         stages = reader.session.js("return window.lessonkit.runtime.readyStages")
         assert "snapshot" in stages, stages  # this engine starts from the memory snapshot
+
+    with step("the snapshot is kept in the Cache API and the site stored for offline use"):
+        kept = reader.session.wait_for(
+            "return caches.open('lessonkit:/:memory').then((c) => c.keys())"
+            ".then((keys) => keys.length === 1 && new URL(keys[0].url).pathname)",
+            message="the kept snapshot",
+        )
+        assert kept.startswith("/assets/generated/snapshot-")
+        offline = reader.session.wait_for(
+            "return document.documentElement.dataset.lkOffline",
+            timeout=120,
+            message="the offline copy",
+        )
+        assert offline == "ready"
 
     with step("an exception shows a short traceback"):
         assert reader.run(3) == "error"
@@ -194,20 +209,6 @@ def test_first_steps_every_tool_on_one_page(reader: Reader) -> None:
         reader.click(reader.part(6, ".lk-button--reset"))
         assert reader.run(6) == "done"
         assert reader.output(6) == "Runde 0\nRunde 1\nRunde 2\n"
-
-    with step("the snapshot is kept in the Cache API and the site stored for offline use"):
-        kept = reader.session.wait_for(
-            "return caches.open('lessonkit:/:memory').then((c) => c.keys())"
-            ".then((keys) => keys.length === 1 && new URL(keys[0].url).pathname)",
-            message="the kept snapshot",
-        )
-        assert kept.startswith("/assets/generated/snapshot-")
-        offline = reader.session.wait_for(
-            "return document.documentElement.dataset.lkOffline",
-            timeout=120,
-            message="the offline copy",
-        )
-        assert offline == "ready"
 
 
 def test_python_drafts_and_progress_across_pages_then_the_search(
