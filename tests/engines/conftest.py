@@ -1,6 +1,6 @@
 """Firefox ESR and WebKitGTK from Debian: one fresh browser per engine for this folder's
-tests (a browser starts in seconds, and only one runs at a time). The memory tests
-measure that browser while it is fresh, so they come first."""
+tests (a browser starts in seconds, and only one runs at a time). In each browser the
+tests marked `fresh_browser` come first and those marked `last_in_browser` last."""
 
 from __future__ import annotations
 
@@ -14,19 +14,32 @@ from tests.engines.browsers import Engine
 from tests.engines.reader import Reader
 
 ENGINE_PARAMS = [pytest.param(name, marks=getattr(pytest.mark, name)) for name in browsers.ENGINES]
-MEMORY_TESTS = Path(__file__).with_name("test_memory.py")
+HERE = Path(__file__).parent
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "fresh_browser: runs first in its engine's browser (measures it as it started)"
+    )
+    config.addinivalue_line(
+        "markers", "last_in_browser: runs last in its engine's browser (it disturbs what follows)"
+    )
+
+
+def browser_order(item: pytest.Item) -> int:
+    if item.get_closest_marker("fresh_browser"):
+        return 0
+    return 2 if item.get_closest_marker("last_in_browser") else 1
 
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """test_memory.py first among this folder's tests (before pytest groups them by engine,
-    which keeps their order): its figures are those of a browser that did nothing before."""
-    here = [i for i, item in enumerate(items) if item.path.parent == MEMORY_TESTS.parent]
-    if here:
-        block = [items[i] for i in here]
-        block.sort(key=lambda item: item.path != MEMORY_TESTS)  # stable: the rest keeps its order
-        for i, item in zip(here, block, strict=True):
-            items[i] = item
+    """This folder's tests in browser order (stable: the rest keeps its order); pytest then
+    groups them by engine, keeping that order within each engine's browser."""
+    here = [i for i, item in enumerate(items) if item.path.parent == HERE]
+    block = sorted((items[i] for i in here), key=browser_order)
+    for i, item in zip(here, block, strict=True):
+        items[i] = item
 
 
 def require_browsers() -> None:

@@ -66,9 +66,9 @@ def wait_ready(reader: Reader) -> dict[str, int]:
     return reader.session.js("return window.lessonkit.runtime.readyStages")
 
 
+@pytest.mark.fresh_browser
 def test_peak_memory_of_a_lesson(engine: Engine, reader: Reader) -> None:
-    # The figures are a fresh browser's: conftest.py runs this module first in each browser.
-    assert engine.visits == 1, "the browser served other tests before: not fresh"
+    assert engine.visits == 1, "the browser served other tests before: the figures need a fresh one"
     reader.session.goto("about:blank")
     idle = pss_bytes(engine.pids())
     with peak_memory(engine) as started:
@@ -123,6 +123,11 @@ def refusing_site(built_site: Path, tmp_path_factory: pytest.TempPathFactory) ->
     server.close()
 
 
+# Last in its browser: in WebKit, a journey after it in the same browser found the course's
+# Cache API emptied (no kept snapshot, the offline copy "incomplete") in 11 of 15 runs
+# (2026-12-05). A snapshot start on another origin did not do that (4 of 4 runs passed);
+# why this plain start does is not known.
+@pytest.mark.last_in_browser
 def test_refused_memory_falls_back_to_a_plain_start(engine: Engine, refusing_site: str) -> None:
     reader = Reader(engine.session, refusing_site)
     reader.open(LESSON)
