@@ -3,17 +3,21 @@ under Node.js."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
 import sys
+import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from filelock import FileLock
 
 from tests.pyodide import PyodideRunner
-from tests.siteserver import StaticServer
+from tests.siteserver import StaticServer, copy_site
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
@@ -92,6 +96,8 @@ class WholeBuild:
 
     The server's port is chosen first: Material's instant navigation only treats links as
     internal when the sitemap's addresses carry the page's port, so the build is told it.
+    When the build ends, its exit code goes into ``outcome`` next to the site, for the
+    other test processes (``SharedBuild``).
     """
 
     def __init__(self, folder: Path, command: BuildCommand) -> None:
@@ -102,6 +108,11 @@ class WholeBuild:
             self.process = subprocess.Popen(
                 argv, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT
             )
+        outcome = folder / "outcome"
+        self._watch = threading.Thread(
+            target=lambda: outcome.write_text(str(self.process.wait())), daemon=True
+        )
+        self._watch.start()
 
     def served(self) -> StaticServer:
         """The server, once the build has succeeded (a failed build fails the test)."""
@@ -109,40 +120,100 @@ class WholeBuild:
         assert code == 0, self.log.read_text(errors="replace")
         return self.server
 
-    def close(self) -> None:
-        if self.process.poll() is None:
+    def close(self, others_may_need_it: bool) -> None:
+        if self.process.poll() is None and not others_may_need_it:
             self.process.kill()
-            self.process.wait()
+        self.process.wait()
+        self._watch.join()
         self.server.close()
+
+
+class SharedBuild:
+    """A build another test process (an xdist worker) runs: once it has succeeded, a
+    copy of its site on a server of this process, the sitemap rewritten to that server
+    (as ``copy_site`` does)."""
+
+    def __init__(self, folder: Path, url: str, copy_to: Path) -> None:
+        self.folder = folder
+        self.url = url
+        self.copy_to = copy_to
+        self.server: StaticServer | None = None
+
+    def served(self) -> StaticServer:
+        if self.server is None:
+            outcome = self.folder / "outcome"
+            while not outcome.exists():  # the builder writes it when its build ends
+                time.sleep(0.2)
+            log = (self.folder / "build.log").read_text(errors="replace")
+            assert outcome.read_text() == "0", log
+            self.server = StaticServer(self.copy_to)
+            copy_site(self.folder / "site", self.url, self.copy_to, self.server.url)
+        return self.server
+
+    def close(self, others_may_need_it: bool) -> None:
+        if self.server is not None:
+            self.server.close()
+
+
+def shared_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The folder every test process of this run shares: the run's temporary folder
+    (each xdist worker has a folder of its own inside it)."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+@pytest.fixture(scope="session", autouse=True)
+def generated_assets(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """docs/assets/generated/, made once before any test builds a site: with several test
+    processes, one makes it while the others wait (two writing it at once would mix
+    files); the others find it up to date."""
+    with FileLock(shared_folder(tmp_path_factory) / "assets.lock"):
+        assets = subprocess.run(
+            [sys.executable, "-m", "lessonkit.assets"], cwd=ROOT, capture_output=True, text=True
+        )
+    assert assets.returncode == 0, assets.stdout + assets.stderr
 
 
 @pytest.fixture(scope="session")
 def whole_builds(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[dict[str, WholeBuild]]:
-    """Every whole-course build this session's tests need, started together the first
-    time one is needed: the MkDocs and the Zensical build then share the two cores
-    instead of running one after the other (about 55 and 45 s alone)."""
+) -> Iterator[dict[str, WholeBuild | SharedBuild]]:
+    """Every whole-course build this run's tests need, started together the first time one
+    is needed: the MkDocs and the Zensical build then share the two cores instead of
+    running one after the other (about 55 and 45 s alone). With several test processes
+    (xdist), the first to need them builds; the others serve copies of its sites."""
     needed = set().union(*(item.fixturenames for item in request.session.items))
     names = [name for name, (fixtures, _) in WHOLE_BUILDS.items() if fixtures & needed]
-    # Both builds would make docs/assets/generated/ at once: make it first, once (each
-    # build then finds it up to date and writes nothing).
-    assets = subprocess.run(
-        [sys.executable, "-m", "lessonkit.assets"], cwd=ROOT, capture_output=True, text=True
-    )
-    assert assets.returncode == 0, assets.stdout + assets.stderr
-    builds: dict[str, WholeBuild] = {}
+    shared = shared_folder(tmp_path_factory)
+    started = shared / "whole-builds.json"
+    builds: dict[str, WholeBuild | SharedBuild] = {}
+    with FileLock(shared / "whole-builds.lock"):
+        if started.exists():
+            record = json.loads(started.read_text())
+            for name in names:
+                folder, url = record[name]
+                copy_to = tmp_path_factory.mktemp(name) / "site"
+                builds[name] = SharedBuild(Path(folder), url, copy_to)
+        else:
+            for name in names:
+                folder = shared / f"whole-{name}"
+                folder.mkdir()
+                builds[name] = WholeBuild(folder, WHOLE_BUILDS[name][1])
+            record = {
+                name: (str(build.server.directory.parent), build.server.url)
+                for name, build in builds.items()
+                if isinstance(build, WholeBuild)
+            }
+            started.write_text(json.dumps(record))
     try:
-        for name in names:
-            builds[name] = WholeBuild(tmp_path_factory.mktemp(name), WHOLE_BUILDS[name][1])
         yield builds
     finally:
         for build in builds.values():
-            build.close()
+            build.close(others_may_need_it=bool(os.environ.get("PYTEST_XDIST_WORKER")))
 
 
 @pytest.fixture(scope="session")
-def site_server(whole_builds: dict[str, WholeBuild]) -> StaticServer:
+def site_server(whole_builds: dict[str, WholeBuild | SharedBuild]) -> StaticServer:
     """The server for the course built with MkDocs, once per test session."""
     return whole_builds["site"].served()
 
@@ -160,7 +231,7 @@ def site_url(built_site: Path, site_server: StaticServer) -> str:
 
 
 @pytest.fixture(scope="session")
-def zensical_server(whole_builds: dict[str, WholeBuild]) -> StaticServer:
+def zensical_server(whole_builds: dict[str, WholeBuild | SharedBuild]) -> StaticServer:
     """The server for the course built with Zensical, once per test session."""
     return whole_builds["zensical-site"].served()
 
@@ -191,3 +262,30 @@ def pyodide(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PyodideRunner]
         yield runner
     finally:
         runner.close()
+
+
+def scope_of(nodeid: str) -> str:
+    """What one test process runs from start to end, in order, when xdist spreads the
+    tests over several: a test file (its module fixtures and its order hold), the
+    Firefox/WebKit tests together (one browser per engine, in the order
+    tests/engines/conftest.py sets), and each view of the axe audit on its own (four long
+    tests that two processes share better apart)."""
+    path = nodeid.split("::")[0]
+    if path.startswith("tests/engines/"):
+        return "tests/engines"
+    if "::test_axe_finds_no_serious_violation_on_any_page[" in nodeid:
+        return nodeid
+    return path
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
+    """xdist's scope scheduling, by ``scope_of``, in the order of collection (the browser
+    tests, which take longest, first; the unit tests fill in at the end)."""
+    from xdist.scheduler import LoadScopeScheduling
+
+    class CourseScheduling(LoadScopeScheduling):  # type: ignore[misc]
+        def _split_scope(self, nodeid: str) -> str:
+            return scope_of(nodeid)
+
+    config.option.loadscopereorder = False
+    return CourseScheduling(config, log)

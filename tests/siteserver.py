@@ -23,6 +23,7 @@ import functools
 import gzip
 import http.server
 import os
+import shutil
 import threading
 import time
 from pathlib import Path
@@ -172,3 +173,15 @@ class StaticServer:
     def close(self) -> None:
         self._server.shutdown()
         self._server.server_close()
+
+
+def copy_site(built_site: Path, site_url: str, target: Path, server_url: str) -> None:
+    """Copy the built site to ``target``, to be served at ``server_url``.
+
+    The sitemap is rewritten to the copy's address: instant navigation only treats
+    links as internal when the sitemap's addresses carry the page's port.
+    """
+    shutil.copytree(built_site, target)
+    sitemap = target / "sitemap.xml"
+    if sitemap.exists():
+        sitemap.write_text(sitemap.read_text().replace(site_url, server_url))

@@ -3,7 +3,6 @@ site on a server of its own, for tests that take the network away."""
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -12,7 +11,7 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from tests.siteserver import StaticServer
+from tests.siteserver import StaticServer, copy_site
 
 # A cold start of Python under a loaded CI machine can take several seconds.
 expect.set_options(timeout=60_000)
@@ -57,17 +56,6 @@ def recorded(browser: Browser, site_url: str) -> Iterator[RecordingPage]:
 @pytest.fixture
 def page(recorded: RecordingPage) -> Page:
     return recorded.page
-
-
-def copy_site(built_site: Path, site_url: str, target: Path, server_url: str) -> None:
-    """Copy the built site to ``target``, to be served at ``server_url``.
-
-    The sitemap is rewritten to the copy's address: instant navigation only treats
-    links as internal when the sitemap's addresses carry the page's port.
-    """
-    shutil.copytree(built_site, target)
-    sitemap = target / "sitemap.xml"
-    sitemap.write_text(sitemap.read_text().replace(site_url, server_url))
 
 
 @pytest.fixture

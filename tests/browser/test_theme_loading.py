@@ -74,6 +74,9 @@ def test_theme_script_comes_once_python_is_ready(page: Page, site_url: str) -> N
     expect(page.get_by_role("button", name="In Zwischenablage kopieren").first).to_be_attached()
     search(page)
     page.keyboard.press("Escape")
+    # The search closed (its toggle unchecked) before the click: a click into the closing
+    # overlay would not reach the link.
+    expect(page.locator("#__search")).not_to_be_checked()
     page.get_by_role("navigation").get_by_role(
         "link", name=re.compile("Queues und Idempotenz")
     ).first.click()
