@@ -7,7 +7,8 @@ generated assets or caches comes along), runs `./scripts/setup` and then the REA
 test command there with `--durations=0`, and prints:
 
 - the wall time of the setup and of `./scripts/test`, and the tests collected;
-- the time by layer: the sum of each test's setup, call and teardown, sorted into
+- the time by layer: the sum of each test's setup, call and teardown (in two test
+  processes, as `./scripts/test` runs them, the sums exceed the wall time), sorted into
   Chromium (`browser`), Pyodide (`pyodide`), Firefox/WebKit (`firefox`, `webkit`) and the
   rest (unit tests, fences, content); the whole-course builds (the session fixtures that
   build the site with MkDocs and Zensical, charged to the first test that needs them)
@@ -92,8 +93,9 @@ def main() -> None:
     summary = [line for line in text.splitlines() if re.search(r"\d+ (passed|failed)", line)]
     layers = layer_of(clone)
 
-    collected = re.search(r"collected (\d+) items", text)
-    total = int(collected[1]) if collected else 0
+    # One process: "collected N items"; xdist's workers: "2 workers [N items]".
+    collected = re.search(r"collected (\d+) items|workers \[(\d+) items\]", text)
+    total = int(collected[1] or collected[2]) if collected else 0
     per_layer: dict[str, list[float]] = collections.defaultdict(lambda: [0, 0.0])
     for name in layers.values():
         per_layer[name][0] += 1
@@ -123,9 +125,14 @@ def main() -> None:
     print("\nlayer                   tests   seconds")
     for name, (count, seconds) in sorted(per_layer.items(), key=lambda item: -item[1][1]):
         print(f"{name:22} {count:6} {seconds:9.0f}")
-    print(
-        f"(sum of test durations; lint, mypy, tsc and collection: {test - sum(s for _, s in per_layer.values()):.0f} s)"
-    )
+    summed = sum(s for _, s in per_layer.values())
+    if re.search(r"created: \d+/\d+ workers", text):
+        print(
+            f"(sums of test durations over the test processes together: {summed:.0f} s in"
+            f" {test:.0f} s of wall time; a test shares the cores with the other process's)"
+        )
+    else:
+        print(f"(sum of test durations; lint, mypy, tsc and collection: {test - summed:.0f} s)")
     print("\nslowest files")
     for name, seconds in sorted(per_file.items(), key=lambda item: -item[1])[:15]:
         print(f"  {seconds:6.0f} s  {name}")
