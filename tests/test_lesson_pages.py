@@ -556,7 +556,7 @@ def test_lesson_0_shows_its_build_results(built_site: Path) -> None:
     assert per_click.count("Server belastet anna") == 2
     assert len(lesson.soup.select("[data-lk-cell] output svg")) == 4
     diagrams = [said(d) for d in lesson.soup.select("figure.lk-diagram")]
-    assert [d for d in diagrams if "sequenceDiagram" in d and "Key k1" in d], diagrams
+    assert [d for d in diagrams if "sequenceDiagram" in d and "Key k1 (Retry)" in d], diagrams
 
 
 def test_lesson_0_diagnosis_does_not_show_the_retention(built_site: Path) -> None:
