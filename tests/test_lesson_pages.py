@@ -34,6 +34,7 @@ from tests.built import (
     Lesson,
     LiveConsole,
     Reader,
+    cell_code,
     failed_checks,
     option,
     passed,
@@ -537,11 +538,134 @@ def test_lesson_0_shows_its_build_results(built_site: Path) -> None:
     lesson = Lesson(built_site, LESSON_0)
     assert "Idempotency Keys" in lesson.title
     cell = lesson.first_cell('ZahlungsSim(modus="ohne")')
-    assert "Server bucht 30 € (Buchung 2), 201" in said(cell)
+    assert "Server belastet anna mit 30 € (Buchung 2), 201" in said(cell)
     assert title_of(cell) == "Zahlungen bei t=11: 2 Buchungen"
+    # the key comes with the order: a double click, a lost answer, a later press, one charge
     ts = said(lesson.typescript())
-    assert "Versuch 1: TimeoutError" in ts and "Buchungen beim Server: 1" in ts
+    for line in (
+        "Klick 2: Knopf gesperrt, nichts gesendet",
+        "Versuch 1: TimeoutError",
+        "Klick 1: 201 { buchung: 1 }",
+        "Klick 3: 201 { buchung: 1 }",
+        "Belastungen beim Server: 1",
+    ):
+        assert line in ts, ts
+    assert "crypto.randomUUID()" in said(lesson.typescript("function neueBestellung"))
+    # a key made per click does not stop the double click
+    per_click = said(lesson.cell("schluessel_je_kopie=True"))
+    assert per_click.count("Server belastet anna") == 2
     assert len(lesson.soup.select("[data-lk-cell] output svg")) == 4
+    diagrams = [said(d) for d in lesson.soup.select("figure.lk-diagram")]
+    assert [d for d in diagrams if "sequenceDiagram" in d and "Key k1 (Retry)" in d], diagrams
+
+
+def test_lesson_0_diagnosis_does_not_show_the_retention(built_site: Path) -> None:
+    lesson = Lesson(built_site, LESSON_0)
+    shown_code = [cell_code(c) for c in lesson.cells() if not c.has_attr("hidden")]
+    assert not [code for code in shown_code if "aufbewahrung" in code]
+    diagnosis = said(lesson.cell("# sim: the team's payment service"))
+    assert diagnosis.count("Server belastet anna") == 2
+
+
+#: Übung 2, designs the check must take: the key claimed first, in the charge's transaction.
+CLAIM_FIRST_ON_CONFLICT = """def zahle(con, schluessel, inhalt):
+    text = json.dumps(inhalt, sort_keys=True)
+    try:
+        with con:
+            neu = con.execute(
+                "INSERT INTO schluessel (schluessel, inhalt)"
+                " VALUES (?, ?) ON CONFLICT DO NOTHING",
+                (schluessel, text),
+            ).rowcount
+            if neu:
+                cur = con.execute(
+                    "INSERT INTO buchungen (konto, betrag) VALUES (?, ?)",
+                    (inhalt["konto"], inhalt["betrag"]),
+                )
+                antwort = {"buchung": cur.lastrowid}
+                con.execute(
+                    "UPDATE schluessel SET status = 201, antwort = ?"
+                    " WHERE schluessel = ?",
+                    (json.dumps(antwort), schluessel),
+                )
+                return 201, antwort
+    except sqlite3.OperationalError:
+        return 409, {"fehler": "noch in Arbeit"}
+    gespeichert, status, antwort = con.execute(
+        "SELECT inhalt, status, antwort FROM schluessel WHERE schluessel = ?",
+        (schluessel,),
+    ).fetchone()
+    if gespeichert != text:
+        return 422, {"fehler": "anderer Inhalt"}
+    if status is None:
+        return 409, {"fehler": "noch in Arbeit"}
+    return status, json.loads(antwort)
+"""
+
+CLAIM_FIRST_BY_PRIMARY_KEY = """def zahle(con, schluessel, inhalt):
+    text = json.dumps(inhalt, sort_keys=True)
+    cur = con.cursor()
+    try:
+        with con:
+            cur.execute(
+                "INSERT INTO schluessel (schluessel, inhalt) VALUES (?, ?)",
+                (schluessel, text),
+            )
+            cur.execute(
+                "INSERT INTO buchungen (konto, betrag) VALUES (?, ?)",
+                (inhalt["konto"], inhalt["betrag"]),
+            )
+            antwort = {"buchung": cur.lastrowid}
+            cur.execute(
+                "UPDATE schluessel SET status = 201, antwort = ?"
+                " WHERE schluessel = ?",
+                (json.dumps(antwort), schluessel),
+            )
+        return 201, antwort
+    except sqlite3.IntegrityError:
+        pass  # the key is taken: answer with what it holds
+    except sqlite3.OperationalError:
+        return 409, {}
+    zeile = cur.execute(
+        "SELECT inhalt, status, antwort FROM schluessel WHERE schluessel = ?",
+        (schluessel,),
+    ).fetchone()
+    if zeile[0] != text:
+        return 422, {}
+    if zeile[1] is None:
+        return 409, {}
+    return zeile[1], json.loads(zeile[2])
+"""
+
+#: ... and designs it must refuse: a fingerprint over the amount alone, a claim of its own.
+FINGERPRINT_OF_THE_AMOUNT = CLAIM_FIRST_ON_CONFLICT.replace(
+    "text = json.dumps(inhalt, sort_keys=True)", 'text = str(inhalt["betrag"])'
+)
+
+CLAIM_IN_ITS_OWN_TRANSACTION = """def zahle(con, schluessel, inhalt):
+    text = json.dumps(inhalt, sort_keys=True)
+    with con:
+        neu = con.execute(
+            "INSERT INTO schluessel (schluessel, inhalt) VALUES (?, ?)"
+            " ON CONFLICT DO NOTHING", (schluessel, text)).rowcount
+    if not neu:
+        gespeichert, status, antwort = con.execute(
+            "SELECT inhalt, status, antwort FROM schluessel"
+            " WHERE schluessel = ?", (schluessel,)).fetchone()
+        if gespeichert != text:
+            return 422, {}
+        if status is None:
+            return 409, {}
+        return status, json.loads(antwort)
+    with con:
+        cur = con.execute(
+            "INSERT INTO buchungen (konto, betrag) VALUES (?, ?)",
+            (inhalt["konto"], inhalt["betrag"]))
+        antwort = {"buchung": cur.lastrowid}
+        con.execute("UPDATE schluessel SET status = 201, antwort = ?"
+                    " WHERE schluessel = ?", (json.dumps(antwort), schluessel))
+    return 201, antwort
+"""
 
 
 def test_lesson_0_cell_and_code_task(built_site: Path) -> None:
@@ -551,6 +675,13 @@ def test_lesson_0_cell_and_code_task(built_site: Path) -> None:
     task = CodeTask.on(lesson, "schluessel-transaktion")
     task.check_fails(None, "Wiederholung")
     task.check_solved(task.solution)
+    # claiming the key first is as right as looking it up first (Brandur Leach's order)
+    task.check_solved(CLAIM_FIRST_ON_CONFLICT)
+    task.check_solved(CLAIM_FIRST_BY_PRIMARY_KEY)
+    amount_only = failed_checks(task.check(FINGERPRINT_OF_THE_AMOUNT))
+    assert len(amount_only) == 1 and "'konto': 'ben'" in amount_only[0], amount_only
+    stuck = failed_checks(task.check(CLAIM_IN_ITS_OWN_TRANSACTION))
+    assert len(stuck) == 1 and "„in Arbeit“" in stuck[0], stuck
 
 
 # --- CRDTs und Local-First ------------------------------------------------------------
@@ -762,7 +893,7 @@ PREDICTIONS: dict[str, tuple[str, str | None, str]] = {
     ),
     LESSON_5 + "#little": ("4", "Der Code liefert einen anderen Wert.", "10"),
     LESSON_5 + "#auslastung-median-schwanz": ("(True, True)", None, "(True, False)"),
-    LESSON_0 + "#doppelklick-verloren": ("(2, 1)", None, "(3, 1)"),
+    LESSON_0 + "#doppelklick-verloren": ("(3, 3, 1)", None, "(3, 2, 1)"),
     LESSON_CRDTS + "#pn-vorhersage": (
         "(3, 3, 3)",
         "Der dritte von 3 Werten stimmt nicht.",

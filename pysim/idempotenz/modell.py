@@ -1,24 +1,26 @@
 """Ein Zahlungsdienst hinter einem unzuverlässigen Netz, mit und ohne Idempotenzschlüssel.
 
 Ein Client schickt eine Zahlung als HTTP-artige Anfrage (wie ``POST /zahlungen``). Der Server
-bucht sie in einer echten ``sqlite3``-Datenbank und antwortet. Das Netz braucht ``latenz`` Ticks
+belastet das Konto (eine Buchung in einer echten ``sqlite3``-Datenbank) und antwortet. Das Netz braucht ``latenz`` Ticks
 je Richtung und kann eine Antwort verlieren. Bekommt der Client nach ``timeout`` Ticks keine
 Antwort, schickt er dieselbe Zahlung noch einmal, nach einer Pause, die sich jedes Mal
 verdoppelt (Backoff). Eine Zahlung kann auch von zwei Clients zugleich kommen (``kopien=2``: ein
-Doppelklick, zwei Tabs).
+Doppelklick, zwei Tabs). Ihr Schlüssel gehört zur Zahlung (der Bestellung), also schicken beide
+denselben; ``schluessel_je_kopie=True`` gibt jeder Kopie einen eigenen, wie ein Client, der ihn
+erst im Klick-Handler erzeugt.
 
 ``modus`` sagt, wie der Server mit Wiederholungen umgeht:
 
-- ``"ohne"``: Jede Anfrage, die ankommt, bucht.
+- ``"ohne"``: Jede Anfrage, die ankommt, belastet das Konto.
 - ``"atomar"``: Der Client schickt einen Idempotenzschlüssel, einmal erzeugt für diese Zahlung,
-  nicht für jeden Versuch. Der Server speichert Schlüssel → Antwort. Eine Wiederholung bekommt die
+  nicht für jeden Versuch und nicht für jeden Klick. Der Server speichert Schlüssel → Antwort. Eine Wiederholung bekommt die
   gespeicherte Antwort, ohne zu buchen; derselbe Schlüssel mit anderem Inhalt wird abgelehnt
   (422); kommt er, während die erste Anfrage noch läuft, ist die Antwort ein Konflikt (409), und
   der Client versucht es später wieder. Buchung und gespeicherte Antwort stehen in **einer**
   Transaktion.
 - ``"getrennt"``: wie ``"atomar"``, aber Buchung und Antwort in zwei Transaktionen. Stürzt der
   Server dazwischen ab (``absturz=``), ist die Buchung da und der Schlüssel nicht: Die
-  Wiederholung bucht noch einmal.
+  Wiederholung belastet das Konto noch einmal.
 
 Vereinfachungen (sag sie dazu): Der Server ist ein Prozess, der eine Anfrage ``dauer`` Ticks lang
 bearbeitet und erst am Ende schreibt; die Sperre „in Arbeit“ liegt in seinem Speicher und ist mit
@@ -128,6 +130,7 @@ class _Zahlung:
 class _Client:
     name: str
     zahlung: _Zahlung
+    schluessel: str | None
     versuche: int = 0
     fertig: bool = False
     ergebnis: int | None = None
@@ -160,7 +163,7 @@ class ZahlungsSim(AufDerZeit):
         sim = ZahlungsSim(modus="ohne")
         sim.zahlung("z1", betrag=30, verliere={1})
         sim.run()
-        sim.anzahl_buchungen("z1")   # 2: die Antwort ging verloren, der Retry buchte noch einmal
+        sim.anzahl_buchungen("z1")   # 2: die Antwort ging verloren, der Retry belastete noch einmal
 
     ``verliere``: die Nummern der Versuche dieser Zahlung, deren Antwort verloren geht (gezählt
     über alle Kopien, in der Reihenfolge des Sendens); ``absturz``: die Nummern der Versuche, bei
@@ -222,12 +225,16 @@ class ZahlungsSim(AufDerZeit):
         verliere: Iterable[int] = (),
         absturz: Iterable[int] = (),
         schluessel: str | None = None,
+        schluessel_je_kopie: bool = False,
     ) -> str | None:
         """Plant eine Zahlung (eine Absicht der Nutzerin) und gibt ihren Schlüssel zurück.
 
-        Der Schlüssel entsteht hier, einmal für die Zahlung, wie ``crypto.randomUUID()`` im
-        Client (aus dem Seed, damit jeder Lauf gleich ausgeht); ``schluessel=`` gibt ihn vor.
-        Ohne Schlüssel (``modus="ohne"``) ist das Ergebnis ``None``.
+        Der Schlüssel entsteht hier, einmal für die Zahlung, wie ``crypto.randomUUID()``, wenn
+        die Bestellung angelegt wird (aus dem Seed, damit jeder Lauf gleich ausgeht);
+        ``schluessel=`` gibt ihn vor. Alle ``kopien`` schicken ihn. ``schluessel_je_kopie=True``
+        gibt jeder Kopie einen eigenen (der Fehler, den Schlüssel erst beim Klick zu erzeugen);
+        das Ergebnis ist dann der Schlüssel der ersten. Ohne Schlüssel (``modus="ohne"``) ist das
+        Ergebnis ``None``.
         """
         pruefe_name(name, "Der Name einer Zahlung")
         if name in self._zahlungen:
@@ -238,25 +245,40 @@ class ZahlungsSim(AufDerZeit):
         pruefe_name(konto, "Das Konto")
         pruefe_ganzzahl(start, "start", self.now)
         pruefe_ganzzahl(kopien, "kopien", 1)
+        if not isinstance(schluessel_je_kopie, bool):
+            raise UngueltigeEingabe(
+                f"schluessel_je_kopie ist True oder False, nicht {schluessel_je_kopie!r}."
+            )
         plan_verlust = frozenset(self._nummern(verliere, "verliere"))
         plan_absturz = frozenset(self._nummern(absturz, "absturz"))
         if self.modus == OHNE:
-            if schluessel is not None:
+            if schluessel is not None or schluessel_je_kopie:
                 raise UngueltigeEingabe(
-                    "Im Modus „ohne“ schickt der Client keinen Schlüssel; lass schluessel= weg."
+                    "Im Modus „ohne“ schickt der Client keinen Schlüssel; lass schluessel= und "
+                    "schluessel_je_kopie= weg."
                 )
-            key = None
+            keys: list[str | None] = [None] * kopien
         elif schluessel is not None:
-            key = pruefe_name(schluessel, "Der Schlüssel")
+            if schluessel_je_kopie:
+                raise UngueltigeEingabe(
+                    "schluessel= gibt allen Kopien einen Schlüssel vor; schluessel_je_kopie=True "
+                    "gibt jeder einen eigenen. Nimm eines von beiden."
+                )
+            keys = [pruefe_name(schluessel, "Der Schlüssel")] * kopien
+        elif schluessel_je_kopie:
+            keys = [self._neuer_schluessel() for _ in range(kopien)]
         else:
-            key = str(uuid.UUID(int=self._zufall.getrandbits(128), version=4))
-        z = _Zahlung(name, betrag, konto, key, plan_verlust, plan_absturz, start)
+            keys = [self._neuer_schluessel()] * kopien
+        z = _Zahlung(name, betrag, konto, keys[0], plan_verlust, plan_absturz, start)
         self._zahlungen[name] = z
-        for k in range(kopien):
-            client = _Client(name if kopien == 1 else f"{name}·{k + 1}", z)
+        for k, key in enumerate(keys):
+            client = _Client(name if kopien == 1 else f"{name}·{k + 1}", z, key)
             self._clients.append(client)
             self.zeit._eintragen(start, self._sende, (client,))
-        return key
+        return keys[0]
+
+    def _neuer_schluessel(self) -> str:
+        return str(uuid.UUID(int=self._zufall.getrandbits(128), version=4))
 
     @staticmethod
     def _nummern(werte: Iterable[int], name: str) -> list[int]:
@@ -297,7 +319,9 @@ class ZahlungsSim(AufDerZeit):
         v = _Versuch(client, z.gesendet, self.now, inhalt=inhalt)
         self._versuche.append(v)
         client.aktuell = v
-        kopf = f" mit Schlüssel {z.schluessel[:8]}…" if z.schluessel else " ohne Schlüssel"
+        kopf = (
+            f" mit Schlüssel {client.schluessel[:8]}…" if client.schluessel else " ohne Schlüssel"
+        )
         wieder = " (Wiederholung)" if client.versuche > 1 else ""
         self._notiere(
             "gesendet",
@@ -385,7 +409,8 @@ class ZahlungsSim(AufDerZeit):
 
     def zustand(self, name: str) -> str:
         """Der Zustand des Schlüssels der Zahlung ``name`` beim Server (``frei``, ``in Arbeit``,
-        ``gespeichert``); ohne Schlüssel ``frei``."""
+        ``gespeichert``); ohne Schlüssel ``frei``. Mit ``schluessel_je_kopie=True``: der
+        Schlüssel der ersten Kopie."""
         key = self._zahlung(name).schluessel
         return self._zustand(key)
 
@@ -401,7 +426,7 @@ class ZahlungsSim(AufDerZeit):
         self._zaehle()
         v.angekommen = self.now
         self._aufraeumen()
-        key = v.client.zahlung.schluessel
+        key = v.client.schluessel
         self._notiere("angekommen", v, "Server", f"Server: Versuch {v.nummer} kommt an")
         if key is None:
             self._beginne(v)
@@ -450,7 +475,7 @@ class ZahlungsSim(AufDerZeit):
         self._zaehle()
         self._laufend.remove(v)
         z = v.client.zahlung
-        key = z.schluessel
+        key = v.client.schluessel
         db = self.db
         db.execute("BEGIN")
         cur = db.execute(
@@ -487,7 +512,10 @@ class ZahlungsSim(AufDerZeit):
             wechsle(UEBERGAENGE, IN_ARBEIT, FERTIG)
             del self._in_arbeit[key]
         self._notiere(
-            "gebucht", v, "Server", f"Server bucht {z.betrag} € (Buchung {v.gebucht}), 201"
+            "gebucht",
+            v,
+            "Server",
+            f"Server belastet {z.konto} mit {z.betrag} € (Buchung {v.gebucht}), 201",
         )
         self._antworte(v, 201)
 
@@ -497,12 +525,12 @@ class ZahlungsSim(AufDerZeit):
         folge = (
             "die Buchung bleibt, die Antwort ist nicht gespeichert"
             if geblieben
-            else "die Transaktion ist zurückgerollt, nichts ist gebucht"
+            else "die Transaktion ist zurückgerollt, nichts ist belastet"
         )
         self._notiere("absturz", v, "Server", f"Server stürzt bei Versuch {v.nummer} ab: {folge}")
         for laufend in [v, *self._laufend]:
             laufend.abgebrochen = True
-            key = laufend.client.zahlung.schluessel
+            key = laufend.client.schluessel
             if key is not None and self._in_arbeit.get(key) is laufend:
                 schlage_nach(UEBERGAENGE, IN_ARBEIT, ABSTURZ)
                 del self._in_arbeit[key]
@@ -524,11 +552,12 @@ class ZahlungsSim(AufDerZeit):
         return [c.name for c in self._clients]
 
     def schluessel(self, name: str) -> str | None:
-        """Der Idempotenzschlüssel der Zahlung ``name`` (``None`` im Modus ``ohne``)."""
+        """Der Idempotenzschlüssel der Zahlung ``name`` (``None`` im Modus ``ohne``; mit
+        ``schluessel_je_kopie=True`` der der ersten Kopie)."""
         return self._zahlung(name).schluessel
 
     def anzahl_buchungen(self, name: str | None = None) -> int:
-        """Wie oft gebucht wurde (für die Zahlung ``name`` oder insgesamt), aus der Datenbank."""
+        """Wie oft das Konto belastet wurde (für die Zahlung ``name`` oder insgesamt), aus der Datenbank."""
         if name is None:
             (n,) = self.db.execute("SELECT COUNT(*) FROM buchungen").fetchone()
         else:

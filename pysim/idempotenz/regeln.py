@@ -42,7 +42,7 @@ UEBERGAENGE: dict[tuple[str, str], str | None] = {
 }
 
 #: Wie der Server mit Anfragen umgeht (``ZahlungsSim(modus=…)``).
-OHNE = "ohne"  # keine Schlüssel: jede Anfrage, die ankommt, bucht
+OHNE = "ohne"  # keine Schlüssel: jede Anfrage, die ankommt, belastet
 GETRENNT = "getrennt"  # Schlüssel, aber Buchung und Antwort in zwei Transaktionen
 ATOMAR = "atomar"  # Schlüssel, Buchung und Antwort in einer Transaktion
 
@@ -54,7 +54,7 @@ MODI = {
 
 #: Statuscodes, die der Server schickt, und ihr Wort im Verlauf.
 STATUS = {
-    201: "gebucht",
+    201: "angelegt",
     409: "Konflikt: noch in Arbeit",
     422: "abgelehnt: anderer Inhalt",
 }

@@ -63,6 +63,39 @@ def test_a_double_click_without_a_key_charges_twice() -> None:
     assert lauf(OHNE, kopien=2).anzahl_buchungen() == 2
 
 
+def test_a_key_made_per_click_does_not_stop_a_double_click() -> None:
+    sim = lauf(ATOMAR, kopien=2, schluessel_je_kopie=True)
+    gesendet = [e.text for e in sim.verlauf("z1") if e.art == "gesendet"]
+    assert gesendet[0][-20:] != gesendet[1][-20:]  # two different keys in the history
+    assert sim.anzahl_buchungen() == 2
+    assert sim.ergebnis("z1") == [201, 201]
+    assert "konflikt" not in [e.art for e in sim.verlauf("z1")]
+    # a lost answer is still covered: each click's retry carries that click's key
+    mit_verlust = lauf(ATOMAR, kopien=2, schluessel_je_kopie=True, verliere={1})
+    assert (mit_verlust.anzahl_buchungen(), mit_verlust.versuche("z1")) == (2, 3)
+
+
+def test_the_default_key_belongs_to_the_payment_and_draws_as_before() -> None:
+    # one key per payment: the per-copy option leaves the seed's sequence alone by default
+    a, b = ZahlungsSim(ATOMAR), ZahlungsSim(ATOMAR)
+    assert a.zahlung("z1", kopien=2) == b.zahlung("z1") == a.schluessel("z1")
+
+
+@pytest.mark.parametrize(
+    ("modus", "zusatz", "text"),
+    [
+        (OHNE, {"schluessel_je_kopie": True}, "keinen Schlüssel"),
+        (ATOMAR, {"schluessel_je_kopie": True, "schluessel": "k"}, "eines von beiden"),
+        (ATOMAR, {"schluessel_je_kopie": 1}, "True oder False"),
+    ],
+)
+def test_a_key_per_copy_is_refused_where_it_makes_no_sense(
+    modus: str, zusatz: dict[str, Any], text: str
+) -> None:
+    with pytest.raises(UngueltigeEingabe, match=text):
+        ZahlungsSim(modus).zahlung("z1", kopien=2, **zusatz)
+
+
 def test_the_same_key_with_another_payload_is_refused() -> None:
     sim = ZahlungsSim(ATOMAR)
     key = sim.zahlung("z1", 30)
@@ -239,6 +272,19 @@ def test_with_keys_in_one_transaction_each_key_is_charged_at_most_once(
             assert sim.anzahl_buchungen(name) == 1
     (gespeichert,) = sim.db.execute("SELECT COUNT(*) FROM schluessel").fetchone()
     assert gespeichert == sim.anzahl_buchungen()  # no charge without its stored answer
+
+
+@settings(max_examples=100, deadline=None)
+@given(plaene(), st.integers(0, 4), st.integers(1, 8), st.floats(0, 0.6))
+def test_with_a_key_per_copy_each_copy_is_charged_at_most_once(
+    plan: list[dict[str, Any]], dauer: int, timeout: int, verlust: float
+) -> None:
+    plan = [{**zahlung, "schluessel_je_kopie": True} for zahlung in plan]
+    sim = simuliere(ATOMAR, plan, dauer=dauer, timeout=timeout, verlust=verlust)
+    for name, zahlung in zip(sim.zahlungen, plan, strict=True):
+        assert sim.anzahl_buchungen(name) <= zahlung["kopien"], sim.verlauf(name)
+    (gespeichert,) = sim.db.execute("SELECT COUNT(*) FROM schluessel").fetchone()
+    assert gespeichert == sim.anzahl_buchungen()  # one charge per stored key
 
 
 @settings(max_examples=100, deadline=None)
