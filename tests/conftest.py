@@ -264,15 +264,29 @@ def pyodide(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PyodideRunner]
         runner.close()
 
 
+#: Tests that need no build of the whole course, run first: while one test process waits
+#: for the whole-course builds (about a minute, in which they leave most of a core idle),
+#: the other runs these.
+FIRST = "tests/pysim/"
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    items.sort(key=lambda item: not item.nodeid.startswith(FIRST))  # stable: order kept
+
+
 def scope_of(nodeid: str) -> str:
     """What one test process runs from start to end, in order, when xdist spreads the
-    tests over several: a test file (its module fixtures and its order hold), the
+    tests over several: a test file (its module fixtures and its order hold), all of
+    ``FIRST`` (one process runs it while the other waits for the builds), the
     Firefox/WebKit tests together (one browser per engine, in the order
     tests/engines/conftest.py sets), and each view of the axe audit on its own (four long
     tests that two processes share better apart)."""
     path = nodeid.split("::")[0]
     if path.startswith("tests/engines/"):
         return "tests/engines"
+    if path.startswith(FIRST):
+        return FIRST
     if "::test_axe_finds_no_serious_violation_on_any_page[" in nodeid:
         return nodeid
     return path
