@@ -446,7 +446,7 @@ KONSOLE = KonsolenArt(
     modell="speicher",
     beschreibung="Leader, Follower, Lag, Failover und Quorum (Lektion „Replikation und Konsistenz“)",
     optionen=(
-        KonsolenOption("repliken", "3", "so viele Repliken (n1, n2, …; n1 ist der Leader)"),
+        KonsolenOption("repliken", "3", "so viele Replikate (n1, n2, …; n1 ist der Leader)"),
         KonsolenOption("verzoegerung", "2", "so viele Ticks braucht eine Nachricht", minimum=0),
     ),
 )
