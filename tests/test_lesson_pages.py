@@ -537,7 +537,7 @@ def test_lesson_0_shows_its_build_results(built_site: Path) -> None:
     lesson = Lesson(built_site, LESSON_0)
     assert "Idempotency Keys" in lesson.title
     cell = lesson.first_cell('ZahlungsSim(modus="ohne")')
-    assert "Server bucht 30 € (Buchung 2), 201" in said(cell)
+    assert "Server belastet die Karte mit 30 € (Buchung 2), 201" in said(cell)
     assert title_of(cell) == "Zahlungen bei t=11: 2 Buchungen"
     ts = said(lesson.typescript())
     assert "Versuch 1: TimeoutError" in ts and "Buchungen beim Server: 1" in ts
@@ -651,7 +651,7 @@ def test_replication_shows_its_build_results(built_site: Path) -> None:
     assert "n2 bei t = 1 liest None" in said(lesson.first_cell('s.read("name", von="n2")'))
     assert "sofort: Mira" in said(lesson.typescript())
     console = lesson.first_console("replik")
-    assert "Replik-Konsole" in said(console.select_one(".lk-console__head") or "")
+    assert "Replikat-Konsole" in said(console.select_one(".lk-console__head") or "")
     assert "n2 liest x → None" in said(console.select_one(".lk-console__log") or "")
     assert "Leader n1" in title_of(console.select_one(".lk-console__picture"))
 

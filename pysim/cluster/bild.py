@@ -134,7 +134,7 @@ def raumzeit(lauf: Lauf, zeugen: Iterable[int] = (), titel: str = "") -> Bild:
     beschreibung = (
         f"{len(cluster.ids)} Knoten, {len(clients)} Clients, t=0 bis t={ende}: {len(zwischen)} Nachrichten, "
         f"davon {verloren} verloren; {len(operationen)} Operationen; "
-        f"{len(teilungen)} Trennungen, {sum(1 for e in cluster.ereignisse if e.art == 'absturz')} Abstürze, "
+        f"{len(teilungen)} Netzpartitionen, {sum(1 for e in cluster.ereignisse if e.art == 'absturz')} Abstürze, "
         f"{sum(1 for e in cluster.ereignisse if e.art == 'pause')} Pausen."
     )
     z = Zeichnung(breite, hoehe, titel or f"Raum-Zeit-Bild des Laufs {lauf.kennung}", beschreibung)

@@ -487,7 +487,10 @@ class ZahlungsSim(AufDerZeit):
             wechsle(UEBERGAENGE, IN_ARBEIT, FERTIG)
             del self._in_arbeit[key]
         self._notiere(
-            "gebucht", v, "Server", f"Server bucht {z.betrag} € (Buchung {v.gebucht}), 201"
+            "gebucht",
+            v,
+            "Server",
+            f"Server belastet die Karte mit {z.betrag} € (Buchung {v.gebucht}), 201",
         )
         self._antworte(v, 201)
 
@@ -497,7 +500,7 @@ class ZahlungsSim(AufDerZeit):
         folge = (
             "die Buchung bleibt, die Antwort ist nicht gespeichert"
             if geblieben
-            else "die Transaktion ist zurückgerollt, nichts ist gebucht"
+            else "die Transaktion ist zurückgerollt, nichts ist belastet"
         )
         self._notiere("absturz", v, "Server", f"Server stürzt bei Versuch {v.nummer} ab: {folge}")
         for laufend in [v, *self._laufend]:

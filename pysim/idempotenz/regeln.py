@@ -54,7 +54,7 @@ MODI = {
 
 #: Statuscodes, die der Server schickt, und ihr Wort im Verlauf.
 STATUS = {
-    201: "gebucht",
+    201: "belastet",
     409: "Konflikt: noch in Arbeit",
     422: "abgelehnt: anderer Inhalt",
 }

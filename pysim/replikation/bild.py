@@ -121,7 +121,7 @@ def zeichne(speicher: ReplikSpeicher) -> Bild:
             klasse="replik",
         )
         z.text(20, y + 15, name, fett=True, groesse=12, mono=True)
-        rolle = r.rolle if s.modus != QUORUM_MODUS else "Replik"
+        rolle = r.rolle if s.modus != QUORUM_MODUS else "Replikat"
         zustand = "ausgefallen" if r.ausgefallen else "abgetrennt" if getrennt else rolle
         farbe = "warn" if r.ausgefallen or getrennt else "accent" if r.rolle == LEADER else "muted"
         z.text(48, y + 15, zustand, groesse=11, farbe_name=farbe)

@@ -32,7 +32,7 @@ class ReplikKonsole(BasisKonsole[ReplikSpeicher]):
     und ``verzoegerung`` Ticks je Nachricht.
     """
 
-    HILFE_TITEL = "Befehle der Replik-Konsole:"
+    HILFE_TITEL = "Befehle der Replikat-Konsole:"
     HILFE_BEISPIEL = "read"
 
     def __init__(
@@ -55,7 +55,7 @@ class ReplikKonsole(BasisKonsole[ReplikSpeicher]):
     # --- Arten von Werten ---
 
     def _lies_replik(self, text: str, _werte: dict[str, Any]) -> str:
-        return waehle_namen(text, self.speicher.namen, "Die Replik")
+        return waehle_namen(text, self.speicher.namen, "Das Replikat")
 
     def _repliken(self, _werte: dict[str, Any]) -> list[str]:
         return self.speicher.namen
@@ -290,13 +290,13 @@ CLIENT = Wert(
     "<client>",
     Art("client", lies=ReplikKonsole._lies_client, kandidaten=ReplikKonsole._clients),
 )
-REPLIK_WERT = Wert("replik", "<replik>", REPLIK)
+REPLIK_WERT = Wert("replik", "<replikat>", REPLIK)
 
 
 def _replik_befehl(name: str, kurz: str, handler: Any, erklaerung: str) -> Befehl:
     return Befehl(
         name=name,
-        syntax=f"{name} <replik>",
+        syntax=f"{name} <replikat>",
         kurz=kurz,
         beispiele=(f"{name} n2",),
         handler=handler,
@@ -310,40 +310,40 @@ BEFEHLE = setze_befehle(
     [
         Befehl(
             name="write",
-            syntax="write <key> <wert> [to <replik>] [as <client>]",
+            syntax="write <key> <wert> [to <replikat>] [as <client>]",
             kurz="einen Wert schreiben (an den Leader; im Quorum-Modus an alle)",
             beispiele=("write x 1", "write x 2 to n1 as A"),
             handler=ReplikKonsole._write,
             erklaerung=(
                 "Ein Wert ist eine Zahl oder ein Wort. Mit „to“ geht das Schreiben an eine "
-                "bestimmte Replik; ein Follower lehnt es ab. Mit „as“ schreibt ein benannter "
+                "bestimmtes Replikat; ein Follower lehnt es ab. Mit „as“ schreibt ein benannter "
                 "Client (ein Prozess im Verlauf).",
                 "Danach vergeht ein Tick, damit die nächste Operation später beginnt.",
             ),
             positionen=(Wert("key", "<key>", KEY), Wert("wert", "<wert>", WERT)),
-            optionen=(Option("to", Wert("to", "<replik>", REPLIK)), Option("as", CLIENT)),
+            optionen=(Option("to", Wert("to", "<replikat>", REPLIK)), Option("as", CLIENT)),
         ),
         Befehl(
             name="read",
-            syntax="read <key> [from <replik>] [as <client>]",
-            kurz="einen Wert lesen (vom Leader, von einer Replik oder vom Quorum)",
+            syntax="read <key> [from <replikat>] [as <client>]",
+            kurz="einen Wert lesen (vom Leader, von einem Replikat oder vom Quorum)",
             beispiele=("read x", "read x from n2", "read x from n3 as B"),
             handler=ReplikKonsole._read,
             erklaerung=(
-                "Eine Replik antwortet sofort mit dem, was sie hat. Ohne „from“ liest der "
-                "Leader, im Quorum-Modus der Koordinator von r Repliken.",
+                "Ein Replikat antwortet sofort mit dem, was es hat. Ohne „from“ liest der "
+                "Leader, im Quorum-Modus der Koordinator von r Replikaten.",
             ),
             positionen=(Wert("key", "<key>", KEY),),
-            optionen=(Option("from", Wert("from", "<replik>", REPLIK)), Option("as", CLIENT)),
+            optionen=(Option("from", Wert("from", "<replikat>", REPLIK)), Option("as", CLIENT)),
         ),
         Befehl(
             name="lag",
-            syntax="lag <replik> <ticks>",
-            kurz="Nachrichten von und zu einer Replik verzögern",
+            syntax="lag <replikat> <ticks>",
+            kurz="Nachrichten von und zu einem Replikat verzögern",
             beispiele=("lag n3 6",),
             handler=ReplikKonsole._lag,
             erklaerung=(
-                "Eine Nachricht zwischen zwei Repliken braucht den größeren Lag ihrer Enden. "
+                "Eine Nachricht zwischen zwei Replikaten braucht den größeren Lag ihrer Enden. "
                 "Es gilt für Nachrichten, die ab jetzt abgeschickt werden.",
             ),
             positionen=(REPLIK_WERT, Wert("ticks", "<ticks>", ZAHL, 0, MAX_LAG)),
@@ -362,37 +362,37 @@ BEFEHLE = setze_befehle(
         ),
         _replik_befehl(
             "partition",
-            "eine Replik von den anderen Repliken trennen",
+            "ein Replikat von den anderen Replikaten trennen",
             ReplikKonsole._partition,
             "Nachrichten von und zu ihr gehen verloren. Clients erreichen sie im "
             "Leader-Modus weiter; im Quorum-Modus erreicht sie der Koordinator nicht.",
         ),
         _replik_befehl(
             "heal",
-            "eine abgetrennte Replik wieder verbinden",
+            "ein abgetrenntes Replikat wieder verbinden",
             ReplikKonsole._heal,
             "Der Leader schickt ihr sein Log; ein alter Leader erfährt so vom neuen.",
         ),
         _replik_befehl(
             "absturz",
-            "eine Replik ausfallen lassen (sie behält ihre Daten)",
+            "ein Replikat ausfallen lassen (es behält seine Daten)",
             ReplikKonsole._absturz,
             "Sie antwortet nicht mehr; Nachrichten an sie gehen verloren.",
         ),
         _replik_befehl(
             "neustart",
-            "eine ausgefallene Replik wieder starten",
+            "ein ausgefallenes Replikat wieder starten",
             ReplikKonsole._neustart,
             "Sie hat ihre Daten von vorher; der Leader schickt ihr sein Log.",
         ),
         Befehl(
             name="failover",
-            syntax="failover [<replik>]",
+            syntax="failover [<replikat>]",
             kurz="einen Follower zum Leader befördern",
             beispiele=("failover", "failover n3"),
             handler=ReplikKonsole._failover,
             erklaerung=(
-                "Ohne <replik>: der Follower, der läuft und das längste Log hat. Was er nicht "
+                "Ohne <replikat>: der Follower, der läuft und das längste Log hat. Was er nicht "
                 "hat, geht verloren, auch Bestätigtes.",
             ),
             positionen=(REPLIK_WERT,),
@@ -441,7 +441,7 @@ BEFEHLE = setze_befehle(
 #: Diese Konsole für ``lessonkit``: der Block ``replik-konsole``, ``kind="replik"``.
 KONSOLE = KonsolenArt(
     name="replik",
-    titel="Replik-Konsole",
+    titel="Replikat-Konsole",
     klasse=ReplikKonsole,
     modell="speicher",
     beschreibung="Leader, Follower, Lag, Failover und Quorum (Lektion „Replikation und Konsistenz“)",

@@ -312,7 +312,7 @@ class ReplikSpeicher(AufDerZeit):
 
     def replik(self, name: str) -> Replik:
         """Die Replik ``name``; ``UnbekannterKnoten`` mit den vorhandenen Namen."""
-        return nachschlagen(self._repliken, name, UnbekannterKnoten, "Die Replik", "Repliken")
+        return nachschlagen(self._repliken, name, UnbekannterKnoten, "Das Replikat", "Replikate")
 
     def rolle(self, name: str) -> str:
         return self.replik(name).rolle
@@ -388,7 +388,7 @@ class ReplikSpeicher(AufDerZeit):
         for name, wert in (("w", w), ("r", r)):
             if wert > n:
                 raise UngueltigeEingabe(
-                    f"{name} ist höchstens n={n}: Mehr Repliken kann niemand fragen, nicht {wert}."
+                    f"{name} ist höchstens n={n}: Mehr Replikate kann niemand fragen, nicht {wert}."
                 )
         geschrieben = any(e["f"] == "write" for e in self._verlauf)
         if geschrieben and (self.modus != QUORUM_MODUS or n != self.n):
@@ -421,7 +421,7 @@ class ReplikSpeicher(AufDerZeit):
         if self.getrennt(name):
             raise UngueltigeEingabe(f"{name} ist schon abgetrennt.")
         self._getrennt.add(name)
-        self._ereignis(f"{name} ist von den anderen Repliken abgetrennt.")
+        self._ereignis(f"{name} ist von den anderen Replikaten abgetrennt.")
 
     def heile(self, name: str) -> None:
         """Verbindet ``name`` wieder; der Leader schickt ihr (oder sie allen) sein Log."""
@@ -470,7 +470,7 @@ class ReplikSpeicher(AufDerZeit):
             if not kandidaten:
                 raise UngueltigeEingabe(
                     "Kein Follower läuft: Niemand kann Leader werden. Starte einen neu "
-                    "(`neustart <replik>`)."
+                    "(`neustart <replikat>`)."
                 )
             gewaehlt = max(kandidaten, key=lambda r: (r.stand, -self.namen.index(r.name)))
         else:
@@ -618,7 +618,7 @@ class ReplikSpeicher(AufDerZeit):
                 beginn,
                 self.now,
                 f"Nach {self.timeout} Ticks fehlen Bestätigungen (w={self.w}); "
-                "manche Repliken haben den Wert vielleicht schon.",
+                "manche Replikate haben den Wert vielleicht schon.",
             )
         return Antwort("write", "ok", key, value, KOORDINATOR, version, beginn, self.now)
 
