@@ -248,7 +248,7 @@ def test_lesson_2_part_2_zombie_and_crash_typed_live(built_site: Path) -> None:
     crash = LiveConsole.of(lesson.console("Konsole 5 ·"))
     crash.expect_answer(
         "describe group billing",
-        "billing-2: entfernt bei t=3 (abgestürzt bei t=0, 3 Ticks ohne Herzschlag, "
+        "billing-2: entfernt bei t=3 (abgestürzt bei t=0, 3 Ticks ohne Heartbeat, "
         "Session Timeout 2).",
     )
     crashed = crash.expect_answer("absturz group billing billing-1", "billing-1 ist abgestürzt")

@@ -660,7 +660,7 @@ def test_eigenschaften_des_ausfalls(ops, timeout, session, partitionen) -> None:
         for m in g.mitglieder:
             # Nie vor der Frist entfernt, und immer gleich danach: Ein lebendes Mitglied hat vor
             # höchstens max_poll_interval Ticks gelesen, ein abgestürztes vor höchstens
-            # session_timeout Ticks seinen letzten Herzschlag geschickt.
+            # session_timeout Ticks seinen letzten Heartbeat geschickt.
             if m in absturz:
                 assert log.now - absturz[m] <= session
             else:
