@@ -1,11 +1,11 @@
-"""Die Replik-Konsole der Lektion „Replikation und Konsistenz“: schreiben, von einer Replik
+"""Die Replikat-Konsole der Lektion „Replikation und Konsistenz“: schreiben, von einem Replikat
 lesen, Lag, Partition, Failover, Quorum, Verlauf.
 
     >>> k = ReplikKonsole()
     >>> print(k.run("write x 1").text)
     t=0: n1 schreibt x=1 (LSN 1) und bestätigt sofort (asynchron).
 
-Das Bild zeigt die Repliken, die Nachrichten unterwegs und den Verlauf mit seinem Urteil
+Das Bild zeigt die Replikate, die Nachrichten unterwegs und den Verlauf mit seinem Urteil
 (``pysim.replikation.bild``); die Regeln stehen im Modell ``pysim.replikation.modell``.
 """
 
@@ -26,9 +26,9 @@ MAX_ZEILEN = 30
 
 
 class ReplikKonsole(BasisKonsole[ReplikSpeicher]):
-    """Die Replik-Konsole: ``ReplikKonsole().run("write x 1")``.
+    """Die Replikat-Konsole: ``ReplikKonsole().run("write x 1")``.
 
-    ``speicher``: ein vorhandener ``ReplikSpeicher``; sonst ein neuer mit ``repliken`` Repliken
+    ``speicher``: ein vorhandener ``ReplikSpeicher``; sonst ein neuer mit ``repliken`` Replikaten
     und ``verzoegerung`` Ticks je Nachricht.
     """
 
@@ -262,7 +262,7 @@ class ReplikKonsole(BasisKonsole[ReplikSpeicher]):
     # --- Zustand ---
 
     def state_dump(self) -> str:
-        """Der ganze Zustand (Repliken, Netz, Verlauf, Ereignisse) als fester Text."""
+        """Der ganze Zustand (Replikate, Netz, Verlauf, Ereignisse) als fester Text."""
         s = self.speicher
         zeilen = [f"{s!r} timeout={s.timeout} verworfen={s.verworfen}"]
         for name in s.namen:
@@ -401,7 +401,7 @@ BEFEHLE = setze_befehle(
         Befehl(
             name="quorum",
             syntax="quorum <n> <w> <r>",
-            kurz="in den Quorum-Modus wechseln (n Repliken, w schreiben, r lesen)",
+            kurz="in den Quorum-Modus wechseln (n Replikate, w schreiben, r lesen)",
             beispiele=("quorum 3 2 2", "quorum 3 1 1"),
             handler=ReplikKonsole._quorum,
             erklaerung=(
@@ -430,7 +430,7 @@ BEFEHLE = setze_befehle(
         Befehl(
             name="status",
             syntax="status",
-            kurz="jede Replik mit Rolle, LSN, Lag und Inhalt",
+            kurz="jedes Replikat mit Rolle, LSN, Lag und Inhalt",
             beispiele=("status",),
             handler=ReplikKonsole._status,
         ),
