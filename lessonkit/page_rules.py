@@ -3,7 +3,8 @@
 What the start page says about a page and the page's header line agree; every lesson and
 challenge is listed on the start page and in its ``fortschritt`` overview; a lesson ends with
 its closing sections; links into the glossary name an entry; a page stays readable in one
-sitting; the code a reader sees fits a phone. ``tests/test_content.py`` runs these rules on
+sitting; the code a reader sees fits a phone; the prose uses the course's words, not the ones
+it retired. ``tests/test_content.py`` runs these rules on
 every page, ``python -m lessonkit.check_page`` on the pages an author names.
 """
 
@@ -342,6 +343,193 @@ def check_nav(page: Path) -> list[Finding]:
     ]
 
 
+#: The sections of an exercise a reader reads as text (the others hold code or commands).
+_PROSE_SECTIONS = {"aufgabe", "frage", "hinweis", "erklaerung", "richtig", "falsch"}
+#: Inline code, a link's target, an HTML comment or tag, a heading's attributes: not prose.
+_NOT_PROSE = re.compile(r"`[^`]*`|\]\([^)]*\)|<!--.*?-->|<[^>]+>|\{[#.][^}]*\}")
+#: Fence options a reader sees (a diagram's title and description).
+_SHOWN_OPTIONS = re.compile(r'\b(?:titel|beschreibung)="([^"]*)"')
+#: The end of a sentence, for rules that look at the sentence around a word.
+_SENTENCE_END = re.compile(r"(?<=[.!?:;])\s+")
+
+
+def prose_lines(text: str) -> list[tuple[int, str]]:
+    """``(line, text)`` of every line a reader reads as prose: outside code blocks, the
+    text sections of an exercise, a diagram's labels, title and description; without
+    inline code, link targets, HTML tags and heading attributes."""
+    out: list[tuple[int, str]] = []
+    block: _Open | None = None
+    for number, line in enumerate(text.splitlines(), 1):
+        match = _FENCE.match(line)
+        if block is None:
+            if match and match["fence"]:
+                block = _Open(
+                    match["fence"], match["lang"], match["rest"], len(match["indent"]), number
+                )
+                shown = " ".join(_SHOWN_OPTIONS.findall(match["rest"]))
+                if shown:
+                    out.append((number, shown))
+                continue
+            out.append((number, _NOT_PROSE.sub(" ", line)))
+            continue
+        if (
+            match is not None
+            and not match["lang"]
+            and not match["rest"].strip()
+            and match["fence"][0] == block.fence[0]
+            and len(match["fence"]) >= len(block.fence)
+        ):
+            block = None
+            continue
+        inner = line[block.indent :]
+        if block.lang == "mermaid":
+            out.append((number, inner))
+        elif block.lang in ("vorhersage", "aufgabe", "konsolen-aufgabe", "quiz", "herausforderung"):
+            if inner.startswith("--- "):
+                block.section = (inner[4:].split() or [""])[0]
+            elif block.section in _PROSE_SECTIONS:
+                out.append((number, _NOT_PROSE.sub(" ", inner)))
+    return out
+
+
+def _paragraphs(lines: list[tuple[int, str]]) -> list[list[tuple[int, str]]]:
+    """Prose lines grouped into paragraphs (split at blank lines and line gaps)."""
+    groups: list[list[tuple[int, str]]] = []
+    last = -1
+    for number, line in lines:
+        if not line.strip():
+            last = -1
+            continue
+        if number != last + 1 or not groups:
+            groups.append([])
+        groups[-1].append((number, line))
+        last = number
+    return groups
+
+
+@dataclass(frozen=True)
+class RetiredWord:
+    """A word the course no longer uses (docs/glossar.md, „Ein Wort je Sache“).
+
+    ``wort`` matches the word, case-sensitive (a German noun is capitalised; the lower-case
+    API names of pysim are never prose anyway). Where the word has an innocent meaning too,
+    ``nur_mit`` must match in the same ``umfeld`` (``"absatz"`` or ``"satz"``) and
+    ``ausser`` must not match right around the word (``ausser_davor``, ``ausser_danach``).
+    """
+
+    wort: re.Pattern[str]
+    statt: str  # the course's word, as the finding names it
+    nur_mit: re.Pattern[str] | None = None
+    umfeld: str = "absatz"
+    ausser_davor: re.Pattern[str] | None = None
+    ausser_danach: re.Pattern[str] | None = None
+    ausser_im_satz: re.Pattern[str] | None = None
+
+
+#: The retired words and what the course says instead (docs/autoren.md, „Regeln für Sprache
+#: und Inhalt“). A word written alone in German quotation marks („Replik“) is named, not
+#: used: the glossary and the guide name the retired words that way.
+RETIRED_WORDS = (
+    RetiredWord(
+        re.compile(r"\bReplik(?:en|s)?\b"),
+        "Replikat (das Replikat, die Replikate); „Replik“ heißt Erwiderung",
+    ),
+    RetiredWord(
+        re.compile(
+            r"\b(?:[Ee]in|[Ee]inen|[Ee]inem|[Dd]as|[Dd]em|[Dd]es|[Jj]edes|[Jj]edem|[Kk]ein|"
+            r"[Kk]einen|[Kk]einem)\s+Read[- ]Replica\b(?!s)"
+        ),
+        "„eine Read Replica“ (feminin: eine, der, die Read Replica)",
+    ),
+    RetiredWord(re.compile(r"\bAttrappen?\b"), "Fake oder Mock"),
+    RetiredWord(
+        re.compile(r"\bHalter(?:s|n|in|innen)?\b"),
+        "Inhaber (einer Lease oder Sperre)",
+        nur_mit=re.compile(r"Lease|Sperre|Lock|Mutex|Fencing|Token"),
+    ),
+    RetiredWord(re.compile(r"\bZusagen?\b"), "Garantie"),
+    RetiredWord(
+        re.compile(r"\bTrennung(?:en)?\b"),
+        "Netzpartition (für das geteilte Netz)",
+        ausser_danach=re.compile(r"^\s+(?:von|zwischen|der|des|nach)\b"),
+    ),
+    RetiredWord(re.compile(r"\bNetz(?:werk)?trennung(?:en)?\b"), "Netzpartition"),
+    RetiredWord(
+        re.compile(r"\bGeschichten?\b"),
+        "Verlauf (die Folge der Ereignisse oder Operationen; „Geschichte“ nur als Erzählung)",
+        nur_mit=re.compile(
+            r"Ereignis|Lauf|Läuf|Prüfer|Log\b|Topic|Stream|Operation|History|Eintr|Client|Knoten"
+        ),
+        ausser_davor=re.compile(r"\baus der\s+$"),
+        ausser_danach=re.compile(r"^(?:\s+(?:von|vom|über|oben)\b|,\s+(?:dass|wie)\b)"),
+    ),
+    RetiredWord(
+        re.compile(
+            r"\b(?:ab)?(?:ge)?buch(?:e|en|st|t|te|ten)\b|\bgebuchte[nmrs]?\b|\babgebuchte[nmrs]?\b"
+        ),
+        "belasten (ein Konto, eine Karte); eine Zeile im Kassenbuch bleibt eine Buchung",
+        nur_mit=re.compile(
+            r"€|\bEuro\b|Geld|Kont(?:o|en)\b|Karte|Betrag|Zahlung|zahl|Abbuchung|Überweisung"
+        ),
+        umfeld="satz",
+        ausser_im_satz=re.compile(r"Flug|Hotel|Mietwagen|Reise|Zimmer|Ticket|Termin"),
+    ),
+)
+
+
+def _sentence_around(paragraph: str, start: int) -> str:
+    begin = 0
+    for cut in _SENTENCE_END.finditer(paragraph):
+        if cut.start() >= start:
+            return paragraph[begin : cut.start()]
+        begin = cut.end()
+    return paragraph[begin:]
+
+
+def retired_words(text: str) -> list[tuple[int, str, str]]:
+    """``(line, word, what to say instead)`` of each retired word the prose of ``text`` uses."""
+    found: list[tuple[int, str, str]] = []
+    for paragraph in _paragraphs(prose_lines(text)):
+        joined, starts = "", []
+        for number, line in paragraph:
+            starts.append((len(joined), number))
+            joined += line + "\n"
+        for rule in RETIRED_WORDS:
+            for match in rule.wort.finditer(joined):
+                before, after = joined[: match.start()], joined[match.end() :]
+                if before.endswith("„") and after.startswith(("“", "”")):
+                    continue  # named, not used
+                if rule.ausser_davor and rule.ausser_davor.search(before[-40:]):
+                    continue
+                if rule.ausser_danach and rule.ausser_danach.search(after[:40]):
+                    continue
+                umfeld = (
+                    _sentence_around(joined, match.start()) if rule.umfeld == "satz" else joined
+                )
+                if rule.nur_mit and not rule.nur_mit.search(umfeld):
+                    continue
+                if rule.ausser_im_satz and rule.ausser_im_satz.search(
+                    _sentence_around(joined, match.start())
+                ):
+                    continue
+                at = max(n for offset, n in starts if offset <= match.start())
+                found.append((at, " ".join(match[0].split()), rule.statt))
+    return sorted(found)
+
+
+def check_words(page: Path) -> list[Finding]:
+    """The prose uses the course's words, not the ones it retired (docs/glossar.md)."""
+    return [
+        Finding(
+            _rel(page),
+            number,
+            f"„{word}“ sagt der Kurs nicht mehr: Schreib {instead} "
+            "(docs/glossar.md, „Ein Wort je Sache“).",
+        )
+        for number, word, instead in retired_words(page.read_text(encoding="utf-8"))
+    ]
+
+
 #: Every rule, in the order the one-page check reports them.
 RULES = (
     check_nav,
@@ -350,6 +538,7 @@ RULES = (
     check_glossary_links,
     check_length,
     check_code_lines,
+    check_words,
 )
 
 

@@ -1,6 +1,6 @@
 """Ein Event-Store: Event Sourcing und CQRS im Kleinen.
 
-- Ein **Stream** ist die Geschichte einer Sache (``konto-1``, ``produkt-7``). Jedes Ereignis darin
+- Ein **Stream** ist der Verlauf einer Sache (``konto-1``, ``produkt-7``). Jedes Ereignis darin
   bekommt die nächste **Version** (1, 2, 3, …) und eine fortlaufende **Position** im ganzen Store.
 - ``append(stream, ereignisse, expected_version=n)`` schreibt nur, wenn der Stream noch bei
   Version ``n`` steht (optimistische Nebenläufigkeit). Sonst: ``VersionsKonflikt``.

@@ -1,6 +1,7 @@
 """What the course's pages say about themselves agrees: the start page's tables of
 lessons and challenges and each page's header line, the sections every lesson and every
-challenge ends with, the parts of a challenge, and links into the glossary."""
+challenge ends with, the parts of a challenge, links into the glossary, and the words the
+course decided on (docs/glossar.md, „Ein Wort je Sache“)."""
 
 from __future__ import annotations
 
@@ -94,7 +95,7 @@ def test_the_rules_find_what_they_are_for(tmp_path: Path) -> None:
     page.parent.mkdir()
     page.write_text(
         "# Neu\nTrack X · ca. 5 Min.\n\nSiehe [Begriff](../glossar.md#gibtsnicht).\n\n"
-        "```pycell\n" + "x = 1  # " + "a" * 60 + "\n```\n",
+        "```pycell\n" + "x = 1  # " + "a" * 60 + "\n```\n\nEine Replik antwortet.\n",
         encoding="utf-8",
     )
     messages = [f.message for f in page_rules.check(page)]
@@ -103,3 +104,68 @@ def test_the_rules_find_what_they_are_for(tmp_path: Path) -> None:
     assert any("„## Merksatz“ fehlt" in m for m in messages)
     assert any("glossar.md#gibtsnicht gibt es nicht" in m for m in messages)
     assert any("Zeichen lang, höchstens 60" in m for m in messages)
+    assert any("„Replik“ sagt der Kurs nicht mehr" in m for m in messages)
+
+
+@pytest.mark.parametrize("page", sorted(DOCS.rglob("*.md")), ids=lambda p: p.stem)
+def test_a_page_uses_the_course_words(page: Path) -> None:
+    found = findings(page_rules.check_words, page)
+    assert not found, found
+
+
+#: Prose with a retired word, and the word the rule must name (at the given line).
+RETIRED = [
+    ("Eine Replik antwortet sofort.", 1, "Replik"),
+    ("Drei Repliken antworten.", 1, "Repliken"),
+    ("Das Lesen trifft ein Read Replica.", 1, "ein Read Replica"),
+    ("`query` ist eine Attrappe mit der Form des Clients.", 1, "Attrappe"),
+    ("Ein pausierter Halter schreibt mit einem alten Token.", 1, "Halter"),
+    ("Linearisierbar ist die strengste Zusage.", 1, "Zusage"),
+    ("Vorher.\n\nNach einer\nTrennung wählt die Mehrheit.", 4, "Trennung"),
+    ("Eine Netztrennung teilt den Cluster.", 1, "Netztrennung"),
+    ("Der Prüfer liest nur die Geschichte des Laufs.", 1, "Geschichte"),
+    ("Der Consumer bucht 30 € vom Konto ab.", 1, "bucht"),
+    ("Die Zahlung wurde doppelt gebucht.", 1, "gebucht"),
+    ("Das Geld ist abgebucht, die Mail fehlt.", 1, "abgebucht"),
+    (
+        '```quiz id="q"\n--- frage\nWas tut eine Replik?\n--- richtig\nSie antwortet.\n```',
+        3,
+        "Replik",
+    ),
+    ('```aufgabe id="a"\n--- start\nx = 1\n--- hinweis\nDenk an die Zusage.\n```', 5, "Zusage"),
+    (
+        '```mermaid titel="Eine Trennung" beschreibung="Zwei Seiten."\nsequenceDiagram\n```',
+        1,
+        "Trennung",
+    ),
+    ("```mermaid\nsequenceDiagram\n    participant R as Replik 1\n```", 3, "Replik"),
+]
+
+#: Prose a retired word's rule must leave alone: code, other meanings, a word named in quotes.
+INNOCENT = [
+    "Ein Replikat antwortet; die Replikation läuft asynchron.",
+    "Die `replik-konsole` zeigt es, [hier](../glossar.md#trennung).",
+    "Schreib „Replik“ nicht mehr, sag „Replikat“.",
+    "Eine Read Replica antwortet, der Read Replica fehlt nichts.",
+    "```pycell\nprint(lease.halter, 'Halter', 'Replik')\n```",
+    '```aufgabe id="a"\n--- start\n# Trennung, Geschichte\n--- hinweis\nDenk an das Netz.\n```',
+    "Der Platzhalter steht grau im Feld einer Lease.",
+    "Der Halter des Fahrrads ist locker.",
+    "Die Trennung von Lesen und Schreiben ist CQRS.",
+    "Der Abend aus der Geschichte: 70 Anfragen, 250 ms Timeout.",
+    "Allgemeines Fachwissen: die Geschichte vom Knoten, der zu früh schrieb.",
+    "Ein Reise-Portal bucht Flug, Hotel und Mietwagen für 900 €.",
+    "Die Rechnungsstellung verbucht die Zahlung 3.",
+    "Eine Zeile im Kassenbuch ist eine Buchung über 30 €.",
+    "Das Lager bucht eine Jacke aus dem Bestand.",
+]
+
+
+@pytest.mark.parametrize(("prose", "line", "word"), RETIRED)
+def test_a_retired_word_is_named_with_its_line(prose: str, line: int, word: str) -> None:
+    assert [(n, w) for n, w, _ in page_rules.retired_words(prose)] == [(line, word)]
+
+
+@pytest.mark.parametrize("prose", INNOCENT)
+def test_code_other_meanings_and_quoted_names_are_no_finding(prose: str) -> None:
+    assert page_rules.retired_words(prose) == []

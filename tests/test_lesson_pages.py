@@ -249,7 +249,7 @@ def test_lesson_2_part_2_zombie_and_crash_typed_live(built_site: Path) -> None:
     crash = LiveConsole.of(lesson.console("Konsole 5 ·"))
     crash.expect_answer(
         "describe group billing",
-        "billing-2: entfernt bei t=3 (abgestürzt bei t=0, 3 Ticks ohne Herzschlag, "
+        "billing-2: entfernt bei t=3 (abgestürzt bei t=0, 3 Ticks ohne Heartbeat, "
         "Session Timeout 2).",
     )
     crashed = crash.expect_answer("absturz group billing billing-1", "billing-1 ist abgestürzt")
@@ -782,7 +782,7 @@ def test_replication_shows_its_build_results(built_site: Path) -> None:
     assert "n2 bei t = 1 liest None" in said(lesson.first_cell('s.read("name", von="n2")'))
     assert "sofort: Mira" in said(lesson.typescript())
     console = lesson.first_console("replik")
-    assert "Replik-Konsole" in said(console.select_one(".lk-console__head") or "")
+    assert "Replikat-Konsole" in said(console.select_one(".lk-console__head") or "")
     assert "n2 liest x → None" in said(console.select_one(".lk-console__log") or "")
     assert "Leader n1" in title_of(console.select_one(".lk-console__picture"))
 

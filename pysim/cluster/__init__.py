@@ -2,12 +2,12 @@
 
 - ``Knoten``: die Basisklasse des Knotens der Leserin (Handler ``bei_<typ>``, ``sende``,
   ``antworte``, ``await frage``, ``await warte``, ``spaeter``, ``alle``, ``uhr``, ``speicher``),
-- ``Cluster``: Knoten, Netz (Laufzeit, Verlust, Trennungen) und Dienste auf einer ``Zeit``,
+- ``Cluster``: Knoten, Netz (Laufzeit, Verlust, Netzpartitionen) und Dienste auf einer ``Zeit``,
 - ``Stoerung`` und ``zufaelliger_plan``: der Nemesis (teilen, isolieren, Brücke, Absturz, Pause, Uhr),
 - ``LinKV``, ``SeqKV``, ``LwwKV``: Maelstroms Dienste ``lin-kv``, ``seq-kv``, ``lww-kv``;
   ``LeaseDienst`` (``lease``) und ``FencingKV`` (``fence-kv``) für Leases und Fencing,
 - Lasten: ``Echo``, ``EindeutigeIds``, ``Broadcast``, ``Zaehler``, ``Register``, ``LeaseRegister``, ``KafkaLog``,
-- ``lauf``: ein ganzer Lauf mit Geschichte (``Lauf``), wiederholbar aus seiner ``kennung``.
+- ``lauf``: ein ganzer Lauf mit Verlauf (``Lauf``), wiederholbar aus seiner ``kennung``.
 
 Wie das zu Maelstrom passt und was vereinfacht ist: ``pysim.cluster.knoten`` und
 ``pysim.cluster.cluster``.

@@ -5,10 +5,10 @@
   Hat ein Knoten einen Dienst gefragt (``lin-kv``, ``lease``, …), hat der Dienst links eine
   eigene Linie.
 - Eine Nachricht ist ein Strich vom Senden zur Ankunft. Rot gestrichelt mit ✕: Sie ging
-  verloren (im Netz, an einer Trennung oder bei einem abgestürzten Empfänger). Nachrichten
+  verloren (im Netz, an einer Netzpartition oder bei einem abgestürzten Empfänger). Nachrichten
   ohne Laufzeit (zwischen Client und Knoten) im selben Tick liegen leicht untereinander:
   Anfrage oben, Antwort darunter.
-- Eine Trennung ist ein Band hinter den Knoten, von ihrem Anfang bis zum Heilen, beschriftet
+- Eine Netzpartition ist ein Band hinter den Knoten, von ihrem Anfang bis zum Heilen, beschriftet
   mit ihren Seiten. Ein Absturz ist ein ✕ auf der Linie des Knotens, die bis zum Neustart
   gestrichelt weiterläuft; eine Pause ein dicker grauer Abschnitt.
 - Eine Operation eines Clients ist ein Kasten auf seiner Linie, vom Aufruf bis zur Antwort:
@@ -101,7 +101,7 @@ def _fenster(
 
 
 def raumzeit(lauf: Lauf, zeugen: Iterable[int] = (), titel: str = "") -> Bild:
-    """Das Bild von ``lauf``; ``zeugen``: Indizes der Geschichte, die hervorgehoben werden."""
+    """Das Bild von ``lauf``; ``zeugen``: Indizes des Verlaufs, die hervorgehoben werden."""
     cluster = lauf.cluster
     hervor = set(zeugen)
     clients = sorted({e["client"] for e in lauf.geschichte}, key=lambda c: int(c[1:]))
@@ -134,7 +134,7 @@ def raumzeit(lauf: Lauf, zeugen: Iterable[int] = (), titel: str = "") -> Bild:
     beschreibung = (
         f"{len(cluster.ids)} Knoten, {len(clients)} Clients, t=0 bis t={ende}: {len(zwischen)} Nachrichten, "
         f"davon {verloren} verloren; {len(operationen)} Operationen; "
-        f"{len(teilungen)} Trennungen, {sum(1 for e in cluster.ereignisse if e.art == 'absturz')} Abstürze, "
+        f"{len(teilungen)} Netzpartitionen, {sum(1 for e in cluster.ereignisse if e.art == 'absturz')} Abstürze, "
         f"{sum(1 for e in cluster.ereignisse if e.art == 'pause')} Pausen."
     )
     z = Zeichnung(breite, hoehe, titel or f"Raum-Zeit-Bild des Laufs {lauf.kennung}", beschreibung)

@@ -8,7 +8,7 @@ Pyodide.
 Das Netz (wie Maelstroms ``net.clj``): Zwischen Knoten (und zu Diensten) dauert eine Nachricht
 ``latenz`` Ticks, gewürfelt je Nachricht, darum überholen sich Nachrichten. Mit ``verlust`` geht
 eine verloren, mit ``duplikat`` kommt sie zweimal an. Clients sitzen wie bei Maelstrom direkt neben
-ihrem Knoten (Laufzeit 0). Eine Trennung (``teile``) verwirft beim Empfänger jede Nachricht
+ihrem Knoten (Laufzeit 0). Eine Netzpartition (``teile``) verwirft beim Empfänger jede Nachricht
 von einem Knoten der anderen Seite, auch eine, die schon unterwegs war.
 """
 
@@ -469,7 +469,7 @@ class Cluster:
         )
 
     def heile(self) -> None:
-        """Hebt jede Trennung auf."""
+        """Hebt jede Netzpartition auf."""
         if self.getrennt:
             self.getrennt = set()
             self.ereignisse.append(

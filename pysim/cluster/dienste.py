@@ -19,7 +19,7 @@ Zwei Dienste gibt es bei Maelstrom nicht; der Kurs hat sie für Lektion 9 (Lease
 
 - ``lease`` ist ein Sperrdienst: ``acquire`` antwortet ``acquire_ok`` mit ``token`` und ``ttl``
   (die Lease gilt ``ttl`` Ticks), oder Fehler 11 (temporarily-unavailable) mit ``holder``, wenn
-  ein anderer Knoten sie hält. Jede Vergabe, auch eine Verlängerung durch den Halter, bekommt einen
+  ein anderer Knoten sie hält. Jede Vergabe, auch eine Verlängerung durch den Inhaber, bekommt einen
   größeren Token. ``release`` gibt die Lease frei. Vereinfacht: Der Dienst ist ein Rechner, der
   nie ausfällt, und misst mit der richtigen Zeit des Clusters.
 - ``fence-kv`` ist ein Speicher wie eine Datei in S3: nur ``read`` und ``write``, kein ``cas``.

@@ -1,14 +1,14 @@
-"""Lasten (Workloads): Clients, die Operationen aufrufen, und die Geschichte, die sie schreiben.
+"""Lasten (Workloads): Clients, die Operationen aufrufen, und der Verlauf, den sie schreiben.
 
 Wie bei Jepsen und Maelstrom ruft jeder Client (``c1``, ``c2``, …) eine Operation nach der
-anderen bei seinem Knoten auf und schreibt in die Geschichte (``history``), was geschah: ein
+anderen bei seinem Knoten auf und schreibt in den Verlauf (``history``), was geschah: ein
 ``invoke`` beim Aufruf, dann ``ok`` (die Antwort kam), ``fail`` (ein Fehler, der sicher sagt:
 nicht geschehen) oder ``info`` (keine Antwort bis zum Timeout, oder ein unbestimmter Fehler:
 vielleicht geschehen, vielleicht nicht). Nach einem ``info`` macht der Client als neuer Prozess
 weiter (Jepsens Regel: der alte könnte noch wirken). Die Reihenfolge der Liste ist die Reihenfolge
 in der Zeit.
 
-Ein Ereignis der Geschichte::
+Ein Ereignis des Verlaufs::
 
     {"index": 7, "process": 1, "type": "ok", "f": "read", "key": None, "value": [1, 2],
      "time": 41, "node": "n2", "client": "c2"}
@@ -83,7 +83,7 @@ class Last:
         return []
 
     def pruefe(self, lauf: Lauf) -> pruefer.Urteil:
-        """Das Urteil über die Geschichte des Laufs (``pysim.pruefer``)."""
+        """Das Urteil über den Verlauf des Laufs (``pysim.pruefer``)."""
         raise NotImplementedError
 
     def plane(self, zufall: random.Random, dauer: int, clients: int) -> list[Geplant]:

@@ -1,9 +1,9 @@
-"""Ein Lauf: der Knoten der Leserin unter einer Last und einem Störplan, mit seiner Geschichte.
+"""Ein Lauf: der Knoten der Leserin unter einer Last und einem Störplan, mit seinem Verlauf.
 
 ``lauf(MeinKnoten, Broadcast(), knoten=5, seed=3, stoerungen="zufall")`` baut den Cluster,
 plant die Operationen der Clients und die Störungen, lässt die Zeit laufen, heilt am Ende alles,
 lässt die Schlussoperationen laufen (z. B. ein letztes ``read`` auf jedem Knoten) und gibt den
-``Lauf`` zurück: Geschichte, Nachrichten, Störungen, Fehler der Handler.
+``Lauf`` zurück: Verlauf, Nachrichten, Störungen, Fehler der Handler.
 
 Die ``kennung`` nennt alles, was den Lauf bestimmt (``broadcast/k5/s3/d100/12:teile:n1|n2.n3``);
 ``lauf_aus_kennung`` wiederholt ihn genau. ``verkleinere`` macht aus einem scheiternden Lauf den

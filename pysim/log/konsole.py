@@ -466,7 +466,7 @@ class LogKonsole(BasisKonsole[Log]):
                 else:
                     grund = (
                         f"{e.mitglied} hat seit dem Absturz bei t={e.absturz} "
-                        f"{e.ohne_herzschlag} Ticks keine Herzschläge geschickt "
+                        f"{e.ohne_herzschlag} Ticks keine Heartbeats geschickt "
                         f"(Session Timeout {e.frist})"
                     )
                 zeilen.append(f"t={e.zeit}: {grund}: aus „{e.gruppe}“ entfernt.")
@@ -507,13 +507,13 @@ class LogKonsole(BasisKonsole[Log]):
             still = anzahl(log.now - t, "Tick", "Ticks")
             if session is None:
                 zeilen.append(
-                    f"{m} ist bei t={t} abgestürzt ({still} ohne Herzschlag) und hält seine "
+                    f"{m} ist bei t={t} abgestürzt ({still} ohne Heartbeat) und hält seine "
                     f"Partitionen in „{gruppe}“. Ohne Session Timeout bleibt es Mitglied "
                     f"(session-timeout 3 schaltet es ein)."
                 )
             else:
                 zeilen.append(
-                    f"{m} ist bei t={t} abgestürzt ({still} ohne Herzschlag) und hält seine "
+                    f"{m} ist bei t={t} abgestürzt ({still} ohne Heartbeat) und hält seine "
                     f"Partitionen in „{gruppe}“; ab {session + 1} Ticks wird es entfernt."
                 )
         return zeilen
@@ -558,8 +558,8 @@ class LogKonsole(BasisKonsole[Log]):
             ticks = anzahl(wert, "Tick", "Ticks")
             text = (
                 f"Session Timeout: {ticks}. Lebende Mitglieder schicken in jedem Tick "
-                f"Herzschläge. Ein abgestürztes (absturz) schickt keine mehr; nach mehr als "
-                f"{ticks} ohne Herzschlag entfernt tick es aus der Gruppe."
+                f"Heartbeats. Ein abgestürztes (absturz) schickt keine mehr; nach mehr als "
+                f"{ticks} ohne Heartbeat entfernt tick es aus der Gruppe."
             )
         return self._ok(aufruf, text, self._bild())
 
@@ -576,7 +576,7 @@ class LogKonsole(BasisKonsole[Log]):
                 teile.append(f"{', '.join(eigene)} von „{t}“")
         zeilen = [
             f"t={log.now}: {mitglied} ist abgestürzt: kein consume, kein commit, keine "
-            f"Herzschläge mehr."
+            f"Heartbeats mehr."
         ]
         if teile:
             zeilen.append(f"Es hält weiter {'; '.join(teile)}: Niemand liest dort.")
@@ -587,7 +587,7 @@ class LogKonsole(BasisKonsole[Log]):
             )
         else:
             zeilen.append(
-                f"Nach mehr als {anzahl(session, 'Tick', 'Ticks')} ohne Herzschlag "
+                f"Nach mehr als {anzahl(session, 'Tick', 'Ticks')} ohne Heartbeat "
                 f"(Session Timeout) entfernt tick es, und die übrigen teilen neu auf."
             )
         zeilen.append(
@@ -953,7 +953,7 @@ BEFEHLE = setze_befehle(
             LogKonsole._tick,
             "tick 4",
             "Hat ein Mitglied länger als das Max Poll Interval nicht gelesen (consume) oder ein "
-            "abgestürztes länger als das Session Timeout keine Herzschläge geschickt, wird es "
+            "abgestürztes länger als das Session Timeout keine Heartbeats geschickt, wird es "
             "aus seiner Gruppe entfernt, und die übrigen teilen seine Partitionen neu auf. ",
         ),
         Befehl(
@@ -974,11 +974,11 @@ BEFEHLE = setze_befehle(
         Befehl(
             name="session-timeout",
             syntax="session-timeout [<ticks>|off]",
-            kurz="Session Timeout: so viele Ticks ohne Herzschlag",
+            kurz="Session Timeout: so viele Ticks ohne Heartbeat",
             beispiele=("session-timeout 3", "session-timeout off", "session-timeout"),
             handler=LogKonsole._session,
             erklaerung=(
-                "Lebende Mitglieder schicken in jedem Tick von selbst Herzschläge (in Kafka ein "
+                "Lebende Mitglieder schicken in jedem Tick von selbst Heartbeats (in Kafka ein "
                 "Hintergrund-Thread des Clients). Nur ein abgestürztes (absturz) schickt keine "
                 "mehr; nach mehr als <ticks> Ticks entfernt es tick aus der Gruppe. off: nie (so "
                 "beginnt jede Konsole). In Kafka: session.timeout.ms.",
@@ -994,7 +994,7 @@ BEFEHLE = setze_befehle(
             aliase=("crash",),
             handler=LogKonsole._absturz,
             erklaerung=(
-                "Der Prozess ist weg: kein consume, kein commit, keine Herzschläge. Seine "
+                "Der Prozess ist weg: kein consume, kein commit, keine Heartbeats. Seine "
                 "Partitionen hält es, und niemand liest sie, bis das Session Timeout abläuft "
                 "(session-timeout); dann teilen die übrigen neu auf. Ein neues consume mit "
                 "seinem Namen startet es neu, an der gespeicherten Position.",

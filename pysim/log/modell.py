@@ -21,8 +21,8 @@ Ausfall und Rebalancing::
     log.tick(4)                               # billing-2 ist entfernt, billing-1 übernimmt
     log.commit("orders", "billing", member="billing-2")                  # -> CommitAbgelehnt
 
-    log = Log(session_timeout=2)              # 2 Ticks ohne Herzschlag übersteht ein Mitglied
-    log.absturz("billing", "billing-2")         # abgestürzt: hält p2, schickt keine Herzschläge
+    log = Log(session_timeout=2)              # 2 Ticks ohne Heartbeat übersteht ein Mitglied
+    log.absturz("billing", "billing-2")         # abgestürzt: hält p2, schickt keine Heartbeats
     log.tick(3)                               # jetzt erst entfernt, billing-1 übernimmt
 
 Zwei Positionen je Partition, wie in Kafkas ``KafkaConsumer`` („Offsets and Consumer Position“):
@@ -196,11 +196,11 @@ class Entfernt:
 
     def warum(self) -> str:
         """``4 Ticks ohne consume, Max Poll Interval 3`` oder, nach einem Absturz,
-        ``abgestürzt bei t=3, 3 Ticks ohne Herzschlag, Session Timeout 2``."""
+        ``abgestürzt bei t=3, 3 Ticks ohne Heartbeat, Session Timeout 2``."""
         if self.absturz is None:
             return f"{self.ohne_lesen} Ticks ohne consume, Max Poll Interval {self.frist}"
         return (
-            f"abgestürzt bei t={self.absturz}, {self.ohne_herzschlag} Ticks ohne Herzschlag, "
+            f"abgestürzt bei t={self.absturz}, {self.ohne_herzschlag} Ticks ohne Heartbeat, "
             f"Session Timeout {self.frist}"
         )
 
@@ -430,7 +430,7 @@ class Log:
     Ticks nicht gelesen hat (``consume``), verlässt bei ``tick`` seine Gruppe (``None``: nie).
 
     ``session_timeout`` (Kafka: ``session.timeout.ms``): Ein lebendes Mitglied schickt in jedem
-    Tick Herzschläge; nach ``absturz`` bleiben sie aus, und nach mehr als so vielen Ticks entfernt
+    Tick Heartbeats; nach ``absturz`` bleiben sie aus, und nach mehr als so vielen Ticks entfernt
     die Gruppe es (``None``: nie). Die Zeit läuft nur mit ``tick``.
     """
 
@@ -470,7 +470,7 @@ class Log:
 
     @property
     def session_timeout(self) -> int | None:
-        """Ticks ohne Herzschlag (nach ``absturz``), die ein Mitglied übersteht; ``None``: keine
+        """Ticks ohne Heartbeat (nach ``absturz``), die ein Mitglied übersteht; ``None``: keine
         Grenze, ein abgestürztes Mitglied bleibt für immer."""
         return self._session_timeout
 
@@ -480,7 +480,7 @@ class Log:
 
     def absturz(self, group: str, member: str) -> None:
         """Lässt ein Mitglied abstürzen: Sein Prozess ist weg, es liest, speichert und verlässt
-        nichts mehr und schickt keine Herzschläge.
+        nichts mehr und schickt keine Heartbeats.
 
         Es bleibt Mitglied und hält seine Partitionen, bis ``tick`` es nach dem
         ``session_timeout`` entfernt; bis dahin liest sie niemand. Ein neues ``consume`` mit
@@ -500,7 +500,7 @@ class Log:
         """Lässt ``n`` Ticks vergehen. Gibt die Mitglieder zurück, die dabei entfernt wurden.
 
         Ein lebendes Mitglied, das länger als ``max_poll_interval`` Ticks nicht gelesen hat, und
-        ein abgestürztes, das länger als ``session_timeout`` Ticks keine Herzschläge geschickt hat,
+        ein abgestürztes, das länger als ``session_timeout`` Ticks keine Heartbeats geschickt hat,
         verlassen ihre Gruppe; die übrigen verteilen die Partitionen neu (neue Generation). Wer
         danach noch speichern will, was er vorher gelesen hat, bekommt ``CommitAbgelehnt``.
         """
@@ -672,7 +672,7 @@ class Log:
         else:
             text = (
                 f"Es ist bei t={e.absturz} abgestürzt, hat {e.ohne_herzschlag} Ticks lang keine "
-                f"Herzschläge geschickt (Session Timeout {e.frist}) und wurde bei t={e.zeit} "
+                f"Heartbeats geschickt (Session Timeout {e.frist}) und wurde bei t={e.zeit} "
                 f"entfernt."
             )
         if e.uebernahme:
@@ -1004,7 +1004,7 @@ class Log:
 
 
 MAX_POLL_NAME = "Das Max Poll Interval (Ticks ohne consume)"
-SESSION_NAME = "Das Session Timeout (Ticks ohne Herzschlag)"
+SESSION_NAME = "Das Session Timeout (Ticks ohne Heartbeat)"
 
 
 def _pruefe_frist(ticks: int | None, name: str) -> int | None:

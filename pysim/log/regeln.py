@@ -19,8 +19,8 @@ Zwei Fristen, wie in Kafka (``KafkaConsumer``, „Detecting Consumer Failures“
   so viele Ticks nicht gelesen hat (``consume``, in Kafka ``poll()``), verlässt seine Gruppe. Es
   arbeitet vielleicht noch, ist aber zu langsam.
 - ``session_timeout`` (Kafka: ``session.timeout.ms``): Ein lebendes Mitglied schickt in jedem Tick
-  von selbst Herzschläge (in Kafka ein Hintergrund-Thread des Clients). Sie bleiben nur aus, wenn
-  es abgestürzt ist (``absturz``); nach mehr als so vielen Ticks ohne Herzschlag entfernt die Gruppe
+  von selbst Heartbeats (in Kafka ein Hintergrund-Thread des Clients). Sie bleiben nur aus, wenn
+  es abgestürzt ist (``absturz``); nach mehr als so vielen Ticks ohne Heartbeat entfernt die Gruppe
   es. Bis dahin hält es seine Partitionen, und niemand liest sie.
 
 Genau ``frist`` Ticks sind erlaubt, entfernt wird erst danach (``abgelaufen``).
@@ -119,7 +119,7 @@ def abgelaufen(seit: int, jetzt: int, frist: int | None) -> bool:
     """Sind seit ``seit`` mehr als ``frist`` Ticks vergangen? Genau ``frist`` Ticks sind erlaubt.
 
     ``seit``: das letzte ``consume`` (Max Poll Interval) oder der Absturz, nach dem keine
-    Herzschläge mehr kommen (Session Timeout). ``None``: keine Frist, niemand wird entfernt.
+    Heartbeats mehr kommen (Session Timeout). ``None``: keine Frist, niemand wird entfernt.
     """
     return frist is not None and jetzt - seit > frist
 

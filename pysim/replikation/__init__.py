@@ -2,8 +2,8 @@
 Failover, Quorum.
 
 Teile: ``modell`` (``ReplikSpeicher``), ``regeln`` (Rollen, Ereignisse, die Tabelle, Arten von
-Nachrichten), ``bild`` (Repliken, Nachrichten, Verlauf mit Urteil), ``konsole`` (die
-Replik-Konsole).
+Nachrichten), ``bild`` (Replikate, Nachrichten, Verlauf mit Urteil), ``konsole`` (die
+Replikat-Konsole).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
-"""Das Bild des replizierten Speichers als SVG: Repliken, Nachrichten unterwegs, Verlauf mit Urteil.
+"""Das Bild des replizierten Speichers als SVG: Replikate, Nachrichten unterwegs, Verlauf mit Urteil.
 
-Oben je Replik eine Zeile: Name, Rolle (der Leader blau umrandet), Epoche und LSN, was sie hält;
-eine ausgefallene Replik ist rot, eine abgetrennte gestrichelt. Darunter jede Nachricht, die
+Oben je Replikat eine Zeile: Name, Rolle (der Leader blau umrandet), Epoche und LSN, was es hält;
+ein ausgefallenes Replikat ist rot, ein abgetrenntes gestrichelt. Darunter jede Nachricht, die
 noch unterwegs ist, mit einem Balken von ihrem Absenden bis zur Ankunft und einem Punkt bei
 jetzt. Unten die letzten Operationen der Clients und das Urteil von
 ``pysim.pruefer.linearisierbar``; die Operationen, die einen Fehler belegen, sind rot.
@@ -121,7 +121,7 @@ def zeichne(speicher: ReplikSpeicher) -> Bild:
             klasse="replik",
         )
         z.text(20, y + 15, name, fett=True, groesse=12, mono=True)
-        rolle = r.rolle if s.modus != QUORUM_MODUS else "Replik"
+        rolle = r.rolle if s.modus != QUORUM_MODUS else "Replikat"
         zustand = "ausgefallen" if r.ausgefallen else "abgetrennt" if getrennt else rolle
         farbe = "warn" if r.ausgefallen or getrennt else "accent" if r.rolle == LEADER else "muted"
         z.text(48, y + 15, zustand, groesse=11, farbe_name=farbe)

@@ -1,11 +1,11 @@
-"""Die Replik-Konsole der Lektion „Replikation und Konsistenz“: schreiben, von einer Replik
+"""Die Replikat-Konsole der Lektion „Replikation und Konsistenz“: schreiben, von einem Replikat
 lesen, Lag, Partition, Failover, Quorum, Verlauf.
 
     >>> k = ReplikKonsole()
     >>> print(k.run("write x 1").text)
     t=0: n1 schreibt x=1 (LSN 1) und bestätigt sofort (asynchron).
 
-Das Bild zeigt die Repliken, die Nachrichten unterwegs und den Verlauf mit seinem Urteil
+Das Bild zeigt die Replikate, die Nachrichten unterwegs und den Verlauf mit seinem Urteil
 (``pysim.replikation.bild``); die Regeln stehen im Modell ``pysim.replikation.modell``.
 """
 
@@ -26,13 +26,13 @@ MAX_ZEILEN = 30
 
 
 class ReplikKonsole(BasisKonsole[ReplikSpeicher]):
-    """Die Replik-Konsole: ``ReplikKonsole().run("write x 1")``.
+    """Die Replikat-Konsole: ``ReplikKonsole().run("write x 1")``.
 
-    ``speicher``: ein vorhandener ``ReplikSpeicher``; sonst ein neuer mit ``repliken`` Repliken
+    ``speicher``: ein vorhandener ``ReplikSpeicher``; sonst ein neuer mit ``repliken`` Replikaten
     und ``verzoegerung`` Ticks je Nachricht.
     """
 
-    HILFE_TITEL = "Befehle der Replik-Konsole:"
+    HILFE_TITEL = "Befehle der Replikat-Konsole:"
     HILFE_BEISPIEL = "read"
 
     def __init__(
@@ -55,7 +55,7 @@ class ReplikKonsole(BasisKonsole[ReplikSpeicher]):
     # --- Arten von Werten ---
 
     def _lies_replik(self, text: str, _werte: dict[str, Any]) -> str:
-        return waehle_namen(text, self.speicher.namen, "Die Replik")
+        return waehle_namen(text, self.speicher.namen, "Das Replikat")
 
     def _repliken(self, _werte: dict[str, Any]) -> list[str]:
         return self.speicher.namen
@@ -262,7 +262,7 @@ class ReplikKonsole(BasisKonsole[ReplikSpeicher]):
     # --- Zustand ---
 
     def state_dump(self) -> str:
-        """Der ganze Zustand (Repliken, Netz, Verlauf, Ereignisse) als fester Text."""
+        """Der ganze Zustand (Replikate, Netz, Verlauf, Ereignisse) als fester Text."""
         s = self.speicher
         zeilen = [f"{s!r} timeout={s.timeout} verworfen={s.verworfen}"]
         for name in s.namen:
@@ -290,13 +290,13 @@ CLIENT = Wert(
     "<client>",
     Art("client", lies=ReplikKonsole._lies_client, kandidaten=ReplikKonsole._clients),
 )
-REPLIK_WERT = Wert("replik", "<replik>", REPLIK)
+REPLIK_WERT = Wert("replik", "<replikat>", REPLIK)
 
 
 def _replik_befehl(name: str, kurz: str, handler: Any, erklaerung: str) -> Befehl:
     return Befehl(
         name=name,
-        syntax=f"{name} <replik>",
+        syntax=f"{name} <replikat>",
         kurz=kurz,
         beispiele=(f"{name} n2",),
         handler=handler,
@@ -310,40 +310,40 @@ BEFEHLE = setze_befehle(
     [
         Befehl(
             name="write",
-            syntax="write <key> <wert> [to <replik>] [as <client>]",
+            syntax="write <key> <wert> [to <replikat>] [as <client>]",
             kurz="einen Wert schreiben (an den Leader; im Quorum-Modus an alle)",
             beispiele=("write x 1", "write x 2 to n1 as A"),
             handler=ReplikKonsole._write,
             erklaerung=(
                 "Ein Wert ist eine Zahl oder ein Wort. Mit „to“ geht das Schreiben an eine "
-                "bestimmte Replik; ein Follower lehnt es ab. Mit „as“ schreibt ein benannter "
+                "bestimmtes Replikat; ein Follower lehnt es ab. Mit „as“ schreibt ein benannter "
                 "Client (ein Prozess im Verlauf).",
                 "Danach vergeht ein Tick, damit die nächste Operation später beginnt.",
             ),
             positionen=(Wert("key", "<key>", KEY), Wert("wert", "<wert>", WERT)),
-            optionen=(Option("to", Wert("to", "<replik>", REPLIK)), Option("as", CLIENT)),
+            optionen=(Option("to", Wert("to", "<replikat>", REPLIK)), Option("as", CLIENT)),
         ),
         Befehl(
             name="read",
-            syntax="read <key> [from <replik>] [as <client>]",
-            kurz="einen Wert lesen (vom Leader, von einer Replik oder vom Quorum)",
+            syntax="read <key> [from <replikat>] [as <client>]",
+            kurz="einen Wert lesen (vom Leader, von einem Replikat oder vom Quorum)",
             beispiele=("read x", "read x from n2", "read x from n3 as B"),
             handler=ReplikKonsole._read,
             erklaerung=(
-                "Eine Replik antwortet sofort mit dem, was sie hat. Ohne „from“ liest der "
-                "Leader, im Quorum-Modus der Koordinator von r Repliken.",
+                "Ein Replikat antwortet sofort mit dem, was es hat. Ohne „from“ liest der "
+                "Leader, im Quorum-Modus der Koordinator von r Replikaten.",
             ),
             positionen=(Wert("key", "<key>", KEY),),
-            optionen=(Option("from", Wert("from", "<replik>", REPLIK)), Option("as", CLIENT)),
+            optionen=(Option("from", Wert("from", "<replikat>", REPLIK)), Option("as", CLIENT)),
         ),
         Befehl(
             name="lag",
-            syntax="lag <replik> <ticks>",
-            kurz="Nachrichten von und zu einer Replik verzögern",
+            syntax="lag <replikat> <ticks>",
+            kurz="Nachrichten von und zu einem Replikat verzögern",
             beispiele=("lag n3 6",),
             handler=ReplikKonsole._lag,
             erklaerung=(
-                "Eine Nachricht zwischen zwei Repliken braucht den größeren Lag ihrer Enden. "
+                "Eine Nachricht zwischen zwei Replikaten braucht den größeren Lag ihrer Enden. "
                 "Es gilt für Nachrichten, die ab jetzt abgeschickt werden.",
             ),
             positionen=(REPLIK_WERT, Wert("ticks", "<ticks>", ZAHL, 0, MAX_LAG)),
@@ -362,37 +362,37 @@ BEFEHLE = setze_befehle(
         ),
         _replik_befehl(
             "partition",
-            "eine Replik von den anderen Repliken trennen",
+            "ein Replikat von den anderen Replikaten trennen",
             ReplikKonsole._partition,
             "Nachrichten von und zu ihr gehen verloren. Clients erreichen sie im "
             "Leader-Modus weiter; im Quorum-Modus erreicht sie der Koordinator nicht.",
         ),
         _replik_befehl(
             "heal",
-            "eine abgetrennte Replik wieder verbinden",
+            "ein abgetrenntes Replikat wieder verbinden",
             ReplikKonsole._heal,
             "Der Leader schickt ihr sein Log; ein alter Leader erfährt so vom neuen.",
         ),
         _replik_befehl(
             "absturz",
-            "eine Replik ausfallen lassen (sie behält ihre Daten)",
+            "ein Replikat ausfallen lassen (es behält seine Daten)",
             ReplikKonsole._absturz,
             "Sie antwortet nicht mehr; Nachrichten an sie gehen verloren.",
         ),
         _replik_befehl(
             "neustart",
-            "eine ausgefallene Replik wieder starten",
+            "ein ausgefallenes Replikat wieder starten",
             ReplikKonsole._neustart,
             "Sie hat ihre Daten von vorher; der Leader schickt ihr sein Log.",
         ),
         Befehl(
             name="failover",
-            syntax="failover [<replik>]",
+            syntax="failover [<replikat>]",
             kurz="einen Follower zum Leader befördern",
             beispiele=("failover", "failover n3"),
             handler=ReplikKonsole._failover,
             erklaerung=(
-                "Ohne <replik>: der Follower, der läuft und das längste Log hat. Was er nicht "
+                "Ohne <replikat>: der Follower, der läuft und das längste Log hat. Was er nicht "
                 "hat, geht verloren, auch Bestätigtes.",
             ),
             positionen=(REPLIK_WERT,),
@@ -401,7 +401,7 @@ BEFEHLE = setze_befehle(
         Befehl(
             name="quorum",
             syntax="quorum <n> <w> <r>",
-            kurz="in den Quorum-Modus wechseln (n Repliken, w schreiben, r lesen)",
+            kurz="in den Quorum-Modus wechseln (n Replikate, w schreiben, r lesen)",
             beispiele=("quorum 3 2 2", "quorum 3 1 1"),
             handler=ReplikKonsole._quorum,
             erklaerung=(
@@ -430,7 +430,7 @@ BEFEHLE = setze_befehle(
         Befehl(
             name="status",
             syntax="status",
-            kurz="jede Replik mit Rolle, LSN, Lag und Inhalt",
+            kurz="jedes Replikat mit Rolle, LSN, Lag und Inhalt",
             beispiele=("status",),
             handler=ReplikKonsole._status,
         ),
@@ -441,12 +441,12 @@ BEFEHLE = setze_befehle(
 #: Diese Konsole für ``lessonkit``: der Block ``replik-konsole``, ``kind="replik"``.
 KONSOLE = KonsolenArt(
     name="replik",
-    titel="Replik-Konsole",
+    titel="Replikat-Konsole",
     klasse=ReplikKonsole,
     modell="speicher",
     beschreibung="Leader, Follower, Lag, Failover und Quorum (Lektion „Replikation und Konsistenz“)",
     optionen=(
-        KonsolenOption("repliken", "3", "so viele Repliken (n1, n2, …; n1 ist der Leader)"),
+        KonsolenOption("repliken", "3", "so viele Replikate (n1, n2, …; n1 ist der Leader)"),
         KonsolenOption("verzoegerung", "2", "so viele Ticks braucht eine Nachricht", minimum=0),
     ),
 )

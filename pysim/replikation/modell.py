@@ -6,25 +6,25 @@ viele Ticks, wie ``lag`` für ihre Enden sagt (das größere der beiden). Mit ``
 der Leader sofort (asynchron); mit ``sync=k`` erst, wenn k Follower den Eintrag bestätigt haben
 (synchron, wie PostgreSQLs ``ANY k``). Ein Follower liest nur, was schon bei ihm angekommen ist.
 
-Failover: ``failover()`` befördert einen Follower. Er beginnt eine neue Epoche und schickt jeder
-anderen Replik sein Log; wer mehr hat, verwirft es. Was der neue Leader nicht hatte, ist weg,
+Failover: ``failover()`` befördert einen Follower. Er beginnt eine neue Epoche und schickt jedem
+anderen Replikat sein Log; wer mehr hat, verwirft es. Was der neue Leader nicht hatte, ist weg,
 auch wenn der alte Leader es schon bestätigt hatte. Ein abgetrennter alter Leader hält sich
 weiter für den Leader, bis ihn die Nachricht erreicht (Split Brain).
 
 Quorum-Modus (``quorum(n, w, r)``): kein Leader. Der Koordinator des Clients schickt ein
-Schreiben mit einer neuen Version an alle n Repliken und bestätigt nach w Antworten; ein Lesen
+Schreiben mit einer neuen Version an alle n Replikate und bestätigt nach w Antworten; ein Lesen
 fragt alle und nimmt nach r Antworten den Wert mit der höchsten Version.
 
 Jede Operation eines Clients kommt in einen Verlauf im Format von ``pysim.pruefer``; ``urteil()``
-prüft ihn auf Linearisierbarkeit. Eine Operation ohne Warten (asynchrones Schreiben, Lesen einer
-Replik) dauert null Ticks; danach vergeht ein Tick, damit die nächste Operation später beginnt
+prüft ihn auf Linearisierbarkeit. Eine Operation ohne Warten (asynchrones Schreiben, Lesen eines
+Replikats) dauert null Ticks; danach vergeht ein Tick, damit die nächste Operation später beginnt
 und nicht gleichzeitig zählt. Wer warten muss, wartet höchstens ``timeout`` Ticks: Ein
 Schreiben ist danach unbestimmt (``info``), ein Lesen gescheitert (``fail``).
 
-Vereinfachungen: Clients erreichen im Leader-Modus jede Replik, die läuft, auch eine abgetrennte
-(``trenne`` trennt eine Replik von den anderen Repliken); im Quorum-Modus steht der Koordinator
-im Netz und erreicht eine abgetrennte Replik nicht. Eine Nachricht geht nie verloren, außer ihr
-Empfänger ist ausgefallen oder abgetrennt, wenn sie ankommt. Eine Replik, die wieder läuft oder
+Vereinfachungen: Clients erreichen im Leader-Modus jedes Replikat, das läuft, auch ein abgetrenntes
+(``trenne`` trennt ein Replikat von den anderen Replikaten); im Quorum-Modus steht der Koordinator
+im Netz und erreicht ein abgetrenntes Replikat nicht. Eine Nachricht geht nie verloren, außer ihr
+Empfänger ist ausgefallen oder abgetrennt, wenn sie ankommt. Ein Replikat, das wieder läuft oder
 wieder verbunden ist, bekommt vom Leader sofort sein ganzes Log.
 """
 
@@ -115,7 +115,7 @@ class Eintrag:
 
 @dataclass
 class Replik:
-    """Eine Replik mit ihrer Rolle, ihrer Epoche und was sie hält."""
+    """Ein Replikat mit seiner Rolle, seiner Epoche und was es hält."""
 
     name: str
     rolle: str
@@ -193,7 +193,7 @@ class Antwort:
 
     ``typ``: ``ok``, ``fail`` oder ``info`` wie im Verlauf. ``wert``: beim Lesen der gelesene
     Wert. ``lsn``: beim Schreiben die LSN (Quorum: die Version) des Eintrags, beim Lesen der
-    Stand der gelesenen Replik (Quorum: die Version des Werts). ``grund``: warum nicht ``ok``.
+    Stand des gelesenen Replikats (Quorum: die Version des Werts). ``grund``: warum nicht ``ok``.
     """
 
     f: str
@@ -215,7 +215,7 @@ class Antwort:
 class Failover:
     """Was ein Failover tat: alter und neuer Leader, neue Epoche, verlorene Einträge.
 
-    ``verloren``: jeder Eintrag, den eine Replik hatte, der neue Leader aber nicht, nach LSN;
+    ``verloren``: jeder Eintrag, den ein Replikat hatte, der neue Leader aber nicht, nach LSN;
     ``bestaetigt_verloren``: die davon, die ein Client schon als geschrieben bestätigt bekam.
     """
 
@@ -249,7 +249,7 @@ def pruefe_wert(wert: object) -> int | str:
 class ReplikSpeicher(AufDerZeit):
     """Ein replizierter Schlüssel-Wert-Speicher: ``ReplikSpeicher(repliken=3, verzoegerung=2)``.
 
-    Die Repliken heißen ``n1`` bis ``nN``; ``n1`` ist anfangs der Leader. ``sync``: auf so viele
+    Die Replikate heißen ``n1`` bis ``nN``; ``n1`` ist anfangs der Leader. ``sync``: auf so viele
     Follower wartet ein Schreiben (0: asynchron). ``zeit``: eine geteilte ``Zeit``.
     """
 
@@ -302,27 +302,27 @@ class ReplikSpeicher(AufDerZeit):
 
     @property
     def namen(self) -> list[str]:
-        """Die Namen der Repliken: ``["n1", "n2", "n3"]``."""
+        """Die Namen der Replikate: ``["n1", "n2", "n3"]``."""
         return list(self._repliken)
 
     @property
     def n(self) -> int:
-        """Die Anzahl der Repliken."""
+        """Die Anzahl der Replikate."""
         return len(self._repliken)
 
     def replik(self, name: str) -> Replik:
-        """Die Replik ``name``; ``UnbekannterKnoten`` mit den vorhandenen Namen."""
-        return nachschlagen(self._repliken, name, UnbekannterKnoten, "Die Replik", "Repliken")
+        """Das Replikat ``name``; ``UnbekannterKnoten`` mit den vorhandenen Namen."""
+        return nachschlagen(self._repliken, name, UnbekannterKnoten, "Das Replikat", "Replikate")
 
     def rolle(self, name: str) -> str:
         return self.replik(name).rolle
 
     def stand(self, name: str) -> int:
-        """Die LSN des letzten Eintrags der Replik ``name`` (Leader-Modus)."""
+        """Die LSN des letzten Eintrags des Replikats ``name`` (Leader-Modus)."""
         return self.replik(name).stand
 
     def inhalt(self, name: str) -> dict[str, Any]:
-        """Was die Replik ``name`` hält: Schlüssel -> Wert."""
+        """Was das Replikat ``name`` hält: Schlüssel -> Wert."""
         return self.replik(name).inhalt()
 
     def ausgefallen(self, name: str) -> bool:
@@ -349,7 +349,7 @@ class ReplikSpeicher(AufDerZeit):
         return linearisierbar(self._verlauf)
 
     def bild(self) -> Bild:
-        """Die Repliken, was jede hält, die Nachrichten unterwegs und das Urteil."""
+        """Die Replikate, was jedes hält, die Nachrichten unterwegs und das Urteil."""
         from .bild import zeichne
 
         return zeichne(self)
@@ -379,7 +379,7 @@ class ReplikSpeicher(AufDerZeit):
         self.lag[name] = ticks
 
     def quorum(self, n: int, w: int, r: int) -> None:
-        """Wechselt in den Quorum-Modus mit ``n`` Repliken (oder ändert ``w`` und ``r``)."""
+        """Wechselt in den Quorum-Modus mit ``n`` Replikaten (oder ändert ``w`` und ``r``)."""
         pruefe_ganzzahl(n, "n", 1)
         pruefe_ganzzahl(w, "w", 1)
         pruefe_ganzzahl(r, "r", 1)
@@ -388,7 +388,7 @@ class ReplikSpeicher(AufDerZeit):
         for name, wert in (("w", w), ("r", r)):
             if wert > n:
                 raise UngueltigeEingabe(
-                    f"{name} ist höchstens n={n}: Mehr Repliken kann niemand fragen, nicht {wert}."
+                    f"{name} ist höchstens n={n}: Mehr Replikate kann niemand fragen, nicht {wert}."
                 )
         geschrieben = any(e["f"] == "write" for e in self._verlauf)
         if geschrieben and (self.modus != QUORUM_MODUS or n != self.n):
@@ -417,11 +417,11 @@ class ReplikSpeicher(AufDerZeit):
     # --- Störungen ---
 
     def trenne(self, name: str) -> None:
-        """Trennt ``name`` vom Netz der Repliken (eine Partition); Nachrichten gehen verloren."""
+        """Trennt ``name`` vom Netz der Replikate (eine Netzpartition); Nachrichten gehen verloren."""
         if self.getrennt(name):
             raise UngueltigeEingabe(f"{name} ist schon abgetrennt.")
         self._getrennt.add(name)
-        self._ereignis(f"{name} ist von den anderen Repliken abgetrennt.")
+        self._ereignis(f"{name} ist von den anderen Replikaten abgetrennt.")
 
     def heile(self, name: str) -> None:
         """Verbindet ``name`` wieder; der Leader schickt ihr (oder sie allen) sein Log."""
@@ -470,7 +470,7 @@ class ReplikSpeicher(AufDerZeit):
             if not kandidaten:
                 raise UngueltigeEingabe(
                     "Kein Follower läuft: Niemand kann Leader werden. Starte einen neu "
-                    "(`neustart <replik>`)."
+                    "(`neustart <replikat>`)."
                 )
             gewaehlt = max(kandidaten, key=lambda r: (r.stand, -self.namen.index(r.name)))
         else:
@@ -530,7 +530,7 @@ class ReplikSpeicher(AufDerZeit):
         return antwort
 
     def read(self, key: str, *, von: str | None = None, prozess: Hashable = "client") -> Antwort:
-        """Liest ``key`` von der Replik ``von`` (ohne: vom Leader; im Quorum-Modus: von r)."""
+        """Liest ``key`` vom Replikat ``von`` (ohne: vom Leader; im Quorum-Modus: von r)."""
         pruefe_name(key, "Ein Schlüssel")
         if von is not None:
             self.replik(von)
@@ -618,7 +618,7 @@ class ReplikSpeicher(AufDerZeit):
                 beginn,
                 self.now,
                 f"Nach {self.timeout} Ticks fehlen Bestätigungen (w={self.w}); "
-                "manche Repliken haben den Wert vielleicht schon.",
+                "manche Replikate haben den Wert vielleicht schon.",
             )
         return Antwort("write", "ok", key, value, KOORDINATOR, version, beginn, self.now)
 

@@ -1,8 +1,9 @@
-"""Die Regeln der Replikation an einer Stelle: die Rollen einer Replik, ihre Ereignisse, die Tabelle.
+"""Die Regeln der Replikation an einer Stelle: die Rollen eines Replikats, seine Ereignisse, die
+Tabelle.
 
 Das Modell (``modell``), das Bild (``bild``) und die Konsole lesen von hier; keiner importiert
-den anderen dafür. Ob eine Replik ausgefallen oder abgetrennt ist, ist keine Rolle: Eine
-ausgefallene Replik behält ihre Rolle und ihre Daten (sie liegen auf der Platte) und antwortet
+den anderen dafür. Ob ein Replikat ausgefallen oder abgetrennt ist, ist keine Rolle: Ein
+ausgefallenes Replikat behält seine Rolle und seine Daten (sie liegen auf der Platte) und antwortet
 nur nicht.
 """
 

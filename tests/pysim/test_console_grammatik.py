@@ -139,7 +139,7 @@ def test_parse_rejects_without_changing_anything() -> None:
         ("n2", "Den Knoten", "Es gibt", "n2"),
         ("N2", "Den Knoten", "Es gibt", "n2"),
         ("n9", "Den Knoten", "Es gibt", "Den Knoten „n9“ gibt es nicht. Es gibt: n1, n2."),
-        ("N9", "Die Replik", "Es gibt", "Die Replik „N9“ gibt es nicht. Es gibt: n1, n2."),
+        ("N9", "Das Replikat", "Es gibt", "Das Replikat „N9“ gibt es nicht. Es gibt: n1, n2."),
         (
             "x" * 40,
             "Einen Schritt",

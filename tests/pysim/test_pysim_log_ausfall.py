@@ -244,7 +244,7 @@ def test_absturz_haelt_die_partitionen_bis_zum_session_timeout() -> None:
     log.absturz("billing", "billing-2")
     g = log.group("billing")
     assert g.zustand("billing-2") == regeln.ABGESTUERZT and g.abgestuerzt() == {"billing-2": 0}
-    assert log.tick(2) == []  # genau 2 Ticks ohne Herzschlag: noch dabei
+    assert log.tick(2) == []  # genau 2 Ticks ohne Heartbeat: noch dabei
     assert g.zuteilung("orders")[2] == "billing-2"  # p2 liest niemand
     assert [r.partition for r in log.consume("orders", "billing")] == [0, 0, 1, 1]
     assert g.leseposition("orders", 2) == 0  # seine Leseposition ist mit ihm weg
@@ -257,7 +257,7 @@ def test_absturz_haelt_die_partitionen_bis_zum_session_timeout() -> None:
         3,
         2,
     )
-    assert "abgestürzt bei t=0, 3 Ticks ohne Herzschlag, Session Timeout 2" in str(e)
+    assert "abgestürzt bei t=0, 3 Ticks ohne Heartbeat, Session Timeout 2" in str(e)
     assert g.abgestuerzt() == {} and g.zustand("billing-2") == regeln.ENTFERNT
     assert [r.adresse for r in log.consume("orders", "billing")] == ["p2:0", "p2:1"]
 
@@ -316,28 +316,28 @@ def test_konsole_erzaehlt_den_absturz() -> None:
     c = ausfall_konsole("session-timeout 2", "max-poll off")
     r = c.run("absturz group billing billing-2")
     assert r.ok and r.text.splitlines() == [
-        "t=0: billing-2 ist abgestürzt: kein consume, kein commit, keine Herzschläge mehr.",
+        "t=0: billing-2 ist abgestürzt: kein consume, kein commit, keine Heartbeats mehr.",
         "Es hält weiter p2 von „orders“: Niemand liest dort.",
-        "Nach mehr als 2 Ticks ohne Herzschlag (Session Timeout) entfernt tick es, und die "
+        "Nach mehr als 2 Ticks ohne Heartbeat (Session Timeout) entfernt tick es, und die "
         "übrigen teilen neu auf.",
         "Ein neues consume als billing-2 startet es neu, an der gespeicherten Position.",
     ]
     assert "billing · billing-2 (abgestürzt)" in r.svg
     r = c.run("tick 2")
     assert r.text.splitlines()[1] == (
-        "billing-2 ist bei t=0 abgestürzt (2 Ticks ohne Herzschlag) und hält seine Partitionen "
+        "billing-2 ist bei t=0 abgestürzt (2 Ticks ohne Heartbeat) und hält seine Partitionen "
         "in „billing“; ab 3 Ticks wird es entfernt."
     )
     assert "abgestürzt bei t=0" in c.run("describe group billing").text
     r = c.run("tick")
     assert r.text.splitlines()[1] == (
-        "t=3: billing-2 hat seit dem Absturz bei t=0 3 Ticks keine Herzschläge geschickt "
+        "t=3: billing-2 hat seit dem Absturz bei t=0 3 Ticks keine Heartbeats geschickt "
         "(Session Timeout 2): aus „billing“ entfernt."
     )
     assert "billing · billing-2: entfernt bei t=3 (abgestürzt bei t=0, Session Timeout 2)" in (
         r.svg
     )
-    assert "(abgestürzt bei t=0, 3 Ticks ohne Herzschlag, Session Timeout 2)" in (
+    assert "(abgestürzt bei t=0, 3 Ticks ohne Heartbeat, Session Timeout 2)" in (
         c.run("describe group billing").text
     )
 
@@ -660,7 +660,7 @@ def test_eigenschaften_des_ausfalls(ops, timeout, session, partitionen) -> None:
         for m in g.mitglieder:
             # Nie vor der Frist entfernt, und immer gleich danach: Ein lebendes Mitglied hat vor
             # höchstens max_poll_interval Ticks gelesen, ein abgestürztes vor höchstens
-            # session_timeout Ticks seinen letzten Herzschlag geschickt.
+            # session_timeout Ticks seinen letzten Heartbeat geschickt.
             if m in absturz:
                 assert log.now - absturz[m] <= session
             else:

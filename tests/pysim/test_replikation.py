@@ -151,7 +151,7 @@ def test_quorum_with_w_equal_n_cannot_write_with_a_node_down() -> None:
         (lambda s: s.write("x y", 1), "ohne Leerzeichen"),
         (lambda s: s.write("x", ""), "nicht leerer Text"),
         (lambda s: s.write("x", 1.5), "ganze Zahl oder ein nicht leerer Text"),
-        (lambda s: s.read("x", von="n9"), "Die Replik „n9“ gibt es nicht"),
+        (lambda s: s.read("x", von="n9"), "Das Replikat „n9“ gibt es nicht"),
         (lambda s: s.setze_sync(3), "höchstens 2"),
         (lambda s: s.setze_lag("n2", 99), "höchstens 50"),
         (lambda s: s.quorum(3, 4, 1), "w ist höchstens n=3"),
@@ -259,7 +259,7 @@ def test_the_console_failover_names_lost_writes_and_split_brain() -> None:
 @pytest.mark.parametrize(
     ("zeile", "teil"),
     [
-        ("read x from n7", "Die Replik „n7“ gibt es nicht"),
+        ("read x from n7", "Das Replikat „n7“ gibt es nicht"),
         ("write x", "So geht es"),
         ("lag n2 99", "99"),
         ("failover n1", "schon der Leader"),
