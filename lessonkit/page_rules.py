@@ -530,6 +530,47 @@ def check_words(page: Path) -> list[Finding]:
     ]
 
 
+def diagram_lines(text: str) -> list[int]:
+    """The line of each ``mermaid`` diagram a reader sees: a fence of its own, also inside
+    a tab or a box, not one shown inside another block (the guide's Markdown examples)."""
+    found: list[int] = []
+    block: _Open | None = None
+    for number, line in enumerate(text.splitlines(), 1):
+        match = _FENCE.match(line)
+        if block is None:
+            if match and match["lang"]:
+                block = _Open(
+                    match["fence"], match["lang"], match["rest"], len(match["indent"]), number
+                )
+                if block.lang == "mermaid":
+                    found.append(number)
+            continue
+        if (
+            match is not None
+            and not match["lang"]
+            and not match["rest"].strip()
+            and match["fence"][0] == block.fence[0]
+            and len(match["fence"]) >= len(block.fence)
+        ):
+            block = None
+    return found
+
+
+def check_diagram(page: Path) -> list[Finding]:
+    """A lesson draws at least one mermaid diagram (a sequence of messages as a sequence
+    diagram beside the simulation's picture: the idea beside it happening)."""
+    if kind_of(page) != "lesson" or diagram_lines(page.read_text(encoding="utf-8")):
+        return []
+    return [
+        Finding(
+            _rel(page),
+            None,
+            "Die Lektion hat kein mermaid-Diagramm: Zeichne den Ablauf, den sie erklärt, "
+            "als Sequenzdiagramm neben das Bild der Simulation (docs/autoren.md, „Diagramme“).",
+        )
+    ]
+
+
 #: Every rule, in the order the one-page check reports them.
 RULES = (
     check_nav,
@@ -539,6 +580,7 @@ RULES = (
     check_length,
     check_code_lines,
     check_words,
+    check_diagram,
 )
 
 

@@ -89,6 +89,51 @@ def test_the_code_a_reader_sees_fits_a_phone(page: Path) -> None:
     assert not found, found
 
 
+@pytest.mark.parametrize("page", LESSONS, ids=lambda p: p.stem)
+def test_every_lesson_draws_a_diagram(page: Path) -> None:
+    found = findings(page_rules.check_diagram, page)
+    assert not found, found
+
+
+TAB_DIAGRAM = """=== "Ablauf"
+
+    ```mermaid titel="A" beschreibung="B"
+    sequenceDiagram
+        A->>B: hallo
+    ```
+"""
+#: The guide's way of showing a diagram's Markdown: not a diagram a reader sees.
+SHOWN_MARKDOWN = """````markdown
+```mermaid titel="A" beschreibung="B"
+sequenceDiagram
+    A->>B: hallo
+```
+````
+"""
+
+
+@pytest.mark.parametrize(
+    ("folder", "body", "found"),
+    [
+        ("lektionen", "Nur Text.\n", True),
+        ("lektionen", TAB_DIAGRAM, False),
+        ("lektionen", SHOWN_MARKDOWN, True),
+        ("herausforderungen", "Nur Text.\n", False),
+    ],
+    ids=["lesson-without", "lesson-diagram-in-a-tab", "lesson-markdown-example", "challenge"],
+)
+def test_the_diagram_rule(tmp_path: Path, folder: str, body: str, found: bool) -> None:
+    """A lesson without a diagram is reported, one with a diagram in a tab is not, a
+    diagram shown as Markdown inside another block does not count, a challenge needs none."""
+    page = tmp_path / folder / "neu.md"
+    page.parent.mkdir()
+    page.write_text("# Neu\n\n" + body, encoding="utf-8")
+    messages = [f.message for f in page_rules.check_diagram(page)]
+    assert bool(messages) is found, messages
+    if found:
+        assert "kein mermaid-Diagramm" in messages[0]
+
+
 def test_the_rules_find_what_they_are_for(tmp_path: Path) -> None:
     """Each rule can fail: a page that breaks every one of them."""
     page = tmp_path / "lektionen" / "neu.md"

@@ -1,7 +1,7 @@
-"""A challenge (``herausforderung``) in headless Chromium, like a reader: the starting node
-loses acknowledged values under a partition, the verdict says which, the shrunk run's
-picture shows it; the reader writes the retrying node and every seed passes; the draft
-stays over a reload; a run's identity replays it."""
+"""A challenge (``herausforderung``) in headless Chromium, like a reader: the node of the
+stage before (it sends each value once) loses acknowledged values under a partition, the
+verdict says which, the shrunk run's picture shows it; the reader writes the retrying node
+and every seed passes; the draft stays over a reload; a run's identity replays it."""
 
 from __future__ import annotations
 
@@ -22,6 +22,33 @@ BROADCAST = "herausforderungen/broadcast/"
 SLOW = 180_000
 
 
+#: The node a reader brings from stage 2 of the broadcast (its solution): it sends each value
+#: once and never again, so a partition loses it. Stage 3 starts from stage 1's starting code.
+OHNE_WIEDERHOLUNG = """\
+class Verteiler(Knoten):
+    def beim_start(self):
+        self.werte, self.nachbarn = set(), []
+
+    def bei_topology(self, nachricht):
+        self.nachbarn = nachricht["topology"][self.id]
+        self.antworte(nachricht, {"type": "topology_ok"})
+
+    def bei_broadcast(self, nachricht):
+        self.antworte(nachricht, {"type": "broadcast_ok"})
+        wert = nachricht["message"]
+        if wert in self.werte:
+            return
+        self.werte.add(wert)
+        for k in self.nachbarn:
+            if k != nachricht.src:
+                self.sende(k, {"type": "broadcast", "message": wert})
+
+    def bei_read(self, nachricht):
+        body = {"type": "read_ok", "messages": sorted(self.werte)}
+        self.antworte(nachricht, body)
+"""
+
+
 def test_a_node_without_retries_fails_with_the_lost_value_named_then_the_solution_passes(
     page: Page, site_url: str
 ) -> None:
@@ -31,6 +58,7 @@ def test_a_node_without_retries_fails_with_the_lost_value_named_then_the_solutio
     expect(task.editor).to_be_visible(timeout=60_000)
     data = json.loads(task.root.locator(".lk-exercise__data").get_attribute("data-lk-json") or "{}")
     seeds = data["vorgabe"]["seeds"]
+    task.replace_code(OHNE_WIEDERHOLUNG)
 
     task.root.get_by_role("button", name=re.compile(r"Übung \d+ prüfen")).click()
     expect(task.feedback).to_contain_text("Seeds bestanden", timeout=SLOW)

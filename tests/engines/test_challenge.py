@@ -1,6 +1,6 @@
-"""A challenge in Firefox and in WebKit: the node without retries fails with the lost value
-named and a picture of the shrunk run, the retrying node passes (the same steps as
-tests/browser/test_challenges.py, over WebDriver)."""
+"""A challenge in Firefox and in WebKit: the starting node (stage 1's, it keeps nothing) fails
+with the lost value named and a picture of the shrunk run, the retrying node passes (the steps
+of tests/browser/test_challenges.py, over WebDriver, without pasting the node of stage 2)."""
 
 from __future__ import annotations
 
