@@ -930,9 +930,18 @@ QUIZZES: dict[str, tuple[list[Choice], list[Choice], list[Choice]]] = {
         [re.compile("Die Uhr von worker-1 geht nach")],
     ),
     LESSON_LEASES + "#leases-test": (
-        [re.compile("Den Fencing Token muss"), re.compile("doppelt so lange")],
-        [re.compile("doppelt so lange")],
+        [
+            re.compile("Den Fencing Token muss"),
+            re.compile("doppelt so lange"),
+            re.compile("kann ein Inhaber mit abgelaufener"),
+        ],
+        [re.compile("doppelt so lange"), re.compile("kann ein Inhaber mit abgelaufener")],
         [re.compile("Die Leader-Wahl von")],
+    ),
+    LESSON_REPLICATION + "#replik-test": (
+        [re.compile("Read Repair ist ein Grund"), re.compile("Bei asynchroner Replikation")],
+        [re.compile("Read Repair ist ein Grund")],
+        [re.compile("Sticky Sessions"), re.compile("In DynamoDB ist ein Lesen")],
     ),
     LESSON_REPLICATION + "#replik-diagnose": (
         [re.compile("Es fehlte monotonic reads")],
