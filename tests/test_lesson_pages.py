@@ -758,7 +758,48 @@ def test_leases_shows_its_build_results(built_site: Path) -> None:
     pause = lesson.first_cell("pausen=[(5, 12)]")
     assert said("t=18  Speicher nimmt an: 'a schreibt' mit Token #1") in said(pause)
     assert title_of(pause) == "Leases ohne Fencing bei t=18"
-    assert "a mit #1: abgelehnt" in said(lesson.typescript())
+    # the TypeScript block shows the token travelling unchecked, not the exercise's answer
+    typescript = said(lesson.typescript())
+    assert "a mit #1: angenommen" in typescript
+    assert "Stand: Lauf von a (#1)" in typescript
+
+
+#: Accepts every write, as the start code does.
+ACCEPTS_ALL = """class MeinSpeicher:
+    def __init__(self):
+        self.daten = []
+
+    def schreibe(self, von, wert, token):
+        self.daten.append(wert)
+        return True
+"""
+
+#: Another right design: keeps every accepted token and compares with their maximum.
+FENCING_WITH_LIST = """class MeinSpeicher:
+    def __init__(self):
+        self.daten = []
+        self.tokens = []
+
+    def schreibe(self, von, wert, token):
+        if self.tokens and token < max(self.tokens):
+            return False
+        self.tokens.append(token)
+        self.daten.append(wert)
+        return True
+"""
+
+
+def test_leases_fencing_task_random_runs_catch_a_storage_that_accepts_everything(
+    built_site: Path,
+) -> None:
+    """The check over random runs fails on its own for a storage that accepts every
+    write (in seeds 0-59 the course's storage rejects nothing, so 60 runs could not);
+    a different right design passes every check."""
+    task = CodeTask.on(Lesson(built_site, LESSON_LEASES), "leases-fencing-speicher")
+    outcome = task.check(ACCEPTS_ALL)
+    failed = failed_checks(outcome)
+    assert any(f.startswith("1000 gewürfelte Läufe") for f in failed), failed
+    task.check_solved(FENCING_WITH_LIST)
 
 
 def test_leases_count_of_many_runs_runs_alone(built_site: Path) -> None:
@@ -1020,9 +1061,18 @@ QUIZZES: dict[str, tuple[list[Choice], list[Choice], list[Choice]]] = {
         [re.compile("Die Uhr von worker-1 geht nach")],
     ),
     LESSON_LEASES + "#leases-test": (
-        [re.compile("Den Fencing Token muss"), re.compile("doppelt so lange")],
-        [re.compile("doppelt so lange")],
+        [
+            re.compile("Den Fencing Token muss"),
+            re.compile("doppelt so lange"),
+            re.compile("kann ein Inhaber mit abgelaufener"),
+        ],
+        [re.compile("doppelt so lange"), re.compile("kann ein Inhaber mit abgelaufener")],
         [re.compile("Die Leader-Wahl von")],
+    ),
+    LESSON_REPLICATION + "#replik-test": (
+        [re.compile("Read Repair ist ein Grund"), re.compile("Bei asynchroner Replikation")],
+        [re.compile("Read Repair ist ein Grund")],
+        [re.compile("Sticky Sessions"), re.compile("In DynamoDB ist ein Lesen")],
     ),
     LESSON_REPLICATION + "#replik-diagnose": (
         [re.compile("Es fehlte monotonic reads")],
