@@ -570,7 +570,7 @@ def test_crdts_shows_its_build_results(built_site: Path) -> None:
 def test_crdts_or_set_cell_runs_alone(built_site: Path) -> None:
     cell = run_alone(Lesson(built_site, LESSON_CRDTS), 'sim = CrdtSim("ORSet", seed=3)')
     assert "{'A': ['eier'], 'B': ['brot', 'milch']" in printed(cell)
-    assert "1 Grabstein)" in printed(cell)
+    assert "1 Tombstone)" in printed(cell)
     assert title_of(cell.svg) == "ORSet: 3 Replikate, t=12"
 
 
@@ -582,7 +582,9 @@ MERGE_OHNE_TOTE_MARKEN = """def merge(a, b):
     return {"marken": marken, "grabsteine": grab}
 """
 #: The same, but it throws the tombstones away too: a third replica brings the milk back.
-MERGE_OHNE_GRABSTEINE = MERGE_OHNE_TOTE_MARKEN.replace('"grabsteine": grab}', '"grabsteine": set()}')
+MERGE_OHNE_GRABSTEINE = MERGE_OHNE_TOTE_MARKEN.replace(
+    '"grabsteine": grab}', '"grabsteine": set()}'
+)
 
 
 def test_crdts_or_set_merge_accepts_dropping_tombstoned_marks(built_site: Path) -> None:
@@ -645,9 +647,10 @@ def test_crdts_counter_challenge_needs_state_sent_after_the_last_partition(
     # Only on add: every seed fails, as the partition outlasts the last add.
     assert seeds(ZAEHLER_KOPF.replace("{timer}", "pass")) == [False] * vorgabe.seeds
     # On add and every 3 ticks: right, though not the page's solution.
-    assert seeds(ZAEHLER_KOPF.replace("{timer}", "self.alle(3, self.verbreite)")) == [
-        True
-    ] * vorgabe.seeds
+    assert (
+        seeds(ZAEHLER_KOPF.replace("{timer}", "self.alle(3, self.verbreite)"))
+        == [True] * vorgabe.seeds
+    )
 
 
 # --- Konsens: Leader-Wahl und Raft -----------------------------------------------------
