@@ -684,7 +684,7 @@ def test_raft_vote_rule_fails_without_the_up_to_date_check(built_site: Path) -> 
     schedules = [text for text in failed_checks(one_vote) if "40 Störungspläne" in text]
     assert len(schedules) == 1
     assert (
-        "Seed 11: Der festgeschriebene Eintrag 1 (Term 2, leer) fehlt im Log von n3" in schedules[0]
+        "Seed 11: Der committete Eintrag 1 (Term 2, leer) fehlt im Log von n3" in schedules[0]
     )
 
 
