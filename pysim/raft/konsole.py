@@ -353,7 +353,7 @@ BEFEHLE = setze_befehle(
         Befehl(
             name="partition",
             syntax="partition <knoten> [<knoten>]",
-            kurz="einen oder zwei Knoten durch eine Netzpartition vom Rest abschneiden",
+            kurz="einen oder zwei Knoten per Netzpartition abschneiden",
             beispiele=("partition n1", "partition n1 n2"),
             handler=RaftKonsole._partition,
             erklaerung=(
