@@ -683,9 +683,7 @@ def test_raft_vote_rule_fails_without_the_up_to_date_check(built_site: Path) -> 
     one_vote = task.check_fails(ONE_VOTE_ONLY, "Mindestens so aktuell")
     schedules = [text for text in failed_checks(one_vote) if "40 Störungspläne" in text]
     assert len(schedules) == 1
-    assert (
-        "Seed 11: Der committete Eintrag 1 (Term 2, leer) fehlt im Log von n3" in schedules[0]
-    )
+    assert "Seed 11: Der committete Eintrag 1 (Term 2, leer) fehlt im Log von n3" in schedules[0]
 
 
 def test_raft_the_old_leaders_write_stays_open_and_the_cluster_heals(built_site: Path) -> None:

@@ -32,7 +32,9 @@ def test_an_election_is_told_with_the_time_of_each_event() -> None:
     assert r.svg is not None and "Leader n3" in r.svg
     r = ausfuehren(k, "tick 3")
     assert r.text.splitlines()[1] == "Nichts Neues: n3 schickt als Leader Heartbeats."
-    assert ausfuehren(RaftKonsole(), "tick").text.endswith("noch ist kein Election-Timeout abgelaufen.")
+    assert ausfuehren(RaftKonsole(), "tick").text.endswith(
+        "noch ist kein Election-Timeout abgelaufen."
+    )
 
 
 def test_a_write_is_appended_then_committed_and_a_follower_refuses() -> None:
@@ -40,8 +42,7 @@ def test_a_write_is_appended_then_committed_and_a_follower_refuses() -> None:
     r = ausfuehren(k, "write x 5")
     assert r.text.splitlines() == [
         "t=40: c1 schreibt x = 5 über n3.",
-        "n3 hängt es als Eintrag 2 (Term 1) an sein Log und antwortet, sobald es "
-        "festgeschrieben ist.",
+        "n3 hängt es als Eintrag 2 (Term 1) an sein Log und antwortet, sobald es committet ist.",
     ]
     r = ausfuehren(k, "tick 10")
     assert "t=42: c1 bekommt ok von n3: write x = 5 ist committet." in r.text
