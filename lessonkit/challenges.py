@@ -86,11 +86,17 @@ class Vorgabe:
 
     def beschreibung(self) -> str:
         """In German, for the page: what the node is run under."""
+        arten = [art for art in self.stoerungen if art != "nachlauf"] or ["teilung"]
         stoerungen = (
-            f"je Lauf {self.anzahl_stoerungen} Störungen ({', '.join(self.stoerungen)})"
+            f"je Lauf {self.anzahl_stoerungen} Störungen ({', '.join(arten)})"
             if self.stoerungen
             else "ohne Störungen"
         )
+        if "nachlauf" in self.stoerungen:
+            stoerungen += (
+                ", die letzte eine Netzpartition, die erst nach der letzten Anfrage der "
+                "Clients heilt"
+            )
         verlust = f", {self.verlust:.0%} Verlust im Netz" if self.verlust else ""
         grenze = (
             f", höchstens {self.max_nachrichten:g} Nachrichten je Operation"

@@ -118,6 +118,10 @@ class Lesson:
     def exercise(self, exercise_id: str) -> Tag:
         return _the_one(self.soup.select(f"#{exercise_id}"), exercise_id)
 
+    def exercise_data(self, exercise_id: str) -> dict[str, Any]:
+        """What the build gave the exercise's script (``lessonkit.contract``)."""
+        return _json(self.exercise(exercise_id), ".lk-exercise__data")
+
 
 def cell_code(cell: Tag) -> str:
     return str(_json(cell, ".lk-cell__data")["code"])

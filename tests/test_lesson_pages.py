@@ -701,8 +701,87 @@ def test_crdts_shows_its_build_results(built_site: Path) -> None:
 def test_crdts_or_set_cell_runs_alone(built_site: Path) -> None:
     cell = run_alone(Lesson(built_site, LESSON_CRDTS), 'sim = CrdtSim("ORSet", seed=3)')
     assert "{'A': ['eier'], 'B': ['brot', 'milch']" in printed(cell)
-    assert "1 Grabstein)" in printed(cell)
+    assert "1 Tombstone)" in printed(cell)
     assert title_of(cell.svg) == "ORSet: 3 Replikate, t=12"
+
+
+#: Übung 2: a merge that drops marks once they have a tombstone and keeps the tombstones.
+MERGE_OHNE_TOTE_MARKEN = """def merge(a, b):
+    grab = a["grabsteine"] | b["grabsteine"]
+    marken = {(e, m) for e, m in a["marken"] | b["marken"]
+              if m not in grab}
+    return {"marken": marken, "grabsteine": grab}
+"""
+#: The same, but it throws the tombstones away too: a third replica brings the milk back.
+MERGE_OHNE_GRABSTEINE = MERGE_OHNE_TOTE_MARKEN.replace(
+    '"grabsteine": grab}', '"grabsteine": set()}'
+)
+
+
+def test_crdts_or_set_merge_accepts_dropping_tombstoned_marks(built_site: Path) -> None:
+    lesson = Lesson(built_site, LESSON_CRDTS)
+    task = CodeTask.on(lesson, "orset-merge")
+    task.check_solved(task.solution)
+    task.check_solved(MERGE_OHNE_TOTE_MARKEN)
+    task.check_fails(MERGE_OHNE_GRABSTEINE, "Ein Entfernen gilt auch gegen ein drittes Replikat")
+    # The last hint points at the case to check, it does not name the operation.
+    assert "Welche Mengenoperation" not in said(lesson.exercise("orset-merge"))
+
+
+#: Übung 4: a G-counter that sends its state only when an add arrives, and one that also
+#: sends it every 3 ticks (a right design the solution does not show).
+ZAEHLER_KOPF = """class Zaehler(Knoten):
+    def beim_start(self):
+        self.stand = {}
+        {timer}
+
+    def verbreite(self):
+        for k in self.knoten:
+            if k != self.id:
+                self.sende(k, {"type": "stand", "stand": dict(self.stand)})
+
+    def bei_add(self, nachricht):
+        n = self.stand.get(self.id, 0)
+        self.stand[self.id] = n + nachricht["delta"]
+        self.antworte(nachricht, {"type": "add_ok"})
+        self.verbreite()
+
+    def bei_stand(self, nachricht):
+        for k, n in nachricht["stand"].items():
+            self.stand[k] = max(self.stand.get(k, 0), n)
+
+    def bei_read(self, nachricht):
+        self.antworte(nachricht, {"type": "read_ok", "value": sum(self.stand.values())})
+"""
+
+
+def test_crdts_counter_challenge_needs_state_sent_after_the_last_partition(
+    built_site: Path,
+) -> None:
+    from lessonkit import challenges
+    from lessonkit.execute import run_sync
+
+    data = Lesson(built_site, LESSON_CRDTS).exercise_data("crdt-zaehler")
+    vorgabe = challenges.Vorgabe.aus_dict(data["vorgabe"])
+    assert "nachlauf" in vorgabe.stoerungen
+
+    def seeds(code: str) -> list[bool | None]:
+        klasse, error = run_sync(lambda: challenges.load_node(code))
+        assert klasse is not None, error
+        return [
+            challenges.seed_outcome(klasse, vorgabe, seed, data["pruefung"], verkleinern=False)[
+                "ok"
+            ]
+            for seed in range(1, vorgabe.seeds + 1)
+        ]
+
+    # Only on add: every seed fails, as the partition outlasts the last add.
+    assert seeds(ZAEHLER_KOPF.replace("{timer}", "pass")) == [False] * vorgabe.seeds
+    # On add and every 3 ticks: right, though not the page's solution.
+    assert (
+        seeds(ZAEHLER_KOPF.replace("{timer}", "self.alle(3, self.verbreite)"))
+        == [True] * vorgabe.seeds
+    )
 
 
 # --- Konsens: Leader-Wahl und Raft -----------------------------------------------------
@@ -722,7 +801,6 @@ def test_raft_shows_its_build_results(built_site: Path) -> None:
     assert title_of(lesson.first_cell('sim.trenne(["n2", "n1"])')) == "Raft bei t=140, Leader n3"
     fake = said(lesson.the_typescript("class FakeEtcd"))
     assert "b: angenommen (#3)" in fake and "put: kein Quorum: 2 von 3 nötig" in fake
-    assert "mehrheit → Leader" in said(lesson.the_typescript("UEBERGAENGE"))
 
 
 def test_raft_flapping_network_cell_runs_alone(built_site: Path) -> None:
@@ -736,9 +814,7 @@ def test_raft_vote_rule_fails_without_the_up_to_date_check(built_site: Path) -> 
     one_vote = task.check_fails(ONE_VOTE_ONLY, "Mindestens so aktuell")
     schedules = [text for text in failed_checks(one_vote) if "40 Störungspläne" in text]
     assert len(schedules) == 1
-    assert (
-        "Seed 11: Der festgeschriebene Eintrag 1 (Term 2, leer) fehlt im Log von n3" in schedules[0]
-    )
+    assert "Seed 11: Der committete Eintrag 1 (Term 2, leer) fehlt im Log von n3" in schedules[0]
 
 
 def test_raft_the_old_leaders_write_stays_open_and_the_cluster_heals(built_site: Path) -> None:

@@ -192,9 +192,7 @@ class Broadcast(Last):
 
     def pruefe(self, lauf: Lauf) -> pruefer.Urteil:
         # The final reads begin after the faults healed (at the run's end).
-        return pruefer.broadcast(
-            lauf.geschichte, geheilt=lauf.einstellungen.dauer, knoten=lauf.cluster.ids
-        )
+        return pruefer.broadcast(lauf.geschichte, geheilt=lauf.geheilt, knoten=lauf.cluster.ids)
 
 
 class Zaehler(Last):
@@ -218,7 +216,7 @@ class Zaehler(Last):
         return [(k, "read", None, None) for k in knoten]
 
     def pruefe(self, lauf: Lauf) -> pruefer.Urteil:
-        return pruefer.zaehler(lauf.geschichte, geheilt=lauf.einstellungen.dauer)
+        return pruefer.zaehler(lauf.geschichte, geheilt=lauf.geheilt)
 
 
 class Register(Last):

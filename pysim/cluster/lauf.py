@@ -80,6 +80,12 @@ class Lauf:
         return "/".join(teile)
 
     @property
+    def geheilt(self) -> int:
+        """When everything is whole again: at ``dauer``, or at the last planned fault when one
+        comes later (``nachlauf``); the final operations begin ``RUHE`` ticks after it."""
+        return max([self.einstellungen.dauer, *(s.zeit for s in self.stoerungen)])
+
+    @property
     def fehler(self) -> list[Any]:
         return self.cluster.fehler
 
@@ -233,13 +239,15 @@ def _ausfuehren(
     )  # sends setup (topology), ignores replies
     e.last.vorbereiten(cluster, vorbereiten_senden)
     arbeit.plane(geplant)
+    # A fault planned after the load (a partition that outlasts it) happens before the end.
+    geheilt = ergebnis.geheilt
     try:
-        cluster.laufe(e.dauer)
+        cluster.laufe(geheilt)
         _alles_heil(cluster)
-        cluster.laufe(e.dauer + RUHE)
+        cluster.laufe(geheilt + RUHE)
         for k, f, key, value in e.last.abschluss(list(cluster.ids)):
             arbeit.zusatz(k, f, key, value)
-        cluster.laufe(e.dauer + RUHE + e.timeout + 1)
+        cluster.laufe(geheilt + RUHE + e.timeout + 1)
     except LaufAbgebrochen as abbruch:
         abbruch.lauf = ergebnis  # what ran until then: for the picture and the verdict
         raise

@@ -35,8 +35,13 @@ ARTEN = (
     "weiter",
     "uhr",
 )
-#: What ``zufaelliger_plan`` can draw; each is a window with a start and an end.
-FENSTER = ("teilung", "isolation", "bruecke", "mehrheit", "absturz", "pause", "uhr")
+#: What ``zufaelliger_plan`` can draw; each is a window with a start and an end. ``nachlauf`` is
+#: not drawn: it makes the last window a partition that outlasts the load (``NACHLAUF``).
+FENSTER = ("teilung", "isolation", "bruecke", "mehrheit", "absturz", "pause", "uhr", "nachlauf")
+#: A ``nachlauf`` partition heals this many ticks after ``dauer``, when the clients have stopped:
+#: longer than a message between nodes takes (``latenz`` 1 to 5 ticks), so whatever a node sent
+#: about the last requests has arrived on its own side or been lost at the cut.
+NACHLAUF = 10
 
 
 @dataclass(frozen=True)
@@ -154,7 +159,11 @@ def zufaelliger_plan(
 ) -> list[Stoerung]:
     """``anzahl`` Störungen nacheinander, jede ein Fenster mit Anfang und Ende, zwischen 10 % und
     90 % von ``dauer``; die Art je Fenster aus ``arten`` (``FENSTER``). Nach jedem Fenster ist
-    alles wieder heil (geheilt, neu gestartet, weiter, die Uhr bleibt verstellt)."""
+    alles wieder heil (geheilt, neu gestartet, weiter, die Uhr bleibt verstellt).
+
+    Mit ``nachlauf`` in ``arten`` ist das letzte Fenster eine Netzpartition, die erst
+    ``NACHLAUF`` Ticks nach ``dauer`` heilt: Sie überdauert die letzte Anfrage der Clients. Wer
+    nur dann etwas weitersagt, wenn eine Anfrage ankommt, sagt es nach dem Heilen nie mehr."""
     for art in arten:
         if art not in FENSTER:
             raise UngueltigeEingabe(
@@ -162,6 +171,8 @@ def zufaelliger_plan(
             )
     if anzahl == 0 or not arten:
         return []
+    nachlauf = "nachlauf" in arten
+    arten = [art for art in arten if art != "nachlauf"] or ["teilung"]
     plan: list[Stoerung] = []
     beginn, ende = dauer // 10, dauer * 9 // 10
     platz = max(2, (ende - beginn) // anzahl)
@@ -174,6 +185,8 @@ def zufaelliger_plan(
         )
         art = arten[zufall.randrange(len(arten))]
         k = ids[zufall.randrange(len(ids))]
+        if nachlauf and i == anzahl - 1:
+            art, schluss = "teilung", dauer + NACHLAUF
         if art in ("teilung", "mehrheit", "isolation", "bruecke") and len(ids) < 2:
             continue
         if art == "teilung":

@@ -1,7 +1,7 @@
 """CRDTs und Local-First: Datentypen, deren Replikate sich ohne Absprache vereinigen.
 
 Teile: ``typen`` (``GCounter``, ``PNCounter``, ``LWWRegister``, ``MVRegister``, ``ORSet``, jeder mit
-``merge``), ``modell`` (``CrdtSim``: Replikate auf dem ``FakeNetz`` mit ``sync``, Partitionen und
+``merge``), ``modell`` (``CrdtSim``: Replikate auf dem ``FakeNetz`` mit ``sync``, Netzpartitionen und
 Verlauf), ``bild`` (der Verlauf als Bild).
 """
 

@@ -5,8 +5,8 @@
   alle anderen), blau umrandet für ``merge`` (``← B``; „gleich“, wenn sich nichts änderte, etwa bei
   einem Duplikat). Darunter steht der Wert des Replikats danach.
 - Ein Pfeil ist ein Zustand auf dem Weg, vom ``sync`` zum ``merge``. Rot gestrichelt mit ✗: Der
-  Empfänger verwarf ihn, weil eine Partition dazwischen lag.
-- Eine gestrichelte Linie quer über alle Spalten markiert den Beginn oder das Ende einer Partition.
+  Empfänger verwarf ihn, weil eine Netzpartition dazwischen lag.
+- Eine gestrichelte Linie quer über alle Spalten markiert den Beginn oder das Ende einer Netzpartition.
 - Ganz unten steht der Endstand jedes Replikats, ob alle gleich sind, und eine Legende der Punkte.
 - Zeilen ohne Ereignis lässt das Bild weg: Der Abstand zweier Zeilen sagt nichts über die Dauer.
 """
@@ -143,7 +143,7 @@ def beschreibung(sim: CrdtSim) -> str:
         f"{len(sim.ereignisse)} Ereignisse, {merges} Zusammenführungen (merge)",
     ]
     if verworfen:
-        teile[-1] += f", {verworfen} an einer Partition verworfen"
+        teile[-1] += f", {verworfen} an einer Netzpartition verworfen"
     if verloren:
         teile[-1] += f", {verloren} Nachrichten verloren"
     teile[-1] += "."

@@ -5,7 +5,7 @@
 Seine Operationen (``sim["A"].erhoehe(2)``) ändern nur A und stehen im Verlauf. ``sync()``
 schickt den ganzen Zustand eines (oder jedes) Replikats an jedes andere, über ein ``FakeNetz``
 (Verzögerung, Verlust, Duplikate nach Seed). Wer einen Zustand bekommt, vereinigt ihn mit
-``merge``. ``trenne`` teilt die Knoten in Gruppen (eine Partition): Eine Nachricht über die
+``merge``. ``trenne`` teilt die Knoten in Gruppen (eine Netzpartition): Eine Nachricht über die
 Grenze verwirft der Empfänger, wenn sie ankommt (wie Maelstrom). ``heile`` hebt das auf.
 
 Alles läuft auf einer ``Zeit``: ``tick(n)`` lässt Zeit vergehen, ``warte()`` so lange, bis nichts
@@ -204,7 +204,7 @@ class CrdtSim(AufDerZeit):
             self._notiere(
                 nachricht.an,
                 VERWORFEN,
-                f"✗ von {nachricht.von} (Partition)",
+                f"✗ von {nachricht.von} (Netzpartition)",
                 nachricht=nachricht.nummer,
             )
             return
@@ -245,15 +245,15 @@ class CrdtSim(AufDerZeit):
         text = " | ".join(
             " ".join(n for n in self.namen if neu[n] == i) for i in sorted(set(neu.values()))
         )
-        self._notiere("", PARTITION, f"Partition: {text}")
+        self._notiere("", PARTITION, f"Netzpartition: {text}")
 
     def heile(self) -> None:
-        """Hebt jede Partition auf: Alle erreichen wieder alle."""
+        """Hebt jede Netzpartition auf: Alle erreichen wieder alle."""
         self._gruppe = {n: 0 for n in self.namen}
-        self._notiere("", HEILUNG, "Partition aufgehoben")
+        self._notiere("", HEILUNG, "Netzpartition aufgehoben")
 
     def getrennt(self) -> bool:
-        """Gibt es gerade eine Partition?"""
+        """Gibt es gerade eine Netzpartition?"""
         return len(set(self._gruppe.values())) > 1
 
     def warte(self) -> None:

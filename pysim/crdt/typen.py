@@ -17,7 +17,7 @@ Data Types“ (INRIA RR-7506, 2011):
   (Versionsvektoren),
 - ``ORSet``: eine Menge, in der ein gleichzeitiges Hinzufügen ein Entfernen schlägt (add wins);
   jedes Hinzufügen bekommt eine eindeutige Marke, ein Entfernen löscht nur die Marken, die es
-  gesehen hat. Die gelöschten Marken bleiben als Grabsteine (Tombstones) im Zustand.
+  gesehen hat. Die gelöschten Marken bleiben als Tombstones im Zustand.
 
 ``merge`` verändert keinen der beiden Zustände, sondern gibt einen neuen zurück, der dem
 Replikat von ``self`` gehört. ``==`` vergleicht nur die Zustände, nicht, wem sie gehören.
@@ -439,7 +439,7 @@ class ORSet(Crdt):
         return (
             f"ORSet({self.knoten}, elemente={self.elemente!r}, "
             f"{marken} {'Marke' if marken == 1 else 'Marken'}, "
-            f"{grab} {'Grabstein' if grab == 1 else 'Grabsteine'})"
+            f"{grab} {'Tombstone' if grab == 1 else 'Tombstones'})"
         )
 
 

@@ -2,7 +2,7 @@
 
 Oben das Netz wie bei RaftScope: die Knoten im Kreis, jeder mit Name und Term (``T3``; der
 Leader dick blau, ein Kandidat orange, ein abgestürzter rot gestrichelt, ein angehaltener
-gestrichelt), zwischen ihnen die Verbindungen (rot gestrichelt: von einer Partition getrennt)
+gestrichelt), zwischen ihnen die Verbindungen (rot gestrichelt: durch eine Netzpartition abgeschnitten)
 und die Nachrichten unterwegs als Punkte auf ihrem Weg (orange RequestVote, grün/rot eine
 Stimme ja/nein, blau AppendEntries, grau die Antwort darauf).
 
@@ -10,7 +10,7 @@ Darunter je Knoten eine Zeile: links Name, Rolle (Leader blau, Kandidat orange, 
 Term; ein angehaltener Knoten ist gestrichelt umrandet und zeigt „Pause“; rechts sein Log, ein Kästchen je Eintrag mit dem Term, in dem er entstand, und der
 Operation (``w5``: schreibe 5, ``r``: lies, ``–``: der leere Eintrag eines neuen Leaders);
 ``C4`` unter dem Namen ist der Commit-Index.
-Festgeschriebene Einträge (bis zum Commit-Index des Knotens) sind blau gefüllt, die anderen
+Committete Einträge (bis zum Commit-Index des Knotens) sind blau gefüllt, die anderen
 gestrichelt. Über den Logs stehen die Indizes; sind die Logs länger als ``SPALTEN``, zeigt das
 Bild die letzten. Darunter die Partition, die Nachrichten unterwegs und das Urteil von
 ``pysim.pruefer.linearisierbar`` über den Verlauf der Clients. 380 px breit, auf einem Telefon
@@ -46,8 +46,8 @@ SPALTEN = (BREITE - LINKS - 12) // ZELLE
 
 LEGENDE = Legende(
     (
-        Eintrag("festgeschrieben", fuellung="read", rand="accent"),
-        Eintrag("nicht festgeschrieben", fuellung="cell", rand="line", gestrichelt=True),
+        Eintrag("committet", fuellung="read", rand="accent"),
+        Eintrag("nicht committet", fuellung="cell", rand="line", gestrichelt=True),
         Eintrag("Zahl oben: Term des Eintrags", farbe_name="muted"),
         Eintrag("C4: Commit-Index 4", farbe_name="muted"),
         Eintrag("w5 schreibe 5 · r lies · – leer", farbe_name="muted"),
@@ -153,8 +153,8 @@ def _rolle(k: Knoten) -> tuple[str, str]:
 
 def _partition(sim: RaftSim) -> str:
     if sim.gruppen is None:
-        return "keine Partition"
-    return "Partition: " + " | ".join(" ".join(sorted(g)) for g in sim.gruppen)
+        return "keine Netzpartition"
+    return "Netzpartition: " + " | ".join(" ".join(sorted(g)) for g in sim.gruppen)
 
 
 def _unterwegs(sim: RaftSim) -> list[str]:

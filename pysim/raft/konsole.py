@@ -32,7 +32,7 @@ class RaftKonsole(BasisKonsole[RaftSim]):
     """Die Raft-Konsole: ``RaftKonsole().run("tick 40")``.
 
     ``sim``: eine vorhandene ``RaftSim``; sonst eine neue mit ``knoten`` Knoten (3 oder 5) und
-    dem ``seed`` für die zufälligen Wahl-Fristen und Laufzeiten.
+    dem ``seed`` für die zufälligen Election-Timeouts und Laufzeiten.
     """
 
     HILFE_TITEL = "Befehle der Raft-Konsole:"
@@ -104,9 +104,9 @@ class RaftKonsole(BasisKonsole[RaftSim]):
         if len(zeilen) == 1:
             leader = s.leader()
             zeilen.append(
-                f"Nichts Neues: {leader} schickt als Leader Herzschläge."
+                f"Nichts Neues: {leader} schickt als Leader Heartbeats."
                 if leader
-                else "Nichts Neues; noch ist keine Wahl-Frist abgelaufen."
+                else "Nichts Neues; noch ist kein Election-Timeout abgelaufen."
             )
         return self._ok(aufruf, "\n".join(zeilen), self._bild())
 
@@ -136,7 +136,7 @@ class RaftKonsole(BasisKonsole[RaftSim]):
             index = max(k.offen)
             zeilen.append(
                 f"{ziel} hängt es als Eintrag {index} (Term {k.term}) an sein Log und "
-                "antwortet, sobald es festgeschrieben ist."
+                "antwortet, sobald es committet ist."
             )
         zeilen += neu
         return self._ok(aufruf, "\n".join(zeilen), self._bild())
@@ -170,7 +170,7 @@ class RaftKonsole(BasisKonsole[RaftSim]):
 
     def _heal(self, aufruf: Aufruf) -> ConsoleResult:
         if self.sim.gruppen is None:
-            raise SimFehler("Es gibt keine Partition; alle Nachrichten kommen an.")
+            raise SimFehler("Es gibt keine Netzpartition; alle Nachrichten kommen an.")
         return self._stoerung(aufruf, self.sim.heile)
 
     def _absturz(self, aufruf: Aufruf) -> ConsoleResult:
@@ -191,7 +191,7 @@ class RaftKonsole(BasisKonsole[RaftSim]):
         )
         kopf += f", Mehrheit {s.mehrheit} von {len(s.namen)}"
         if s.gruppen is not None:
-            kopf += ", Partition " + " | ".join(" ".join(sorted(g)) for g in s.gruppen)
+            kopf += ", Netzpartition " + " | ".join(" ".join(sorted(g)) for g in s.gruppen)
         reihen = []
         for k in s.knoten.values():
             rolle = k.rolle + (" (Pause)" if k.pausiert_bis is not None else "")
@@ -242,7 +242,7 @@ class RaftKonsole(BasisKonsole[RaftSim]):
             terme = len(s.leader_je_term)
             zeilen.append(
                 f"Sicherheit: höchstens ein Leader je Term ({anzahl(terme, 'Term', 'Terme')} "
-                f"mit Leader), kein festgeschriebener Eintrag fehlt einem späteren Leader."
+                f"mit Leader), kein committeter Eintrag fehlt einem späteren Leader."
             )
         if not any(e["type"] == "invoke" for e in s.verlauf):
             zeilen.append("Verlauf: noch keine Operation der Clients.")
@@ -274,7 +274,7 @@ def _antwort(e: dict[str, Any]) -> str:
     if e["type"] == "ok":
         if e["f"] == "read":
             return f"{e['process']} bekommt ok von {e['node']}: {e['key']} = {e['value']!r}."
-        return f"{e['process']} bekommt ok von {e['node']}: {was} ist festgeschrieben."
+        return f"{e['process']} bekommt ok von {e['node']}: {was} ist committet."
     if e["type"] == "fail":
         return (
             f"{e['process']} bekommt fail von {e['node']} ({e.get('error', '')}): "
@@ -318,7 +318,7 @@ BEFEHLE = setze_befehle(
         tick_befehl(
             RaftKonsole._tick,
             "tick 40",
-            "Wahl-Fristen laufen ab, Nachrichten kommen an; jedes Ereignis steht mit seiner Zeit "
+            "Election-Timeouts laufen ab, Nachrichten kommen an; jedes Ereignis steht mit seiner Zeit "
             "da. ",
         ),
         Befehl(
@@ -344,7 +344,7 @@ BEFEHLE = setze_befehle(
             beispiele=("read x", "read x from n3"),
             handler=RaftKonsole._read,
             erklaerung=(
-                "Der Leader antwortet erst, wenn das Lesen festgeschrieben ist; so liest er nie "
+                "Der Leader antwortet erst, wenn das Lesen committet ist; so liest er nie "
                 "einen veralteten Wert, auch wenn er sein Amt schon verloren hat.",
             ),
             positionen=(KEY,),
@@ -353,12 +353,12 @@ BEFEHLE = setze_befehle(
         Befehl(
             name="partition",
             syntax="partition <knoten> [<knoten>]",
-            kurz="einen oder zwei Knoten vom Rest trennen",
+            kurz="einen oder zwei Knoten per Netzpartition abschneiden",
             beispiele=("partition n1", "partition n1 n2"),
             handler=RaftKonsole._partition,
             erklaerung=(
                 "Nachrichten über die Grenze gehen verloren. Clients erreichen jeden Knoten "
-                "weiter. Eine neue Partition ersetzt die alte.",
+                "weiter. Eine neue Netzpartition ersetzt die alte.",
             ),
             positionen=(KNOTEN_WERT, Wert("zweiter", "<knoten>", KNOTEN)),
             letzte_optional=True,
@@ -366,7 +366,7 @@ BEFEHLE = setze_befehle(
         Befehl(
             name="heal",
             syntax="heal",
-            kurz="die Partition aufheben",
+            kurz="die Netzpartition aufheben",
             beispiele=("heal",),
             handler=RaftKonsole._heal,
             erklaerung=("Ab jetzt kommen alle Nachrichten an.",),
@@ -438,6 +438,6 @@ KONSOLE = KonsolenArt(
     beschreibung="Leader-Wahl, Log, Commit und Störungen (Lektion „Konsens: Leader-Wahl und Raft“)",
     optionen=(
         KonsolenOption("knoten", "3", "so viele Knoten (3 oder 5)", minimum=3),
-        KonsolenOption("seed", "0", "der Seed der Wahl-Fristen und Laufzeiten", minimum=0),
+        KonsolenOption("seed", "0", "der Seed der Election-Timeouts und Laufzeiten", minimum=0),
     ),
 )

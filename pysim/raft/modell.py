@@ -5,7 +5,7 @@ So arbeitet die Simulation (``RaftSim``), alles auf einer simulierten Uhr (``pys
 - Jeder Knoten hat einen Term, seine Stimme in diesem Term und ein Log. Diese drei liegen auf
   seiner Platte: Sie überstehen einen Absturz. Rolle, Commit-Index und Zustand des Registers
   gehen dabei verloren.
-- Hört ein Follower eine Wahl-Frist lang nichts von einem Leader, wird er Kandidat: Er erhöht
+- Hört ein Follower einen Election-Timeout lang nichts von einem Leader, wird er Kandidat: Er erhöht
   seinen Term, stimmt für sich und fragt alle anderen (RequestVote). Die Frist ist zufällig
   (aus dem Seed), zwischen ``wahl_frist[0]`` und ``wahl_frist[1]`` Ticks, neu bei jedem Start.
 - Ein Knoten gibt in einem Term höchstens eine Stimme, und nur einem Kandidaten, dessen Log
@@ -17,8 +17,8 @@ So arbeitet die Simulation (``RaftSim``), alles auf einer simulierten Uhr (``pys
   jeden Follower: die Einträge ab dessen ``next_index``, mit Index und Term des Eintrags davor.
   Ein Follower nimmt sie nur an, wenn er diesen Eintrag davor hat (Log Matching); sonst geht der
   Leader einen Schritt zurück.
-- Der Leader schreibt einen Eintrag fest (Commit-Index), sobald eine Mehrheit ihn hat und er
-  aus dem aktuellen Term stammt. Festgeschriebene Einträge wenden alle Knoten auf ihr Register an.
+- Der Leader committet einen Eintrag (Commit-Index), sobald eine Mehrheit ihn hat und er
+  aus dem aktuellen Term stammt. Committete Einträge wenden alle Knoten auf ihr Register an.
 - Jede Nachricht mit einem höheren Term macht den Empfänger zum Follower dieses Terms.
 - Clients schreiben (``schreibe``) und lesen (``lies``) über einen Knoten. Ein Knoten, der nicht
   Leader ist, lehnt ab (``fail``: es ist sicher nicht geschehen). Der Leader hängt die Operation
@@ -250,11 +250,11 @@ class RaftSim(AufDerZeit):
             raise UngueltigeEingabe(f"Ein Raft-Cluster hat hier 3 oder 5 Knoten, nicht {knoten}.")
         pruefe_ganzzahl(seed, "Der Seed")
         self.wahl_frist = pruefe_verzoegerung(wahl_frist, 1, (15, 30))
-        self.herzschlag = pruefe_ganzzahl(herzschlag, "Der Herzschlag", 1)
+        self.herzschlag = pruefe_ganzzahl(herzschlag, "Der Heartbeat (herzschlag)", 1)
         if self.herzschlag >= self.wahl_frist[0]:
             raise UngueltigeEingabe(
-                f"Der Herzschlag ({herzschlag}) muss kürzer sein als die kürzeste "
-                f"Wahl-Frist ({self.wahl_frist[0]}), sonst wählen die Follower ständig neu."
+                f"Der Heartbeat (herzschlag={herzschlag}) muss kürzer sein als der kürzeste "
+                f"Election-Timeout ({self.wahl_frist[0]}), sonst wählen die Follower ständig neu."
             )
         self.latenz = pruefe_verzoegerung(latenz, 1, (1, 3))
         self.client_frist = pruefe_ganzzahl(client_frist, "Die Client-Frist", 1)
@@ -441,7 +441,7 @@ class RaftSim(AufDerZeit):
                 continue  # a stale candidate's late win: it leads an older term
             if index > k.letzter_index or k.log[index - 1] != eintrag:
                 self.verletzungen.append(
-                    f"Der festgeschriebene Eintrag {index} ({eintrag.beschreibe()}) fehlt im "
+                    f"Der committete Eintrag {index} ({eintrag.beschreibe()}) fehlt im "
                     f"Log von {k.name}, Leader in Term {k.term}."
                 )
         self._notiere(f"{k.name} ist Leader in Term {k.term}")
@@ -500,7 +500,7 @@ class RaftSim(AufDerZeit):
                     continue
                 if i <= k.commit:
                     self.verletzungen.append(
-                        f"{k.name} soll den festgeschriebenen Eintrag {i} "
+                        f"{k.name} soll den committeten Eintrag {i} "
                         f"({k.log[i - 1].beschreibe()}) überschreiben."
                     )
                 weg = k.letzter_index - i + 1
@@ -544,7 +544,7 @@ class RaftSim(AufDerZeit):
         alt, k.commit = k.commit, index
         if k.rolle == LEADER:  # the followers learn it later; telling only the leader is enough
             welche = f"Eintrag {index}" if index == alt + 1 else f"Einträge {alt + 1}–{index}"
-            self._notiere(f"{k.name} schreibt {welche} fest (Commit-Index {index})")
+            self._notiere(f"{k.name} committet {welche} (Commit-Index {index})")
         for i in range(alt + 1, index + 1):
             e = k.log[i - 1]
             frueher = self.festgeschrieben.get(i)
@@ -552,7 +552,7 @@ class RaftSim(AufDerZeit):
                 self.festgeschrieben[i] = (e, self.now, k.term)
             elif frueher[0] != e:
                 self.verletzungen.append(
-                    f"Eintrag {i} ist auf {k.name} festgeschrieben als ({e.beschreibe()}), "
+                    f"Eintrag {i} ist auf {k.name} committet als ({e.beschreibe()}), "
                     f"vorher als ({frueher[0].beschreibe()})."
                 )
             elif k.term < frueher[2]:

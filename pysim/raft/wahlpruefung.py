@@ -11,7 +11,7 @@ Nach dem letzten Schritt heilt alles, jeder Knoten läuft wieder, und die Uhr l�
 Geprüft wird, was Raft verspricht (Abschnitt 5 und Abbildung 3 des Raft-Papers):
 
 - höchstens ein Leader je Term („Zwei Leader in Term 4: n1 und n3.“);
-- ein festgeschriebener Eintrag steht im Log jedes späteren Leaders („Der festgeschriebene
+- ein committeter Eintrag steht im Log jedes späteren Leaders („Der committete
   Eintrag 3 (Term 2, x = 5) fehlt im Log von n2, Leader in Term 5.“), und kein Knoten
   schreibt an einer Stelle etwas anderes fest;
 - was die Clients sahen, ist linearisierbar (``pysim.pruefer.linearisierbar``).
@@ -91,10 +91,11 @@ class Schritt:
             WARTEN: "nichts",
             "absturz": f"{name} stürzt ab",
             "neustart": f"{name} startet neu",
-            "trenne_leader": "der Leader wird abgetrennt"
-            + ("" if not mit else " mit einem Follower" if mit == 1 else f" mit {mit} Followern"),
-            "trenne": f"{name} wird abgetrennt",
-            "heile": "die Partition heilt",
+            "trenne_leader": "eine Netzpartition schneidet den Leader"
+            + ("" if not mit else " und einen Follower" if mit == 1 else f" und {mit} Follower")
+            + " ab",
+            "trenne": f"eine Netzpartition schneidet {name} ab",
+            "heile": "die Netzpartition heilt",
             "pausiere": f"{name} hält {5 + 10 * (self.zahl % 5)} Ticks an",
             "schreibe": f"ein Client schreibt {self.zahl} über den Leader",
             "lies": "ein Client liest über den Leader",

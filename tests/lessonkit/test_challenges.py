@@ -243,3 +243,20 @@ def test_the_loop_budget_still_works_after_the_build_stopped_an_endless_block() 
     assert limit.expired
     with pytest.raises(LaufAbgebrochen, match="Der Handler bei_broadcast von n1 endet nicht"):
         lauf(Endlos, Broadcast(), knoten=3, seed=1)
+
+
+def test_a_late_partition_is_named_on_the_page_and_outlasts_the_load() -> None:
+    from lessonkit import challenges
+    from pysim.cluster import Knoten
+
+    vorgabe = challenges.vorgabe_aus_optionen(
+        {"last": "g-counter", "stoerungen": "teilung, nachlauf"}
+    )
+    assert vorgabe.stoerungen == ("teilung", "nachlauf")
+    text = vorgabe.beschreibung()
+    assert "3 Störungen (teilung), die letzte eine Netzpartition" in text
+    assert "erst nach der letzten Anfrage der Clients heilt" in text
+    klasse = type("Leer", (Knoten,), {})
+    run = vorgabe.laufe(klasse, 1)
+    assert run.geheilt > vorgabe.dauer
+    assert run.stoerungen[-1].art == "heile" and run.stoerungen[-1].zeit == run.geheilt

@@ -327,7 +327,7 @@ def test_picture_keeps_the_svg_rules_and_says_the_state_in_words() -> None:
     desc = root.find("{http://www.w3.org/2000/svg}desc")
     assert desc is not None and desc.text
     assert "Alle Replikate sind gleich" in desc.text
-    assert "Partition: A | B C" in svg and "Partition aufgehoben" in svg
+    assert "Netzpartition: A | B C" in svg and "Netzpartition aufgehoben" in svg
     assert sim._repr_svg_() == svg
     assert int(root.get("viewBox", "").split()[2]) <= 400  # three replicas fit a phone
 

@@ -199,7 +199,7 @@ def test_a_shared_clock() -> None:
 def test_errors_are_german_and_change_nothing() -> None:
     with pytest.raises(UngueltigeEingabe, match="3 oder 5 Knoten"):
         RaftSim(4)
-    with pytest.raises(UngueltigeEingabe, match="Herzschlag"):
+    with pytest.raises(UngueltigeEingabe, match="Heartbeat"):
         RaftSim(herzschlag=20, wahl_frist=(10, 20))
     sim = gewaehlt()
     with pytest.raises(UnbekannterKnoten, match="Den Knoten „n9“ gibt es nicht"):

@@ -108,7 +108,7 @@ def test_counting_old_replicas_loses_a_committed_entry() -> None:
         sim.tick(300)
         neu = sim.knoten[lage.b]
         assert neu.log[1].term > lage.alter_eintrag_term
-        fehlt = [v for v in sim.verletzungen if "Der festgeschriebene Eintrag 2 " in v]
+        fehlt = [v for v in sim.verletzungen if "Der committete Eintrag 2 " in v]
         assert fehlt and f"fehlt im Log von {lage.b}" in fehlt[0], sim.verletzungen
         verloren += 1
     assert verloren == len(SEEDS)

@@ -38,7 +38,7 @@ def test_the_picture_shows_roles_terms_logs_and_the_verdict() -> None:
     fest = sum(k.commit for k in sim.knoten.values())
     offen = sum(len(k.log) - k.commit for k in sim.knoten.values())
     assert (klassen(svg, "fest"), klassen(svg, "offen")) == (fest, offen)
-    assert any(x.startswith("Partition: ") for x in t)
+    assert any(x.startswith("Netzpartition: ") for x in t)
     assert "Verlauf: 2 Operationen: linearisierbar ✓" in t
     desc = root.find(NS + "desc")
     assert desc is not None and desc.text and "Term" in desc.text

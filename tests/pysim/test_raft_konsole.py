@@ -27,12 +27,14 @@ def test_an_election_is_told_with_the_time_of_each_event() -> None:
         "Zeit: t=40 (+40).",
         "t=16: n3 wird Kandidat in Term 1.",
         "t=20: n3 ist Leader in Term 1.",
-        "t=23: n3 schreibt Eintrag 1 fest (Commit-Index 1).",
+        "t=23: n3 committet Eintrag 1 (Commit-Index 1).",
     ]
     assert r.svg is not None and "Leader n3" in r.svg
     r = ausfuehren(k, "tick 3")
-    assert r.text.splitlines()[1] == "Nichts Neues: n3 schickt als Leader Herzschläge."
-    assert ausfuehren(RaftKonsole(), "tick").text.endswith("noch ist keine Wahl-Frist abgelaufen.")
+    assert r.text.splitlines()[1] == "Nichts Neues: n3 schickt als Leader Heartbeats."
+    assert ausfuehren(RaftKonsole(), "tick").text.endswith(
+        "noch ist kein Election-Timeout abgelaufen."
+    )
 
 
 def test_a_write_is_appended_then_committed_and_a_follower_refuses() -> None:
@@ -40,11 +42,10 @@ def test_a_write_is_appended_then_committed_and_a_follower_refuses() -> None:
     r = ausfuehren(k, "write x 5")
     assert r.text.splitlines() == [
         "t=40: c1 schreibt x = 5 über n3.",
-        "n3 hängt es als Eintrag 2 (Term 1) an sein Log und antwortet, sobald es "
-        "festgeschrieben ist.",
+        "n3 hängt es als Eintrag 2 (Term 1) an sein Log und antwortet, sobald es committet ist.",
     ]
     r = ausfuehren(k, "tick 10")
-    assert "t=42: c1 bekommt ok von n3: write x = 5 ist festgeschrieben." in r.text
+    assert "t=42: c1 bekommt ok von n3: write x = 5 ist committet." in r.text
     r = ausfuehren(k, "read x from n1 as leser")
     assert "leser bekommt fail von n1 (nicht Leader): read x ist sicher nicht geschehen." in r.text
     ausfuehren(k, "read x")
@@ -61,12 +62,12 @@ def test_an_old_leader_cut_off_leaves_its_client_unsure_and_status_tells_it() ->
     assert r.text.splitlines()[1:] == [
         "t=58: n1 wird Kandidat in Term 2.",
         "t=64: n1 ist Leader in Term 2.",
-        "t=66: n1 schreibt Eintrag 2 fest (Commit-Index 2).",
+        "t=66: n1 committet Eintrag 2 (Commit-Index 2).",
         "t=80: c1 bekommt keine klare Antwort (info: Zeitüberschreitung): ob write x = 9 "
         "geschah, ist offen.",
     ]
     zeilen = ausfuehren(k, "status").text.splitlines()
-    assert zeilen[0] == "t=100, Leader n1 (Term 2), Mehrheit 2 von 3, Partition n3 | n1 n2"
+    assert zeilen[0] == "t=100, Leader n1 (Term 2), Mehrheit 2 von 3, Netzpartition n3 | n1 n2"
     assert zeilen[1].split() == ["KNOTEN", "ROLLE", "TERM", "STIMME", "COMMIT", "LOG"]
     assert zeilen[4].split() == ["n3", "Leader", "1", "n3", "1", "1:-", "1:w=9"]
     assert ausfuehren(k, "heal").text == "t=100: Partition geheilt."
@@ -116,7 +117,7 @@ def test_the_verdict_names_a_violation() -> None:
     [
         ("partition n9", "Den Knoten „n9“ gibt es nicht. Es gibt: n1, n2, n3."),
         ("partition n1 n1", "Nenne n1 nur einmal"),
-        ("heal", "Es gibt keine Partition"),
+        ("heal", "Es gibt keine Netzpartition"),
         ("neustart n1", "n1 läuft doch"),
         ("pause n1 0", "0"),
         ("pause n1 500", "von 1 bis 200, nicht 500"),

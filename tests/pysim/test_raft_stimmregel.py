@@ -153,7 +153,7 @@ def test_the_texts_name_the_violation() -> None:
     zwei = pruefe_wahl(stimmt_fuer_alle, seeds=range(10))
     assert zwei.text.startswith(f"Seed {zwei.seed}: Zwei Leader in Term ")
     fehlt = pruefe_wahl(ohne_aktualitaet, seeds=range(40))
-    assert "Der festgeschriebene Eintrag " in fehlt.text
+    assert "Der committete Eintrag " in fehlt.text
     assert ", Leader in Term " in fehlt.text
 
 
@@ -185,10 +185,10 @@ def test_a_step_in_words() -> None:
     namen = ["n1", "n2", "n3", "n4", "n5"]
     assert Schritt(0, "absturz", 1).text(namen) == "sofort: n2 stürzt ab"
     assert Schritt(1, "trenne_leader", 0, 1).text(namen) == (
-        "nach 1 Tick: der Leader wird abgetrennt mit einem Follower"
+        "nach 1 Tick: eine Netzpartition schneidet den Leader und einen Follower ab"
     )
     assert Schritt(12, "trenne_leader", 0, 2).text(namen) == (
-        "nach 12 Ticks: der Leader wird abgetrennt"
+        "nach 12 Ticks: eine Netzpartition schneidet den Leader ab"
     )
     assert Schritt(7, "pausiere", 2, 1).text(namen) == "nach 7 Ticks: n3 hält 15 Ticks an"
     assert Schritt(7, WARTEN).text(namen) == "7 Ticks warten"
