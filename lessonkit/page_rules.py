@@ -448,6 +448,10 @@ RETIRED_WORDS = (
         nur_mit=re.compile(r"Lease|Sperre|Lock|Mutex|Fencing|Token"),
     ),
     RetiredWord(re.compile(r"\bZusagen?\b"), "Garantie"),
+    RetiredWord(re.compile(r"\bSperrdienst(?:e|es|s)?\b"), "Lock-Service"),
+    RetiredWord(re.compile(r"\bWahl-Frist(?:en)?\b"), "Election-Timeout"),
+    RetiredWord(re.compile(r"\bHerzschl(?:ag|ags|äge|ägen)\b"), "Heartbeat"),
+    RetiredWord(re.compile(r"\bGrabstein(?:e|en|s)?\b"), "Tombstone"),
     RetiredWord(
         re.compile(r"\bTrennung(?:en)?\b"),
         "Netzpartition (für das geteilte Netz)",

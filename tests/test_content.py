@@ -172,6 +172,10 @@ RETIRED = [
     ("Der Consumer bucht 30 € vom Konto ab.", 1, "bucht"),
     ("Die Zahlung wurde doppelt gebucht.", 1, "gebucht"),
     ("Das Geld ist abgebucht, die Mail fehlt.", 1, "abgebucht"),
+    ("Der Sperrdienst vergibt die Lease.", 1, "Sperrdienst"),
+    ("Nach der Wahl-Frist kandidiert n2.", 1, "Wahl-Frist"),
+    ("Der Leader schickt Herzschläge.", 1, "Herzschläge"),
+    ("Ein Grabstein bleibt im Set.", 1, "Grabstein"),
     (
         '```quiz id="q"\n--- frage\nWas tut eine Replik?\n--- richtig\nSie antwortet.\n```',
         3,
