@@ -1115,7 +1115,7 @@ QUIZZES: dict[str, tuple[list[Choice], list[Choice], list[Choice]]] = {
         [
             re.compile("Ist `?merge`? kommutativ"),
             re.compile("Ein Text-CRDT adressiert"),
-            re.compile("Ein OR-Set behält"),
+            re.compile("Das OR-Set aus Schritt 5 behält"),
         ],
     ),
     LESSON_RAFT + "#raft-diagnose": (
