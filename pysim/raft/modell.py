@@ -704,20 +704,20 @@ class RaftSim(AufDerZeit):
         mengen = [{self._k(n).name for n in g} for g in gruppen]
         alle = [n for g in mengen for n in g]
         if len(alle) != len(set(alle)):
-            raise UngueltigeEingabe("Ein Knoten kann nur in einer Gruppe der Partition sein.")
+            raise UngueltigeEingabe("Ein Knoten kann nur in einer Gruppe der Netzpartition sein.")
         rest = {n for n in self.namen if n not in alle}
         if rest:
             mengen.append(rest)
         mengen = [g for g in mengen if g]
         if len(mengen) < 2:
-            raise UngueltigeEingabe("Eine Partition braucht mindestens zwei Gruppen.")
+            raise UngueltigeEingabe("Eine Netzpartition braucht mindestens zwei Gruppen.")
         self.gruppen = mengen
-        self._notiere("Partition: " + " | ".join(" ".join(sorted(g)) for g in mengen))
+        self._notiere("Netzpartition: " + " | ".join(" ".join(sorted(g)) for g in mengen))
 
     def heile(self) -> None:
         """Die Partition endet: Ab jetzt kommen alle Nachrichten an."""
         self.gruppen = None
-        self._notiere("Partition geheilt")
+        self._notiere("Netzpartition geheilt")
 
     def pausiere(self, name: str, dauer: int) -> None:
         """Der Knoten hält ``dauer`` Ticks an; danach holt er nach, was anstand."""

@@ -70,7 +70,7 @@ def test_an_old_leader_cut_off_leaves_its_client_unsure_and_status_tells_it() ->
     assert zeilen[0] == "t=100, Leader n1 (Term 2), Mehrheit 2 von 3, Netzpartition n3 | n1 n2"
     assert zeilen[1].split() == ["KNOTEN", "ROLLE", "TERM", "STIMME", "COMMIT", "LOG"]
     assert zeilen[4].split() == ["n3", "Leader", "1", "n3", "1", "1:-", "1:w=9"]
-    assert ausfuehren(k, "heal").text == "t=100: Partition geheilt."
+    assert ausfuehren(k, "heal").text == "t=100: Netzpartition geheilt."
     r = ausfuehren(k, "tick 10")
     assert "n3 sieht Term 2 und ist nicht mehr Leader." in r.text
     assert "n3 verwirft ab Index 2 einen Eintrag, den der Leader n1 so nicht hat." in r.text
