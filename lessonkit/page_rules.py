@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -242,18 +243,22 @@ class _Open:
     section: str = ""
 
 
-def shown_code(text: str) -> list[tuple[int, str, int]]:
-    """``(line, code, line of its block)`` of every line of code a reader sees: a cell
-    that is not hidden, a ``ts-run``, a prediction's code, a task's or challenge's start."""
-    out: list[tuple[int, str, int]] = []
+def _fenced(text: str, any_fence: bool) -> Iterator[tuple[int, str, _Open | None, str]]:
+    """Each line of ``text`` as ``(line, text, block, edge)``: ``block`` is the fenced block
+    the line belongs to (``None`` outside any) and ``edge`` is ``"open"`` or ``"close"`` on
+    its fence lines, ``""`` inside. A fence opens a block if it names a language, or with
+    ``any_fence`` any fence; a bare fence as long as the opening one closes it."""
     block: _Open | None = None
     for number, line in enumerate(text.splitlines(), 1):
         match = _FENCE.match(line)
         if block is None:
-            if match and match["lang"]:
+            if match and (match["lang"] or (any_fence and match["fence"])):
                 block = _Open(
                     match["fence"], match["lang"], match["rest"], len(match["indent"]), number
                 )
+                yield number, line, block, "open"
+            else:
+                yield number, line, None, ""
             continue
         if (
             match is not None
@@ -262,7 +267,18 @@ def shown_code(text: str) -> list[tuple[int, str, int]]:
             and match["fence"][0] == block.fence[0]
             and len(match["fence"]) >= len(block.fence)
         ):
+            yield number, line, block, "close"
             block = None
+            continue
+        yield number, line, block, ""
+
+
+def shown_code(text: str) -> list[tuple[int, str, int]]:
+    """``(line, code, line of its block)`` of every line of code a reader sees: a cell
+    that is not hidden, a ``ts-run``, a prediction's code, a task's or challenge's start."""
+    out: list[tuple[int, str, int]] = []
+    for number, line, block, edge in _fenced(text, any_fence=False):
+        if block is None or edge:
             continue
         code = line[block.indent :]
         if block.lang in ("vorhersage", "aufgabe", "herausforderung"):
@@ -358,28 +374,15 @@ def prose_lines(text: str) -> list[tuple[int, str]]:
     text sections of an exercise, a diagram's labels, title and description; without
     inline code, link targets, HTML tags and heading attributes."""
     out: list[tuple[int, str]] = []
-    block: _Open | None = None
-    for number, line in enumerate(text.splitlines(), 1):
-        match = _FENCE.match(line)
+    for number, line, block, edge in _fenced(text, any_fence=True):
         if block is None:
-            if match and match["fence"]:
-                block = _Open(
-                    match["fence"], match["lang"], match["rest"], len(match["indent"]), number
-                )
-                shown = " ".join(_SHOWN_OPTIONS.findall(match["rest"]))
-                if shown:
-                    out.append((number, shown))
-                continue
             out.append((number, _NOT_PROSE.sub(" ", line)))
             continue
-        if (
-            match is not None
-            and not match["lang"]
-            and not match["rest"].strip()
-            and match["fence"][0] == block.fence[0]
-            and len(match["fence"]) >= len(block.fence)
-        ):
-            block = None
+        if edge == "open":
+            shown = " ".join(_SHOWN_OPTIONS.findall(block.rest))
+            if shown:
+                out.append((number, shown))
+        if edge:
             continue
         inner = line[block.indent :]
         if block.lang == "mermaid":
@@ -537,27 +540,11 @@ def check_words(page: Path) -> list[Finding]:
 def diagram_lines(text: str) -> list[int]:
     """The line of each ``mermaid`` diagram a reader sees: a fence of its own, also inside
     a tab or a box, not one shown inside another block (the guide's Markdown examples)."""
-    found: list[int] = []
-    block: _Open | None = None
-    for number, line in enumerate(text.splitlines(), 1):
-        match = _FENCE.match(line)
-        if block is None:
-            if match and match["lang"]:
-                block = _Open(
-                    match["fence"], match["lang"], match["rest"], len(match["indent"]), number
-                )
-                if block.lang == "mermaid":
-                    found.append(number)
-            continue
-        if (
-            match is not None
-            and not match["lang"]
-            and not match["rest"].strip()
-            and match["fence"][0] == block.fence[0]
-            and len(match["fence"]) >= len(block.fence)
-        ):
-            block = None
-    return found
+    return [
+        number
+        for number, _, block, edge in _fenced(text, any_fence=False)
+        if edge == "open" and block is not None and block.lang == "mermaid"
+    ]
 
 
 def check_diagram(page: Path) -> list[Finding]:
