@@ -13,7 +13,10 @@ test command there with `--durations=0`, and prints:
   rest (unit tests, fences, content); the whole-course builds (the session fixtures that
   build the site with MkDocs and Zensical, charged to the first test that needs them)
   are a layer of their own, "builds";
-- the slowest files.
+- the slowest files;
+- per test process: when its first test started and its last ended, how long it ran
+  tests, and its idle stretches of more than 5 s (tests/conftest.py writes the timeline
+  when LK_TIMELINE names a file).
 
 The browsers must be installed (`./scripts/test` installs them as root). A figure is
 true for the machine and the load of its minute: run it on an idle machine, and see
@@ -24,6 +27,8 @@ from __future__ import annotations
 
 import argparse
 import collections
+import itertools
+import os
 import re
 import subprocess
 import sys
@@ -41,12 +46,34 @@ MARKERS = {
 }
 
 
-def run(command: list[str], cwd: Path, log: Path) -> float:
+def run(command: list[str], cwd: Path, log: Path, env: dict[str, str] | None = None) -> float:
     """Run ``command`` with its output into ``log``; its wall time in seconds."""
     start = time.monotonic()
     with log.open("w") as out:
-        subprocess.run(command, cwd=cwd, stdout=out, stderr=subprocess.STDOUT, check=False)
+        subprocess.run(command, cwd=cwd, stdout=out, stderr=subprocess.STDOUT, check=False, env=env)
     return time.monotonic() - start
+
+
+def print_timeline(timeline: Path) -> None:
+    """Per test process: its span, its time in tests, and where it stood idle."""
+    runs: dict[str, list[tuple[float, float, str]]] = collections.defaultdict(list)
+    for line in timeline.read_text().splitlines():
+        worker, start, end, test_id = line.split("\t", 3)
+        runs[worker].append((float(start), float(end), test_id))
+    first = min(start for tests in runs.values() for start, _, _ in tests)
+    print("\nprocess   first   last   in tests   idle stretches > 5 s (from s, for s, before)")
+    for worker, tests in sorted(runs.items()):
+        tests.sort()
+        busy = sum(end - start for start, end, _ in tests)
+        gaps = [
+            f"{before[1] - first:.0f}+{after[0] - before[1]:.0f} {after[2].split('::')[0]}"
+            for before, after in itertools.pairwise(tests)
+            if after[0] - before[1] > 5
+        ]
+        print(
+            f"{worker:8} {tests[0][0] - first:5.0f} {tests[-1][1] - first:6.0f} {busy:9.0f}"
+            f"   {'; '.join(gaps) or '-'}"
+        )
 
 
 def layer_of(clone: Path) -> dict[str, str]:
@@ -88,7 +115,8 @@ def main() -> None:
         subprocess.run(["git", "checkout", "-q", args.commit], cwd=clone, check=True)
         setup = run(["./scripts/setup"], clone, folder / "setup.log")
         log = folder / "test.log"
-        test = run(["./scripts/test", "--durations=0", *args.pytest_args], clone, log)
+        env = {**os.environ, "LK_TIMELINE": str(folder / "timeline.tsv")}
+        test = run(["./scripts/test", "--durations=0", *args.pytest_args], clone, log, env)
     text = log.read_text(errors="replace")
     summary = [line for line in text.splitlines() if re.search(r"\d+ (passed|failed)", line)]
     layers = layer_of(clone)
@@ -136,6 +164,8 @@ def main() -> None:
     print("\nslowest files")
     for name, seconds in sorted(per_file.items(), key=lambda item: -item[1])[:15]:
         print(f"  {seconds:6.0f} s  {name}")
+    if (folder / "timeline.tsv").exists():
+        print_timeline(folder / "timeline.tsv")
     print(f"\nlogs in {folder}")
     sys.exit(0 if summary and "failed" not in summary[-1] else 1)
 

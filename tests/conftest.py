@@ -264,6 +264,21 @@ def pyodide(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PyodideRunner]
         runner.close()
 
 
+#: With LK_TIMELINE set to a file, each test's process, start and end go into it (one
+#: line per test; benchmarks/bench_suite.py reads it to show where a process stood idle).
+TIMELINE = os.environ.get("LK_TIMELINE")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item) -> Iterator[None]:
+    start = time.time()
+    yield
+    if TIMELINE:
+        worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+        with open(TIMELINE, "a") as out:
+            out.write(f"{worker}\t{start:.3f}\t{time.time():.3f}\t{item.nodeid}\n")
+
+
 #: Tests that need no build of the whole course, run first: while one test process waits
 #: for the whole-course builds (about a minute, in which they leave most of a core idle),
 #: the other runs these.
