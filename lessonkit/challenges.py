@@ -27,8 +27,9 @@ if TYPE_CHECKING:  # the browser's Python needs no types at run time
 
 #: Runs a shrink may take per seed in the browser (each is a whole run).
 MAX_VERKLEINERN = 150
-#: Limits of a challenge: every seed is a whole run (and a shrink) in the reader's browser.
-MAX_SEEDS = 20
+#: Limits of a challenge: every seed is a whole run in the reader's browser (Prüfen stops at
+#: the first that fails and shrinks only that one).
+MAX_SEEDS = 100
 MAX_KNOTEN = 9
 #: Events a run of a challenge may take (``Cluster.max_ereignisse``): a node that floods the
 #: network (a broadcast forwarded again on every receipt) ends with a verdict in seconds.
@@ -104,8 +105,17 @@ class Vorgabe:
             else ""
         )
         return (
-            f"Last „{self.last}“ mit {self.knoten} Knoten, {self.dauer} Ticks, {stoerungen}{verlust}{grenze}; "
-            f"geprüft mit {self.seeds} Seeds."
+            f"Last „{self.last}“ mit {self.knoten} Knoten, {self.dauer} Ticks, {stoerungen}{verlust}{grenze}. "
+            f"{self.laeufe()}"
+        )
+
+    def laeufe(self) -> str:
+        """In German, for the page: how many runs a verdict rests on."""
+        if self.seeds == 1:
+            return "Das Urteil beruht auf einem Lauf (Seed 1)."
+        return (
+            f"Das Urteil beruht auf {self.seeds} Läufen (Seeds 1–{self.seeds}); "
+            "„Prüfen“ hält beim ersten an, der scheitert."
         )
 
     def neue_last(self) -> Last:
