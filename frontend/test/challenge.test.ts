@@ -2,6 +2,7 @@ import "./fakes";
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { figures } from "../src/components/exercise/figures";
+import { checkVerdict, moreVerdict, progressText, runSeeds, runs, seedRange } from "../src/components/exercise/seeds";
 import type { SeedOutcomeData } from "../src/generated/contract";
 
 const outcome: SeedOutcomeData = {
@@ -32,4 +33,55 @@ test("a run's figures read as one German line, latency only when measured", () =
   );
   const unmeasured = { ...outcome, kennzahlen: { ...outcome.kennzahlen, latenz_p50: null, latenz_p99: null, latenz_max: null } };
   assert.ok(!figures(unmeasured).includes("Latenz"));
+});
+
+/** A seed's outcome: passed, or failed at `seed`. */
+function seedOutcome(seed: number, ok: boolean): SeedOutcomeData {
+  return { ...outcome, seed, ok, urteil: ok ? [] : outcome.urteil };
+}
+
+test("Prüfen runs the seeds in order and stops at the first that fails", async () => {
+  const asked: number[] = [];
+  const progress: number[] = [];
+  const result = await runSeeds(
+    1,
+    40,
+    async (seed) => {
+      asked.push(seed);
+      return seedOutcome(seed, seed !== 17);
+    },
+    (passed) => progress.push(passed),
+  );
+  assert.deepEqual(asked, Array.from({ length: 17 }, (_, i) => i + 1));
+  assert.equal(result.passed, 16);
+  assert.equal(result.failed?.seed, 17);
+  assert.deepEqual(progress.at(-1), 16);
+  assert.deepEqual(checkVerdict(result, 40), {
+    kind: "wrong",
+    text: "Seed 17 scheitert. Seeds 1–16 bestanden vorher. Unten steht, was der Prüfer fand, am kleinsten Lauf, der noch scheitert.",
+  });
+  assert.equal(progressText(12, 40), "12 von 40 Läufen bestanden …");
+});
+
+test("a node that passes every seed has solved it; code that does not run stops at once", async () => {
+  const all = await runSeeds(1, 3, async (seed) => seedOutcome(seed, true));
+  assert.deepEqual(checkVerdict(all, 3), { kind: "right", text: "Gelöst: alle 3 Läufe bestanden (Seeds 1–3)." });
+  const first = await runSeeds(1, 5, async (seed) => seedOutcome(seed, seed !== 1));
+  assert.equal(checkVerdict(first, 5).text, "Seed 1 scheitert. Unten steht, was der Prüfer fand, am kleinsten Lauf, der noch scheitert.");
+  const asked: number[] = [];
+  const broken = await runSeeds(1, 5, async (seed) => {
+    asked.push(seed);
+    return { ...seedOutcome(seed, false), error: "SyntaxError" };
+  });
+  assert.deepEqual(asked, [1]);
+  assert.equal(checkVerdict(broken, 5).text, "Dein Code läuft nicht; die Meldung steht unten.");
+});
+
+test("Weitere Läufe says that what it finds does not change the verdict", async () => {
+  const passed = await runSeeds(41, 60, async (seed) => seedOutcome(seed, true));
+  assert.match(moreVerdict(passed, 60), /^Auch die weiteren 20 Läufe \(Seeds 41–60\) bestanden\. Sie zählen nicht zum Urteil/);
+  const failed = await runSeeds(41, 60, async (seed) => seedOutcome(seed, seed !== 57));
+  assert.match(moreVerdict(failed, 60), /^Seed 57 scheitert: Dein Knoten ist nicht richtig.*Am Urteil von „Prüfen“ ändert das nichts/);
+  assert.equal(seedRange(4, 4), "Seed 4");
+  assert.equal(runs(1), "1 Lauf");
 });

@@ -20,6 +20,8 @@ pytestmark = pytest.mark.browser
 BROADCAST = "herausforderungen/broadcast/"
 #: Judging a failing seed runs, checks, shrinks and draws it in the reader's Python.
 SLOW = 180_000
+#: The verdict of a node that passes every seed.
+SOLVED = "✓ Gelöst: alle {seeds} Läufe bestanden (Seeds 1–{seeds})."
 
 
 #: The node a reader brings from stage 2 of the broadcast (its solution): it sends each value
@@ -61,8 +63,9 @@ def test_a_node_without_retries_fails_with_the_lost_value_named_then_the_solutio
     task.replace_code(OHNE_WIEDERHOLUNG)
 
     task.root.get_by_role("button", name=re.compile(r"Übung \d+ prüfen")).click()
-    expect(task.feedback).to_contain_text("Seeds bestanden", timeout=SLOW)
-    expect(task.feedback).to_contain_text(f"von {seeds} Seeds bestanden")
+    # Prüfen stops at the first failing seed: one verdict, the seeds before it in one line.
+    expect(task.feedback).to_contain_text(re.compile(r"Seed \d+ scheitert"), timeout=SLOW)
+    expect(task.root.locator(".lk-challenge__seed")).to_have_count(1)
     failed = task.root.locator(".lk-challenge__seed--failed").first
     # The verdict names the node and the acknowledged value it never read.
     expect(failed.locator(".lk-challenge__verdict").first).to_have_text(
@@ -85,7 +88,19 @@ def test_a_node_without_retries_fails_with_the_lost_value_named_then_the_solutio
     expect(task.root.locator(".lk-challenge__id code")).to_have_text(kennung)
 
     task.replace_code(data["loesung"])
-    expect(task.check()).to_have_text(f"✓ Gelöst: alle {seeds} Seeds bestanden.", timeout=SLOW)
+    expect(task.check()).to_have_text(SOLVED.format(seeds=seeds), timeout=SLOW)
+    expect(task.root.locator(".lk-challenge__passed")).to_have_text(
+        f"✓ Seeds 1–{seeds}: alle {seeds} Läufe bestanden"
+    )
+    task.expect_solved()
+
+    # Weitere Läufe: the next 20 seeds, outside the verdict; the exercise stays solved.
+    task.root.get_by_role("button", name=re.compile("^Weitere Läufe")).click()
+    expect(task.root.locator(".lk-challenge__more-verdict")).to_contain_text(
+        f"Auch die weiteren 20 Läufe (Seeds {seeds + 1}–{seeds + 20}) bestanden. "
+        "Sie zählen nicht zum Urteil",
+        timeout=SLOW,
+    )
     task.expect_solved()
 
     # The reader's node is a draft like every other: a reload keeps it.
@@ -163,7 +178,7 @@ def test_the_first_challenges_fail_with_the_value_named_then_the_typed_solution_
 
     # A failing seed is shrunk before the verdict shows: that may take longer than a check.
     task.root.get_by_role("button", name=re.compile(r"Übung \d+ prüfen")).click()
-    expect(task.feedback).to_contain_text(f"von {seeds} Seeds bestanden", timeout=SLOW)
+    expect(task.feedback).to_contain_text(re.compile(r"Seed \d+ scheitert"), timeout=SLOW)
     failed = task.root.locator(".lk-challenge__seed--failed").first
     expect(failed.locator(".lk-challenge__verdict").first).to_have_text(re.compile(urteil))
     expect(failed.locator(".lk-challenge__picture svg title")).to_contain_text(
@@ -172,7 +187,7 @@ def test_the_first_challenges_fail_with_the_value_named_then_the_typed_solution_
     task.expect_unsolved()
 
     task.replace_code(data["loesung"])
-    expect(task.check()).to_have_text(f"✓ Gelöst: alle {seeds} Seeds bestanden.", timeout=SLOW)
+    expect(task.check()).to_have_text(SOLVED.format(seeds=seeds), timeout=SLOW)
     task.expect_solved()
 
 
@@ -217,10 +232,11 @@ def test_an_endless_handler_gets_a_german_verdict_and_the_page_stays_usable(
 
     task.replace_code(ENDLOS)
     task.root.get_by_role("button", name=re.compile(r"Übung \d+ prüfen")).click()
-    # Every seed ends with the limit's message, without Stopp and without a restart of Python.
-    expect(task.feedback).to_contain_text(f"0 von {seeds} Seeds bestanden", timeout=SLOW)
+    # The first seed ends with the limit's message, without Stopp and without a restart of
+    # Python, and the check stops there.
+    expect(task.feedback).to_contain_text("Seed 1 scheitert.", timeout=SLOW)
     verdicts = task.root.locator(".lk-challenge__seed--failed .lk-challenge__verdict")
-    expect(verdicts).to_have_count(seeds)
+    expect(verdicts).to_have_count(1)
     expect(verdicts.first).to_have_text(
         re.compile(r"^Der Handler bei_broadcast von n\d endet nicht: .*Zeile \d+")
     )
@@ -229,7 +245,7 @@ def test_an_endless_handler_gets_a_german_verdict_and_the_page_stays_usable(
 
     # The same page, the same Python: the solution passes right after.
     task.replace_code(data["loesung"])
-    expect(task.check()).to_have_text(f"✓ Gelöst: alle {seeds} Seeds bestanden.", timeout=SLOW)
+    expect(task.check()).to_have_text(SOLVED.format(seeds=seeds), timeout=SLOW)
     task.expect_solved()
 
 

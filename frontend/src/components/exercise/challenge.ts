@@ -1,17 +1,20 @@
 /**
  * A challenge (`herausforderung`, lessonkit/challenges.py): the reader writes a node of a
  * distributed system; `Prüfen` runs it under the workload and faults once per seed, each
- * seed one call into Python (`challenge.seed`), so the page shows progress per seed and
- * stays responsive. Per seed: passed, or the checker's German verdict, the smallest
- * failing run shrinking found, its space-time picture with the witnesses, the figures and
- * the run's identity, which `Lauf wiederholen` opens again (`challenge.replay`).
- * `Ausführen` runs the first seed and shows its picture without judging.
+ * seed one call into Python (`challenge.seed`), so the page shows progress per seed
+ * („12 von 40 Läufen bestanden …“) and stays responsive. The first seed that fails ends the
+ * check (./seeds.ts): its verdict in German, the smallest failing run shrinking found, its
+ * space-time picture with the witnesses, the figures and the run's identity, which
+ * `Lauf wiederholen` opens again (`challenge.replay`). The seeds that passed are one line.
+ * `Weitere Läufe` runs the next seeds the same way, outside the verdict. `Ausführen` runs
+ * the first seed and shows its picture without judging.
  */
 import type { ChallengeData, SeedOutcomeData } from "../../generated/contract";
 import type { PythonRuntime } from "../../runtime/python";
 import { button, setAvailable, statusRegion } from "../controls";
 import { sanitizeSvg } from "../output/render";
 import { figures } from "./figures";
+import { MORE, moreVerdict, progressText, runSeeds, runs, type SeedsResult, seedRange } from "./seeds";
 
 /** What a challenge needs of the exercise it lives in (./index.ts). */
 export interface ChallengeHost {
@@ -85,12 +88,15 @@ export class Challenge {
   private readonly results: HTMLDivElement;
   private readonly status: HTMLSpanElement;
   private readonly replayInput: HTMLInputElement;
+  /** The first seed `Weitere Läufe` runs next: after those of the last check. */
+  private nextSeed: number;
 
   /** `source`: the reader's code as it is now (the editor's). */
   constructor(
     private readonly host: ChallengeHost,
     private readonly source: () => string,
   ) {
+    this.nextSeed = host.data.vorgabe.seeds + 1;
     this.results = element("div", "lk-challenge__results");
     this.status = statusRegion("lk-cell__status");
     this.status.setAttribute("aria-live", "polite");
@@ -102,7 +108,14 @@ export class Challenge {
     this.replayInput.setAttribute("aria-label", `Kennung eines Laufs von ${host.data.label}`);
     const replay = button("Lauf wiederholen", "lk-button--small", "Den Lauf mit dieser Kennung noch einmal", `Lauf wiederholen: ${host.data.label}`);
     replay.type = "submit";
-    form.append(this.replayInput, " ", replay);
+    const more = button(
+      "Weitere Läufe",
+      "lk-button--small lk-challenge__more",
+      `Die nächsten ${MORE} Seeds laufen lassen; sie zählen nicht zum Urteil von „Prüfen“`,
+      `Weitere Läufe: ${host.data.label}`,
+    );
+    more.addEventListener("click", () => void this.more());
+    form.append(this.replayInput, " ", replay, " ", more);
     form.addEventListener("submit", (event) => {
       event.preventDefault();
       void this.replay();
@@ -115,31 +128,69 @@ export class Challenge {
     this.status.textContent = "";
   }
 
-  /** Every seed, one after the other; true when all passed. */
-  async check(): Promise<{ passed: number; total: number; error: string | null }> {
+  /** One seed, judged, as the page shows it. */
+  private judge(seed: number): Promise<SeedOutcomeData> {
     const { data, runtime } = this.host;
-    this.clear();
-    const total = data.vorgabe.seeds;
-    let passed = 0;
-    // Stopp restarts Python: the call in flight rejects and ends the loop (the exercise says so).
-    for (let seed = 1; seed <= total; seed++) {
-      this.status.textContent = `Seed ${seed} von ${total} läuft …`;
-      const outcome = await runtime.call("challenge.seed", {
-        code: this.source(),
-        vorgabe: data.vorgabe,
-        seed,
-        pruefung: data.pruefung,
-        urteilen: true,
-      });
-      this.results.append(seedResult(outcome, data.label));
-      if (outcome.error !== null) {
-        this.status.textContent = "Dein Code läuft nicht.";
-        return { passed, total, error: outcome.error };
-      }
-      if (outcome.ok) passed += 1;
+    return runtime.call("challenge.seed", {
+      code: this.source(),
+      vorgabe: data.vorgabe,
+      seed,
+      pruefung: data.pruefung,
+      urteilen: true,
+    });
+  }
+
+  /** The seeds that passed as one line, then the one that failed (or the code's error). */
+  private show(result: SeedsResult): void {
+    if (result.passed > 0) {
+      const last = result.first + result.passed - 1;
+      const line = `✓ ${seedRange(result.first, last)}: ${result.passed === 1 ? "bestanden" : `alle ${runs(result.passed)} bestanden`}`;
+      this.results.append(element("p", "lk-challenge__passed", line));
     }
-    this.status.textContent = `${passed} von ${total} Seeds bestanden.`;
-    return { passed, total, error: null };
+    const shown = result.failed ?? result.error;
+    if (shown) this.results.append(seedResult(shown, this.host.data.label));
+  }
+
+  /** Prüfen: the seeds 1..N, one after the other, until one fails. */
+  async check(): Promise<SeedsResult> {
+    const total = this.host.data.vorgabe.seeds;
+    this.clear();
+    this.nextSeed = total + 1;
+    this.status.textContent = progressText(0, total);
+    // Stopp restarts Python: the call in flight rejects and ends the loop (the exercise says so).
+    const result = await runSeeds(1, total, (seed) => this.judge(seed), (passed) => {
+      this.status.textContent = progressText(passed, total);
+    });
+    this.show(result);
+    this.status.textContent =
+      result.error !== null
+        ? "Dein Code läuft nicht."
+        : result.failed !== null
+          ? `Seed ${result.failed.seed} scheitert (${result.passed} von ${runs(total, true)} bestanden).`
+          : `${total} von ${runs(total, true)} bestanden.`;
+    return result;
+  }
+
+  /** Weitere Läufe: the next seeds after the verdict's, shown the same way, outside it. */
+  private async more(): Promise<void> {
+    const first = this.nextSeed;
+    const last = first + MORE - 1;
+    this.nextSeed = last + 1;
+    this.host.busy(true, "checking");
+    try {
+      this.clear();
+      this.status.textContent = `Weitere Läufe (${seedRange(first, last)}): ${progressText(0, MORE)}`;
+      const result = await runSeeds(first, last, (seed) => this.judge(seed), (passed) => {
+        this.status.textContent = `Weitere Läufe (${seedRange(first, last)}): ${progressText(passed, MORE)}`;
+      });
+      this.results.append(element("p", "lk-challenge__more-verdict", moreVerdict(result, last)));
+      this.show(result);
+      this.status.textContent = "Fertig";
+    } catch {
+      this.status.textContent = "Abgebrochen: Python wurde neu gestartet. Bitte noch einmal.";
+    } finally {
+      this.host.busy(false);
+    }
   }
 
   /** Ausführen: the first seed, its picture and figures, no verdict. */

@@ -31,6 +31,7 @@ import type {
   QuizData,
 } from "../../generated/contract";
 import { Challenge } from "./challenge";
+import { checkVerdict, runs, seedRange } from "./seeds";
 import { judgeQuiz, revealDue, triesNote, wrongVerdict } from "./attempts";
 import { Feedback } from "./feedback";
 import { type Progress, ProgressStore, storageAvailable } from "./progress";
@@ -651,7 +652,8 @@ class ChallengeExercise extends EditorExercise<ChallengeData> {
 
   constructor(root: HTMLElement, data: ChallengeData, runtime: PythonRuntime) {
     super(root, data, runtime, "Seed 1 laufen lassen, ohne zu prüfen");
-    this.checkButton.title = `Alle ${this.data.vorgabe.seeds} Seeds prüfen`;
+    const seeds = this.data.vorgabe.seeds;
+    this.checkButton.title = `${runs(seeds)} prüfen (${seedRange(1, seeds)}), bis einer scheitert`;
     this.bar.append(this.resetButton);
     this.challenge = new Challenge({ root, data: this.data, runtime, busy: (on, state) => this.busy(on, state) }, () =>
       this.source(),
@@ -670,16 +672,13 @@ class ChallengeExercise extends EditorExercise<ChallengeData> {
 
   protected async check(): Promise<void> {
     this.feedback.clear();
-    const { passed, total, error } = await this.challenge.check();
-    if (error !== null) {
-      this.feedback.verdict("wrong", "Dein Code läuft nicht; die Meldung steht unten.");
-      this.countWrong();
-    } else if (passed === total) {
-      this.feedback.verdict("right", `Gelöst: alle ${total} Seeds bestanden.`);
+    const result = await this.challenge.check();
+    const { kind, text } = checkVerdict(result, this.data.vorgabe.seeds);
+    this.feedback.verdict(kind, text);
+    if (kind === "right") {
       this.markSolved();
       this.attempted();
     } else {
-      this.feedback.verdict("wrong", `${passed} von ${total} Seeds bestanden. Unten steht je Seed, was der Prüfer fand.`);
       this.countWrong();
     }
   }
