@@ -90,12 +90,25 @@ def inhalt(body: object, wer: str) -> dict[str, Any]:
             f"{wer}: Jede Nachricht braucht einen „type“ (einen Text), z. B. "
             f'{{"type": "echo", …}}. Dieser Inhalt hat {"keinen" if typ is None else repr(typ)}.'
         )
-    return {k: kopie(v) for k, v in body.items()}
+    return {k: v if type(v) in _FEST else kopie(v) for k, v in body.items()}
+
+
+#: Values a copy can share: nothing can change them.
+_FEST = frozenset({int, str, float, bool, type(None), bytes})
 
 
 def kopie(wert: Any) -> Any:
     """A copy of ``wert`` down to its last list, dict and set: a message on the wire shares
     nothing with its sender (fast for what JSON has, ``deepcopy`` for anything else)."""
+    # The hot path of a run (a list of a few hundred numbers in every read_ok or gossip):
+    # plain lists and dicts whose items need no copy of their own (benchmarks/README.md).
+    typ = type(wert)
+    if typ is list:
+        return [v if type(v) in _FEST else kopie(v) for v in wert]
+    if typ is dict:
+        return {k: v if type(v) in _FEST else kopie(v) for k, v in wert.items()}
+    if typ in _FEST:
+        return wert
     if isinstance(wert, dict):
         return {k: kopie(v) for k, v in wert.items()}
     if isinstance(wert, list):
