@@ -28,6 +28,7 @@ Läufen bestanden" or a verdict) and to the whole verdict, in CPython and, with 
 in Pyodide under Node.js (the site's packages and memory snapshot, tests/pyodide.py):
 
     .venv/bin/python benchmarks/bench_challenges.py --speed --pyodide
+    .venv/bin/python benchmarks/bench_challenges.py --speed --pyodide --every-seed  # as before
 
 Measure only when the machine is otherwise idle, or say that it was not.
 """
@@ -168,13 +169,16 @@ def describe(result: Result, seeds: int) -> str:
 
 
 #: What "Prüfen" does on the page, as one function: the same in CPython and in Pyodide.
+#: ``ALLE``: as the page did before issue 47, every seed (each failing one shrunk and drawn).
 PRUEFEN = """
 import json, time
 from lessonkit import bridge
+ALLE = {alle}
 
 async def pruefen(code, vorgabe, pruefung):
     start = time.perf_counter()
     erster = None
+    gescheitert = None
     for seed in range(1, vorgabe["seeds"] + 1):
         antwort = json.loads(await bridge.call("challenge.seed", json.dumps({
             "code": code, "vorgabe": vorgabe, "seed": seed,
@@ -182,8 +186,11 @@ async def pruefen(code, vorgabe, pruefung):
         if erster is None:
             erster = time.perf_counter() - start
         if antwort["error"] is not None or not antwort["ok"]:
-            return erster, time.perf_counter() - start, seed, False
-    return erster, time.perf_counter() - start, vorgabe["seeds"], True
+            gescheitert = gescheitert or seed
+            if not ALLE:
+                break
+    ok = gescheitert is None
+    return erster, time.perf_counter() - start, vorgabe["seeds"] if ok else gescheitert, ok
 
 async def messen(faelle):
     ergebnisse = []
@@ -191,6 +198,10 @@ async def messen(faelle):
         ergebnisse.append([name, *(await pruefen(code, vorgabe, pruefung))])
     return ergebnisse
 """
+
+
+#: ``--every-seed``: time the page as it was before issue 47 (every seed, each failure shrunk).
+ALLE = False
 
 
 def speed_cases(only: set[str] | None) -> list[tuple[str, str, dict[str, Any], str]]:
@@ -218,7 +229,7 @@ def speed_cpython(cases: list[tuple[str, str, dict[str, Any], str]]) -> list[lis
     from lessonkit.execute import run_sync
 
     namespace: dict[str, Any] = {}
-    exec(PRUEFEN, namespace)
+    exec(PRUEFEN.replace("{alle}", str(ALLE)), namespace)
     return run_sync(lambda: namespace["messen"](cases))  # type: ignore[no-any-return]
 
 
@@ -227,7 +238,7 @@ def speed_pyodide(cases: list[tuple[str, str, dict[str, Any], str]]) -> list[lis
 
     from tests import pyodide
 
-    cell = PRUEFEN + f"\nprint(json.dumps(await messen({cases!r})))\n"
+    cell = PRUEFEN.replace("{alle}", str(ALLE)) + f"\nprint(json.dumps(await messen({cases!r})))\n"
     with tempfile.TemporaryDirectory() as folder:
         runner = pyodide.PyodideRunner(Path(folder) / "node.txt")
         try:
@@ -270,7 +281,14 @@ def main() -> None:
     parser.add_argument("--json", type=Path, help="write every figure to this file")
     parser.add_argument("--speed", action="store_true", help="time Prüfen as the page runs it")
     parser.add_argument("--pyodide", action="store_true", help="with --speed: in Pyodide too")
+    parser.add_argument(
+        "--every-seed",
+        action="store_true",
+        help="with --speed: every seed, as the page did before issue 47 (the 'before' figures)",
+    )
     args = parser.parse_args()
+    global ALLE
+    ALLE = args.every_seed
     seeds = max(1, min(args.seeds, 100))
     only = set(args.challenge) if args.challenge else None
     if args.speed:
@@ -298,6 +316,21 @@ def main() -> None:
         print(describe(result, seeds))
         if not result.passes_pruefen and result.role == "loesung" and result.first_verdict:
             print(f"     {result.first_verdict}")
+    print("\nseeds each stage needs (the latest first failing seed of its wrong nodes):")
+    for challenge_id in dict.fromkeys(r.challenge for r in results):
+        stage = [r for r in results if r.challenge == challenge_id]
+        wrong_here = [r for r in stage if r.role != "loesung" and not r.error]
+        never = [r.name for r in wrong_here if r.first_failing is None]
+        needed = max((r.first_failing or 0 for r in wrong_here), default=0)
+        solution = next((r for r in stage if r.role == "loesung"), None)
+        per_run = statistics.median(solution.times) if solution and solution.times else 0.0
+        now = stage[0].seeds_pruefen
+        line = (
+            f"  {challenge_id:26} {needed:3} (now {now:3}; solution {per_run * 1000:4.0f} ms/run)"
+        )
+        if never:
+            line += f"; never failed in 1..{seeds}: {', '.join(never)}"
+        print(line)
     alarms = [r for r in results if r.alarm]
     wrong = [r for r in results if r.role in ("seite", "falsch", "start")]
     times = [t for r in results for t in r.times]
