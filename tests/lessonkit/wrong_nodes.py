@@ -113,6 +113,23 @@ _BROADCAST_HEAD = """\
         self.antworte(nachricht, body)
 """
 
+BROADCAST_KEEPS_BODY = """\
+# keeps every request's whole body instead of its number
+class Verteiler(Knoten):
+    def beim_start(self):
+        self.werte = []
+
+    def bei_topology(self, nachricht):
+        self.antworte(nachricht, {"type": "topology_ok"})
+
+    def bei_broadcast(self, nachricht):
+        self.werte.append(nachricht.body)
+        self.antworte(nachricht, {"type": "broadcast_ok"})
+
+    def bei_read(self, nachricht):
+        self.antworte(nachricht, {"type": "read_ok", "messages": self.werte})
+"""
+
 BROADCAST_ONE_HOP = (
     """\
 # tells its neighbours what its own clients sent, and they tell nobody
@@ -840,6 +857,12 @@ WRONG_NODES: tuple[WrongNode, ...] = (
         ("eindeutige-ids-neustart",),
         "Random ids from a generator seeded with the node's name: a restart repeats them.",
         IDS_SEEDED_RANDOM,
+    ),
+    WrongNode(
+        "broadcast-ganzer-inhalt",
+        ("broadcast-einzeln",),
+        "Keeps each request's whole body, so read answers with dicts instead of numbers.",
+        BROADCAST_KEEPS_BODY,
     ),
     WrongNode(
         "broadcast-ein-schritt",
