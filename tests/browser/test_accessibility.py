@@ -1,8 +1,8 @@
 """Accessibility (issue 17): axe-core on every page, and the whole journey by keyboard.
 
 The audit runs axe-core (npm, pinned) on every page of the built site in both colour
-schemes at a desktop and a phone width, after the course's blocks have mounted, and
-fails on any serious or critical violation. The keyboard tests walk a cell, a console,
+schemes at a desktop and a phone width (what each view leaves out, and why: ``audits``),
+after the course's blocks have mounted, and fails on any serious or critical violation. The keyboard tests walk a cell, a console,
 each exercise kind and the footer navigation without a mouse.
 """
 
@@ -26,6 +26,11 @@ pytestmark = pytest.mark.browser
 WIDTHS = (1280, 390)
 #: The stylesheet that colours the course's blocks.
 COURSE_CSS = Path(__file__).resolve().parents[2] / "docs" / "assets" / "lessonkit.css"
+#: The rules whose verdict depends on colours (text against what lies behind it, a link
+#: against the text around it): all of axe's that a colour scheme can change.
+COLOUR_RULES = ("color-contrast", "link-in-text-block")
+#: The rule that is nearly all of an audit's time.
+CONTRAST = ("color-contrast",)
 
 
 def colours_by_width() -> list[str]:
@@ -33,14 +38,38 @@ def colours_by_width() -> list[str]:
     return re.findall(r"@media[^{]*width[^{]*", COURSE_CSS.read_text())
 
 
-def without_at(path: str, width: int) -> tuple[str, ...]:
-    """The rules left out of a page's audit at ``width``: at the phone's width, colour
-    contrast is checked on the start page only. Contrast depends on an element's colours
-    and what lies behind it, and no colour of the course changes with the width (the
-    course's stylesheet has no width query, ``colours_by_width``; Material's palette is
-    one per scheme), so the desktop pass has measured every page's text already; the
-    rule is nearly all of an audit's time."""
-    return ("color-contrast",) if width != WIDTHS[0] and path != "" else ()
+def scheme_rules_beyond_colours(css: str | None = None) -> list[str]:
+    """What the course stylesheet sets per colour scheme besides custom properties (its
+    colours are custom properties, ``--lk-…`` and Material's ``--md-…``): a scheme that
+    changed a size, a display or a visibility would change more than colours."""
+    css = re.sub(r"/\*.*?\*/", "", css or COURSE_CSS.read_text(), flags=re.S)
+    beyond = re.findall(r"@media[^{]*prefers-color-scheme[^{]*", css)
+    for selector, body in re.findall(r"([^{}]*)\{([^{}]*)\}", css):
+        if "color-scheme" in selector:
+            declarations = [d.strip() for d in body.split(";") if d.strip()]
+            beyond += [
+                f"{selector.strip()} {{ {d} }}" for d in declarations if not d.startswith("--")
+            ]
+    return beyond
+
+
+def audits(path: str, scheme: str) -> list[tuple[int, dict[str, tuple[str, ...]]]]:
+    """The audits of one page in one colour scheme: each width, and the rules it leaves
+    out (``without``) or runs alone (``only``).
+
+    The start page is audited whole at both widths in both schemes. Any other page, in
+    the light scheme: whole at the desktop width; at the phone's, all but colour
+    contrast, which the desktop pass has measured already (no colour of the course
+    changes with the width, ``colours_by_width``; Material's palette is one per scheme).
+    In the dark scheme: the colour rules at the desktop width. The scheme changes
+    colours and nothing else: the course's stylesheet sets only colours per scheme
+    (``scheme_rules_beyond_colours``), and Material's one other change, the palette
+    toggle's label, sits in the header of every page, audited whole on the start page."""
+    if path == "":
+        return [(width, {}) for width in WIDTHS]
+    if scheme == "light":
+        return [(WIDTHS[0], {}), (WIDTHS[1], {"without": CONTRAST})]
+    return [(WIDTHS[0], {"only": COLOUR_RULES})]
 
 
 def settled(page: Page) -> bool:
@@ -49,13 +78,29 @@ def settled(page: Page) -> bool:
     return page.evaluate("() => !document.getAnimations().some((a) => a instanceof CSSTransition)")
 
 
+def test_what_the_audit_leaves_out_is_measured_elsewhere() -> None:
+    # Should the course colour by width, the phone pass must measure contrast again;
+    # should a scheme change more than colours, the dark pass must audit every rule.
+    assert not colours_by_width(), colours_by_width()
+    assert not scheme_rules_beyond_colours(), scheme_rules_beyond_colours()
+    wrong = '[data-md-color-scheme="slate"] .lk-cell { --lk-x: red; display: none }'
+    assert scheme_rules_beyond_colours(wrong) == [
+        '[data-md-color-scheme="slate"] .lk-cell { display: none }'
+    ]
+    assert scheme_rules_beyond_colours("@media (prefers-color-scheme: dark) { a { --x: 1 } }")
+    assert audits("", "dark") == [(1280, {}), (390, {})]
+    assert {rule for _, rules in audits("lektionen/sagas/", "light") for rule in rules} == {
+        "without"
+    }
+
+
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_axe_finds_no_serious_violation_on_any_page(
     browser: Any, built_site: Path, site_url: str, scheme: str
 ) -> None:
-    # Each page is loaded once per colour scheme and audited at both widths: the phone
-    # layout comes from the resized viewport (Material's layout is media queries, its
-    # script follows the viewport), so the page and its Python start are not paid twice.
+    # Each page is loaded once per colour scheme and audited at its widths (``audits``):
+    # the phone layout comes from the resized viewport (Material's layout is media
+    # queries, its script follows the viewport), so the page's start is not paid twice.
     context = browser.new_context(viewport={"width": WIDTHS[0], "height": 900}, color_scheme=scheme)
     axe.install(context)
     page = context.new_page()
@@ -63,15 +108,13 @@ def test_axe_finds_no_serious_violation_on_any_page(
     paths = pages_of(built_site)
     assert len(paths) >= 9, paths
     assert "" in paths  # the start page, audited whole at every width
-    # Should the course colour by width, the phone pass must measure contrast again.
-    assert not colours_by_width(), colours_by_width()
     report = []
     try:
         for path in paths:
             page.set_viewport_size({"width": WIDTHS[0], "height": 900})
             page.goto(site_url + path)
             axe.wait_mounted(page)
-            for width in WIDTHS:
+            for width, rules in audits(path, scheme):
                 if width != WIDTHS[0]:
                     page.set_viewport_size({"width": width, "height": 900})
                     assert page.evaluate("() => window.innerWidth") == width
@@ -80,11 +123,10 @@ def test_axe_finds_no_serious_violation_on_any_page(
                 assert menu.is_visible() == (width < 1220), (path, width)
                 while not settled(page):
                     page.wait_for_timeout(100)
-                without = without_at(path, width)
-                found = axe.violations(page, without=without)
+                found = axe.violations(page, **rules)
                 if found:  # a page still settling (theme script, a transition): look once more
                     page.wait_for_timeout(1000)
-                    found = axe.violations(page, without=without)
+                    found = axe.violations(page, **rules)
                 if found:
                     report.append(f"== /{path} ({scheme}, {width} px)\n{axe.describe(found)}")
     finally:
