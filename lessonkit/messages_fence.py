@@ -51,7 +51,7 @@ def _fields(fields: Sequence[Feld]) -> list[str]:
 def _row(rpc: Rpc) -> str:
     ask = [_code(beispiel(rpc.anfrage, rpc.felder))]
     if rpc.vorbereitung:
-        ask.append(f"Vorher, an jeden Knoten: {escape(rpc.was)}.")
+        ask.append(f"Einmal vor allen anderen Anfragen: {escape(rpc.was)}.")
     else:
         ask.append(f"{escape(rpc.was[:1].upper() + rpc.was[1:])}.")
     ask += _fields(rpc.felder)

@@ -286,7 +286,7 @@ class Rpc:
 #: The fields of an error reply, the same for every operation (doc/protocol.md, "Errors").
 FEHLER_FELDER = (
     Feld("code", AB_NULL, 11, "die Nummer des Fehlers"),
-    Feld("text", TEXT, "Leader unbekannt", "eine Erklärung, freiwillig", pflicht=False),
+    Feld("text", TEXT, "Leader unbekannt", "eine Erklärung", pflicht=False),
 )
 
 
@@ -426,7 +426,7 @@ LESEN_KV = Rpc(
     "read_ok",
     (Feld("value", oder(ZAHL, NICHTS), 3, "der Wert des Schlüssels"),),
     "liest einen Schlüssel",
-    (Fehler(20, "den Schlüssel gab es nie; das Lesen zählt als None", als_ok=True),),
+    (Fehler(20, "Den Schlüssel gab es nie; das Lesen zählt als None", als_ok=True),),
 )
 SCHREIBEN_KV = Rpc(
     "write",
@@ -444,10 +444,10 @@ CAS_KV = Rpc(
     ),
     "cas_ok",
     (),
-    "setzt to, wenn der Wert from ist",
+    "setzt den Wert auf to, wenn er from ist",
     (
-        Fehler(20, "den Schlüssel gab es nie: nichts geschehen"),
-        Fehler(22, "der Wert war nicht from: nichts geschehen"),
+        Fehler(20, "Den Schlüssel gab es nie; nichts ist geschehen"),
+        Fehler(22, "Der Wert war nicht from; nichts ist geschehen"),
     ),
 )
 LOGS = Abbildung(
@@ -515,7 +515,7 @@ FORMEN: dict[str, tuple[Rpc, ...]] = {
             ),
             "topology_ok",
             (),
-            "nennt einmal vor der ersten Anfrage die Nachbarn",
+            "nennt jedem Knoten seine Nachbarn",
             vorbereitung=True,
         ),
         Rpc(
