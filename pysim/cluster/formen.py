@@ -151,8 +151,13 @@ class Liste(Art):
             return Abweichung(pfad, wert, self.name)
         if tiefe >= TIEFE:
             return Abweichung(pfad, wert, f"ein Wert, der höchstens {TIEFE} Ebenen tief ist")
+        element = self.element
+        if isinstance(element, GanzeZahl) and element.minimum is None:
+            # The common case (a broadcast read: hundreds of ints) without a path per element.
+            if all(type(x) is int and -GRENZE <= x < GRENZE for x in wert):
+                return None
         for i, x in enumerate(wert):
-            if (a := self.element.abweichung(x, f"{pfad}[{i}]", tiefe + 1)) is not None:
+            if (a := element.abweichung(x, f"{pfad}[{i}]", tiefe + 1)) is not None:
                 return a
         return None
 
