@@ -28,6 +28,7 @@ jeden Wert vergleichen und jedes Urteil ihn nennen.
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 from collections.abc import Mapping, Sequence
@@ -400,7 +401,9 @@ def _schreibe(wert: object, teile: list[str], rest: int, tiefe: int) -> int:
             auf, zu = "(", ")"
         teile.append(auf)
         rest -= 1
-        elemente = list(wert.items()) if isinstance(wert, dict) else list(wert)[: rest + 1]
+        elemente = list(
+            itertools.islice(wert.items() if isinstance(wert, dict) else wert, rest + 1)
+        )
         for i, x in enumerate(elemente):
             if rest <= 0:
                 return rest
