@@ -17,6 +17,7 @@ from lessonkit.kernel import Kernel
 from pysim.cluster import FENSTER, Knoten, LaufAbgebrochen
 from pysim.cluster.bild import raumzeit
 from pysim.cluster.cluster import ZUGESTELLT
+from pysim.cluster.formen import antwortfehler
 from pysim.cluster.lasten import LASTEN, Last
 from pysim.cluster.lauf import Lauf, lauf, lauf_aus_kennung, verkleinere
 from pysim.fehler import SimFehler, UngueltigeEingabe
@@ -222,13 +223,19 @@ class Urteilsteil:
 
 
 def judge(run: Lauf, vorgabe: Vorgabe, pruefung: str, grenze: bool = True) -> list[Urteilsteil]:
-    """Everything a run must pass: the workload's checker, handler errors, the message
-    budget (``grenze``) and the author's hidden checks (``pruefung``, with ``lauf`` in scope)."""
+    """Everything a run must pass: the workload's checker, handler errors, replies in the
+    form the workload declares (``pysim.cluster.formen``), the message budget (``grenze``)
+    and the author's hidden checks (``pruefung``, with ``lauf`` in scope)."""
     teile: list[Urteilsteil] = []
     if run.fehler:
         erster = run.fehler[0]
         mehr = f" (und {len(run.fehler) - 1} weitere)" if len(run.fehler) > 1 else ""
         teile.append(Urteilsteil(False, f"Ein Handler warf: {erster}{mehr}."))
+    # A reply in the wrong form ended its operation indeterminate: the checker below never
+    # saw the value, and this part names it.
+    form = antwortfehler(run.geschichte)
+    if form is not None:
+        teile.append(Urteilsteil(False, form.text, form.zeugen))
     urteil = run.last.pruefe(run)
     zeugen = sorted({i for op in urteil.zeugen for i in (op.index, op.index_ende) if i is not None})
     teile.append(Urteilsteil(urteil.ok, urteil.erklaerung, zeugen))
