@@ -70,7 +70,7 @@ NACHLAUF = 10
 #: sentence for the list of faults.
 ANLASS = {
     "leader": ("Leader", "der Leader, während ein Schreiben unterwegs ist"),
-    "follower": ("Follower", "ein Follower, dem der Leader gerade ein Schreiben schickt"),
+    "follower": ("Follower", "ein Follower, während der Leader ein Schreiben verteilt"),
     "inhaber": ("Inhaber", "zwischen der Antwort eines Dienstes und dem Schreiben"),
     "bestaetigung": ("nach Speichern", "nachdem ein Schreiben gespeichert ist"),
     "neustart": ("Uhr nach Neustart", "eine Uhr, die nach dem Neustart nachgeht"),
@@ -78,7 +78,7 @@ ANLASS = {
 #: What a targeted kind does, for the page that names a challenge's faults.
 GEZIELT_TEXT = {
     "leader": "isoliert den Leader, während ein Schreiben unterwegs ist",
-    "follower": "isoliert einen Follower, dem der Leader gerade ein Schreiben schickt",
+    "follower": "isoliert einen Follower, während der Leader ein Schreiben verteilt",
     "inhaber": "hält einen Knoten zwischen der Antwort eines Dienstes und seinem Schreiben an",
     "bestaetigung": "lässt einen Knoten abstürzen, nachdem ein Schreiben gespeichert ist",
 }
