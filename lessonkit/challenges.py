@@ -20,6 +20,7 @@ from pysim.cluster.cluster import ZUGESTELLT
 from pysim.cluster.formen import antwortfehler
 from pysim.cluster.lasten import LASTEN, Last
 from pysim.cluster.lauf import Lauf, lauf, lauf_aus_kennung, verkleinere
+from pysim.cluster.stoerungen import GEZIELT, GEZIELT_TEXT, INHABER_LEASE_TEXT
 from pysim.fehler import SimFehler, UngueltigeEingabe
 from pysim.pruefer import kennzahlen
 
@@ -98,6 +99,17 @@ class Vorgabe:
                 ", die letzte eine Netzpartition, die erst nach der letzten Anfrage der "
                 "Clients heilt"
             )
+        elif self.stoerungen:
+            stoerungen += " bis zum Ende der Last"
+        texte = {
+            **GEZIELT_TEXT,
+            **({"inhaber": INHABER_LEASE_TEXT} if "lease" in self.last else {}),
+        }
+        gezielt = [f"{art} {texte[art]}" for art in arten if art in GEZIELT]
+        if gezielt:
+            stoerungen += f" (gezielt: {'; '.join(gezielt)})"
+        if "uhr" in arten and ("absturz" in arten or "bestaetigung" in arten):
+            stoerungen += ", nach einem Absturz geht die Uhr des Knotens nach"
         verlust = f", {self.verlust:.0%} Verlust im Netz" if self.verlust else ""
         grenze = (
             f", höchstens {self.max_nachrichten:g} Nachrichten je Operation"

@@ -260,6 +260,12 @@ class Register(Last):
     def ergebnis(self, f: str, key: Any, value: Any, antwort: dict[str, Any]) -> Any:
         return antwort["value"] if f == "read" else value
 
+    def abschluss(self, knoten: list[str]) -> list[tuple[str, str, Any, Any]]:
+        """Nach dem Heilen liest jeder Knoten jeden Schlüssel: Ein bestätigtes Schreiben, das
+        ein Absturz oder eine Netzpartition verschluckt hat, fällt spätestens hier auf (der
+        Prüfer beurteilt diese Lesen wie jedes andere)."""
+        return [(k, "read", key, None) for k in knoten for key in range(self.schluessel)]
+
     def pruefe(self, lauf: Lauf) -> pruefer.Urteil:
         return pruefer.linearisierbar(lauf.geschichte)
 
@@ -348,6 +354,12 @@ class KafkaLog(Last):
         if f == "list_committed_offsets":
             return antwort["offsets"]
         return value
+
+    def abschluss(self, knoten: list[str]) -> list[tuple[str, str, Any, Any]]:
+        """Nach dem Heilen: ein ``poll`` ab Offset 0 und ein ``list_committed_offsets`` auf
+        jedem Knoten. Ein bestätigter send, den ein Absturz verschluckt hat, und eine
+        gespeicherte Position, die zurückging, fallen so auch am Ende eines Laufs auf."""
+        return [(k, f, None, None) for f in ("poll", "list_committed_offsets") for k in knoten]
 
     def pruefe(self, lauf: Lauf) -> pruefer.Urteil:
         return pruefer.kafka_log(lauf.geschichte)
