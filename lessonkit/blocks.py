@@ -160,3 +160,10 @@ def placeholder(slot: int) -> str:
 
 
 PLACEHOLDER = re.compile(r"<!--lessonkit-block-(\d+)-->")
+
+
+@dataclass
+class MessagesBlock(Block):
+    """A ``nachrichten`` block: the table of a workload's messages (``lessonkit.messages_fence``)."""
+
+    last: str = ""

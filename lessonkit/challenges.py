@@ -17,8 +17,10 @@ from lessonkit.kernel import Kernel
 from pysim.cluster import FENSTER, Knoten, LaufAbgebrochen
 from pysim.cluster.bild import raumzeit
 from pysim.cluster.cluster import ZUGESTELLT
+from pysim.cluster.formen import antwortfehler
 from pysim.cluster.lasten import LASTEN, Last
 from pysim.cluster.lauf import Lauf, lauf, lauf_aus_kennung, verkleinere
+from pysim.cluster.stoerungen import GEZIELT, GEZIELT_TEXT, INHABER_LEASE_TEXT
 from pysim.fehler import SimFehler, UngueltigeEingabe
 from pysim.pruefer import kennzahlen
 
@@ -98,6 +100,17 @@ class Vorgabe:
                 ", die letzte eine Netzpartition, die erst nach der letzten Anfrage der "
                 "Clients heilt"
             )
+        elif self.stoerungen:
+            stoerungen += " bis zum Ende der Last"
+        texte = {
+            **GEZIELT_TEXT,
+            **({"inhaber": INHABER_LEASE_TEXT} if "lease" in self.last else {}),
+        }
+        gezielt = [f"{art} {texte[art]}" for art in arten if art in GEZIELT]
+        if gezielt:
+            stoerungen += f" (gezielt: {'; '.join(gezielt)})"
+        if "uhr" in arten and ("absturz" in arten or "bestaetigung" in arten):
+            stoerungen += ", nach einem Absturz geht die Uhr des Knotens nach"
         verlust = f", {self.verlust:.0%} Verlust im Netz" if self.verlust else ""
         grenze = (
             f", höchstens {self.max_nachrichten:g} Nachrichten je Operation"
@@ -232,13 +245,19 @@ class Urteilsteil:
 
 
 def judge(run: Lauf, vorgabe: Vorgabe, pruefung: str, grenze: bool = True) -> list[Urteilsteil]:
-    """Everything a run must pass: the workload's checker, handler errors, the message
-    budget (``grenze``) and the author's hidden checks (``pruefung``, with ``lauf`` in scope)."""
+    """Everything a run must pass: the workload's checker, handler errors, replies in the
+    form the workload declares (``pysim.cluster.formen``), the message budget (``grenze``)
+    and the author's hidden checks (``pruefung``, with ``lauf`` in scope)."""
     teile: list[Urteilsteil] = []
     if run.fehler:
         erster = run.fehler[0]
         mehr = f" (und {len(run.fehler) - 1} weitere)" if len(run.fehler) > 1 else ""
         teile.append(Urteilsteil(False, f"Ein Handler warf: {erster}{mehr}."))
+    # A reply in the wrong form ended its operation indeterminate: the checker below never
+    # saw the value, and this part names it.
+    form = antwortfehler(run.geschichte)
+    if form is not None:
+        teile.append(Urteilsteil(False, form.text, form.zeugen))
     urteil = run.last.pruefe(run)
     zeugen = sorted({i for op in urteil.zeugen for i in (op.index, op.index_ende) if i is not None})
     teile.append(Urteilsteil(urteil.ok, urteil.erklaerung, zeugen))

@@ -31,6 +31,7 @@ from lessonkit.cell_fence import PYCELL
 from lessonkit.console_fence import CONSOLE_FENCES
 from lessonkit.errors import LessonError
 from lessonkit.fence_kind import FenceError, FenceKind
+from lessonkit.messages_fence import MESSAGES
 from lessonkit.moved import MOVED
 from lessonkit.options import LINE_OPTION, FenceHeader, superfences_validator
 from lessonkit.progress import ProgressKind
@@ -54,6 +55,7 @@ FENCES: dict[str, FenceKind[Any, Any]] = {
     "herausforderung": exercise_fence.CHALLENGE,
     "fortschritt": ProgressKind(exercise_fences),
     "umgezogen": MOVED,
+    "nachrichten": MESSAGES,
 }
 
 #: Earlier names of fences that still work (ARCHITECTURE.md, "Naming"): old -> current.

@@ -4,7 +4,9 @@ Die Zeit der Simulation ist eine ganze Zahl (Ticks), keine echte Uhr. Wer etwas 
 erledigen will, trägt einen Termin ein (``schedule``). ``run(until=t)`` lässt die Uhr bis ``t``
 laufen und führt dabei jeden fälligen Termin aus, in der Reihenfolge seiner Zeit. Zwei Termine zur
 selben Zeit laufen in der Reihenfolge, in der sie eingetragen wurden. Darum geht jeder Lauf gleich
-aus, in CPython wie in Pyodide.
+aus, in CPython wie in Pyodide. Ein Termin, der mit ``schedule_zuerst`` eingetragen wird, läuft vor
+allen gewöhnlichen Terminen seines Ticks (untereinander wieder in der Reihenfolge des Eintragens):
+So steht eine Störung am Anfang ihres Ticks, gleich, wann sie eingetragen wurde.
 
 Das Vorbild ist SimPy: ein Heap aus ``(zeit, laufende_nummer, termin)``. Modelle, die eine Uhr
 teilen (``Queue(zeit=uhr)``, ``FakeNetz(zeit=uhr)``, ``EventStore(zeit=uhr)``), tragen
@@ -59,6 +61,8 @@ class Zeit:
         self._now = pruefe_ganzzahl(start, "Die Startzeit", 0)
         self._heap: list[tuple[int, int, Termin]] = []
         self._zaehler = 0
+        #: Numbers of the appointments that run first in their tick: below every ordinary one.
+        self._zuerst = -(2**62)
         self._offen = 0
         self._abgesagt_im_heap = 0
 
@@ -76,6 +80,17 @@ class Zeit:
         """Trägt ``callback(*args)`` für den Tick ``now + delay`` ein und gibt den Termin zurück."""
         pruefe_ganzzahl(delay, "Die Verzögerung", 0)
         return self._eintragen(self._now + delay, callback, args)
+
+    def schedule_zuerst(self, delay: int, callback: Callable[..., Any], *args: Any) -> Termin:
+        """Wie ``schedule``, aber der Termin läuft vor allen gewöhnlichen Terminen seines Ticks
+        (mehrere solche untereinander in der Reihenfolge, in der sie eingetragen wurden)."""
+        pruefe_ganzzahl(delay, "Die Verzögerung", 0)
+        nummer = self._zuerst
+        self._zuerst = nummer + 1
+        termin = Termin(self, self._now + delay, nummer, callback, args)
+        self._offen += 1
+        heapq.heappush(self._heap, (self._now + delay, nummer, termin))
+        return termin
 
     def _eintragen(
         self, zeit: int, aktion: Callable[..., Any], argumente: tuple[Any, ...]

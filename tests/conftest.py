@@ -295,15 +295,12 @@ def scope_of(nodeid: str) -> str:
     tests over several: a test file (its module fixtures and its order hold), all of
     ``FIRST`` (one process runs it while the other waits for the builds), the
     Firefox/WebKit tests together (one browser per engine, in the order
-    tests/engines/conftest.py sets), and each view of the axe audit on its own (four long
-    tests that two processes share better apart)."""
+    tests/engines/conftest.py sets)."""
     path = nodeid.split("::")[0]
     if path.startswith("tests/engines/"):
         return "tests/engines"
     if path.startswith(FIRST):
         return FIRST
-    if "::test_axe_finds_no_serious_violation_on_any_page[" in nodeid:
-        return nodeid
     return path
 
 

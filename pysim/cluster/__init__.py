@@ -3,7 +3,9 @@
 - ``Knoten``: die Basisklasse des Knotens der Leserin (Handler ``bei_<typ>``, ``sende``,
   ``antworte``, ``await frage``, ``await warte``, ``spaeter``, ``alle``, ``uhr``, ``speicher``),
 - ``Cluster``: Knoten, Netz (Laufzeit, Verlust, Netzpartitionen) und Dienste auf einer ``Zeit``,
-- ``Stoerung`` und ``zufaelliger_plan``: der Nemesis (teilen, isolieren, Brücke, Absturz, Pause, Uhr),
+- ``Stoerung`` und ``zufaelliger_plan``: der Nemesis (teilen, isolieren, Brücke, Absturz, Pause, Uhr);
+  ``GezielterNemesis``: gezielte Störungen (``GEZIELT``) im Augenblick, in dem sie treffen,
+- ``Netzzugang``: alles, was ein Knoten vom Cluster sieht,
 - ``LinKV``, ``SeqKV``, ``LwwKV``: Maelstroms Dienste ``lin-kv``, ``seq-kv``, ``lww-kv``;
   ``LeaseDienst`` (``lease``) und ``FencingKV`` (``fence-kv``) für Leases und Fencing,
 - Lasten: ``Echo``, ``EindeutigeIds``, ``Broadcast``, ``Zaehler``, ``Register``, ``LeaseRegister``, ``KafkaLog``,
@@ -15,7 +17,7 @@ Wie das zu Maelstrom passt und was vereinfacht ist: ``pysim.cluster.knoten`` und
 
 from .cluster import Cluster, HandlerFehler, LaufAbgebrochen, Sendung
 from .dienste import DIENSTE, FencingKV, LeaseDienst, LinKV, LwwKV, SeqKV
-from .knoten import FehlerAntwort, KeineAntwort, Knoten
+from .knoten import FehlerAntwort, KeineAntwort, Knoten, Netzzugang
 from .lasten import (
     Broadcast,
     Echo,
@@ -29,13 +31,24 @@ from .lasten import (
 )
 from .lauf import RUHE, Lauf, lauf
 from .nachricht import FEHLERCODES, Nachricht, UngueltigeNachricht
-from .stoerungen import FENSTER, Stoerung, plan_aus_text, zufaelliger_plan
+from .stoerungen import (
+    FENSTER,
+    GEZIELT,
+    Ausloeser,
+    GezielterNemesis,
+    Stoerung,
+    plan_aus_text,
+    zufaelliger_nemesis,
+    zufaelliger_plan,
+)
 
 __all__ = [
     "DIENSTE",
     "FEHLERCODES",
     "FENSTER",
+    "GEZIELT",
     "RUHE",
+    "Ausloeser",
     "Broadcast",
     "Cluster",
     "Echo",
@@ -43,6 +56,7 @@ __all__ = [
     "FehlerAntwort",
     "FencingKV",
     "Geplant",
+    "GezielterNemesis",
     "HandlerFehler",
     "KafkaLog",
     "KeineAntwort",
@@ -55,6 +69,7 @@ __all__ = [
     "LinKV",
     "LwwKV",
     "Nachricht",
+    "Netzzugang",
     "Register",
     "Sendung",
     "SeqKV",
@@ -63,5 +78,6 @@ __all__ = [
     "Zaehler",
     "lauf",
     "plan_aus_text",
+    "zufaelliger_nemesis",
     "zufaelliger_plan",
 ]

@@ -10,7 +10,9 @@
   Anfrage oben, Antwort darunter.
 - Eine Netzpartition ist ein Band hinter den Knoten, von ihrem Anfang bis zum Heilen, beschriftet
   mit ihren Seiten. Ein Absturz ist ein ✕ auf der Linie des Knotens, die bis zum Neustart
-  gestrichelt weiterläuft; eine Pause ein dicker grauer Abschnitt.
+  gestrichelt weiterläuft; eine Pause ein dicker grauer Abschnitt. Eine gezielte Störung
+  (``stoerungen.GEZIELT``) trägt ihren Anlass: „(gezielt: Leader)“ an der Netzpartition, ein
+  Wort neben dem ✕ oder der Pause.
 - Eine Operation eines Clients ist ein Kasten auf seiner Linie, vom Aufruf bis zur Antwort:
   grün ``ok``, grau ``fail``, orange ``info`` (unbestimmt). Die Operationen, die das Urteil
   nennt (``zeugen``), sind rot umrandet.
@@ -26,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..svg import Bild, Zeichnung, kuerze
 from .cluster import ZUGESTELLT
+from .stoerungen import ANLASS
 
 if TYPE_CHECKING:
     from .lauf import Lauf
@@ -135,8 +138,12 @@ def raumzeit(lauf: Lauf, zeugen: Iterable[int] = (), titel: str = "") -> Bild:
         f"{len(cluster.ids)} Knoten, {len(clients)} Clients, t=0 bis t={ende}: {len(zwischen)} Nachrichten, "
         f"davon {verloren} verloren; {len(operationen)} Operationen; "
         f"{len(teilungen)} Netzpartitionen, {sum(1 for e in cluster.ereignisse if e.art == 'absturz')} Abstürze, "
-        f"{sum(1 for e in cluster.ereignisse if e.art == 'pause')} Pausen."
+        f"{sum(1 for e in cluster.ereignisse if e.art == 'pause')} Pausen"
     )
+    gezielt = sum(
+        1 for e in cluster.ereignisse if e.anlass and e.art in ("teilung", "absturz", "pause")
+    )
+    beschreibung += f", davon {gezielt} gezielt." if gezielt else "."
     z = Zeichnung(breite, hoehe, titel or f"Raum-Zeit-Bild des Laufs {lauf.kennung}", beschreibung)
     knoten_links = x[cluster.ids[0]] - SPALTE // 2
     knoten_rechts = x[cluster.ids[-1]] + SPALTE // 2 - 4
@@ -151,7 +158,16 @@ def raumzeit(lauf: Lauf, zeugen: Iterable[int] = (), titel: str = "") -> Bild:
             gestrichelt=True,
             rund=2,
         )
-        z.text(knoten_links + 6, y(von) + 11, kuerze(e.text, 40), groesse=10, farbe_name="warn")
+        text = e.text.split(" (gezielt:")[0]
+        z.text(knoten_links + 6, y(von) + 11, kuerze(text, 40), groesse=10, farbe_name="warn")
+        if e.anlass in ANLASS:
+            z.text(
+                knoten_links + 6,
+                y(von) + 22,
+                f"gezielt: {ANLASS[e.anlass][0]}",
+                groesse=9,
+                farbe_name="warn",
+            )
     for name in spalten:
         z.text(x[name], OBEN, name, anker="middle", fett=True, mono=True)
         z.linie(x[name], OBEN + 6, x[name], y(ende), farbe_name="line")
@@ -173,16 +189,20 @@ def raumzeit(lauf: Lauf, zeugen: Iterable[int] = (), titel: str = "") -> Bild:
         )
     for knoten in cluster.ids:
         eigene = [e for e in cluster.ereignisse if knoten in e.knoten]
-        for von, bis, _ in _fenster(eigene, "absturz", "neustart", ende):
+        for von, bis, e in _fenster(eigene, "absturz", "neustart", ende):
             z.linie(
                 x[knoten], y(von), x[knoten], y(bis), farbe_name="warn", gestrichelt=True, dicke=2
             )
             z.text(
                 x[knoten], y(von) + 5, "✕", anker="middle", groesse=14, farbe_name="warn", fett=True
             )
-        for von, bis, _ in _fenster(eigene, "pause", "weiter", ende):
+            if e.anlass in ANLASS:
+                wort = f"gezielt: {ANLASS[e.anlass][0]}"
+                z.text(x[knoten] + 8, y(von) + 14, wort, groesse=9, farbe_name="warn")
+        for von, bis, e in _fenster(eigene, "pause", "weiter", ende):
             z.linie(x[knoten], y(von), x[knoten], y(bis), farbe_name="muted", dicke=5)
-            z.text(x[knoten] + 5, y(von) + 10, "Pause", groesse=9, farbe_name="muted")
+            wort = f"Pause (gezielt: {ANLASS[e.anlass][0]})" if e.anlass in ANLASS else "Pause"
+            z.text(x[knoten] + 5, y(von) + 10, wort, groesse=9, farbe_name="muted")
     farben = {"ok": "ok", "fail": "muted", "info": "next"}
     beschriftungen: list[tuple[int, int]] = []  # (x, y) of the witnesses' labels so far
     for start, schluss in operationen:

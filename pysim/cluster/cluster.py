@@ -10,6 +10,13 @@ Das Netz (wie Maelstroms ``net.clj``): Zwischen Knoten (und zu Diensten) dauert 
 eine verloren, mit ``duplikat`` kommt sie zweimal an. Clients sitzen wie bei Maelstrom direkt neben
 ihrem Knoten (Laufzeit 0). Eine Netzpartition (``teile``) verwirft beim Empfänger jede Nachricht
 von einem Knoten der anderen Seite, auch eine, die schon unterwegs war.
+
+Ein Knoten sieht den Cluster nur durch sein ``Netzzugang`` (``_Tor``, ein neues bei jedem Start):
+Das Objekt lässt keinen Weg zum Cluster, zu anderen Knoten oder zum Verlauf offen.
+
+Ein ``Beobachter`` (der gezielte Nemesis, ``pysim.cluster.stoerungen``) sieht jede Nachricht,
+die gesendet oder einem Knoten zugestellt wird, und jede Nachricht trägt ihre ``ursache``: das
+Schreiben eines Clients, dessen Bearbeitung sie auslöste (oder ``None``).
 """
 
 from __future__ import annotations
@@ -20,7 +27,7 @@ import traceback
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from ..fehler import (
     SimFehler,
@@ -32,7 +39,7 @@ from ..fehler import (
 )
 from ..zeit import Zeit
 from . import grenze
-from .knoten import Aufgabe, FehlerAntwort, KeineAntwort, Knoten
+from .knoten import Aufgabe, FehlerAntwort, KeineAntwort, Knoten, nur_eigene_api
 from .nachricht import Nachricht, UngueltigeNachricht, inhalt, ziel
 
 _PYSIM = str(Path(__file__).resolve().parent.parent)
@@ -64,6 +71,26 @@ class Sendung:
     ankunft: int | None  # None: lost on the wire
     schicksal: str = ""  # set when it arrives (ZUGESTELLT, GETRENNT, EMPFAENGER_AUS) or is lost
     kopie: int = 1
+    #: The client's write whose handling sent it (a number the ``Beobachter`` gave), or None.
+    ursache: int | None = None
+
+
+class Beobachter(Protocol):
+    """Sees every message of a run (the targeted nemesis): what is sent, what a node is handed,
+    and when a node's handling of a message ends. It must not change the run by itself (no
+    draws from the cluster's random numbers): what it does, it does as a fault on ``Zeit``."""
+
+    def zustellung(self, sendung: Sendung) -> int | None:
+        """A node is about to handle ``sendung``: the cause its handling works for (``ursache``)."""
+        ...
+
+    def gesendet(self, sendung: Sendung) -> None:
+        """``sendung`` was just sent (its ``ursache`` set)."""
+        ...
+
+    def fertig(self, knoten: str, ursache: int | None) -> None:
+        """``knoten`` finished handling a message it was handed for ``ursache``."""
+        ...
 
 
 @dataclass
@@ -90,6 +117,8 @@ class Ereignis:
     art: str  # "absturz", "neustart", "pause", "weiter", "teilung", "heilung", "uhr", "notiz"
     knoten: tuple[str, ...]
     text: str
+    #: Why the nemesis chose it, for a targeted fault (``stoerungen.ANLASS``), else "".
+    anlass: str = ""
 
 
 @dataclass
@@ -164,6 +193,10 @@ class Cluster:
         self.fehler: list[HandlerFehler] = []
         self.ereignisse: list[Ereignis] = []
         self._gezaehlt = 0
+        #: Sees every message (the targeted nemesis); set before the run starts.
+        self.beobachter: Beobachter | None = None
+        #: The client's write the code running now works for (see ``Sendung.ursache``).
+        self._ursache: int | None = None
         try:
             for knoten in self.ids:
                 self._starte(knoten)
@@ -191,6 +224,9 @@ class Cluster:
     def ist_knoten(self, name: str) -> bool:
         return name in self._plaetze
 
+    def ist_client(self, name: str) -> bool:
+        return name in self._clients
+
     # --- sending ---------------------------------------------------------------------------------
 
     def sende(self, src: str, dest: str, body: dict[str, Any]) -> Sendung | None:
@@ -211,11 +247,18 @@ class Cluster:
         for kopie in range(1, kopien + 1):
             dauer = self._netz_zufall.randint(*self.latenz) if zwischen_knoten else 0
             sendung = Sendung(
-                len(self.sendungen), nachricht, self.zeit.now, self.zeit.now + dauer, kopie=kopie
+                len(self.sendungen),
+                nachricht,
+                self.zeit.now,
+                self.zeit.now + dauer,
+                kopie=kopie,
+                ursache=self._ursache,
             )
             self.sendungen.append(sendung)
             self._termin(dauer, self._ankunft, sendung)
             erste = erste or sendung
+        if self.beobachter is not None and erste is not None:
+            self.beobachter.gesendet(erste)
         return erste
 
     def _ist_client(self, name: str) -> bool:
@@ -229,13 +272,19 @@ class Cluster:
         platz = self._plaetze.get(nachricht.dest)
         if platz is None:
             sendung.schicksal = ZUGESTELLT
-            self._empfaenger[nachricht.dest](nachricht)
+            # A service answers for the write its request worked for; a client works for none.
+            vorher = self._ursache
+            self._ursache = None if self._ist_client(nachricht.dest) else sendung.ursache
+            try:
+                self._empfaenger[nachricht.dest](nachricht)
+            finally:
+                self._ursache = vorher
             return
         if not platz.laeuft:
             sendung.schicksal = EMPFAENGER_AUS
             return
         sendung.schicksal = ZUGESTELLT
-        self._an(nachricht.dest, platz.inkarnation, self._zustellen, nachricht)
+        self._an(nachricht.dest, platz.inkarnation, self._zustellen, sendung)
 
     # --- a node's gate: crashed nodes get nothing, paused ones later -----------------------------
 
@@ -271,9 +320,26 @@ class Cluster:
         inkarnation = self._plaetze[knoten].inkarnation
         self._termin(ticks, self._an, knoten, inkarnation, aktion, *argumente)
 
+    def _alle(self, knoten: str, ticks: int, aktion: Callable[[], Any]) -> None:
+        """``Knoten.alle``: the next timer first (a handler that raises keeps its interval)."""
+        self._wecker(knoten, ticks, self._alle, knoten, ticks, aktion)
+        self._rufe(knoten, aktion)
+
     # --- running the reader's code ----------------------------------------------------------------
 
-    def _zustellen(self, nachricht: Nachricht) -> None:
+    def _zustellen(self, sendung: Sendung) -> None:
+        nachricht = sendung.nachricht
+        beobachter = self.beobachter
+        ursache = sendung.ursache if beobachter is None else beobachter.zustellung(sendung)
+        vorher, self._ursache = self._ursache, ursache
+        try:
+            self._bearbeite(nachricht)
+        finally:
+            self._ursache = vorher
+        if beobachter is not None:
+            beobachter.fertig(nachricht.dest, ursache)
+
+    def _bearbeite(self, nachricht: Nachricht) -> None:
         platz = self._plaetze[nachricht.dest]
         antwort_auf = nachricht.body.get("in_reply_to")
         if isinstance(antwort_auf, int) and antwort_auf in platz.offen:
@@ -394,7 +460,7 @@ class Cluster:
         instanz.id = knoten
         instanz.knoten = list(self.ids)
         instanz.speicher = platz.speicher
-        instanz._cluster = self
+        vars(instanz)["_netz"] = _Tor(self, knoten, platz.inkarnation)  # Knoten._netz reads it
         platz.instanz = instanz
         self._rufe(knoten, instanz.beim_start, was="beim_start()")
 
@@ -536,6 +602,91 @@ class Cluster:
                 if sendung.schicksal:
                     zaehlung[sendung.schicksal] += 1
         return zaehlung
+
+
+_lies = object.__getattribute__
+
+
+class _Tor:
+    """A node's ``Netzzugang``: everything it may do, and nothing to follow to the cluster,
+    another node or the history. What it holds is reachable only from pysim's own methods
+    (``object.__getattribute__``); a node's code that reaches further (``self._netz.cluster``,
+    ``self._netz.__dict__``) gets the German error naming what a node may use. A new gate at
+    every start: the gate of a crashed incarnation does nothing any more."""
+
+    __slots__ = ("_cluster", "_inkarnation", "_knoten")
+    #: The names a node's code may read on its gate (the methods of ``Netzzugang``).
+    OFFEN = frozenset(
+        {"speicher", "sende", "frage", "warte", "spaeter", "alle", "uhr", "notiz", "__class__"}
+    )
+
+    def __init__(self, cluster: Cluster, knoten: str, inkarnation: int) -> None:
+        object.__setattr__(self, "_cluster", cluster)
+        object.__setattr__(self, "_knoten", knoten)
+        object.__setattr__(self, "_inkarnation", inkarnation)
+
+    def __getattribute__(self, name: str) -> Any:
+        if name in _Tor.OFFEN:
+            return _lies(self, name)
+        nur_eigene_api(name)
+
+    def __setattr__(self, name: str, wert: object) -> None:
+        nur_eigene_api(name)
+
+    def __dir__(self) -> list[str]:
+        return sorted(_Tor.OFFEN - {"__class__"})
+
+    def __repr__(self) -> str:
+        return f"<Netzzugang von {_lies(self, '_knoten')}>"
+
+    def _lebt(self) -> Cluster | None:
+        """The cluster, while this gate's incarnation runs (else None: a crashed node's gate)."""
+        cluster: Cluster = _lies(self, "_cluster")
+        platz = cluster._plaetze[_lies(self, "_knoten")]
+        return (
+            cluster if platz.laeuft and platz.inkarnation == _lies(self, "_inkarnation") else None
+        )
+
+    @property
+    def speicher(self) -> dict[str, Any]:
+        cluster: Cluster = _lies(self, "_cluster")
+        return cluster._plaetze[_lies(self, "_knoten")].speicher
+
+    def sende(self, ziel: str, body: object, wer: str) -> None:
+        cluster = _lies(self, "_lebt")()
+        if cluster is not None:
+            cluster._sende(_lies(self, "_knoten"), ziel, body, wer)
+
+    def frage(self, ziel: str, body: dict[str, Any], timeout: int, aufgabe: Aufgabe) -> None:
+        cluster = _lies(self, "_lebt")()
+        if cluster is not None:
+            cluster._frage(_lies(self, "_knoten"), ziel, body, timeout, aufgabe)
+
+    def warte(self, ticks: int, aufgabe: Aufgabe) -> None:
+        cluster = _lies(self, "_lebt")()
+        if cluster is not None:
+            cluster._wecker(_lies(self, "_knoten"), ticks, aufgabe.weiter, None)
+
+    def spaeter(self, ticks: int, aktion: Callable[[], Any]) -> None:
+        cluster = _lies(self, "_lebt")()
+        if cluster is not None:
+            knoten = _lies(self, "_knoten")
+            cluster._wecker(knoten, ticks, cluster._rufe, knoten, aktion)
+
+    def alle(self, ticks: int, aktion: Callable[[], Any]) -> None:
+        cluster = _lies(self, "_lebt")()
+        if cluster is not None:
+            knoten = _lies(self, "_knoten")
+            cluster._wecker(knoten, ticks, cluster._alle, knoten, ticks, aktion)
+
+    def uhr(self) -> int:
+        cluster: Cluster = _lies(self, "_cluster")
+        return cluster._lokale_zeit(_lies(self, "_knoten"))
+
+    def notiz(self, text: str) -> None:
+        cluster = _lies(self, "_lebt")()
+        if cluster is not None:
+            cluster._notiz(_lies(self, "_knoten"), text)
 
 
 def _zeile_der_leserin(fehler: BaseException) -> tuple[int | None, str]:

@@ -13,6 +13,11 @@ Was ein Knoten in seinen Attributen hält, verliert er bei einem Absturz: Der Cl
 beim Neustart ein neues Objekt der Klasse an. Was in ``self.speicher`` steht (ein dict),
 übersteht den Absturz, wie Daten auf einer Platte.
 
+Den Cluster sieht ein Knoten nur durch ``Netzzugang``: senden, fragen mit Timeout, Timer, die
+eigene Uhr, Notizen, der eigene Speicher. Andere Knoten, den Verlauf oder das Netz selbst
+erreicht er nicht; wer es versucht (``self._cluster``), bekommt eine deutsche Meldung, die
+sagt, was ein Knoten benutzen kann.
+
 Vereinfacht gegenüber Maelstrom: Der Knoten ist Python im selben Prozess, keine eigene Binärdatei,
 die JSON über STDIN und STDOUT spricht; ``init`` bekommt er nicht als Nachricht, sondern der
 Cluster setzt ``id`` und ``knoten`` und ruft ``beim_start``.
@@ -21,7 +26,7 @@ Cluster setzt ``id`` und ``knoten`` und ruft ``beim_start``.
 from __future__ import annotations
 
 from collections.abc import Callable, Coroutine, Generator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn, Protocol
 
 from ..fehler import SimFehler, UngueltigeEingabe, pruefe_ganzzahl
 from . import grenze
@@ -29,6 +34,97 @@ from .nachricht import Nachricht
 
 if TYPE_CHECKING:
     from .cluster import Cluster
+
+#: What a node's code may use, for the German message when it reaches for more.
+WAS_EIN_KNOTEN_KANN = (
+    "self.id, self.knoten, self.sende(…), self.antworte(…), await self.frage(…), "
+    "await self.warte(…), self.spaeter(…), self.alle(…), self.uhr(), self.notiz(…) "
+    "und self.speicher"
+)
+
+
+def nur_eigene_api(name: str) -> NoReturn:
+    """The German error for a node that reaches past its own API (``self._cluster``)."""
+    raise AttributeError(
+        f"Ein Knoten sieht den Cluster nur durch seine eigenen Aufrufe; „{name}“ gehört nicht "
+        f"dazu. Ein Knoten kann: {WAS_EIN_KNOTEN_KANN}. Andere Knoten erreicht er nur mit "
+        "Nachrichten."
+    )
+
+
+class Netzzugang(Protocol):
+    """Genau das, was ein Knoten vom Cluster bekommt (der Cluster gibt jedem Knoten bei jedem
+    Start ein eigenes solches Objekt): senden, fragen mit Timeout, warten, Timer, die eigene
+    Uhr, Notizen und der eigene Speicher, der einen Absturz übersteht."""
+
+    @property
+    def speicher(self) -> dict[str, Any]:
+        """Der Speicher des Knotens, der einen Absturz übersteht."""
+        ...
+
+    def sende(self, ziel: str, body: object, wer: str) -> None:
+        """Schickt ``body`` an ``ziel`` (``wer`` nennt den Aufruf in einer Fehlermeldung)."""
+        ...
+
+    def frage(self, ziel: str, body: dict[str, Any], timeout: int, aufgabe: Aufgabe) -> None:
+        """Schickt eine Anfrage; ``aufgabe`` läuft mit der Antwort oder ``KeineAntwort`` weiter."""
+        ...
+
+    def warte(self, ticks: int, aufgabe: Aufgabe) -> None:
+        """Setzt ``aufgabe`` nach ``ticks`` Ticks fort."""
+        ...
+
+    def spaeter(self, ticks: int, aktion: Callable[[], Any]) -> None:
+        """Ruft ``aktion()`` (Code des Knotens) in ``ticks`` Ticks auf."""
+        ...
+
+    def alle(self, ticks: int, aktion: Callable[[], Any]) -> None:
+        """Ruft ``aktion()`` alle ``ticks`` Ticks auf, bis der Knoten abstürzt."""
+        ...
+
+    def uhr(self) -> int:
+        """Die Uhr des Knotens."""
+        ...
+
+    def notiz(self, text: str) -> None:
+        """Schreibt ``text`` ins Protokoll des Laufs."""
+        ...
+
+
+class _Zugang:
+    """``Knoten._netz``: the node's gate, set by the cluster at every start; a node's code that
+    assigns its own value to the name gets a German error (the gate is pysim's)."""
+
+    def __get__(self, instanz: object, besitzer: type | None = None) -> Netzzugang:
+        if instanz is None:
+            return self  # type: ignore[return-value]
+        try:
+            zugang: Netzzugang = vars(instanz)["_netz"]
+        except KeyError:
+            raise AttributeError(
+                "Dieser Knoten ist noch nicht gestartet: Senden, Fragen, Timer und die Uhr gibt "
+                "es ab beim_start (nicht schon in __init__), in einem Cluster (lauf(…))."
+            ) from None
+        return zugang
+
+    def __set__(self, instanz: object, wert: object) -> None:
+        raise AttributeError(
+            "„_netz“ ist der Zugang des Knotens zum Cluster und gehört pysim: Nimm für eigene "
+            "Werte einen anderen Namen."
+        )
+
+
+class _NurEigeneApi:
+    """A class attribute a node's code might reach for (``self._cluster``): reading it is the
+    German error; a node may still set an attribute of that name for its own use."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __get__(self, instanz: object, besitzer: type | None = None) -> Any:
+        if instanz is None:
+            return self
+        nur_eigene_api(self.name)
 
 
 class KeineAntwort(SimFehler, TimeoutError):
@@ -59,7 +155,7 @@ class _Antwort(_Warten):
         self.knoten, self.ziel, self.body, self.timeout = knoten, ziel, body, timeout
 
     def anmelden(self, aufgabe: Aufgabe) -> None:
-        self.knoten._cluster._frage(self.knoten.id, self.ziel, self.body, self.timeout, aufgabe)
+        self.knoten._netz.frage(self.ziel, self.body, self.timeout, aufgabe)
 
 
 class _Schlaf(_Warten):
@@ -67,7 +163,7 @@ class _Schlaf(_Warten):
         self.knoten, self.ticks = knoten, ticks
 
     def anmelden(self, aufgabe: Aufgabe) -> None:
-        self.knoten._cluster._wecker(self.knoten.id, self.ticks, aufgabe.weiter, None)
+        self.knoten._netz.warte(self.ticks, aufgabe)
 
 
 class Aufgabe:
@@ -93,7 +189,7 @@ class Aufgabe:
         except Exception as e:  # the reader's code failed: the cluster records where
             self.cluster._handler_fehler(self.knoten_id, self.was, e)
             return
-        if not isinstance(warten, _Warten):
+        if type(warten) not in (_Antwort, _Schlaf):  # only pysim's own: they never see the task
             self.coro.close()
             self.cluster._handler_fehler(
                 self.knoten_id,
@@ -121,7 +217,13 @@ class Knoten:
     id: str
     knoten: list[str]
     speicher: dict[str, Any]
-    _cluster: Cluster
+    #: The node's one way to the cluster (``Netzzugang``), a new one at every start.
+    _netz = _Zugang()
+
+    # What a node's code might reach for: reading it is a German error naming the node's API.
+    _cluster = _NurEigeneApi("_cluster")
+    cluster = _NurEigeneApi("cluster")
+    _plaetze = _NurEigeneApi("_plaetze")
 
     def beim_start(self) -> Any:
         """Nach dem Start und jedem Neustart (zum Überschreiben; darf ``async`` sein)."""
@@ -130,7 +232,7 @@ class Knoten:
 
     def sende(self, ziel: str, body: dict[str, Any]) -> None:
         """Schickt ``body`` an ``ziel`` und wartet auf nichts (das Netz kann sie verlieren)."""
-        self._cluster._sende(self.id, ziel, body, f"{self.id}.sende")
+        self._netz.sende(ziel, body, f"{self.id}.sende")
 
     def antworte(self, anfrage: Nachricht, body: dict[str, Any]) -> None:
         """Antwortet auf ``anfrage``: ``body`` mit ``in_reply_to`` = ihre ``msg_id``."""
@@ -142,7 +244,7 @@ class Knoten:
         body = dict(body) if isinstance(body, dict) else body
         if isinstance(body, dict) and "msg_id" in anfrage.body:
             body["in_reply_to"] = anfrage.body["msg_id"]
-        self._cluster._sende(self.id, anfrage.src, body, f"{self.id}.antworte")
+        self._netz.sende(anfrage.src, body, f"{self.id}.antworte")
 
     def frage(self, ziel: str, body: dict[str, Any], timeout: int | None = None) -> _Warten:
         """``antwort = await self.frage("n2", {...})``: schickt eine Anfrage und wartet auf ihre
@@ -157,27 +259,16 @@ class Knoten:
 
     def spaeter(self, ticks: int, aktion: Callable[[], Any]) -> None:
         """Ruft ``aktion()`` in ``ticks`` Ticks auf (darf ``async`` sein), wie ``setTimeout``."""
-        pruefe_ganzzahl(ticks, "Die Wartezeit", 0)
-        self._cluster._wecker(self.id, ticks, self._cluster._rufe, self.id, aktion)
+        self._netz.spaeter(pruefe_ganzzahl(ticks, "Die Wartezeit", 0), aktion)
 
     def alle(self, ticks: int, aktion: Callable[[], Any]) -> None:
         """Ruft ``aktion()`` alle ``ticks`` Ticks auf, bis der Knoten abstürzt (``setInterval``)."""
-        pruefe_ganzzahl(ticks, "Der Abstand", 1)
-
-        def wieder() -> Any:
-            self._cluster._wecker(self.id, ticks, wieder_und_aktion)
-            return None
-
-        def wieder_und_aktion() -> Any:
-            wieder()
-            return self._cluster._rufe(self.id, aktion)
-
-        wieder()
+        self._netz.alle(pruefe_ganzzahl(ticks, "Der Abstand", 1), aktion)
 
     def uhr(self) -> int:
         """Die Uhr dieses Knotens (ganze Ticks): mit Versatz und Drift, die eine Störung setzt."""
-        return self._cluster._lokale_zeit(self.id)
+        return self._netz.uhr()
 
     def notiz(self, text: object) -> None:
         """Schreibt ``text`` ins Protokoll des Laufs (wie Maelstroms STDERR-Log)."""
-        self._cluster._notiz(self.id, str(text))
+        self._netz.notiz(str(text))

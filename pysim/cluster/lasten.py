@@ -6,7 +6,12 @@ anderen bei seinem Knoten auf und schreibt in den Verlauf (``history``), was ges
 nicht geschehen) oder ``info`` (keine Antwort bis zum Timeout, oder ein unbestimmter Fehler:
 vielleicht geschehen, vielleicht nicht). Nach einem ``info`` macht der Client als neuer Prozess
 weiter (Jepsens Regel: der alte könnte noch wirken). Die Reihenfolge der Liste ist die Reihenfolge
-in der Zeit.
+in der Zeit, auch innerhalb eines Ticks: So schreibt sie jedes Ereignis, wenn es geschieht.
+
+Jede Antwort prüfen die Clients gegen die Form, die ``pysim.cluster.formen`` für ihre Operation
+erklärt (``type`` und Pflichtfelder, oder ``error`` mit ``code``). Passt sie nicht, endet die
+Operation ``info`` mit ``"error": ["malformed-rpc-response", Satz]``: Kein Prüfer sieht den
+Wert, und das Urteil nennt ihn (``formen.antwortfehler``).
 
 Ein Ereignis des Verlaufs::
 
@@ -17,7 +22,7 @@ Die Lasten (Maelstroms doc/workloads.md): ``Echo``, ``EindeutigeIds`` (``generat
 ``Broadcast`` (``broadcast``, ``read``, ``topology``), ``Zaehler`` (grow-only counter: ``add``,
 ``read``), ``KafkaLog`` (``send``, ``poll``, ``commit_offsets``, ``list_committed_offsets``),
 ``Register`` (``read``, ``write``, ``cas`` je Schlüssel, wie ``lin-kv``), ``LeaseRegister``
-(dasselbe über den Sperrdienst ``lease`` und den Speicher ``fence-kv``).
+(dasselbe über den Lock-Service ``lease`` und den Storage ``fence-kv``).
 """
 
 from __future__ import annotations
@@ -30,6 +35,8 @@ from typing import TYPE_CHECKING, Any
 
 from .. import pruefer
 from ..fehler import UngueltigeEingabe
+from . import formen
+from .formen import FORMFEHLER, Rpc, pruefe_antwort
 from .nachricht import Nachricht, ist_endgueltig
 
 if TYPE_CHECKING:
@@ -62,8 +69,13 @@ class Last:
         raise NotImplementedError
 
     def anfrage(self, f: str, key: Any, value: Any) -> dict[str, Any]:
-        """Der Inhalt der Nachricht an den Knoten (ohne ``msg_id``)."""
+        """Der Inhalt der Nachricht an den Knoten (ohne ``msg_id``), in der Form, die
+        ``pysim.cluster.formen`` für ``f`` erklärt."""
         raise NotImplementedError
+
+    def form(self, f: str) -> Rpc:
+        """Wie Anfrage und Antwort der Operation ``f`` aussehen (``pysim.cluster.formen``)."""
+        return formen.form(self.name, f)
 
     def beim_aufruf(self, f: str, key: Any, value: Any) -> Any:
         """Der ``value`` einer Operation, wenn sie beginnt: der geplante, oder was erst dann
@@ -71,7 +83,8 @@ class Last:
         return value
 
     def ergebnis(self, f: str, key: Any, value: Any, antwort: dict[str, Any]) -> Any:
-        """Der ``value`` eines ``ok``: was die Antwort sagt."""
+        """Der ``value`` eines ``ok``: was die Antwort sagt. Ihre Form ist schon geprüft
+        (``pysim.cluster.formen``): Jedes Pflichtfeld ist da und hat seine Art."""
         return value
 
     def vorbereiten(self, cluster: Cluster, senden: Callable[[str, dict[str, Any]], None]) -> None:
@@ -110,7 +123,7 @@ class Echo(Last):
         return {"type": "echo", "echo": value}
 
     def ergebnis(self, f: str, key: Any, value: Any, antwort: dict[str, Any]) -> Any:
-        return antwort.get("echo")
+        return antwort["echo"]
 
     def pruefe(self, lauf: Lauf) -> pruefer.Urteil:
         return pruefer.echo(lauf.geschichte)
@@ -126,7 +139,7 @@ class EindeutigeIds(Last):
         return {"type": "generate"}
 
     def ergebnis(self, f: str, key: Any, value: Any, antwort: dict[str, Any]) -> Any:
-        return antwort.get("id")
+        return antwort["id"]
 
     def pruefe(self, lauf: Lauf) -> pruefer.Urteil:
         return pruefer.eindeutige_ids(lauf.geschichte)
@@ -181,7 +194,7 @@ class Broadcast(Last):
         return {"type": "broadcast", "message": value} if f == "broadcast" else {"type": "read"}
 
     def ergebnis(self, f: str, key: Any, value: Any, antwort: dict[str, Any]) -> Any:
-        return value if f == "broadcast" else antwort.get("messages")
+        return value if f == "broadcast" else antwort["messages"]
 
     def vorbereiten(self, cluster: Cluster, senden: Callable[[str, dict[str, Any]], None]) -> None:
         for k, nachbarn in _topologie(self.topologie, list(cluster.ids)).items():
@@ -210,7 +223,7 @@ class Zaehler(Last):
         return {"type": "add", "delta": value} if f == "add" else {"type": "read"}
 
     def ergebnis(self, f: str, key: Any, value: Any, antwort: dict[str, Any]) -> Any:
-        return value if f == "add" else antwort.get("value")
+        return value if f == "add" else antwort["value"]
 
     def abschluss(self, knoten: list[str]) -> list[tuple[str, str, Any, Any]]:
         return [(k, "read", None, None) for k in knoten]
@@ -245,7 +258,13 @@ class Register(Last):
         return {"type": "cas", "key": key, "from": value[0], "to": value[1]}
 
     def ergebnis(self, f: str, key: Any, value: Any, antwort: dict[str, Any]) -> Any:
-        return antwort.get("value") if f == "read" else value
+        return antwort["value"] if f == "read" else value
+
+    def abschluss(self, knoten: list[str]) -> list[tuple[str, str, Any, Any]]:
+        """Nach dem Heilen liest jeder Knoten jeden Schlüssel: Ein bestätigtes Schreiben, das
+        ein Absturz oder eine Netzpartition verschluckt hat, fällt spätestens hier auf (der
+        Prüfer beurteilt diese Lesen wie jedes andere)."""
+        return [(k, "read", key, None) for k in knoten for key in range(self.schluessel)]
 
     def pruefe(self, lauf: Lauf) -> pruefer.Urteil:
         return pruefer.linearisierbar(lauf.geschichte)
@@ -253,7 +272,7 @@ class Register(Last):
 
 class LeaseRegister(Register):
     """Dieselben Operationen wie ``Register``, aber die Knoten halten die Werte nicht selbst:
-    Sie dürfen den Sperrdienst ``lease`` und den Speicher ``fence-kv`` fragen (``read`` und
+    Sie dürfen den Lock-Service ``lease`` und den Storage ``fence-kv`` fragen (``read`` und
     ``write``, kein ``cas``). Ein ``cas`` wird so zu Lesen und Schreiben, und dazwischen darf
     kein anderer Knoten schreiben (Kleppmanns Beispiel: eine Datei lesen, ändern, schreiben)."""
 
@@ -324,18 +343,23 @@ class KafkaLog(Last):
 
     def ergebnis(self, f: str, key: Any, value: Any, antwort: dict[str, Any]) -> Any:
         if f == "send":
-            return [value, antwort.get("offset")]
+            return [value, antwort["offset"]]
         if f == "poll":
-            msgs = antwort.get("msgs")
-            for k, paare in msgs.items() if isinstance(msgs, dict) else ():
-                for paar in paare if isinstance(paare, list | tuple) else ():
-                    o = paar[0] if isinstance(paar, list | tuple) and paar else None
-                    if isinstance(o, int) and o > self._gelesen.get(k, -1):
+            msgs: dict[str, Any] = antwort["msgs"]
+            for k, paare in msgs.items():
+                for o, _ in paare:
+                    if o > self._gelesen.get(k, -1):
                         self._gelesen[k] = o
             return msgs
         if f == "list_committed_offsets":
-            return antwort.get("offsets")
+            return antwort["offsets"]
         return value
+
+    def abschluss(self, knoten: list[str]) -> list[tuple[str, str, Any, Any]]:
+        """Nach dem Heilen: ein ``poll`` ab Offset 0 und ein ``list_committed_offsets`` auf
+        jedem Knoten. Ein bestätigter send, den ein Absturz verschluckt hat, und eine
+        gespeicherte Position, die zurückging, fallen so auch am Ende eines Laufs auf."""
+        return [(k, f, None, None) for f in ("poll", "list_committed_offsets") for k in knoten]
 
     def pruefe(self, lauf: Lauf) -> pruefer.Urteil:
         return pruefer.kafka_log(lauf.geschichte)
@@ -435,7 +459,7 @@ class Clients:
         self.cluster.sende(self._namen[client], knoten, body)
 
     def _ende(
-        self, client: int, msg_id: int, typ: str, value: Any, fehler: dict[str, Any] | None = None
+        self, client: int, msg_id: int, typ: str, value: Any, error: list[Any] | None = None
     ) -> None:
         offen = self._offen.pop(msg_id)
         event = offen.event
@@ -446,8 +470,8 @@ class Clients:
             "time": self.cluster.zeit.now,
             "value": value,
         }
-        if fehler is not None:
-            ende["error"] = [fehler.get("code"), fehler.get("text", "")]
+        if error is not None:
+            ende["error"] = error
         self.geschichte.append(ende)
         if typ == "info":  # Jepsen: the old process may still act; go on as a new one
             self._prozess[client] += self.anzahl if client < self.anzahl else 0
@@ -461,9 +485,16 @@ class Clients:
         offen = self._offen[msg_id]
         offen.timeout.absagen()
         event = offen.event
+        rpc = self.last.form(event["f"])
+        falsch = pruefe_antwort(rpc, nachricht.body)
+        if falsch is not None:
+            # Like Maelstrom's malformed RPC response: nobody knows what the node did. The
+            # checkers never see the value; the verdict names it (formen.antwortfehler).
+            self._ende(client, msg_id, "info", event["value"], [FORMFEHLER, falsch])
+            return
         if nachricht.typ == "error":
-            code = nachricht.body.get("code")
-            if event["f"] == "read" and code == 20:  # a key never written reads as None
+            code = nachricht.body["code"]
+            if rpc.fehler_als_ok(code):  # lin-kv: a key never written reads as None
                 self._ende(client, msg_id, "ok", None)
             else:
                 self._ende(
@@ -471,7 +502,7 @@ class Clients:
                     msg_id,
                     "fail" if ist_endgueltig(code) else "info",
                     event["value"],
-                    dict(nachricht.body),
+                    [code, nachricht.body.get("text", "")],
                 )
             return
         wert = self.last.ergebnis(

@@ -2,8 +2,13 @@
 
 ``lauf(MeinKnoten, Broadcast(), knoten=5, seed=3, stoerungen="zufall")`` baut den Cluster,
 plant die Operationen der Clients und die Störungen, lässt die Zeit laufen, heilt am Ende alles,
-lässt die Schlussoperationen laufen (z. B. ein letztes ``read`` auf jedem Knoten) und gibt den
-``Lauf`` zurück: Verlauf, Nachrichten, Störungen, Fehler der Handler.
+wartet ``RUHE`` Ticks, lässt die Schlussoperationen laufen (z. B. ein letztes ``read`` auf jedem
+Knoten) und gibt den ``Lauf`` zurück: Verlauf, Nachrichten, Störungen, Fehler der Handler. So
+ordnet auch Maelstrom einen Test (``maelstrom.core``: Last und Nemesis bis zum Zeitlimit, dann
+heilen, warten, Schlussoperationen).
+
+Gezielte Störungen (``stoerungen.GEZIELT``) löst ``GezielterNemesis`` während des Laufs aus; der
+``Lauf`` nennt sie danach wie jede andere Störung, so dass die Kennung den ganzen Lauf bestimmt.
 
 Die ``kennung`` nennt alles, was den Lauf bestimmt (``broadcast/k5/s3/d100/12:teile:n1|n2.n3``);
 ``lauf_aus_kennung`` wiederholt ihn genau. ``verkleinere`` macht aus einem scheiternden Lauf den
@@ -20,13 +25,24 @@ from typing import Any
 
 from ..fehler import UngueltigeEingabe, pruefe_ganzzahl
 from .cluster import Cluster, LaufAbgebrochen
-from .dienste import DIENSTE
+from .dienste import DIENSTE, LeaseDienst
 from .knoten import Knoten
 from .lasten import Clients, Geplant, Last
-from .stoerungen import Stoerung, als_text, plan_aus_text, zufaelliger_plan
+from .stoerungen import (
+    Ausloeser,
+    GezielterNemesis,
+    Stoerung,
+    als_text,
+    plan_aus_text,
+    zufaelliger_nemesis,
+)
 
 #: After the operations: ticks without faults before the final operations.
 RUHE = 40
+#: With the lock service ``lease`` the final operations run one after another, this many ticks
+#: apart: one node's lease has run out before the next one asks (``LeaseDienst.TTL``), so each
+#: final read can get it instead of error 11.
+SCHLUSS_ABSTAND_LEASE = 2 * LeaseDienst.TTL
 
 
 @dataclass(frozen=True)
@@ -166,8 +182,11 @@ def lauf(
         max_ereignisse=pruefe_ganzzahl(max_ereignisse, "max_ereignisse", 1),
     )
     ids = [f"n{i}" for i in range(1, knoten + 1)]
+    ausloeser: list[Ausloeser] = []
     if stoerungen == "zufall":
-        plan = zufaelliger_plan(_zufall(seed, 1), ids, dauer, arten, anzahl_stoerungen)
+        plan, ausloeser = zufaelliger_nemesis(
+            _zufall(seed, 1), ids, dauer, arten, anzahl_stoerungen
+        )
     elif isinstance(stoerungen, str):
         plan = plan_aus_text(stoerungen, ids)
     elif stoerungen is None:
@@ -179,7 +198,7 @@ def lauf(
                 raise UngueltigeEingabe(
                     f"Ein Störplan ist eine Liste von Stoerung, nicht {stoerung!r}."
                 )
-    return _ausfuehren(einstellungen, seed, plan, None)
+    return _ausfuehren(einstellungen, seed, plan, None, ausloeser)
 
 
 def lauf_aus_kennung(klasse: type[Knoten], last: Last, kennung: str, **optionen: Any) -> Lauf:
@@ -209,8 +228,15 @@ def lauf_aus_kennung(klasse: type[Knoten], last: Last, kennung: str, **optionen:
 
 
 def _ausfuehren(
-    e: Einstellungen, seed: int, plan: list[Stoerung], auswahl: list[int] | None
+    e: Einstellungen,
+    seed: int,
+    plan: list[Stoerung],
+    auswahl: list[int] | None,
+    ausloeser: list[Ausloeser] | None = None,
 ) -> Lauf:
+    """One run. ``plan``: the faults, each first in its tick, those of one tick in the plan's
+    order; ``ausloeser``: targeted faults, which ``GezielterNemesis`` turns into faults of the
+    plan as they happen (a replay gets them in ``plan``, and needs no nemesis)."""
     cluster = Cluster(
         e.klasse,
         e.knoten,
@@ -220,11 +246,20 @@ def _ausfuehren(
         absturz_bei_fehler=e.absturz_bei_fehler,
         max_ereignisse=e.max_ereignisse,
     )
-    for name in e.last.dienste:
-        DIENSTE[name](cluster)
-    plan = sorted(plan, key=lambda s: s.zeit)
+    dienste = {name: DIENSTE[name](cluster) for name in e.last.dienste}
+    plan = sorted(plan, key=lambda s: s.zeit)  # stable: a tick's faults keep their order
     for stoerung in plan:
-        cluster.zeit.schedule(max(0, stoerung.zeit), stoerung.anwenden, cluster)
+        cluster.zeit.schedule_zuerst(max(0, stoerung.zeit), stoerung.anwenden, cluster)
+    nemesis = None
+    if ausloeser:
+        lease = dienste.get("lease")
+        nemesis = GezielterNemesis(
+            cluster,
+            sorted(ausloeser, key=lambda a: a.von),
+            e.dauer,
+            lease if isinstance(lease, LeaseDienst) else None,
+        )
+        cluster.beobachter = nemesis
     zahl = e.knoten if e.clients is None else e.clients
     arbeit = Clients(cluster, e.last, zahl, timeout=e.timeout, schluss=e.dauer)
     alle = e.last.plane(_zufall(seed, 2), e.dauer, zahl)
@@ -239,16 +274,27 @@ def _ausfuehren(
     )  # sends setup (topology), ignores replies
     e.last.vorbereiten(cluster, vorbereiten_senden)
     arbeit.plane(geplant)
-    # A fault planned after the load (a partition that outlasts it) happens before the end.
+    # A fault planned after the load (a partition that outlasts it) happens before the end;
+    # a targeted one ends with the load at the latest.
     geheilt = ergebnis.geheilt
     try:
         cluster.laufe(geheilt)
+        if nemesis is not None:  # the run's faults as they happened: its identity replays it
+            cluster.beobachter = None
+            ergebnis.stoerungen = sorted([*plan, *nemesis.ausgeloest], key=lambda s: s.zeit)
         _alles_heil(cluster)
-        cluster.laufe(geheilt + RUHE)
-        for k, f, key, value in e.last.abschluss(list(cluster.ids)):
+        start = geheilt + RUHE
+        cluster.laufe(start)
+        abstand = SCHLUSS_ABSTAND_LEASE if "lease" in e.last.dienste else 0
+        schluss = e.last.abschluss(list(cluster.ids))
+        for i, (k, f, key, value) in enumerate(schluss):
+            if i and abstand:
+                cluster.laufe(start + i * abstand)
             arbeit.zusatz(k, f, key, value)
-        cluster.laufe(geheilt + RUHE + e.timeout + 1)
+        cluster.laufe(start + max(0, len(schluss) - 1) * abstand + e.timeout + 1)
     except LaufAbgebrochen as abbruch:
+        if nemesis is not None:
+            ergebnis.stoerungen = sorted([*plan, *nemesis.ausgeloest], key=lambda s: s.zeit)
         abbruch.lauf = ergebnis  # what ran until then: for the picture and the verdict
         raise
     return ergebnis

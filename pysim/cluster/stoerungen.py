@@ -5,22 +5,34 @@ ein Knoten allein; ``bruecke``: zwei Hälften, die sich einen Knoten teilen; ``m
 Mehrheit und eine Minderheit), ``heile``; ``absturz`` und ``neustart`` (der Speicher ist weg,
 ``speicher`` bleibt); ``pause`` und ``weiter`` (der Knoten bearbeitet nichts, seine Timer feuern
 spät: die GC-Pause hinter den meisten Lease-Fehlern); ``uhr`` (Versatz und Drift einer Uhr).
+Eine Störung läuft vor allem anderen ihres Ticks (``Zeit.schedule_zuerst``).
 
-Ein Störplan ist eine Liste davon. ``zufaelliger_plan`` würfelt einen aus dem Seed; ``als_text``
-und ``plan_aus_text`` machen daraus eine kurze Zeile und zurück (für die Kennung eines Laufs).
+Ein Störplan ist eine Liste davon. ``zufaelliger_plan`` würfelt einen aus dem Seed, mit Fenstern
+bis zum Ende der Last (wie Jepsens Nemesis, der bis zum Zeitlimit stört; danach heilt der Lauf
+alles). ``als_text`` und ``plan_aus_text`` machen daraus eine kurze Zeile und zurück (für die
+Kennung eines Laufs).
+
+Gezielte Störungen (``GEZIELT``) warten in ihrem Fenster auf ihren Augenblick (``Ausloeser``),
+wie Jepsens Nemesis, der bei einer Datenbank den Primary isoliert: ``GezielterNemesis`` sieht
+jede Nachricht des Laufs und schlägt zu, wenn ein Schreiben eines Clients unterwegs ist (den
+Leader oder einen Follower isolieren), wenn der Inhaber einer Lease ihre Antwort bekommt (ihn
+anhalten) oder wenn ein Schreiben gespeichert ist (den Knoten abstürzen lassen). Was er tut,
+wird eine gewöhnliche ``Stoerung`` mit ihrem ``anlass``, ab dem nächsten Tick: Die Kennung nennt
+sie wie jede andere, und eine Wiederholung aus der Kennung braucht keinen Nemesis mehr.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from ..fehler import UngueltigeEingabe, aufzaehlung
 
 if TYPE_CHECKING:
-    from .cluster import Cluster
+    from .cluster import Cluster, Sendung
+    from .dienste import LeaseDienst
 
 #: Every kind of fault, with what it needs: sides (``seiten``), nodes (``knoten``) or nothing.
 ARTEN = (
@@ -35,18 +47,57 @@ ARTEN = (
     "weiter",
     "uhr",
 )
+#: Targeted kinds: each waits in its window for its moment (``Ausloeser``, ``GezielterNemesis``).
+GEZIELT = ("leader", "follower", "inhaber", "bestaetigung")
 #: What ``zufaelliger_plan`` can draw; each is a window with a start and an end. ``nachlauf`` is
 #: not drawn: it makes the last window a partition that outlasts the load (``NACHLAUF``).
-FENSTER = ("teilung", "isolation", "bruecke", "mehrheit", "absturz", "pause", "uhr", "nachlauf")
+FENSTER = (
+    "teilung",
+    "isolation",
+    "bruecke",
+    "mehrheit",
+    "absturz",
+    "pause",
+    "uhr",
+    *GEZIELT,
+    "nachlauf",
+)
 #: A ``nachlauf`` partition heals this many ticks after ``dauer``, when the clients have stopped:
 #: longer than a message between nodes takes (``latenz`` 1 to 5 ticks), so whatever a node sent
 #: about the last requests has arrived on its own side or been lost at the cut.
 NACHLAUF = 10
+#: Why a targeted fault happened (``Stoerung.anlass``): a short word for the picture and the
+#: sentence for the list of faults.
+ANLASS = {
+    "leader": ("Leader", "der Leader, während ein Schreiben unterwegs ist"),
+    "follower": ("Follower", "ein Follower, während der Leader ein Schreiben verteilt"),
+    "inhaber": ("Inhaber", "zwischen der Antwort eines Dienstes und dem Schreiben"),
+    "bestaetigung": ("nach Speichern", "nachdem ein Schreiben gespeichert ist"),
+    "neustart": ("Uhr nach Neustart", "eine Uhr, die nach dem Neustart nachgeht"),
+}
+#: What a targeted kind does, for the page that names a challenge's faults.
+GEZIELT_TEXT = {
+    "leader": "isoliert den Leader, während ein Schreiben unterwegs ist",
+    "follower": "isoliert einen Follower, während der Leader ein Schreiben verteilt",
+    "inhaber": "hält einen Knoten zwischen der Antwort eines Dienstes und seinem Schreiben an",
+    "bestaetigung": "lässt einen Knoten abstürzen, nachdem ein Schreiben gespeichert ist",
+}
+#: ``inhaber`` where the nodes ask the lock service ``lease``.
+INHABER_LEASE_TEXT = "hält den Inhaber der Lease zwischen Prüfen und Schreiben an"
+#: Client requests that change something: a targeted fault waits for one of them in flight.
+SCHREIBEND = frozenset({"write", "cas", "add", "send", "commit_offsets", "broadcast", "generate"})
+#: Services that store a write: their ``write_ok``/``cas_ok`` means the store happened.
+_GESPEICHERT = frozenset({"write_ok", "cas_ok"})
+#: A clock set back at a restart (with ``uhr`` among the kinds): by the time the node was down
+#: and 20 to 40 ticks more, so it reads times it had read before its crash, also after its
+#: clients gave up on their requests to the crashed node (``timeout``, 30 ticks).
+_NACHGEHEN = (20, 40)
 
 
 @dataclass(frozen=True)
 class Stoerung:
-    """Eine Störung zum Tick ``zeit``. ``seiten`` für Teilungen, ``knoten`` für einen Knoten."""
+    """Eine Störung zum Tick ``zeit``. ``seiten`` für Teilungen, ``knoten`` für einen Knoten;
+    ``anlass`` (``ANLASS``) bei einer gezielten Störung: warum der Nemesis sie wählte."""
 
     zeit: int
     art: str
@@ -54,14 +105,20 @@ class Stoerung:
     seiten: tuple[tuple[str, ...], ...] = ()
     versatz: int = 0
     drift: float = 0.0
+    anlass: str = ""
 
     def __post_init__(self) -> None:
         if self.art not in ARTEN:
             raise UngueltigeEingabe(
                 f"Eine Störung „{self.art}“ gibt es nicht. Es gibt: {aufzaehlung(ARTEN)}."
             )
+        if self.anlass and self.anlass not in ANLASS:
+            raise UngueltigeEingabe(
+                f"Einen Anlass „{self.anlass}“ gibt es nicht. Es gibt: {aufzaehlung(ANLASS)}."
+            )
 
     def anwenden(self, cluster: Cluster) -> None:
+        vorher = len(cluster.ereignisse)
         if self.art in ("teile", "isoliere", "bruecke", "mehrheit"):
             cluster.teile(*self.seiten)
         elif self.art == "heile":
@@ -76,9 +133,14 @@ class Stoerung:
             cluster.fortsetzen(self.knoten)
         else:
             cluster.verstelle_uhr(self.knoten, self.versatz, self.drift)
+        if self.anlass:
+            for ereignis in cluster.ereignisse[vorher:]:
+                ereignis.anlass = self.anlass
+                ereignis.text += f" (gezielt: {ANLASS[self.anlass][0]})"
 
     def als_text(self) -> str:
-        """Kurz, für die Kennung: ``12:teile:n1.n2|n3``, ``40:absturz:n2``, ``5:uhr:n1:+10:0.1``."""
+        """Kurz, für die Kennung: ``12:teile:n1.n2|n3``, ``40:absturz:n2``, ``5:uhr:n1:+10:0.1``;
+        eine gezielte mit ihrem Anlass: ``33:isoliere:n1|n2.n3@leader``."""
         teile = [str(self.zeit), self.art]
         if self.seiten:
             teile.append("|".join(".".join(seite) for seite in self.seiten))
@@ -86,7 +148,7 @@ class Stoerung:
             teile.append(self.knoten)
         if self.art == "uhr":
             teile += [f"{self.versatz:+d}", f"{self.drift:g}"]
-        return ":".join(teile)
+        return ":".join(teile) + (f"@{self.anlass}" if self.anlass else "")
 
     def __str__(self) -> str:
         seiten = " | ".join(" ".join(seite) for seite in self.seiten)
@@ -103,7 +165,8 @@ class Stoerung:
             "weiter": f"{self.knoten} läuft weiter",
             "uhr": f"Uhr von {self.knoten}: {self.versatz:+d} Ticks, Drift {self.drift:+.0%}",
         }
-        return f"t={self.zeit}: {texte[self.art]}"
+        gezielt = f" (gezielt: {ANLASS[self.anlass][1]})" if self.anlass else ""
+        return f"t={self.zeit}: {texte[self.art]}{gezielt}"
 
 
 def als_text(plan: Iterable[Stoerung]) -> str:
@@ -111,19 +174,23 @@ def als_text(plan: Iterable[Stoerung]) -> str:
 
 
 def plan_aus_text(text: str, knoten: Sequence[str]) -> list[Stoerung]:
-    """Der Störplan aus ``als_text``; ein falscher Text ist ein ``UngueltigeEingabe`` mit der Stelle."""
+    """Der Störplan aus ``als_text``; ein falscher Text ist ein ``UngueltigeEingabe`` mit der Stelle.
+    Störungen im selben Tick bleiben in ihrer Reihenfolge (so liefen sie)."""
     plan = []
     for nummer, teil in enumerate(filter(None, text.split(";")), start=1):
-        felder = teil.split(":")
+        ohne_anlass, _, anlass = teil.partition("@")
+        felder = ohne_anlass.split(":")
         try:
+            if anlass and anlass not in ANLASS:
+                raise ValueError(f"einen Anlass {anlass!r} gibt es nicht")
             zeit, art = int(felder[0]), felder[1]
             if art in ("teile", "isoliere", "bruecke", "mehrheit"):
                 seiten = tuple(tuple(seite.split(".")) for seite in felder[2].split("|"))
                 for k in (k for seite in seiten for k in seite):
                     _pruefe(k, knoten)
-                plan.append(Stoerung(zeit, art, seiten=seiten))
+                plan.append(Stoerung(zeit, art, seiten=seiten, anlass=anlass))
             elif art == "heile":
-                plan.append(Stoerung(zeit, art))
+                plan.append(Stoerung(zeit, art, anlass=anlass))
             elif art == "uhr":
                 plan.append(
                     Stoerung(
@@ -132,10 +199,11 @@ def plan_aus_text(text: str, knoten: Sequence[str]) -> list[Stoerung]:
                         _pruefe(felder[2], knoten),
                         versatz=int(felder[3]),
                         drift=float(felder[4]),
+                        anlass=anlass,
                     )
                 )
             else:
-                plan.append(Stoerung(zeit, art, _pruefe(felder[2], knoten)))
+                plan.append(Stoerung(zeit, art, _pruefe(felder[2], knoten), anlass=anlass))
         except (IndexError, ValueError) as e:
             raise UngueltigeEingabe(
                 f"Der Störplan ist an Stelle {nummer} („{teil}“) nicht lesbar: erwartet wie "
@@ -150,6 +218,22 @@ def _pruefe(k: str, knoten: Sequence[str]) -> str:
     return k
 
 
+@dataclass(frozen=True)
+class Ausloeser:
+    """Eine gezielte Störung (``art`` aus ``GEZIELT``), die ab Tick ``von`` bis vor ``bis`` auf
+    ihren Augenblick wartet und dann ``laenge`` Ticks dauert (höchstens bis zum Ende der Last).
+    ``wahl`` (0 bis 1) entscheidet, wo es mehrere gibt (welcher Follower, welcher Augenblick);
+    ``uhr``: um so viele Ticks mehr als er ausfiel geht die Uhr eines abgestürzten Knotens nach
+    dem Neustart nach."""
+
+    art: str
+    von: int
+    bis: int
+    laenge: int
+    wahl: float
+    uhr: int = 0
+
+
 def zufaelliger_plan(
     zufall: random.Random,
     knoten: Sequence[str],
@@ -157,36 +241,61 @@ def zufaelliger_plan(
     arten: Sequence[str] = ("teilung",),
     anzahl: int = 3,
 ) -> list[Stoerung]:
-    """``anzahl`` Störungen nacheinander, jede ein Fenster mit Anfang und Ende, zwischen 10 % und
-    90 % von ``dauer``; die Art je Fenster aus ``arten`` (``FENSTER``). Nach jedem Fenster ist
-    alles wieder heil (geheilt, neu gestartet, weiter, die Uhr bleibt verstellt).
+    """Die festen Störungen von ``zufaelliger_nemesis`` (ohne die gezielten)."""
+    return zufaelliger_nemesis(zufall, knoten, dauer, arten, anzahl)[0]
 
-    Mit ``nachlauf`` in ``arten`` ist das letzte Fenster eine Netzpartition, die erst
-    ``NACHLAUF`` Ticks nach ``dauer`` heilt: Sie überdauert die letzte Anfrage der Clients. Wer
-    nur dann etwas weitersagt, wenn eine Anfrage ankommt, sagt es nach dem Heilen nie mehr."""
+
+def zufaelliger_nemesis(
+    zufall: random.Random,
+    knoten: Sequence[str],
+    dauer: int,
+    arten: Sequence[str] = ("teilung",),
+    anzahl: int = 3,
+) -> tuple[list[Stoerung], list[Ausloeser]]:
+    """``anzahl`` Fenster nacheinander, von 10 % von ``dauer`` bis zum Ende der Last; das letzte
+    endet erst mit ihr (wie Jepsens Nemesis bis zum Zeitlimit stört: Ein Knoten, der nur dann
+    nachbessert, wenn wieder eine Anfrage kommt, bessert danach nie mehr nach). Die Art je
+    Fenster aus ``arten`` (``FENSTER``). Nach jedem Fenster ist alles wieder heil (geheilt, neu
+    gestartet, weiter; die Uhr bleibt verstellt). Ist ``uhr`` unter den Arten, geht die Uhr eines
+    Knotens nach einem Absturz nach dem Neustart nach, weiter zurück, als er ausfiel (ein
+    Rechner, dessen Uhr beim Start noch falsch steht, bis NTP sie stellt).
+
+    Eine gezielte Art (``GEZIELT``) wird ein ``Ausloeser``: Er wartet in seinem Fenster auf
+    seinen Augenblick. Mit ``nachlauf`` in ``arten`` ist das letzte Fenster eine Netzpartition,
+    die erst ``NACHLAUF`` Ticks nach ``dauer`` heilt: Sie überdauert die letzte Anfrage der
+    Clients."""
     for art in arten:
         if art not in FENSTER:
             raise UngueltigeEingabe(
                 f"Eine Störung „{art}“ gibt es nicht. Es gibt: {aufzaehlung(FENSTER)}."
             )
     if anzahl == 0 or not arten:
-        return []
+        return [], []
     nachlauf = "nachlauf" in arten
+    uhren = "uhr" in arten
     arten = [art for art in arten if art != "nachlauf"] or ["teilung"]
     plan: list[Stoerung] = []
-    beginn, ende = dauer // 10, dauer * 9 // 10
-    platz = max(2, (ende - beginn) // anzahl)
+    ausloeser: list[Ausloeser] = []
+    beginn = dauer // 10
+    platz = max(2, (dauer - beginn) // anzahl)
     ids = list(knoten)
     for i in range(anzahl):
-        start = beginn + i * platz + zufall.randrange(max(1, platz // 4))
-        schluss = min(
-            start + max(1, platz // 2 + zufall.randrange(max(1, platz // 4))),
-            beginn + (i + 1) * platz - 1,
-        )
+        letztes = i == anzahl - 1
+        ende = dauer if letztes else beginn + (i + 1) * platz - 1
+        start = min(beginn + i * platz + zufall.randrange(max(1, platz // 4)), dauer - 1)
+        schluss = min(start + max(1, platz // 2 + zufall.randrange(max(1, platz // 4))), ende)
+        if letztes:
+            schluss = dauer  # the faults go on until the load ends
         art = arten[zufall.randrange(len(arten))]
         k = ids[zufall.randrange(len(ids))]
-        if nachlauf and i == anzahl - 1:
+        if nachlauf and letztes:
             art, schluss = "teilung", dauer + NACHLAUF
+        if art in GEZIELT:
+            nachgehen = zufall.randint(*_NACHGEHEN) if uhren and art == "bestaetigung" else 0
+            ausloeser.append(
+                Ausloeser(art, start, ende, max(1, schluss - start), zufall.random(), nachgehen)
+            )
+            continue
         if art in ("teilung", "mehrheit", "isolation", "bruecke") and len(ids) < 2:
             continue
         if art == "teilung":
@@ -231,7 +340,7 @@ def zufaelliger_plan(
                 )
             )
         elif art == "absturz":
-            plan += [Stoerung(start, "absturz", k), Stoerung(schluss, "neustart", k)]
+            plan += _absturz(start, schluss, k, zufall.randint(*_NACHGEHEN) if uhren else 0, "")
             continue
         elif art == "pause":
             plan += [Stoerung(start, "pause", k), Stoerung(schluss, "weiter", k)]
@@ -243,4 +352,204 @@ def zufaelliger_plan(
             )
             continue
         plan.append(Stoerung(schluss, "heile"))
-    return plan
+    return sorted(plan, key=lambda s: s.zeit), ausloeser
+
+
+def _absturz(start: int, schluss: int, k: str, nachgehen: int, anlass: str) -> list[Stoerung]:
+    """A crash and its restart; ``nachgehen``: the clock is set back before the restart (so
+    ``beim_start`` already reads it) by the time it was down and ``nachgehen`` ticks more: the
+    restarted node reads times it read before its crash."""
+    plan = [Stoerung(start, "absturz", k, anlass=anlass)]
+    if nachgehen:
+        zurueck = schluss - start + nachgehen
+        plan.append(Stoerung(schluss, "uhr", k, versatz=-zurueck, anlass="neustart"))
+    return [*plan, Stoerung(schluss, "neustart", k, anlass=anlass)]
+
+
+@dataclass
+class _Schreiben:
+    """A client's write in flight: where it arrived, its type, and who leads it (once known)."""
+
+    knoten: str
+    typ: str
+    leader: str | None = None
+
+
+@dataclass
+class GezielterNemesis:
+    """Der gezielte Nemesis (ein ``Beobachter`` des Clusters): sieht jede Nachricht und löst
+    seine ``ausloeser`` aus, wenn ihr Augenblick da ist. Was er auslöst, steht in ``ausgeloest``
+    (in dieser Reihenfolge), als gewöhnliche Störungen mit ``anlass``; jede beginnt frühestens
+    im nächsten Tick, vor allem anderen dort, so wie in einer Wiederholung aus der Kennung.
+
+    - ``leader``: Ein Schreiben eines Clients ist unterwegs, und sein Leader schickt dazu etwas
+      an andere Knoten (eine Antwort, eine Kopie): Der Leader wird isoliert, was er schickte,
+      kommt nicht an. Leader heißt hier: der Knoten, an den der Knoten des Clients das Schreiben
+      als Anfrage weiterreicht, oder, reicht er es nicht weiter, er selbst.
+    - ``follower``: im selben Augenblick wird ein anderer Knoten isoliert, ein Follower, der das
+      Schreiben nicht selbst weitergereicht hat, am liebsten einer, dessen Client gerade auf
+      kein Schreiben wartet: Was der Leader ihm jetzt oder gleich schickt, kommt nicht an,
+      und seine Lesen sehen die Lücke.
+    - ``inhaber``: Ein Dienst antwortet einem Knoten, der ein Schreiben bearbeitet: mit der
+      Lease (``acquire_ok``) oder, wenn der Knoten die Lease hält, mit einem Lesen; ohne
+      Lock-Service mit einem Lesen. Der Knoten hält an, bevor die Antwort ankommt, länger als
+      eine Lease gilt: zwischen seiner Prüfung und seinem Schreiben.
+    - ``bestaetigung``: Ein Dienst hat das Schreiben eines Knotens gespeichert, oder ein Knoten
+      hat einem Client ein Schreiben bestätigt: Der Knoten (bei einer Bestätigung der Leader des
+      Schreibens) stürzt im nächsten Tick ab, bevor die Antwort des Dienstes ihn erreicht. Die
+      Hälfte der Auslöser wartet auf ein bestätigtes ``cas`` (sofern die Last welche schickt):
+      ein Ergebnis, das der Knoten selbst ausgerechnet hat.
+    """
+
+    cluster: Cluster
+    ausloeser: list[Ausloeser]
+    #: The end of the load: no targeted fault lasts longer.
+    dauer: int
+    lease: LeaseDienst | None = None
+    ausgeloest: list[Stoerung] = field(default_factory=list)
+    _schreiben: dict[int, _Schreiben] = field(default_factory=dict)
+    _anfragen: dict[tuple[str, Any], int] = field(default_factory=dict)
+    _gesendet: list[Sendung] = field(default_factory=list)
+    #: The types of the clients' writes seen so far (does the load send ``cas`` at all?).
+    _typen: set[str] = field(default_factory=set)
+
+    # --- what the cluster tells (``Beobachter``) -------------------------------------------
+
+    def zustellung(self, sendung: Sendung) -> int | None:
+        self._gesendet = []
+        if sendung.ursache is not None:
+            return sendung.ursache
+        n = sendung.nachricht
+        msg_id = n.body.get("msg_id")
+        if n.typ in SCHREIBEND and self.cluster.ist_client(n.src) and isinstance(msg_id, int):
+            nummer = len(self._anfragen) + 1
+            self._schreiben[nummer] = _Schreiben(n.dest, n.typ)
+            self._typen.add(n.typ)
+            self._anfragen[(n.src, msg_id)] = nummer
+            return nummer
+        return None
+
+    def gesendet(self, sendung: Sendung) -> None:
+        n, cluster = sendung.nachricht, self.cluster
+        if not cluster.ist_knoten(n.dest):
+            if cluster.ist_client(n.dest) and cluster.ist_knoten(n.src):
+                self._beantwortet(sendung)
+            return
+        if cluster.ist_knoten(n.src):
+            if sendung.ursache is not None:
+                self._gesendet.append(sendung)
+        elif not cluster.ist_client(n.src) and sendung.ankunft is not None:
+            self._dienst_antwortet(sendung)
+
+    def fertig(self, knoten: str, ursache: int | None) -> None:
+        gesendet, self._gesendet = self._gesendet, []
+        schreiben = self._schreiben.get(ursache) if ursache is not None else None
+        if schreiben is None:
+            return
+        if schreiben.leader is None:  # the first handling, where the write arrived
+            anfragen = [s for s in gesendet if "msg_id" in s.nachricht.body]
+            weitergereicht = len(gesendet) == 1 and len(anfragen) == 1
+            schreiben.leader = gesendet[0].nachricht.dest if weitergereicht else knoten
+        vom_leader = [s for s in gesendet if s.nachricht.src == schreiben.leader]
+        if not vom_leader:
+            return
+        self._isoliere("leader", schreiben.leader)
+        # A follower: not the one that handed the write on (its client waits for this very
+        # write and reads nothing meanwhile; its lost answer is ``leader``'s part), rather one
+        # whose own client waits for no write either: its reads see what the cut keeps away.
+        folger = set(self.cluster.ids) - {schreiben.leader, schreiben.knoten}
+        frei = folger - {w.knoten for w in self._schreiben.values()}
+        if folger:
+            self._isoliere("follower", *sorted(frei or folger))
+
+    # --- the moments --------------------------------------------------------------------------
+
+    def _beantwortet(self, sendung: Sendung) -> None:
+        """A node answers a client: a write's end; its confirmation if it was no error."""
+        n = sendung.nachricht
+        nummer = self._anfragen.get((n.dest, n.body.get("in_reply_to")))
+        schreiben = self._schreiben.pop(nummer, None) if nummer is not None else None
+        if schreiben is None or n.typ == "error":
+            return
+        ausloeser = self._bereit("bestaetigung")
+        if ausloeser is not None and ausloeser.wahl < 0.5 and schreiben.typ != "cas":
+            if "cas" in self._typen:
+                return  # this one waits for a confirmed cas: a result the node computed itself
+        self._stuerze("bestaetigung", schreiben.leader or schreiben.knoten)
+
+    def _dienst_antwortet(self, sendung: Sendung) -> None:
+        n, knoten = sendung.nachricht, sendung.nachricht.dest
+        if sendung.ursache is None:  # not for a client's write
+            return
+        if n.typ in _GESPEICHERT:
+            self._stuerze("bestaetigung", knoten)
+        elif n.typ == "acquire_ok":
+            self._halte_an(sendung, erst_beim_lesen=False)
+        elif n.typ == "read_ok" and (
+            self.lease is None
+            or (self.lease.halter == knoten and self.cluster.zeit.now < self.lease.bis)
+        ):
+            self._halte_an(sendung, erst_beim_lesen=True)
+
+    def _isoliere(self, art: str, *kandidaten: str) -> None:
+        cluster = self.cluster
+        if cluster.getrennt or len(cluster.ids) < 2:  # another partition is on
+            return
+        ausloeser = self._bereit(art)
+        if ausloeser is None:
+            return
+        k = kandidaten[int(ausloeser.wahl * len(kandidaten)) % len(kandidaten)]
+        beginn = cluster.zeit.now + 1
+        rest = tuple(x for x in cluster.ids if x != k)
+        self._ausloesen(
+            ausloeser,
+            [
+                Stoerung(beginn, "isoliere", seiten=((k,), rest), anlass=art),
+                Stoerung(self._ende(beginn, ausloeser), "heile", anlass=art),
+            ],
+        )
+
+    def _halte_an(self, sendung: Sendung, erst_beim_lesen: bool) -> None:
+        knoten, ankunft = sendung.nachricht.dest, sendung.ankunft
+        ausloeser = self._bereit("inhaber")
+        if ausloeser is None or ankunft is None or ankunft >= self.dauer:
+            return
+        if not self.cluster.laeuft(knoten):
+            return
+        if self.lease is not None and (ausloeser.wahl >= 0.5) != erst_beim_lesen:
+            return  # this one waits for the other moment: the lease, or a read under it
+        self._ausloesen(
+            ausloeser,
+            [
+                Stoerung(ankunft, "pause", knoten, anlass="inhaber"),
+                Stoerung(self._ende(ankunft, ausloeser), "weiter", knoten, anlass="inhaber"),
+            ],
+        )
+
+    def _stuerze(self, art: str, knoten: str) -> None:
+        ausloeser = self._bereit(art)
+        if ausloeser is None or not self.cluster.laeuft(knoten):
+            return
+        beginn = self.cluster.zeit.now + 1
+        ende = self._ende(beginn, ausloeser)
+        self._ausloesen(ausloeser, _absturz(beginn, ende, knoten, ausloeser.uhr, art))
+
+    # --- bookkeeping --------------------------------------------------------------------------
+
+    def _bereit(self, art: str) -> Ausloeser | None:
+        """The first trigger of ``art`` whose window is open now (and leaves a tick to act)."""
+        jetzt = self.cluster.zeit.now
+        for ausloeser in self.ausloeser:
+            if ausloeser.art == art and ausloeser.von <= jetzt < ausloeser.bis:
+                return ausloeser if jetzt + 1 < self.dauer else None
+        return None
+
+    def _ende(self, beginn: int, ausloeser: Ausloeser) -> int:
+        return min(beginn + ausloeser.laenge, self.dauer)
+
+    def _ausloesen(self, ausloeser: Ausloeser, stoerungen: list[Stoerung]) -> None:
+        self.ausloeser.remove(ausloeser)
+        zeit = self.cluster.zeit
+        for stoerung in stoerungen:
+            zeit.schedule_zuerst(stoerung.zeit - zeit.now, stoerung.anwenden, self.cluster)
+            self.ausgeloest.append(stoerung)

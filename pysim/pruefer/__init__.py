@@ -23,9 +23,12 @@ Eine Liste von Ereignissen (dicts) in Realzeit-Reihenfolge, wie bei Jepsen::
   Ein ``ok`` ohne ``value`` übernimmt für Schreibendes die Eingabe.
 - ``node`` (optional): der Knoten, der die Operation bediente (``broadcast`` braucht es bei
   ``read``; ``zaehler`` prüft das letzte Lesen je Knoten).
-- ``time`` (int >= 0): virtuelle Ticks, nie kleiner als beim Ereignis davor. Ereignisse im
-  selben Tick gelten als gleichzeitig: Eine Operation liegt nur dann vor einer anderen, wenn
-  sie in einem früheren Tick bestätigt war, als die andere begann.
+- ``time`` (int >= 0): virtuelle Ticks, nie kleiner als beim Ereignis davor; Urteile und
+  Kennzahlen nennen sie. Geordnet wird nach der Stelle in der Liste, nicht nach dem Tick: Die
+  Liste steht in der Reihenfolge, in der die Ereignisse geschahen, auch innerhalb eines Ticks
+  (wie Jepsens ``index``). Eine Operation liegt vor einer anderen, wenn ihr ``ok`` in der Liste
+  vor dem ``invoke`` der anderen steht. So sind die Operationen eines Prozesses immer
+  nacheinander, und nur Operationen verschiedener Prozesse überlappen sich.
 
 - ``client`` (optional, str): der Name dessen, der die Operation ausführt, wie ihn ein Bild
   zeigt (``pysim.cluster`` schreibt ``"c7"``). Steht er da, nennt ein Urteil ihn („Client c7“)

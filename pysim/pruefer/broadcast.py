@@ -109,18 +109,16 @@ def _erfunden(
     for r, werte in lesen:
         for v in sortiert(werte - gemeldet):
             kandidaten = sendungen.get(v, [])
-            if any(
-                b.typ != "fail" and r.ende is not None and b.beginn <= r.ende for b in kandidaten
-            ):
+            if any(b.typ != "fail" and b.begann_vor_ende(r) for b in kandidaten):
                 continue
             gemeldet.add(v)
             satz = f"{wer(r)} las bei Knoten {r.knoten} den Wert {wert(v)} ({zeiten(r)}), "
             fehl = [b for b in kandidaten if b.typ == "fail"]
             spaeter = [b for b in kandidaten if b.typ != "fail"]
             if spaeter:
-                satz += (
-                    f"dessen Broadcast ({wer(spaeter[0])}) erst bei t={spaeter[0].beginn} begann."
-                )
+                # Within the tick the read ended in, "later" is the history's order.
+                wann = "danach, ebenfalls bei" if spaeter[0].beginn == r.ende else "bei"
+                satz += f"dessen Broadcast ({wer(spaeter[0])}) erst {wann} t={spaeter[0].beginn} begann."
             elif fehl:
                 satz += (
                     f"obwohl sein Broadcast ({wer(fehl[0])}, {zeiten(fehl[0])}) fehlschlug (fail)."
@@ -157,7 +155,7 @@ def _sichtbar_nach(
     """Je Wert: Ticks vom Beginn des Broadcasts bis zum ersten Lesen, das ihn enthielt, beim
     letzten Knoten, der ihn sah."""
     zuerst: dict[tuple[Hashable, Hashable], int] = {}
-    for r, werte in sorted(lesen, key=lambda rw: (rw[0].ende or 0, rw[0].index)):
+    for r, werte in sorted(lesen, key=lambda rw: rw[0].index_ende or 0):
         for v in werte:
             zuerst.setdefault((r.knoten, v), r.ende or 0)
     ergebnis = {}

@@ -15,6 +15,11 @@ GENANNT = 8
 
 WIRKT = "Jede Operation wirkt in einem Augenblick zwischen ihrem Beginn und ihrer Bestätigung"
 
+#: Said when an order the verdict relies on falls within one tick.
+IM_SELBEN_TICK = (
+    "Auch im selben Tick gilt die Reihenfolge des Verlaufs: Die Bestätigung kam vor dem Beginn."
+)
+
 
 def erklaere(
     modell: Modell, grund: Grund, ops: Sequence[Operation], max_schritte: int
@@ -75,13 +80,15 @@ def _aufzaehlen(teile: Sequence[str], wort: str = "und", weitere: str = "weitere
 
 
 def _satz_schuldig(modell: Modell, c: Operation, andere: Sequence[Operation]) -> str:
-    vorher = sorted((w for w in andere if w.vor(c)), key=lambda w: (w.ende or 0, w.index))
-    zugleich = sorted((w for w in andere if not w.vor(c)), key=lambda w: (w.beginn, w.index))
+    vorher = sorted((w for w in andere if w.vor(c)), key=lambda w: w.index_ende or 0)
+    zugleich = sorted((w for w in andere if not w.vor(c)), key=lambda w: w.index)
     satz = f"{_op(modell, c)} lässt sich nicht einordnen ({zeiten(c)})."
     if vorher:
         war = "war" if len(vorher) == 1 else "waren"
         liste = _aufzaehlen([f"{_op(modell, w)} bei t={w.ende}" for w in vorher])
         satz += f" Es begann bei t={c.beginn}, nachdem {liste} bestätigt {war}."
+        if any(w.ende == c.beginn for w in vorher):
+            satz += f" {IM_SELBEN_TICK}"
     if zugleich:
         lief = "lief" if len(zugleich) == 1 else "liefen"
         satz += f" Gleichzeitig {lief} {_aufzaehlen([_mit_zeit(modell, w) for w in zugleich])}."
@@ -99,7 +106,7 @@ def _veraltet(
     _, u = modell.nachher(ueber)
     saetze = [_satz_schuldig(modell, c, [ueber])]
     if quellen:
-        letzte = max(quellen, key=lambda q: (q.ende or 0, q.index))
+        letzte = max(quellen, key=lambda q: q.index_ende or 0)
         davor = len(quellen) - 1
         anfang = ", davor vom Anfang" if v == modell.anfang else ""
         bevor = f"bevor {modell.beschreibe(ueber)} bei t={ueber.beginn} begann"
@@ -150,7 +157,7 @@ def _quellen(
             continue
         erklaert.add(v)
         schreiber = [w for w in alle if w is not leser and modell.schreibt(w) == (True, v)]
-        moeglich = [w for w in schreiber if w.typ != "fail" and w.beginn <= (leser.ende or 0)]
+        moeglich = [w for w in schreiber if w.typ != "fail" and w.begann_vor_ende(leser)]
         if moeglich:
             liste = _aufzaehlen([_mit_zeit(modell, w) for w in moeglich], "oder", "weiteren")
             saetze.append(_Quelle(f"Der Wert {wert(v)} stammt von {liste}.", moeglich, True))
@@ -159,7 +166,9 @@ def _quellen(
         spaeter = [w for w in schreiber if w.typ != "fail"]
         fehl = [w for w in schreiber if w.typ == "fail"]
         if spaeter:
-            satz += f" {_op(modell, spaeter[0])} begann erst bei t={spaeter[0].beginn}."
+            # Within the tick the read ended in, "later" is the history's order.
+            wann = "danach, ebenfalls bei" if spaeter[0].beginn == leser.ende else "bei"
+            satz += f" {_op(modell, spaeter[0])} begann erst {wann} t={spaeter[0].beginn}."
         if fehl:
             satz += (
                 f" {_mit_zeit(modell, fehl[0])} schlug fehl (fail) und hat deshalb nicht gewirkt."

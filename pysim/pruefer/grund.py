@@ -1,6 +1,6 @@
 """Der kleinste wahre Grund, warum ein Schlüssel nicht linearisierbar ist.
 
-1. Die häufigsten Fälle zuerst, direkt aus den Zeiten, ohne Suche: das erste bestätigte Lesen
+1. Die häufigsten Fälle zuerst, direkt aus der Reihenfolge des Verlaufs, ohne Suche: das erste bestätigte Lesen
    (oder cas), dessen Wert niemand geschrieben haben kann, oder das veraltet ist: Jede
    Operation, die den Wert schreiben konnte, war bestätigt, bevor eine andere Operation
    begann, nach der ein anderer Wert im Register stand (ein Schreiben, oder ein Lesen, das ihn
@@ -119,7 +119,8 @@ def _einfacher_grund(modell: Modell, ops: Sequence[Operation]) -> Grund | None:
     Wert vorfindet; ``None``, wenn es keins gibt.
 
     Wahr, weil: Ein Wert, den bis zum Ende des Lesens niemand zu schreiben begann (außer dem
-    Anfangszustand), kann nicht im Register stehen. Und veraltet: Jede Quelle war bestätigt,
+    Anfangszustand), kann nicht im Register stehen. „Bis“, „bevor“ und „nach“ meinen hier die
+    Stellen im Verlauf, nicht die Ticks. Und veraltet: Jede Quelle war bestätigt,
     bevor die Überschreibende begann, die war bestätigt, bevor das Lesen begann; in jeder
     passenden Reihenfolge wirkt sie nach allen Quellen und vor dem Lesen. Gleich nach ihr
     stand ein anderer Wert im Register, und danach schreibt niemand mehr den gelesenen. Der
@@ -132,21 +133,21 @@ def _einfacher_grund(modell: Modell, ops: Sequence[Operation]) -> Grund | None:
             schreiber.setdefault(v, []).append(w)
     # Confirmed operations after which the register's value is known; latest end first.
     sicher = sorted(
-        (o for o in ops if o.typ == "ok" and o.ende is not None and modell.nachher(o)[0]),
-        key=lambda o: (o.ende or 0, o.index),
+        (o for o in ops if o.typ == "ok" and o.index_ende is not None and modell.nachher(o)[0]),
+        key=lambda o: o.index_ende or 0,
         reverse=True,
     )
-    lesende = [c for c in ops if c.typ == "ok" and c.ende is not None and modell.liest(c)[0]]
-    for c in sorted(lesende, key=lambda c: (c.ende or 0, c.index)):
+    lesende = [c for c in ops if c.typ == "ok" and c.index_ende is not None and modell.liest(c)[0]]
+    for c in sorted(lesende, key=lambda c: c.index_ende or 0):
         _, v = modell.liest(c)
-        quellen = [w for w in schreiber.get(v, []) if w is not c and w.beginn <= (c.ende or 0)]
+        quellen = [w for w in schreiber.get(v, []) if w is not c and w.begann_vor_ende(c)]
         if not quellen and v != modell.anfang:
             return Grund(c)
         if any(q.typ != "ok" for q in quellen):
             continue  # an indeterminate writer may have acted at any later time
-        zuletzt = max((q.ende or 0 for q in quellen), default=-1)
+        zuletzt = max((q.index_ende or 0 for q in quellen), default=-1)
         ueber = next(
-            (o for o in sicher if o.vor(c) and o.beginn > zuletzt and modell.nachher(o)[1] != v),
+            (o for o in sicher if o.vor(c) and o.index > zuletzt and modell.nachher(o)[1] != v),
             None,
         )
         if ueber is not None:

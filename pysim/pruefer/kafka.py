@@ -20,7 +20,7 @@ angefragten Offset: Maelstroms Client fragt ab dem Offset nach dem zuletzt geles
 Dazu ein Offset mit zwei Nachrichten oder zwei sends, und eine Regel des Kurses, die
 Maelstrom nicht prüft: Die gespeicherte Position (Commit) eines Logs geht nie zurück. Ein
 list_committed_offsets meldet mindestens, was ein vorher bestätigter commit_offsets oder ein
-vorher beendetes list_committed_offsets zeigte. Ein bestätigter send, den (noch) kein poll
+vorher beendetes list_committed_offsets zeigte („vorher“: im Verlauf davor, auch im selben Tick). Ein bestätigter send, den (noch) kein poll
 las, ist kein Fehler: Maelstrom verlangt keine Aktualität; ``angaben["unbeobachtet"]``
 zählt sie.
 """
@@ -287,15 +287,16 @@ def _doppelt(sends: Mapping[Stelle, Sequence[tuple[Operation, Hashable]]]) -> li
 
 def _positionen(ops: Sequence[Operation]) -> list[Befund]:
     """Die gespeicherte Position eines Logs geht nie zurück (Regel des Kurses)."""
-    # Every confirmed commit and every answered list is a lower bound for lists begun later.
-    schranken: list[tuple[int, int, Hashable, int, Operation]] = []
+    # Every confirmed commit and every answered list is a lower bound for lists begun later
+    # (later in the history: within a tick too), ordered by where each was confirmed.
+    schranken: list[tuple[int, Hashable, int, Operation]] = []
     abfragen: list[tuple[Operation, list[Hashable], dict[Hashable, int]]] = []
     for op in ops:
         if op.typ != "ok":
             continue
         if op.f == "commit_offsets":
             for k, a in _offsets(op.eingabe, op.index, "Ein commit_offsets").items():
-                schranken.append((op.ende or 0, op.index, k, a, op))
+                schranken.append((op.index_ende or 0, k, a, op))
         elif op.f == "list_committed_offsets":
             if op.eingabe is not None and not isinstance(op.eingabe, list | tuple):
                 raise UngueltigerVerlauf(
@@ -307,14 +308,14 @@ def _positionen(ops: Sequence[Operation]) -> list[Befund]:
             gefragt = list(gemeldet) if op.eingabe is None else list(op.eingabe)
             abfragen.append((op, gefragt, gemeldet))
             for k, c in gemeldet.items():
-                schranken.append((op.ende or 0, op.index, k, c, op))
-    schranken.sort(key=lambda s: (s[0], s[1]))
+                schranken.append((op.index_ende or 0, k, c, op))
+    schranken.sort(key=lambda s: s[0])
     befunde = []
     hoechste: dict[Hashable, tuple[int, Operation]] = {}
     i = 0
-    for op, gefragt, gemeldet in sorted(abfragen, key=lambda a: (a[0].beginn, a[0].index)):
-        while i < len(schranken) and schranken[i][0] < op.beginn:
-            _, _, k, a, quelle = schranken[i]
+    for op, gefragt, gemeldet in sorted(abfragen, key=lambda a: a[0].index):
+        while i < len(schranken) and schranken[i][0] < op.index:
+            _, k, a, quelle = schranken[i]
             if k not in hoechste or a > hoechste[k][0]:
                 hoechste[k] = (a, quelle)
             i += 1

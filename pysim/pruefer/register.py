@@ -60,7 +60,8 @@ def aufgabe(op: Operation) -> Aufgabe | None:
         assert isinstance(op.eingabe, list | tuple)
         art = CAS if op.typ == "ok" else CAS_VIELLEICHT
         wirkung = (art, einfrieren(op.eingabe[0], op.index), einfrieren(op.eingabe[1], op.index))
-    return Aufgabe(op.beginn, op.ende if op.typ == "ok" else None, op.index, wirkung)
+    # Positions in the history, not ticks: the history's order is real time, within a tick too.
+    return Aufgabe(op.index, op.index_ende if op.typ == "ok" else None, op.index, wirkung)
 
 
 def gelockert(a: Aufgabe) -> Aufgabe | None:

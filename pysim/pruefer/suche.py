@@ -3,7 +3,8 @@
 Das Verfahren von Wing & Gong mit Lowes Gedächtnis („just-in-time linearization“), wie es
 Porcupine (github.com/anishathalye/porcupine, ``checker.go``, ``checkSingle``) umsetzt:
 
-- Aufrufe und Antworten stehen in einer doppelt verketteten Liste, nach Zeit geordnet.
+- Aufrufe und Antworten stehen in einer doppelt verketteten Liste, in der Reihenfolge des
+  Verlaufs (ihrer Stellen darin, nicht ihrer Ticks: auch ein Tick hat eine Reihenfolge).
 - Die Suche geht die Liste von vorn durch. Einen Aufruf versucht sie jetzt wirken zu lassen
   (das Modell sagt, ob das geht); gelingt es, nimmt sie ihn samt Antwort aus der Liste, merkt
   sich den Zustand davor auf einem Stapel und beginnt wieder vorn.
@@ -31,7 +32,10 @@ Schritt = Callable[[Hashable, Hashable], tuple[bool, Hashable]]
 class Aufgabe:
     """Eine Operation, wie die Suche sie sieht: ihr Zeitfenster und ihre Wirkung.
 
-    ``rang`` ordnet Aufgaben mit gleichen Zeiten fest (der Index im Verlauf).
+    ``beginn`` und ``ende`` sind Stellen im Verlauf (die Indizes von ``invoke`` und ``ok``),
+    keine Ticks: Keine zwei Ereignisse teilen eine Stelle, und die Stelle ordnet auch, was im
+    selben Tick geschah. ``ende=None``: ohne Bestätigung (wirkt irgendwann danach oder nie).
+    ``rang`` ordnet Aufgaben ohne Ende fest (der Index im Verlauf).
     """
 
     beginn: int
@@ -40,8 +44,7 @@ class Aufgabe:
     wirkung: Hashable
 
     def aufruf_stelle(self) -> tuple[float, int, int]:
-        """Wo der Aufruf in der Zeitordnung steht. Bei gleicher Zeit steht jeder Aufruf vor
-        jeder Antwort: Was im selben Tick geschah, gilt als gleichzeitig."""
+        """Wo der Aufruf in der Zeitordnung steht: seine Stelle im Verlauf."""
         return (self.beginn, 0, self.rang)
 
     def antwort_stelle(self) -> tuple[float, int, int]:

@@ -31,7 +31,8 @@ class UngueltigerVerlauf(UngueltigeEingabe):
 class Operation:
     """Eine Operation: ein ``invoke`` und sein Abschluss (``ok``, ``fail``, ``info``).
 
-    ``index`` und ``index_ende`` sind die Stellen der beiden Ereignisse im Verlauf;
+    ``index`` und ``index_ende`` sind die Stellen der beiden Ereignisse im Verlauf: Sie ordnen
+    Operationen in der Zeit. ``beginn`` und ``ende`` sind ihre Ticks, für Urteile und Kennzahlen.
     ``ende``/``index_ende`` sind ``None``, wenn nie ein Abschluss kam (dann ist ``typ``
     ``"info"``). ``eingabe`` ist das ``value`` des ``invoke``, ``ausgabe`` das des Abschlusses.
     """
@@ -65,10 +66,18 @@ class Operation:
     def vor(self, andere: Operation) -> bool:
         """War diese Operation bestätigt (``ok``), bevor ``andere`` begann?
 
-        Gleiche Zeit zählt als gleichzeitig: Was im selben Tick geschah, ordnet niemand. Eine
-        unbestimmte Operation liegt vor nichts: Sie kann auch später noch gewirkt haben.
+        Die Stelle im Verlauf entscheidet, nicht der Tick: Steht das ``ok`` vor dem ``invoke``
+        von ``andere``, liegt sie davor, auch im selben Tick (so folgen die Operationen eines
+        Prozesses aufeinander). Eine unbestimmte Operation liegt vor nichts: Sie kann auch
+        später noch gewirkt haben.
         """
-        return self.typ == "ok" and self.ende is not None and self.ende < andere.beginn
+        return self.typ == "ok" and self.index_ende is not None and self.index_ende < andere.index
+
+    def begann_vor_ende(self, andere: Operation) -> bool:
+        """Begann diese Operation, bevor ``andere`` bestätigt war (ihr ``invoke`` steht vor dem
+        Abschluss von ``andere``; ohne Abschluss: immer)? Nur dann kann sie gewirkt haben, bevor
+        ``andere`` endete."""
+        return andere.index_ende is None or self.index < andere.index_ende
 
 
 def operationen(verlauf: Sequence[Mapping[str, object]]) -> list[Operation]:

@@ -5,7 +5,8 @@
 
 Angelehnt an Maelstroms Prüfer (``src/maelstrom/workload/pn_counter.clj``): Das letzte Lesen
 jedes Knotens (``node``; ohne ``node``: jedes Prozesses), das ab ``geheilt`` begann, muss die Summe der Adds sein, die vor ihm bestätigt waren,
-plus eine beliebige Auswahl der übrigen, die vor seinem Ende begonnen hatten. Maelstrom
+plus eine beliebige Auswahl der übrigen, die vor seinem Ende begonnen hatten („vor“: im Verlauf
+davor, auch im selben Tick). Maelstrom
 zählt dort nur unbestimmte Adds; hier zählen auch bestätigte, die noch während des Lesens
 liefen (bei Maelstrom liest der Client erst, wenn alle Adds vorbei sind). Jedes andere Lesen
 darf zurückliegen (der Zähler ist nur schließlich konsistent), aber nie mehr zeigen, als bis
@@ -47,9 +48,7 @@ def zaehler(history: Sequence[Mapping[str, object]], *, geheilt: int | None = No
     befunde = []
     for r in lesen:
         sicher = [a for a in wirksam if a.typ == "ok" and a.vor(r)]
-        unsicher = [
-            a for a in wirksam if not (a.typ == "ok" and a.vor(r)) and a.beginn <= (r.ende or 0)
-        ]
+        unsicher = [a for a in wirksam if not (a.typ == "ok" and a.vor(r)) and a.begann_vor_ende(r)]
         basis = sum(zahl[a.index] for a in sicher)
         extra = [zahl[a.index] for a in unsicher]
         if letzte.get(r.prozess if r.knoten is None else r.knoten) is r:

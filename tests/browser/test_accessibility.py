@@ -1,8 +1,10 @@
 """Accessibility (issue 17): axe-core on every page, and the whole journey by keyboard.
 
 The audit runs axe-core (npm, pinned) on every page of the built site in both colour
-schemes at a desktop and a phone width, after the course's blocks have mounted, and
-fails on any serious or critical violation. The keyboard tests walk a cell, a console,
+schemes at a desktop and a phone width (what each view leaves out, and why:
+``tests/browser/axe.py``, ``views``), after the course's blocks have mounted, and fails
+on any serious or critical violation: the light scheme in tests/browser/test_every_page.py,
+which opens every page anyway, the dark scheme here. The keyboard tests walk a cell, a console,
 each exercise kind and the footer navigation without a mouse.
 """
 
@@ -22,71 +24,84 @@ from tests.browser.pages import FIRST_STEPS, PHONE, Cell, Console, pages_of
 pytestmark = pytest.mark.browser
 
 
-#: The widths the audit sees every page at: a desktop, and a phone.
-WIDTHS = (1280, 390)
-#: The stylesheet that colours the course's blocks.
-COURSE_CSS = Path(__file__).resolve().parents[2] / "docs" / "assets" / "lessonkit.css"
+def test_what_the_audit_leaves_out_is_measured_elsewhere() -> None:
+    # Should the course colour by width, the phone view must measure contrast again;
+    # should a scheme change more than colours, the dark view must audit every rule.
+    assert not axe.colours_by_width(), axe.colours_by_width()
+    assert not axe.scheme_rules_beyond_colours(), axe.scheme_rules_beyond_colours()
+    wrong = '[data-md-color-scheme="slate"] .lk-cell { --lk-x: red; display: none }'
+    assert axe.scheme_rules_beyond_colours(wrong) == [
+        '[data-md-color-scheme="slate"] .lk-cell { display: none }'
+    ]
+    assert axe.scheme_rules_beyond_colours("@media (prefers-color-scheme: dark) { a { --x: 1 } }")
+    assert axe.views("dark", whole=True) == [(1280, {}), (390, {})]
+    assert axe.views("light") == [(1280, {}), (390, {"without": ("color-contrast",)})]
 
 
-def colours_by_width() -> list[str]:
-    """The course stylesheet's media queries that depend on the viewport's width."""
-    return re.findall(r"@media[^{]*width[^{]*", COURSE_CSS.read_text())
-
-
-def without_at(path: str, width: int) -> tuple[str, ...]:
-    """The rules left out of a page's audit at ``width``: at the phone's width, colour
-    contrast is checked on the start page only. Contrast depends on an element's colours
-    and what lies behind it, and no colour of the course changes with the width (the
-    course's stylesheet has no width query, ``colours_by_width``; Material's palette is
-    one per scheme), so the desktop pass has measured every page's text already; the
-    rule is nearly all of an audit's time."""
-    return ("color-contrast",) if width != WIDTHS[0] and path != "" else ()
-
-
-def settled(page: Page) -> bool:
-    """No colour or layout still in a CSS transition (axe would measure a link halfway
-    from one colour to the next)."""
-    return page.evaluate("() => !document.getAnimations().some((a) => a instanceof CSSTransition)")
+def rules_named(report: str) -> set[str]:
+    """The rules a part of ``axe.audit``'s report names (``describe``'s unindented lines)."""
+    return {line.split(" (")[0] for line in report.splitlines()[1:] if not line.startswith(" ")}
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_axe_finds_no_serious_violation_on_any_page(
-    browser: Any, built_site: Path, site_url: str, scheme: str
+def test_each_view_finds_what_it_audits(browser: Any, site_url: str, scheme: str) -> None:
+    # Planted: grey text on grey (a contrast violation) and a button without a name.
+    context = browser.new_context(
+        viewport={"width": axe.WIDTHS[0], "height": 900}, color_scheme=scheme
+    )
+    axe.install(context)
+    try:
+        page = context.new_page()
+        page.goto(site_url + FIRST_STEPS)
+        axe.wait_mounted(page)
+        page.evaluate(
+            """() => {
+                const text = document.createElement("p");
+                text.textContent = "kaum lesbar";
+                Object.assign(text.style, { color: "#777", background: "#888" });
+                document.querySelector("article").prepend(text, document.createElement("button"));
+            }"""
+        )
+        report = axe.audit(page, scheme, name="probe")
+        # Each part: its view's head line, then one line per rule (indented: its nodes).
+        views = {part.splitlines()[0]: rules_named(part) for part in report}
+        if scheme == "light":  # every rule on the desktop, all but contrast on the phone
+            assert views == {
+                "== probe (light, 1280 px)": {"color-contrast", "button-name"},
+                "== probe (light, 390 px)": {"button-name"},
+            }
+        else:  # the colour rules, on the desktop
+            assert views == {"== probe (dark, 1280 px)": {"color-contrast"}}
+        whole = axe.audit(page, scheme, whole=True, name="probe")
+        assert [rules_named(part) >= {"color-contrast", "button-name"} for part in whole] == [
+            True,
+            True,
+        ]
+    finally:
+        context.close()
+
+
+def test_axe_finds_no_serious_violation_on_any_page_in_the_dark_scheme(
+    browser: Any, built_site: Path, site_url: str
 ) -> None:
-    # Each page is loaded once per colour scheme and audited at both widths: the phone
-    # layout comes from the resized viewport (Material's layout is media queries, its
-    # script follows the viewport), so the page and its Python start are not paid twice.
-    context = browser.new_context(viewport={"width": WIDTHS[0], "height": 900}, color_scheme=scheme)
+    # The light scheme is audited where every page is opened anyway, in
+    # tests/browser/test_every_page.py; here each page once more, in the dark scheme.
+    context = browser.new_context(
+        viewport={"width": axe.WIDTHS[0], "height": 900}, color_scheme="dark"
+    )
     axe.install(context)
     page = context.new_page()
     page.set_default_timeout(60_000)
     paths = pages_of(built_site)
     assert len(paths) >= 9, paths
     assert "" in paths  # the start page, audited whole at every width
-    # Should the course colour by width, the phone pass must measure contrast again.
-    assert not colours_by_width(), colours_by_width()
     report = []
     try:
         for path in paths:
-            page.set_viewport_size({"width": WIDTHS[0], "height": 900})
+            page.set_viewport_size({"width": axe.WIDTHS[0], "height": 900})
             page.goto(site_url + path)
             axe.wait_mounted(page)
-            for width in WIDTHS:
-                if width != WIDTHS[0]:
-                    page.set_viewport_size({"width": width, "height": 900})
-                    assert page.evaluate("() => window.innerWidth") == width
-                # The layout is the width's: Material's menu button shows below 1220 px.
-                menu = page.locator('label.md-header__button[for="__drawer"]')
-                assert menu.is_visible() == (width < 1220), (path, width)
-                while not settled(page):
-                    page.wait_for_timeout(100)
-                without = without_at(path, width)
-                found = axe.violations(page, without=without)
-                if found:  # a page still settling (theme script, a transition): look once more
-                    page.wait_for_timeout(1000)
-                    found = axe.violations(page, without=without)
-                if found:
-                    report.append(f"== /{path} ({scheme}, {width} px)\n{axe.describe(found)}")
+            report += axe.audit(page, "dark", whole=path == "", name=f"/{path}")
     finally:
         context.close()
     assert not report, "\n".join(report)

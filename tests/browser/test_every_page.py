@@ -1,8 +1,10 @@
 """Every page of the built site, opened in one browser context (its cache shared, as a
 reader's): the page loads and its script mounts every block, no request leaves
 127.0.0.1, nothing is logged as an error, Python answers where the page has cells,
-consoles or exercises, and at a phone's width neither the page nor a picture (in a cell's
-output or a console) is wider than the screen.
+consoles or exercises, axe-core finds no serious violation in the light scheme (at a
+desktop's and a phone's width: ``tests/browser/axe.py``; the dark scheme:
+test_accessibility.py), and at a phone's width neither the page nor a picture (in a
+cell's output or a console) is wider than the screen.
 
 What a page's blocks claim is checked without a browser (tests/test_lesson_pages.py);
 each block kind's behaviour in the browser is tested once (test_cells.py,
@@ -18,6 +20,7 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import Browser, BrowserContext, expect
 
+from tests.browser import axe
 from tests.browser.pages import (
     PHONE,
     assert_fits_a_phone,
@@ -54,8 +57,11 @@ class Requests:
 @pytest.fixture(scope="module")
 def shared(browser: Browser, site_url: str) -> Iterator[tuple[BrowserContext, Requests]]:
     """One desktop-sized context for every page of this module, recording its requests."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context = browser.new_context(
+        viewport={"width": axe.WIDTHS[0], "height": 900}, color_scheme="light"
+    )
     context.set_default_timeout(60_000)
+    axe.install(context)
     requests = Requests()
     context.on("request", lambda request: requests.urls.append(request.url))
     yield context, requests
@@ -67,7 +73,7 @@ def test_the_pages_tested_are_the_built_sites_pages(built_site: Path) -> None:
 
 
 @pytest.mark.parametrize("path", PAGES, ids=lambda path: path.rstrip("/") or "start")
-def test_a_page_loads_cleanly_python_answers_and_it_fits_a_phone(
+def test_a_page_loads_cleanly_python_answers_axe_finds_nothing_serious_and_it_fits_a_phone(
     shared: tuple[BrowserContext, Requests], site_url: str, path: str
 ) -> None:
     context, requests = shared
@@ -84,6 +90,9 @@ def test_a_page_loads_cleanly_python_answers_and_it_fits_a_phone(
         expect(page.locator(f":is({BLOCKS}):not([data-lk-mounted])")).to_have_count(0)
         if page.locator(PYTHON_BLOCKS).count():
             assert python_value(page, "6 * 7") == "42"
+        axe.wait_mounted(page)
+        # The start page whole at both widths (axe.views); its report is asserted last.
+        report = axe.audit(page, "light", whole=path == "", name=f"/{path}")
         page.set_viewport_size(PHONE)
         if page.locator(PICTURES).count():
             assert_fits_a_phone(page, PICTURES)
@@ -91,5 +100,6 @@ def test_a_page_loads_cleanly_python_answers_and_it_fits_a_phone(
         assert width <= PHONE["width"], width
         assert errors == []
         assert requests.foreign() == []
+        assert not report, "\n".join(report)
     finally:
         page.close()

@@ -261,3 +261,23 @@ def test_a_late_partition_is_named_on_the_page_and_outlasts_the_load() -> None:
     run = vorgabe.laufe(klasse, 1)
     assert run.geheilt > vorgabe.dauer
     assert run.stoerungen[-1].art == "heile" and run.stoerungen[-1].zeit == run.geheilt
+
+
+def test_the_page_names_targeted_faults_and_that_faults_last_until_the_load_ends() -> None:
+    from lessonkit import challenges
+
+    register = challenges.vorgabe_aus_optionen(
+        {"last": "lin-kv", "stoerungen": "isolation, leader, follower"}
+    ).beschreibung()
+    assert "3 Störungen (isolation, leader, follower) bis zum Ende der Last" in register
+    assert "leader isoliert den Leader, während ein Schreiben unterwegs ist" in register
+    assert "follower isoliert einen Follower" in register
+    lease = challenges.vorgabe_aus_optionen(
+        {"last": "lease-kv", "stoerungen": "pause, inhaber"}
+    ).beschreibung()
+    assert "inhaber hält den Inhaber der Lease zwischen Prüfen und Schreiben an" in lease
+    ids = challenges.vorgabe_aus_optionen(
+        {"last": "unique-ids", "stoerungen": "absturz, uhr"}
+    ).beschreibung()
+    assert "nach einem Absturz geht die Uhr des Knotens nach" in ids
+    assert "bis zum Ende" not in challenges.Vorgabe("echo").beschreibung()

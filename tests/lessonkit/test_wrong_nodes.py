@@ -60,4 +60,6 @@ def test_a_wrong_node_loads_and_runs_without_a_handler_error(node: WrongNode) ->
     stage = STAGES[node.challenges[0]]
     run = stage.vorgabe.laufe(klasse, 1)
     assert not run.fehler, [str(f) for f in run.fehler]
-    assert any(e["type"] == "ok" for e in run.geschichte), "no operation succeeded"
+    # Some reply came back: an ok, or an answer the client judged (an error or a wrong shape).
+    answered = [e for e in run.geschichte if e["type"] == "ok" or "error" in e]
+    assert answered, "no operation got a reply"

@@ -103,6 +103,55 @@ def klasse(quelle: str) -> type[Knoten]:
     )
 
 
+#: A G-counter that tells the others its state only when an add arrives (lesson 11, Übung 4).
+NUR_BEI_ADD = klasse(
+    """
+class NurBeiAdd(Knoten):
+    def beim_start(self):
+        self.stand = {}
+
+    def bei_add(self, n):
+        self.stand[self.id] = self.stand.get(self.id, 0) + n["delta"]
+        self.antworte(n, {"type": "add_ok"})
+        for k in self.knoten:
+            if k != self.id:
+                self.sende(k, {"type": "stand", "stand": dict(self.stand)})
+
+    def bei_stand(self, n):
+        for k, wert in n["stand"].items():
+            self.stand[k] = max(self.stand.get(k, 0), wert)
+
+    def bei_read(self, n):
+        self.antworte(n, {"type": "read_ok", "value": sum(self.stand.values())})
+"""
+)
+#: The same counter, but it sends its state every 5 ticks (the lesson's solution).
+ALLE_5_TICKS = klasse(
+    """
+class Verbreiter(Knoten):
+    def beim_start(self):
+        self.stand = {}
+        self.alle(5, self.verbreite)
+
+    def verbreite(self):
+        for k in self.knoten:
+            if k != self.id:
+                self.sende(k, {"type": "stand", "stand": dict(self.stand)})
+
+    def bei_add(self, n):
+        self.stand[self.id] = self.stand.get(self.id, 0) + n["delta"]
+        self.antworte(n, {"type": "add_ok"})
+
+    def bei_stand(self, n):
+        for k, wert in n["stand"].items():
+            self.stand[k] = max(self.stand.get(k, 0), wert)
+
+    def bei_read(self, n):
+        self.antworte(n, {"type": "read_ok", "value": sum(self.stand.values())})
+"""
+)
+
+
 class Endlos(Knoten):
     """A handler that never ends; catching ``Exception`` does not swallow the loop budget."""
 

@@ -26,7 +26,14 @@ from pysim.cluster import (
 )
 from pysim.cluster.stoerungen import FENSTER, NACHLAUF, als_text
 from pysim.fehler import UngueltigeEingabe
-from tests.pysim.knoten_beispiele import MIT_WIEDERHOLUNG, WEITERSAGER, Endlos, klasse
+from tests.pysim.knoten_beispiele import (
+    ALLE_5_TICKS,
+    MIT_WIEDERHOLUNG,
+    NUR_BEI_ADD,
+    WEITERSAGER,
+    Endlos,
+    klasse,
+)
 
 
 class EchoKnoten(Knoten):
@@ -130,7 +137,7 @@ def test_a_crash_loses_memory_and_keeps_the_store() -> None:
 class Wecker(Knoten):
     def beim_start(self) -> None:
         self.geweckt: list[tuple[int, int]] = []
-        self.spaeter(5, lambda: self.geweckt.append((self._cluster.zeit.now, self.uhr())))
+        self.spaeter(5, lambda: self.geweckt.append((self.uhr(), self.uhr())))
 
 
 def test_a_pause_delays_timers_and_deliveries_until_it_ends() -> None:
@@ -283,7 +290,7 @@ def test_a_fault_plan_survives_its_text_and_everything_heals(seed: int, arten: l
     assert plan_aus_text(als_text(plan), ids) == sorted(plan, key=lambda s: s.zeit)
     assert all(20 <= s.zeit for s in plan)
     # Only a nachlauf partition outlasts the load: it heals NACHLAUF ticks after its end.
-    spaet = [s for s in plan if s.zeit > 180]
+    spaet = [s for s in plan if s.zeit > 200]
     assert spaet == ([Stoerung(200 + NACHLAUF, "heile")] if "nachlauf" in arten else [])
     offen = {s.knoten for s in plan if s.art in ("absturz", "pause")} - {
         s.knoten for s in plan if s.art in ("neustart", "weiter")
@@ -291,63 +298,10 @@ def test_a_fault_plan_survives_its_text_and_everything_heals(seed: int, arten: l
     assert offen == set()
 
 
-#: A G-counter that tells the others its state only when an add arrives (lesson 11, Übung 4).
-NUR_BEI_ADD = klasse(
-    """
-class NurBeiAdd(Knoten):
-    def beim_start(self):
-        self.stand = {}
-
-    def bei_add(self, n):
-        self.stand[self.id] = self.stand.get(self.id, 0) + n["delta"]
-        self.antworte(n, {"type": "add_ok"})
-        for k in self.knoten:
-            if k != self.id:
-                self.sende(k, {"type": "stand", "stand": dict(self.stand)})
-
-    def bei_stand(self, n):
-        for k, wert in n["stand"].items():
-            self.stand[k] = max(self.stand.get(k, 0), wert)
-
-    def bei_read(self, n):
-        self.antworte(n, {"type": "read_ok", "value": sum(self.stand.values())})
-"""
-)
-#: The same counter, but it sends its state every 5 ticks (the lesson's solution).
-ALLE_5_TICKS = klasse(
-    """
-class Verbreiter(Knoten):
-    def beim_start(self):
-        self.stand = {}
-        self.alle(5, self.verbreite)
-
-    def verbreite(self):
-        for k in self.knoten:
-            if k != self.id:
-                self.sende(k, {"type": "stand", "stand": dict(self.stand)})
-
-    def bei_add(self, n):
-        self.stand[self.id] = self.stand.get(self.id, 0) + n["delta"]
-        self.antworte(n, {"type": "add_ok"})
-
-    def bei_stand(self, n):
-        for k, wert in n["stand"].items():
-            self.stand[k] = max(self.stand.get(k, 0), wert)
-
-    def bei_read(self, n):
-        self.antworte(n, {"type": "read_ok", "value": sum(self.stand.values())})
-"""
-)
-
-
 @pytest.mark.parametrize("seed", range(1, 6))
 def test_a_partition_that_outlasts_the_load_catches_a_counter_that_only_sends_on_add(
     seed: int,
 ) -> None:
-    # Without nachlauf every partition heals while adds still arrive, and each add carries the
-    # whole state across: the counter passes, though it would never converge after the last one.
-    teilung = lauf(NUR_BEI_ADD, Zaehler(), seed=seed, stoerungen="zufall", arten=["teilung"])
-    assert teilung.last.pruefe(teilung).ok
     spaet = lauf(
         NUR_BEI_ADD, Zaehler(), seed=seed, stoerungen="zufall", arten=["teilung", "nachlauf"]
     )

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from tests.pyodide import PyodideRunner, run_natively
-from tests.pysim.knoten_beispiele import WEITERSAGER
+from tests.pysim.knoten_beispiele import LEASE_MIT_TOKEN, WEITERSAGER
 
 LAUF_VORLAGE = """
 import hashlib, json
@@ -51,6 +51,43 @@ def test_a_cluster_run_is_the_same_in_cpython_and_pyodide(pyodide: PyodideRunner
     [ours] = run_natively(cells)
     assert ours["error"] is None, ours["error"]
     assert theirs == ours
+
+
+GEZIELT = (
+    """
+import hashlib, json
+from pysim.cluster import FehlerAntwort, KeineAntwort, Knoten, LeaseRegister, lauf
+from pysim.cluster.lauf import lauf_aus_kennung
+"""
+    + LEASE_MIT_TOKEN
+    + """
+erster = lauf(LeaseKnoten, LeaseRegister(), seed=4, stoerungen="zufall",
+              arten=("inhaber", "bestaetigung", "pause", "uhr", "absturz"))
+wieder = lauf_aus_kennung(LeaseKnoten, LeaseRegister(), erster.kennung)
+print(erster.kennung)
+print(wieder.geschichte == erster.geschichte, erster.last.pruefe(erster).ok)
+print(hashlib.sha256(json.dumps(erster.geschichte).encode()).hexdigest())
+try:
+    erster.cluster._plaetze["n1"].instanz._netz.cluster
+except AttributeError as e:
+    print(str(e)[:60])
+"""
+)
+
+
+@pytest.mark.pyodide
+def test_targeted_faults_and_the_node_s_gate_are_the_same_in_pyodide(
+    pyodide: PyodideRunner,
+) -> None:
+    cells = [{"session": "g", "code": GEZIELT, "label": "gezielt"}]
+    [theirs] = pyodide.run([{"name": "gezielt", "cells": cells}])["pages"][0]["results"]
+    [ours] = run_natively(cells)
+    assert ours["error"] is None, ours["error"]
+    assert theirs == ours
+    text = "".join(chunk for _, chunk in ours["output"])
+    assert "@inhaber" in text or "@bestaetigung" in text
+    assert "True True" in text
+    assert "Ein Knoten sieht den Cluster nur durch seine eigenen" in text
 
 
 ENDLOS = """

@@ -87,12 +87,13 @@ def test_gleichzeitige_operationen_sind_in_ordnung() -> None:
     assert u.erklaerung.startswith("Linearisierbar: 5 Operationen lassen sich so ordnen")
 
 
-def test_gleicher_tick_gilt_als_gleichzeitig() -> None:
-    # The write is confirmed at t=5 and the read begins at t=5: nobody orders them.
+def test_im_selben_tick_ordnet_die_stelle_im_verlauf() -> None:
+    # The write is confirmed at t=5, then the read begins at t=5: the history orders them.
     h = verlauf(op(1, "write", 1, 0, 5), op(2, "read", None, 5, 6))
-    assert linearisierbar(h).ok
-    h = verlauf(op(1, "write", 1, 0, 5), op(2, "read", None, 6, 7))
+    assert [e["type"] for e in h] == ["invoke", "ok", "invoke", "ok"]
     assert not linearisierbar(h).ok
+    # The read began before the confirmation, in the same tick: they overlap.
+    assert linearisierbar([h[0], h[2], h[1], h[3]]).ok
 
 
 def test_unbestimmtes_schreiben_kann_wirken_oder_nicht() -> None:
