@@ -51,9 +51,11 @@ elif data["type"] == "herausforderung":
     for code in (data["loesung"], data["start"]):
         klasse, error = await challenges.load_node(code)
         seeds = []
-        for seed in range(1, vorgabe.seeds + 1):  # as the page's Prüfen: every seed
+        for seed in range(1, vorgabe.seeds + 1):  # as the page's Prüfen: to the first failure
             o = challenges.seed_outcome(klasse, vorgabe, seed, data["pruefung"])
             seeds.append([o["seed"], o["ok"], o["urteil"], o["kennung"], len(o["svg"])])
+            if not o["ok"]:
+                break
         ok = error is None and all(s[1] for s in seeds)
         print(json.dumps(dict(ok=ok, error=error, seeds=seeds), ensure_ascii=False))
 """
