@@ -204,8 +204,34 @@ async def messen(faelle):
 ALLE = False
 
 
+def latest_failing(challenge: Any) -> tuple[int, str] | None:
+    """The page's ``fehlversuch`` of ``challenge`` that fails latest within its seeds (CPython):
+    the slowest verdict a wrong node gets on that page."""
+    from lessonkit import challenges
+    from lessonkit.execute import run_sync
+    from pysim.cluster import LaufAbgebrochen
+
+    latest: tuple[int, str] | None = None
+    for attempt in challenge.fehlversuche:
+        klasse, _ = run_sync(lambda code=attempt.text: challenges.load_node(code))
+        if klasse is None:
+            continue
+        for seed in range(1, challenge.vorgabe.seeds + 1):
+            try:
+                run = challenge.vorgabe.laufe(klasse, seed)
+                ok = all(t.ok for t in challenges.judge(run, challenge.vorgabe, challenge.pruefung))
+            except LaufAbgebrochen:
+                ok = False
+            if not ok:
+                if latest is None or seed > latest[0]:
+                    latest = (seed, attempt.text)
+                break
+    return latest
+
+
 def speed_cases(only: set[str] | None) -> list[tuple[str, str, dict[str, Any], str]]:
-    """(name, code, vorgabe, pruefung): each stage's solution and starting code, and a flood."""
+    """(name, code, vorgabe, pruefung): each stage's solution, starting code and the page's
+    wrong node that fails latest (when it fails after seed 1), and a flood."""
     from tests.lessonkit.wrong_nodes import page_challenges
 
     cases = []
@@ -220,6 +246,10 @@ def speed_cases(only: set[str] | None) -> list[tuple[str, str, dict[str, Any], s
         spec = challenge.vorgabe.als_dict()
         cases.append((f"{challenge.id}: Lösung", challenge.loesung, spec, challenge.pruefung))
         cases.append((f"{challenge.id}: Startcode", challenge.start, spec, challenge.pruefung))
+        latest = latest_failing(challenge)
+        if latest is not None and latest[0] > 1:
+            name = f"{challenge.id}: Fehlversuch (Seed {latest[0]})"
+            cases.append((name, latest[1], spec, challenge.pruefung))
     if flood is not None:
         cases.append(flood)
     return cases
