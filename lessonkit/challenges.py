@@ -89,9 +89,15 @@ class Vorgabe:
 
     def beschreibung(self) -> str:
         """In German, for the page: what the node is run under."""
-        arten = [art for art in self.stoerungen if art != "nachlauf"] or ["teilung"]
+        gezogen = [art for art in self.stoerungen if art != "nachlauf"] or ["teilung"]
+        # A kind listed twice is drawn twice as often (``zufaelliger_nemesis`` draws from the list).
+        arten = list(dict.fromkeys(gezogen))
+        genannt = [
+            art if gezogen.count(art) == 1 else f"{art} ({gezogen.count(art)}-mal so oft)"
+            for art in arten
+        ]
         stoerungen = (
-            f"je Lauf {self.anzahl_stoerungen} Störungen ({', '.join(arten)})"
+            f"je Lauf {self.anzahl_stoerungen} Störungen ({', '.join(genannt)})"
             if self.stoerungen
             else "ohne Störungen"
         )

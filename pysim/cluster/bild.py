@@ -140,8 +140,13 @@ def raumzeit(lauf: Lauf, zeugen: Iterable[int] = (), titel: str = "") -> Bild:
         f"{len(teilungen)} Netzpartitionen, {sum(1 for e in cluster.ereignisse if e.art == 'absturz')} Abstürze, "
         f"{sum(1 for e in cluster.ereignisse if e.art == 'pause')} Pausen"
     )
+    verluste = sum(1 for e in cluster.ereignisse if e.art == "verlust")
+    if verluste:
+        beschreibung += f", {verluste}-mal verlorene Antworten eines Dienstes"
     gezielt = sum(
-        1 for e in cluster.ereignisse if e.anlass and e.art in ("teilung", "absturz", "pause")
+        1
+        for e in cluster.ereignisse
+        if e.anlass and e.art in ("teilung", "absturz", "pause", "verlust")
     )
     beschreibung += f", davon {gezielt} gezielt." if gezielt else "."
     z = Zeichnung(breite, hoehe, titel or f"Raum-Zeit-Bild des Laufs {lauf.kennung}", beschreibung)

@@ -114,7 +114,7 @@ class Ereignis:
     """Etwas, das der Nemesis tat oder ein Knoten notierte (für Bild und Protokoll)."""
 
     zeit: int
-    art: str  # "absturz", "neustart", "pause", "weiter", "teilung", "heilung", "uhr", "notiz"
+    art: str  # "absturz", "neustart", "pause", "weiter", "teilung", "heilung", "uhr", "verlust", "notiz"
     knoten: tuple[str, ...]
     text: str
     #: Why the nemesis chose it, for a targeted fault (``stoerungen.ANLASS``), else "".
@@ -189,6 +189,7 @@ class Cluster:
         self._clients: set[str] = set()
         self._bekannt: set[str] = set(self._plaetze)
         self.getrennt: set[tuple[str, str]] = set()  # (from, to) pairs the receiver drops
+        self._verliert: dict[str, int] = {}  # node -> the tick its services' replies are lost
         self.sendungen: list[Sendung] = []
         self.fehler: list[HandlerFehler] = []
         self.ereignisse: list[Ereignis] = []
@@ -269,6 +270,13 @@ class Cluster:
         if (nachricht.src, nachricht.dest) in self.getrennt:
             sendung.schicksal = GETRENNT
             return
+        if (
+            self._verliert.get(nachricht.dest) == self.zeit.now
+            and nachricht.src in self._empfaenger
+        ):
+            if not self._ist_client(nachricht.src):  # a service's reply, lost (``verliere``)
+                sendung.schicksal = VERLOREN
+                return
         platz = self._plaetze.get(nachricht.dest)
         if platz is None:
             sendung.schicksal = ZUGESTELLT
@@ -536,6 +544,20 @@ class Cluster:
         beschreibung = " | ".join(" ".join(sorted(g)) for g in gruppen)
         self.ereignisse.append(
             Ereignis(self.zeit.now, "teilung", tuple(self.ids), f"Netz geteilt: {beschreibung}")
+        )
+
+    def verliere_dienstantworten(self, knoten: str) -> None:
+        """Was ein Dienst ``knoten`` geschickt hat und in diesem Tick ankäme, geht verloren
+        (eine Verbindung, die abreißt, nachdem der Dienst die Anfrage bearbeitet hat)."""
+        self._platz(knoten)
+        self._verliert[knoten] = self.zeit.now
+        self.ereignisse.append(
+            Ereignis(
+                self.zeit.now,
+                "verlust",
+                (knoten,),
+                f"Antworten eines Dienstes an {knoten} gehen verloren",
+            )
         )
 
     def heile(self) -> None:

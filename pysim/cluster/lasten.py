@@ -274,24 +274,48 @@ class LeaseRegister(Register):
     """Dieselben Operationen wie ``Register``, aber die Knoten halten die Werte nicht selbst:
     Sie dürfen den Lock-Service ``lease`` und den Storage ``fence-kv`` fragen (``read`` und
     ``write``, kein ``cas``). Ein ``cas`` wird so zu Lesen und Schreiben, und dazwischen darf
-    kein anderer Knoten schreiben (Kleppmanns Beispiel: eine Datei lesen, ändern, schreiben)."""
+    kein anderer Knoten schreiben (Kleppmanns Beispiel: eine Datei lesen, ändern, schreiben).
+
+    Die Clients lesen, ändern und schreiben zurück: Die erste Operation von ``c1`` schreibt 0,
+    und ein ``cas`` erwartet als ``from`` den Wert, den zuletzt ein Client sah (gelesen,
+    geschrieben oder per ``cas`` gesetzt), und setzt den nächsten (``from + 1`` modulo 3). So
+    erwarten zwei ``cas``, die zugleich laufen, meist denselben Wert, und ein verlorenes Update
+    fällt auf."""
 
     name = "lease-kv"
     abstand = 1
 
     def __init__(self, schluessel: int = 1) -> None:
         super().__init__(schluessel, dienste=("lease", "fence-kv"))
+        #: The value a client saw last, per key (one instance serves every run: ``vorbereiten``).
+        self._gesehen: dict[Any, Any] = {}
 
     def operation(self, zufall: random.Random, nummer: int) -> tuple[str, Any, Any]:
         # Mostly cas on few values: a lost update between two writers shows up often.
         key = zufall.randrange(self.schluessel)
         wahl = zufall.random()
+        if nummer == 0:
+            return "write", key, 0
         if wahl < 0.3:
             return "read", key, None
         if wahl < 0.5:
             return "write", key, zufall.randint(0, 2)
-        von = zufall.randint(0, 2)
+        von = zufall.randint(0, 2)  # until a client has seen a value
         return "cas", key, [von, (von + 1) % 3]
+
+    def vorbereiten(self, cluster: Cluster, senden: Callable[[str, dict[str, Any]], None]) -> None:
+        self._gesehen = {}
+
+    def beim_aufruf(self, f: str, key: Any, value: Any) -> Any:
+        if f == "cas" and key in self._gesehen:
+            von = self._gesehen[key]
+            return [von, (von + 1) % 3]
+        return value
+
+    def ergebnis(self, f: str, key: Any, value: Any, antwort: dict[str, Any]) -> Any:
+        wert = super().ergebnis(f, key, value, antwort)
+        self._gesehen[key] = wert[1] if f == "cas" else wert
+        return wert
 
 
 class KafkaLog(Last):
@@ -505,12 +529,7 @@ class Clients:
                     [code, nachricht.body.get("text", "")],
                 )
             return
-        wert = self.last.ergebnis(
-            event["f"],
-            event["key"],
-            offen.geplant.value if offen.geplant else event["value"],
-            nachricht.body,
-        )
+        wert = self.last.ergebnis(event["f"], event["key"], event["value"], nachricht.body)
         self._ende(client, msg_id, "ok", wert)
 
     def _abgelaufen(self, client: int, msg_id: int) -> None:

@@ -4,7 +4,8 @@ Eine ``Stoerung`` geschieht zu einem Tick: das Netz teilen (``teile``: zwei Seit
 ein Knoten allein; ``bruecke``: zwei Hälften, die sich einen Knoten teilen; ``mehrheit``: eine
 Mehrheit und eine Minderheit), ``heile``; ``absturz`` und ``neustart`` (der Speicher ist weg,
 ``speicher`` bleibt); ``pause`` und ``weiter`` (der Knoten bearbeitet nichts, seine Timer feuern
-spät: die GC-Pause hinter den meisten Lease-Fehlern); ``uhr`` (Versatz und Drift einer Uhr).
+spät: die GC-Pause hinter den meisten Lease-Fehlern); ``uhr`` (Versatz und Drift einer Uhr);
+``verliere`` (was ein Dienst dem Knoten schickt und in diesem Tick ankäme, geht verloren).
 Eine Störung läuft vor allem anderen ihres Ticks (``Zeit.schedule_zuerst``).
 
 Ein Störplan ist eine Liste davon. ``zufaelliger_plan`` würfelt einen aus dem Seed, mit Fenstern
@@ -16,7 +17,8 @@ Gezielte Störungen (``GEZIELT``) warten in ihrem Fenster auf ihren Augenblick (
 wie Jepsens Nemesis, der bei einer Datenbank den Primary isoliert: ``GezielterNemesis`` sieht
 jede Nachricht des Laufs und schlägt zu, wenn ein Schreiben eines Clients unterwegs ist (den
 Leader oder einen Follower isolieren), wenn der Inhaber einer Lease ihre Antwort bekommt (ihn
-anhalten) oder wenn ein Schreiben gespeichert ist (den Knoten abstürzen lassen). Was er tut,
+anhalten) oder wenn ein Schreiben gespeichert ist (den Knoten abstürzen lassen oder die Antwort
+des Dienstes verlieren). Was er tut,
 wird eine gewöhnliche ``Stoerung`` mit ihrem ``anlass``, ab dem nächsten Tick: Die Kennung nennt
 sie wie jede andere, und eine Wiederholung aus der Kennung braucht keinen Nemesis mehr.
 """
@@ -31,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 from ..fehler import UngueltigeEingabe, aufzaehlung
 
 if TYPE_CHECKING:
+    from ..zeit import Termin
     from .cluster import Cluster, Sendung
     from .dienste import LeaseDienst
 
@@ -46,9 +49,10 @@ ARTEN = (
     "pause",
     "weiter",
     "uhr",
+    "verliere",
 )
 #: Targeted kinds: each waits in its window for its moment (``Ausloeser``, ``GezielterNemesis``).
-GEZIELT = ("leader", "follower", "inhaber", "bestaetigung")
+GEZIELT = ("leader", "follower", "inhaber", "bestaetigung", "antwort")
 #: What ``zufaelliger_plan`` can draw; each is a window with a start and an end. ``nachlauf`` is
 #: not drawn: it makes the last window a partition that outlasts the load (``NACHLAUF``).
 FENSTER = (
@@ -73,6 +77,7 @@ ANLASS = {
     "follower": ("Follower", "ein Follower, während der Leader ein Schreiben verteilt"),
     "inhaber": ("Inhaber", "zwischen der Antwort eines Dienstes und dem Schreiben"),
     "bestaetigung": ("nach Speichern", "nachdem ein Schreiben gespeichert ist"),
+    "antwort": ("Antwort verloren", "die Antwort auf ein gespeichertes Schreiben"),
     "neustart": ("Uhr nach Neustart", "eine Uhr, die nach dem Neustart nachgeht"),
 }
 #: What a targeted kind does, for the page that names a challenge's faults.
@@ -81,6 +86,7 @@ GEZIELT_TEXT = {
     "follower": "isoliert einen Follower, während der Leader ein Schreiben verteilt",
     "inhaber": "hält einen Knoten zwischen der Antwort eines Dienstes und seinem Schreiben an",
     "bestaetigung": "lässt einen Knoten abstürzen, nachdem ein Schreiben gespeichert ist",
+    "antwort": "lässt die Antwort eines Dienstes auf ein gespeichertes Schreiben verloren gehen",
 }
 #: ``inhaber`` where the nodes ask the lock service ``lease``.
 INHABER_LEASE_TEXT = "hält den Inhaber der Lease zwischen Prüfen und Schreiben an"
@@ -131,6 +137,8 @@ class Stoerung:
             cluster.pausiere(self.knoten)
         elif self.art == "weiter":
             cluster.fortsetzen(self.knoten)
+        elif self.art == "verliere":
+            cluster.verliere_dienstantworten(self.knoten)
         else:
             cluster.verstelle_uhr(self.knoten, self.versatz, self.drift)
         if self.anlass:
@@ -163,6 +171,7 @@ class Stoerung:
             "neustart": f"{self.knoten} startet neu",
             "pause": f"{self.knoten} hält an",
             "weiter": f"{self.knoten} läuft weiter",
+            "verliere": f"Antworten eines Dienstes an {self.knoten} gehen in diesem Tick verloren",
             "uhr": f"Uhr von {self.knoten}: {self.versatz:+d} Ticks, Drift {self.drift:+.0%}",
         }
         gezielt = f" (gezielt: {ANLASS[self.anlass][1]})" if self.anlass else ""
@@ -373,6 +382,20 @@ class _Schreiben:
     knoten: str
     typ: str
     leader: str | None = None
+    #: A cas's ``from``: the value its client expects.
+    von: Any = None
+
+
+@dataclass
+class _Pause:
+    """A lease holder paused by ``inhaber``: its ``weiter`` and the timer that runs it."""
+
+    knoten: str
+    seit: int
+    weiter: Stoerung
+    termin: Termin
+    #: The paused holder's write: the one it goes on with.
+    schreiben: _Schreiben | None = None
 
 
 @dataclass
@@ -393,12 +416,19 @@ class GezielterNemesis:
     - ``inhaber``: Ein Dienst antwortet einem Knoten, der ein Schreiben bearbeitet: mit der
       Lease (``acquire_ok``) oder, wenn der Knoten die Lease hält, mit einem Lesen; ohne
       Lock-Service mit einem Lesen. Der Knoten hält an, bevor die Antwort ankommt, länger als
-      eine Lease gilt: zwischen seiner Prüfung und seinem Schreiben.
+      eine Lease gilt: zwischen seiner Prüfung und seinem Schreiben. Mit Lock-Service wartet
+      er auf ein ``cas`` (sofern die Last welche schickt) und läuft weiter, sobald ein anderer
+      Knoten die Lease für ein ``cas`` bekommt, das denselben Wert erwartet: im selben Tick,
+      kurz bevor die Lease dort ankommt. Beide handeln dann zugleich, jeder mit einer Lease,
+      und ein Token aus der eigenen Uhr ist bei beiden derselbe.
     - ``bestaetigung``: Ein Dienst hat das Schreiben eines Knotens gespeichert, oder ein Knoten
       hat einem Client ein Schreiben bestätigt: Der Knoten (bei einer Bestätigung der Leader des
       Schreibens) stürzt im nächsten Tick ab, bevor die Antwort des Dienstes ihn erreicht. Die
       Hälfte der Auslöser wartet auf ein bestätigtes ``cas`` (sofern die Last welche schickt):
       ein Ergebnis, das der Knoten selbst ausgerechnet hat.
+    - ``antwort``: Ein Dienst hat das Schreiben eines Knotens gespeichert; seine Antwort geht
+      auf dem Weg verloren (``verliere``: im Tick, in dem sie ankäme). Der Knoten wartet
+      vergeblich und weiß nicht, ob geschrieben wurde.
     """
 
     cluster: Cluster
@@ -412,6 +442,8 @@ class GezielterNemesis:
     _gesendet: list[Sendung] = field(default_factory=list)
     #: The types of the clients' writes seen so far (does the load send ``cas`` at all?).
     _typen: set[str] = field(default_factory=set)
+    #: The lease holder ``inhaber`` paused, until another node gets the lease.
+    _angehalten: _Pause | None = None
 
     # --- what the cluster tells (``Beobachter``) -------------------------------------------
 
@@ -423,7 +455,7 @@ class GezielterNemesis:
         msg_id = n.body.get("msg_id")
         if n.typ in SCHREIBEND and self.cluster.ist_client(n.src) and isinstance(msg_id, int):
             nummer = len(self._anfragen) + 1
-            self._schreiben[nummer] = _Schreiben(n.dest, n.typ)
+            self._schreiben[nummer] = _Schreiben(n.dest, n.typ, von=n.body.get("from"))
             self._typen.add(n.typ)
             self._anfragen[(n.src, msg_id)] = nummer
             return nummer
@@ -481,7 +513,10 @@ class GezielterNemesis:
         n, knoten = sendung.nachricht, sendung.nachricht.dest
         if sendung.ursache is None:  # not for a client's write
             return
+        if n.typ == "acquire_ok":
+            self._wecke(sendung)
         if n.typ in _GESPEICHERT:
+            self._verliere(sendung)
             self._stuerze("bestaetigung", knoten)
         elif n.typ == "acquire_ok":
             self._halte_an(sendung, erst_beim_lesen=False)
@@ -518,13 +553,43 @@ class GezielterNemesis:
             return
         if self.lease is not None and (ausloeser.wahl >= 0.5) != erst_beim_lesen:
             return  # this one waits for the other moment: the lease, or a read under it
-        self._ausloesen(
-            ausloeser,
-            [
-                Stoerung(ankunft, "pause", knoten, anlass="inhaber"),
-                Stoerung(self._ende(ankunft, ausloeser), "weiter", knoten, anlass="inhaber"),
-            ],
+        schreiben = self._schreiben.get(sendung.ursache or 0)
+        if self.lease is not None and "cas" in self._typen:
+            if schreiben is None or schreiben.typ != "cas":
+                return  # it waits for a cas: a read and a write, where another write can slip in
+        weiter = Stoerung(self._ende(ankunft, ausloeser), "weiter", knoten, anlass="inhaber")
+        termine = self._ausloesen(
+            ausloeser, [Stoerung(ankunft, "pause", knoten, anlass="inhaber"), weiter]
         )
+        if self.lease is not None:
+            self._angehalten = _Pause(knoten, ankunft, weiter, termine[-1], schreiben)
+
+    def _wecke(self, sendung: Sendung) -> None:
+        """Another node gets the lease: the paused holder goes on in the tick the lease reaches
+        it, just before (the worst moment: both act in the same tick, each with the lease)."""
+        pause, ankunft = self._angehalten, sendung.ankunft
+        if pause is None or ankunft is None or sendung.nachricht.dest == pause.knoten:
+            return
+        anderes = self._schreiben.get(sendung.ursache or 0)
+        if pause.schreiben is not None and pause.schreiben.typ == "cas":
+            if anderes is None or anderes.typ != "cas" or anderes.von != pause.schreiben.von:
+                return  # it waits for a cas that expects the same value: the two conflict
+        self._angehalten = None
+        if not pause.seit < ankunft < pause.weiter.zeit:
+            return
+        pause.termin.absagen()
+        weiter = Stoerung(ankunft, "weiter", pause.knoten, anlass="inhaber")
+        self.ausgeloest[self.ausgeloest.index(pause.weiter)] = weiter
+        zeit = self.cluster.zeit
+        zeit.schedule_zuerst(ankunft - zeit.now, weiter.anwenden, self.cluster)
+
+    def _verliere(self, sendung: Sendung) -> None:
+        """``antwort``: the service stored the write, its reply is lost on the way."""
+        ausloeser, ankunft = self._bereit("antwort"), sendung.ankunft
+        if ausloeser is None or ankunft is None or ankunft >= self.dauer:
+            return
+        knoten = sendung.nachricht.dest
+        self._ausloesen(ausloeser, [Stoerung(ankunft, "verliere", knoten, anlass="antwort")])
 
     def _stuerze(self, art: str, knoten: str) -> None:
         ausloeser = self._bereit(art)
@@ -547,9 +612,13 @@ class GezielterNemesis:
     def _ende(self, beginn: int, ausloeser: Ausloeser) -> int:
         return min(beginn + ausloeser.laenge, self.dauer)
 
-    def _ausloesen(self, ausloeser: Ausloeser, stoerungen: list[Stoerung]) -> None:
+    def _ausloesen(self, ausloeser: Ausloeser, stoerungen: list[Stoerung]) -> list[Termin]:
         self.ausloeser.remove(ausloeser)
         zeit = self.cluster.zeit
+        termine = []
         for stoerung in stoerungen:
-            zeit.schedule_zuerst(stoerung.zeit - zeit.now, stoerung.anwenden, self.cluster)
+            termine.append(
+                zeit.schedule_zuerst(stoerung.zeit - zeit.now, stoerung.anwenden, self.cluster)
+            )
             self.ausgeloest.append(stoerung)
+        return termine

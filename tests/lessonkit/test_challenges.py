@@ -276,6 +276,13 @@ def test_the_page_names_targeted_faults_and_that_faults_last_until_the_load_ends
         {"last": "lease-kv", "stoerungen": "pause, inhaber"}
     ).beschreibung()
     assert "inhaber hält den Inhaber der Lease zwischen Prüfen und Schreiben an" in lease
+    doppelt = challenges.vorgabe_aus_optionen(
+        {"last": "lease-kv", "stoerungen": "inhaber, inhaber, antwort"}
+    ).beschreibung()
+    # A kind listed twice is drawn twice as often, and the page says so once.
+    assert "(inhaber (2-mal so oft), antwort)" in doppelt
+    assert doppelt.count("inhaber hält") == 1
+    assert "antwort lässt die Antwort eines Dienstes" in doppelt
     ids = challenges.vorgabe_aus_optionen(
         {"last": "unique-ids", "stoerungen": "absturz, uhr"}
     ).beschreibung()

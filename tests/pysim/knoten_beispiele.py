@@ -90,6 +90,13 @@ class LeaseKnoten(Knoten):
 LEASE_OHNE_TOKEN = _LEASE_VORLAGE.replace("{token}", "{}")
 #: Sends the lease's token with every read and write: the store refuses an older holder.
 LEASE_MIT_TOKEN = _LEASE_VORLAGE.replace("{token}", '{"token": lease["token"]}')
+#: Sends its own clock as the token: two holders in one tick send the same one.
+LEASE_UHR_ALS_TOKEN = _LEASE_VORLAGE.replace("{token}", '{"token": self.uhr()}')
+#: Tokens as they should be, but a write without an answer becomes "surely not written".
+LEASE_TIMEOUT_ALS_11 = LEASE_MIT_TOKEN.replace(
+    '"code": 0, "text": "keine Antwort"', '"code": 11, "text": "nicht geschrieben"'
+)
+assert LEASE_TIMEOUT_ALS_11 != LEASE_MIT_TOKEN
 
 
 def klasse(quelle: str) -> type[Knoten]:

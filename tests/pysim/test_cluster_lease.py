@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
 import pytest
@@ -124,6 +125,24 @@ def test_the_lease_workload_offers_the_two_services_and_mostly_cas() -> None:
     assert all(e["key"] == 0 for e in ergebnis.geschichte)
     # A node that always refuses is safe: nothing wrong, nothing done.
     assert ergebnis.last.pruefe(ergebnis).ok
+
+
+def test_the_lease_clients_write_first_and_a_cas_expects_what_a_client_saw_last() -> None:
+    last = LeaseRegister()
+    erste = next(g for g in last.plane(random.Random(7), 60, 3) if g.client == 0)
+    assert (erste.f, erste.value) == ("write", 0)
+    cluster = Cluster(Still, 3, seed=1)
+    last.vorbereiten(cluster, lambda ziel, body: None)
+    assert last.beim_aufruf("cas", 0, [1, 2]) == [1, 2]  # nothing seen yet: as planned
+    assert last.ergebnis("write", 0, 2, {"type": "write_ok"}) == 2
+    assert last.beim_aufruf("cas", 0, [1, 2]) == [2, 0]
+    assert last.ergebnis("read", 0, None, {"type": "read_ok", "value": 1}) == 1
+    assert last.beim_aufruf("cas", 0, [0, 1]) == [1, 2]
+    assert last.ergebnis("cas", 0, [1, 2], {"type": "cas_ok"}) == [1, 2]
+    assert last.beim_aufruf("cas", 0, [0, 1]) == [2, 0]
+    assert last.beim_aufruf("write", 0, 1) == 1  # only a cas changes
+    last.vorbereiten(cluster, lambda ziel, body: None)
+    assert last.beim_aufruf("cas", 0, [0, 1]) == [0, 1]  # a new run has seen nothing
 
 
 LEASE_URTEILE = """

@@ -26,11 +26,18 @@ from pysim.cluster import (
     lauf,
     zufaelliger_nemesis,
 )
-from pysim.cluster.cluster import GETRENNT
+from pysim.cluster.cluster import GETRENNT, VERLOREN
 from pysim.cluster.lauf import RUHE, lauf_aus_kennung, verkleinere
 from pysim.cluster.stoerungen import FENSTER, plan_aus_text
 from pysim.zeit import Zeit
-from tests.pysim.knoten_beispiele import ALLE_5_TICKS, LEASE_MIT_TOKEN, NUR_BEI_ADD, klasse
+from tests.pysim.knoten_beispiele import (
+    ALLE_5_TICKS,
+    LEASE_MIT_TOKEN,
+    LEASE_TIMEOUT_ALS_11,
+    LEASE_UHR_ALS_TOKEN,
+    NUR_BEI_ADD,
+    klasse,
+)
 
 #: Register with a fixed leader n1 that keeps its values in ``speicher`` and answers a silent
 #: leader with the indefinite error 0 (the solution of "Register mit Leader", stage 2).
@@ -332,6 +339,73 @@ def test_inhaber_pauses_the_lease_holder_before_the_lease_or_its_read_arrives() 
             assert set(ankommend) & {"acquire_ok", "read_ok"}
             pausen.append(stoerung)
     assert pausen
+
+
+def _lease_lauf(quelle: str, seed: int, arten: list[str]) -> Any:
+    return lauf(
+        klasse(quelle),
+        LeaseRegister(),
+        seed=seed,
+        stoerungen="zufall",
+        arten=arten,
+        anzahl_stoerungen=3,
+    )
+
+
+def test_inhaber_lets_the_holder_go_on_when_another_node_gets_the_lease_for_the_same_cas() -> None:
+    geweckt = 0
+    for seed in range(1, 13):
+        ergebnis = _lease_lauf(LEASE_MIT_TOKEN, seed, ["inhaber"])
+        assert not scheitert(ergebnis), ergebnis.kennung
+        pausen = _gezielt(ergebnis, "inhaber")
+        for pause, weiter in zip(pausen[::2], pausen[1::2], strict=True):
+            assert (pause.art, weiter.art, pause.knoten) == ("pause", "weiter", weiter.knoten)
+            leases = [
+                s
+                for s in ergebnis.cluster.sendungen
+                if s.nachricht.typ == "acquire_ok"
+                and s.ankunft == weiter.zeit
+                and s.nachricht.dest != weiter.knoten
+            ]
+            if not leases:
+                continue  # no other node wanted the same: it goes on when its window ends
+            geweckt += 1
+            # The other node's lease was for a cas (its client's request came before it).
+            anderer = leases[0].nachricht.dest
+            cas = [
+                e
+                for e in ergebnis.geschichte
+                if e["type"] == "invoke" and e["node"] == anderer and e["time"] <= weiter.zeit
+            ]
+            assert cas[-1]["f"] == "cas"
+    assert geweckt >= 3
+
+
+def test_two_holders_in_one_tick_catch_a_token_from_the_nodes_clock() -> None:
+    seeds = range(1, 41)
+    assert any(scheitert(_lease_lauf(LEASE_UHR_ALS_TOKEN, s, ["inhaber"])) for s in seeds)
+    assert not any(scheitert(_lease_lauf(LEASE_MIT_TOKEN, s, ["inhaber"])) for s in seeds)
+
+
+def test_antwort_loses_the_reply_to_a_stored_write_and_catches_a_timeout_called_certain() -> None:
+    verloren = []
+    for seed in range(1, 21):
+        ergebnis = _lease_lauf(LEASE_MIT_TOKEN, seed, ["antwort"])
+        assert not scheitert(ergebnis), ergebnis.kennung
+        for stoerung in _gezielt(ergebnis, "antwort"):
+            assert stoerung.art == "verliere"
+            weg = [
+                s
+                for s in ergebnis.cluster.sendungen
+                if s.nachricht.dest == stoerung.knoten and s.ankunft == stoerung.zeit
+            ]
+            assert [(s.nachricht.src, s.nachricht.typ, s.schicksal) for s in weg] == [
+                ("fence-kv", "write_ok", VERLOREN)
+            ]
+            verloren.append(stoerung)
+            assert f"{stoerung.zeit}:verliere:{stoerung.knoten}@antwort" in ergebnis.kennung
+    assert verloren
+    assert any(scheitert(_lease_lauf(LEASE_TIMEOUT_ALS_11, s, ["antwort"])) for s in range(1, 21))
 
 
 def test_bestaetigung_crashes_the_leader_right_after_it_confirmed_a_write() -> None:
