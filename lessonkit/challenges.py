@@ -16,7 +16,7 @@ from lessonkit.checks import run_checks
 from lessonkit.kernel import Kernel
 from pysim.cluster import FENSTER, Knoten, LaufAbgebrochen
 from pysim.cluster.bild import raumzeit
-from pysim.cluster.cluster import ZUGESTELLT
+from pysim.cluster.cluster import EMPFAENGER_AUS, GETRENNT, VERLOREN, ZUGESTELLT
 from pysim.cluster.formen import antwortfehler
 from pysim.cluster.lasten import LASTEN, Last
 from pysim.cluster.lauf import Lauf, lauf, lauf_aus_kennung, verkleinere
@@ -55,6 +55,9 @@ class Vorgabe:
     timeout: int = 30
     #: A limit on messages between nodes per client operation (a performance target).
     max_nachrichten: float | None = None
+    #: ``broadcast``: a limit on the ticks until every node read a value, (median, maximum)
+    #: over a run's values (``ausbreitung``): the latency goal beside the message budget.
+    max_ausbreitung: tuple[int, int] | None = None
     #: Options of the workload (``topologie=linie``).
     last_optionen: dict[str, str] = field(default_factory=dict)
 
@@ -70,6 +73,11 @@ class Vorgabe:
             verlust=daten["verlust"],
             timeout=daten["timeout"],
             max_nachrichten=daten["max_nachrichten"],
+            max_ausbreitung=(
+                (daten["max_ausbreitung"][0], daten["max_ausbreitung"][1])
+                if daten["max_ausbreitung"] is not None
+                else None
+            ),
             last_optionen=dict(daten["last_optionen"]),
         )
 
@@ -84,6 +92,7 @@ class Vorgabe:
             "verlust": self.verlust,
             "timeout": self.timeout,
             "max_nachrichten": self.max_nachrichten,
+            "max_ausbreitung": list(self.max_ausbreitung) if self.max_ausbreitung else None,
             "last_optionen": dict(self.last_optionen),
         }
 
@@ -123,6 +132,12 @@ class Vorgabe:
             if self.max_nachrichten is not None
             else ""
         )
+        if self.max_ausbreitung is not None:
+            median, hoechstens = self.max_ausbreitung
+            grenze += (
+                f", bis jeder Knoten einen Wert gelesen hat im Median höchstens {median} und "
+                f"längstens {hoechstens} Ticks"
+            )
         return (
             f"Last „{self.last}“ mit {self.knoten} Knoten, {self.dauer} Ticks, {stoerungen}{verlust}{grenze}. "
             f"{self.laeufe()}"
@@ -195,6 +210,7 @@ def vorgabe_aus_optionen(options: dict[str, Any]) -> Vorgabe:
         verlust=float(options.get("verlust", 0.0)),
         timeout=int(options.get("timeout", 30)),
         max_nachrichten=float(options["max_nachrichten"]) if "max_nachrichten" in options else None,
+        max_ausbreitung=_ausbreitung_grenze(options.get("max_ausbreitung"), last),
         last_optionen=last_optionen,
     )
     if vorgabe.seeds > MAX_SEEDS or vorgabe.knoten > MAX_KNOTEN:
@@ -207,6 +223,25 @@ def vorgabe_aus_optionen(options: dict[str, Any]) -> Vorgabe:
     except (TypeError, SimFehler) as e:
         raise ValueError(f"Die Last „{last}“ nimmt diese Optionen nicht: {e}") from None
     return vorgabe
+
+
+def _ausbreitung_grenze(wert: object, last: str) -> tuple[int, int] | None:
+    """``max_ausbreitung="60/120"`` -> (60, 120); only ``broadcast`` measures it."""
+    if wert is None:
+        return None
+    if last != "broadcast":
+        raise ValueError(
+            f"max_ausbreitung misst, wie lange ein Wert bis zu allen Knoten braucht: nur bei "
+            f'last="broadcast", nicht bei last=„{last}“.'
+        )
+    median, _, hoechstens = str(wert).partition("/")
+    grenze = (int(median), int(hoechstens))
+    if grenze[0] > grenze[1]:
+        raise ValueError(
+            f"max_ausbreitung=„{wert}“: Der Median ({grenze[0]}) kann nicht über dem Höchstwert "
+            f"({grenze[1]}) liegen."
+        )
+    return grenze
 
 
 class KeinKnoten(UngueltigeEingabe):
@@ -270,6 +305,9 @@ def judge(run: Lauf, vorgabe: Vorgabe, pruefung: str, grenze: bool = True) -> li
     budget = _budget(run, vorgabe) if grenze else None
     if budget is not None:
         teile.append(budget)
+    schnell = _ausbreitung_teil(run, vorgabe) if grenze else None
+    if schnell is not None:
+        teile.append(schnell)
     if pruefung.strip():
         for check in run_checks(pruefung, {"__name__": "__main__", "lauf": run}):
             teile.append(Urteilsteil(check.ok, check.message or check.name))
@@ -285,9 +323,47 @@ def _budget(run: Lauf, vorgabe: Vorgabe) -> Urteilsteil | None:
     return Urteilsteil(
         je <= vorgabe.max_nachrichten,
         f"{je:.1f} Nachrichten zwischen Knoten je Operation "
-        f"(erlaubt: höchstens {vorgabe.max_nachrichten:g}), gezählt über alle "
-        f"{operationen} Operationen des Laufs.",
+        f"(erlaubt: höchstens {vorgabe.max_nachrichten:g}), gezählt über "
+        f"{'die eine Operation' if operationen == 1 else f'alle {operationen} Operationen'} "
+        "des Laufs.",
     )
+
+
+def _ausbreitung_teil(run: Lauf, vorgabe: Vorgabe) -> Urteilsteil | None:
+    """The latency goal (``max_ausbreitung``): median and maximum ticks until every node read
+    a value, over the run's values that reached every node."""
+    if vorgabe.max_ausbreitung is None:
+        return None
+    median, hoechstens = ausbreitung(run)
+    grenze_median, grenze_max = vorgabe.max_ausbreitung
+    erlaubt = f"(erlaubt: im Median höchstens {grenze_median}, längstens {grenze_max} Ticks)"
+    if median is None or hoechstens is None:
+        return Urteilsteil(
+            False,
+            f"Kein Wert kam bei allen Knoten an, so lässt sich nicht messen, wie schnell sie "
+            f"sich ausbreiten {erlaubt}.",
+        )
+    return Urteilsteil(
+        median <= grenze_median and hoechstens <= grenze_max,
+        f"Bis jeder Knoten einen Wert gelesen hatte, vergingen im Median {median} und "
+        f"längstens {hoechstens} Ticks {erlaubt}, gemessen an den Lesen der Clients.",
+    )
+
+
+def ausbreitung(run: Lauf) -> tuple[int | None, int | None]:
+    """``broadcast``: median and maximum of the ticks from a value's broadcast until every node
+    had read it (the checker's ``sichtbar_nach``, as Maelstrom's stable latency measures it from
+    the clients' reads); ``(None, None)`` for other workloads or when no value reached all."""
+    if run.last.name != "broadcast":
+        return None, None
+    try:
+        sichtbar = run.last.pruefe(run).angaben.get("sichtbar_nach", {})
+    except SimFehler:  # a history the checker rejects: its verdict says why
+        return None, None
+    dauer = sorted(sichtbar.values()) if isinstance(sichtbar, dict) else []
+    if not dauer:
+        return None, None
+    return dauer[(len(dauer) - 1) // 2], dauer[-1]
 
 
 def _bestanden(teile: list[Urteilsteil]) -> bool:
@@ -381,6 +457,8 @@ def _beschreibe(
     zeugen = sorted({i for teil in teile for i in teil.zeugen})
     zaehlung = run.cluster.zaehle()
     zahlen = kennzahlen(run.geschichte, nachrichten=zaehlung["gesendet"])
+    verloren = zaehlung[VERLOREN] + zaehlung[GETRENNT] + zaehlung[EMPFAENGER_AUS]
+    median, maximum = ausbreitung(run)
     return {
         "error": None,
         "seed": run.seed,
@@ -391,12 +469,15 @@ def _beschreibe(
         "operationen_vorher": len(gross.geplant) if gross is not None else None,
         "kennzahlen": {
             "nachrichten": zaehlung["gesendet"],
-            "verloren": zaehlung["gesendet"] - zaehlung[ZUGESTELLT],
+            "verloren": verloren,
+            "unterwegs": zaehlung["gesendet"] - zaehlung[ZUGESTELLT] - verloren,
             "je_operation": round(run.nachrichten_je_operation(), 2),
             "ok_anteil": round(zahlen.verfuegbarkeit or 0.0, 3),
             "latenz_p50": zahlen.latenz_p50,
             "latenz_p99": zahlen.latenz_p99,
             "latenz_max": zahlen.latenz_max,
+            "ausbreitung_median": median,
+            "ausbreitung_max": maximum,
         },
         # A passed seed needs no picture (Ausführen shows one): less to draw and to send.
         "svg": "" if ok else raumzeit(run, zeugen).svg,
@@ -416,11 +497,14 @@ def failed_to_load(error: str, seed: int = 0) -> SeedOutcomeData:
         "kennzahlen": {
             "nachrichten": 0,
             "verloren": 0,
+            "unterwegs": 0,
             "je_operation": 0.0,
             "ok_anteil": 0.0,
             "latenz_p50": None,
             "latenz_p99": None,
             "latenz_max": None,
+            "ausbreitung_median": None,
+            "ausbreitung_max": None,
         },
         "svg": "",
     }

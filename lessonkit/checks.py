@@ -42,6 +42,7 @@ from lessonkit.kernel import (
     js_literal_note,
     no_input,
 )
+from pysim.fehler import anzahl
 
 if TYPE_CHECKING:  # the browser's Python needs no types at run time
     from lessonkit.contract import CheckOutcomeData, PredictionOutcomeData, TaskOutcomeData
@@ -630,7 +631,10 @@ def compare_prediction(actual: Any, answer_text: str) -> PredictionOutcome:
         message = f"Nicht ganz: der Code liefert {shown}."
         return PredictionOutcome(True, False, message, shown, nudge=nudge, notes=notes)
     if len(answer) != len(actual):
-        message = f"Der Code liefert {len(actual)} Werte, deine Antwort hat {len(answer)}."
+        message = (
+            f"Der Code liefert {anzahl(len(actual), 'Wert', 'Werte')}, deine Antwort hat "
+            f"{len(answer)}."
+        )
         return PredictionOutcome(True, False, message, shown, nudge=message, notes=notes)
     parts = [_match(a, b, notes) for a, b in zip(answer, actual, strict=True)]
     wrong = [i for i, ok in enumerate(parts) if not ok]

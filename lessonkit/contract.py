@@ -173,6 +173,8 @@ class ChallengeSpec(TypedDict):
     verlust: float
     timeout: int
     max_nachrichten: float | None
+    #: ``broadcast``: the most ticks until every node read a value, [median, maximum].
+    max_ausbreitung: list[int] | None
     last_optionen: dict[str, str]
 
 
@@ -266,12 +268,19 @@ class ReplayArgs(TypedDict):
 
 class SeedFigures(TypedDict):
     nachrichten: int
+    #: Lost in the network, at a partition or at a crashed receiver.
     verloren: int
+    #: Still on the way when the run ended (a run stopped at the event limit leaves many).
+    unterwegs: int
     je_operation: float
     ok_anteil: float
     latenz_p50: int | None
     latenz_p99: int | None
     latenz_max: int | None
+    #: ``broadcast``: ticks from a value's broadcast until every node had read it (median,
+    #: maximum over the values every node read); None for other workloads.
+    ausbreitung_median: int | None
+    ausbreitung_max: int | None
 
 
 class SeedOutcomeData(TypedDict):

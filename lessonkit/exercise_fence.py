@@ -151,6 +151,11 @@ CHALLENGE = ExerciseKind(
         "verlust": _share("verlust"),
         "timeout": read.positive_int("timeout"),
         "max_nachrichten": _share("max_nachrichten"),
+        "max_ausbreitung": read.matching(
+            r"^[1-9][0-9]{0,5}/[1-9][0-9]{0,5}$",
+            "max_ausbreitung=„{value}“: Median und Höchstwert in Ticks, z. B. "
+            'max_ausbreitung="60/120".',
+        ),
         "topologie": read.matching(
             r"^(alle|linie|gitter)$", "topologie=„{value}“: „alle“, „linie“ oder „gitter“."
         ),

@@ -104,6 +104,11 @@ def nachschlagen(
         ) from None
 
 
+def anzahl(n: int, einzahl: str, mehrzahl: str) -> str:
+    """``anzahl(1, "Operation", "Operationen")`` -> ``1 Operation``; sonst die Mehrzahl."""
+    return f"{n} {einzahl if n == 1 else mehrzahl}"
+
+
 def kurz(wort: str, zeichen: int = 30) -> str:
     """Lange Eingaben in Meldungen abkürzen: ``abcdefghijkl…``."""
     return wort if len(wort) <= zeichen else wort[: zeichen - 1] + "…"

@@ -16,11 +16,14 @@ const outcome: SeedOutcomeData = {
   kennzahlen: {
     nachrichten: 9,
     verloren: 3,
+    unterwegs: 0,
     je_operation: 2.5,
     ok_anteil: 0.875,
     latenz_p50: 1,
     latenz_p99: 4,
     latenz_max: 6,
+    ausbreitung_median: null,
+    ausbreitung_max: null,
   },
   svg: "",
 };
@@ -28,11 +31,22 @@ const outcome: SeedOutcomeData = {
 test("a run's figures read as one German line, latency only when measured", () => {
   assert.equal(
     figures(outcome),
-    "1 Operationen · 9 Nachrichten zwischen Knoten (2,5 je Operation, 3 verloren) · verfügbar 88 % · " +
+    "1 Operation · 9 Nachrichten zwischen Knoten (2,5 je Operation, 3 verloren) · verfügbar 88 % · " +
       "Latenz p50 1, p99 4, max 6 Ticks",
   );
   const unmeasured = { ...outcome, kennzahlen: { ...outcome.kennzahlen, latenz_p50: null, latenz_p99: null, latenz_max: null } };
   assert.ok(!figures(unmeasured).includes("Latenz"));
+});
+
+test("a broadcast run names how long a value took to reach every node", () => {
+  const k = { ...outcome.kennzahlen, ausbreitung_median: 31, ausbreitung_max: 80 };
+  assert.ok(figures({ ...outcome, kennzahlen: k }).endsWith("bis alle Knoten einen Wert kannten: Median 31, längstens 80 Ticks"));
+});
+
+test("a flood stopped at the event limit says its messages were on the way, not lost", () => {
+  const k = { ...outcome.kennzahlen, nachrichten: 106913, verloren: 0, unterwegs: 57039, je_operation: 1781.88 };
+  const line = figures({ ...outcome, operationen: 60, kennzahlen: k });
+  assert.ok(line.startsWith("60 Operationen · 106.913 Nachrichten zwischen Knoten (1.781,88 je Operation, 0 verloren, 57.039 noch unterwegs, als der Lauf endete)"), line);
 });
 
 /** A seed's outcome: passed, or failed at `seed`. */

@@ -26,6 +26,7 @@ from collections.abc import Iterable
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
+from ..fehler import anzahl
 from ..svg import Bild, Zeichnung, kuerze
 from .cluster import ZUGESTELLT
 from .stoerungen import ANLASS
@@ -134,11 +135,14 @@ def raumzeit(lauf: Lauf, zeugen: Iterable[int] = (), titel: str = "") -> Bild:
     verloren = sum(1 for s in zwischen if s.schicksal != ZUGESTELLT)
     teilungen = _fenster(cluster.ereignisse, "teilung", "heilung", ende)
     operationen = _operationen(lauf.geschichte)
+    abstuerze = sum(1 for e in cluster.ereignisse if e.art == "absturz")
+    pausen = sum(1 for e in cluster.ereignisse if e.art == "pause")
     beschreibung = (
-        f"{len(cluster.ids)} Knoten, {len(clients)} Clients, t=0 bis t={ende}: {len(zwischen)} Nachrichten, "
-        f"davon {verloren} verloren; {len(operationen)} Operationen; "
-        f"{len(teilungen)} Netzpartitionen, {sum(1 for e in cluster.ereignisse if e.art == 'absturz')} Abstürze, "
-        f"{sum(1 for e in cluster.ereignisse if e.art == 'pause')} Pausen"
+        f"{len(cluster.ids)} Knoten, {anzahl(len(clients), 'Client', 'Clients')}, "
+        f"t=0 bis t={ende}: {anzahl(len(zwischen), 'Nachricht', 'Nachrichten')}, "
+        f"davon {verloren} verloren; {anzahl(len(operationen), 'Operation', 'Operationen')}; "
+        f"{anzahl(len(teilungen), 'Netzpartition', 'Netzpartitionen')}, "
+        f"{anzahl(abstuerze, 'Absturz', 'Abstürze')}, {anzahl(pausen, 'Pause', 'Pausen')}"
     )
     verluste = sum(1 for e in cluster.ereignisse if e.art == "verlust")
     if verluste:
@@ -176,12 +180,23 @@ def raumzeit(lauf: Lauf, zeugen: Iterable[int] = (), titel: str = "") -> Bild:
     for name in spalten:
         z.text(x[name], OBEN, name, anker="middle", fett=True, mono=True)
         z.linie(x[name], OBEN + 6, x[name], y(ende), farbe_name="line")
-    beschriftet = -100
-    marken = {0, *(b for _, b in y.luecken), *range(0, ende + 1, 10)}
-    for t in sorted(m for m in marken if not any(a < m < b for a, b in y.luecken)):
-        if y(t) - beschriftet >= 14:
-            z.text(LINKS - 6, y(t) + 4, f"t={t}", groesse=10, anker="end", farbe_name="muted")
-            beschriftet = y(t)
+    # The moments of the operations the verdict names come first (its sentences cite them),
+    # then t=0, the ends of shortened stretches and every tenth tick, where there is room.
+    zeugen_zeiten = [
+        e["time"]
+        for paar in operationen
+        if any(e is not None and e["index"] in hervor for e in paar)
+        for e in paar
+        if e is not None
+    ]
+    beschriftet: list[int] = []
+    for t in dict.fromkeys(
+        [*sorted(set(zeugen_zeiten)), 0, *(b for _, b in y.luecken), *range(0, ende + 1, 10)]
+    ):
+        if any(a < t < b for a, b in y.luecken) or any(abs(y(t) - v) < 14 for v in beschriftet):
+            continue
+        z.text(LINKS - 6, y(t) + 4, f"t={t}", groesse=10, anker="end", farbe_name="muted")
+        beschriftet.append(y(t))
     for a, b in y.luecken:
         mitte = (y(a) + y(b)) // 2
         z.text(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from ..fehler import pruefe_ganzzahl
+from ..fehler import anzahl, pruefe_ganzzahl
 from .verlauf import operationen
 
 
@@ -31,7 +31,7 @@ class Kennzahlen:
 
     def __str__(self) -> str:
         teile = [
-            f"{self.operationen} Operationen: {self.ok} ok, {self.fehlgeschlagen} "
+            f"{anzahl(self.operationen, 'Operation', 'Operationen')}: {self.ok} ok, {self.fehlgeschlagen} "
             f"fehlgeschlagen, {self.unbestimmt} unbestimmt"
         ]
         if self.verfuegbarkeit is not None:
@@ -41,9 +41,10 @@ class Kennzahlen:
                 f"Latenz in Ticks: p50 {self.latenz_p50}, p99 {self.latenz_p99}, "
                 f"max {self.latenz_max}"
             )
-        if self.nachrichten_je_operation is not None:
+        if self.nachrichten_je_operation is not None and self.nachrichten is not None:
             je = f"{self.nachrichten_je_operation:.1f}".replace(".", ",")
-            teile.append(f"{self.nachrichten} Nachrichten, {je} je Operation")
+            nachrichten = anzahl(self.nachrichten, "Nachricht", "Nachrichten")
+            teile.append(f"{nachrichten}, {je} je Operation")
         return ". ".join(teile) + "."
 
 

@@ -127,6 +127,10 @@ def test_a_node_that_floods_gets_a_verdict_not_an_exception(
         assert outcome["ok"] is False
         assert f"nach {challenges.MAX_EREIGNISSE} Ereignissen ab" in outcome["urteil"][0]
         assert outcome["svg"].startswith("<svg") and outcome["kennung"].startswith("broadcast/")
+        # Stopped at the limit, the flood's messages were on the way, not lost in the network.
+        k = outcome["kennzahlen"]
+        assert k["verloren"] == 0 and k["unterwegs"] > 0
+        assert k["unterwegs"] < k["nachrichten"]
     again = challenges.replay(klasse, vorgabe, outcome["kennung"], "")
     assert again["ok"] is False and again["urteil"] == outcome["urteil"]
 
@@ -134,6 +138,59 @@ def test_a_node_that_floods_gets_a_verdict_not_an_exception(
 def test_the_build_proves_a_flooding_attempt_wrong_without_shrinking_it(tmp_path: Path) -> None:
     options = 'last="broadcast" knoten="3" seeds="2" stoerungen="teilung"'
     convert(tmp_path, page(options, extra="--- fehlversuch\n" + FLUT))
+
+
+@pytest.mark.parametrize(
+    ("options", "says"),
+    [
+        ('max_ausbreitung="1/2"', "vergingen im Median"),
+        ('max_ausbreitung="60"', "Median und Höchstwert in Ticks"),
+        ('max_ausbreitung="90/60"', "Der Median (90) kann nicht über dem Höchstwert (60)"),
+    ],
+)
+def test_a_latency_goal_is_a_check_and_its_mistakes_are_named(
+    tmp_path: Path, options: str, says: str
+) -> None:
+    with pytest.raises(LessonError) as caught:
+        convert(tmp_path, page(f"{BROADCAST} {options}"))
+    assert says in caught.value.message
+
+
+def test_a_latency_goal_belongs_to_broadcast_alone() -> None:
+    from lessonkit import challenges
+
+    with pytest.raises(ValueError, match='nur bei last="broadcast"'):
+        challenges.vorgabe_aus_optionen({"last": "lin-kv", "max_ausbreitung": "5/9"})
+    vorgabe = challenges.vorgabe_aus_optionen({"last": "broadcast", "max_ausbreitung": "60/120"})
+    assert vorgabe.max_ausbreitung == (60, 120)
+    assert challenges.Vorgabe.aus_dict(vorgabe.als_dict()) == vorgabe
+    assert "im Median höchstens 60 und längstens 120 Ticks" in vorgabe.beschreibung()
+
+
+def test_the_figures_name_how_long_values_took_to_reach_every_node() -> None:
+    from lessonkit import challenges
+    from lessonkit.execute import run_sync
+
+    klasse, _ = run_sync(lambda: challenges.load_node(LOESUNG))
+    assert klasse is not None
+    schnell = challenges.Vorgabe("broadcast", knoten=5, seeds=1, max_ausbreitung=(60, 120))
+    outcome = challenges.seed_outcome(klasse, schnell, 1, "")
+    k = outcome["kennzahlen"]
+    assert outcome["ok"] is True
+    assert k["ausbreitung_median"] is not None and k["ausbreitung_max"] is not None
+    assert 0 < k["ausbreitung_median"] <= k["ausbreitung_max"] <= 120
+    zu_schnell = challenges.Vorgabe("broadcast", knoten=5, seeds=1, max_ausbreitung=(1, 1))
+    outcome = challenges.seed_outcome(klasse, zu_schnell, 1, "")
+    assert outcome["ok"] is False
+    assert outcome["urteil"] == [
+        f"Bis jeder Knoten einen Wert gelesen hatte, vergingen im Median {k['ausbreitung_median']}"
+        f" und längstens {k['ausbreitung_max']} Ticks (erlaubt: im Median höchstens 1, längstens"
+        " 1 Ticks), gemessen an den Lesen der Clients."
+    ]
+    echo = challenges.seed_outcome(
+        run_sync(lambda: challenges.load_node(ECHO))[0], challenges.Vorgabe("echo"), 1, ""
+    )
+    assert echo["kennzahlen"]["ausbreitung_median"] is None
 
 
 def test_a_run_over_the_budget_alone_is_not_shrunk_and_the_budget_counts_the_whole_run() -> None:
@@ -162,6 +219,13 @@ def test_a_run_over_the_budget_alone_is_not_shrunk_and_the_budget_counts_the_who
     assert "Broadcast fehlerhaft" in outcome["urteil"][0]
     je = ganz["kennzahlen"]["je_operation"]
     assert outcome["urteil"][-1].startswith(f"{je:.1f} Nachrichten zwischen Knoten je Operation")
+
+
+ECHO = """
+class Echo(Knoten):
+    def bei_echo(self, nachricht):
+        self.antworte(nachricht, {"type": "echo_ok", "echo": nachricht["echo"]})
+"""
 
 
 ENDLOS = START.replace(

@@ -374,7 +374,7 @@ def test_the_picture_keeps_the_rules_and_stays_bounded() -> None:
     svg = raumzeit(ergebnis, zeugen=[0, 1]).svg
     root = allgemeine_regeln(svg)
     desc = root.find("{http://www.w3.org/2000/svg}desc")
-    assert desc is not None and "1 Netzpartitionen, 1 Abstürze, 1 Pausen" in (desc.text or "")
+    assert desc is not None and "1 Netzpartition, 1 Absturz, 1 Pause." in (desc.text or "")
     gross = lauf(
         MitWiederholung, Broadcast("alle"), knoten=5, seed=2, dauer=400, stoerungen="zufall"
     )

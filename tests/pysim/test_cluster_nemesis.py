@@ -541,6 +541,24 @@ def test_the_picture_names_a_targeted_fault() -> None:
     pytest.fail("no targeted crash to draw")
 
 
+def test_the_picture_labels_the_moments_of_the_operations_the_verdict_names() -> None:
+    from pysim.cluster import Echo
+    from pysim.cluster.bild import raumzeit
+
+    class OhneText(Knoten):
+        def bei_echo(self, nachricht: Nachricht) -> None:
+            self.antworte(nachricht, {"type": "echo_ok", "echo": "anders"})
+
+    ergebnis = lauf(OhneText, Echo(), seed=1)
+    klein = verkleinere(ergebnis, scheitert)
+    urteil = klein.last.pruefe(klein)
+    zeuge = urteil.zeugen[0]
+    assert f"t={zeuge.beginn}" in urteil.erklaerung
+    svg = raumzeit(klein, [op.index for op in urteil.zeugen]).svg
+    # The time the verdict cites is on the picture's time axis, however short the run.
+    assert f">t={zeuge.beginn}<" in svg
+
+
 # --- a node sees only its own API ---------------------------------------------------------------
 
 

@@ -150,6 +150,8 @@ export interface ChallengeSpec {
   verlust: number;
   timeout: number;
   max_nachrichten: number | null;
+  /** `broadcast`: the most ticks until every node read a value, [median, maximum]. */
+  max_ausbreitung: number[] | null;
   last_optionen: Record<string, string>;
 }
 
@@ -239,12 +241,18 @@ export interface ReplayArgs {
 
 export interface SeedFigures {
   nachrichten: number;
+  /** Lost in the network, at a partition or at a crashed receiver. */
   verloren: number;
+  /** Still on the way when the run ended (a run stopped at the event limit leaves many). */
+  unterwegs: number;
   je_operation: number;
   ok_anteil: number;
   latenz_p50: number | null;
   latenz_p99: number | null;
   latenz_max: number | null;
+  /** `broadcast`: ticks from a value's broadcast until every node had read it (median, maximum over the values every node read); None for other workloads. */
+  ausbreitung_median: number | null;
+  ausbreitung_max: number | null;
 }
 
 /** One seed of a challenge (`lessonkit.challenges`); `error`: the reader's code failed
