@@ -104,35 +104,101 @@ def _fenster(
     return fenster
 
 
+def _client_spalten(
+    geschichte: list[dict[str, Any]], clients: list[str]
+) -> tuple[dict[str, str], dict[str, list[str]]]:
+    """Each client's column: its own, except a client of the final operations (a process from
+    10,000 on, ``Clients.zusatz``), which shares the column of the client that worked with the
+    same node during the load (that one is done by then). Also: per column, the clients of
+    the final operations it shows (named under its header)."""
+    knoten_von: dict[str, Any] = {}
+    schluss: set[str] = set()
+    for e in geschichte:
+        knoten_von.setdefault(e["client"], e.get("node"))
+        if e["process"] >= 10_000:
+            schluss.add(e["client"])
+    bei: dict[Any, str] = {}
+    for c in clients:
+        if c not in schluss:
+            bei.setdefault(knoten_von[c], c)
+    spalte_von = {c: bei.get(knoten_von[c], c) if c in schluss else c for c in clients}
+    spaeter: dict[str, list[str]] = {}
+    for c in clients:
+        if spalte_von[c] != c:
+            spaeter.setdefault(spalte_von[c], []).append(c)
+    return spalte_von, spaeter
+
+
+def _seiten_text(text: str, zeichen: int) -> str:
+    """A partition's label within ``zeichen`` characters: whole if it fits, else the smaller
+    side named and the other counted (``Netz geteilt: n4 | 8 weitere Knoten``)."""
+    if len(text) <= zeichen:
+        return text
+    kopf, _, seiten = text.partition(": ")
+    teile = seiten.split(" | ")
+    if len(teile) == 2:
+        klein, gross = sorted(teile, key=len)
+        kurz_ = f"{kopf}: {klein} | {len(gross.split())} weitere Knoten"
+        if len(kurz_) <= zeichen:
+            return kurz_
+    return kuerze(text, zeichen)
+
+
+def _auswahl(sendungen: list[Any]) -> list[Any]:
+    """At most ``MAX_NACHRICHTEN`` messages to draw: every lost one first (up to half), the
+    rest spread evenly over the run, so a picture of a busy run still shows all of it."""
+    if len(sendungen) <= MAX_NACHRICHTEN:
+        return sendungen
+    verloren = [s for s in sendungen if _verloren(s)][: MAX_NACHRICHTEN // 2]
+    uebrig = [s for s in sendungen if not _verloren(s)]
+    platz = MAX_NACHRICHTEN - len(verloren)
+    schritt = len(uebrig) / platz
+    auswahl = [uebrig[int(i * schritt)] for i in range(platz)] if uebrig else []
+    return sorted([*verloren, *auswahl], key=lambda s: s.nummer)
+
+
+def _verloren(sendung: Any) -> bool:
+    """Lost (in the network, at a partition, at a crashed receiver), not merely on the way
+    when the run ended (a run stopped at its event limit leaves many on the way)."""
+    return bool(sendung.schicksal) and sendung.schicksal != ZUGESTELLT
+
+
 def raumzeit(lauf: Lauf, zeugen: Iterable[int] = (), titel: str = "") -> Bild:
     """Das Bild von ``lauf``; ``zeugen``: Indizes des Verlaufs, die hervorgehoben werden."""
     cluster = lauf.cluster
     hervor = set(zeugen)
     clients = sorted({e["client"] for e in lauf.geschichte}, key=lambda c: int(c[1:]))
+    spalte_von, spaeter = _client_spalten(lauf.geschichte, clients)
     # Services the nodes asked (lin-kv, lease, ...): columns of their own, left of the nodes.
     benutzt = {n for s in cluster.sendungen for n in (s.nachricht.src, s.nachricht.dest)}
     dienste = [d for d in lauf.last.dienste if d in benutzt]
-    spalten = [*dienste, *cluster.ids, *clients]
+    spalten = [*dienste, *cluster.ids, *dict.fromkeys(spalte_von[c] for c in clients)]
     x: dict[str, int] = {}
     rechts = LINKS
     for name in spalten:
         weite = DIENST_SPALTE if name in dienste else SPALTE
         x[name] = rechts + weite // 2
         rechts += weite
+    for c in clients:  # a final operation's client is drawn in the column it shares
+        x[c] = x[spalte_von[c]]
     ende = max([cluster.zeit.now, *(e["time"] for e in lauf.geschichte)])
 
     zeiten = [0, ende, *(e["time"] for e in lauf.geschichte), *(e.zeit for e in cluster.ereignisse)]
     for s in cluster.sendungen:
         zeiten += [s.gesendet, s.ankunft if s.ankunft is not None else s.gesendet + 2]
     y = _Achse(zeiten)
-    # A shortened quiet stretch is labelled right of the last column, in a margin of its own.
-    breite = rechts + 8 + (RAND_LUECKE if y.luecken else 0)
+    # A shortened quiet stretch is labelled right of the last column, in a margin of its own
+    # as wide as its longest label (about 5.2 pixels a character at size 9).
+    luecken_texte = [f"⋯ {b - a} Ticks ohne Ereignis" for a, b in y.luecken]
+    rand = max((len(t) for t in luecken_texte), default=0) * 26 // 5 + 12 if y.luecken else 0
+    breite = rechts + 8 + max(rand, RAND_LUECKE if y.luecken else 0)
     hoehe = y(ende) + 24
     zwischen = [
         s for s in cluster.sendungen if s.nachricht.src != "c0" and s.nachricht.dest != "c0"
     ]
-    gezeigt = zwischen[:MAX_NACHRICHTEN]
-    verloren = sum(1 for s in zwischen if s.schicksal != ZUGESTELLT)
+    gezeigt = _auswahl(zwischen)
+    verloren = sum(1 for s in zwischen if _verloren(s))
+    unterwegs = sum(1 for s in zwischen if not s.schicksal)
     teilungen = _fenster(cluster.ereignisse, "teilung", "heilung", ende)
     operationen = _operationen(lauf.geschichte)
     abstuerze = sum(1 for e in cluster.ereignisse if e.art == "absturz")
@@ -140,7 +206,9 @@ def raumzeit(lauf: Lauf, zeugen: Iterable[int] = (), titel: str = "") -> Bild:
     beschreibung = (
         f"{len(cluster.ids)} Knoten, {anzahl(len(clients), 'Client', 'Clients')}, "
         f"t=0 bis t={ende}: {anzahl(len(zwischen), 'Nachricht', 'Nachrichten')}, "
-        f"davon {verloren} verloren; {anzahl(len(operationen), 'Operation', 'Operationen')}; "
+        f"davon {verloren} verloren"
+        f"{f' und {unterwegs} noch unterwegs, als der Lauf endete' if unterwegs else ''}; "
+        f"{anzahl(len(operationen), 'Operation', 'Operationen')}; "
         f"{anzahl(len(teilungen), 'Netzpartition', 'Netzpartitionen')}, "
         f"{anzahl(abstuerze, 'Absturz', 'Abstürze')}, {anzahl(pausen, 'Pause', 'Pausen')}"
     )
@@ -167,8 +235,8 @@ def raumzeit(lauf: Lauf, zeugen: Iterable[int] = (), titel: str = "") -> Bild:
             gestrichelt=True,
             rund=2,
         )
-        text = e.text.split(" (gezielt:")[0]
-        z.text(knoten_links + 6, y(von) + 11, kuerze(text, 40), groesse=10, farbe_name="warn")
+        text = _seiten_text(e.text.split(" (gezielt:")[0], (knoten_rechts - knoten_links) * 5 // 28)
+        z.text(knoten_links + 6, y(von) + 11, text, groesse=10, farbe_name="warn")
         if e.anlass in ANLASS:
             z.text(
                 knoten_links + 6,
@@ -179,6 +247,9 @@ def raumzeit(lauf: Lauf, zeugen: Iterable[int] = (), titel: str = "") -> Bild:
             )
     for name in spalten:
         z.text(x[name], OBEN, name, anker="middle", fett=True, mono=True)
+        if spaeter.get(name):  # the clients of the final operations drawn in this column
+            dazu = kuerze(" ".join(spaeter[name]), 9)
+            z.text(x[name], OBEN + 11, dazu, anker="middle", groesse=8, farbe_name="muted")
         z.linie(x[name], OBEN + 6, x[name], y(ende), farbe_name="line")
     # The moments of the operations the verdict names come first (its sentences cite them),
     # then t=0, the ends of shortened stretches and every tenth tick, where there is room.
@@ -197,12 +268,12 @@ def raumzeit(lauf: Lauf, zeugen: Iterable[int] = (), titel: str = "") -> Bild:
             continue
         z.text(LINKS - 6, y(t) + 4, f"t={t}", groesse=10, anker="end", farbe_name="muted")
         beschriftet.append(y(t))
-    for a, b in y.luecken:
+    for (a, b), luecke in zip(y.luecken, luecken_texte, strict=True):
         mitte = (y(a) + y(b)) // 2
         z.text(
             breite - 6,
             mitte + 4,
-            f"⋯ {b - a} Ticks ohne Ereignis",
+            luecke,
             groesse=9,
             anker="end",
             farbe_name="muted",
@@ -283,7 +354,8 @@ def raumzeit(lauf: Lauf, zeugen: Iterable[int] = (), titel: str = "") -> Bild:
         z.text(
             LINKS,
             hoehe - 6,
-            f"… {len(zwischen) - len(gezeigt)} weitere Nachrichten nicht gezeigt",
+            f"Gezeigt: {len(gezeigt)} von {len(zwischen)} Nachrichten, über den ganzen Lauf "
+            "verteilt, jede verlorene zuerst",
             groesse=10,
             farbe_name="muted",
         )

@@ -380,8 +380,33 @@ def test_the_picture_keeps_the_rules_and_stays_bounded() -> None:
     )
     assert len(gross.cluster.sendungen) > MAX_NACHRICHTEN
     bild = raumzeit(gross).svg
-    assert "weitere Nachrichten nicht gezeigt" in bild
+    zwischen = [
+        s for s in gross.cluster.sendungen if s.nachricht.src != "c0" and s.nachricht.dest != "c0"
+    ]
+    assert f"Gezeigt: {MAX_NACHRICHTEN} von {len(zwischen)} Nachrichten" in bild
     assert bild.count("<line") < 2 * MAX_NACHRICHTEN + 200
+    # The messages shown reach over the whole run, not only its first ticks.
+    from pysim.cluster.bild import _auswahl
+
+    gezeigt = _auswahl(zwischen)
+    assert len(gezeigt) == MAX_NACHRICHTEN
+    assert max(s.gesendet for s in gezeigt) > 0.8 * max(s.gesendet for s in zwischen)
+    verloren = [s for s in zwischen if s.schicksal not in ("", "zugestellt")]
+    assert set(map(id, verloren[: MAX_NACHRICHTEN // 2])) <= set(map(id, gezeigt))
+
+
+def test_a_final_read_shares_the_column_of_its_nodes_client_and_partitions_fit() -> None:
+    from pysim.cluster.bild import _seiten_text, raumzeit
+
+    ergebnis = lauf(MitWiederholung, Broadcast("alle"), knoten=3, seed=1, dauer=30)
+    svg = raumzeit(ergebnis).svg
+    # c4..c6 read at the end from n1..n3, in the columns of c1..c3: named under their headers.
+    assert svg.count(">c1<") == 1 and ">c4<" in svg and ">c6<" in svg
+    kopf = [int(x) for x in __import__("re").findall(r'x="(\d+)"[^>]*>c[1-6]<', svg)]
+    assert len(set(kopf)) == 3
+    lang = "Netz geteilt: n1 n2 n3 n5 n6 n7 n8 n9 | n4"
+    assert _seiten_text(lang, 60) == lang
+    assert _seiten_text(lang, 40) == "Netz geteilt: n4 | 8 weitere Knoten"
 
 
 def test_each_workload_judges_its_run_with_its_checker() -> None:
