@@ -16,8 +16,11 @@
 - Eine Operation eines Clients ist ein Kasten auf seiner Linie, vom Aufruf bis zur Antwort:
   grün ``ok``, grau ``fail``, orange ``info`` (unbestimmt). Die Operationen, die das Urteil
   nennt (``zeugen``), sind rot umrandet.
-- Zu viele Nachrichten machen ein Bild unlesbar: Es zeigt höchstens ``MAX_NACHRICHTEN`` und
-  sagt, wie viele es weglässt. Ein verkleinerter Lauf (``verkleinere``) passt fast immer ganz.
+- Zu viele Nachrichten machen ein Bild unlesbar: Es zeigt höchstens ``MAX_NACHRICHTEN``, jede
+  verlorene zuerst, die übrigen über den ganzen Lauf verteilt, und sagt es. Ein verkleinerter
+  Lauf (``verkleinere``) passt fast immer ganz.
+- Die Clients der Schlussoperationen (``Clients.zusatz``) stehen in der Spalte des Clients, der
+  während der Last mit demselben Knoten sprach, mit ihrem Namen unter dessen Kopf.
 """
 
 from __future__ import annotations
