@@ -94,11 +94,17 @@ def render_console_line(line: str) -> str:
     return "".join(parts)
 
 
+def _line_class(line: str) -> str:
+    """An indented line is a row of a table (``status``): it keeps its columns and never
+    wraps (the log scrolls sideways on a phone); any other line wraps."""
+    return "lk-console__line lk-console__line--row" if line.startswith("  ") else "lk-console__line"
+
+
 def render_console_lines(text: str) -> str:
     """A console answer, a block per line: the browser wraps a long line with a hanging
     indent (docs/assets/lessonkit.css), so a wrapped line never looks like a new one."""
     lines = "".join(
-        f'<span class="lk-console__line">{render_console_line(line)}\n</span>'
+        f'<span class="{_line_class(line)}">{render_console_line(line)}\n</span>'
         for line in text.split("\n")
     )
     return f'<span class="lk-console__out">{lines}</span>'

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -155,3 +156,31 @@ def test_on_a_touch_screen_the_editor_hint_names_no_keys(browser: Any, site_url:
         expect(hint).to_be_visible()
         shown = hint.inner_text()
         assert "Ausführen" in shown and "Tab" not in shown and "Esc" not in shown, shown
+
+
+def test_on_a_phone_a_long_line_wraps_under_its_own_indentation(
+    browser: Any, site_url: str
+) -> None:
+    # A phone shows about 40 characters of a line: the editor wraps instead of scrolling
+    # sideways, and a wrapped indented line goes on under its indentation, not the margin.
+    with phone_page(browser, site_url + FIRST_STEPS) as page:
+        editor = Cell.number(page, 1).editor()
+        lang = "    " + ", ".join(f"wert_{i} = {i}" for i in range(12))
+        editor.fill("def f():\n" + lang + "\n    return 1")
+        scroller = Cell.number(page, 1).root.locator(".cm-scroller")
+        assert scroller.evaluate("(s) => s.scrollWidth - s.clientWidth") <= 0
+        line = Cell.number(page, 1).root.locator(".cm-line").nth(1)
+        expect(line).to_have_class(re.compile("lk-wrap-indent"))
+        rows = line.evaluate(
+            """(line) => {
+                const range = document.createRange(); range.selectNodeContents(line);
+                const rects = [...range.getClientRects()].filter((r) => r.width > 0);
+                const box = line.getBoundingClientRect();
+                return rects.map((r) => [Math.round(r.top), Math.round(r.left - box.left)]);
+            }"""
+        )
+        tops = sorted({top for top, _ in rows})
+        assert len(tops) >= 2, rows  # it wraps
+        first = min(left for top, left in rows if top == tops[0])
+        rest = min(left for top, left in rows if top == tops[1])
+        assert rest > first + 20, rows  # the next row starts under the indentation

@@ -107,6 +107,28 @@ def test_the_browser_wraps_a_long_answer_with_a_hanging_indent(browser: Any, sit
     assert command["rows"] > 1 and command["rest"] > command["first"] + 10, rows
 
 
+def test_a_status_table_keeps_its_columns_on_a_phone(browser: Any, site_url: str) -> None:
+    # Rows of a table (indented lines: `status`) never wrap; the log scrolls sideways if a
+    # row is wider than a phone. The sentence above the table still wraps.
+    with phone_page(browser, site_url + "lektionen/replikation/") as page:
+        log = Console.first(page, kind="replik")
+        entry = log.command("status")
+        rows = entry.locator(".lk-console__line--row")
+        expect(rows.first).to_contain_text("ROLLE")
+        assert rows.count() >= 4
+        for i in range(rows.count()):
+            assert rows.nth(i).evaluate(ROWS)["rows"] == 1, rows.nth(i).text_content()
+        lefts = rows.evaluate_all(
+            """(rows) => rows.map((row) => {
+                const text = row.firstChild; const at = text.data.indexOf("ROLLE") >= 0
+                    ? text.data.indexOf("ROLLE") : text.data.search(/(Leader|Follower)/);
+                const range = document.createRange(); range.setStart(text, at);
+                range.setEnd(text, at + 1); return Math.round(range.getClientRects()[0].left);
+            })"""
+        )
+        assert len(set(lefts)) == 1, lefts  # the second column starts at one x in every row
+
+
 def test_touch_buttons_complete_and_recall_commands(browser: Any, site_url: str) -> None:
     # A phone's keyboard has no Tab and no arrow keys: buttons do what they do, and the hint
     # names the buttons, not the keys.

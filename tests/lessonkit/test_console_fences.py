@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from bs4 import BeautifulSoup
 from pymdownx.superfences import SuperFencesException
 
 from lessonkit.errors import LessonError
@@ -224,3 +225,17 @@ def test_a_console_task_of_raft_names_its_model_sim(tmp_path: Path) -> None:
     )
     data = json.loads(convert(tmp_path, text).select_one(".lk-exercise__data")["data-lk-json"])
     assert (data["kind"], data["options"]) == ("raft", {"knoten": "5"})
+
+
+def test_an_indented_line_is_a_row_that_keeps_its_columns() -> None:
+    from lessonkit.render import render_console_lines
+
+    html = render_console_lines("t=0, Leader n1\n  KNOTEN  ROLLE\n  n1      Leader\nUnterwegs: 0.")
+    soup = BeautifulSoup(html, "html.parser")
+    klassen = [" ".join(line["class"]) for line in soup.select(".lk-console__line")]
+    assert klassen == [
+        "lk-console__line",
+        "lk-console__line lk-console__line--row",
+        "lk-console__line lk-console__line--row",
+        "lk-console__line",
+    ]

@@ -14,8 +14,18 @@
 import { defaultKeymap, history, historyKeymap, indentWithTab } from "@codemirror/commands";
 import { python } from "@codemirror/lang-python";
 import { bracketMatching, indentOnInput, indentUnit, syntaxHighlighting } from "@codemirror/language";
-import { Compartment, EditorState } from "@codemirror/state";
-import { EditorView, drawSelection, highlightActiveLine, keymap, lineNumbers } from "@codemirror/view";
+import { Compartment, EditorState, RangeSetBuilder } from "@codemirror/state";
+import {
+  Decoration,
+  type DecorationSet,
+  EditorView,
+  ViewPlugin,
+  type ViewUpdate,
+  drawSelection,
+  highlightActiveLine,
+  keymap,
+  lineNumbers,
+} from "@codemirror/view";
 import { classHighlighter } from "@lezer/highlight";
 
 export interface EditorOptions {
@@ -42,6 +52,43 @@ const HINT = {
 const TOUCH_HINT = "„Ausführen“ startet den Code · tippe neben den Editor, um ihn zu verlassen";
 
 let hints = 0;
+
+/**
+ * Long lines wrap (a phone shows about 40 characters), and a wrapped line's continuation
+ * starts under its own indentation, not at the margin: each visible line carries its
+ * leading whitespace as `--lk-indent`, and docs/assets/lessonkit.css indents what wraps
+ * by that much (a hanging indent: padding plus a negative text-indent).
+ */
+const hangingIndent = ViewPlugin.fromClass(
+  class {
+    decorations: DecorationSet;
+    constructor(view: EditorView) {
+      this.decorations = this.build(view);
+    }
+    update(update: ViewUpdate): void {
+      if (update.docChanged || update.viewportChanged) this.decorations = this.build(update.view);
+    }
+    build(view: EditorView): DecorationSet {
+      const builder = new RangeSetBuilder<Decoration>();
+      for (const { from, to } of view.visibleRanges) {
+        for (let pos = from; pos <= to; ) {
+          const line = view.state.doc.lineAt(pos);
+          const indent = /^[ \t]*/.exec(line.text)?.[0].replace(/\t/g, "    ").length ?? 0;
+          if (indent > 0) {
+            builder.add(
+              line.from,
+              line.from,
+              Decoration.line({ class: "lk-wrap-indent", attributes: { style: `--lk-indent: ${indent}ch` } }),
+            );
+          }
+          pos = line.to + 1;
+        }
+      }
+      return builder.finish();
+    }
+  },
+  { decorations: (plugin) => plugin.decorations },
+);
 
 export function createEditor(parent: HTMLElement, options: EditorOptions): CellEditor {
   const run = (): boolean => {
@@ -78,6 +125,8 @@ export function createEditor(parent: HTMLElement, options: EditorOptions): CellE
         indentOnInput(),
         bracketMatching(),
         highlightActiveLine(),
+        EditorView.lineWrapping,
+        hangingIndent,
         indentUnit.of("    "),
         python(),
         syntaxHighlighting(classHighlighter),
@@ -93,7 +142,7 @@ export function createEditor(parent: HTMLElement, options: EditorOptions): CellE
           "aria-label": `Python-Code von ${options.label}`,
           "aria-describedby": hint.id,
           // In the tab order anyway (contenteditable); said explicitly, axe counts the
-          // editor as keyboard access to its horizontally scrolling box (phones).
+          // editor as keyboard access to its box if it ever scrolls.
           tabindex: "0",
         }),
         EditorView.updateListener.of((update) => {

@@ -51,7 +51,8 @@ const CODE = /(^|[ (])`([^` ](?:[^`]*[^` ])?)`(?=[ .,:;!?)]|$)/g;
 /** One line of an answer, its code as `<code>`: built from text nodes, never from HTML. */
 function line(text: string): HTMLSpanElement {
   text = visibleBidi(text);
-  const node = span("lk-console__line", "");
+  // An indented line is a table's row (`status`): it keeps its columns (lessonkit/render.py).
+  const node = span(text.startsWith("  ") ? "lk-console__line lk-console__line--row" : "lk-console__line", "");
   if (!text.startsWith(" ")) {
     let done = 0;
     for (const match of text.matchAll(CODE)) {
