@@ -76,3 +76,20 @@ def test_a_cell_left_running_does_not_block_the_next_page(page: Page, site_url: 
     go(page, re.compile("Queues und Idempotenz"), 2)
     Cell.number(page, 1).run()  # Python was restarted for the new page
     expect(Cell.number(page, 1).root).to_have_attribute("data-state", "done")
+
+
+def test_nothing_shows_through_below_the_sidebars_sticky_title(page: Page, site_url: str) -> None:
+    # On a wide screen the navigation's title stays on top while its entries scroll under it.
+    # Material hides them with a blurred shadow, whose blur let the tops of a half-hidden
+    # entry show through below the two-line title; the band below it is solid now.
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.goto(site_url + "herausforderungen/register/")
+    title = page.locator(".md-sidebar--primary .md-nav--primary > .md-nav__title")
+    expect(title).to_be_visible()
+    style = title.evaluate(
+        "(t) => { const s = getComputedStyle(t); return [s.position, s.boxShadow]; }"
+    )
+    assert style[0] == "sticky", style
+    shadows = re.findall(r"(-?[\d.]+)px (-?[\d.]+)px ([\d.]+)px", style[1])
+    assert shadows and all(float(blur) == 0 for _, _, blur in shadows), style
+    assert any(float(y) > 0 for _, y, _ in shadows), style  # a band below the title
