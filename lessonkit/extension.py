@@ -111,6 +111,9 @@ class FenceLineTagger(Preprocessor):  # type: ignore[misc]  # Python-Markdown is
         return out
 
 
+#: The preprocessor Zensical registers in the Markdown of each page it renders.
+ZENSICAL_CONTEXT = "rendering_context"
+
 _LEFTOVER = re.compile(
     r"(?:`{3,}|~{3,})[ \t]*([\w-]*)[^\n]*?\b" + LINE_OPTION + r'=(?:"|&quot;)(\d+)'
 )
@@ -181,6 +184,8 @@ class BlockRunner(Postprocessor):  # type: ignore[misc]  # Python-Markdown is un
             line=block.line,
             src=block.src if isinstance(block, Exercise) else "",
             use_directory_urls=self.use_directory_urls,
+            # Zensical rewrites every relative link of the page itself (lessonkit/links.py).
+            rewrite=ZENSICAL_CONTEXT not in self.md.preprocessors,
         )
 
 

@@ -10,7 +10,10 @@ and reached the reader as ``…/echo/index.md#nachrichten``, a page that does no
 Here they are converted the same way, with MkDocs' own ``File.url`` and
 ``get_relative_url``: a path relative to the page's Markdown file, query and anchor kept;
 external links (``https:``, ``mailto:``) and links within the page (``#anker``) stay as they
-are. An author's link to a file that is not in ``docs_dir`` stops the build at once, with
+are. Zensical (0.0.73) needs no conversion and must get none: it rewrites every relative
+link of a page's finished HTML itself, our blocks' too, as relative to the page's Markdown
+file (a converted ``../#nachrichten`` became ``../../#nachrichten``); under Zensical (its
+``rendering_context`` preprocessor is registered) links are checked but left as written. An author's link to a file that is not in ``docs_dir`` stops the build at once, with
 page, line, block and link (``LessonError``). Anchors are checked once the pages are
 converted, against the ``id``s (and ``<a name>``s) of the finished HTML, as MkDocs' own
 ``validation.anchors`` does for a page's Markdown links: an anchor on the block's own page
@@ -104,6 +107,8 @@ class BlockLinks:
     line: int
     src: str = ""
     use_directory_urls: bool = True
+    #: False: check only, leave the link as written (Zensical converts it).
+    rewrite: bool = True
     _files: dict[str, File] = field(default_factory=dict)
 
     def convert(self, url: str) -> str:
@@ -127,9 +132,11 @@ class BlockLinks:
         ).lstrip("/")
         outside = target == ".." or target.startswith("../")
         if outside or not (Path(self.docs_dir) / target).is_file():
-            raise self._error(url, self._no_file(target))
+            raise self._error(url, self._no_file(target, outside))
         if anchor:
             self._remember(url, target, anchor)
+        if not self.rewrite:
+            return url
         address = get_relative_url(self._file(target).url, self._file(self.page).url)
         return urlunsplit(("", "", address, query, anchor))
 
@@ -140,15 +147,21 @@ class BlockLinks:
             )
         return self._files[src]
 
-    def _no_file(self, target: str) -> str:
+    def _no_file(self, target: str, outside: bool) -> str:
         pages = sorted(
             p.relative_to(self.docs_dir).as_posix() for p in Path(self.docs_dir).rglob("*.md")
         )
         close = difflib.get_close_matches(target, pages, n=1, cutoff=0.6)
         hint = f" Meintest du „{close[0]}“?" if close else ""
+        if outside:
+            what = "führt aus dem Ordner der Seiten hinaus."
+        elif (Path(self.docs_dir) / target).is_dir():
+            folder = "den obersten Ordner" if target == "." else f"den Ordner „{target}/“"
+            what = f"zeigt auf {folder} der Seiten, nicht auf eine Seite."
+        else:
+            what = f"zeigt auf „{target}“, und diese Datei gibt es nicht im Ordner der Seiten."
         return (
-            f"zeigt auf „{target}“, und diese Datei gibt es nicht im Ordner der Seiten.{hint} "
-            "Ein Link nennt die Markdown-Datei relativ zu dieser Seite, z. B. "
+            f"{what}{hint} Ein Link nennt die Markdown-Datei relativ zu dieser Seite, z. B. "
             "„../glossar.md#idempotent“ oder „index.md#nachrichten“."
         )
 

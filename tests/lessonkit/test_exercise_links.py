@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
+from markdown import Markdown
+from markdown.preprocessors import Preprocessor
 
 from lessonkit import links
 from lessonkit.errors import LessonError
@@ -129,14 +131,46 @@ def test_without_directory_urls_the_links_name_the_html_files(tmp_path: Path) ->
     assert hrefs(soup)[:2] == ["index.html#nachrichten", "../glossar.html#idempotent"]
 
 
+class ZensicalContext(Preprocessor):  # type: ignore[misc]  # Python-Markdown is untyped
+    """Stands for the preprocessor Zensical registers in the Markdown of each page."""
+
+    def run(self, lines: list[str]) -> list[str]:
+        return lines
+
+
+def under_zensical(docs: Path) -> Markdown:
+    converter = make_markdown(docs)
+    converter.preprocessors.register(ZensicalContext(converter), "rendering_context", 0)
+    return converter
+
+
+def test_under_zensical_links_are_checked_and_left_as_written(tmp_path: Path) -> None:
+    # Zensical rewrites every relative link of the finished page itself, relative to the
+    # page's Markdown file: converted links would be converted twice.
+    build(tmp_path, QUIZ)
+    soup = BeautifulSoup(under_zensical(tmp_path / "docs").convert(QUIZ), "html.parser")
+    assert hrefs(soup)[:4] == [
+        "index.md#nachrichten",
+        "../glossar.md#idempotent",
+        "#eigene-stelle",
+        "seite.md#eigene-stelle",
+    ]
+    wrong = QUIZ.replace("index.md#", "indx.md#")
+    (tmp_path / "docs" / "kapitel" / "seite.md").write_text(wrong, encoding="utf-8")
+    with pytest.raises(LessonError) as caught:
+        under_zensical(tmp_path / "docs").convert(wrong)
+    assert "„kapitel/indx.md“, und diese Datei gibt es nicht" in caught.value.message
+
+
 @pytest.mark.parametrize(
     ("wrong", "says"),
     [
         ("indx.md#nachrichten", "„kapitel/indx.md“, und diese Datei gibt es nicht"),
         ("../glosar.md#idempotent", "Meintest du „glossar.md“?"),
-        ("../../draussen.md", "gibt es nicht im Ordner der Seiten"),
+        ("../../draussen.md", "führt aus dem Ordner der Seiten hinaus"),
         ("/glossar.md", "beginnt mit „/“"),
-        ("../lektionen/", "„lektionen“, und diese Datei gibt es nicht"),
+        ("../kapitel/", "zeigt auf den Ordner „kapitel/“ der Seiten, nicht auf eine Seite"),
+        ("../", "zeigt auf den obersten Ordner der Seiten, nicht auf eine Seite"),
     ],
 )
 def test_a_link_to_a_missing_page_names_page_line_exercise_and_link(
