@@ -21,7 +21,7 @@ from typing import Any
 
 import markdown
 
-from lessonkit import challenges
+from lessonkit import challenges, links
 from lessonkit.blocks import Block
 from lessonkit.challenges import Vorgabe
 from lessonkit.checks import (
@@ -971,8 +971,14 @@ TITLES = {
 
 
 def md(text: str) -> str:
-    """A text section as HTML (a small Markdown of its own: inline code, lists, tables)."""
-    return markdown.markdown(text, extensions=_MARKDOWN_EXTENSIONS) if text.strip() else ""
+    """A text section as HTML (a small Markdown of its own: inline code, lists, tables). Its
+    links are converted as MkDocs converts the page's own, relative to the page the exercise
+    stands on (``lessonkit.links``: ``index.md#nachrichten`` -> ``../#nachrichten``)."""
+    if not text.strip():
+        return ""
+    converter = markdown.Markdown(extensions=_MARKDOWN_EXTENSIONS)
+    links.register(converter)
+    return str(converter.convert(text))
 
 
 def _details(css: str, summary: str, body: str) -> str:

@@ -9,7 +9,9 @@ It does these things around superfences' custom fences (see ``lessonkit.fences``
 2. ``LeftoverFences`` (a postprocessor) fails the page when a tagged fence was not
    recognised and stands as text in the page (an unindented line in a tab);
 3. ``BlockRunner`` (a postprocessor) runs the registered blocks in page order and
-   replaces each placeholder with the finished block and its real output.
+   replaces each placeholder with the finished block and its real output; the links in a
+   block's own Markdown (an exercise's hints) are converted as MkDocs converts the page's
+   (``lessonkit.links``).
 
 It works in any generator that runs Python-Markdown extensions (MkDocs, Zensical).
 """
@@ -25,20 +27,21 @@ from markdown.extensions import Extension
 from markdown.postprocessors import Postprocessor
 from markdown.preprocessors import Preprocessor
 
-from lessonkit import mermaid_fence
+from lessonkit import links, mermaid_fence
 from lessonkit.author_checks import (
     broken_glossary_link,
     glossary_anchors,
     misspelt_fence,
     nested_fence,
 )
-from lessonkit.blocks import PLACEHOLDER, PageState
+from lessonkit.blocks import PLACEHOLDER, Block, PageState
 from lessonkit.diagrams import check_diagrams
 from lessonkit.errors import LessonError
 from lessonkit.execute import run_page
+from lessonkit.exercises import Exercise
 from lessonkit.fences import exercise_fences, names, render_block
 from lessonkit.options import LINE_OPTION
-from lessonkit.source import locate
+from lessonkit.source import UNKNOWN_PAGE, locate
 
 _FENCE = re.compile(r"^(?P<indent>[ \t>]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<rest>.*)$")
 
@@ -57,6 +60,7 @@ class FenceLineTagger(Preprocessor):  # type: ignore[misc]  # Python-Markdown is
         open_language = ""  # the language of the code block we are inside
         page = PageState(location, self.docs_dir)
         self.md.lessonkit_page = page
+        links.forget(page.relative_path)
         out: list[str] = []
         open_fence: str | None = None  # the fence of the code block we are inside
         diagram: list[str] | None = None  # the lines of the mermaid diagram we are inside
@@ -107,6 +111,9 @@ class FenceLineTagger(Preprocessor):  # type: ignore[misc]  # Python-Markdown is
         return out
 
 
+#: The preprocessor Zensical registers in the Markdown of each page it renders.
+ZENSICAL_CONTEXT = "rendering_context"
+
 _LEFTOVER = re.compile(
     r"(?:`{3,}|~{3,})[ \t]*([\w-]*)[^\n]*?\b" + LINE_OPTION + r'=(?:"|&quot;)(\d+)'
 )
@@ -133,6 +140,10 @@ class LeftoverFences(Postprocessor):  # type: ignore[misc]  # Python-Markdown is
 class BlockRunner(Postprocessor):  # type: ignore[misc]  # Python-Markdown is untyped
     """Runs the page's blocks and puts each finished block in its place."""
 
+    def __init__(self, md: Markdown, use_directory_urls: bool = True) -> None:
+        super().__init__(md)
+        self.use_directory_urls = use_directory_urls
+
     def run(self, text: str) -> str:
         page: PageState | None = getattr(self.md, "lessonkit_page", None)
         # Python-Markdown's toc runs every postprocessor on each heading's inner HTML,
@@ -149,14 +160,44 @@ class BlockRunner(Postprocessor):  # type: ignore[misc]  # Python-Markdown is un
                 page.location.path, None, f"Interner Fehler beim Bauen:\n{detail}"
             ) from exc
         blocks = {block.slot: block for block in page.blocks}
-        return PLACEHOLDER.sub(lambda m: render_block(blocks[int(m[1])], results[int(m[1])]), text)
+
+        def finished(match: re.Match[str]) -> str:
+            block = blocks[int(match[1])]
+            with links.converting(self._links(page, block)):
+                return render_block(block, results[int(match[1])])
+
+        html = PLACEHOLDER.sub(finished, text)
+        links.check_own_anchors(page.relative_path, html)
+        return html
+
+    def _links(self, page: PageState, block: Block) -> links.BlockLinks | None:
+        """What converts the links of ``block``'s own Markdown (None: the page's file is
+        unknown, so nothing can be resolved against it)."""
+        if page.location.path == UNKNOWN_PAGE:
+            return None
+        owner = f"{block.label} (id „{block.id}“)" if isinstance(block, Exercise) else block.label
+        return links.BlockLinks(
+            page=page.relative_path,
+            docs_dir=page.docs_dir,
+            path=page.location.path,
+            owner=owner,
+            line=block.line,
+            src=block.src if isinstance(block, Exercise) else "",
+            use_directory_urls=self.use_directory_urls,
+            # Zensical rewrites every relative link of the page itself (lessonkit/links.py).
+            rewrite=ZENSICAL_CONTEXT not in self.md.preprocessors,
+        )
 
 
 class LessonkitExtension(Extension):  # type: ignore[misc]  # Python-Markdown is untyped
-    """Configuration: ``docs_dir`` (where the pages live, for error messages)."""
+    """Configuration: ``docs_dir`` (where the pages live, for error messages and links) and
+    ``use_directory_urls`` (MkDocs' setting, which the MkDocs hook passes on)."""
 
     def __init__(self, **kwargs: Any) -> None:
-        self.config = {"docs_dir": ["docs", "Folder of the Markdown pages"]}
+        self.config = {
+            "docs_dir": ["docs", "Folder of the Markdown pages"],
+            "use_directory_urls": [True, "Pages at <name>/ (MkDocs' use_directory_urls)"],
+        }
         super().__init__(**kwargs)
 
     def extendMarkdown(self, md: Markdown) -> None:
@@ -166,7 +207,8 @@ class LessonkitExtension(Extension):  # type: ignore[misc]  # Python-Markdown is
             FenceLineTagger(md, self.getConfig("docs_dir")), "lessonkit_lines", 35
         )
         # After the stashed HTML (and with it our placeholders) is back in the text.
-        md.postprocessors.register(BlockRunner(md), "lessonkit_blocks", 5)
+        runner = BlockRunner(md, bool(self.getConfig("use_directory_urls")))
+        md.postprocessors.register(runner, "lessonkit_blocks", 5)
         md.postprocessors.register(LeftoverFences(md), "lessonkit_leftovers", 6)
 
 

@@ -1,6 +1,7 @@
 """MkDocs hooks: build the browser assets before MkDocs reads its configuration,
-finish the written pages (lessonkit/csp.py), and give the templates the ``split``
-filter that Zensical's template engine (minijinja) has built in, so
+finish the written pages (lessonkit/csp.py), check the anchors that exercises link to on
+other pages once every page is converted (lessonkit/links.py), and give the templates the
+``split`` filter that Zensical's template engine (minijinja) has built in, so
 ``overrides/main.html`` renders in both.
 
 The assets hook is only a convenience for ``mkdocs build`` and ``mkdocs serve`` (so a
@@ -17,6 +18,7 @@ from typing import Any
 from jinja2 import Environment
 from mkdocs.plugins import event_priority
 
+from lessonkit import links
 from lessonkit.assets import build_all
 from lessonkit.csp import finish_site
 from lessonkit.serve_errors import show_build_errors
@@ -32,6 +34,9 @@ def on_startup(command: str, **kwargs: Any) -> None:
 @event_priority(100)  # before any plugin looks at docs/
 def on_config(config: Any, **kwargs: Any) -> Any:
     build_all()
+    # Links in an exercise's sections are converted as MkDocs converts the page's own.
+    extension = config["mdx_configs"].setdefault("lessonkit.extension", {})
+    extension["use_directory_urls"] = bool(config["use_directory_urls"])
     return config
 
 
@@ -53,6 +58,15 @@ def split(value: str, separator: str | None = None, maxsplits: int | None = None
     return value.split(separator, -1 if maxsplits is None else maxsplits)
 
 
-def on_env(env: Environment, **kwargs: Any) -> Environment:
+def on_env(env: Environment, files: Any, **kwargs: Any) -> Environment:
+    """Every page is converted now (MkDocs has not yet written one): an anchor an exercise
+    links to on another page must be in that page's HTML (lessonkit/links.py)."""
     env.filters.setdefault("split", split)
+    links.check_anchors(
+        {
+            file.src_uri: file.page.content
+            for file in files.documentation_pages()
+            if file.page is not None and file.page.content is not None
+        }
+    )
     return env

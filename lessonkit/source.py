@@ -25,6 +25,9 @@ class SourceLocation:
         return self.first_line + index
 
 
+#: ``SourceLocation.path`` of a text found in no file of ``docs_dir``.
+UNKNOWN_PAGE = "<unbekannte Seite>"
+
 _cache: dict[Path, tuple[float, str]] = {}
 
 
@@ -52,4 +55,4 @@ def locate(text: str, docs_dir: str) -> SourceLocation:
                 rel = os.path.relpath(path)
                 first = content.count("\n", 0, start) + 1 - leading_blank_lines
                 return SourceLocation(rel, first)
-    return SourceLocation("<unbekannte Seite>", 1)
+    return SourceLocation(UNKNOWN_PAGE, 1)

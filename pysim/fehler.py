@@ -11,7 +11,7 @@ Die Unterklassen erben zusätzlich von einer passenden Python-Ausnahme (``ValueE
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import TypeVar
+from typing import TypeVar, cast
 
 W = TypeVar("W")
 
@@ -110,8 +110,156 @@ def anzahl(n: int, einzahl: str, mehrzahl: str) -> str:
 
 
 def kurz(wort: str, zeichen: int = 30) -> str:
-    """Lange Eingaben in Meldungen abkürzen: ``abcdefghijkl…``."""
+    """Lange Eingaben in Meldungen abkürzen: ``abcdefghijkl…``. Text und Werte aus dem Code
+    der Leserin kürzen ``gekuerzt``, ``meldung`` und ``wert_text``: Sie sagen, was fehlt."""
     return wort if len(wort) <= zeichen else wort[: zeichen - 1] + "…"
+
+
+#: Höchstlängen für Text aus dem Code der Leserin in Meldungen, Urteilen und Bildern: die
+#: Meldung einer Ausnahme ihres Knotens und ein Wert, den ein Urteil zitiert. Ein Urteil oder
+#: Bild, das 5 MB Text zitiert, hielte die Seite sekundenlang an; es hilft auch niemandem.
+MAX_MELDUNG = 500
+MAX_WERT = 100
+
+
+def _zahl(n: int) -> str:
+    """``4999000`` -> ``4.999.000``."""
+    return f"{n:,}".replace(",", ".")
+
+
+def gekuerzt(text: str, zeichen: int) -> str:
+    """``text`` mit höchstens ``zeichen`` Zeichen; was fehlt, sagt ein Vermerk:
+    ``xxxx… (4.999.000 Zeichen mehr, gekürzt)``."""
+    if len(text) <= zeichen:
+        return text
+    return f"{text[:zeichen]}… ({_zahl(len(text) - zeichen)} Zeichen mehr, gekürzt)"
+
+
+def meldung(fehler: BaseException, zeichen: int = MAX_MELDUNG) -> str:
+    """``Typ: Meldung`` einer Ausnahme aus fremdem Code, gekürzt (``gekuerzt``). Wirft nie:
+    Eine Ausnahme, deren ``str`` selbst wirft, heißt „(Meldung nicht lesbar)“. ``str`` einer
+    Ausnahme mit einem Text gibt genau diesen Text zurück; er wird hier nur angeschnitten."""
+    try:
+        text = str(fehler)
+    except Exception:
+        text = "(Meldung nicht lesbar)"
+    name = kurz(type(fehler).__name__, 60)
+    return f"{name}: {gekuerzt(text, zeichen)}" if text else name
+
+
+#: Eingebaute Behälter (genau diese Typen), deren repr ``wert_text`` Stück für Stück
+#: schreibt: (Anfang, Ende, leer, Verweis auf sich selbst).
+_BEHAELTER: dict[type, tuple[str, str, str, str]] = {
+    list: ("[", "]", "[]", "[...]"),
+    tuple: ("(", ")", "()", "(...)"),
+    dict: ("{", "}", "{}", "{...}"),
+    set: ("{", "}", "set()", "set(...)"),
+    frozenset: ("frozenset({", "})", "frozenset()", "frozenset(...)"),
+}
+
+#: Ab so vielen Bits schreibt Python eine ganze Zahl nicht mehr als Text (4300 Stellen).
+_GROSSE_ZAHL = 14_000
+
+
+class _Voll(Exception):
+    """Der Text hat seine Länge erreicht."""
+
+
+class _Text:
+    """Sammelt Stücke bis ``zeichen`` Zeichen, dann ``_Voll``."""
+
+    def __init__(self, zeichen: int) -> None:
+        self.stuecke: list[str] = []
+        self.rest = zeichen
+
+    def dazu(self, stueck: str) -> None:
+        if len(stueck) > self.rest:
+            self.stuecke.append(stueck[: self.rest])
+            self.rest = 0
+            raise _Voll
+        self.stuecke.append(stueck)
+        self.rest -= len(stueck)
+
+
+def wert_text(wert: object, zeichen: int = MAX_WERT) -> str:
+    """``repr(wert)`` für einen Satz, höchstens ``zeichen`` Zeichen und ein Vermerk, was
+    fehlt: ``'xxxx'… (1.999.900 Zeichen mehr, gekürzt)``, ``[0, 1, 2, … (1.000.000 Einträge,
+    gekürzt)``. Texte und eingebaute Behälter werden nur so weit geschrieben, wie sie gezeigt
+    werden (ein 5-MB-Text wird nie ganz kopiert); solange er passt, ist der Text genau
+    ``repr(wert)``. Wirft nie, auch nicht bei riesigen Zahlen oder einem ``__repr__``, das
+    wirft."""
+    art = type(wert)
+    if art in (str, bytes, bytearray):
+        folge = cast("str | bytes | bytearray", wert)
+        if len(folge) > zeichen:
+            einheit = "Zeichen" if art is str else "Bytes"
+            mehr = _zahl(len(folge) - zeichen)
+            return f"{folge[:zeichen]!r}… ({mehr} {einheit} mehr, gekürzt)"
+    elif art not in _BEHAELTER:
+        return gekuerzt(_einzeln(wert), zeichen)
+    text = _Text(zeichen)
+    try:
+        _schreibe(wert, text, set())
+    except _Voll:
+        if art in _BEHAELTER:
+            anzahl = len(cast("list[object]", wert))
+            vermerk = f"{_zahl(anzahl)} {'Eintrag' if anzahl == 1 else 'Einträge'}, gekürzt"
+        else:  # ein Text, dessen repr länger ist als er selbst (Zeilenumbrüche als \n)
+            vermerk = "gekürzt"
+        return f"{''.join(text.stuecke)}… ({vermerk})"
+    return "".join(text.stuecke)
+
+
+def _einzeln(wert: object) -> str:
+    """``repr`` eines Werts, der kein Text und kein eingebauter Behälter ist; wirft nie."""
+    if isinstance(wert, int) and wert.bit_length() > _GROSSE_ZAHL:
+        stellen = int(wert.bit_length() * 0.30103) + 1
+        return f"<eine ganze Zahl mit etwa {_zahl(stellen)} Stellen>"
+    try:
+        return repr(wert)
+    except Exception:
+        return f"<{type(wert).__name__}>"
+
+
+def _schreibe(wert: object, text: _Text, offen: set[int]) -> None:
+    art = type(wert)
+    if art in (str, bytes, bytearray):
+        folge = cast("str | bytes | bytearray", wert)
+        # Ein repr ist mindestens so lang wie der Text: sein Anfang genügt.
+        text.dazu(repr(folge[: text.rest + 1]) if len(folge) > text.rest else repr(folge))
+        return
+    form = _BEHAELTER.get(art)
+    if form is None:
+        text.dazu(_einzeln(wert))
+        return
+    anfang, ende, leer, selbst = form
+    behaelter = cast("list[object] | tuple[object, ...] | dict[object, object] | set[object]", wert)
+    if not behaelter:
+        text.dazu(leer)
+        return
+    if id(wert) in offen:  # wie repr: ein Behälter in sich selbst
+        text.dazu(selbst)
+        return
+    offen.add(id(wert))
+    try:
+        text.dazu(anfang)
+        if isinstance(behaelter, dict):
+            for i, (schluessel, inhalt) in enumerate(behaelter.items()):
+                if i:
+                    text.dazu(", ")
+                _schreibe(schluessel, text, offen)
+                text.dazu(": ")
+                _schreibe(inhalt, text, offen)
+        else:
+            for i, element in enumerate(behaelter):
+                if i:
+                    text.dazu(", ")
+                _schreibe(element, text, offen)
+        if art is tuple and len(behaelter) == 1:
+            text.dazu(",")
+        text.dazu(ende)
+    finally:
+        offen.discard(id(wert))
 
 
 def pruefe_ganzzahl(wert: object, name: str, minimum: int | None = None) -> int:

@@ -30,9 +30,12 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from ..fehler import (
+    MAX_WERT,
     SimFehler,
     UngueltigeEingabe,
+    gekuerzt,
     kurz,
+    meldung,
     pruefe_ganzzahl,
     pruefe_verzoegerung,
     pruefe_wahrscheinlichkeit,
@@ -443,14 +446,17 @@ class Cluster:
         platz.offen[msg_id] = (aufgabe, termin)
 
     def _handler_fehler(self, knoten: str, was: str, fehler: BaseException) -> None:
+        """Keeps what the reader's handler raised, cut before it is kept (``meldung``: a
+        ``ValueError("x" * 5_000_000)`` becomes 500 characters and a note of what is missing),
+        so no verdict, picture or page data carries megabytes of it."""
         zeile, code = _zeile_der_leserin(fehler)
         self.fehler.append(
             HandlerFehler(
-                self.zeit.now, knoten, was, f"{type(fehler).__name__}: {fehler}", zeile, code
+                self.zeit.now, knoten, was, meldung(fehler), zeile, gekuerzt(code, MAX_WERT)
             )
         )
         if self.absturz_bei_fehler and self._plaetze[knoten].laeuft:
-            self.absturz(knoten, grund=f"nach {type(fehler).__name__}")
+            self.absturz(knoten, grund=f"nach {kurz(type(fehler).__name__, 60)}")
 
     def _lokale_zeit(self, knoten: str) -> int:
         platz = self._plaetze[knoten]

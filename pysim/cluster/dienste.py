@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ..fehler import wert_text
 from .nachricht import Nachricht
 
 if TYPE_CHECKING:
@@ -81,7 +82,7 @@ class _Speicherdienst:
     def _lesen(werte: dict[Any, Any], key: Any) -> dict[str, Any]:
         wert = werte.get(_schluessel(key), _FEHLT)
         if wert is _FEHLT:
-            return _fehler(20, f"den Schlüssel {key!r} gibt es nicht")
+            return _fehler(20, f"den Schlüssel {wert_text(key, 60)} gibt es nicht")
         return {"type": "read_ok", "value": wert}
 
     @staticmethod
@@ -91,9 +92,9 @@ class _Speicherdienst:
         """None: the cas applies (the caller stores ``zu``); otherwise the error reply."""
         wert = werte.get(_schluessel(key), _FEHLT)
         if wert is _FEHLT and not anlegen:
-            return _fehler(20, f"den Schlüssel {key!r} gibt es nicht")
+            return _fehler(20, f"den Schlüssel {wert_text(key, 60)} gibt es nicht")
         if wert is not _FEHLT and wert != von:
-            return _fehler(22, f"der Wert ist {wert!r}, nicht {von!r}")
+            return _fehler(22, f"der Wert ist {wert_text(wert)}, nicht {wert_text(von)}")
         return None
 
     def lies(self, wer: str, key: Any) -> dict[str, Any]:
@@ -276,9 +277,12 @@ class FencingKV(_Speicherdienst):
         if nachricht.typ == "cas":
             antwort = _fehler(10, "fence-kv kennt kein cas, nur read und write")
         elif token is not None and (not isinstance(token, int) or isinstance(token, bool)):
-            antwort = _fehler(12, f"„token“ ist eine ganze Zahl, nicht {token!r}")
+            antwort = _fehler(12, f"„token“ ist eine ganze Zahl, nicht {wert_text(token, 60)}")
         elif token is not None and self.hoechster is not None and token < self.hoechster:
-            antwort = _fehler(22, f"Token {token} ist älter als Token {self.hoechster}")
+            antwort = _fehler(
+                22,
+                f"Token {wert_text(token, 60)} ist älter als Token {wert_text(self.hoechster, 60)}",
+            )
         else:
             if token is not None:
                 self.hoechster = token

@@ -12,7 +12,7 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..fehler import SimFehler, kurz
+from ..fehler import SimFehler, kurz, wert_text
 
 #: Maelstrom's error codes (doc/protocol.md, "Errors"): code -> (name, definite). A definite
 #: error means the operation did not happen and never will; any other may have happened.
@@ -82,13 +82,13 @@ def inhalt(body: object, wer: str) -> dict[str, Any]:
     if not isinstance(body, dict):
         raise UngueltigeNachricht(
             f"{wer}: Der Inhalt einer Nachricht ist ein dict wie "
-            f'{{"type": "echo", "echo": "hallo"}}, nicht {kurz(repr(body), 60)}.'
+            f'{{"type": "echo", "echo": "hallo"}}, nicht {wert_text(body, 60)}.'
         )
     typ = body.get("type")
     if not isinstance(typ, str) or not typ:
         raise UngueltigeNachricht(
             f"{wer}: Jede Nachricht braucht einen „type“ (einen Text), z. B. "
-            f'{{"type": "echo", …}}. Dieser Inhalt hat {"keinen" if typ is None else repr(typ)}.'
+            f'{{"type": "echo", …}}. Dieser Inhalt hat {"keinen" if typ is None else wert_text(typ, 60)}.'
         )
     return {k: v if type(v) in _FEST else kopie(v) for k, v in body.items()}
 
@@ -126,7 +126,7 @@ def ziel(dest: object, bekannt: set[str], wer: str) -> str:
     """``dest`` als Empfänger: ein Knoten, ein Client oder ein Dienst, den es gibt."""
     if not isinstance(dest, str) or not dest:
         raise UngueltigeNachricht(
-            f"{wer}: Der Empfänger ist der Name eines Knotens wie „n2“, nicht {dest!r}."
+            f"{wer}: Der Empfänger ist der Name eines Knotens wie „n2“, nicht {wert_text(dest, 60)}."
         )
     if dest not in bekannt:
         namen = ", ".join(f"„{n}“" for n in sorted(bekannt))

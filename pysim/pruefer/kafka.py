@@ -31,7 +31,7 @@ import bisect
 from collections.abc import Hashable, Mapping, Sequence
 from itertools import pairwise
 
-from ..fehler import kurz
+from ..fehler import wert_text
 from .urteil import Befund, Urteil, aus_befunden, und, wer, wert, zeiten
 from .verlauf import Operation, UngueltigerVerlauf, einfrieren, ganzzahl, nur, operationen
 
@@ -140,7 +140,7 @@ def _offsets(v: object, index: int | None, was: str) -> dict[Hashable, int]:
         return {}
     if not isinstance(v, Mapping):
         raise UngueltigerVerlauf(
-            index, f"{was} trägt {{key: offset}} in value, nicht {kurz(repr(v))}."
+            index, f"{was} trägt {{key: offset}} in value, nicht {wert_text(v, 30)}."
         )
     return {k: ganzzahl(o, index, f"Der Offset von {k}") for k, o in v.items()}
 
@@ -153,7 +153,7 @@ def _nachrichten(p: Operation) -> dict[Hashable, list[tuple[int, Hashable]]]:
     if not isinstance(v, Mapping):
         raise UngueltigerVerlauf(
             i,
-            f"Ein „ok“ für poll trägt {{key: [[offset, nachricht], …]}} in value, nicht {kurz(repr(v))}.",
+            f"Ein „ok“ für poll trägt {{key: [[offset, nachricht], …]}} in value, nicht {wert_text(v, 30)}.",
         )
     msgs = {}
     for k, paare in v.items():
@@ -162,7 +162,7 @@ def _nachrichten(p: Operation) -> dict[Hashable, list[tuple[int, Hashable]]]:
         ):
             raise UngueltigerVerlauf(
                 i,
-                f"Für {k} erwartet ein poll eine Liste von [offset, nachricht], nicht {kurz(repr(paare))}.",
+                f"Für {k} erwartet ein poll eine Liste von [offset, nachricht], nicht {wert_text(paare, 30)}.",
             )
         msgs[k] = [(ganzzahl(o, i, f"Ein Offset von {k}"), einfrieren(m, i)) for o, m in paare]
     return msgs
@@ -301,7 +301,7 @@ def _positionen(ops: Sequence[Operation]) -> list[Befund]:
             if op.eingabe is not None and not isinstance(op.eingabe, list | tuple):
                 raise UngueltigerVerlauf(
                     op.index,
-                    f"Ein list_committed_offsets trägt [key, …] in value, nicht {kurz(repr(op.eingabe))}.",
+                    f"Ein list_committed_offsets trägt [key, …] in value, nicht {wert_text(op.eingabe, 30)}.",
                 )
             gemeldet = _offsets(op.ausgabe, op.index_ende, "Ein „ok“ für list_committed_offsets")
             # Without the request, only the keys of the answer can be compared.

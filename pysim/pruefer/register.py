@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 
-from ..fehler import kurz
+from ..fehler import wert_text
 from .modell import Modell
 from .suche import Aufgabe
 from .urteil import name as schluessel_name
@@ -42,13 +42,13 @@ def aufgabe(op: Operation) -> Aufgabe | None:
     if op.f not in ERLAUBT:
         raise UngueltigerVerlauf(
             op.index,
-            f"Das Modell „register“ kennt f={kurz(repr(op.f))} nicht; erlaubt sind „read“, "
+            f"Das Modell „register“ kennt f={wert_text(op.f, 30)} nicht; erlaubt sind „read“, "
             "„write“ und „cas“.",
         )
     if op.f == "cas" and (not isinstance(op.eingabe, list | tuple) or len(op.eingabe) != 2):
         raise UngueltigerVerlauf(
             op.index,
-            f"cas braucht value = [erwartet, neu], nicht {kurz(repr(op.eingabe))}.",
+            f"cas braucht value = [erwartet, neu], nicht {wert_text(op.eingabe, 30)}.",
         )
     if op.typ == "fail" or (op.f == "read" and op.typ != "ok"):
         return None

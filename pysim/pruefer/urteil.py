@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from ..fehler import wert_text
 from .verlauf import Operation
 
 #: So viele Befunde nennt eine Erklärung einzeln; der Rest wird gezählt.
@@ -76,8 +77,10 @@ def zahl(n: int) -> str:
 
 
 def wert(v: object) -> str:
-    """Ein gelesener oder geschriebener Wert, wie Python ihn schreibt (``'a'``, ``None``)."""
-    return repr(v)
+    """Ein gelesener oder geschriebener Wert, wie Python ihn schreibt (``'a'``, ``None``);
+    ein langer gekürzt, mit einem Vermerk, was fehlt (``pysim.fehler.wert_text``): Ein Knoten,
+    der 2 MB zurückschickt, macht kein Urteil von Megabytes."""
+    return wert_text(v)
 
 
 def name(schluessel: object) -> str:

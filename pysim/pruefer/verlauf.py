@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 
-from ..fehler import UngueltigeEingabe, kurz
+from ..fehler import UngueltigeEingabe, wert_text
 
 TYPEN = ("invoke", "ok", "fail", "info")
 PFLICHT = ("process", "type", "f", "time")
@@ -88,7 +88,7 @@ def operationen(verlauf: Sequence[Mapping[str, object]]) -> list[Operation]:
     if isinstance(verlauf, str | bytes) or not isinstance(verlauf, Sequence):
         raise UngueltigerVerlauf(
             None,
-            f"Ein Verlauf ist eine Liste von Ereignissen (dicts), nicht {kurz(repr(verlauf), 40)}.",
+            f"Ein Verlauf ist eine Liste von Ereignissen (dicts), nicht {wert_text(verlauf, 40)}.",
         )
     offen: dict[int | str, int] = {}
     fertig: dict[int, int] = {}
@@ -130,7 +130,7 @@ def _felder(i: int, ereignis: object) -> tuple[int | str, str, int]:
         raise UngueltigerVerlauf(
             i,
             "Ein Ereignis ist ein dict mit process, type, f und time, nicht "
-            f"{kurz(repr(ereignis), 40)}.",
+            f"{wert_text(ereignis, 40)}.",
         )
     fehlt = [name for name in PFLICHT if name not in ereignis]
     if fehlt:
@@ -140,18 +140,18 @@ def _felder(i: int, ereignis: object) -> tuple[int | str, str, int]:
     prozess, typ, f, zeit = (ereignis[name] for name in PFLICHT)
     if isinstance(prozess, bool) or not isinstance(prozess, int | str):
         raise UngueltigerVerlauf(
-            i, f"process ist eine ganze Zahl oder ein Text, nicht {kurz(repr(prozess))}."
+            i, f"process ist eine ganze Zahl oder ein Text, nicht {wert_text(prozess, 30)}."
         )
     if typ not in TYPEN:
         raise UngueltigerVerlauf(
             i,
-            f"type ist „invoke“, „ok“, „fail“ oder „info“, nicht {kurz(repr(typ))}.",
+            f"type ist „invoke“, „ok“, „fail“ oder „info“, nicht {wert_text(typ, 30)}.",
         )
     if not isinstance(f, str) or not f:
-        raise UngueltigerVerlauf(i, f"f ist ein nicht leerer Text, nicht {kurz(repr(f))}.")
+        raise UngueltigerVerlauf(i, f"f ist ein nicht leerer Text, nicht {wert_text(f, 30)}.")
     if isinstance(zeit, bool) or not isinstance(zeit, int) or zeit < 0:
         raise UngueltigerVerlauf(
-            i, f"time ist eine ganze Zahl >= 0 (virtuelle Ticks), nicht {kurz(repr(zeit))}."
+            i, f"time ist eine ganze Zahl >= 0 (virtuelle Ticks), nicht {wert_text(zeit, 30)}."
         )
     _hashbar(i, ereignis, "key")
     _hashbar(i, ereignis, "node")
@@ -162,7 +162,7 @@ def _hashbar(i: int, ereignis: Mapping[str, object], feld: str) -> None:
     wert = ereignis.get(feld)
     if not isinstance(wert, Hashable):
         raise UngueltigerVerlauf(
-            i, f"{feld} ist ein Text oder eine Zahl, nicht {kurz(repr(wert))}."
+            i, f"{feld} ist ein Text oder eine Zahl, nicht {wert_text(wert, 30)}."
         )
 
 
@@ -172,8 +172,8 @@ def _passt(i: int, ende: Mapping[str, object], start: int, aufruf: Mapping[str, 
         if feld in ende and feld in aufruf and ende[feld] != aufruf[feld]:
             raise UngueltigerVerlauf(
                 i,
-                f"{feld}={kurz(repr(ende[feld]))} passt nicht zur offenen Operation aus "
-                f"Ereignis {start} ({feld}={kurz(repr(aufruf[feld]))}).",
+                f"{feld}={wert_text(ende[feld], 30)} passt nicht zur offenen Operation aus "
+                f"Ereignis {start} ({feld}={wert_text(aufruf[feld], 30)}).",
             )
 
 
@@ -218,7 +218,7 @@ def einfrieren(v: object, index: int | None) -> Hashable:
     except TypeError:
         raise UngueltigerVerlauf(
             index,
-            f"Den Wert {kurz(repr(v))} kann ich nicht vergleichen; erlaubt sind Zahlen, "
+            f"Den Wert {wert_text(v, 30)} kann ich nicht vergleichen; erlaubt sind Zahlen, "
             "Texte, None, Listen und dicts davon.",
         ) from None
     return v
@@ -231,7 +231,7 @@ def nur(ops: Sequence[Operation], erlaubt: Sequence[str], pruefer: str) -> None:
             namen = ", ".join(f"„{f}“" for f in erlaubt)
             raise UngueltigerVerlauf(
                 op.index,
-                f"{pruefer} kennt f={kurz(repr(op.f))} nicht; erlaubt: {namen}.",
+                f"{pruefer} kennt f={wert_text(op.f, 30)} nicht; erlaubt: {namen}.",
             )
 
 
@@ -239,6 +239,6 @@ def ganzzahl(v: object, index: int | None, was: str, minimum: int = 0) -> int:
     """``v``, wenn es eine ganze Zahl >= ``minimum`` ist (kein bool); sonst ein Fehler."""
     if isinstance(v, bool) or not isinstance(v, int) or v < minimum:
         raise UngueltigerVerlauf(
-            index, f"{was} ist eine ganze Zahl >= {minimum}, nicht {kurz(repr(v))}."
+            index, f"{was} ist eine ganze Zahl >= {minimum}, nicht {wert_text(v, 30)}."
         )
     return v
