@@ -16,6 +16,11 @@
 - Eine Operation eines Clients ist ein Kasten auf seiner Linie, vom Aufruf bis zur Antwort:
   grün ``ok``, grau ``fail``, orange ``info`` (unbestimmt). Die Operationen, die das Urteil
   nennt (``zeugen``), sind rot umrandet.
+- Jede Nachricht ist eine Gruppe (``<g class="nachricht">``) mit ihrem Text als ``<title>``:
+  Absender, Empfänger, Ticks, was aus ihr wurde, und ihr Inhalt, gekürzt
+  (``protokoll.sendung_text``). Ein Browser zeigt ihn, wenn der Zeiger über dem Pfeil steht
+  (wie bei Maelstroms ``messages.svg``); eine unsichtbare breite Linie macht den Pfeil dafür
+  breiter. Die Seite einer Herausforderung macht die Pfeile mit der Tastatur erreichbar.
 - Zu viele Nachrichten machen ein Bild unlesbar: Es zeigt höchstens ``MAX_NACHRICHTEN`` und
   sagt, wie viele es weglässt. Ein verkleinerter Lauf (``verkleinere``) passt fast immer ganz.
 """
@@ -28,9 +33,11 @@ from typing import TYPE_CHECKING, Any
 
 from ..svg import Bild, Zeichnung, kuerze
 from .cluster import ZUGESTELLT
+from .protokoll import sendung_text
 from .stoerungen import ANLASS
 
 if TYPE_CHECKING:
+    from .cluster import Sendung
     from .lauf import Lauf
 
 LINKS = 44
@@ -48,6 +55,8 @@ RAND_LUECKE = 112
 STUFE = 3
 #: The smallest height of an operation's box (one that ends in the tick it began).
 MIN_KASTEN = 8
+#: Width of the invisible line under a message's arrow: where the pointer shows its text.
+BREIT = 7
 
 
 class _Achse:
@@ -103,6 +112,14 @@ def _fenster(
     return fenster
 
 
+def nachrichten(lauf: Lauf) -> list[Sendung]:
+    """The run's messages the picture is about (not the setup's, from ``c0``); it draws the
+    first ``MAX_NACHRICHTEN``."""
+    return [
+        s for s in lauf.cluster.sendungen if s.nachricht.src != "c0" and s.nachricht.dest != "c0"
+    ]
+
+
 def raumzeit(lauf: Lauf, zeugen: Iterable[int] = (), titel: str = "") -> Bild:
     """Das Bild von ``lauf``; ``zeugen``: Indizes des Verlaufs, die hervorgehoben werden."""
     cluster = lauf.cluster
@@ -127,9 +144,7 @@ def raumzeit(lauf: Lauf, zeugen: Iterable[int] = (), titel: str = "") -> Bild:
     # A shortened quiet stretch is labelled right of the last column, in a margin of its own.
     breite = rechts + 8 + (RAND_LUECKE if y.luecken else 0)
     hoehe = y(ende) + 24
-    zwischen = [
-        s for s in cluster.sendungen if s.nachricht.src != "c0" and s.nachricht.dest != "c0"
-    ]
+    zwischen = nachrichten(lauf)
     gezeigt = zwischen[:MAX_NACHRICHTEN]
     verloren = sum(1 for s in zwischen if s.schicksal != ZUGESTELLT)
     teilungen = _fenster(cluster.ereignisse, "teilung", "heilung", ende)
@@ -252,18 +267,21 @@ def raumzeit(lauf: Lauf, zeugen: Iterable[int] = (), titel: str = "") -> Bild:
             stufe = min(sofort.get(s.gesendet, 0), 2)
             sofort[s.gesendet] = stufe + 1
             y1 = y2 = y1 + STUFE * stufe
-        if s.schicksal == ZUGESTELLT:
-            z.linie(x1, y1, x2, y2, farbe_name="accent")
-            richtung = 1 if x2 >= x1 else -1
-            z.polylinie(
-                [(x2 - 6 * richtung, y2 - 3), (x2, y2), (x2 - 6 * richtung, y2 + 3)],
-                farbe_name="accent",
-                dicke=1,
-            )
-        else:
-            mitte_x, mitte_y = (x1 + x2) // 2, (y1 + y2) // 2
-            z.linie(x1, y1, mitte_x, mitte_y, farbe_name="warn", gestrichelt=True)
-            z.text(mitte_x, mitte_y + 4, "✕", anker="middle", groesse=11, farbe_name="warn")
+        with z.gruppe("nachricht", sendung_text(s)):
+            if s.schicksal == ZUGESTELLT:
+                z.linie(x1, y1, x2, y2, farbe_name="accent", dicke=BREIT, unsichtbar=True)
+                z.linie(x1, y1, x2, y2, farbe_name="accent")
+                richtung = 1 if x2 >= x1 else -1
+                z.polylinie(
+                    [(x2 - 6 * richtung, y2 - 3), (x2, y2), (x2 - 6 * richtung, y2 + 3)],
+                    farbe_name="accent",
+                    dicke=1,
+                )
+            else:
+                mitte_x, mitte_y = (x1 + x2) // 2, (y1 + y2) // 2
+                z.linie(x1, y1, mitte_x, mitte_y, farbe_name="warn", dicke=BREIT, unsichtbar=True)
+                z.linie(x1, y1, mitte_x, mitte_y, farbe_name="warn", gestrichelt=True)
+                z.text(mitte_x, mitte_y + 4, "✕", anker="middle", groesse=11, farbe_name="warn")
     if len(zwischen) > len(gezeigt):
         z.text(
             LINKS,
