@@ -23,6 +23,9 @@ const outcome: SeedOutcomeData = {
     latenz_max: 6,
   },
   svg: "",
+  protokoll: [],
+  nachrichten: [],
+  nachrichten_weggelassen: 0,
 };
 
 test("a run's figures read as one German line, latency only when measured", () => {
