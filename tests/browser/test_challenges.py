@@ -75,7 +75,8 @@ def test_a_node_without_retries_fails_with_the_lost_value_named_then_the_solutio
         "Der kleinste Lauf, der noch scheitert"
     )
     picture = failed.locator(".lk-challenge__picture svg")
-    expect(picture.locator("title")).to_contain_text("Raum-Zeit-Bild des Laufs")
+    # The picture's own title (each arrow has one too: its message).
+    expect(picture.locator(":scope > title")).to_contain_text("Raum-Zeit-Bild des Laufs")
     expect(picture.locator("desc")).to_contain_text("Netzpartitionen")
     kennung = failed.locator(".lk-challenge__id code").inner_text()
     assert kennung.startswith("broadcast/k5/")
@@ -182,7 +183,7 @@ def test_the_first_challenges_fail_with_the_value_named_then_the_typed_solution_
     expect(task.feedback).to_contain_text(re.compile(r"Seed \d+ scheitert"), timeout=SLOW)
     failed = task.root.locator(".lk-challenge__seed--failed").first
     expect(failed.locator(".lk-challenge__verdict").first).to_have_text(re.compile(urteil))
-    expect(failed.locator(".lk-challenge__picture svg title")).to_contain_text(
+    expect(failed.locator(".lk-challenge__picture svg > title")).to_contain_text(
         "Raum-Zeit-Bild des Laufs"
     )
     task.expect_unsolved()
