@@ -412,13 +412,14 @@ class Cluster:
         Both are what they were before when the call ends, however it ends (an exception,
         ``grenze.EndetNicht``, code that set them itself)."""
         strom = self.protokoll.strom(self.zeit.now, knoten)
-        vorher = sys.stdout, sys.stderr
+        stdout, stderr = sys.stdout, sys.stderr
         sys.stdout = sys.stderr = strom
         try:
             return grenze.rufe(self.max_schritte, aktion, *argumente)
         finally:
-            sys.stdout, sys.stderr = vorher
-            strom.schliesse()
+            sys.stdout, sys.stderr = stdout, stderr
+            if strom.offen:
+                strom.schliesse()
 
     def endet_nicht(
         self, knoten: str, name: str, was: str, e: grenze.EndetNicht

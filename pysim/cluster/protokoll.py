@@ -72,6 +72,7 @@ class Protokoll:
         self._ende: deque[Zeile] = deque(maxlen=MAX_ZEILEN - MAX_ZEILEN // 2)
         #: Lines written in all, kept or not.
         self.geschrieben = 0
+        self._strom = _Ausgabe(self)
 
     def schreibe(
         self, zeit: int, knoten: str, art: Art, text: str, laenge: int | None = None
@@ -114,8 +115,13 @@ class Protokoll:
         return [*self._anfang, luecke, *self._ende]
 
     def strom(self, zeit: int, knoten: str) -> _Ausgabe:
-        """Ein Strom für ``sys.stdout``, solange der Code von ``knoten`` im Tick ``zeit`` läuft."""
-        return _Ausgabe(self, zeit, knoten)
+        """Der Strom für ``sys.stdout``, solange der Code von ``knoten`` im Tick ``zeit`` läuft
+        (einer je Protokoll: ein Aufruf kostet so kaum etwas)."""
+        strom = self._strom
+        if strom._laenge:
+            strom._zeile()
+        strom._zeit, strom._knoten = zeit, knoten
+        return strom
 
 
 def gekuerzt(text: str, laenge: int | None = None) -> str:
@@ -127,16 +133,17 @@ def gekuerzt(text: str, laenge: int | None = None) -> str:
 
 
 class _Ausgabe(io.TextIOBase):
-    """``sys.stdout`` and ``sys.stderr`` while one call of a node's code runs: each line into
-    the run's log, with the tick and the node of that call. Only what the log keeps is ever
-    copied: a line's first ``MAX_ZEICHEN`` characters; of a million lines in one write, the
-    first ones while the log's beginning has room and the last ones."""
+    """``sys.stdout`` and ``sys.stderr`` while a call of a node's code runs: each line into
+    the run's log, with the tick and the node of that call (``Protokoll.strom`` sets them).
+    Only what the log keeps is ever copied: a line's first ``MAX_ZEICHEN`` characters; of a
+    million lines in one write, the first ones while the log's beginning has room and the
+    last ones."""
 
-    def __init__(self, protokoll: Protokoll, zeit: int, knoten: str) -> None:
+    def __init__(self, protokoll: Protokoll) -> None:
         super().__init__()
         self._protokoll = protokoll
-        self._zeit = zeit
-        self._knoten = knoten
+        self._zeit = 0
+        self._knoten = ""
         self._teile: list[str] = []
         self._gesammelt = 0  # characters in ``_teile``
         self._laenge = 0  # characters of the open line, kept or not
@@ -208,9 +215,14 @@ class _Ausgabe(io.TextIOBase):
     def flush(self) -> None:
         pass  # a line is written when it ends (or when the call ends: ``schliesse``)
 
+    @property
+    def offen(self) -> bool:
+        """Has the call begun a line it has not ended?"""
+        return self._laenge > 0
+
     def schliesse(self) -> None:
         """The call ended: a line it began without ending it is a line of its own."""
-        if self._laenge or self._teile:
+        if self._laenge:
             self._zeile()
 
 
