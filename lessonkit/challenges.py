@@ -15,17 +15,26 @@ from typing import TYPE_CHECKING, Any
 from lessonkit.checks import run_checks
 from lessonkit.kernel import Kernel
 from pysim.cluster import FENSTER, Knoten, LaufAbgebrochen
-from pysim.cluster.bild import raumzeit
+from pysim.cluster.bild import auswahl, nachrichten, raumzeit
 from pysim.cluster.cluster import EMPFAENGER_AUS, GETRENNT, VERLOREN, ZUGESTELLT
 from pysim.cluster.formen import antwortfehler
 from pysim.cluster.lasten import LASTEN, Last
 from pysim.cluster.lauf import Lauf, lauf, lauf_aus_kennung, verkleinere
+from pysim.cluster.protokoll import SCHICKSAL_TEXT, inhalt_text
 from pysim.cluster.stoerungen import GEZIELT, GEZIELT_TEXT, INHABER_LEASE_TEXT
 from pysim.fehler import SimFehler, UngueltigeEingabe
 from pysim.pruefer import kennzahlen
 
 if TYPE_CHECKING:  # the browser's Python needs no types at run time
-    from lessonkit.contract import ChallengeSpec, SeedOutcomeData
+    from typing import TypedDict
+
+    from lessonkit.contract import ChallengeSpec, RunLogLine, RunMessage, SeedOutcomeData
+
+    class _WasGeschah(TypedDict):
+        protokoll: list[RunLogLine]
+        nachrichten: list[RunMessage]
+        nachrichten_weggelassen: int
+
 
 #: Runs a shrink may take per seed in the browser (each is a whole run).
 MAX_VERKLEINERN = 150
@@ -425,7 +434,8 @@ def seed_outcome(
 
 
 def replay(klasse: type[Knoten], vorgabe: Vorgabe, kennung: str, pruefung: str) -> SeedOutcomeData:
-    """The run a reader copied (its identity), judged again, with its picture."""
+    """The run a reader copied (its identity), judged again, with its picture, its log and its
+    messages also when it passes (the reader asked to see it)."""
     try:
         run = lauf_aus_kennung(
             klasse,
@@ -438,7 +448,7 @@ def replay(klasse: type[Knoten], vorgabe: Vorgabe, kennung: str, pruefung: str) 
     except LaufAbgebrochen as abbruch:
         return _abgebrochen(abbruch, 0)
     teile = judge(run, vorgabe, pruefung)
-    return _beschreibe(run, _bestanden(teile), teile)
+    return _beschreibe(run, _bestanden(teile), teile, zeigen=True)
 
 
 def _abgebrochen(abbruch: LaufAbgebrochen, seed: int) -> SeedOutcomeData:
@@ -452,13 +462,21 @@ def _abgebrochen(abbruch: LaufAbgebrochen, seed: int) -> SeedOutcomeData:
 
 
 def _beschreibe(
-    run: Lauf, ok: bool | None, teile: list[Urteilsteil], gross: Lauf | None = None
+    run: Lauf,
+    ok: bool | None,
+    teile: list[Urteilsteil],
+    gross: Lauf | None = None,
+    zeigen: bool | None = None,
 ) -> SeedOutcomeData:
+    """The outcome of ``run``. ``zeigen``: with its picture, its log and its messages; by
+    default unless it passed (a passed seed of Prüfen is one line on the page: less to draw
+    and to send)."""
     zeugen = sorted({i for teil in teile for i in teil.zeugen})
     zaehlung = run.cluster.zaehle()
     zahlen = kennzahlen(run.geschichte, nachrichten=zaehlung["gesendet"])
     verloren = zaehlung[VERLOREN] + zaehlung[GETRENNT] + zaehlung[EMPFAENGER_AUS]
     median, maximum = ausbreitung(run)
+    zeigen = not ok if zeigen is None else zeigen
     return {
         "error": None,
         "seed": run.seed,
@@ -479,8 +497,34 @@ def _beschreibe(
             "ausbreitung_median": median,
             "ausbreitung_max": maximum,
         },
-        # A passed seed needs no picture (Ausführen shows one): less to draw and to send.
-        "svg": "" if ok else raumzeit(run, zeugen).svg,
+        "svg": raumzeit(run, zeugen).svg if zeigen else "",
+        **_was_geschah(run, zeigen),
+    }
+
+
+def _was_geschah(run: Lauf, zeigen: bool) -> _WasGeschah:
+    """The run's log (notes and prints) and the messages its picture draws, each as text."""
+    if not zeigen:
+        return {"protokoll": [], "nachrichten": [], "nachrichten_weggelassen": 0}
+    alle = nachrichten(run)
+    gezeigt = auswahl(alle)  # the messages the picture draws
+    return {
+        "protokoll": [
+            {"zeit": z.zeit, "knoten": z.knoten, "art": z.art, "text": z.text}
+            for z in run.protokoll
+        ],
+        "nachrichten": [
+            {
+                "gesendet": s.gesendet,
+                "ankunft": s.ankunft,
+                "von": s.nachricht.src,
+                "an": s.nachricht.dest,
+                "schicksal": SCHICKSAL_TEXT.get(s.schicksal, s.schicksal),
+                "inhalt": inhalt_text(s.nachricht.body),
+            }
+            for s in gezeigt
+        ],
+        "nachrichten_weggelassen": len(alle) - len(gezeigt),
     }
 
 
@@ -507,4 +551,7 @@ def failed_to_load(error: str, seed: int = 0) -> SeedOutcomeData:
             "ausbreitung_max": None,
         },
         "svg": "",
+        "protokoll": [],
+        "nachrichten": [],
+        "nachrichten_weggelassen": 0,
     }

@@ -283,6 +283,30 @@ class SeedFigures(TypedDict):
     ausbreitung_max: int | None
 
 
+class RunLogLine(TypedDict):
+    """A line of a run's log (``pysim.cluster.protokoll.Zeile``): what a node noted or printed."""
+
+    zeit: int
+    knoten: str
+    #: "notiz" (``self.notiz``), "ausgabe" (``print``), "ausgelassen" (what the cap left out).
+    art: Literal["notiz", "ausgabe", "ausgelassen"]
+    text: str
+
+
+class RunMessage(TypedDict):
+    """A message of a run, as its picture draws it (``pysim.cluster.cluster.Sendung``)."""
+
+    gesendet: int
+    #: The tick it arrived (or was dropped there); None: lost on the wire.
+    ankunft: int | None
+    von: str
+    an: str
+    #: What became of it, in German ("angekommen", "verloren im Netz", …).
+    schicksal: str
+    #: The body as short JSON, cut with "…" (``pysim.cluster.protokoll.inhalt_text``).
+    inhalt: str
+
+
 class SeedOutcomeData(TypedDict):
     """One seed of a challenge (``lessonkit.challenges``); ``error``: the reader's code failed
     before anything ran (then nothing else is set)."""
@@ -298,6 +322,12 @@ class SeedOutcomeData(TypedDict):
     operationen_vorher: int | None
     kennzahlen: SeedFigures
     svg: str
+    #: What the nodes of the run shown noted and printed (empty when no run is shown).
+    protokoll: list[RunLogLine]
+    #: The messages of the run shown, as many as its picture draws (empty when none is shown).
+    nachrichten: list[RunMessage]
+    #: Messages between the nodes and clients of the run that ``nachrichten`` leaves out.
+    nachrichten_weggelassen: int
 
 
 #: Every call the page can make into ``lessonkit.bridge``: name -> (arguments, result).
@@ -343,6 +373,8 @@ SHAPES: list[type] = [
     SeedArgs,
     ReplayArgs,
     SeedFigures,
+    RunLogLine,
+    RunMessage,
     SeedOutcomeData,
     PrepareArgs,
 ]

@@ -29,7 +29,8 @@ Die Variablen (Name, Ersatzwert, Bedeutung):
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 FARBEN: dict[str, str] = {
@@ -278,11 +279,15 @@ class Zeichnung:
         farbe_name: str = "line",
         gestrichelt: bool = False,
         dicke: int = 1,
+        unsichtbar: bool = False,
     ) -> None:
-        """Eine gerade Linie."""
+        """Eine gerade Linie; ``unsichtbar``: nicht zu sehen, aber unter dem Zeiger (eine breite
+        Fläche, über der der ``<title>`` ihrer Gruppe erscheint)."""
         stil = f"stroke:{farbe(farbe_name)};stroke-width:{int(dicke)}"
         if gestrichelt:
             stil += ";stroke-dasharray:4 3"
+        if unsichtbar:
+            stil += ";stroke-opacity:0"
         self._teile.append(
             f'<line x1="{int(x1)}" y1="{int(y1)}" x2="{int(x2)}" y2="{int(y2)}" style="{stil}"/>'
         )
@@ -303,6 +308,19 @@ class Zeichnung:
         kl = f' class="{escape(klasse)}"' if klasse else ""
         text = " ".join(f"{int(x)},{int(y)}" for x, y in punkte)
         self._teile.append(f'<polyline{kl} points="{text}" style="{stil}"/>')
+
+    @contextmanager
+    def gruppe(self, klasse: str, titel: str = "") -> Iterator[None]:
+        """Was im ``with`` gezeichnet wird, als eine Gruppe ``<g class="…">``; ``titel``: ihr
+        ``<title>``, den ein Browser zeigt, wenn der Zeiger über ihr steht (etwa der Inhalt
+        einer Nachricht)."""
+        self._teile.append(f'<g class="{escape(klasse)}">')
+        if titel:
+            self._teile.append(f"<title>{escape(titel)}</title>")
+        try:
+            yield
+        finally:
+            self._teile.append("</g>")
 
     def zeitachse(self, x: Callable[[int], int], unten: int, spanne: int, anfang: int = 0) -> None:
         """Eine Zeitachse ``anfang`` … ``spanne`` bei ``y = unten``; Zahlen mindestens 24 px

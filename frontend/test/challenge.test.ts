@@ -26,6 +26,9 @@ const outcome: SeedOutcomeData = {
     ausbreitung_max: null,
   },
   svg: "",
+  protokoll: [],
+  nachrichten: [],
+  nachrichten_weggelassen: 0,
 };
 
 test("a run's figures read as one German line, latency only when measured", () => {

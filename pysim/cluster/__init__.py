@@ -9,7 +9,8 @@
 - ``LinKV``, ``SeqKV``, ``LwwKV``: Maelstroms Dienste ``lin-kv``, ``seq-kv``, ``lww-kv``;
   ``LeaseDienst`` (``lease``) und ``FencingKV`` (``fence-kv``) für Leases und Fencing,
 - Lasten: ``Echo``, ``EindeutigeIds``, ``Broadcast``, ``Zaehler``, ``Register``, ``LeaseRegister``, ``KafkaLog``,
-- ``lauf``: ein ganzer Lauf mit Verlauf (``Lauf``), wiederholbar aus seiner ``kennung``.
+- ``lauf``: ein ganzer Lauf mit Verlauf (``Lauf``), wiederholbar aus seiner ``kennung``;
+  ``Lauf.protokoll``: was die Knoten notierten und druckten (``pysim.cluster.protokoll``).
 
 Wie das zu Maelstrom passt und was vereinfacht ist: ``pysim.cluster.knoten`` und
 ``pysim.cluster.cluster``.

@@ -16,6 +16,11 @@
 - Eine Operation eines Clients ist ein Kasten auf seiner Linie, vom Aufruf bis zur Antwort:
   grün ``ok``, grau ``fail``, orange ``info`` (unbestimmt). Die Operationen, die das Urteil
   nennt (``zeugen``), sind rot umrandet.
+- Jede Nachricht ist eine Gruppe (``<g class="nachricht">``) mit ihrem Text als ``<title>``:
+  Absender, Empfänger, Ticks, was aus ihr wurde, und ihr Inhalt, gekürzt
+  (``protokoll.sendung_text``). Ein Browser zeigt ihn, wenn der Zeiger über dem Pfeil steht
+  (wie bei Maelstroms ``messages.svg``); eine unsichtbare breite Linie macht den Pfeil dafür
+  breiter. Die Seite einer Herausforderung macht die Pfeile mit der Tastatur erreichbar.
 - Zu viele Nachrichten machen ein Bild unlesbar: Es zeigt höchstens ``MAX_NACHRICHTEN``, jede
   verlorene zuerst, die übrigen über den ganzen Lauf verteilt, und sagt es. Ein verkleinerter
   Lauf (``verkleinere``) passt fast immer ganz.
@@ -32,9 +37,11 @@ from typing import TYPE_CHECKING, Any
 from ..fehler import anzahl
 from ..svg import Bild, Zeichnung, kuerze
 from .cluster import ZUGESTELLT
+from .protokoll import sendung_text
 from .stoerungen import ANLASS
 
 if TYPE_CHECKING:
+    from .cluster import Sendung
     from .lauf import Lauf
 
 LINKS = 44
@@ -52,6 +59,8 @@ RAND_LUECKE = 112
 STUFE = 3
 #: The smallest height of an operation's box (one that ends in the tick it began).
 MIN_KASTEN = 8
+#: Width of the invisible line under a message's arrow: where the pointer shows its text.
+BREIT = 7
 
 
 class _Achse:
@@ -147,7 +156,7 @@ def _seiten_text(text: str, zeichen: int) -> str:
     return kuerze(text, zeichen)
 
 
-def _auswahl(sendungen: list[Any]) -> list[Any]:
+def auswahl(sendungen: list[Any]) -> list[Any]:
     """At most ``MAX_NACHRICHTEN`` messages to draw: every lost one first (up to half), the
     rest spread evenly over the run, so a picture of a busy run still shows all of it."""
     if len(sendungen) <= MAX_NACHRICHTEN:
@@ -164,6 +173,14 @@ def _verloren(sendung: Any) -> bool:
     """Lost (in the network, at a partition, at a crashed receiver), not merely on the way
     when the run ended (a run stopped at its event limit leaves many on the way)."""
     return bool(sendung.schicksal) and sendung.schicksal != ZUGESTELLT
+
+
+def nachrichten(lauf: Lauf) -> list[Sendung]:
+    """The run's messages the picture is about (not the setup's, from ``c0``); it draws at
+    most ``MAX_NACHRICHTEN`` of them (``_auswahl``)."""
+    return [
+        s for s in lauf.cluster.sendungen if s.nachricht.src != "c0" and s.nachricht.dest != "c0"
+    ]
 
 
 def raumzeit(lauf: Lauf, zeugen: Iterable[int] = (), titel: str = "") -> Bild:
@@ -196,10 +213,8 @@ def raumzeit(lauf: Lauf, zeugen: Iterable[int] = (), titel: str = "") -> Bild:
     rand = max((len(t) for t in luecken_texte), default=0) * 26 // 5 + 12 if y.luecken else 0
     breite = rechts + 8 + max(rand, RAND_LUECKE if y.luecken else 0)
     hoehe = y(ende) + 24
-    zwischen = [
-        s for s in cluster.sendungen if s.nachricht.src != "c0" and s.nachricht.dest != "c0"
-    ]
-    gezeigt = _auswahl(zwischen)
+    zwischen = nachrichten(lauf)
+    gezeigt = auswahl(zwischen)
     verloren = sum(1 for s in zwischen if _verloren(s))
     unterwegs = sum(1 for s in zwischen if not s.schicksal)
     teilungen = _fenster(cluster.ereignisse, "teilung", "heilung", ende)
@@ -341,18 +356,21 @@ def raumzeit(lauf: Lauf, zeugen: Iterable[int] = (), titel: str = "") -> Bild:
             stufe = min(sofort.get(s.gesendet, 0), 2)
             sofort[s.gesendet] = stufe + 1
             y1 = y2 = y1 + STUFE * stufe
-        if s.schicksal == ZUGESTELLT:
-            z.linie(x1, y1, x2, y2, farbe_name="accent")
-            richtung = 1 if x2 >= x1 else -1
-            z.polylinie(
-                [(x2 - 6 * richtung, y2 - 3), (x2, y2), (x2 - 6 * richtung, y2 + 3)],
-                farbe_name="accent",
-                dicke=1,
-            )
-        else:
-            mitte_x, mitte_y = (x1 + x2) // 2, (y1 + y2) // 2
-            z.linie(x1, y1, mitte_x, mitte_y, farbe_name="warn", gestrichelt=True)
-            z.text(mitte_x, mitte_y + 4, "✕", anker="middle", groesse=11, farbe_name="warn")
+        with z.gruppe("nachricht", sendung_text(s)):
+            if s.schicksal == ZUGESTELLT:
+                z.linie(x1, y1, x2, y2, farbe_name="accent", dicke=BREIT, unsichtbar=True)
+                z.linie(x1, y1, x2, y2, farbe_name="accent")
+                richtung = 1 if x2 >= x1 else -1
+                z.polylinie(
+                    [(x2 - 6 * richtung, y2 - 3), (x2, y2), (x2 - 6 * richtung, y2 + 3)],
+                    farbe_name="accent",
+                    dicke=1,
+                )
+            else:
+                mitte_x, mitte_y = (x1 + x2) // 2, (y1 + y2) // 2
+                z.linie(x1, y1, mitte_x, mitte_y, farbe_name="warn", dicke=BREIT, unsichtbar=True)
+                z.linie(x1, y1, mitte_x, mitte_y, farbe_name="warn", gestrichelt=True)
+                z.text(mitte_x, mitte_y + 4, "✕", anker="middle", groesse=11, farbe_name="warn")
     if len(zwischen) > len(gezeigt):
         z.text(
             LINKS,

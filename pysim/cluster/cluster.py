@@ -14,6 +14,10 @@ von einem Knoten der anderen Seite, auch eine, die schon unterwegs war.
 Ein Knoten sieht den Cluster nur durch sein ``Netzzugang`` (``_Tor``, ein neues bei jedem Start):
 Das Objekt lässt keinen Weg zum Cluster, zu anderen Knoten oder zum Verlauf offen.
 
+Was ein Knoten notiert (``self.notiz``) oder druckt (``print``), steht mit Tick und Knoten im
+``protokoll`` des Clusters (``pysim.cluster.protokoll``): Solange Code eines Knotens läuft, sind
+``sys.stdout`` und ``sys.stderr`` sein Strom dorthin, danach wieder, was sie vorher waren.
+
 Ein ``Beobachter`` (der gezielte Nemesis, ``pysim.cluster.stoerungen``) sieht jede Nachricht,
 die gesendet oder einem Knoten zugestellt wird, und jede Nachricht trägt ihre ``ursache``: das
 Schreiben eines Clients, dessen Bearbeitung sie auslöste (oder ``None``).
@@ -23,6 +27,7 @@ from __future__ import annotations
 
 import inspect
 import random
+import sys
 import traceback
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -44,6 +49,7 @@ from ..zeit import Zeit
 from . import grenze
 from .knoten import Aufgabe, FehlerAntwort, KeineAntwort, Knoten, nur_eigene_api
 from .nachricht import Nachricht, UngueltigeNachricht, inhalt, ziel
+from .protokoll import NOTIZ, Protokoll
 
 _PYSIM = str(Path(__file__).resolve().parent.parent)
 
@@ -114,10 +120,10 @@ class HandlerFehler:
 
 @dataclass
 class Ereignis:
-    """Etwas, das der Nemesis tat oder ein Knoten notierte (für Bild und Protokoll)."""
+    """Etwas, das der Nemesis tat (für das Bild); was ein Knoten notiert, steht im ``protokoll``."""
 
     zeit: int
-    art: str  # "absturz", "neustart", "pause", "weiter", "teilung", "heilung", "uhr", "verlust", "notiz"
+    art: str  # "absturz", "neustart", "pause", "weiter", "teilung", "heilung", "uhr", "verlust"
     knoten: tuple[str, ...]
     text: str
     #: Why the nemesis chose it, for a targeted fault (``stoerungen.ANLASS``), else "".
@@ -196,6 +202,8 @@ class Cluster:
         self.sendungen: list[Sendung] = []
         self.fehler: list[HandlerFehler] = []
         self.ereignisse: list[Ereignis] = []
+        #: What the nodes noted and printed, with tick and node (``pysim.cluster.protokoll``).
+        self.protokoll = Protokoll()
         self._gezaehlt = 0
         #: Sees every message (the targeted nemesis); set before the run starts.
         self.beobachter: Beobachter | None = None
@@ -390,7 +398,7 @@ class Cluster:
         """Calls the reader's ``aktion``; a coroutine becomes an ``Aufgabe`` run step by step."""
         was = was or f"{getattr(aktion, '__name__', 'Timer')}()"
         try:
-            ergebnis = grenze.rufe(self.max_schritte, aktion, *argumente)
+            ergebnis = self.code(knoten, aktion, *argumente)
         except grenze.EndetNicht as e:
             raise self.endet_nicht(knoten, getattr(aktion, "__name__", "Timer"), was, e) from None
         except Exception as e:
@@ -400,6 +408,21 @@ class Cluster:
             aufgabe = Aufgabe(self, knoten, ergebnis, was)
             self._plaetze[knoten].aufgaben.add(aufgabe)
             aufgabe.weiter()
+
+    def code(self, knoten: str, aktion: Callable[..., Any], *argumente: Any) -> Any:
+        """One call of the code of ``knoten``: within its loop budget (``grenze``), with
+        ``sys.stdout`` and ``sys.stderr`` writing into the run's log under this tick and node.
+        Both are what they were before when the call ends, however it ends (an exception,
+        ``grenze.EndetNicht``, code that set them itself)."""
+        strom = self.protokoll.strom(self.zeit.now, knoten)
+        stdout, stderr = sys.stdout, sys.stderr
+        sys.stdout = sys.stderr = strom
+        try:
+            return grenze.rufe(self.max_schritte, aktion, *argumente)
+        finally:
+            sys.stdout, sys.stderr = stdout, stderr
+            if strom.offen:
+                strom.schliesse()
 
     def endet_nicht(
         self, knoten: str, name: str, was: str, e: grenze.EndetNicht
@@ -464,13 +487,16 @@ class Cluster:
         return jetzt + platz.versatz + int((jetzt - platz.drift_seit) * platz.drift)
 
     def _notiz(self, knoten: str, text: str) -> None:
-        self.ereignisse.append(Ereignis(self.zeit.now, "notiz", (knoten,), kurz(text, 200)))
+        self.protokoll.schreibe(self.zeit.now, knoten, NOTIZ, text)
 
     # --- life and faults (the nemesis calls these) -----------------------------------------------
 
     def _starte(self, knoten: str) -> None:
         platz = self._plaetze[knoten]
-        instanz = platz.klasse()
+        try:
+            instanz: Knoten = self.code(knoten, platz.klasse)  # the reader's __init__, if any
+        except grenze.EndetNicht as e:
+            raise self.endet_nicht(knoten, "__init__", "__init__()", e) from None
         instanz.id = knoten
         instanz.knoten = list(self.ids)
         instanz.speicher = platz.speicher

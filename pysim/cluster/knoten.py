@@ -177,9 +177,9 @@ class Aufgabe:
     def weiter(self, wert: Any = None, fehler: BaseException | None = None) -> None:
         try:
             if fehler is not None:
-                warten = grenze.rufe(self.cluster.max_schritte, self.coro.throw, fehler)
+                warten = self.cluster.code(self.knoten_id, self.coro.throw, fehler)
             else:
-                warten = grenze.rufe(self.cluster.max_schritte, self.coro.send, wert)
+                warten = self.cluster.code(self.knoten_id, self.coro.send, wert)
         except grenze.EndetNicht as e:
             self.coro.close()
             name = getattr(self.coro, "__name__", "Handler")
@@ -270,5 +270,6 @@ class Knoten:
         return self._netz.uhr()
 
     def notiz(self, text: object) -> None:
-        """Schreibt ``text`` ins Protokoll des Laufs (wie Maelstroms STDERR-Log)."""
+        """Schreibt ``text`` ins Protokoll des Laufs (wie Maelstroms STDERR-Log), mit Tick und
+        Knoten. Was der Knoten mit ``print`` ausgibt, landet ebenfalls dort."""
         self._netz.notiz(str(text))

@@ -28,6 +28,7 @@ from .cluster import Cluster, LaufAbgebrochen
 from .dienste import DIENSTE, LeaseDienst
 from .knoten import Knoten
 from .lasten import Clients, Geplant, Last
+from .protokoll import Zeile
 from .stoerungen import (
     Ausloeser,
     GezielterNemesis,
@@ -104,6 +105,12 @@ class Lauf:
     @property
     def fehler(self) -> list[Any]:
         return self.cluster.fehler
+
+    @property
+    def protokoll(self) -> list[Zeile]:
+        """Was die Knoten notierten (``self.notiz``) und druckten (``print``), mit Tick und
+        Knoten, in ihrer Reihenfolge (begrenzt: ``pysim.cluster.protokoll``)."""
+        return self.cluster.protokoll.zeilen()
 
     def nachrichten_je_operation(self) -> float:
         """Nachrichten zwischen Knoten je Operation eines Clients (ohne die Schlussoperationen)."""

@@ -75,7 +75,8 @@ def test_a_node_without_retries_fails_with_the_lost_value_named_then_the_solutio
         "Der kleinste Lauf, der noch scheitert"
     )
     picture = failed.locator(".lk-challenge__picture svg")
-    expect(picture.locator("title")).to_contain_text("Raum-Zeit-Bild des Laufs")
+    # The picture's own title (each arrow has one too: its message).
+    expect(picture.locator(":scope > title")).to_contain_text("Raum-Zeit-Bild des Laufs")
     expect(picture.locator("desc")).to_contain_text("Netzpartitionen")
     kennung = failed.locator(".lk-challenge__id code").inner_text()
     assert kennung.startswith("broadcast/k5/")
@@ -182,7 +183,7 @@ def test_the_first_challenges_fail_with_the_value_named_then_the_typed_solution_
     expect(task.feedback).to_contain_text(re.compile(r"Seed \d+ scheitert"), timeout=SLOW)
     failed = task.root.locator(".lk-challenge__seed--failed").first
     expect(failed.locator(".lk-challenge__verdict").first).to_have_text(re.compile(urteil))
-    expect(failed.locator(".lk-challenge__picture svg title")).to_contain_text(
+    expect(failed.locator(".lk-challenge__picture svg > title")).to_contain_text(
         "Raum-Zeit-Bild des Laufs"
     )
     task.expect_unsolved()
@@ -286,3 +287,141 @@ def test_a_wide_picture_keeps_its_width_on_a_phone_and_scrolls_by_keyboard(
         assert not found, axe.describe(found)
     finally:
         context.close()
+
+
+LEASE = "herausforderungen/lease/"
+
+#: The lease stage's node with a lease but no token (a design the page lists as wrong),
+#: printing the token of each lease it gets, as a reader debugging challenge 7 would.
+DRUCKT_TOKEN = """\
+class OhneToken(Knoten):
+    async def bearbeite(self, nachricht):
+        antwort = await self.ausfuehren(nachricht.body)
+        self.antworte(nachricht, antwort)
+
+    bei_read = bei_write = bei_cas = bearbeite
+
+    async def frage_kv(self, body):
+        return (await self.frage("fence-kv", body)).body
+
+    async def ausfuehren(self, body):
+        try:
+            lease = await self.frage("lease", {"type": "acquire"})
+        except FehlerAntwort as fehler:
+            return fehler.body
+        except KeineAntwort:
+            return {"type": "error", "code": 11, "text": "keine Lease"}
+        print("Token", lease["token"])
+        key = body["key"]
+        try:
+            if body["type"] == "write":
+                return await self.frage_kv({"type": "write", "key": key, "value": body["value"]})
+            gelesen = await self.frage_kv({"type": "read", "key": key})
+            if body["type"] == "read":
+                return gelesen
+            if gelesen["value"] != body["from"]:
+                return {"type": "error", "code": 22, "text": "anderer Wert"}
+            await self.frage_kv({"type": "write", "key": key, "value": body["to"]})
+            return {"type": "cas_ok"}
+        except FehlerAntwort as fehler:
+            return fehler.body
+        except KeineAntwort:
+            return {"type": "error", "code": 0, "text": "keine Antwort"}
+"""
+#: A line the node printed, as the page shows it under the picture: tick, node, text.
+TOKEN_ZEILE = re.compile(r"^t=\d+ n[123] Token \d+$")
+
+
+def test_what_a_node_prints_shows_under_the_picture_and_an_arrow_s_message_by_keyboard(
+    browser: Browser, site_url: str
+) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    axe.install(context)
+    try:
+        _prints_and_arrows(context.new_page(), site_url)
+    finally:
+        context.close()
+
+
+def _prints_and_arrows(page: Page, site_url: str) -> None:
+    page.set_default_timeout(60_000)
+    page.goto(site_url + LEASE)
+    task = Exercise.by_id(page, "leader-lease")
+    task.root.scroll_into_view_if_needed()
+    expect(task.editor).to_be_visible(timeout=60_000)
+    task.replace_code(DRUCKT_TOKEN)
+
+    task.root.get_by_role("button", name=re.compile(r"Übung \d+ prüfen")).click()
+    expect(task.feedback).to_contain_text(re.compile(r"Seed \d+ scheitert"), timeout=SLOW)
+    failed = task.root.locator(".lk-challenge__seed--failed")
+    expect(failed).to_have_count(1)
+    # Under the picture: each printed token with its tick and node, in order.
+    log = failed.locator(".lk-challenge__log")
+    expect(log.locator(".lk-challenge__log-head")).to_have_text("Notizen und Ausgaben der Knoten")
+    lines = log.locator(".lk-challenge__log-line")
+    expect(lines.first).to_have_text(TOKEN_ZEILE)
+    shown = [" ".join(text.split()) for text in lines.all_inner_texts()]
+    assert shown and all(TOKEN_ZEILE.match(line) for line in shown), shown
+    assert (
+        failed.locator(
+            ".lk-challenge__picture + .lk-challenge__message + .lk-challenge__log"
+        ).count()
+        == 1
+    )
+
+    # Replayed from its identity: the same lines under the replayed run's picture.
+    kennung = failed.locator(".lk-challenge__id code").inner_text()
+    task.root.get_by_label(re.compile("^Kennung eines Laufs")).fill(kennung)
+    task.root.get_by_role("button", name=re.compile("^Lauf wiederholen")).click()
+    expect(task.root.locator(".lk-challenge__id code")).to_have_text(kennung, timeout=SLOW)
+    replayed = task.root.locator(".lk-challenge__seed")
+    expect(replayed).to_have_count(1)
+    expect(replayed.locator(".lk-challenge__log-line")).to_have_count(len(shown))
+    again = [
+        " ".join(t.split()) for t in replayed.locator(".lk-challenge__log-line").all_inner_texts()
+    ]
+    assert again == shown
+
+    # The arrows by keyboard: Tab from the picture's box reaches the first message; the arrow
+    # keys walk the messages, each shown in words under the picture, until the lease's reply
+    # with its token.
+    box = replayed.locator(".lk-challenge__picture")
+    caption = replayed.locator(".lk-challenge__message")
+    box.focus()
+    page.keyboard.press("Tab")
+    focused = "document.activeElement.closest('g.nachricht') !== null"
+    assert page.evaluate(focused)
+    expect(caption).to_have_text(re.compile(r"^c\d → n\d, t=\d+ → t=\d+ angekommen: \{\"type\": "))
+    first = caption.inner_text()
+    page.keyboard.press("ArrowDown")
+    expect(caption).not_to_have_text(first)
+    for _ in range(40):
+        if re.match(r'^lease → n\d, .*"token": \d+', caption.inner_text()):
+            break
+        page.keyboard.press("ArrowDown")
+    expect(caption).to_have_text(
+        re.compile(
+            r'^lease → n\d, t=\d+ → t=\d+ angekommen: \{"type": "acquire_ok", .*"token": \d+'
+        )
+    )
+    # One arrow at a time is in the tab order: Tab leaves the picture.
+    page.keyboard.press("Tab")
+    assert not page.evaluate(focused)
+    expect(caption).to_have_text(re.compile("^Eine Nachricht ansehen"))
+
+    # The run's messages as a list, narrowed to one node.
+    messages = replayed.locator(".lk-challenge__messages")
+    messages.locator("summary").click()
+    items = messages.locator(".lk-challenge__message-item")
+    total = items.count()
+    messages.get_by_label(re.compile("^Nachrichten nur von und an")).select_option("n2")
+    visible = messages.locator(".lk-challenge__message-item:visible")
+    expect(messages.locator(".lk-challenge__messages-count")).to_have_text(
+        re.compile(rf"^\d+ von {total} Nachrichten$")
+    )
+    heads = [
+        t.split(" · ")[0] for t in visible.locator(".lk-challenge__message-head").all_inner_texts()
+    ]
+    assert heads and all("n2" in head.split(" → ") for head in heads), heads
+    found = axe.violations(page, ".lk-challenge__results")
+    assert not found, axe.describe(found)

@@ -4,13 +4,14 @@ starting code fails one) and names an author's mistakes at their line."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
 
 from lessonkit.errors import LessonError
 from tests.lessonkit.seiten import convert
-from tests.pysim.knoten_beispiele import MIT_WIEDERHOLUNG, WEITERSAGER
+from tests.pysim.knoten_beispiele import LEASE_OHNE_TOKEN, MIT_WIEDERHOLUNG, WEITERSAGER
 
 START = WEITERSAGER
 LOESUNG = MIT_WIEDERHOLUNG
@@ -352,3 +353,73 @@ def test_the_page_names_targeted_faults_and_that_faults_last_until_the_load_ends
     ).beschreibung()
     assert "nach einem Absturz geht die Uhr des Knotens nach" in ids
     assert "bis zum Ende" not in challenges.Vorgabe("echo").beschreibung()
+
+
+#: The lease stage's node without a token (a design the page lists as wrong), printing the
+#: token of every lease it gets: what a reader debugging challenge 7 would write.
+DRUCKT_TOKEN = LEASE_OHNE_TOKEN.replace(
+    "        marke = {}\n", '        print("Token", lease["token"])\n        marke = {}\n'
+)
+
+
+def test_a_shown_run_carries_what_its_nodes_printed_and_its_messages() -> None:
+    from lessonkit import challenges
+    from lessonkit.execute import run_sync
+    from pysim.cluster.bild import MAX_NACHRICHTEN
+
+    assert DRUCKT_TOKEN != LEASE_OHNE_TOKEN
+    vorgabe = challenges.Vorgabe(
+        "lease-kv", stoerungen=("inhaber", "inhaber", "antwort"), anzahl_stoerungen=3, seeds=40
+    )
+    klasse, error = run_sync(lambda: challenges.load_node(DRUCKT_TOKEN))
+    assert error is None and klasse is not None
+    outcomes = [challenges.seed_outcome(klasse, vorgabe, seed, "") for seed in range(1, 6)]
+    passed = [o for o in outcomes if o["ok"]]
+    failed = next(o for o in outcomes if o["ok"] is False)
+    # A passed seed of Prüfen is one line on the page: nothing to send.
+    assert passed and all(not o["protokoll"] and not o["nachrichten"] for o in passed)
+    # The shrunk run: each print with its tick and node, in the order they happened.
+    zeilen = failed["protokoll"]
+    assert zeilen and all(z["art"] == "ausgabe" for z in zeilen)
+    assert all(
+        re.fullmatch(r"Token \d+", z["text"]) and z["knoten"] in ("n1", "n2", "n3") for z in zeilen
+    )
+    assert [z["zeit"] for z in zeilen] == sorted(z["zeit"] for z in zeilen)
+    tokens = [int(z["text"].split()[1]) for z in zeilen]
+    assert tokens == sorted(tokens), "the lock service hands out growing tokens"
+    # Its messages as the picture draws them: a lease's token is in a body.
+    nachrichten = failed["nachrichten"]
+    assert 0 < len(nachrichten) <= MAX_NACHRICHTEN and failed["nachrichten_weggelassen"] == 0
+    vergabe = next(m for m in nachrichten if m["von"] == "lease" and '"token"' in m["inhalt"])
+    assert vergabe["schicksal"] == "angekommen" and vergabe["ankunft"] is not None
+    assert vergabe["inhalt"].startswith('{"type": "acquire_ok"')
+    # Replayed from its identity: the same run, the same lines; passing or not, a replay
+    # shows its run (picture, log, messages).
+    again = challenges.replay(klasse, vorgabe, failed["kennung"], "")
+    assert again["protokoll"] == zeilen and again["nachrichten"] == nachrichten
+    gut = challenges.replay(klasse, vorgabe, passed[0]["kennung"], "")
+    assert gut["ok"] is True and gut["svg"].startswith("<svg") and gut["protokoll"]
+    # Ausführen: seed 1 unjudged, shown.
+    only_run = challenges.seed_outcome(klasse, vorgabe, 1, "", urteilen=False)
+    assert only_run["protokoll"] and only_run["nachrichten"]
+    # Code that does not run: nothing of either.
+    kaputt = challenges.failed_to_load("SyntaxError", 1)
+    assert (kaputt["protokoll"], kaputt["nachrichten"], kaputt["nachrichten_weggelassen"]) == (
+        [],
+        [],
+        0,
+    )
+
+
+def test_a_shown_run_with_more_messages_than_its_picture_draws_says_how_many_are_left_out() -> None:
+    from lessonkit import challenges
+    from lessonkit.execute import run_sync
+    from pysim.cluster.bild import MAX_NACHRICHTEN
+
+    vorgabe = challenges.Vorgabe("broadcast", knoten=5, dauer=200, seeds=1)
+    klasse, error = run_sync(lambda: challenges.load_node(LOESUNG))
+    assert error is None and klasse is not None
+    outcome = challenges.seed_outcome(klasse, vorgabe, 1, "", urteilen=False)
+    assert len(outcome["nachrichten"]) == MAX_NACHRICHTEN
+    assert outcome["nachrichten_weggelassen"] > 0
+    assert outcome["protokoll"] == []

@@ -386,9 +386,9 @@ def test_the_picture_keeps_the_rules_and_stays_bounded() -> None:
     assert f"Gezeigt: {MAX_NACHRICHTEN} von {len(zwischen)} Nachrichten" in bild
     assert bild.count("<line") < 2 * MAX_NACHRICHTEN + 200
     # The messages shown reach over the whole run, not only its first ticks.
-    from pysim.cluster.bild import _auswahl
+    from pysim.cluster.bild import auswahl
 
-    gezeigt = _auswahl(zwischen)
+    gezeigt = auswahl(zwischen)
     assert len(gezeigt) == MAX_NACHRICHTEN
     assert max(s.gesendet for s in gezeigt) > 0.8 * max(s.gesendet for s in zwischen)
     verloren = [s for s in zwischen if s.schicksal not in ("", "zugestellt")]

@@ -121,3 +121,38 @@ def test_an_endless_handler_ends_alike_in_pyodide_and_counts_only_while_a_run_ru
     assert theirs["output"] == ours["output"]
     text = "".join(chunk for _, chunk in theirs["output"])
     assert text == "Der Handler bei_broadcast von n1 endet nicht\nTrue\n"
+
+
+AUSGABEN = """
+import sys
+from pysim.cluster import Echo, Knoten, lauf
+
+class Redselig(Knoten):
+    def beim_start(self):
+        print("start", self.id, end="")
+
+    async def bei_echo(self, nachricht):
+        print("echo", nachricht["echo"], file=sys.stderr)
+        await self.warte(1)
+        self.notiz("x" * 400)
+        self.antworte(nachricht, {"type": "echo_ok", "echo": nachricht["echo"]})
+
+vorher = sys.stdout
+ergebnis = lauf(Redselig, Echo(), knoten=2, seed=3, dauer=8)
+print(sys.stdout is vorher)
+for zeile in ergebnis.protokoll:
+    print(zeile)
+"""
+
+
+@pytest.mark.pyodide
+def test_what_a_node_prints_is_kept_in_the_run_alike_in_pyodide(pyodide: PyodideRunner) -> None:
+    cells = [{"session": "a", "code": AUSGABEN, "label": "ausgaben"}]
+    [theirs] = pyodide.run([{"name": "ausgaben", "cells": cells}])["pages"][0]["results"]
+    [ours] = run_natively(cells)
+    assert ours["error"] is None and theirs["error"] is None, (ours, theirs)
+    assert theirs["output"] == ours["output"]
+    text = "".join(chunk for _, chunk in theirs["output"])
+    # Nothing the nodes printed reached the cell's own output: only the cell's lines.
+    assert text.startswith("True\nt=0 n1: start n1\nt=0 n2: start n2\n"), text
+    assert "n1: echo hallo 0\n" in text and "(gekürzt: 400 Zeichen, gezeigt 300)" in text

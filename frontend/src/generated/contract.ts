@@ -255,6 +255,28 @@ export interface SeedFigures {
   ausbreitung_max: number | null;
 }
 
+/** A line of a run's log (`pysim.cluster.protokoll.Zeile`): what a node noted or printed. */
+export interface RunLogLine {
+  zeit: number;
+  knoten: string;
+  /** "notiz" (`self.notiz`), "ausgabe" (`print`), "ausgelassen" (what the cap left out). */
+  art: "notiz" | "ausgabe" | "ausgelassen";
+  text: string;
+}
+
+/** A message of a run, as its picture draws it (`pysim.cluster.cluster.Sendung`). */
+export interface RunMessage {
+  gesendet: number;
+  /** The tick it arrived (or was dropped there); None: lost on the wire. */
+  ankunft: number | null;
+  von: string;
+  an: string;
+  /** What became of it, in German ("angekommen", "verloren im Netz", …). */
+  schicksal: string;
+  /** The body as short JSON, cut with "…" (`pysim.cluster.protokoll.inhalt_text`). */
+  inhalt: string;
+}
+
 /** One seed of a challenge (`lessonkit.challenges`); `error`: the reader's code failed
     before anything ran (then nothing else is set). */
 export interface SeedOutcomeData {
@@ -269,6 +291,12 @@ export interface SeedOutcomeData {
   operationen_vorher: number | null;
   kennzahlen: SeedFigures;
   svg: string;
+  /** What the nodes of the run shown noted and printed (empty when no run is shown). */
+  protokoll: RunLogLine[];
+  /** The messages of the run shown, as many as its picture draws (empty when none is shown). */
+  nachrichten: RunMessage[];
+  /** Messages between the nodes and clients of the run that `nachrichten` leaves out. */
+  nachrichten_weggelassen: number;
 }
 
 export interface PrepareArgs {

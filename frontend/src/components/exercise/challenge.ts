@@ -5,7 +5,8 @@
  * („12 von 40 Läufen bestanden …“) and stays responsive. The first seed that fails ends the
  * check (./seeds.ts): its verdict in German, the smallest failing run shrinking found, its
  * space-time picture with the witnesses, the figures and the run's identity, which
- * `Lauf wiederholen` opens again (`challenge.replay`). The seeds that passed are one line.
+ * `Lauf wiederholen` opens again (`challenge.replay`); under the picture what the run's nodes
+ * noted and printed and its messages (./runview.ts). The seeds that passed are one line.
  * `Weitere Läufe` runs the next seeds the same way, outside the verdict. `Ausführen` runs
  * the first seed and shows its picture without judging.
  */
@@ -14,6 +15,7 @@ import type { PythonRuntime } from "../../runtime/python";
 import { button, setAvailable, statusRegion } from "../controls";
 import { sanitizeSvg } from "../output/render";
 import { figures } from "./figures";
+import { runDetails } from "./runview";
 import { MORE, moreVerdict, progressText, runSeeds, runs, type SeedsResult, seedRange } from "./seeds";
 
 /** What a challenge needs of the exercise it lives in (./index.ts). */
@@ -62,7 +64,10 @@ export function seedResult(outcome: SeedOutcomeData, label: string): HTMLElement
   const id = element("p", "lk-challenge__id", "Kennung: ");
   id.append(element("code", "", outcome.kennung));
   item.append(id);
-  if (outcome.svg) item.append(picture(outcome, label));
+  if (outcome.svg) {
+    const box = picture(outcome, label);
+    item.append(box, ...runDetails(outcome, label, box));
+  }
   return item;
 }
 
