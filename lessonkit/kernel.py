@@ -44,6 +44,8 @@ from dataclasses import dataclass, field
 from types import CodeType
 from typing import TYPE_CHECKING, Any, NoReturn, SupportsIndex, cast
 
+from pysim.fehler import begrenzter_repr
+
 if TYPE_CHECKING:  # the browser's Python needs no types at run time
     from lessonkit.contract import CellResultData
 
@@ -569,87 +571,15 @@ def _show_value(value: Any, result: CellResult) -> None:
     result.value = text
 
 
-class _Full(Exception):
-    """The repr being written has reached its limit."""
-
-
-class _Limited:
-    """Collects the pieces of a repr until ``limit`` characters, then raises ``_Full``."""
-
-    def __init__(self, limit: int) -> None:
-        self.pieces: list[str] = []
-        self.left = limit
-
-    def add(self, text: str) -> None:
-        if len(text) > self.left:
-            self.pieces.append(text[: self.left])
-            self.left = 0
-            raise _Full
-        self.pieces.append(text)
-        self.left -= len(text)
-
-
-#: Exact built-in containers whose repr ``bounded_repr`` writes itself, piece by piece:
-#: (opening, closing, shown for an empty one, shown for a recursive reference).
-_CONTAINERS: dict[type, tuple[str, str, str, str]] = {
-    list: ("[", "]", "[]", "[...]"),
-    tuple: ("(", ")", "()", "(...)"),
-    dict: ("{", "}", "{}", "{...}"),
-    set: ("{", "}", "set()", "set(...)"),
-    frozenset: ("frozenset({", "})", "frozenset()", "frozenset(...)"),
-}
-
-
 def bounded_repr(value: Any, limit: int) -> tuple[str, bool]:
     """``repr(value)`` cut to ``limit`` characters, and whether it was cut.
 
     Built-in strings and containers (exact types) are written piece by piece and
     stop at the limit, so a list of a million numbers or a 100 MB string is never
     turned into one huge string; for them the text equals ``repr`` exactly while
-    it fits. Anything else is ``repr``'d as usual and then cut.
+    it fits. pysim's verdicts cut values the same way (``pysim.fehler.begrenzter_repr``).
     """
-    out = _Limited(limit)
-    try:
-        _write_repr(value, out, set())
-    except _Full:
-        return "".join(out.pieces), True
-    return "".join(out.pieces), False
-
-
-def _write_repr(value: Any, out: _Limited, active: set[int]) -> None:
-    kind = type(value)
-    if kind in (str, bytes, bytearray) and len(value) > out.left:
-        # A repr is at least as long as the text: the start of the text is enough.
-        out.add(repr(value[: out.left + 1]))
-        return
-    shape = _CONTAINERS.get(kind)
-    if shape is None:
-        out.add(repr(value))
-        return
-    opening, closing, empty, recursive = shape
-    if not value:
-        out.add(empty)
-        return
-    if id(value) in active:  # like repr: a container inside itself
-        out.add(recursive)
-        return
-    active.add(id(value))
-    try:
-        out.add(opening)
-        for index, item in enumerate(value.items() if kind is dict else value):
-            if index:
-                out.add(", ")
-            if kind is dict:
-                _write_repr(item[0], out, active)
-                out.add(": ")
-                _write_repr(item[1], out, active)
-            else:
-                _write_repr(item, out, active)
-        if kind is tuple and len(value) == 1:
-            out.add(",")
-        out.add(closing)
-    finally:
-        active.discard(id(value))
+    return begrenzter_repr(value, limit)
 
 
 class Kernel:

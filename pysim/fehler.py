@@ -197,17 +197,28 @@ def wert_text(wert: object, zeichen: int = MAX_WERT) -> str:
             return f"{folge[:zeichen]!r}… ({mehr} {einheit} mehr, gekürzt)"
     elif art not in _BEHAELTER:
         return gekuerzt(_einzeln(wert), zeichen)
-    text = _Text(zeichen)
-    try:
-        _schreibe(wert, text, set())
-    except _Voll:
+    geschrieben, voll = begrenzter_repr(wert, zeichen)
+    if voll:
         if art in _BEHAELTER:
             anzahl = len(cast("list[object]", wert))
             vermerk = f"{_zahl(anzahl)} {'Eintrag' if anzahl == 1 else 'Einträge'}, gekürzt"
         else:  # ein Text, dessen repr länger ist als er selbst (Zeilenumbrüche als \n)
             vermerk = "gekürzt"
-        return f"{''.join(text.stuecke)}… ({vermerk})"
-    return "".join(text.stuecke)
+        return f"{geschrieben}… ({vermerk})"
+    return geschrieben
+
+
+def begrenzter_repr(wert: object, zeichen: int) -> tuple[str, bool]:
+    """``repr(wert)``, höchstens ``zeichen`` Zeichen, und ob gekürzt wurde. Texte und
+    eingebaute Behälter werden Stück für Stück geschrieben und nur so weit, wie sie gezeigt
+    werden; solange er passt, ist der Text genau ``repr(wert)``. Wirft nie (``_einzeln``).
+    Auch der Kern der Zellen nimmt ihn (``lessonkit.kernel.bounded_repr``)."""
+    text = _Text(zeichen)
+    try:
+        _schreibe(wert, text, set())
+    except _Voll:
+        return "".join(text.stuecke), True
+    return "".join(text.stuecke), False
 
 
 def _einzeln(wert: object) -> str:
