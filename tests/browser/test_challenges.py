@@ -14,6 +14,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.browser import axe
 from tests.browser.pages import Exercise
+from tests.pysim.knoten_beispiele import LEASE_OHNE_TOKEN
 
 pytestmark = pytest.mark.browser
 
@@ -293,41 +294,10 @@ LEASE = "herausforderungen/lease/"
 
 #: The lease stage's node with a lease but no token (a design the page lists as wrong),
 #: printing the token of each lease it gets, as a reader debugging challenge 7 would.
-DRUCKT_TOKEN = """\
-class OhneToken(Knoten):
-    async def bearbeite(self, nachricht):
-        antwort = await self.ausfuehren(nachricht.body)
-        self.antworte(nachricht, antwort)
-
-    bei_read = bei_write = bei_cas = bearbeite
-
-    async def frage_kv(self, body):
-        return (await self.frage("fence-kv", body)).body
-
-    async def ausfuehren(self, body):
-        try:
-            lease = await self.frage("lease", {"type": "acquire"})
-        except FehlerAntwort as fehler:
-            return fehler.body
-        except KeineAntwort:
-            return {"type": "error", "code": 11, "text": "keine Lease"}
-        print("Token", lease["token"])
-        key = body["key"]
-        try:
-            if body["type"] == "write":
-                return await self.frage_kv({"type": "write", "key": key, "value": body["value"]})
-            gelesen = await self.frage_kv({"type": "read", "key": key})
-            if body["type"] == "read":
-                return gelesen
-            if gelesen["value"] != body["from"]:
-                return {"type": "error", "code": 22, "text": "anderer Wert"}
-            await self.frage_kv({"type": "write", "key": key, "value": body["to"]})
-            return {"type": "cas_ok"}
-        except FehlerAntwort as fehler:
-            return fehler.body
-        except KeineAntwort:
-            return {"type": "error", "code": 0, "text": "keine Antwort"}
-"""
+DRUCKT_TOKEN = LEASE_OHNE_TOKEN.replace(
+    "        marke = {}", '        print("Token", lease["token"])\n        marke = {}'
+)
+assert DRUCKT_TOKEN != LEASE_OHNE_TOKEN
 #: A line the node printed, as the page shows it under the picture: tick, node, text.
 TOKEN_ZEILE = re.compile(r"^t=\d+ n[123] Token \d+$")
 
