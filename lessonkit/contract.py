@@ -264,6 +264,13 @@ class ReplayArgs(TypedDict):
     pruefung: str
 
 
+class CheckIdArgs(TypedDict):
+    """An identity the reader pasted, checked before ``Lauf wiederholen`` changes anything."""
+
+    vorgabe: ChallengeSpec
+    kennung: str
+
+
 class SeedFigures(TypedDict):
     nachrichten: int
     verloren: int
@@ -304,6 +311,7 @@ CALLS: dict[str, tuple[type, Any]] = {
     "exercise.prepare": (PrepareArgs, None),
     "challenge.seed": (SeedArgs, SeedOutcomeData),
     "challenge.replay": (ReplayArgs, SeedOutcomeData),
+    "challenge.check_id": (CheckIdArgs, str | None),
 }
 
 #: Shapes written to TypeScript, in this order (aliases after the interfaces they name).
@@ -333,6 +341,7 @@ SHAPES: list[type] = [
     CheckConsoleArgs,
     SeedArgs,
     ReplayArgs,
+    CheckIdArgs,
     SeedFigures,
     SeedOutcomeData,
     PrepareArgs,
