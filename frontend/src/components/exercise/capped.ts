@@ -11,9 +11,9 @@
 import type { SeedOutcomeData } from "../../generated/contract";
 import { visibleBidi } from "../bidi";
 
-/** Characters of one sentence of a challenge's verdict (the longest the course's checkers
- * write are a few hundred). */
-export const MAX_SENTENCE_CHARS = 3_000;
+/** Characters of one sentence of a challenge's verdict: the course's checkers write a few
+ * hundred (Python cuts an exception text at 500 and a quoted value at 100). */
+export const MAX_SENTENCE_CHARS = 2_000;
 /** Sentences of one verdict shown; the rest are counted in one more. */
 export const MAX_SENTENCES = 30;
 /** Characters of an error, a check's message or a note: a cell's traceback, as
@@ -27,15 +27,15 @@ export const MAX_KENNUNG_CHARS = 2_000;
 const german = (count: number): string => count.toLocaleString("de-DE");
 
 /** `text` at most `max` characters long, with a German note of how much was cut; never cut
- * inside a character outside the Basic Multilingual Plane (a surrogate pair). Anything but
- * a string reads as "". */
+ * inside a character outside the Basic Multilingual Plane (a surrogate pair); the note reads
+ * as Python's (`pysim.fehler.gekuerzt`). Anything but a string reads as "". */
 export function cut(text: unknown, max: number): string {
   if (typeof text !== "string") return "";
   if (text.length <= max) return text;
   let end = max;
   const last = text.charCodeAt(end - 1);
   if (last >= 0xd800 && last <= 0xdbff) end -= 1;
-  return `${text.slice(0, end)} … (${german(text.length - end)} Zeichen mehr, gekürzt)`;
+  return `${text.slice(0, end)}… (${german(text.length - end)} Zeichen mehr, gekürzt)`;
 }
 
 /** A text from the reader's node for the page: cut, direction switches made visible. */

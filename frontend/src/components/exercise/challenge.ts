@@ -147,9 +147,11 @@ export class Challenge {
     host.root.querySelector("output.lk-exercise__feedback")?.after(this.status, this.results, form, this.replayNote);
   }
 
+  /** Empties what the last action showed: its results, its status, a note on the replay box. */
   clear(): void {
     this.results.replaceChildren();
     this.status.textContent = "";
+    this.noteOnReplay("");
   }
 
   /** After Stopp or a restart no line may say that something still runs: the status says
