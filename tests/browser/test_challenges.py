@@ -368,6 +368,8 @@ def test_each_action_replaces_what_the_last_one_showed_and_a_wrong_identity_chan
     expect(status).to_have_text("Fertig", timeout=SLOW)
     expect(heads).to_have_text(["Seed 1: gelaufen (ohne Urteil)"])
     expect(task.feedback).to_have_count(0)
+    # Neither green nor red: nothing was judged.
+    expect(results.locator(".lk-challenge__seed")).to_have_class(re.compile(r"--run\b"))
 
     # Lauf wiederholen after a check: the replayed run replaces the verdict too.
     expect(task.check()).to_have_text(re.compile(r"^✗ Seed 1 scheitert\."), timeout=SLOW)

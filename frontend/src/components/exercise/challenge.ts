@@ -46,7 +46,9 @@ function element<K extends keyof HTMLElementTagNameMap>(tag: K, className: strin
  * to a size the page lays out at once, saying so (./capped.ts), whatever Python sent. */
 export function seedResult(whole: SeedOutcomeData, label: string): HTMLElement {
   const outcome = cappedOutcome(whole);
-  const item = element("section", `lk-challenge__seed lk-challenge__seed--${outcome.ok === false ? "failed" : "ok"}`);
+  // A run without a verdict (Ausführen) is neither green nor red.
+  const kind = outcome.ok === false ? "failed" : outcome.ok ? "ok" : "run";
+  const item = element("section", `lk-challenge__seed lk-challenge__seed--${kind}`);
   item.setAttribute("aria-label", `${label}, Seed ${outcome.seed}`);
   if (outcome.error !== null) {
     item.append(element("p", "lk-challenge__head", "✗ Dein Code läuft nicht:"));
