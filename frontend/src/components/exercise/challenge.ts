@@ -26,11 +26,11 @@ export interface ChallengeHost {
   /** The exercise, as its Stopp names it (`runtime.stopp(owner)`). */
   readonly owner: object;
   /**
-   * Runs `step` as the exercise's one action (its buttons and Enter wait, Stopp is there); an
-   * interruption is told in the verdict's place, ending with `again` ("prüf noch einmal").
-   * Does nothing while another action runs.
+   * Runs `step` as the exercise's one action (its buttons and Enter wait, Stopp is there;
+   * `state` as the exercise's `data-state`); an interruption is told in the verdict's place,
+   * ending with `again` ("prüf noch einmal"). Does nothing while another action runs.
    */
-  act(step: () => Promise<void>, again: string): Promise<void>;
+  act(step: () => Promise<void>, again: string, state: "checking" | "running"): Promise<void>;
   /** Removes the last check's verdict: what the page shows next replaces it. */
   clearVerdict(): void;
 }
@@ -138,7 +138,7 @@ export class Challenge {
       `Weitere Läufe: ${host.data.label}`,
     );
     more.addEventListener("click", () => {
-      void this.host.act(() => this.more(), "starte die weiteren Läufe noch einmal");
+      void this.host.act(() => this.more(), "starte die weiteren Läufe noch einmal", "checking");
     });
     form.append(this.replayInput, " ", replay, " ", more);
     // Enter in the box submits even while the button waits: the submit itself waits too.
@@ -313,7 +313,7 @@ export class Challenge {
       } catch (error) {
         throw this.interrupted(error);
       }
-    }, "wiederhol den Lauf noch einmal");
+    }, "wiederhol den Lauf noch einmal", "running");
   }
 
   /** While a check or a run is going, the replay waits too (its button, and Enter in its box). */

@@ -682,7 +682,7 @@ class ChallengeExercise extends EditorExercise<ChallengeData> {
         data: this.data,
         runtime,
         owner: this,
-        act: (step, again) => this.guard(step, "running", again),
+        act: (step, again, state) => this.guard(step, state, again),
         clearVerdict: () => this.feedback.clear(),
       },
       () => this.source(),
