@@ -172,6 +172,12 @@ async def _challenge_replay(
         return challenges.failed_to_load(str(e))
 
 
+def _challenge_check_id(vorgabe: ChallengeSpec, kennung: str) -> str | None:
+    """What is wrong with an identity the reader pasted (German), or None: the page asks
+    before ``Lauf wiederholen`` clears anything, so a wrong identity changes nothing."""
+    return challenges.kennung_fehler(challenges.Vorgabe.aus_dict(vorgabe), kennung)
+
+
 #: The calls the page can make; their arguments and results are declared in
 #: ``lessonkit.contract.CALLS`` (tests/lessonkit/test_contract.py compares).
 CALLS: dict[str, Callable[..., Any]] = {
@@ -186,6 +192,7 @@ CALLS: dict[str, Callable[..., Any]] = {
     "exercise.prepare": _prepare,
     "challenge.seed": _challenge_seed,
     "challenge.replay": _challenge_replay,
+    "challenge.check_id": _challenge_check_id,
 }
 
 

@@ -19,7 +19,7 @@ from pysim.cluster.bild import auswahl, nachrichten, raumzeit
 from pysim.cluster.cluster import EMPFAENGER_AUS, GETRENNT, VERLOREN, ZUGESTELLT
 from pysim.cluster.formen import antwortfehler
 from pysim.cluster.lasten import LASTEN, Last
-from pysim.cluster.lauf import Lauf, lauf, lauf_aus_kennung, verkleinere
+from pysim.cluster.lauf import Grenzen, Lauf, lauf, lauf_aus_kennung, lies_kennung, verkleinere
 from pysim.cluster.protokoll import SCHICKSAL_TEXT, inhalt_text
 from pysim.cluster.stoerungen import GEZIELT, GEZIELT_TEXT, INHABER_LEASE_TEXT
 from pysim.fehler import SimFehler, UngueltigeEingabe
@@ -433,14 +433,43 @@ def seed_outcome(
     )
 
 
+#: Characters of an identity a reader may paste (the page's input takes as many).
+MAX_KENNUNG = 2_000
+
+
+def grenzen(vorgabe: Vorgabe) -> Grenzen:
+    """What an identity pasted on the page may ask for: the nodes and ticks its runs have."""
+    return Grenzen(knoten=vorgabe.knoten, dauer=vorgabe.dauer)
+
+
+def kennung_fehler(vorgabe: Vorgabe, kennung: str) -> str | None:
+    """What is wrong with an identity a reader pasted, in German, or None: read as ``replay``
+    reads it (``lies_kennung`` within ``grenzen``), without running anything."""
+    if len(kennung) > MAX_KENNUNG:
+        return (
+            f"Die Kennung hat {len(kennung):,} Zeichen; eine Kennung dieser Seite hat höchstens "
+            f"{MAX_KENNUNG:,}.".replace(",", ".")
+        )
+    try:
+        lies_kennung(vorgabe.neue_last(), kennung, grenzen=grenzen(vorgabe))
+    except UngueltigeEingabe as e:
+        return str(e)
+    return None
+
+
 def replay(klasse: type[Knoten], vorgabe: Vorgabe, kennung: str, pruefung: str) -> SeedOutcomeData:
     """The run a reader copied (its identity), judged again, with its picture, its log and its
-    messages also when it passes (the reader asked to see it)."""
+    messages also when it passes (the reader asked to see it). An identity that
+    ``kennung_fehler`` rejects raises ``UngueltigeEingabe`` with its sentence; nothing runs."""
+    fehler = kennung_fehler(vorgabe, kennung)
+    if fehler is not None:
+        raise UngueltigeEingabe(fehler)
     try:
         run = lauf_aus_kennung(
             klasse,
             vorgabe.neue_last(),
             kennung,
+            grenzen=grenzen(vorgabe),
             verlust=vorgabe.verlust,
             timeout=vorgabe.timeout,
             max_ereignisse=MAX_EREIGNISSE,

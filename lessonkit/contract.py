@@ -266,6 +266,13 @@ class ReplayArgs(TypedDict):
     pruefung: str
 
 
+class CheckIdArgs(TypedDict):
+    """An identity the reader pasted, checked before ``Lauf wiederholen`` changes anything."""
+
+    vorgabe: ChallengeSpec
+    kennung: str
+
+
 class SeedFigures(TypedDict):
     nachrichten: int
     #: Lost in the network, at a partition or at a crashed receiver.
@@ -343,6 +350,7 @@ CALLS: dict[str, tuple[type, Any]] = {
     "exercise.prepare": (PrepareArgs, None),
     "challenge.seed": (SeedArgs, SeedOutcomeData),
     "challenge.replay": (ReplayArgs, SeedOutcomeData),
+    "challenge.check_id": (CheckIdArgs, str | None),
 }
 
 #: Shapes written to TypeScript, in this order (aliases after the interfaces they name).
@@ -372,6 +380,7 @@ SHAPES: list[type] = [
     CheckConsoleArgs,
     SeedArgs,
     ReplayArgs,
+    CheckIdArgs,
     SeedFigures,
     RunLogLine,
     RunMessage,

@@ -18,6 +18,7 @@ Shrinking): Die Leserin sieht den kleinsten Lauf, nicht den ersten.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -30,6 +31,7 @@ from .knoten import Knoten
 from .lasten import Clients, Geplant, Last
 from .protokoll import Zeile
 from .stoerungen import (
+    NACHLAUF,
     Ausloeser,
     GezielterNemesis,
     Stoerung,
@@ -142,14 +144,6 @@ def _bereiche(zahlen: list[int]) -> str:
     return ".".join(str(r[0]) if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in laeufe)
 
 
-def _aus_bereichen(text: str) -> list[int]:
-    zahlen: list[int] = []
-    for teil in filter(None, text.split(".")):
-        von, _, bis = teil.partition("-")
-        zahlen.extend(range(int(von), int(bis or von) + 1))
-    return zahlen
-
-
 def _zufall(seed: int, wofuer: int) -> random.Random:
     """An independent stream per purpose, so that fewer operations do not change the faults."""
     return random.Random(seed * 104_729 + wofuer)
@@ -208,30 +202,187 @@ def lauf(
     return _ausfuehren(einstellungen, seed, plan, None, ausloeser)
 
 
-def lauf_aus_kennung(klasse: type[Knoten], last: Last, kennung: str, **optionen: Any) -> Lauf:
-    """Wiederholt den Lauf mit dieser ``kennung`` (``optionen`` wie bei ``lauf``, außer denen,
-    die die Kennung nennt)."""
-    teile = kennung.split("/")
-    try:
-        name, k, s, d, plan = teile[:5]
-        if name != last.name or not (k[0] == "k" and s[0] == "s" and d[0] == "d"):
-            raise ValueError
-        auswahl = (
-            _aus_bereichen(teile[5][1:]) if len(teile) > 5 and teile[5].startswith("o") else None
-        )
-        einstellungen = Einstellungen(klasse, last, knoten=int(k[1:]), dauer=int(d[1:]), **optionen)
-        seed = int(s[1:])
-    except (ValueError, IndexError, TypeError):
+#: The largest seed an identity from outside may name (``Grenzen``): a page runs seeds 1 to
+#: ``seeds`` and ``Weitere Läufe`` 20 more per press.
+MAX_SEED = 1_000_000
+#: Digits a number in an identity may have at all (no int of thousands of digits is parsed).
+_ZIFFERN = 18
+
+
+@dataclass(frozen=True)
+class Grenzen:
+    """Was eine Kennung von außen (eine Leserin fügt sie in eine Seite ein) höchstens verlangen
+    darf: so viele Knoten und Ticks, wie die Seite laufen lässt, Seeds bis ``seed``, Störungen
+    zwischen dem Start und ``NACHLAUF`` Ticks nach dem Ende der Last, eine Uhr um höchstens
+    ``dauer + RUHE`` Ticks verstellt und mit einer Drift von -1 bis 1."""
+
+    knoten: int
+    dauer: int
+    seed: int = MAX_SEED
+
+
+def _kurz(text: str, laenge: int = 40) -> str:
+    """A piece of the reader's identity, short enough to quote in a message."""
+    return text if len(text) <= laenge else text[: laenge - 1] + "…"
+
+
+def _zahl_aus(teil: str, buchstabe: str, was: str, beispiel: str) -> int:
+    """The number of the part ``k3``, ``s1`` or ``d100`` of an identity."""
+    ziffern = teil[1:]
+    if not (teil[:1] == buchstabe and ziffern.isascii() and ziffern.isdigit()):
         raise UngueltigeEingabe(
-            f"Die Kennung {kennung!r} passt nicht zu dieser Last ({last.name}): erwartet wie "
-            f"„{last.name}/k3/s1/d100/12:teile:n1|n2.n3“."
-        ) from None
-    return _ausfuehren(
-        einstellungen,
-        seed,
-        plan_aus_text(plan, [f"n{i}" for i in range(1, einstellungen.knoten + 1)]),
-        auswahl,
+            f"„{_kurz(teil)}“ in der Kennung sollte {was} sein: „{buchstabe}“ und eine ganze "
+            f"Zahl, etwa „{beispiel}“."
+        )
+    if len(ziffern) > _ZIFFERN:
+        raise UngueltigeEingabe(
+            f"„{_kurz(teil)}“ in der Kennung ist zu groß: {was} hat höchstens {_ZIFFERN} Ziffern."
+        )
+    return int(ziffern)
+
+
+def _bereiche_aus(text: str) -> list[tuple[int, int]]:
+    """``0-3.7`` -> ``[(0, 3), (7, 7)]``, without listing the numbers (``o0-999999999`` is one
+    pair); ascending, as ``_bereiche`` writes them, or ``UngueltigeEingabe``."""
+    paare: list[tuple[int, int]] = []
+    for teil in text.split(".") if text else []:
+        von, strich, bis = teil.partition("-")
+        bis = bis if strich else von
+        if not all(z.isascii() and z.isdigit() and len(z) <= _ZIFFERN for z in (von, bis)):
+            raise UngueltigeEingabe(
+                f"„o{_kurz(text)}“ am Ende der Kennung sollte die Auswahl der Operationen sein, "
+                "Nummern und Bereiche mit Punkten getrennt wie „o0-3.7“."
+            )
+        paar = (int(von), int(bis))
+        if paar[0] > paar[1] or (paare and paar[0] <= paare[-1][1]):
+            raise UngueltigeEingabe(
+                f"Die Auswahl der Operationen „o{_kurz(text)}“ steigt nicht auf (bei „{teil}“): "
+                "Eine Kennung nennt jede Operation einmal, der Reihe nach, wie „o0-3.7“."
+            )
+        paare.append(paar)
+    return paare
+
+
+def _pruefe_plan(plan: list[Stoerung], dauer: int, grenzen: Grenzen | None) -> None:
+    """A clock's drift must be a number; with ``grenzen``, each fault within the run and each
+    clock set by at most ``dauer + RUHE`` ticks, with a drift from -1 to 1."""
+    for stoerung in plan:
+        text = f"Die Störung „{_kurz(stoerung.als_text())}“"
+        if stoerung.art == "uhr" and not math.isfinite(stoerung.drift):
+            raise UngueltigeEingabe(f"{text} lässt die Uhr mit Drift {stoerung.drift} gehen.")
+        if grenzen is None:
+            continue
+        ende = dauer + NACHLAUF
+        if not 0 <= stoerung.zeit <= ende:
+            raise UngueltigeEingabe(
+                f"{text} liegt bei t={stoerung.zeit}; in diesem Lauf liegen Störungen zwischen "
+                f"t=0 und t={ende} (die Last endet bei t={dauer})."
+            )
+        if stoerung.art == "uhr" and abs(stoerung.versatz) > dauer + RUHE:
+            raise UngueltigeEingabe(
+                f"{text} stellt die Uhr um {stoerung.versatz:+d} Ticks; erlaubt sind höchstens "
+                f"{dauer + RUHE} Ticks vor oder zurück."
+            )
+        if stoerung.art == "uhr" and abs(stoerung.drift) > 1:
+            raise UngueltigeEingabe(
+                f"{text} lässt die Uhr mit Drift {stoerung.drift:g} gehen; erlaubt ist eine Drift "
+                "von -1 bis 1."
+            )
+
+
+@dataclass(frozen=True)
+class Kennung:
+    """Eine gelesene Kennung: was außer der Klasse und den Optionen den Lauf bestimmt."""
+
+    knoten: int
+    seed: int
+    dauer: int
+    stoerungen: list[Stoerung]
+    #: Indices into the seed's planned operations (None: all of them).
+    auswahl: list[int] | None
+
+
+def _punkte(zahl: int) -> str:
+    """``1000000`` -> ``1.000.000``."""
+    return f"{zahl:,}".replace(",", ".")
+
+
+def lies_kennung(
+    last: Last, kennung: str, *, grenzen: Grenzen | None = None, clients: int | None = None
+) -> Kennung:
+    """Liest eine ``kennung`` für ``last``, ohne etwas laufen zu lassen. Eine Kennung, die nicht
+    lesbar ist, eine Operation nennt, die der Lauf nicht plant (mit ``clients`` Clients, sonst
+    einem je Knoten), oder (mit ``grenzen``) mehr verlangt, als die Seite laufen lässt, ist ein
+    ``UngueltigeEingabe`` mit einem deutschen Satz, der sagt, was nicht stimmt."""
+    beispiel = f"{last.name}/k3/s1/d100/12:teile:n1|n2.n3"
+    teile = kennung.split("/")
+    if len(teile) not in (5, 6) or (len(teile) == 6 and not teile[5].startswith("o")):
+        raise UngueltigeEingabe(
+            f"„{_kurz(kennung)}“ ist keine Kennung eines Laufs: erwartet wie „{beispiel}“ (nach "
+            "dem Verkleinern mit der Auswahl der Operationen am Ende, „/o0-3.7“)."
+        )
+    name, k, s, d, plan_text = teile[:5]
+    if name != last.name:
+        raise UngueltigeEingabe(
+            f"Die Kennung ist ein Lauf der Last „{_kurz(name)}“; hier läuft die Last "
+            f"„{last.name}“. Erwartet wie „{beispiel}“."
+        )
+    knoten = _zahl_aus(k, "k", "die Zahl der Knoten", "k3")
+    seed = _zahl_aus(s, "s", "der Seed", "s1")
+    dauer = _zahl_aus(d, "d", "die Dauer in Ticks", "d100")
+    if knoten < 1 or dauer < 1:
+        raise UngueltigeEingabe(
+            f"Die Kennung verlangt {knoten} Knoten und {dauer} Ticks; ein Lauf braucht von "
+            "beidem mindestens 1."
+        )
+    if grenzen is not None:
+        if knoten > grenzen.knoten:
+            raise UngueltigeEingabe(
+                f"Die Kennung verlangt {_punkte(knoten)} Knoten; hier laufen höchstens "
+                f"{grenzen.knoten}."
+            )
+        if dauer > grenzen.dauer:
+            raise UngueltigeEingabe(
+                f"Die Kennung verlangt {_punkte(dauer)} Ticks Last; hier sind es höchstens "
+                f"{_punkte(grenzen.dauer)}."
+            )
+        if not 1 <= seed <= grenzen.seed:
+            raise UngueltigeEingabe(
+                f"Der Seed {_punkte(seed)} der Kennung liegt nicht zwischen 1 und "
+                f"{_punkte(grenzen.seed)}."
+            )
+    auswahl: list[int] | None = None
+    if len(teile) == 6:
+        paare = _bereiche_aus(teile[5][1:])
+        geplant = len(last.plane(_zufall(seed, 2), dauer, knoten if clients is None else clients))
+        if paare and paare[-1][1] >= geplant:
+            plant = f"nur {geplant} (0 bis {geplant - 1})" if geplant else "keine"
+            raise UngueltigeEingabe(
+                f"Die Kennung nennt Operation {_punkte(paare[-1][1])}; der Lauf mit Seed {seed} "
+                f"und {dauer} Ticks plant aber {plant}."
+            )
+        auswahl = [i for von, bis in paare for i in range(von, bis + 1)]
+    plan = plan_aus_text(plan_text, [f"n{i}" for i in range(1, knoten + 1)])
+    _pruefe_plan(plan, dauer, grenzen)
+    return Kennung(knoten, seed, dauer, plan, auswahl)
+
+
+def lauf_aus_kennung(
+    klasse: type[Knoten],
+    last: Last,
+    kennung: str,
+    *,
+    grenzen: Grenzen | None = None,
+    **optionen: Any,
+) -> Lauf:
+    """Wiederholt den Lauf mit dieser ``kennung`` (``optionen`` wie bei ``lauf``, außer denen,
+    die die Kennung nennt). Was ``lies_kennung`` an der Kennung findet, ist ein
+    ``UngueltigeEingabe``; dann läuft nichts."""
+    gelesen = lies_kennung(last, kennung, grenzen=grenzen, clients=optionen.get("clients"))
+    einstellungen = Einstellungen(
+        klasse, last, knoten=gelesen.knoten, dauer=gelesen.dauer, **optionen
     )
+    return _ausfuehren(einstellungen, gelesen.seed, gelesen.stoerungen, gelesen.auswahl)
 
 
 def _ausfuehren(

@@ -10,10 +10,10 @@ import re
 from typing import Literal
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 
 from tests.browser import axe
-from tests.browser.pages import Exercise
+from tests.browser.pages import Exercise, python_ready, stored_progress
 from tests.pysim.knoten_beispiele import LEASE_OHNE_TOKEN
 
 pytestmark = pytest.mark.browser
@@ -395,3 +395,197 @@ def _prints_and_arrows(page: Page, site_url: str) -> None:
     assert heads and all("n2" in head.split(" → ") for head in heads), heads
     found = axe.violations(page, ".lk-challenge__results")
     assert not found, axe.describe(found)
+
+
+# --- a page that never shows a stale state (issue 48) --------------------------------------
+
+ECHO = "herausforderungen/echo/"
+CHECK = re.compile(r"Übung \d+ prüfen")
+
+#: A node whose handler computes in C for hours: no loop of its own that the budget of
+#: pysim/cluster/grenze.py could count, so only Stopp ends it.
+RECHNER = """\
+class Rechner(Knoten):
+    def bei_echo(self, nachricht):
+        sum(range(10**15))
+"""
+
+
+def challenge_status(task: Exercise) -> Locator:
+    """The challenge's status line (its live region), below the verdict."""
+    return task.root.locator("output.lk-exercise__feedback ~ .lk-cell__status")
+
+
+def test_stopp_during_a_check_leaves_no_line_that_says_it_runs_and_enter_waits_meanwhile(
+    page: Page, site_url: str
+) -> None:
+    page.goto(site_url + ECHO)
+    task = Exercise.by_id(page, "echo")
+    task.root.scroll_into_view_if_needed()
+    expect(task.editor).to_be_visible(timeout=60_000)
+    data = json.loads(task.root.locator(".lk-exercise__data").get_attribute("data-lk-json") or "{}")
+    seeds = data["vorgabe"]["seeds"]
+    task.replace_code(RECHNER)
+    python_ready(page)  # Stopp while Python loads only cancels the waiting check
+    check = task.root.get_by_role("button", name=CHECK)
+    check.click()
+    status = challenge_status(task)
+    expect(status).to_have_text(f"0 von {seeds} Läufen bestanden …")
+    expect(task.root).to_have_attribute("data-state", "checking")
+
+    # Enter in the replay box submits its form although its button waits: nothing starts.
+    box = task.root.get_by_label(re.compile("^Kennung eines Laufs"))
+    box.fill("echo/k3/s1/d100/")
+    box.press("Enter")
+    expect(task.root).to_have_attribute("data-state", "checking")
+    expect(status).to_have_text(f"0 von {seeds} Läufen bestanden …")
+    expect(check).to_have_attribute("aria-disabled", "true")
+
+    task.root.get_by_role("button", name=re.compile(r"^Stopp: Übung \d+$")).click()
+    expect(task.feedback).to_have_text(
+        "Gestoppt. Python wurde neu gestartet; prüf noch einmal, wenn du so weit bist."
+    )
+    expect(status).to_have_text("Gestoppt")  # not "0 von 5 Läufen bestanden …"
+    expect(task.root).to_have_attribute("data-state", "idle")
+    expect(task.root.locator(".lk-challenge__seed")).to_have_count(0)
+
+    # The page goes on: the solution passes in the new Python.
+    task.replace_code(data["loesung"])
+    expect(task.check()).to_have_text(SOLVED.format(seeds=seeds), timeout=SLOW)
+    expect(status).to_have_text(f"{seeds} von {seeds} Läufen bestanden.")
+
+
+def test_each_action_replaces_what_the_last_one_showed_and_a_wrong_identity_changes_nothing(
+    page: Page, site_url: str
+) -> None:
+    page.goto(site_url + ECHO)
+    task = Exercise.by_id(page, "echo")
+    task.root.scroll_into_view_if_needed()
+    expect(task.editor).to_be_visible(timeout=60_000)
+    data = json.loads(task.root.locator(".lk-exercise__data").get_attribute("data-lk-json") or "{}")
+    seeds = data["vorgabe"]["seeds"]
+    status = challenge_status(task)
+    results = task.root.locator(".lk-challenge__results")
+    heads = results.locator(".lk-challenge__head")
+
+    # The starting code fails seed 1.
+    expect(task.check()).to_have_text(re.compile(r"^✗ Seed 1 scheitert\."), timeout=SLOW)
+    kennung = results.locator(".lk-challenge__id code").inner_text()
+
+    # Ausführen: seed 1 without a verdict; the check's verdict goes with its results.
+    task.root.get_by_role("button", name=re.compile(r"Übung \d+ ausführen$")).click()
+    expect(status).to_have_text("Fertig", timeout=SLOW)
+    expect(heads).to_have_text(["Seed 1: gelaufen (ohne Urteil)"])
+    expect(task.feedback).to_have_count(0)
+    # Neither green nor red: nothing was judged.
+    expect(results.locator(".lk-challenge__seed")).to_have_class(re.compile(r"--run\b"))
+
+    # Lauf wiederholen after a check: the replayed run replaces the verdict too.
+    expect(task.check()).to_have_text(re.compile(r"^✗ Seed 1 scheitert\."), timeout=SLOW)
+    box = task.root.get_by_label(re.compile("^Kennung eines Laufs"))
+    box.fill(kennung)
+    task.root.get_by_role("button", name=re.compile("^Lauf wiederholen")).click()
+    expect(status).to_have_text("Fertig", timeout=SLOW)
+    expect(heads).to_have_text(["✗ Seed 1: nicht bestanden"])
+    expect(task.feedback).to_have_count(0)
+
+    # An identity with absurd options is named beside the box; nothing else changes.
+    shown = results.inner_text()
+    note = task.root.locator(".lk-challenge__replay-note")
+    for absurd, says in [
+        (kennung.split("/o")[0] + "/o0-999999999", r"Die Kennung nennt Operation 999\.999\.999; "),
+        ("echo/k1000/s1/d100/", r"Die Kennung verlangt 1\.000 Knoten; hier laufen höchstens "),
+        ("echo/k3/s1/d100/5:uhr:n1:+10:inf", r"Die Störung „5:uhr:n1:\+10:inf“ lässt die Uhr"),
+    ]:
+        box.fill(absurd)
+        box.press("Enter")
+        expect(note).to_have_text(
+            re.compile("^Diese Kennung lässt sich hier nicht wiederholen: " + says)
+        )
+        expect(box).to_have_attribute("aria-invalid", "true")
+        expect(box).to_have_accessible_description(re.compile("^Diese Kennung lässt sich"))
+        expect(task.root).to_have_attribute("data-state", "idle")
+        assert results.inner_text() == shown
+        expect(status).to_have_text("Fertig")  # never "Python wurde neu gestartet"
+        expect(task.feedback).to_have_count(0)
+    box.fill(kennung)
+    expect(note).to_be_hidden()
+    expect(box).not_to_have_attribute("aria-invalid", "true")
+    # The note answers the last action only: Ausführen replaces it too.
+    box.fill("echo/k0/s1/d100/")
+    box.press("Enter")
+    expect(note).to_contain_text("Die Kennung verlangt 0 Knoten")
+    task.root.get_by_role("button", name=re.compile(r"Übung \d+ ausführen$")).click()
+    expect(note).to_be_hidden()
+    expect(status).to_have_text("Fertig", timeout=SLOW)
+
+    # Solved once stays in the progress; the border follows the latest verdict.
+    task.replace_code(data["loesung"])
+    expect(task.check()).to_have_text(SOLVED.format(seeds=seeds), timeout=SLOW)
+    task.expect_solved()
+    head = task.root.locator(".lk-exercise__head")
+    solved_border = task.root.evaluate("node => getComputedStyle(node).borderLeftColor")
+    assert "gelöst ✓" in head.evaluate("node => getComputedStyle(node, '::after').content")
+    task.replace_code(data["start"])
+    expect(task.check()).to_have_text(re.compile(r"^✗ Seed 1 scheitert\."), timeout=SLOW)
+    task.expect_solved()  # solved once, for good
+    expect(task.root).to_have_attribute("data-latest", "wrong")
+    assert task.root.evaluate("node => getComputedStyle(node).borderLeftColor") != solved_border
+    assert "einmal gelöst" in head.evaluate("node => getComputedStyle(node, '::after').content")
+    progress = stored_progress(page, "echo")
+    assert progress is not None and progress["solved"] is True
+
+
+#: A node that passes, and code that replaces the page's call for a seed in its own Python
+#: (the reader's code runs there): from seed 2 on the page gets a verdict of 5,000,000
+#: characters and a hundred sentences more, and Ausführen an error of 2,000,000.
+RIESIG = """\
+import lessonkit.bridge as _bruecke
+
+
+class Zurufer(Knoten):
+    def bei_echo(self, nachricht):
+        body = {"type": "echo_ok", "echo": nachricht["echo"]}
+        self.antworte(nachricht, body)
+
+
+async def _riesig(code, vorgabe, seed, pruefung, urteilen):
+    zahlen = {
+        "nachrichten": 0, "verloren": 0, "je_operation": 0.0,
+        "ok_anteil": 1.0, "latenz_p50": None, "latenz_p99": None,
+        "latenz_max": None,
+    }
+    return {
+        "error": None if urteilen else "E" * 2_000_000,
+        "seed": seed, "ok": False,
+        "urteil": ["x" * 5_000_000] + ["Noch ein Satz."] * 100,
+        "kennung": "echo/k3/s1/d100/" + "1:heile;" * 100_000,
+        "operationen": 1, "operationen_vorher": None,
+        "kennzahlen": zahlen, "svg": "",
+    }
+
+
+_bruecke.CALLS["challenge.seed"] = _riesig
+"""
+
+
+def test_a_huge_verdict_or_error_is_cut_by_the_page_itself(page: Page, site_url: str) -> None:
+    page.goto(site_url + ECHO)
+    task = Exercise.by_id(page, "echo")
+    task.root.scroll_into_view_if_needed()
+    expect(task.editor).to_be_visible(timeout=60_000)
+    task.replace_code(RIESIG)
+    expect(task.check()).to_have_text(re.compile(r"^✗ Seed 2 scheitert\."), timeout=SLOW)
+    verdicts = task.root.locator(".lk-challenge__verdict")
+    expect(verdicts).to_have_count(31)
+    expect(verdicts.first).to_have_text(
+        re.compile(r"^x{2000}… \(4\.998\.000 Zeichen mehr, gekürzt\)$")
+    )
+    expect(verdicts.last).to_have_text("… und 71 weitere Sätze des Urteils, gekürzt.")
+    kennung = task.root.locator(".lk-challenge__id code").inner_text()
+    assert len(kennung) < 2_100 and kennung.endswith("Zeichen mehr, gekürzt)")
+
+    task.root.get_by_role("button", name=re.compile(r"Übung \d+ ausführen$")).click()
+    error = task.root.locator(".lk-challenge__seed pre.lk-output__error")
+    expect(error).to_have_text(re.compile(r"^E{11000}… \(1\.989\.000 Zeichen mehr, gekürzt\)$"))
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1280

@@ -218,6 +218,41 @@ def test_a_code_task_runs_the_readers_code_without_a_verdict(page: Page, site_ur
     expect(task.feedback).to_have_count(0)
 
 
+def test_a_solved_task_checked_again_keeps_solved_once_and_shows_the_latest_verdict(
+    page: Page, site_url: str
+) -> None:
+    """The progress never forgets a solve, but the border follows what the code does now."""
+    page.goto(site_url + FIRST_STEPS)
+    task = Exercise.by_id(page, "erste-aufgabe")
+    head = task.root.locator(".lk-exercise__head")
+
+    def border() -> str:
+        return str(task.root.evaluate("node => getComputedStyle(node).borderLeftColor"))
+
+    def mark() -> str:
+        return str(head.evaluate("node => getComputedStyle(node, '::after').content"))
+
+    unsolved = border()
+    task.replace_code("def summe(betraege):\n    return sum(betraege)\n")
+    task.check_solved("✓ Gelöst: alle 2 Prüfungen bestanden.")
+    solved = border()
+    assert solved != unsolved and "gelöst ✓" in mark()
+    task.replace_code("def summe(betraege):\n    return 0\n")
+    expect(task.check()).to_have_text(re.compile(r"^✗ \d von 2 Prüfungen bestanden\.$"))
+    task.expect_solved()  # for good: the overview counts it
+    expect(task.root).to_have_attribute("data-latest", "wrong")
+    assert border() == unsolved and "einmal gelöst" in mark()
+    progress = stored_progress(page, "erste-aufgabe")
+    assert progress is not None and progress["solved"] is True
+    task.replace_code("def summe(betraege):\n    return sum(betraege)\n")
+    task.check_solved("✓ Gelöst: alle 2 Prüfungen bestanden.")
+    assert border() == solved and "gelöst ✓" in mark()
+    # A reload knows only the progress: solved.
+    page.reload()
+    task.expect_solved()
+    assert border() == solved and "gelöst ✓" in mark()
+
+
 def test_a_code_tasks_endless_run_can_be_stopped(page: Page, site_url: str) -> None:
     page.goto(site_url + FIRST_STEPS)
     task = Exercise.by_id(page, "erste-aufgabe")

@@ -423,3 +423,55 @@ def test_a_shown_run_with_more_messages_than_its_picture_draws_says_how_many_are
     assert len(outcome["nachrichten"]) == MAX_NACHRICHTEN
     assert outcome["nachrichten_weggelassen"] > 0
     assert outcome["protokoll"] == []
+
+
+#: Identities a reader might paste that no run of the page has: each is named in German,
+#: before anything runs (``o0-999999999`` once listed a billion numbers and held Python until
+#: the page restarted it).
+ABSURD = [
+    ("broadcast/k5/s1/d100//o0-999999999", "nennt Operation 999.999.999"),
+    ("broadcast/k1000/s1/d100/", "verlangt 1.000 Knoten; hier laufen höchstens 5"),
+    ("broadcast/k5/s99999999999/d100/", "Der Seed 99.999.999.999 der Kennung liegt nicht"),
+    ("broadcast/k5/s1/d5000/", "verlangt 5.000 Ticks Last; hier sind es höchstens 100"),
+    ("broadcast/k5/s1/d100/12:teile:n1|n9", "einen Knoten 'n9' gibt es nicht"),
+    ("broadcast/k5/s1/d100/12;teile", "Der Störplan ist an Stelle 1 („12“) nicht lesbar"),
+    ("broadcast/k5/s1/d100/500:absturz:n2", "liegt bei t=500"),
+    ("echo/k5/s1/d100/", "ein Lauf der Last „echo“; hier läuft die Last „broadcast“"),
+    ("broadcast/k5/s1/d100/" + "1:heile;" * 300, "Die Kennung hat 2.421 Zeichen"),
+]
+
+
+@pytest.mark.parametrize(("kennung", "sagt"), ABSURD)
+def test_an_absurd_identity_is_named_and_nothing_runs(kennung: str, sagt: str) -> None:
+    from lessonkit import bridge, challenges
+    from lessonkit.execute import run_sync
+    from pysim.fehler import UngueltigeEingabe
+
+    vorgabe = challenges.Vorgabe("broadcast", knoten=5, stoerungen=("teilung",), seeds=3)
+    fehler = challenges.kennung_fehler(vorgabe, kennung)
+    assert fehler is not None and sagt in fehler
+    # The page asks first (``challenge.check_id``), so a wrong identity changes nothing there.
+    args = json.dumps({"vorgabe": vorgabe.als_dict(), "kennung": kennung})
+    assert json.loads(run_sync(lambda: bridge.call("challenge.check_id", args))) == fehler
+    klasse, _ = run_sync(lambda: challenges.load_node(START))
+    assert klasse is not None
+    with pytest.raises(UngueltigeEingabe, match=re.escape(fehler)):
+        challenges.replay(klasse, vorgabe, kennung, "")
+
+
+def test_every_identity_the_pages_runs_give_is_within_their_limits() -> None:
+    """What Prüfen shows can be replayed: each seed's run of each challenge of the course
+    (its solution, with the targeted faults it provokes) has an identity its page accepts."""
+    from lessonkit import challenges
+    from lessonkit.execute import run_sync
+    from tests.lessonkit.wrong_nodes import page_challenges
+
+    found = page_challenges()
+    assert len(found) >= 10
+    for challenge in (entry.exercise for entry in found):
+        vorgabe = challenge.vorgabe
+        klasse, error = run_sync(lambda code=challenge.loesung: challenges.load_node(code))
+        assert klasse is not None, error
+        for seed in range(1, vorgabe.seeds + 1):
+            kennung = vorgabe.laufe(klasse, seed).kennung
+            assert challenges.kennung_fehler(vorgabe, kennung) is None, (challenge.id, kennung)

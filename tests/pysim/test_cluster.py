@@ -350,12 +350,80 @@ def test_shrinking_keeps_the_failure_and_a_smaller_run_replays_from_its_identity
     assert wieder.geschichte == klein.geschichte
 
 
-@pytest.mark.parametrize("kennung", ["echo/k3/s1/d100/", "broadcast/k3/sX/d100/", "broadcast/3/s1"])
-def test_an_identity_of_another_workload_or_malformed_is_named(kennung: str) -> None:
+@pytest.mark.parametrize(
+    ("kennung", "sagt"),
+    [
+        ("echo/k3/s1/d100/", "ein Lauf der Last „echo“; hier läuft die Last „broadcast“"),
+        ("broadcast/k3/sX/d100/", "„sX“ in der Kennung sollte der Seed sein"),
+        ("broadcast/k3/s٣/d100/", "„s٣“ in der Kennung sollte der Seed sein"),
+        ("broadcast/3/s1", "„broadcast/3/s1“ ist keine Kennung eines Laufs"),
+        ("broadcast/k3/s1/d100/12:heile/x", "ist keine Kennung eines Laufs"),
+        ("broadcast/k0/s1/d100/", "verlangt 0 Knoten und 100 Ticks"),
+        (
+            "broadcast/k3/s" + "9" * 5000 + "/d100/",
+            "ist zu groß: der Seed hat höchstens 18 Ziffern",
+        ),
+        ("broadcast/k3/s1/d100//oabc", "„oabc“ am Ende der Kennung sollte die Auswahl"),
+        ("broadcast/k3/s1/d100//o3-1", "steigt nicht auf (bei „3-1“)"),
+        ("broadcast/k3/s1/d100//o0-4.2", "steigt nicht auf (bei „2“)"),
+        # Named without listing a billion numbers (it held Python until the page restarted it).
+        ("broadcast/k3/s1/d100//o0-999999999", "nennt Operation 999.999.999; der Lauf mit Seed 1"),
+        ("broadcast/k3/s1/d100/5:explodiere:n1", "Eine Störung „explodiere“ gibt es nicht"),
+        ("broadcast/k3/s1/d100/5:absturz:n7", "einen Knoten 'n7' gibt es nicht"),
+        ("broadcast/k3/s1/d100/5:uhr:n1:+10:inf", "lässt die Uhr mit Drift inf gehen"),
+    ],
+)
+def test_an_identity_that_is_wrong_is_named_and_nothing_runs(kennung: str, sagt: str) -> None:
     from pysim.cluster.lauf import lauf_aus_kennung
 
-    with pytest.raises(UngueltigeEingabe, match="passt nicht zu dieser Last"):
+    with pytest.raises(UngueltigeEingabe) as gefangen:
         lauf_aus_kennung(Flut, Broadcast(), kennung)
+    assert sagt in str(gefangen.value)
+    assert len(str(gefangen.value)) < 400  # quotes the identity shortened
+
+
+@pytest.mark.parametrize(
+    ("kennung", "sagt"),
+    [
+        ("broadcast/k1000/s1/d100/", "verlangt 1.000 Knoten; hier laufen höchstens 3"),
+        ("broadcast/k3/s1/d100000/", "verlangt 100.000 Ticks Last; hier sind es höchstens 100"),
+        ("broadcast/k3/s0/d100/", "Der Seed 0 der Kennung liegt nicht zwischen 1 und 1.000.000"),
+        ("broadcast/k3/s1000001/d100/", "Der Seed 1.000.001 der Kennung liegt nicht zwischen"),
+        ("broadcast/k3/s1/d100/999999:absturz:n1", "liegt bei t=999999; in diesem Lauf liegen"),
+        ("broadcast/k3/s1/d100/-5:absturz:n1", "liegt bei t=-5"),
+        ("broadcast/k3/s1/d100/5:uhr:n1:+100000:0.1", "stellt die Uhr um +100000 Ticks"),
+        (
+            "broadcast/k3/s1/d100/5:uhr:n1:+10:5",
+            "Drift 5 gehen; erlaubt ist eine Drift von -1 bis 1",
+        ),
+    ],
+)
+def test_an_identity_from_outside_stays_within_the_limits_of_its_page(
+    kennung: str, sagt: str
+) -> None:
+    from pysim.cluster.lauf import Grenzen, lauf_aus_kennung, lies_kennung
+
+    grenzen = Grenzen(knoten=3, dauer=100)
+    with pytest.raises(UngueltigeEingabe) as gefangen:
+        lauf_aus_kennung(Flut, Broadcast(), kennung, grenzen=grenzen)
+    assert sagt in str(gefangen.value)
+    # Without limits (a lesson's own cell) only what cannot run is refused.
+    if "Knoten" in sagt or "Ticks Last" in sagt or "Seed 1.000.001" in sagt:
+        assert lies_kennung(Broadcast(), kennung).seed >= 0
+
+
+def test_an_identity_within_the_limits_replays_its_run() -> None:
+    from pysim.cluster.lauf import Grenzen, lauf_aus_kennung, lies_kennung
+
+    start = lauf(Flut, Broadcast(), knoten=3, seed=4, dauer=60, stoerungen="zufall")
+    grenzen = Grenzen(knoten=3, dauer=60)
+    gelesen = lies_kennung(Broadcast(), start.kennung, grenzen=grenzen)
+    assert (gelesen.knoten, gelesen.seed, gelesen.dauer) == (3, 4, 60)
+    assert gelesen.stoerungen == start.stoerungen and gelesen.auswahl is None
+    wieder = lauf_aus_kennung(Flut, Broadcast(), start.kennung + "/o0-2.5", grenzen=grenzen)
+    assert wieder.auswahl == [0, 1, 2, 5] and len(wieder.geplant) == 4
+    leer = lauf_aus_kennung(Flut, Broadcast(), start.kennung + "/o", grenzen=grenzen)
+    assert leer.auswahl == [] and leer.geplant == []
 
 
 def test_the_picture_keeps_the_rules_and_stays_bounded() -> None:

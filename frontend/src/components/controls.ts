@@ -12,11 +12,15 @@ export function button(label: string, className: string, title = "", name = ""):
   node.textContent = label;
   if (title) node.title = title;
   if (name) node.setAttribute("aria-label", name);
-  // Registered first: a click on an unavailable button reaches no other listener.
+  // Registered first: a click on an unavailable button reaches no other listener, and a
+  // submit button does not submit (Enter in a form's field clicks its default button, HTML's
+  // "implicit submission", also while it is only aria-disabled).
   node.addEventListener(
     "click",
     (event) => {
-      if (!available(node)) event.stopImmediatePropagation();
+      if (available(node)) return;
+      event.stopImmediatePropagation();
+      event.preventDefault();
     },
     { capture: true },
   );

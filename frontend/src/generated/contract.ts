@@ -239,6 +239,12 @@ export interface ReplayArgs {
   pruefung: string;
 }
 
+/** An identity the reader pasted, checked before `Lauf wiederholen` changes anything. */
+export interface CheckIdArgs {
+  vorgabe: ChallengeSpec;
+  kennung: string;
+}
+
 export interface SeedFigures {
   nachrichten: number;
   /** Lost in the network, at a partition or at a crashed receiver. */
@@ -320,6 +326,7 @@ export interface Calls {
   "exercise.prepare": { args: PrepareArgs; result: null };
   "challenge.seed": { args: SeedArgs; result: SeedOutcomeData };
   "challenge.replay": { args: ReplayArgs; result: SeedOutcomeData };
+  "challenge.check_id": { args: CheckIdArgs; result: string | null };
 }
 
 export type CallName = keyof Calls;

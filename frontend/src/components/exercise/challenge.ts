@@ -12,8 +12,10 @@
  */
 import type { ChallengeData, SeedOutcomeData } from "../../generated/contract";
 import type { PythonRuntime } from "../../runtime/python";
+import { interruption, stoppedBy } from "../../runtime/python";
 import { button, setAvailable, statusRegion } from "../controls";
 import { sanitizeSvg } from "../output/render";
+import { cappedOutcome } from "./capped";
 import { figures } from "./figures";
 import { runDetails } from "./runview";
 import { MORE, moreVerdict, progressText, runSeeds, runs, type SeedsResult, seedRange } from "./seeds";
@@ -23,8 +25,16 @@ export interface ChallengeHost {
   readonly root: HTMLElement;
   readonly data: ChallengeData;
   readonly runtime: PythonRuntime;
-  /** Check or run one at a time (the exercise's buttons wait, Stopp is there). */
-  busy(on: boolean, state?: "checking" | "running"): void;
+  /** The exercise, as its Stopp names it (`runtime.stopp(owner)`). */
+  readonly owner: object;
+  /**
+   * Runs `step` as the exercise's one action (its buttons and Enter wait, Stopp is there;
+   * `state` as the exercise's `data-state`); an interruption is told in the verdict's place,
+   * ending with `again` ("prüf noch einmal"). Does nothing while another action runs.
+   */
+  act(step: () => Promise<void>, again: string, state: "checking" | "running"): Promise<void>;
+  /** Removes the last check's verdict: what the page shows next replaces it. */
+  clearVerdict(): void;
 }
 
 function element<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, text = ""): HTMLElementTagNameMap[K] {
@@ -34,9 +44,13 @@ function element<K extends keyof HTMLElementTagNameMap>(tag: K, className: strin
   return node;
 }
 
-/** One seed's result: verdict, shrinking, figures, identity and picture. */
-export function seedResult(outcome: SeedOutcomeData, label: string): HTMLElement {
-  const item = element("section", `lk-challenge__seed lk-challenge__seed--${outcome.ok === false ? "failed" : "ok"}`);
+/** One seed's result: verdict, shrinking, figures, identity and picture. Every text is cut
+ * to a size the page lays out at once, saying so (./capped.ts), whatever Python sent. */
+export function seedResult(whole: SeedOutcomeData, label: string): HTMLElement {
+  const outcome = cappedOutcome(whole);
+  // A run without a verdict (Ausführen) is neither green nor red.
+  const kind = outcome.ok === false ? "failed" : outcome.ok ? "ok" : "run";
+  const item = element("section", `lk-challenge__seed lk-challenge__seed--${kind}`);
   item.setAttribute("aria-label", `${label}, Seed ${outcome.seed}`);
   if (outcome.error !== null) {
     item.append(element("p", "lk-challenge__head", "✗ Dein Code läuft nicht:"));
@@ -93,8 +107,12 @@ export class Challenge {
   private readonly results: HTMLDivElement;
   private readonly status: HTMLSpanElement;
   private readonly replayInput: HTMLInputElement;
+  /** What is wrong with the identity in the replay box (beside it, not in place of a result). */
+  private readonly replayNote: HTMLParagraphElement;
   /** The first seed `Weitere Läufe` runs next: after those of the last check. */
   private nextSeed: number;
+  /** No check or run is going on (`setAvailable`): only then may the replay box start one. */
+  private idle = true;
 
   /** `source`: the reader's code as it is now (the editor's). */
   constructor(
@@ -111,6 +129,11 @@ export class Challenge {
     this.replayInput.maxLength = 2000;
     this.replayInput.placeholder = "Kennung eines Laufs";
     this.replayInput.setAttribute("aria-label", `Kennung eines Laufs von ${host.data.label}`);
+    this.replayNote = element("p", "lk-challenge__replay-note");
+    this.replayNote.id = `${host.root.id}-kennung-hinweis`;
+    this.replayNote.setAttribute("role", "status");
+    this.replayNote.hidden = true;
+    this.replayInput.addEventListener("input", () => this.noteOnReplay(""));
     const replay = button("Lauf wiederholen", "lk-button--small", "Den Lauf mit dieser Kennung noch einmal", `Lauf wiederholen: ${host.data.label}`);
     replay.type = "submit";
     const more = button(
@@ -119,25 +142,55 @@ export class Challenge {
       `Die nächsten ${MORE} Seeds laufen lassen; sie zählen nicht zum Urteil von „Prüfen“`,
       `Weitere Läufe: ${host.data.label}`,
     );
-    more.addEventListener("click", () => void this.more());
+    more.addEventListener("click", () => {
+      void this.host.act(() => this.more(), "starte die weiteren Läufe noch einmal", "checking");
+    });
     form.append(this.replayInput, " ", replay, " ", more);
+    // Enter in the box submits even while the button waits: the submit itself waits too.
     form.addEventListener("submit", (event) => {
       event.preventDefault();
-      void this.replay();
+      if (this.idle) void this.replay();
     });
-    host.root.querySelector("output.lk-exercise__feedback")?.after(this.status, this.results, form);
+    host.root.querySelector("output.lk-exercise__feedback")?.after(this.status, this.results, form, this.replayNote);
   }
 
+  /** Empties what the last action showed: its results, its status, a note on the replay box. */
   clear(): void {
     this.results.replaceChildren();
     this.status.textContent = "";
+    this.noteOnReplay("");
   }
 
-  /** One seed, judged, as the page shows it. */
-  private judge(seed: number): Promise<SeedOutcomeData> {
+  /** After Stopp or a restart no line may say that something still runs: the status says
+   * how it ended (the verdict's place says why, ./index.ts). Returns `error` to throw on. */
+  private interrupted(error: unknown): unknown {
+    const outcome = interruption(error);
+    this.status.textContent = stoppedBy(outcome, this.host.owner)
+      ? "Gestoppt"
+      : outcome.kind === "restarted" || outcome.kind === "cancelled"
+        ? "Abgebrochen"
+        : "Fehler";
+    return error;
+  }
+
+  /** Says what is wrong with the identity in the replay box, beside it (or, with "", nothing). */
+  private noteOnReplay(text: string): void {
+    this.replayNote.textContent = text;
+    this.replayNote.hidden = !text;
+    if (text) {
+      this.replayInput.setAttribute("aria-invalid", "true");
+      this.replayInput.setAttribute("aria-describedby", this.replayNote.id);
+    } else {
+      this.replayInput.removeAttribute("aria-invalid");
+      this.replayInput.removeAttribute("aria-describedby");
+    }
+  }
+
+  /** One seed of `code`, judged, as the page shows it. */
+  private judge(seed: number, code: string): Promise<SeedOutcomeData> {
     const { data, runtime } = this.host;
     return runtime.call("challenge.seed", {
-      code: this.source(),
+      code,
       vorgabe: data.vorgabe,
       seed,
       pruefung: data.pruefung,
@@ -156,16 +209,23 @@ export class Challenge {
     if (shown) this.results.append(seedResult(shown, this.host.data.label));
   }
 
-  /** Prüfen: the seeds 1..N, one after the other, until one fails. */
+  /** Prüfen: the seeds 1..N of the code as it is now (an edit meanwhile waits for the next
+   * check), one after the other, until one fails. */
   async check(): Promise<SeedsResult> {
     const total = this.host.data.vorgabe.seeds;
+    const code = this.source();
     this.clear();
     this.nextSeed = total + 1;
     this.status.textContent = progressText(0, total);
     // Stopp restarts Python: the call in flight rejects and ends the loop (the exercise says so).
-    const result = await runSeeds(1, total, (seed) => this.judge(seed), (passed) => {
-      this.status.textContent = progressText(passed, total);
-    });
+    let result: SeedsResult;
+    try {
+      result = await runSeeds(1, total, (seed) => this.judge(seed, code), (passed) => {
+        this.status.textContent = progressText(passed, total);
+      });
+    } catch (error) {
+      throw this.interrupted(error);
+    }
     this.show(result);
     this.status.textContent =
       result.error !== null
@@ -176,73 +236,94 @@ export class Challenge {
     return result;
   }
 
-  /** Weitere Läufe: the next seeds after the verdict's, shown the same way, outside it. */
+  /** Weitere Läufe: the next seeds after the verdict's, shown the same way, outside it; they
+   * replace what the page showed (the verdict too: its "unten" would point at them). */
   private async more(): Promise<void> {
     const first = this.nextSeed;
     const last = first + MORE - 1;
+    const code = this.source();
     this.nextSeed = last + 1;
-    this.host.busy(true, "checking");
+    this.host.clearVerdict();
+    this.clear();
+    this.status.textContent = `Weitere Läufe (${seedRange(first, last)}): ${progressText(0, MORE)}`;
     try {
-      this.clear();
-      this.status.textContent = `Weitere Läufe (${seedRange(first, last)}): ${progressText(0, MORE)}`;
-      const result = await runSeeds(first, last, (seed) => this.judge(seed), (passed) => {
+      const result = await runSeeds(first, last, (seed) => this.judge(seed, code), (passed) => {
         this.status.textContent = `Weitere Läufe (${seedRange(first, last)}): ${progressText(passed, MORE)}`;
       });
       this.results.append(element("p", "lk-challenge__more-verdict", moreVerdict(result, last)));
       this.show(result);
       this.status.textContent = "Fertig";
-    } catch {
-      this.status.textContent = "Abgebrochen: Python wurde neu gestartet. Bitte noch einmal.";
-    } finally {
-      this.host.busy(false);
+    } catch (error) {
+      throw this.interrupted(error);
     }
   }
 
-  /** Ausführen: the first seed, its picture and figures, no verdict. */
+  /** Ausführen: the first seed, its picture and figures, no verdict (the last one goes). */
   async run(): Promise<void> {
     const { data, runtime } = this.host;
+    const code = this.source();
+    this.host.clearVerdict();
     this.clear();
     this.status.textContent = "Seed 1 läuft …";
-    const outcome = await runtime.call("challenge.seed", {
-      code: this.source(),
-      vorgabe: data.vorgabe,
-      seed: 1,
-      pruefung: data.pruefung,
-      urteilen: false,
-    });
-    this.results.append(seedResult(outcome, data.label));
-    this.status.textContent = outcome.error === null ? "Fertig" : "Fehler";
-  }
-
-  private async replay(): Promise<void> {
-    const kennung = this.replayInput.value.trim();
-    if (!kennung) {
-      this.status.textContent = "Gib die Kennung eines Laufs ein (sie steht unter jedem Seed).";
-      return;
-    }
-    const { data, runtime } = this.host;
-    this.host.busy(true, "running");
     try {
-      this.clear();
-      this.status.textContent = "Der Lauf läuft noch einmal …";
-      const outcome = await runtime.call("challenge.replay", {
-        code: this.source(),
+      const outcome = await runtime.call("challenge.seed", {
+        code,
         vorgabe: data.vorgabe,
-        kennung,
+        seed: 1,
         pruefung: data.pruefung,
+        urteilen: false,
       });
       this.results.append(seedResult(outcome, data.label));
       this.status.textContent = outcome.error === null ? "Fertig" : "Fehler";
-    } catch {
-      // Stopp or a restart ended it: nothing of the reader's is lost.
-      this.status.textContent = "Abgebrochen: Python wurde neu gestartet. Bitte noch einmal.";
-    } finally {
-      this.host.busy(false);
+    } catch (error) {
+      throw this.interrupted(error);
     }
   }
 
-  /** While a check or a run is going, the replay waits too. */
+  /**
+   * Lauf wiederholen: the run of the identity in the box, judged again. Python reads the
+   * identity first (`challenge.check_id`, within the page's nodes, ticks and seeds): a wrong
+   * one is named beside the box and changes nothing else. Otherwise its run replaces what the
+   * page showed, the last verdict too.
+   */
+  private async replay(): Promise<void> {
+    const kennung = this.replayInput.value.trim();
+    if (!kennung) {
+      this.noteOnReplay("Gib die Kennung eines Laufs ein (sie steht unter jedem Seed).");
+      return;
+    }
+    const { data, runtime } = this.host;
+    await this.host.act(async () => {
+      const code = this.source();
+      let wrong: string | null;
+      try {
+        wrong = await runtime.call("challenge.check_id", { vorgabe: data.vorgabe, kennung });
+      } catch (error) {
+        throw this.interrupted(error);
+      }
+      this.noteOnReplay(wrong === null ? "" : `Diese Kennung lässt sich hier nicht wiederholen: ${wrong}`);
+      if (wrong !== null) return;
+      this.host.clearVerdict();
+      this.clear();
+      this.status.textContent = "Der Lauf läuft noch einmal …";
+      try {
+        const outcome = await runtime.call("challenge.replay", {
+          code,
+          vorgabe: data.vorgabe,
+          kennung,
+          pruefung: data.pruefung,
+        });
+        this.results.append(seedResult(outcome, data.label));
+        this.status.textContent = outcome.error === null ? "Fertig" : "Fehler";
+      } catch (error) {
+        throw this.interrupted(error);
+      }
+    }, "wiederhol den Lauf noch einmal", "running");
+  }
+
+  /** While a check or a run is going, the replay waits too (its button, and Enter in its box). */
   setAvailable(on: boolean): void {
+    this.idle = on;
     for (const control of this.host.root.querySelectorAll<HTMLButtonElement>(".lk-challenge__replay button")) setAvailable(control, on);
   }
 }

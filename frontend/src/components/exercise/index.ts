@@ -36,6 +36,9 @@ import { judgeQuiz, revealDue, triesNote, wrongVerdict } from "./attempts";
 import { Feedback } from "./feedback";
 import { type Progress, ProgressStore, storageAvailable } from "./progress";
 
+/** What a run of code without a verdict asks for after Stopp. */
+const RUN_AGAIN = "führ den Code noch einmal aus";
+
 /** What all four kinds share: data, feedback, progress, hints, the hidden solution. */
 abstract class Exercise<D extends ExerciseData = ExerciseData> {
   protected readonly feedback: Feedback;
@@ -50,6 +53,8 @@ abstract class Exercise<D extends ExerciseData = ExerciseData> {
   protected tries = 0;
   /** The solution is shown because the reader asked or the tries were used up. */
   protected revealed = false;
+  /** A check or run is going on (`busy`): nothing else starts until it ends. */
+  private working = false;
   private readonly solution: HTMLDetailsElement | null;
 
   constructor(
@@ -124,8 +129,11 @@ abstract class Exercise<D extends ExerciseData = ExerciseData> {
     this.solutionButton.title = "";
   }
 
-  /** A wrong answer was checked: count it; true when that used up the author's tries. */
+  /** A wrong answer was checked: count it; true when that used up the author's tries. An
+   * exercise solved before keeps that in the progress and its head ("einmal gelöst"), but
+   * its border follows this latest verdict (lessonkit.css). */
   protected countWrong(): boolean {
+    this.root.dataset["latest"] = "wrong";
     this.tries += 1;
     this.save({ tries: this.tries });
     this.attempted();
@@ -157,9 +165,13 @@ abstract class Exercise<D extends ExerciseData = ExerciseData> {
     if (yes) await this.reveal("request");
   }
 
+  /** Solved (once: the progress keeps it for good); `save`: by a check now, which is then
+   * the latest verdict (`data-latest`, which the border follows). */
   protected markSolved(save = true): void {
     this.root.dataset["solved"] = "true";
-    if (save && !this.progress.save({ solved: true })) this.warnStorage();
+    if (!save) return;
+    this.root.dataset["latest"] = "right";
+    if (!this.progress.save({ solved: true })) this.warnStorage();
   }
 
   protected save(change: Partial<Progress>): void {
@@ -225,20 +237,28 @@ abstract class Exercise<D extends ExerciseData = ExerciseData> {
 
   /** Check or run, one at a time: the buttons that start one wait, Stopp is there. */
   protected busy(on: boolean, state: "checking" | "running" = "checking"): void {
+    this.working = on;
     setAvailable(this.checkButton, !on);
     setAvailable(this.stopButton, on);
     this.root.dataset["state"] = on ? state : "idle";
   }
 
-  /** Run an async step; tell the reader when Python is unavailable or was restarted. */
-  protected async guard(step: () => Promise<void>, state: "checking" | "running" = "checking"): Promise<void> {
+  /** Run an async step; tell the reader when Python is unavailable or was restarted (and
+   * what to do `again`). Nothing starts while another step runs: Enter in an answer or
+   * Umschalt+Enter in an editor does not reach a button that waits. */
+  protected async guard(
+    step: () => Promise<void>,
+    state: "checking" | "running" = "checking",
+    again = state === "running" ? RUN_AGAIN : "prüf noch einmal",
+  ): Promise<void> {
+    if (this.working) return;
     this.busy(true, state);
     try {
       await step();
     } catch (error) {
       const outcome = interruption(error);
       this.feedback.clear();
-      this.feedback.verdict("invalid", failure(outcome, stoppedBy(outcome, this)));
+      this.feedback.verdict("invalid", failure(outcome, stoppedBy(outcome, this), again));
       if (outcome.kind === "failed") this.feedback.append(restartButton(this.runtime));
     } finally {
       this.busy(false);
@@ -246,14 +266,13 @@ abstract class Exercise<D extends ExerciseData = ExerciseData> {
   }
 }
 
-/** What the reader hears when a check (or, `run`, a run of code) could not finish;
- * `stoppedHere`: by the exercise's own `Stopp`. */
-function failure(outcome: Interruption, stoppedHere: boolean, run = false): string {
+/** What the reader hears when a check (or a run, a replay) could not finish, ending with
+ * what to do `again`; `stoppedHere`: by the exercise's own `Stopp`. */
+function failure(outcome: Interruption, stoppedHere: boolean, again = "prüf noch einmal"): string {
   switch (outcome.kind) {
     case "cancelled":
       return "Abgebrochen, bevor Python bereit war. Python lädt weiter; nichts ist verloren.";
     case "restarted": {
-      const again = run ? "führ den Code noch einmal aus" : "prüf noch einmal";
       return stoppedHere
         ? `Gestoppt. Python wurde neu gestartet; ${again}, wenn du so weit bist.`
         : "Python wurde neu gestartet, bevor das fertig war. Bitte noch einmal.";
@@ -268,7 +287,7 @@ function failure(outcome: Interruption, stoppedHere: boolean, run = false): stri
 /** An exercise's words for a run of code without a verdict that did not finish. */
 function runWords(outcome: Interruption, stoppedHere: boolean): InterruptedView {
   return {
-    notice: failure(outcome, stoppedHere, true),
+    notice: failure(outcome, stoppedHere, RUN_AGAIN),
     state: stoppedHere ? "stopped" : "error",
     status: stoppedHere ? "Gestoppt" : "Fehler",
   };
@@ -467,6 +486,8 @@ abstract class EditorExercise<D extends CodeTaskData | ChallengeData> extends Ex
   protected override busy(on: boolean, state: "checking" | "running" = "checking"): void {
     super.busy(on, state);
     setAvailable(this.runButton, !on);
+    // The code a check or run started with stays what it shows (and the view stays its own).
+    setAvailable(this.resetButton, !on);
   }
 }
 
@@ -655,8 +676,16 @@ class ChallengeExercise extends EditorExercise<ChallengeData> {
     const seeds = this.data.vorgabe.seeds;
     this.checkButton.title = `${runs(seeds)} prüfen (${seedRange(1, seeds)}), bis einer scheitert`;
     this.bar.append(this.resetButton);
-    this.challenge = new Challenge({ root, data: this.data, runtime, busy: (on, state) => this.busy(on, state) }, () =>
-      this.source(),
+    this.challenge = new Challenge(
+      {
+        root,
+        data: this.data,
+        runtime,
+        owner: this,
+        act: (step, again, state) => this.guard(step, state, again),
+        clearVerdict: () => this.feedback.clear(),
+      },
+      () => this.source(),
     );
     this.runButton.addEventListener("click", () => void this.guard(() => this.challenge.run(), "running"));
   }
