@@ -20,8 +20,22 @@ const outcome: SeedOutcomeData = {
   kennung: "echo/k3/s1/d100//o0",
   operationen: 1,
   operationen_vorher: 117,
-  kennzahlen: { nachrichten: 0, verloren: 0, je_operation: 0, ok_anteil: 0, latenz_p50: null, latenz_p99: null, latenz_max: null },
+  kennzahlen: {
+    nachrichten: 0,
+    verloren: 0,
+    unterwegs: 0,
+    je_operation: 0,
+    ok_anteil: 0,
+    latenz_p50: null,
+    latenz_p99: null,
+    latenz_max: null,
+    ausbreitung_median: null,
+    ausbreitung_max: null,
+  },
   svg: "",
+  protokoll: [],
+  nachrichten: [],
+  nachrichten_weggelassen: 0,
 };
 
 test("a text within the cap stays as it is", () => {
