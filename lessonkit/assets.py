@@ -60,6 +60,7 @@ PACKAGED = (
     ("lessonkit", "bridge.py"),
     ("lessonkit", "checks.py"),
     ("lessonkit", "challenges.py"),
+    ("lessonkit", "workbench.py"),
     ("lessonkit", "stdlib.py"),
 )
 
