@@ -6,6 +6,7 @@ a challenge's seed (Ausführen whole, with its picture also when it passes; Prü
 from __future__ import annotations
 
 import json
+import re
 import typing
 from pathlib import Path
 from typing import Any
@@ -113,7 +114,7 @@ def test_a_missing_challenge_page_fails_the_build(tmp_path: Path) -> None:
     site(tmp_path)
     (tmp_path / "docs" / "herausforderungen" / "lease.md").unlink()
     with pytest.raises(LessonError) as caught:
-        convert(tmp_path, '```werkbank\n```\n', name=PAGE)
+        convert(tmp_path, "```werkbank\n```\n", name=PAGE)
     assert "die Seite „herausforderungen/lease.md“ gibt es nicht" in caught.value.message
 
 
@@ -305,3 +306,14 @@ def test_good_choices_become_the_challenges_vorgabe() -> None:
     )
     # Missing fields take the form's first choices.
     assert workbench.lies_wahl({}).vorgabe == challenges.Vorgabe("echo")
+
+
+def test_the_pages_table_names_every_workload_once_with_its_challenge() -> None:
+    """docs/herausforderungen/werkbank.md says in its own words what each checker checks: one
+    row per workload the block offers, linking the same challenge."""
+    text = (Path(__file__).resolve().parents[2] / "docs" / PAGE).read_text(encoding="utf-8")
+    rows = re.findall(r"^\| `([a-z-]+)` \| [^|]+ \| \[[^\]]+\]\(([a-z-]+\.md)\) \|$", text, re.M)
+    assert [name for name, _ in rows] == list(workbench_fence.ANGEBOT)
+    for name, link in rows:
+        assert f"herausforderungen/{link}" == workbench_fence.ANGEBOT[name].seite
+    assert re.search(r"^```werkbank\b", text, re.M)
