@@ -190,7 +190,7 @@ class Werkbank {
     this.problems = element("ul", "lk-werkbank__problems");
     this.problems.id = this.id("problems");
     this.problems.hidden = true;
-    this.form.append(workload, numbers, faults, this.problems);
+    this.form.append(workload, numbers, faults);
     this.form.addEventListener("submit", (event) => {
       event.preventDefault(); // Enter in a field: Ausführen, unless something runs
       if (!this.busy) void this.act("run");
@@ -200,7 +200,7 @@ class Werkbank {
     this.select.addEventListener("change", () => this.switchTo(this.select.value));
 
     // The code.
-    this.codeHost = element("div", "lk-werkbank__code");
+    this.codeHost = element("div", "lk-exercise__code lk-werkbank__code"); // the editor's look (lessonkit.css)
     const staticCode = element("pre");
     staticCode.append(element("code", "", codeFor(this.kept, data, this.kept.choices.last)));
     this.codeHost.append(staticCode);
@@ -225,7 +225,8 @@ class Werkbank {
     this.results = element("div", "lk-challenge__results lk-werkbank__results");
 
     root.querySelector(".lk-werkbank__offer")?.remove();
-    root.append(this.form, this.codeHost, this.bar, this.verdict, this.setup, this.results);
+    // What Python refused stands right above the buttons the reader just pressed.
+    root.append(this.form, this.codeHost, this.problems, this.bar, this.verdict, this.setup, this.results);
     this.showChoices(this.kept.choices);
     root.dataset["lkMounted"] = "true";
     void this.mountEditor();
