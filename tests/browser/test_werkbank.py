@@ -195,6 +195,7 @@ def test_code_and_choices_survive_a_switch_and_a_reload_a_bad_choice_runs_nothin
         "Knoten: „12“ ist keine ganze Zahl von 1 bis 9.", timeout=SLOW
     )
     expect(knoten).to_have_attribute("aria-invalid", "true")
+    expect(knoten).to_have_attribute("aria-describedby", re.compile("problems"))
     expect(bench.locator(".lk-werkbank__status")).to_have_text(
         "Nichts ist gelaufen: Bitte die markierten Angaben ändern."
     )

@@ -374,13 +374,16 @@ class Werkbank {
     const bad = new Set(problems.map((problem) => problem.feld));
     const fields: [string, HTMLElement][] = [["last", this.select], ...this.inputs];
     for (const [name, field] of fields) {
+      // A refused field is marked and described by the sentences (read with the field).
+      const described = name === "last" ? [this.about.id] : [];
       if (bad.has(name)) {
         field.setAttribute("aria-invalid", "true");
-        field.setAttribute("aria-errormessage", this.problems.id);
+        described.push(this.problems.id);
       } else {
         field.removeAttribute("aria-invalid");
-        field.removeAttribute("aria-errormessage");
       }
+      if (described.length > 0) field.setAttribute("aria-describedby", described.join(" "));
+      else field.removeAttribute("aria-describedby");
     }
     const faults = this.form.querySelector("fieldset");
     if (bad.has("stoerungen")) faults?.setAttribute("aria-invalid", "true");
