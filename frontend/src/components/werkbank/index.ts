@@ -316,7 +316,8 @@ class Werkbank {
     this.store();
     this.describe(last);
     this.editor?.setCode(switched.code);
-    this.clearResults();
+    // The last result was another workload's; a run still going keeps its status and result.
+    if (!this.busy) this.clearResults();
   }
 
   private async mountEditor(): Promise<void> {
