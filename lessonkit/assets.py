@@ -4,7 +4,7 @@
 * Pyodide's runtime files from the pinned npm package (served by the site, no CDN);
 * mermaid's browser build from the pinned npm package;
 * ``packages-<hash>.zip``: ``pysim`` and the browser's part of ``lessonkit`` (kernel,
-  consoles, bridge), which the worker's Python imports from directly (zipimport,
+  consoles, bridge, checks, challenges, workbench), which the worker's Python imports from directly (zipimport,
   ``lessonkit/node/packages.mjs``); its name carries a content hash so browsers never
   run a stale copy;
 * ``snapshot-<hash>-<sha256>.lks.zst``: a Pyodide memory snapshot with those packages
@@ -60,6 +60,7 @@ PACKAGED = (
     ("lessonkit", "bridge.py"),
     ("lessonkit", "checks.py"),
     ("lessonkit", "challenges.py"),
+    ("lessonkit", "workbench.py"),
     ("lessonkit", "stdlib.py"),
 )
 

@@ -167,3 +167,11 @@ class MessagesBlock(Block):
     """A ``nachrichten`` block: the table of a workload's messages (``lessonkit.messages_fence``)."""
 
     last: str = ""
+
+
+@dataclass
+class WorkbenchBlock(Block):
+    """A ``werkbank`` block: the reader's own node under chosen faults (``lessonkit.workbench_fence``)."""
+
+    #: The workload the form starts with.
+    last: str = "echo"

@@ -19,7 +19,7 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TextIO
 
-from lessonkit import challenges
+from lessonkit import challenges, workbench
 from lessonkit.checks import check_code, check_console, predict, prepare
 from lessonkit.consoles import ConsoleSessions
 from lessonkit.kernel import Kernel, TextStream, cell_streams
@@ -33,6 +33,7 @@ if TYPE_CHECKING:  # the browser's Python needs no types at run time
         PredictionOutcomeData,
         SeedOutcomeData,
         TaskOutcomeData,
+        WorkbenchOutcomeData,
     )
 
 
@@ -178,6 +179,14 @@ def _challenge_check_id(vorgabe: ChallengeSpec, kennung: str) -> str | None:
     return challenges.kennung_fehler(challenges.Vorgabe.aus_dict(vorgabe), kennung)
 
 
+async def _workbench_seed(
+    code: str, optionen: dict[str, str], pruefen: bool
+) -> WorkbenchOutcomeData:
+    """One seed on the workbench: the form's choices read in Python (every bad one named in
+    German, then nothing runs), the reader's node run and judged (``lessonkit.workbench``)."""
+    return await workbench.seed(code, optionen, pruefen)
+
+
 #: The calls the page can make; their arguments and results are declared in
 #: ``lessonkit.contract.CALLS`` (tests/lessonkit/test_contract.py compares).
 CALLS: dict[str, Callable[..., Any]] = {
@@ -193,6 +202,7 @@ CALLS: dict[str, Callable[..., Any]] = {
     "challenge.seed": _challenge_seed,
     "challenge.replay": _challenge_replay,
     "challenge.check_id": _challenge_check_id,
+    "workbench.seed": _workbench_seed,
 }
 
 

@@ -400,9 +400,10 @@ def seed_outcome(
     pruefung: str,
     urteilen: bool = True,
     verkleinern: bool = True,
+    zeigen: bool | None = None,
 ) -> SeedOutcomeData:
     """One seed: the run, judged (``urteilen``), shrunk when it fails (``verkleinern``), with
-    its picture. A run that fails only the message budget is not shrunk (the budget holds for
+    its picture (``zeigen``: also when it passes, as the workbench's Ausführen wants). A run that fails only the message budget is not shrunk (the budget holds for
     the whole run); nor is one that reaches ``MAX_EREIGNISSE``: it fails with the cluster's
     message, also when it is only run."""
     try:
@@ -413,7 +414,7 @@ def seed_outcome(
         return _beschreibe(run, None, [])
     teile = judge(run, vorgabe, pruefung)
     if _bestanden(teile):
-        return _beschreibe(run, True, teile)
+        return _beschreibe(run, True, teile, zeigen=zeigen)
     # The budget counts over the whole run: in a smaller one the fixed cost of a gossip round
     # falls on fewer operations. Only what fails without it is shrunk.
     if not verkleinern or _bestanden(judge(run, vorgabe, pruefung, grenze=False)):

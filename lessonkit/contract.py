@@ -189,6 +189,50 @@ class ChallengeData(ExerciseBase):
 ExerciseData = PredictionData | CodeTaskData | ConsoleTaskData | QuizData | ChallengeData
 
 
+class WorkloadChoice(TypedDict):
+    """A workload on the workbench (``lessonkit.workbench_fence.ANGEBOT``)."""
+
+    name: str
+    #: What its checker checks, one German sentence.
+    prueft: str
+    #: Its challenge page, relative to the workbench's page.
+    seite: str
+    titel: str
+    #: The node the form starts with for it.
+    start: str
+
+
+class FaultChoice(TypedDict):
+    """A kind of fault on the workbench (``pysim.cluster.FENSTER``)."""
+
+    name: str
+    text: str
+    gezielt: bool
+
+
+class WorkbenchLimits(TypedDict):
+    """The workbench's limits (``lessonkit.workbench``): the form offers them, Python enforces them."""
+
+    max_knoten: int
+    min_dauer: int
+    max_dauer: int
+    max_fenster: int
+    max_seed: int
+    max_seeds: int
+
+
+class WorkbenchData(TypedDict):
+    """A ``werkbank`` block (``lessonkit.workbench_fence``)."""
+
+    lasten: list[WorkloadChoice]
+    stoerungen: list[FaultChoice]
+    grenzen: WorkbenchLimits
+    #: The form's fields and their German labels, in order (``lessonkit.workbench.FELDER``).
+    felder: dict[str, str]
+    #: The form's first choices, each as the text the form sends.
+    voreinstellung: dict[str, str]
+
+
 class ProgressEntry(TypedDict):
     """A lesson in a ``fortschritt`` overview: its address and its exercises' ids."""
 
@@ -337,6 +381,32 @@ class SeedOutcomeData(TypedDict):
     nachrichten_weggelassen: int
 
 
+class WorkbenchArgs(TypedDict):
+    code: str
+    #: The form's choices, each as text (``lessonkit.workbench.FELDER``); Python reads them.
+    optionen: dict[str, str]
+    #: True: one seed of Prüfen (1 to ``seeds``, a failing one shrunk); False: Ausführen.
+    pruefen: bool
+
+
+class WorkbenchProblem(TypedDict):
+    """A choice the workbench does not run: the form's field (empty: the choices together)."""
+
+    feld: str
+    text: str
+
+
+class WorkbenchOutcomeData(TypedDict):
+    """A seed on the workbench (``lessonkit.workbench.seed``)."""
+
+    #: Every bad choice, in German; when there is one, nothing ran.
+    fehler: list[WorkbenchProblem]
+    #: The choices in words (empty when they are bad).
+    beschreibung: str
+    #: The seed's outcome, as a challenge's (None when the choices are bad).
+    ergebnis: SeedOutcomeData | None
+
+
 #: Every call the page can make into ``lessonkit.bridge``: name -> (arguments, result).
 CALLS: dict[str, tuple[type, Any]] = {
     "console.run": (ConsoleLineArgs, ConsoleResultData),
@@ -351,6 +421,7 @@ CALLS: dict[str, tuple[type, Any]] = {
     "challenge.seed": (SeedArgs, SeedOutcomeData),
     "challenge.replay": (ReplayArgs, SeedOutcomeData),
     "challenge.check_id": (CheckIdArgs, str | None),
+    "workbench.seed": (WorkbenchArgs, WorkbenchOutcomeData),
 }
 
 #: Shapes written to TypeScript, in this order (aliases after the interfaces they name).
@@ -369,6 +440,10 @@ SHAPES: list[type] = [
     QuizData,
     ChallengeSpec,
     ChallengeData,
+    WorkloadChoice,
+    FaultChoice,
+    WorkbenchLimits,
+    WorkbenchData,
     ProgressEntry,
     ConsoleArgs,
     ConsoleLineArgs,
@@ -386,6 +461,9 @@ SHAPES: list[type] = [
     RunMessage,
     SeedOutcomeData,
     PrepareArgs,
+    WorkbenchArgs,
+    WorkbenchProblem,
+    WorkbenchOutcomeData,
 ]
 ALIASES: dict[str, Any] = {"ExerciseData": ExerciseData}
 

@@ -36,6 +36,7 @@ from lessonkit.moved import MOVED
 from lessonkit.options import LINE_OPTION, FenceHeader, superfences_validator
 from lessonkit.progress import ProgressKind
 from lessonkit.ts_fence import TS_RUN
+from lessonkit.workbench_fence import WORKBENCH
 
 
 def exercise_fences() -> list[str]:
@@ -56,6 +57,7 @@ FENCES: dict[str, FenceKind[Any, Any]] = {
     "fortschritt": ProgressKind(exercise_fences),
     "umgezogen": MOVED,
     "nachrichten": MESSAGES,
+    "werkbank": WORKBENCH,
 }
 
 #: Earlier names of fences that still work (ARCHITECTURE.md, "Naming"): old -> current.

@@ -18,6 +18,7 @@ import { installMermaidLoader } from "./components/mermaid";
 import { mountProgress } from "./components/progress";
 import { mountRestartBar } from "./components/restart";
 import { installScrollRegions } from "./components/scroll";
+import { mountWerkbank } from "./components/werkbank";
 import { registerOffline } from "./offline/register";
 import { fixRootFromScript } from "./runtime/page";
 import { PythonRuntime } from "./runtime/python";
@@ -104,8 +105,9 @@ function mountPage(): void {
   const exercises = mountExercises(document, runtime, (session, element) =>
     cellPage.runCellsAbove(session, element),
   ).length;
-  if (cells + consoles + exercises === 0) return;
-  if (document.querySelector('[data-lk-cell], [data-lk-console], [data-lk-exercise]:not([data-type="quiz"])')) {
+  const workbenches = mountWerkbank(document, runtime);
+  if (cells + consoles + exercises + workbenches === 0) return;
+  if (document.querySelector('[data-lk-cell], [data-lk-console], [data-lk-exercise]:not([data-type="quiz"]), [data-lk-werkbank]')) {
     mountRestartBar(document, runtime);
   }
   // On the first page the <head> already started Python if the page has cells;

@@ -34,9 +34,11 @@ pytestmark = pytest.mark.browser
 
 PAGES = pages_written_in(ROOT / "docs")
 #: The blocks the page script mounts (frontend/src/components/blocks.ts).
-BLOCKS = "[data-lk-cell], [data-lk-console], [data-lk-exercise], [data-lk-progress]"
+BLOCKS = (
+    "[data-lk-cell], [data-lk-console], [data-lk-exercise], [data-lk-progress], [data-lk-werkbank]"
+)
 #: Blocks that need Python.
-PYTHON_BLOCKS = "[data-lk-cell], [data-lk-console], [data-lk-exercise]"
+PYTHON_BLOCKS = "[data-lk-cell], [data-lk-console], [data-lk-exercise], [data-lk-werkbank]"
 #: The pictures the build drew into cells' outputs and consoles.
 PICTURES = "[data-lk-cell] svg, .lk-console__picture svg"
 

@@ -6,7 +6,7 @@
  * declares its shape). A block without its data is a build that does not match this
  * script: it throws, naming the block, instead of mounting a block with made-up data.
  */
-import type { CellData, ConsoleData, ExerciseData, ProgressEntry } from "../generated/contract";
+import type { CellData, ConsoleData, ExerciseData, ProgressEntry, WorkbenchData } from "../generated/contract";
 
 /** Each kind of block and the type of its data. */
 interface BlockTypeMap {
@@ -14,6 +14,7 @@ interface BlockTypeMap {
   console: ConsoleData;
   exercise: ExerciseData;
   progress: ProgressEntry[];
+  werkbank: WorkbenchData;
 }
 
 export type BlockKind = keyof BlockTypeMap;

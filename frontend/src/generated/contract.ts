@@ -167,6 +167,46 @@ export interface ChallengeData {
   vorgabe: ChallengeSpec;
 }
 
+/** A workload on the workbench (`lessonkit.workbench_fence.ANGEBOT`). */
+export interface WorkloadChoice {
+  name: string;
+  /** What its checker checks, one German sentence. */
+  prueft: string;
+  /** Its challenge page, relative to the workbench's page. */
+  seite: string;
+  titel: string;
+  /** The node the form starts with for it. */
+  start: string;
+}
+
+/** A kind of fault on the workbench (`pysim.cluster.FENSTER`). */
+export interface FaultChoice {
+  name: string;
+  text: string;
+  gezielt: boolean;
+}
+
+/** The workbench's limits (`lessonkit.workbench`): the form offers them, Python enforces them. */
+export interface WorkbenchLimits {
+  max_knoten: number;
+  min_dauer: number;
+  max_dauer: number;
+  max_fenster: number;
+  max_seed: number;
+  max_seeds: number;
+}
+
+/** A `werkbank` block (`lessonkit.workbench_fence`). */
+export interface WorkbenchData {
+  lasten: WorkloadChoice[];
+  stoerungen: FaultChoice[];
+  grenzen: WorkbenchLimits;
+  /** The form's fields and their German labels, in order (`lessonkit.workbench.FELDER`). */
+  felder: Record<string, string>;
+  /** The form's first choices, each as the text the form sends. */
+  voreinstellung: Record<string, string>;
+}
+
 /** A lesson in a `fortschritt` overview: its address and its exercises' ids. */
 export interface ProgressEntry {
   path: string;
@@ -311,6 +351,30 @@ export interface PrepareArgs {
   vorbereitung: string;
 }
 
+export interface WorkbenchArgs {
+  code: string;
+  /** The form's choices, each as text (`lessonkit.workbench.FELDER`); Python reads them. */
+  optionen: Record<string, string>;
+  /** True: one seed of Prüfen (1 to `seeds`, a failing one shrunk); False: Ausführen. */
+  pruefen: boolean;
+}
+
+/** A choice the workbench does not run: the form's field (empty: the choices together). */
+export interface WorkbenchProblem {
+  feld: string;
+  text: string;
+}
+
+/** A seed on the workbench (`lessonkit.workbench.seed`). */
+export interface WorkbenchOutcomeData {
+  /** Every bad choice, in German; when there is one, nothing ran. */
+  fehler: WorkbenchProblem[];
+  /** The choices in words (empty when they are bad). */
+  beschreibung: string;
+  /** The seed's outcome, as a challenge's (None when the choices are bad). */
+  ergebnis: SeedOutcomeData | null;
+}
+
 export type ExerciseData = PredictionData | CodeTaskData | ConsoleTaskData | QuizData | ChallengeData;
 
 /** The bridge's calls (`lessonkit.bridge.CALLS`): arguments and result. */
@@ -327,6 +391,7 @@ export interface Calls {
   "challenge.seed": { args: SeedArgs; result: SeedOutcomeData };
   "challenge.replay": { args: ReplayArgs; result: SeedOutcomeData };
   "challenge.check_id": { args: CheckIdArgs; result: string | null };
+  "workbench.seed": { args: WorkbenchArgs; result: WorkbenchOutcomeData };
 }
 
 export type CallName = keyof Calls;

@@ -12,7 +12,7 @@
  * keeps its target.
  */
 
-const BLOCKS = "[data-lk-cell], [data-lk-console], [data-lk-exercise], [data-lk-python-bar]";
+const BLOCKS = "[data-lk-cell], [data-lk-console], [data-lk-exercise], [data-lk-werkbank], [data-lk-python-bar]";
 
 let installed = false;
 /** When the last history move (Back/Forward) happened. */
