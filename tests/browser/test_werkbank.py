@@ -121,7 +121,7 @@ def test_a_wrong_node_under_partitions_is_judged_drawn_and_pruefen_stops_at_its_
         "Gelaufen: Last „lin-kv“ mit 3 Knoten, 100 Ticks, je Lauf 3 Störungen (teilung)"
     )
     picture = seed.get_by_role("group", name=re.compile("^Raum-Zeit-Bild: Werkbank, Seed 1"))
-    expect(picture.locator("svg title")).to_contain_text("Raum-Zeit-Bild des Laufs")
+    expect(picture.locator("svg > title")).to_contain_text("Raum-Zeit-Bild des Laufs")
     natural = picture.locator("svg").evaluate("svg => svg.viewBox.baseVal.width")
     expect(picture.locator("svg")).to_have_css("min-width", f"{natural:g}px")
 
