@@ -197,6 +197,9 @@ class WorkloadChoice(TypedDict):
     prueft: str
     #: Its challenge page, relative to the workbench's page.
     seite: str
+    #: The page's Markdown file relative to the workbench's (``echo.md``): the link of the
+    #: HTML without JavaScript, converted as every author's link is (``lessonkit.links``).
+    datei: str
     titel: str
     #: The node the form starts with for it.
     start: str

@@ -19,6 +19,7 @@ work. Without JavaScript the block is a German text of what it offers; the page 
 from __future__ import annotations
 
 import os
+import posixpath
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -303,6 +304,9 @@ def workbench_data(block: WorkbenchBlock, run: PageRun) -> WorkbenchData:
                 "name": name,
                 "prueft": angebot.prueft,
                 "seite": href,
+                "datei": posixpath.relpath(
+                    angebot.seite, posixpath.dirname(run.page.relative_path)
+                ),
                 "titel": _page_title(run.page.docs_dir, angebot.seite, run.path, block.line),
                 "start": angebot.start,
             }
@@ -401,13 +405,23 @@ class WorkbenchKind(FenceKind[WorkbenchBlock, WorkbenchData]):
         return render_workbench(result)
 
 
+def _link(titel: str, datei: str) -> str:
+    """``[titel](datei)`` as the build writes an author's link in a block (``exercises.md``)."""
+    from lessonkit.exercises import md
+
+    html = md(f"[{titel}]({datei})").strip()
+    return html.removeprefix("<p>").removesuffix("</p>")
+
+
 def render_workbench(data: WorkbenchData) -> str:
     """The block's HTML: its data, and what it offers in German for a page without
     JavaScript (the page script puts the form in its place)."""
     g = data["grenzen"]
+    # The links as an author's Markdown links: converted like every other (MkDocs), or left
+    # for Zensical, which converts the page's relative links itself (lessonkit/links.py).
     lasten = "".join(
         f"<li><code>{escape(last['name'])}</code>: {escape(last['prueft'])} "
-        f'(<a href="{escape(last["seite"])}">{escape(last["titel"])}</a>)</li>'
+        f"({_link(last['titel'], last['datei'])})</li>"
         for last in data["lasten"]
     )
     stoerungen = "".join(

@@ -18,8 +18,8 @@ import {
 
 const data: WorkbenchData = {
   lasten: [
-    { name: "echo", prueft: "Echo.", seite: "../echo/", titel: "Echo", start: "class E(Knoten): pass\n" },
-    { name: "lin-kv", prueft: "Linearisierbar.", seite: "../register/", titel: "Register", start: "class R(Knoten): pass\n" },
+    { name: "echo", prueft: "Echo.", seite: "../echo/", datei: "echo.md", titel: "Echo", start: "class E(Knoten): pass\n" },
+    { name: "lin-kv", prueft: "Linearisierbar.", seite: "../register/", datei: "register.md", titel: "Register", start: "class R(Knoten): pass\n" },
   ],
   stoerungen: [
     { name: "teilung", text: "teilt", gezielt: false },

@@ -174,6 +174,8 @@ export interface WorkloadChoice {
   prueft: string;
   /** Its challenge page, relative to the workbench's page. */
   seite: string;
+  /** The page's Markdown file relative to the workbench's (`echo.md`): the link of the HTML without JavaScript, converted as every author's link is (`lessonkit.links`). */
+  datei: string;
   titel: string;
   /** The node the form starts with for it. */
   start: string;
