@@ -23,6 +23,18 @@ HINTS_SETTLED = (
 )
 
 
+#: True once an element's box has kept its place over three polls (0.1 s apart): the layout
+#: around it has settled (editors mounting near the viewport move what follows them).
+SETTLED = """
+const box = arguments[0].getBoundingClientRect();
+const here = `${Math.round(box.top)},${Math.round(box.left)}`;
+const seen = (window.__lkSettled ||= { at: "", times: 0 });
+seen.times = seen.at === here ? seen.times + 1 : 0;
+seen.at = here;
+return seen.times >= 2;
+"""
+
+
 class Reader:
     def __init__(self, session: Session, site_url: str) -> None:
         self.session = session
@@ -106,10 +118,13 @@ class Reader:
         self.session.js("arguments[0].replaceChildren()", self.part(number, "output"))
 
     def run(self, number: int) -> str:
-        # Editors mount as cells come near the viewport and change the layout: let the
-        # cell's own editor be there first, or WebDriver's click may land beside the button.
+        # Editors mount as cells come near the viewport and change the layout (a wrapped
+        # line makes an editor taller than the build's code): let the cell's own editor be
+        # there and the button stay put, or WebDriver's click may land beside the button.
         self.editor(self.cell(number))
-        self.click(self.part(number, ".lk-button--run"))
+        button = self.part(number, ".lk-button--run")
+        self.session.wait_for(SETTLED, button, message="the run button keeps its place")
+        self.click(button)
         return self.wait_state(number, "done", "error")
 
     def editor(self, root: dict[str, str]) -> dict[str, str]:
