@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from lessonkit.workbench_fence import ECHO, REGISTER
+from tests.pysim.knoten_beispiele import REGISTER_ANWENDEN
 
 pytestmark = pytest.mark.browser
 
@@ -23,7 +24,8 @@ SLOW = 180_000
 #: lin-kv through a leader (n1), but a forward that times out is answered as a definite
 #: failure (code 22) although n1 may have written: linearizable until a partition cuts a
 #: reply. Under 3 nodes, partitions and 120 ticks, seeds 1 to 3 pass and seed 4 fails.
-WEITERLEITER = """\
+WEITERLEITER = (
+    """\
 class Weiterleiter(Knoten):
     def beim_start(self):
         self.werte = {}
@@ -41,22 +43,12 @@ class Weiterleiter(Knoten):
             return
         self.antworte(nachricht, self.anwenden(nachricht.body))
 
-    def anwenden(self, body):
-        key, typ = body["key"], body["type"]
-        if typ == "write":
-            self.werte[key] = body["value"]
-            return {"type": "write_ok"}
-        if key not in self.werte:
-            return {"type": "error", "code": 20, "text": "unbekannt"}
-        if typ == "read":
-            return {"type": "read_ok", "value": self.werte[key]}
-        if self.werte[key] != body["from"]:
-            return {"type": "error", "code": 22, "text": "anders"}
-        self.werte[key] = body["to"]
-        return {"type": "cas_ok"}
-
+"""
+    + REGISTER_ANWENDEN
+    + """
     bei_read = bei_write = bei_cas = bearbeite
 """
+)
 
 #: Counts the seeds the page asks Python for and records every status the workbench says.
 SPY = """() => {

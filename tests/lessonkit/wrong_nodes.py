@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tests.pysim.knoten_beispiele import REGISTER_ANWENDEN
+
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 
@@ -532,21 +534,7 @@ assert "jetzt = await self.lies" in KAFKA_OFFSET_READ_AGAIN
 
 # --- Register with a leader -------------------------------------------------------------------
 
-_REGISTER_ANWENDEN = """\
-    def anwenden(self, body):
-        key, typ = body["key"], body["type"]
-        if typ == "write":
-            self.werte[key] = body["value"]
-            return {"type": "write_ok"}
-        if key not in self.werte:
-            return {"type": "error", "code": 20, "text": "unbekannt"}
-        if typ == "read":
-            return {"type": "read_ok", "value": self.werte[key]}
-        if self.werte[key] != body["from"]:
-            return {"type": "error", "code": 22, "text": "anderer Wert"}
-        self.werte[key] = body["to"]
-        return {"type": "cas_ok"}
-"""
+_REGISTER_ANWENDEN = REGISTER_ANWENDEN
 
 _REGISTER_SYNC = (
     """\

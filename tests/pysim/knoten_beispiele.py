@@ -168,3 +168,22 @@ class Endlos(Knoten):
                 pass
         except Exception:  # the limit is no Exception: this does not swallow it
             pass
+
+
+#: A register's operations on ``self.werte`` (Maelstrom's lin-kv semantics), as a method of a
+#: node: the one body the register examples of the tests share.
+REGISTER_ANWENDEN = """\
+    def anwenden(self, body):
+        key, typ = body["key"], body["type"]
+        if typ == "write":
+            self.werte[key] = body["value"]
+            return {"type": "write_ok"}
+        if key not in self.werte:
+            return {"type": "error", "code": 20, "text": "unbekannt"}
+        if typ == "read":
+            return {"type": "read_ok", "value": self.werte[key]}
+        if self.werte[key] != body["from"]:
+            return {"type": "error", "code": 22, "text": "anderer Wert"}
+        self.werte[key] = body["to"]
+        return {"type": "cas_ok"}
+"""

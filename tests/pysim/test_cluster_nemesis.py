@@ -36,32 +36,23 @@ from tests.pysim.knoten_beispiele import (
     LEASE_TIMEOUT_ALS_11,
     LEASE_UHR_ALS_TOKEN,
     NUR_BEI_ADD,
+    REGISTER_ANWENDEN,
     klasse,
 )
 
 #: Register with a fixed leader n1 that keeps its values in ``speicher`` and answers a silent
 #: leader with the indefinite error 0 (the solution of "Register mit Leader", stage 2).
-LEADER = """
+LEADER = (
+    """
 class Register(Knoten):
     LEITER = "n1"
 
     def beim_start(self):
         self.werte = self.speicher
 
-    def anwenden(self, body):
-        key, typ = body["key"], body["type"]
-        if typ == "write":
-            self.werte[key] = body["value"]
-            return {"type": "write_ok"}
-        if key not in self.werte:
-            return {"type": "error", "code": 20, "text": "unbekannt"}
-        if typ == "read":
-            return {"type": "read_ok", "value": self.werte[key]}
-        if self.werte[key] != body["from"]:
-            return {"type": "error", "code": 22, "text": "anderer Wert"}
-        self.werte[key] = body["to"]
-        return {"type": "cas_ok"}
-
+"""
+    + REGISTER_ANWENDEN
+    + """
     async def bearbeite(self, nachricht):
         if self.id == self.LEITER:
             antwort = self.anwenden(nachricht.body)
@@ -76,6 +67,7 @@ class Register(Knoten):
 
     bei_read = bei_write = bei_cas = bearbeite
 """
+)
 #: The leader persists plain writes, but a cas result lives in memory only.
 CAS_IM_ARBEITSSPEICHER = LEADER.replace(
     "        self.werte = self.speicher\n", "        self.werte = dict(self.speicher)\n"
@@ -90,27 +82,17 @@ CAS_IM_ARBEITSSPEICHER = LEADER.replace(
 ELF_BEI_TIMEOUT = LEADER.replace('"code": 0, "text": "Leader schweigt"', '"code": 11, "text": "x"')
 #: The leader replicates each change to every follower and waits for all of them; every node
 #: answers reads from its own copy.
-SYNCHRONE_KOPIEN = """
+SYNCHRONE_KOPIEN = (
+    """
 class Kopien(Knoten):
     LEITER = "n1"
 
     def beim_start(self):
         self.werte = {}
 
-    def anwenden(self, body):
-        key, typ = body["key"], body["type"]
-        if typ == "write":
-            self.werte[key] = body["value"]
-            return {"type": "write_ok"}
-        if key not in self.werte:
-            return {"type": "error", "code": 20, "text": "unbekannt"}
-        if typ == "read":
-            return {"type": "read_ok", "value": self.werte[key]}
-        if self.werte[key] != body["from"]:
-            return {"type": "error", "code": 22, "text": "anderer Wert"}
-        self.werte[key] = body["to"]
-        return {"type": "cas_ok"}
-
+"""
+    + REGISTER_ANWENDEN
+    + """
     def bei_read(self, nachricht):
         self.antworte(nachricht, self.anwenden(nachricht.body))
 
@@ -139,6 +121,7 @@ class Kopien(Knoten):
         self.werte = dict(nachricht["werte"])
         self.antworte(nachricht, {"type": "kopie_ok"})
 """
+)
 
 
 def scheitert(ergebnis: Any) -> bool:
