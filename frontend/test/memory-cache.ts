@@ -32,6 +32,7 @@ export function memoryCaches(stores: Map<string, MemoryCache>) {
   return {
     open: async (name: string) => stores.get(name) ?? stores.set(name, new MemoryCache()).get(name)!,
     keys: async () => [...stores.keys()],
+    has: async (name: string) => stores.has(name),
     delete: async (name: string) => stores.delete(name),
   };
 }

@@ -5,6 +5,7 @@ import { test } from "node:test";
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { MemoryCache, memoryCaches } from "./memory-cache";
+import { siteOf } from "../src/worker/kept";
 import { serveWasmFromZstd } from "../src/worker/wasm";
 import { inflatingStream, zstdDecoder } from "../src/worker/zstd";
 
@@ -44,7 +45,7 @@ function zstd(bytes: Uint8Array): Uint8Array {
 const stores = new Map<string, MemoryCache>();
 Object.assign(globalThis, { caches: memoryCaches(stores) });
 /** The kept copies of the site (kept.ts: one cache per site, MEMORY_KIND). */
-const kept = (): Map<string, unknown> => stores.get("lessonkit:/assets/:memory")?.entries ?? new Map();
+const kept = (): Map<string, unknown> => stores.get("lessonkit:/:memory")?.entries ?? new Map();
 
 const digest = (bytes: Uint8Array): string => createHash("sha256").update(bytes).digest("hex");
 
@@ -100,7 +101,7 @@ test("a kept copy of another Pyodide or with other bytes is not used, and is rep
   const wasm = module(30);
   // Someone on the origin swaps the kept bytes of the current version: they are not served.
   const planted = `${WASM.href}?sha256=${digest(wasm)}`;
-  await (await caches.open("lessonkit:/assets/:memory")).put(planted, new Response(old.slice()));
+  await (await caches.open("lessonkit:/:memory")).put(planted, new Response(old.slice()));
   const served = scope({ [COPY.href]: zstd(wasm) });
   serveWasmFromZstd(served, WASM, COPY, digest(wasm));
   assert.deepEqual(new Uint8Array(await (await served.fetch(WASM)).arrayBuffer()), wasm);
@@ -110,6 +111,26 @@ test("a kept copy of another Pyodide or with other bytes is not used, and is rep
   assert.notEqual(oldKey, planted);
   const entry = kept().get(planted) as { body: ArrayBuffer };
   assert.deepEqual(new Uint8Array(entry.body), wasm);
+});
+
+test("the copy is kept in the site's cache, below a sub-path too, and one kept a folder too deep is dropped", async () => {
+  stores.clear();
+  const wasm = module(12);
+  const site = new URL("https://owner.example/kurs/assets/generated/pyodide/");
+  const [at, copy] = [new URL("pyodide.asm.wasm", site), new URL("pyodide.asm.wasm.zst", site)];
+  // Where the copy went until 2026-12 (`lessonkit:/kurs/assets/:memory`), beside another
+  // site's entry that has nothing to do with this one.
+  const misnamed = await caches.open("lessonkit:/kurs/assets/:memory");
+  await misnamed.put(`${at.href}?sha256=alt`, new Response(new Uint8Array([1])));
+  const served = scope({ [copy.href]: zstd(wasm) });
+  serveWasmFromZstd(served, at, copy, digest(wasm));
+  await (await served.fetch(at)).arrayBuffer();
+  await settled();
+  assert.deepEqual([...(stores.get("lessonkit:/kurs/:memory")?.entries.keys() ?? [])], [`${at.href}?sha256=${digest(wasm)}`]);
+  assert.equal(stores.has("lessonkit:/kurs/assets/:memory"), false);
+  assert.equal(siteOf(at), "/kurs/");
+  assert.equal(siteOf(new URL("https://owner.example/kurs/assets/generated/snapshot-1.lks.zst")), "/kurs/");
+  assert.equal(siteOf(new URL("https://owner.example/assets/generated/pyodide/pyodide.asm.wasm")), "/");
 });
 
 test("other requests pass through unchanged", async () => {

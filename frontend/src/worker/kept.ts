@@ -10,9 +10,41 @@
  */
 import { cacheName, MEMORY_KIND } from "../offline/protocol";
 
-/** The cache of the site `url` belongs to (its address is <site>/assets/generated/…). */
+const GENERATED = "assets/generated/";
+
+/**
+ * The site path of a runtime file's address, `<site>/assets/generated/…` at any depth
+ * below it: the snapshot lies in that folder, Pyodide's WebAssembly one deeper (counting
+ * folders up from the file named `<site>/assets/` for that one).
+ */
+export function siteOf(url: URL): string {
+  const at = url.pathname.lastIndexOf(`/${GENERATED}`);
+  return at < 0 ? new URL("./", url).pathname : url.pathname.slice(0, at + 1);
+}
+
+/** The cache of the site `url` belongs to. */
 function memoryCache(url: URL): string {
-  return cacheName(new URL("../../", url).pathname, MEMORY_KIND);
+  return cacheName(siteOf(url), MEMORY_KIND);
+}
+
+/**
+ * Until 2026-12 the decoded WebAssembly went into a cache named one folder too deep
+ * (`lessonkit:<site>assets/:memory`). Its copies of this site's files are dropped (the
+ * next start keeps one where it belongs), and the cache with them once it is empty.
+ */
+export async function dropMisnamedCopies(url: URL, store: CacheStorage): Promise<void> {
+  try {
+    const site = siteOf(url);
+    const misnamed = cacheName(`${site}assets/`, MEMORY_KIND);
+    if (!(await store.has(misnamed))) return;
+    const cache = await store.open(misnamed);
+    const requests = await cache.keys();
+    const ours = requests.filter((request) => new URL(request.url).pathname.startsWith(`${site}${GENERATED}`));
+    for (const request of ours) await cache.delete(request);
+    if (ours.length === requests.length) await store.delete(misnamed);
+  } catch {
+    // no Cache API here: nothing was kept either
+  }
 }
 
 export async function sha256(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
@@ -41,7 +73,11 @@ export async function keptCopy(url: URL, digest: string): Promise<Uint8Array<Arr
  * `caches` from its scope before reader code runs (sandbox.ts), the storing may come later.
  */
 export function keeper(url: URL, replaces: (other: URL) => boolean): (bytes: Uint8Array<ArrayBuffer>) => Promise<void> {
-  const opened = typeof caches === "undefined" ? Promise.reject(new Error("no Cache API")) : caches.open(memoryCache(url));
+  // `caches` itself is taken now: the sandbox removes it from the scope before reader code.
+  const store = typeof caches === "undefined" ? null : caches;
+  const opened = store
+    ? dropMisnamedCopies(url, store).then(() => store.open(memoryCache(url)))
+    : Promise.reject(new Error("no Cache API"));
   opened.catch(() => undefined); // reported when something is to be kept
   return async (bytes) => {
     try {
