@@ -13,6 +13,20 @@ import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
+const docs = join(root, "docs");
+const generated = join(docs, "assets/generated");
+
+// The deployment's version is baked into the page script and the Python worker, so each
+// can tell whether it belongs to the page that loaded it (the page's
+// `<meta name="lessonkit-version">`, lessonkit/csp.py). The version hashes the bundles
+// themselves, so they are built with a placeholder of the version's length (source maps
+// stay right), the version is computed over that output, then written over the placeholder.
+const VERSION_PLACEHOLDER = "lk0version0here0";
+// runtime.json is baked into the Python worker as well (it fetched it with `no-cache`
+// before): the names of the runtime files come with the worker of one deployment, never
+// with another deployment's runtime.json. The file stays for the tools that read it.
+const runtimeJson = join(generated, "runtime.json");
+const runtime = existsSync(runtimeJson) ? JSON.parse(readFileSync(runtimeJson, "utf8")) : null;
 
 const result = await esbuild.build({
   absWorkingDir: root,
@@ -31,6 +45,7 @@ const result = await esbuild.build({
   chunkNames: "chunks/[name]-[hash]",
   legalComments: "linked",
   logLevel: "warning",
+  define: { LESSONKIT_BUILD: JSON.stringify(VERSION_PLACEHOLDER), LESSONKIT_RUNTIME: JSON.stringify(runtime) },
   write: false,
 });
 
@@ -62,9 +77,6 @@ for (const path of filesUnder(outdir)) if (!made.has(path)) unlinkSync(path);
 // Its precache list is the runtime shell: this build's scripts, runtime.json and what it
 // names, Pyodide's files, mermaid (loaded only when a diagram comes into view). Paths are
 // relative to the site root (docs/).
-const docs = join(root, "docs");
-const generated = join(docs, "assets/generated");
-
 function filesUnder(dir) {
   if (!existsSync(dir)) return [];
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
@@ -76,9 +88,7 @@ const OFFLINE_JSON = "assets/generated/offline.json";
 const siteRelative = (path) => relative(docs, path).split("\\").join("/");
 const precache = result.outputFiles.map((file) => file.path).filter((path) => path.endsWith(".js"));
 if (existsSync(join(generated, "mermaid.min.js"))) precache.push(join(generated, "mermaid.min.js"));
-const runtimeJson = join(generated, "runtime.json");
-if (existsSync(runtimeJson)) {
-  const runtime = JSON.parse(readFileSync(runtimeJson, "utf8"));
+if (runtime) {
   precache.push(runtimeJson, join(generated, runtime.packages));
   if (runtime.snapshot) precache.push(join(generated, runtime.snapshot));
   // With its Zstandard copy (worker/wasm.ts), the plain WebAssembly is only a fallback.
@@ -93,11 +103,24 @@ const version = createHash("sha256");
 for (const path of [...contents.keys()].sort()) {
   if (!path.endsWith(".map")) version.update(`${path}\0`).update(read(path));
 }
+// The course's stylesheet belongs to the runtime too: the page script reads the version
+// lessonkit/csp.py stamps into it, and a new stylesheet is a new deployment of the shell.
+const stylesheet = join(docs, "assets/lessonkit.css");
+if (existsSync(stylesheet)) version.update("assets/lessonkit.css\0").update(readFileSync(stylesheet));
+const versionHex = version.digest("hex").slice(0, 16);
+// Now the real version over the placeholder, in every file of this build that has it.
+const outputs = result.outputFiles.map(({ path, contents: bytes }) => {
+  const text = Buffer.from(bytes).toString("latin1"); // one character per byte
+  if (!text.includes(VERSION_PLACEHOLDER)) return { path, contents: bytes };
+  const stamped = new Uint8Array(Buffer.from(text.split(VERSION_PLACEHOLDER).join(versionHex), "latin1"));
+  contents.set(siteRelative(path), stamped);
+  return { path, contents: stamped };
+});
 // The precache manifest: path -> SHA-256 of the bytes this build made. The service
 // worker serves a cached file only when it still has these bytes (anything on the
 // origin can write into the Cache API).
 const offline = {
-  version: version.digest("hex").slice(0, 16),
+  version: versionHex,
   precache: Object.fromEntries(
     precache
       .map(siteRelative)
@@ -122,4 +145,4 @@ const serviceWorker = await esbuild.build({
   write: false,
 });
 // Written together, so that `mkdocs serve` sees one change, not two.
-writeChanged([...result.outputFiles, ...serviceWorker.outputFiles, offlineJson]);
+writeChanged([...outputs, ...serviceWorker.outputFiles, offlineJson]);

@@ -20,6 +20,8 @@ import { mountRestartBar } from "./components/restart";
 import { installScrollRegions } from "./components/scroll";
 import { mountWerkbank } from "./components/werkbank";
 import { registerOffline } from "./offline/register";
+import { currentPage, outOfDate } from "./offline/stale";
+import { BUILD_VERSION, cssVersion, STALE_WORKER, staleFile } from "./runtime/deployment";
 import { fixRootFromScript } from "./runtime/page";
 import { PythonRuntime } from "./runtime/python";
 
@@ -30,8 +32,8 @@ interface Observable {
 declare global {
   interface Window {
     document$?: Observable;
-    /** The page's Python runtime, exposed for tests and the benchmark. */
-    lessonkit?: { runtime: PythonRuntime; pages: number };
+    /** The page's Python runtime and this script's deployment, exposed for tests and the benchmark. */
+    lessonkit?: { runtime: PythonRuntime; pages: number; version: string | null };
     /** The loader of Material's script on pages with Python (overrides/main.html). */
     lessonkitTheme?: { load(): void };
   }
@@ -46,10 +48,34 @@ fixRootFromScript(import.meta.url);
 // service worker serves them from the same deployment as the page (sw/service-worker.ts).
 const version = new URL(import.meta.url).search;
 const runtime = new PythonRuntime(new URL(`./worker.js${version}`, import.meta.url));
-const lessonkit = { runtime, pages: 0 };
+const lessonkit = { runtime, pages: 0, version: BUILD_VERSION };
 window.lessonkit = lessonkit;
-installMermaidLoader(new URL(`../mermaid.min.js${version}`, import.meta.url));
-registerOffline(runtime);
+
+/**
+ * One deployment per page (runtime/deployment.ts): the page's stamp, this script's and the
+ * stylesheet's version must agree, before anything is mounted; a worker of another
+ * deployment says so when it starts. Otherwise the page reloads once (offline/stale.ts).
+ */
+const pageVersion = document.querySelector<HTMLMetaElement>('meta[name="lessonkit-version"]')?.content ?? null;
+const staleBy = staleFile(pageVersion, {
+  "lessonkit.js": BUILD_VERSION,
+  "lessonkit.css": cssVersion(getComputedStyle(document.documentElement).getPropertyValue("--lk-version")),
+});
+if (staleBy) {
+  window.lessonkitEarlyWorker?.worker.terminate();
+  window.lessonkitEarlyWorker = undefined;
+  void outOfDate(`${pageVersion}→${staleBy}`);
+} else {
+  runtime.subscribe(() => {
+    // Python of this page's deployment runs: an earlier reload for a mismatch is done with.
+    if (runtime.state === "ready" && pageVersion) currentPage();
+    if (runtime.state === "broken" && runtime.startFailure?.includes(STALE_WORKER)) {
+      void outOfDate(`${pageVersion}→worker.js`);
+    }
+  });
+  installMermaidLoader(new URL(`../mermaid.min.js${version}`, import.meta.url));
+  registerOffline(runtime);
+}
 // Firefox keeps a page left while Python loads in its back-forward cache, its worker frozen
 // mid-download; the next page's request for the same runtime file then waits for that
 // download for ever (tests/engines). Such a page ends its start, and starts anew if it comes back.
@@ -86,6 +112,7 @@ function fromAnotherDeployment(): boolean {
 }
 
 function mountPage(): void {
+  if (staleBy) return; // reloading, or stopped: nothing runs on a page of another deployment
   if (lessonkit.pages > 0 && fromAnotherDeployment()) {
     location.reload();
     return;

@@ -17,9 +17,19 @@ const FILES: Record<string, string> = {
 const PAGES: Record<string, string> = {
   "lektionen/a/": "<h1>Lektion A</h1>",
   "lektionen/b/": "<h1>Lektion B</h1>",
+  "assets/javascripts/bundle.1234.min.js": "// Material",
 };
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+
+/** lessonkit/csp.py's record of the site's files (pages as `…/index.html`). */
+const RECORD = {
+  id: "feedc0de12345678",
+  files: Object.fromEntries(
+    Object.entries(PAGES).map(([path, body]) => [path.endsWith("/") ? `${path}index.html` : path, sha256(body)]),
+  ),
+};
+const PAGE_CACHE = `lessonkit:/kurs/:pages-${RECORD.id}`;
 
 /** A Response as a browser's fetch makes it: same-origin ("basic"). */
 function basic(body: string, status = 200): Response {
@@ -39,11 +49,18 @@ async function fakeFetch(input: RequestInfo | URL): Promise<Response> {
   network.requested.push(url.pathname + url.search);
   if (network.offline) throw new TypeError("Failed to fetch");
   const path = url.pathname.slice(new URL(ROOT).pathname.length);
-  const body = FILES[path] ?? PAGES[path.replace(/index\.html$/, "")];
+  const body = FILES[path] ?? PAGES[path.replace(/index\.html$/, "")] ?? PAGES[path];
   return body === undefined ? basic("nicht da", 404) : basic(body);
 }
 
 type Handler = (event: Record<string, unknown>) => void;
+/** The registration; `active` set: a worker of an earlier deployment controls pages. */
+const registration: { scope: string; navigationPreload: unknown; active: unknown } = {
+  scope: ROOT,
+  navigationPreload: { enable: async () => undefined },
+  active: null,
+};
+const skipped = { count: 0 };
 const handlers = new Map<string, Handler>();
 
 Object.assign(globalThis, {
@@ -51,9 +68,10 @@ Object.assign(globalThis, {
   caches,
   fetch: fakeFetch,
   self: {
-    registration: { scope: ROOT, navigationPreload: { enable: async () => undefined } },
+    LESSONKIT_RECORD: RECORD,
+    registration,
     clients: { claim: async () => undefined },
-    skipWaiting: async () => undefined,
+    skipWaiting: async () => void (skipped.count += 1),
     addEventListener: (type: string, handler: Handler) => handlers.set(type, handler),
   },
 });
@@ -97,6 +115,7 @@ before(async () => {
 beforeEach(async () => {
   stores.clear();
   network.offline = false;
+  registration.active = null;
   await lifecycle("install");
   await lifecycle("activate");
   network.requested = [];
@@ -158,19 +177,76 @@ test("activation deletes this site's older shells and leaves other sites' caches
   await lifecycle("activate");
   assert.deepEqual((await caches.keys()).sort(), [
     "lessonkit:/anderer-kurs/:shell-alt",
-    "lessonkit:/kurs/:pages",
+    PAGE_CACHE,
     `lessonkit:/kurs/:shell-${VERSION}`,
   ]);
 });
 
-test("pages kept before caches were named per site move into this site's cache", async () => {
+test("pages kept before caches were named per site move into this site's cache, with the record's bytes only", async () => {
   const legacy = await caches.open("lessonkit-pages");
-  await legacy.put(ROOT + "lektionen/b/index.html", new Response("<h1>Lektion B, alt</h1>"));
+  await legacy.put(ROOT + "lektionen/b/index.html", new Response("<h1>Lektion B</h1>"));
+  await legacy.put(ROOT + "lektionen/a/index.html", new Response("<h1>Lektion A, alt</h1>"));
   await legacy.put("http://127.0.0.1:8000/anderer-kurs/", new Response("fremd"));
   await lifecycle("activate");
   assert.deepEqual([...legacy.entries.keys()], ["http://127.0.0.1:8000/anderer-kurs/"]);
   network.offline = true;
-  assert.equal(await (await get("lektionen/b/", { mode: "navigate" }))!.text(), "<h1>Lektion B, alt</h1>");
+  assert.equal(await (await get("lektionen/b/", { mode: "navigate" }))!.text(), "<h1>Lektion B</h1>");
+  assert.equal((await get("lektionen/a/", { mode: "navigate" }))!.status, 503);
+});
+
+test("a planted page or theme script is never served from the page cache", async () => {
+  await get("lektionen/a/", { mode: "navigate" });
+  await get("assets/javascripts/bundle.1234.min.js");
+  const pages = stores.get(PAGE_CACHE)!;
+  assert.equal(pages.entries.size, 2);
+  await pages.put(ROOT + "lektionen/a/", new Response("<h1>Gefälscht</h1><script>alert(1)</script>"));
+  await pages.put(ROOT + "assets/javascripts/bundle.1234.min.js", new Response("window.planted = true"));
+  network.offline = true;
+  const page = (await get("lektionen/a/", { mode: "navigate" }))!;
+  assert.equal(page.status, 503);
+  assert.match(await page.text(), /Du bist offline/);
+  await assert.rejects(get("assets/javascripts/bundle.1234.min.js"), TypeError);
+  assert.equal(pages.entries.size, 0); // both dropped
+});
+
+test("a page of another deployment's bytes is served online but not kept", async () => {
+  const original = PAGES["lektionen/a/"];
+  PAGES["lektionen/a/"] = "<h1>Lektion A, neu</h1>";
+  try {
+    assert.equal(await (await get("lektionen/a/", { mode: "navigate" }))!.text(), "<h1>Lektion A, neu</h1>");
+  } finally {
+    PAGES["lektionen/a/"] = original!;
+  }
+  assert.equal(stores.get(PAGE_CACHE)!.entries.size, 0);
+});
+
+test("a new service worker carries the visited pages over with its own bytes, and drops the rest", async () => {
+  stores.clear();
+  const older = await caches.open("lessonkit:/kurs/:pages-0000000000000000");
+  await older.put(ROOT + "lektionen/a/", new Response("<h1>Lektion A, alt</h1>")); // changed since
+  await older.put(ROOT + "lektionen/b/", new Response("<h1>Lektion B</h1>")); // unchanged
+  await older.put(ROOT + "lektionen/weg/", new Response("<h1>Gibt es nicht mehr</h1>"));
+  network.requested = [];
+  await lifecycle("install");
+  assert.deepEqual(network.requested.filter((path) => path.includes("lektionen")), ["/kurs/lektionen/a/"]);
+  await lifecycle("activate");
+  assert.deepEqual((await caches.keys()).filter((name) => name.includes(":pages")), [PAGE_CACHE]);
+  network.offline = true;
+  assert.equal(await (await get("lektionen/a/", { mode: "navigate" }))!.text(), "<h1>Lektion A</h1>");
+  assert.equal(await (await get("lektionen/b/", { mode: "navigate" }))!.text(), "<h1>Lektion B</h1>");
+  assert.equal((await get("lektionen/weg/", { mode: "navigate" }))!.status, 503);
+});
+
+test("a deployment of pages only takes over at once; a new runtime waits for the reader", async () => {
+  stores.clear();
+  registration.active = {};
+  skipped.count = 0;
+  await lifecycle("install"); // the active worker had this shell: only pages changed
+  assert.equal(skipped.count, 1);
+  stores.clear();
+  await caches.open("lessonkit:/kurs/:shell-0000000000000000"); // the active worker's runtime
+  await lifecycle("install");
+  assert.equal(skipped.count, 1);
 });
 
 /** Send the service worker a message; resolves with its reply on the transferred port. */

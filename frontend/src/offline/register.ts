@@ -96,6 +96,9 @@ async function keepPage(): Promise<void> {
 
 let reloadOnChange = false;
 
+/** How long a newly installed worker may take to activate by itself (pages only). */
+const UPDATE_SETTLES_MS = 1000;
+
 /** A small notice with "Neu laden"; the page only reloads when the reader asks. */
 function showUpdateNotice(registration: ServiceWorkerRegistration): void {
   if (document.querySelector(".lk-update")) return;
@@ -134,9 +137,12 @@ function watchForUpdates(registration: ServiceWorkerRegistration): void {
   registration.addEventListener("updatefound", () => {
     const installing = registration.installing;
     installing?.addEventListener("statechange", () => {
-      if (installing.state === "installed" && navigator.serviceWorker.controller) {
-        showUpdateNotice(registration);
-      }
+      if (installing.state !== "installed" || !navigator.serviceWorker.controller) return;
+      // A deployment of pages only takes over at once (sw/service-worker.ts): nothing to
+      // offer. One that still waits a moment later brings a new runtime.
+      setTimeout(() => {
+        if (installing.state === "installed" && registration.waiting === installing) showUpdateNotice(registration);
+      }, UPDATE_SETTLES_MS);
     });
   });
   navigator.serviceWorker.addEventListener("controllerchange", () => {

@@ -140,6 +140,8 @@ export class PythonRuntime {
   readyStages: Record<string, number> = {};
   /** `performance.now()` of the page when Python reported ready (for the benchmark). */
   readyAt: number | null = null;
+  /** Why the newest start failed, as the worker said (null: it did not fail). */
+  startFailure: string | null = null;
   /** How far the current start is (null before the worker's first report). */
   progress: LoadProgress | null = null;
   /** Increases on every `cancelQueued()`: requests queued before it end `cancelled`. */
@@ -186,6 +188,7 @@ export class PythonRuntime {
     const worker = early?.worker ?? new Worker(this.workerUrl, { type: "module", name: "python" });
     this.worker = worker;
     this.progress = null;
+    this.startFailure = null;
     this.setState("loading");
     this.ready = new Promise<void>((resolve, reject) => {
       this.abandonStart = reject;
@@ -200,6 +203,8 @@ export class PythonRuntime {
           this.setState("ready");
           resolve();
         } else if (message.type === "failed" && message.id === null) {
+          // Why the start failed, for the page (a worker of another deployment: index.ts).
+          if (this.state === "loading") this.startFailure = message.message;
           this.setState("broken");
           reject(new Error(message.message));
         } else if (message.type === "dead") {

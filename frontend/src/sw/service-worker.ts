@@ -14,17 +14,23 @@
  * their own):
  * - `shell-<version>`: assets/generated/, served cache-first. Filled on install; older
  *   versions are deleted on activate, so a deployment replaces the runtime whole.
- * - `pages`: everything else of this site (pages, Material's theme, lessonkit.css, the
- *   search index), served network-first with the cached copy as the fallback, stored
- *   without query string. It survives deployments so that visited lessons stay
- *   available; each online visit refreshes a page.
+ * - `pages-<record id>`: everything else of this site (pages, Material's theme,
+ *   lessonkit.css, the search index), served network-first with the cached copy as the
+ *   fallback, stored without query string. A new service worker carries the pages the
+ *   reader had visited over into its own cache on install, with the bytes of its own
+ *   deployment (fetched anew where they changed), so visited lessons stay available
+ *   across deployments; activation deletes the older page caches.
  *
  * Integrity: anything on the origin can write into the Cache API (another site on the
- * same `<owner>.github.io`, or a script the reader runs). A shell file is served from the
- * cache only when its bytes still have the SHA-256 of the manifest; otherwise the entry
- * is dropped and fetched again (and never served when that fails). The Python worker
- * gets the Content-Security-Policy WORKER_CSP with its script: Python reaches the site's
- * own origin only.
+ * same `<owner>.github.io`, or a script the reader runs). Nothing is served from a cache
+ * unless its bytes have the SHA-256 the build recorded: a shell file that of the manifest
+ * (otherwise the entry is dropped and fetched again, and never served when that fails),
+ * every other file that of the record lessonkit/csp.py puts in front of this script
+ * (`self.LESSONKIT_RECORD`; the browser fetches sw.js past every cache, so nothing planted
+ * can change it). A page or theme file that is not the record's is dropped: offline, a
+ * page then gets the German offline note. Only the record's bytes are stored. The Python
+ * worker gets the Content-Security-Policy WORKER_CSP with its script: Python reaches the
+ * site's own origin only.
  *
  * One deployment per page: a page stamps the version it belongs to on the URLs of its
  * page script and Python worker (`?v=`, lessonkit/csp.py); what they load carries it as
@@ -33,7 +39,9 @@
  * network, never this worker's older one.
  *
  * Only same-origin GET requests are handled; only complete 200 responses are stored.
- * A new version waits until the reader chooses "Neu laden" (offline/register.ts).
+ * A new runtime waits until the reader chooses "Neu laden" (offline/register.ts). A
+ * deployment that changed only pages (a new record, the same shell) takes over at once:
+ * an open page keeps running the runtime it has, and its text needs no reload.
  *
  * Speed on a returning visit: navigation preload requests the page's HTML while this
  * worker starts. Chromium's static routes (`InstallEvent.addRoutes`) would answer the
@@ -48,14 +56,26 @@ import {
   type ToServiceWorker,
 } from "../offline/protocol";
 
-declare const self: ServiceWorkerGlobalScope;
+/** lessonkit/csp.py: the SHA-256 of every file of the site but the shell, and its id. */
+interface SiteRecord {
+  id: string;
+  files: Record<string, string>;
+}
+
+declare const self: ServiceWorkerGlobalScope & { LESSONKIT_RECORD?: SiteRecord };
 declare const OFFLINE: { version: string; precache: Record<string, string> };
 
 const root = new URL(self.registration.scope);
 const generated = new URL("assets/generated/", root).pathname;
 
+/** Without a record (a build that skipped its last step) no page is served from the cache. */
+const RECORD: SiteRecord = self.LESSONKIT_RECORD ?? { id: "ohne-record", files: {} };
+/** Site-relative file path -> SHA-256 (hex) of the bytes this deployment wrote. */
+const RECORDED = new Map(Object.entries(RECORD.files));
+
 const SHELL = cacheName(root.pathname, `shell-${OFFLINE.version}`);
-const PAGES = cacheName(root.pathname, "pages");
+const PAGES_PREFIX = cacheName(root.pathname, "pages");
+const PAGES = `${PAGES_PREFIX}-${RECORD.id}`;
 
 /**
  * Set by the page under live reload ("retire"): from then on every request goes to the
@@ -115,6 +135,39 @@ function shellKey(url: URL): URL {
  */
 function pageKey(url: URL): URL {
   return new URL(url.pathname.replace(/\/index\.html$/, "/"), url);
+}
+
+/** The file a page key stands for, as the record names it (`a/` is `a/index.html`). */
+function recordPath(key: URL): string {
+  const path = siteRelative(key);
+  return path === "" || path.endsWith("/") ? `${path}index.html` : path;
+}
+
+/** Whether `body` has the bytes the record holds for the page key `key`. */
+async function recorded(key: URL, body: ArrayBuffer): Promise<boolean> {
+  const expected = RECORDED.get(recordPath(key));
+  return expected !== undefined && (await sha256(body)) === expected;
+}
+
+/** The cached copy of a page or theme file, only with the record's bytes; another is dropped. */
+async function cachedPage(cache: Cache, key: URL): Promise<Response | null> {
+  const cached = await cache.match(key, MATCH);
+  if (!cached) return null;
+  const body = await cached.arrayBuffer();
+  if (await recorded(key, body)) return new Response(body, cached);
+  await cache.delete(key, MATCH); // planted, or of another deployment: never served
+  return null;
+}
+
+/**
+ * Store `response` for `key` when it has the record's bytes; says whether it was stored.
+ * The caller has checked that a response from the network is `storable` (a clone no longer says).
+ */
+async function storeRecorded(cache: Cache, key: URL, response: Response): Promise<boolean> {
+  const body = await response.arrayBuffer();
+  if (!(await recorded(key, body))) return false;
+  await cache.put(key, new Response(body, response));
+  return true;
 }
 
 /** The deployment a request belongs to: `?v=` on it, or on the shell script that made it. */
@@ -181,8 +234,48 @@ async function precache(): Promise<void> {
 async function removeStaleShells(): Promise<void> {
   const ownShells = cacheName(root.pathname, "shell-");
   for (const name of await caches.keys()) {
-    if (name.startsWith(ownShells) && name !== SHELL) await caches.delete(name);
+    if ((name.startsWith(ownShells) && name !== SHELL) || (name.startsWith(PAGES_PREFIX) && name !== PAGES)) {
+      await caches.delete(name);
+    }
   }
+}
+
+/**
+ * The pages the reader visited, kept by an earlier service worker of this site, into this
+ * one's cache: with this deployment's bytes (a copy still right is taken over, another is
+ * fetched anew; what fails or is no longer part of the site stays behind and goes with
+ * its cache on activation). A failure here never fails the install.
+ */
+async function carryOverPages(): Promise<void> {
+  const ours = await caches.open(PAGES);
+  for (const name of await caches.keys()) {
+    if (!name.startsWith(PAGES_PREFIX) || name === PAGES) continue;
+    const older = await caches.open(name);
+    await Promise.all(
+      (await older.keys()).map(async (request) => {
+        const key = pageKey(new URL(request.url));
+        if (!isOwn(key) || !RECORDED.has(recordPath(key)) || (await ours.match(key, MATCH))) return;
+        const copy = await older.match(request);
+        if (copy && (await storeRecorded(ours, key, copy))) return;
+        try {
+          const fresh = await fetch(key, { cache: "no-cache" });
+          if (storable(fresh)) await storeRecorded(ours, key, fresh);
+        } catch {
+          // offline or gone: not carried over
+        }
+      }),
+    );
+  }
+}
+
+/**
+ * A deployment that changed no runtime file (the same shell) needs no reload: take over at
+ * once. Only when this site's one shell is this worker's, i.e. the active worker's too.
+ */
+async function sameRuntimeAsActive(): Promise<boolean> {
+  if (!self.registration.active) return false;
+  const shells = (await caches.keys()).filter((name) => name.startsWith(cacheName(root.pathname, "shell-")));
+  return shells.length === 1 && shells[0] === SHELL;
 }
 
 /**
@@ -202,7 +295,7 @@ async function migrateLegacyCaches(): Promise<void> {
       if (!isOwn(url)) continue;
       if (name === `${LEGACY_CACHE_PREFIX}pages` && !isShell(url)) {
         const response = await legacy.match(request);
-        if (response && !(await pages.match(pageKey(url), MATCH))) await pages.put(pageKey(url), response);
+        if (response && !(await pages.match(pageKey(url), MATCH))) await storeRecorded(pages, pageKey(url), response);
       }
       await legacy.delete(request);
       left -= 1;
@@ -235,11 +328,16 @@ async function keep(urls: string[]): Promise<boolean> {
         return;
       }
       const key = pageKey(url);
+      if (!RECORDED.has(recordPath(key))) return; // not of this deployment: nothing to keep
       const cache = await caches.open(PAGES);
-      if (await cache.match(key, MATCH)) return;
-      // The page just loaded it: the HTTP cache may answer.
+      if (await cachedPage(cache, key)) return;
+      // The page just loaded it: the HTTP cache may answer, with an older deployment's copy.
       const response = await fetch(url);
-      if (storable(response)) await cache.put(key, response);
+      if (storable(response) && (await storeRecorded(cache, key, response))) return;
+      const fresh = await fetch(url, { cache: "no-cache" });
+      if (!storable(fresh) || !(await storeRecorded(cache, key, fresh))) {
+        throw new Error(`${key.pathname}: not the recorded bytes`);
+      }
     }),
   );
   return results.every((result) => result.status === "fulfilled");
@@ -275,10 +373,11 @@ async function networkFirst(request: Request, event: FetchEvent): Promise<Respon
     const preloaded =
       request.mode === "navigate" ? ((await event.preloadResponse) as Response | undefined) : undefined;
     const response = preloaded ?? (await fetch(request));
-    if (storable(response)) event.waitUntil(cache.put(key, response.clone()));
+    // Kept only with the record's bytes (a copy of another deployment could not be served).
+    if (storable(response)) event.waitUntil(storeRecorded(cache, key, response.clone()));
     return response;
   } catch (error) {
-    const cached = await cache.match(key, MATCH);
+    const cached = await cachedPage(cache, key);
     if (cached) return cached;
     if (request.mode === "navigate") return offlinePage();
     throw error;
@@ -299,8 +398,13 @@ Seiten, die du schon besucht hast, funktionieren auch offline – samt Python.</
 }
 
 self.addEventListener("install", (event) => {
-  // No skipWaiting: a new version waits until the reader asks for it.
-  event.waitUntil(precache());
+  // No skipWaiting for a new runtime: it waits until the reader asks for it.
+  event.waitUntil(
+    precache()
+      .then(carryOverPages)
+      .then(sameRuntimeAsActive)
+      .then((same) => (same ? self.skipWaiting() : undefined)),
+  );
 });
 
 async function enableNavigationPreload(): Promise<void> {

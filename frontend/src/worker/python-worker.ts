@@ -16,8 +16,11 @@ import { Meter } from "./meter";
 import { fetchSnapshot } from "./snapshot";
 import { serveWasmFromZstd } from "./wasm";
 import { restoring, type Unpacked } from "../../../lessonkit/node/snapshot_format.mjs";
+import { BUILD_VERSION, STALE_WORKER, staleFile } from "../runtime/deployment";
 
 declare const self: DedicatedWorkerGlobalScope;
+/** runtime.json of this worker's own deployment, baked in by frontend/build.mjs. */
+declare const LESSONKIT_RUNTIME: Runtime | null;
 
 interface Runtime {
   packages: string;
@@ -112,12 +115,26 @@ const meter = new Meter(post);
 /** Not counted: what Python needs only once it has started (the packages zip). */
 const uncountedFetch = meter.wrapFetch(self);
 
+/**
+ * The names of this deployment's runtime files: baked into this script, so they are never
+ * another deployment's (a `runtime.json` fetched anew named a newer runtime to an older
+ * page's worker). Only a build without runtime.json fetches it.
+ */
+async function runtimeFiles(base: URL): Promise<Runtime> {
+  if (typeof LESSONKIT_RUNTIME === "object" && LESSONKIT_RUNTIME !== null) return LESSONKIT_RUNTIME;
+  return (await (await fetch(new URL("runtime.json", base), { cache: "no-cache" })).json()) as Runtime;
+}
+
 async function boot(): Promise<Python> {
   const started = performance.now();
   stage("boot");
+  // The page names its deployment (`?v=`); a worker of another one loads nothing and
+  // says so, and the page reloads (runtime/deployment.ts).
+  const pageVersion = new URL(import.meta.url).searchParams.get("v");
+  if (staleFile(pageVersion, { worker: BUILD_VERSION })) throw new Error(STALE_WORKER);
   // The worker lives in assets/generated/js/; its assets are one folder up.
   const base = new URL("../", import.meta.url);
-  const runtime = (await (await fetch(new URL("runtime.json", base), { cache: "no-cache" })).json()) as Runtime;
+  const runtime = await runtimeFiles(base);
   stage("runtime.json");
   const pyodideBase = new URL(runtime.pyodide, base);
   if (runtime.compressedWasm && runtime.wasmSha256) {
@@ -125,7 +142,7 @@ async function boot(): Promise<Python> {
     serveWasmFromZstd(self, wasm, new URL(runtime.compressedWasm, pyodideBase), runtime.wasmSha256, pythonReady);
   }
   const snapshot = runtime.snapshot
-    ? fetchSnapshot(new URL(runtime.snapshot, base), new URL("inflate.js", import.meta.url), (loaded, total, done) =>
+    ? fetchSnapshot(new URL(runtime.snapshot, base), new URL(`inflate.js${new URL(import.meta.url).search}`, import.meta.url), (loaded, total, done) =>
         meter.update("snapshot", loaded, total, done),
       ).then((bytes) => {
         stage("snapshot");

@@ -31,3 +31,30 @@ export function storageWarning(kind: StorageWarning, className = ""): HTMLParagr
   note.textContent = STORAGE_WARNINGS[kind];
   return note;
 }
+
+/**
+ * When the page and its scripts are of different deployments of the course
+ * (offline/stale.ts): it reloads once, or, when the server still sends the old page,
+ * stops before anything runs.
+ */
+const OUT_OF_DATE = {
+  reloading:
+    "Diese Seite gehört zu einer älteren Fassung des Kurses. Sie wird neu geladen – " +
+    "deine Entwürfe, Konsolenbefehle und dein Fortschritt bleiben erhalten.",
+  stuck:
+    "Diese Seite gehört zu einer anderen Fassung des Kurses als ihre Skripte, und auch nach dem " +
+    "Neuladen kam wieder die alte Fassung. Damit nichts durcheinandergerät, bleibt Python aus. " +
+    "Lade die Seite in ein paar Minuten neu; deine Arbeit bleibt gespeichert.",
+} as const;
+
+export type OutOfDate = keyof typeof OUT_OF_DATE;
+
+/** The notice for `kind`, a paragraph with the role of a status. */
+export function outOfDateNotice(kind: OutOfDate): HTMLParagraphElement {
+  const note = document.createElement("p");
+  note.className = "lk-notice lk-notice--warning lk-out-of-date";
+  note.setAttribute("role", "status");
+  note.dataset["kind"] = kind;
+  note.textContent = OUT_OF_DATE[kind];
+  return note;
+}
