@@ -24,7 +24,8 @@ const generated = join(docs, "assets/generated");
 const VERSION_PLACEHOLDER = "lk0version0here0";
 // runtime.json is baked into the Python worker as well (it fetched it with `no-cache`
 // before): the names of the runtime files come with the worker of one deployment, never
-// with another deployment's runtime.json. The file stays for the tools that read it.
+// with another deployment's runtime.json. The file stays for the tools that read it. As a
+// string: esbuild would put an object into a shared chunk, a string stays in worker.js.
 const runtimeJson = join(generated, "runtime.json");
 const runtime = existsSync(runtimeJson) ? JSON.parse(readFileSync(runtimeJson, "utf8")) : null;
 
@@ -45,7 +46,7 @@ const result = await esbuild.build({
   chunkNames: "chunks/[name]-[hash]",
   legalComments: "linked",
   logLevel: "warning",
-  define: { LESSONKIT_BUILD: JSON.stringify(VERSION_PLACEHOLDER), LESSONKIT_RUNTIME: JSON.stringify(runtime) },
+  define: { LESSONKIT_BUILD: JSON.stringify(VERSION_PLACEHOLDER), LESSONKIT_RUNTIME: JSON.stringify(runtime ? JSON.stringify(runtime) : "") },
   write: false,
 });
 
@@ -112,6 +113,8 @@ const versionHex = version.digest("hex").slice(0, 16);
 const outputs = result.outputFiles.map(({ path, contents: bytes }) => {
   const text = Buffer.from(bytes).toString("latin1"); // one character per byte
   if (!text.includes(VERSION_PLACEHOLDER)) return { path, contents: bytes };
+  // A chunk's name is its content's hash, made before this: it must not carry the version.
+  if (path.includes(`${join("js", "chunks")}`)) throw new Error(`${path}: the deployment's version in a shared chunk`);
   const stamped = new Uint8Array(Buffer.from(text.split(VERSION_PLACEHOLDER).join(versionHex), "latin1"));
   contents.set(siteRelative(path), stamped);
   return { path, contents: stamped };

@@ -21,13 +21,17 @@ import { installScrollRegions } from "./components/scroll";
 import { mountWerkbank } from "./components/werkbank";
 import { registerOffline } from "./offline/register";
 import { currentPage, outOfDate } from "./offline/stale";
-import { BUILD_VERSION, cssVersion, STALE_WORKER, staleFile } from "./runtime/deployment";
+import { cssVersion, STALE_WORKER, staleFile } from "./runtime/deployment";
 import { fixRootFromScript } from "./runtime/page";
 import { PythonRuntime } from "./runtime/python";
 
 interface Observable {
   subscribe(next: () => void): unknown;
 }
+
+/** This script's deployment (frontend/build.mjs; in this entry file, never in a shared chunk). */
+declare const LESSONKIT_BUILD: string;
+const BUILD_VERSION: string | null = typeof LESSONKIT_BUILD === "string" ? LESSONKIT_BUILD : null;
 
 declare global {
   interface Window {

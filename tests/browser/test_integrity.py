@@ -18,10 +18,8 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import io
 import json
 import re
-import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -30,6 +28,7 @@ import pytest
 from playwright.sync_api import BrowserContext, Page, Route, expect
 
 from tests.browser.conftest import RecordingPage, copy_site
+from tests.browser.deploy import deploy
 from tests.browser.pages import (
     FIRST_STEPS,
     LESSON_1,
@@ -226,25 +225,14 @@ NEW_MODULE = "pysim/neu_in_v2.py"
 
 
 def deploy_new_runtime(site: Path, version: str) -> None:
-    """A deployment with a new pysim module: new package zip, runtime.json, page stamps.
-    Its service worker is still installing: sw.js stays the old one."""
-    generated = site / "assets" / "generated"
-    runtime = json.loads((generated / "runtime.json").read_text())
-    buffer = io.BytesIO()
-    with (
-        zipfile.ZipFile(generated / runtime["packages"]) as old,
-        zipfile.ZipFile(buffer, "w") as new,
-    ):
-        for info in old.infolist():
-            new.writestr(info, old.read(info))
-        new.writestr(NEW_MODULE, "WERT = 42\n")
-    name = f"packages-{hashlib.sha256(buffer.getvalue()).hexdigest()[:12]}.zip"
-    (generated / name).write_bytes(buffer.getvalue())
-    runtime.update(packages=name, snapshot=None)  # a snapshot holds the old packages
-    (generated / "runtime.json").write_text(json.dumps(runtime))
-    old_version = SW_VERSION.search((site / "sw.js").read_text())[1]
-    for page in site.rglob("*.html"):
-        page.write_text(page.read_text().replace(old_version, version))
+    """A deployment with a new pysim module: new package zip, a worker that names it, page
+    stamps (tests/browser/deploy.py). Its service worker is still installing: sw.js stays
+    the old one."""
+
+    def add_module(files: dict[str, bytes]) -> None:
+        files[NEW_MODULE] = b"WERT = 42\n"
+
+    deploy(site, version, packages=add_module, service_worker=False)
 
 
 def test_a_page_of_a_new_deployment_runs_its_own_runtime(

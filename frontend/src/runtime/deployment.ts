@@ -12,11 +12,12 @@
  * Pure logic here, shared by the page script and the worker (no DOM, no worker globals).
  */
 
-/** frontend/build.mjs bakes the deployment's version in (esbuild `define`). */
-declare const LESSONKIT_BUILD: string;
-
-/** This bundle's deployment, or null when it was built without one (unit tests). */
-export const BUILD_VERSION: string | null = typeof LESSONKIT_BUILD === "string" ? LESSONKIT_BUILD : null;
+/*
+ * The deployment's version is baked in by frontend/build.mjs (esbuild `define`
+ * LESSONKIT_BUILD) where the entry scripts use it, never here: this module goes into a
+ * shared chunk, whose name esbuild hashes before the version is written in, so a chunk
+ * kept by the browser could carry another deployment's version under the same name.
+ */
 
 /** What the worker throws (and the page recognises) when it is not the page's deployment. */
 export const STALE_WORKER = "lessonkit: Python-Worker einer anderen Fassung des Kurses";

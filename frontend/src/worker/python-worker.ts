@@ -16,11 +16,14 @@ import { Meter } from "./meter";
 import { fetchSnapshot } from "./snapshot";
 import { serveWasmFromZstd } from "./wasm";
 import { restoring, type Unpacked } from "../../../lessonkit/node/snapshot_format.mjs";
-import { BUILD_VERSION, STALE_WORKER, staleFile } from "../runtime/deployment";
+import { STALE_WORKER, staleFile } from "../runtime/deployment";
 
 declare const self: DedicatedWorkerGlobalScope;
-/** runtime.json of this worker's own deployment, baked in by frontend/build.mjs. */
-declare const LESSONKIT_RUNTIME: Runtime | null;
+/** runtime.json of this worker's own deployment, baked in by frontend/build.mjs ("": none). */
+declare const LESSONKIT_RUNTIME: string;
+/** This worker's deployment (frontend/build.mjs; in this entry file, never in a shared chunk). */
+declare const LESSONKIT_BUILD: string;
+const BUILD_VERSION: string | null = typeof LESSONKIT_BUILD === "string" ? LESSONKIT_BUILD : null;
 
 interface Runtime {
   packages: string;
@@ -121,7 +124,7 @@ const uncountedFetch = meter.wrapFetch(self);
  * page's worker). Only a build without runtime.json fetches it.
  */
 async function runtimeFiles(base: URL): Promise<Runtime> {
-  if (typeof LESSONKIT_RUNTIME === "object" && LESSONKIT_RUNTIME !== null) return LESSONKIT_RUNTIME;
+  if (typeof LESSONKIT_RUNTIME === "string" && LESSONKIT_RUNTIME) return JSON.parse(LESSONKIT_RUNTIME) as Runtime;
   return (await (await fetch(new URL("runtime.json", base), { cache: "no-cache" })).json()) as Runtime;
 }
 
