@@ -21,6 +21,7 @@ from __future__ import annotations
 import email.utils
 import functools
 import gzip
+import hashlib
 import http.server
 import os
 import shutil
@@ -179,9 +180,16 @@ def copy_site(built_site: Path, site_url: str, target: Path, server_url: str) ->
     """Copy the built site to ``target``, to be served at ``server_url``.
 
     The sitemap is rewritten to the copy's address: instant navigation only treats
-    links as internal when the sitemap's addresses carry the page's port.
+    links as internal when the sitemap's addresses carry the page's port; the service
+    worker's record (lessonkit/csp.py) gets its new SHA-256.
     """
     shutil.copytree(built_site, target)
     sitemap = target / "sitemap.xml"
     if sitemap.exists():
+        before = hashlib.sha256(sitemap.read_bytes()).hexdigest()
         sitemap.write_text(sitemap.read_text().replace(site_url, server_url))
+        # The service worker serves only the bytes its record holds (lessonkit/csp.py).
+        worker = target / "sw.js"
+        if worker.exists():
+            after = hashlib.sha256(sitemap.read_bytes()).hexdigest()
+            worker.write_text(worker.read_text().replace(before, after))

@@ -20,10 +20,11 @@ import { mountRestartBar } from "./components/restart";
 import { installScrollRegions } from "./components/scroll";
 import { mountWerkbank } from "./components/werkbank";
 import { registerOffline } from "./offline/register";
-import { currentPage, outOfDate } from "./offline/stale";
+import { currentPage, keepAcrossReload, outOfDate } from "./offline/stale";
 import { cssVersion, STALE_WORKER, staleFile } from "./runtime/deployment";
-import { fixRootFromScript } from "./runtime/page";
+import { fixRootFromScript, pagePath } from "./runtime/page";
 import { PythonRuntime } from "./runtime/python";
+import { pageKeyPath, siteKey } from "./runtime/storage";
 
 interface Observable {
   subscribe(next: () => void): unknown;
@@ -70,6 +71,8 @@ if (staleBy) {
   window.lessonkitEarlyWorker = undefined;
   void outOfDate(`${pageVersion}→${staleBy}`);
 } else {
+  // The console commands from before, should the worker turn out to be of another deployment.
+  if (pageVersion) keepAcrossReload([siteKey("consoles", pageKeyPath(pagePath()))]);
   runtime.subscribe(() => {
     // Python of this page's deployment runs: an earlier reload for a mismatch is done with.
     if (runtime.state === "ready" && pageVersion) currentPage();

@@ -14,6 +14,34 @@ import { pageKeyPath, siteKey } from "../runtime/storage";
 import { pagePath } from "../runtime/page";
 
 let handled = false;
+/** Stored values as the page found them, written back before its reload (keepAcrossReload). */
+const kept = new Map<string, string>();
+
+/**
+ * Remember what `keys` hold now, before anything is mounted, and put it back before an
+ * out-of-date reload. A page whose worker turns out to be of another deployment mounted
+ * its blocks first; its consoles then failed to replay the commands from before (Python
+ * never started) and stored that nothing ran. No command can have run on such a page
+ * (Python never answered), so what was stored at its start is the reader's work.
+ */
+export function keepAcrossReload(keys: string[]): void {
+  try {
+    for (const key of keys) {
+      const value = localStorage.getItem(key);
+      if (value !== null) kept.set(key, value);
+    }
+  } catch {
+    // storage blocked: nothing was kept to lose
+  }
+}
+
+function restoreKept(): void {
+  try {
+    for (const [key, value] of kept) localStorage.setItem(key, value);
+  } catch {
+    // storage blocked or full: the blocks have said so already
+  }
+}
 
 function noteKey(): string {
   return siteKey("veraltet", pageKeyPath(pagePath()));
@@ -74,5 +102,6 @@ export async function outOfDate(mismatch: string): Promise<void> {
   } catch {
     // offline: the reload gets what the service worker has
   }
+  restoreKept(); // last, after the blocks have reacted to Python's failed start
   location.reload();
 }
