@@ -34,7 +34,6 @@ from tests.browser.pages import (
     python_result,
     run_first_steps_cell_1,
     stored_progress,
-    visit_until_cached,
 )
 from tests.siteserver import StaticServer
 
@@ -119,9 +118,10 @@ def test_pasted_code_reaches_no_other_origin_on_a_first_visit_or_a_returning_one
     context: BrowserContext, site: StaticServer, elsewhere: Elsewhere
 ) -> None:
     page = context.new_page()
-    visit_until_cached(page, site.url + FIRST_STEPS)  # a first visit: no service worker yet
+    page.goto(site.url + FIRST_STEPS)  # a first visit: Python starts before any service worker
     assert page.evaluate("navigator.serviceWorker.controller") is None
     reach_out(page, elsewhere)
+    expect(page.locator("html")).to_have_attribute("data-lk-offline", "ready")
     own = python_result(page, 'from js import fetch\n(await fetch("/sitemap.xml")).status')
     assert own["value"] == "200", own  # the site's own files stay reachable
 
