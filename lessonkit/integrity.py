@@ -66,7 +66,14 @@ def _part(space: Any, key: str, value: Any, path: str) -> Part:
 def _module_parts(name: str, module: ModuleType) -> Iterator[Part]:
     own = getattr(module, "__dict__", {})
     for key, value in list(own.items()):
-        if f"{name}.{key}" in CHANGING or not _noted(value):
+        if f"{name}.{key}" in CHANGING:
+            continue
+        if isinstance(value, dict):  # a table of functions, such as the bridge's CALLS
+            for item, member in list(value.items()):
+                if isinstance(item, str) and isinstance(member, FunctionType):
+                    yield _part(value, item, member, f"{name}.{key}[{item!r}]")
+            continue
+        if not _noted(value):
             continue
         yield _part(own, key, value, f"{name}.{key}")
         # The course's own classes (Python's built-in types cannot be changed anyway).
@@ -74,10 +81,6 @@ def _module_parts(name: str, module: ModuleType) -> Iterator[Part]:
             for attribute, member in list(vars(value).items()):
                 if _noted(member):
                     yield _part(value, attribute, member, f"{name}.{key}.{attribute}")
-        elif isinstance(value, dict):
-            for item, member in list(value.items()):
-                if isinstance(item, str) and isinstance(member, FunctionType):
-                    yield _part(value, item, member, f"{name}.{key}[{item!r}]")
 
 
 def _current(space: Any, key: str) -> Any:
