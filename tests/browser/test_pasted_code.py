@@ -14,10 +14,8 @@
 
 from __future__ import annotations
 
-import http.server
 import json
 import re
-import threading
 from collections.abc import Iterator
 
 import pytest
@@ -35,39 +33,9 @@ from tests.browser.pages import (
     run_first_steps_cell_1,
     stored_progress,
 )
-from tests.siteserver import StaticServer
+from tests.siteserver import REACH_OUT, Elsewhere, StaticServer
 
 pytestmark = pytest.mark.browser
-
-
-class Elsewhere:
-    """A server on another port (another origin) that records every request reaching it."""
-
-    def __init__(self) -> None:
-        self.reached: list[str] = []
-        reached = self.reached
-
-        class Handler(http.server.BaseHTTPRequestHandler):
-            def answer(self) -> None:
-                reached.append(f"{self.command} {self.path}")
-                self.send_response(200)
-                self.send_header("Access-Control-Allow-Origin", "*")
-                self.send_header("Content-Type", "text/javascript")
-                self.end_headers()
-                self.wfile.write(b"export const x = 1;")
-
-            do_GET = do_POST = do_OPTIONS = answer
-
-            def log_message(self, format: str, *args: object) -> None:
-                pass
-
-        self._server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        threading.Thread(target=self._server.serve_forever, daemon=True).start()
-        self.url = f"http://127.0.0.1:{self._server.server_address[1]}/"
-
-    def close(self) -> None:
-        self._server.shutdown()
-        self._server.server_close()
 
 
 @pytest.fixture
@@ -75,35 +43,6 @@ def elsewhere() -> Iterator[Elsewhere]:
     server = Elsewhere()
     yield server
     server.close()
-
-
-#: Every way out of the worker that code pasted into a cell has (`{u}`: the other origin).
-#: Each is tried; what it says back does not matter, only what reaches the other server.
-REACH_OUT = """
-import asyncio, js, pyodide.code, pyodide_js
-U = "{u}"
-def xhr():
-    x = js.XMLHttpRequest.new(); x.open("GET", U + "xhr", False); x.send()
-versuche = {{
-    "fetch": lambda: js.fetch(U + "fetch"),
-    "xhr": xhr,
-    "eventsource": lambda: js.EventSource.new(U + "eventsource"),
-    "websocket": lambda: js.WebSocket.new(U.replace("http", "ws") + "websocket"),
-    "eval": lambda: js.eval("fetch('" + U + "eval')"),
-    "import": lambda: js.eval("import('" + U + "import.js')"),
-    "Function": lambda: js.Function.new("return fetch('" + U + "function')")(),
-    "run_js": lambda: pyodide.code.run_js("fetch('" + U + "run_js')"),
-    "loadPackage": lambda: pyodide_js.loadPackage(U + "paket-0.1-py3-none-any.whl"),
-    "importScripts": lambda: js.importScripts(U + "importScripts.js"),
-}}
-for name, versuch in versuche.items():
-    try:
-        versuch()
-    except Exception:
-        pass
-await asyncio.sleep(1)  # what was sent has arrived
-sorted(versuche)
-"""
 
 
 def reach_out(page: Page, elsewhere: Elsewhere) -> None:
