@@ -61,6 +61,7 @@ PACKAGED = (
     ("lessonkit", "checks.py"),
     ("lessonkit", "challenges.py"),
     ("lessonkit", "workbench.py"),
+    ("lessonkit", "integrity.py"),
     ("lessonkit", "stdlib.py"),
 )
 

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from lessonkit import challenges, workbench
 from lessonkit.checks import check_code, check_console, predict, prepare
 from lessonkit.consoles import ConsoleSessions
+from lessonkit.integrity import JudgingRecord
 from lessonkit.kernel import Kernel, TextStream, cell_streams
 from pysim.fehler import SimFehler
 
@@ -59,6 +60,7 @@ class PageKernel(Kernel):
     """The page's kernel: routes background tasks' output between runs."""
 
     def before_run(self) -> None:
+        judging.take()  # before the reader's first code
         if not isinstance(sys.stdout, _TaskStream):
             sys.stdout = _TaskStream("stdout", sys.stdout)
         if not isinstance(sys.stderr, _TaskStream):
@@ -78,6 +80,8 @@ def cancel_tasks() -> int:
     return len(pending)
 
 
+#: The judging modules as they were before the reader's first code (``lessonkit.integrity``).
+judging = JudgingRecord()
 kernel = PageKernel()
 consoles = ConsoleSessions()
 
@@ -206,12 +210,33 @@ CALLS: dict[str, Callable[..., Any]] = {
 }
 
 
+#: The calls that give a verdict: each one refuses to give it from changed judging modules
+#: (``lessonkit.integrity``), before it starts and again before it answers (a challenge's node
+#: is the reader's code and runs in between).
+JUDGING_CALLS = frozenset(
+    {
+        "exercise.predict",
+        "exercise.check_code",
+        "exercise.check_console",
+        "challenge.seed",
+        "challenge.replay",
+        "workbench.seed",
+    }
+)
+
+
 async def call(name: str, args_json: str) -> str:
     """Run the call ``name`` with keyword arguments from ``args_json``; JSON result."""
+    judging.take()  # before the reader's first code
     handler = CALLS.get(name)
     if handler is None:
         raise ValueError(f"Unbekannter Aufruf „{name}“")
+    verdict = name in JUDGING_CALLS
+    if verdict:
+        judging.ensure()
     result = handler(**json.loads(args_json))
     if inspect.isawaitable(result):
         result = await result
+    if verdict:
+        judging.ensure()
     return json.dumps(result, ensure_ascii=False)

@@ -193,3 +193,64 @@ def copy_site(built_site: Path, site_url: str, target: Path, server_url: str) ->
         if worker.exists():
             after = hashlib.sha256(sitemap.read_bytes()).hexdigest()
             worker.write_text(worker.read_text().replace(before, after))
+
+
+class Elsewhere:
+    """A server on another port of 127.0.0.1, so another origin, that records every request
+    reaching it (tests of what code pasted into a cell can send: nothing)."""
+
+    def __init__(self) -> None:
+        self.reached: list[str] = []
+        reached = self.reached
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def answer(self) -> None:
+                reached.append(f"{self.command} {self.path}")
+                self.send_response(200)
+                self.send_header("Access-Control-Allow-Origin", "*")
+                self.send_header("Content-Type", "text/javascript")
+                self.end_headers()
+                self.wfile.write(b"export const x = 1;")
+
+            do_GET = do_POST = do_OPTIONS = answer
+
+            def log_message(self, format: str, *args: object) -> None:
+                pass
+
+        self._server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+        self.url = f"http://127.0.0.1:{self._server.server_address[1]}/"
+
+    def close(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+
+
+#: Python for a cell: every way out of the worker that pasted code has (`{u}`: the other
+#: origin's address, `Elsewhere.url`). Each is tried; what it says back does not matter,
+#: only what reaches the other server. Its value: where the worker runs (`blob:…`).
+REACH_OUT = """
+import asyncio, js, pyodide.code, pyodide_js
+U = "{u}"
+def xhr():
+    x = js.XMLHttpRequest.new(); x.open("GET", U + "xhr", False); x.send()
+versuche = {{
+    "fetch": lambda: js.fetch(U + "fetch"),
+    "xhr": xhr,
+    "eventsource": lambda: js.EventSource.new(U + "eventsource"),
+    "websocket": lambda: js.WebSocket.new(U.replace("http", "ws") + "websocket"),
+    "eval": lambda: js.eval("fetch('" + U + "eval')"),
+    "import": lambda: js.eval("import('" + U + "import.js')"),
+    "Function": lambda: js.Function.new("return fetch('" + U + "function')")(),
+    "run_js": lambda: pyodide.code.run_js("fetch('" + U + "run_js')"),
+    "loadPackage": lambda: pyodide_js.loadPackage(U + "paket-0.1-py3-none-any.whl"),
+    "importScripts": lambda: js.importScripts(U + "importScripts.js"),
+}}
+for name, versuch in versuche.items():
+    try:
+        versuch()
+    except Exception:
+        pass
+await asyncio.sleep(1)  # what was sent has arrived
+str(js.self.location.href).split(":")[0]
+"""

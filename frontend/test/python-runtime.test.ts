@@ -163,6 +163,7 @@ test("Python that dies under a run is started again with the reason absturz", as
 });
 
 test("a new page resets the namespaces, or restarts when the old page left a run", async () => {
+  runtime.publish("1");
   runtime.run(request("1"), () => undefined);
   await settle();
   await worker().say(READY);
@@ -176,6 +177,37 @@ test("a new page resets the namespaces, or restarts when the old page left a run
   assert.equal((await left).kind, "restarted");
   assert.equal(FakeWorker.made.length, 2);
   assert.deepEqual(reasons, [], "the old page's blocks are not told");
+});
+
+test("a worker that ran code the author did not publish serves only its page", async () => {
+  runtime.publish("1");
+  runtime.run(request("1"), () => undefined);
+  await settle();
+  await worker().say(READY);
+  await worker().finish("1");
+  assert.equal(runtime.ranReaderCode, false);
+  runtime.run(request("2"), () => undefined); // edited by the reader
+  await settle();
+  await worker().finish("2");
+  assert.equal(runtime.ranReaderCode, true);
+  runtime.newPage();
+  assert.equal(FakeWorker.made.length, 2, "the next page gets a fresh worker");
+  assert.equal(runtime.ranReaderCode, false);
+  await worker().say(READY);
+  void runtime.call("challenge.check_id", { vorgabe: {} as never, kennung: "x" });
+  assert.equal(runtime.ranReaderCode, false, "a call without the reader's code");
+  void runtime.call("challenge.seed", { code: "", vorgabe: {} as never, seed: 1, pruefung: "", urteilen: true });
+  assert.equal(runtime.ranReaderCode, true, "a challenge's node is the reader's code");
+});
+
+test("close() in the worker restarts Python with the reason beendet", async () => {
+  const run = runtime.run(request("import js; js.close()"), () => undefined);
+  await settle();
+  await worker().say(READY);
+  await worker().say({ type: "closed" });
+  assert.deepEqual(await run, { kind: "restarted", reason: "beendet", by: null });
+  assert.deepEqual(reasons, ["beendet"]);
+  assert.equal(FakeWorker.made.length, 2);
 });
 
 test("a failed start says why and what the reader can do", () => {

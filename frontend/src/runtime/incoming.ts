@@ -67,6 +67,8 @@ export function checkMessage(data: unknown): FromWorker | null {
       return (data["id"] === null || isId(data["id"])) && isText(data["message"]) ? message : null;
     case "dead":
       return isText(data["message"]) ? message : null;
+    case "closed":
+      return { type: "closed" };
     default:
       return null;
   }

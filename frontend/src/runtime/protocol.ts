@@ -33,4 +33,6 @@ export type FromWorker =
   | { type: "value"; id: number; value: unknown }
   | { type: "failed"; id: number | null; message: string }
   /** Python died under a run (os._exit, a stack overflow, …): the page starts a new worker. */
-  | { type: "dead"; message: string };
+  | { type: "dead"; message: string }
+  /** The reader's code called `close()` (worker/sandbox.ts): the page starts a new worker. */
+  | { type: "closed" };

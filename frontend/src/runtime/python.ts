@@ -7,12 +7,14 @@
 import { whenIdle } from "./idle";
 import type { CallName, Calls } from "../generated/contract";
 import { checkMessage } from "./incoming";
+import { pythonWorker } from "./sandboxed-worker";
 import type { CellResult, FromWorker, RunRequest, ToWorker } from "./protocol";
 
 export type RuntimeState = "idle" | "loading" | "ready" | "broken";
 
-/** Why Python was restarted: a block's `Stopp`, the page's button, or Python died. */
-export type RestartReason = "stopp" | "neustart" | "absturz";
+/** Why Python was restarted: a block's `Stopp`, the page's button, Python died, or the
+ * reader's code ended its worker (`close()`, worker/sandbox.ts). */
+export type RestartReason = "stopp" | "neustart" | "absturz" | "beendet";
 
 /**
  * Why a run or call gave no result. Every caller tells the reader in its own words
@@ -105,6 +107,9 @@ interface Pending {
   settle: (outcome: Settled<never>) => void;
 }
 
+/** Calls that run code the reader wrote (a code task's answer, a challenge's node, the workbench). */
+const READER_CODE_CALLS = new Set<CallName>(["exercise.check_code", "challenge.seed", "challenge.replay", "workbench.seed"]);
+
 /** Python's start ended by `stop()` or `cancelQueued()`, not by a failure of its own. */
 class StartEnded extends Error {}
 
@@ -166,6 +171,10 @@ export class PythonRuntime {
   private readonly restartListeners = new Set<RestartListener>();
   /** Finished runs whose background tasks may still write (their cell's `onChunk`). */
   private readonly finished = new Map<number, Pending["onChunk"]>();
+  /** What the author published (`publish`): code the worker may run and still serve other pages. */
+  private readonly published = new Set<string>();
+  /** The current worker was given code that is not the author's (`ranReaderCode`). */
+  private readerCode = false;
 
   constructor(private readonly workerUrl: URL) {}
 
@@ -185,7 +194,7 @@ export class PythonRuntime {
   start(): Promise<void> {
     if (this.ready) return this.ready;
     const early = adoptEarlyWorker();
-    const worker = early?.worker ?? new Worker(this.workerUrl, { type: "module", name: "python" });
+    const worker = early?.worker ?? pythonWorker(this.workerUrl);
     this.worker = worker;
     this.progress = null;
     this.startFailure = null;
@@ -209,6 +218,8 @@ export class PythonRuntime {
           reject(new Error(message.message));
         } else if (message.type === "dead") {
           this.died(worker, message.message);
+        } else if (message.type === "closed") {
+          this.died(worker, "close()", "beendet");
         } else if (message.type === "progress") {
           this.progress = { phase: message.phase, loaded: message.loaded, total: message.total };
           for (const listener of this.listeners) listener();
@@ -264,9 +275,28 @@ export class PythonRuntime {
     await this.queue;
   }
 
+  /**
+   * Code the author published on this site (a cell's, as the page shows it): running it
+   * keeps the worker fit to serve the next page (`newPage`).
+   */
+  publish(code: string): void {
+    this.published.add(code);
+  }
+
+  /**
+   * Has the current worker been given code that is not the author's (an edited cell, a
+   * code task's or a challenge's answer, the workbench)? Such code can wrap the worker's
+   * own message handling and read or answer what a later page sends (issue 49), or change
+   * the judging: the worker serves only the page it ran on (`newPage` replaces it).
+   */
+  get ranReaderCode(): boolean {
+    return this.readerCode;
+  }
+
   /** Run code; requests run one after another in the order they were made. Resolves
    * with the result or with why there is none (never rejects). */
   async run(request: RunRequest, onChunk: Pending["onChunk"]): Promise<RunOutcome> {
+    if (!this.published.has(request.code)) this.readerCode = true;
     const outcome = await this.enqueue<CellResult>((id) => ({ type: "run", id, ...request }), onChunk);
     return outcome.kind === "done" ? { kind: "done", result: outcome.value } : outcome;
   }
@@ -275,6 +305,7 @@ export class PythonRuntime {
    * `lessonkit.bridge.CALLS` declares them for `name` (frontend/src/generated/contract.ts).
    * Rejects with `Interrupted` when there is no result. */
   async call<N extends CallName>(name: N, args: Calls[N]["args"]): Promise<Calls[N]["result"]> {
+    if (READER_CODE_CALLS.has(name)) this.readerCode = true;
     const outcome = await this.enqueue<Calls[N]["result"]>((id) => ({ type: "call", id, name, args }) as ToWorker, () => undefined);
     if (outcome.kind !== "done") throw new Interrupted(outcome);
     return outcome.value;
@@ -357,12 +388,14 @@ export class PythonRuntime {
   /**
    * Instant navigation showed another page: give it fresh namespaces and consoles
    * but keep Python. If the old page left something running (an endless loop,
-   * a long cell), restart instead, so the new page does not wait for it.
+   * a long cell), restart instead, so the new page does not wait for it; likewise when
+   * the worker ran the reader's own code (`ranReaderCode`): that code may still listen
+   * in it, so the next page gets a fresh one.
    */
   newPage(): void {
     this.restartListeners.clear(); // the old page's blocks are gone
     this.finished.clear();
-    if (this.inFlight > 0) this.restart("neustart");
+    if (this.inFlight > 0 || this.readerCode) this.restart("neustart");
     else this.resetNamespaces();
   }
 
@@ -390,6 +423,7 @@ export class PythonRuntime {
     this.lastRestart = ended;
     this.worker?.terminate();
     this.worker = null;
+    this.readerCode = false;
     this.ready = null;
     this.abandonStart?.(new StartEnded()); // no effect once that start has finished
     this.abandonStart = null;
@@ -403,11 +437,11 @@ export class PythonRuntime {
     this.setState("idle");
   }
 
-  /** Python died in `worker` (the current one): start again and say so. */
-  private died(worker: Worker, message: string): void {
+  /** Python died (or was ended) in `worker` (the current one): start again and say so. */
+  private died(worker: Worker, message: string, reason: RestartReason = "absturz"): void {
     if (worker !== this.worker) return;
     console.warn("lessonkit: Python ist abgestürzt und startet neu.", message);
-    this.restart("absturz");
+    this.restart(reason);
   }
 
   private send(message: ToWorker): void {
@@ -415,7 +449,7 @@ export class PythonRuntime {
   }
 
   private dispatch(message: FromWorker): void {
-    if (message.type === "ready" || message.type === "dead" || message.type === "progress") return;
+    if (message.type === "ready" || message.type === "dead" || message.type === "closed" || message.type === "progress") return;
     if (message.type === "chunk" && message.id !== null && !this.pending.has(message.id)) {
       // A background task of a finished run writes: into the cell that started it.
       this.finished.get(message.id)?.(message.stream, message.text);

@@ -24,7 +24,8 @@ export class Meter {
     const original = scope.fetch.bind(scope);
     scope.fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
       const url = input instanceof Request ? input.url : String(input);
-      const name = new URL(url, location.href).pathname;
+      // Against this script, not `location`: the worker's address is a blob (runtime/sandboxed-worker.ts).
+      const name = new URL(url, import.meta.url).pathname;
       if (name.endsWith(".json")) return original(input, init);
       // Counted from the request on: Python "startet" only once every download has ended.
       this.update(name, 0, 0, false);

@@ -11,6 +11,7 @@ import type { PyodideInterface } from "pyodide";
 import type { PyProxy } from "pyodide/ffi";
 import type { CellResult, FromWorker, ToWorker } from "../runtime/protocol";
 import { installPackages } from "../../../lessonkit/node/packages.mjs";
+import { referToScript } from "./referrer";
 import { sealWorkerScope } from "./sandbox";
 import { Meter } from "./meter";
 import { fetchSnapshot } from "./snapshot";
@@ -112,6 +113,9 @@ let readyNow: () => void = () => undefined;
 const pythonReady = new Promise<void>((resolve) => {
   readyNow = () => setTimeout(resolve, KEEP_AFTER_MS);
 });
+
+// Made from a blob (runtime/sandboxed-worker.ts): requests name this script, with its `?v=`.
+referToScript(self, import.meta.url);
 
 /** The reader sees the runtime's bytes arrive (page: "Python wird geladen … x von y MB"). */
 const meter = new Meter(post);

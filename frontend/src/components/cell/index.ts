@@ -26,6 +26,8 @@ const RESTARTED: Record<RestartReason, string> = {
   absturz:
     "Python ist bei diesem Lauf abgestürzt (zum Beispiel durch os._exit() oder eine sehr tiefe " +
     "Rekursion) und wurde neu gestartet.",
+  beendet:
+    "Dieser Lauf hat Python beendet (close() des Workers); Python wurde neu gestartet.",
 };
 
 /** One mounted cell: its code (an editor once near the viewport), its run panel, its draft. */
@@ -49,6 +51,7 @@ export class Cell implements OrderedCell {
   ) {
     this.outputElement = root.querySelector<HTMLOutputElement>("output.lk-output")!;
     this.buildOutput = [...this.outputElement.childNodes];
+    runtime.publish(this.data.code); // the author's code: running it keeps Python for the next page
     this.drafts = new DraftStore(location.pathname, index, this.data.code);
     this.code = this.drafts.load() ?? this.data.code;
 
@@ -165,7 +168,8 @@ export class Cell implements OrderedCell {
     } else if (interrupted && !this.data.hidden) {
       this.panel.output.clear();
       this.panel.output.showNotice(`${RESTARTED[reason]} ${next}`, "warning");
-      this.setState(reason === "absturz" && state === "running" ? "error" : "stopped", reason === "absturz" ? "Abgestürzt" : "Gestoppt");
+      const crashed = reason === "absturz" || reason === "beendet";
+      this.setState(crashed && state === "running" ? "error" : "stopped", crashed ? "Abgestürzt" : "Gestoppt");
     } else if (state !== "idle") {
       this.setState("idle", "Python neu gestartet");
     }

@@ -278,10 +278,18 @@ function failure(outcome: Interruption, stoppedHere: boolean, again = "prüf noc
         : "Python wurde neu gestartet, bevor das fertig war. Bitte noch einmal.";
     }
     case "failed":
-      return unfinishedText("das", outcome.message);
+      return judgingChanged(outcome.message) ?? unfinishedText("das", outcome.message);
     case "unavailable":
       return unavailableText(outcome.message);
   }
+}
+
+/**
+ * Python refused a verdict because code changed its judging (lessonkit/integrity.py,
+ * `JudgingChanged`): its German message alone, without Python's traceback; else null.
+ */
+export function judgingChanged(message: string): string | null {
+  return /JudgingChanged: ([^\n]+)/.exec(message)?.[1] ?? null;
 }
 
 /** An exercise's words for a run of code without a verdict that did not finish. */

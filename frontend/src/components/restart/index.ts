@@ -11,6 +11,7 @@ const SAID: Record<RestartReason, string> = {
   stopp: "Python wurde neu gestartet (Stopp).",
   neustart: "Python wurde neu gestartet.",
   absturz: "Python war abgestürzt und wurde neu gestartet.",
+  beendet: "Code hat Python beendet (close()); Python wurde neu gestartet.",
 };
 
 /** Put the bar under the page's heading (once per page). */
