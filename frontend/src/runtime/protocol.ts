@@ -29,6 +29,9 @@ export type FromWorker =
   /** Python's start: bytes of the runtime files received so far, then "start". */
   | { type: "progress"; phase: "download" | "start"; loaded: number; total: number }
   | { type: "chunk"; id: number; stream: string; text: string }
+  /** One batch of a run's output, its stretches of stdout and stderr in order (the kernel's
+   * `on_parts`): one message however often the output switches streams. */
+  | { type: "chunks"; id: number; parts: [string, string][] }
   | { type: "result"; id: number; result: CellResult }
   | { type: "value"; id: number; value: unknown }
   | { type: "failed"; id: number | null; message: string }

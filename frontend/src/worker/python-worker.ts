@@ -258,10 +258,14 @@ async function handle(message: ToWorker): Promise<void> {
     return;
   }
   const { id } = message;
-  const onChunk = (stream: string, text: string): void => post({ type: "chunk", id, stream, text });
+  // One message per batch of output (lessonkit.kernel `on_parts`), not one per stretch.
+  const onParts = (parts: PyProxy): void => {
+    post({ type: "chunks", id, parts: parts.toJs() as [string, string][] });
+  };
   let result: PyProxy | undefined;
   try {
-    result = (await py.kernel.run(message.session, message.code, message.label, onChunk)) as PyProxy;
+    const run = py.kernel.run as PyProxy & { callKwargs: (...args: unknown[]) => Promise<unknown> };
+    result = (await run.callKwargs(message.session, message.code, message.label, { on_parts: onParts })) as PyProxy;
     // JSON keeps Python's None as null (toJs would turn it into undefined).
     post({ type: "result", id, result: JSON.parse(result.to_json() as string) as CellResult });
   } catch (error) {

@@ -10,7 +10,7 @@
  * they follow; when the reader's change makes one fail, the page says so kindly
  * and the next cell still runs (later cells need nothing from a check).
  */
-import type { PythonRuntime, RestartReason } from "../../runtime/python";
+import { FLOOD_TEXT, type PythonRuntime, type RestartReason } from "../../runtime/python";
 import { getBlocks } from "../blocks";
 import { button } from "../controls";
 import { storageWarning } from "../notice";
@@ -26,6 +26,7 @@ const RESTARTED: Record<RestartReason, string> = {
   absturz:
     "Python ist bei diesem Lauf abgestürzt (zum Beispiel durch os._exit() oder eine sehr tiefe " +
     "Rekursion) und wurde neu gestartet.",
+  flut: FLOOD_TEXT,
 };
 
 /** One mounted cell: its code (an editor once near the viewport), its run panel, its draft. */
@@ -165,7 +166,8 @@ export class Cell implements OrderedCell {
     } else if (interrupted && !this.data.hidden) {
       this.panel.output.clear();
       this.panel.output.showNotice(`${RESTARTED[reason]} ${next}`, "warning");
-      this.setState(reason === "absturz" && state === "running" ? "error" : "stopped", reason === "absturz" ? "Abgestürzt" : "Gestoppt");
+      const crashed = reason === "absturz" || reason === "flut";
+      this.setState(crashed && state === "running" ? "error" : "stopped", reason === "flut" ? "Beendet: Nachrichtenflut" : crashed ? "Abgestürzt" : "Gestoppt");
     } else if (state !== "idle") {
       this.setState("idle", "Python neu gestartet");
     }

@@ -11,6 +11,7 @@ const SAID: Record<RestartReason, string> = {
   stopp: "Python wurde neu gestartet (Stopp).",
   neustart: "Python wurde neu gestartet.",
   absturz: "Python war abgestürzt und wurde neu gestartet.",
+  flut: "Python hat die Seite mit Nachrichten überflutet und wurde neu gestartet.",
 };
 
 /** Put the bar under the page's heading (once per page). */
