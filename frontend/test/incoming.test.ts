@@ -14,6 +14,7 @@ test("the protocol's messages pass as they are", () => {
     { type: "value", id: 4, value: { ok: true } },
     { type: "failed", id: null, message: "kaputt" },
     { type: "dead", message: "weg" },
+    { type: "exhausted" },
   ]) {
     assert.deepEqual(checkMessage(message), message);
   }

@@ -192,6 +192,16 @@ test("a flood of messages from the worker ends it: a restart with the reason flu
   assert.deepEqual(chunks, []);
 });
 
+test("Python whose memory is used up is started again with the reason speicher", async () => {
+  const run = runtime.run(request("print(1)"), () => undefined);
+  await settle();
+  await worker().say(READY);
+  await worker().say({ type: "exhausted" });
+  assert.deepEqual(await run, { kind: "restarted", reason: "speicher", by: null });
+  assert.deepEqual(reasons, ["speicher"]);
+  assert.equal(FakeWorker.made.length, 2);
+});
+
 test("a new page resets the namespaces, or restarts when the old page left a run", async () => {
   runtime.run(request("1"), () => undefined);
   await settle();

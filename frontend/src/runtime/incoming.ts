@@ -82,6 +82,8 @@ export function checkMessage(data: unknown): FromWorker | null {
       return (data["id"] === null || isId(data["id"])) && isText(data["message"]) ? message : null;
     case "dead":
       return isText(data["message"]) ? message : null;
+    case "exhausted":
+      return { type: "exhausted" };
     default:
       return null;
   }

@@ -36,4 +36,6 @@ export type FromWorker =
   | { type: "value"; id: number; value: unknown }
   | { type: "failed"; id: number | null; message: string }
   /** Python died under a run (os._exit, a stack overflow, …): the page starts a new worker. */
-  | { type: "dead"; message: string };
+  | { type: "dead"; message: string }
+  /** Python's memory is used up (the reader's code keeps it): the page starts a new worker. */
+  | { type: "exhausted" };

@@ -12,9 +12,14 @@ import type { CellResult, FromWorker, RunRequest, ToWorker } from "./protocol";
 
 export type RuntimeState = "idle" | "loading" | "ready" | "broken";
 
-/** Why Python was restarted: a block's `Stopp`, the page's button, Python died, or the
- * reader's code flooded the page with messages (./flood.ts). */
-export type RestartReason = "stopp" | "neustart" | "absturz" | "flut";
+/** Why Python was restarted: a block's `Stopp`, the page's button, Python died, the
+ * reader's code flooded the page with messages (./flood.ts) or used up Python's memory. */
+export type RestartReason = "stopp" | "neustart" | "absturz" | "flut" | "speicher";
+
+/** Python's memory was used up, in the reader's words (the restart's notes add what follows). */
+export const MEMORY_TEXT =
+  "Python hatte keinen freien Speicher mehr (MemoryError: Der Code hat so viel behalten, wie der " +
+  "Browser Python gibt) und wurde neu gestartet, damit es wieder antwortet.";
 
 /** What a flood of messages is, in the reader's words (the restart's notes add what follows). */
 export const FLOOD_TEXT =
@@ -217,6 +222,8 @@ export class PythonRuntime {
           reject(new Error(message.message));
         } else if (message.type === "dead") {
           this.died(worker, message.message);
+        } else if (message.type === "exhausted") {
+          if (worker === this.worker) this.restart("speicher");
         } else if (message.type === "progress") {
           this.progress = { phase: message.phase, loaded: message.loaded, total: message.total };
           for (const listener of this.listeners) listener();
@@ -432,7 +439,7 @@ export class PythonRuntime {
   }
 
   private dispatch(message: FromWorker): void {
-    if (message.type === "ready" || message.type === "dead" || message.type === "progress") return;
+    if (message.type === "ready" || message.type === "dead" || message.type === "progress" || message.type === "exhausted") return;
     if (message.type === "chunk" || message.type === "chunks") {
       // Output of its run, or of a background task of a finished run: into the cell that started it.
       const onChunk = this.pending.get(message.id)?.onChunk ?? this.finished.get(message.id);

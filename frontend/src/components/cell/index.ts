@@ -10,7 +10,7 @@
  * they follow; when the reader's change makes one fail, the page says so kindly
  * and the next cell still runs (later cells need nothing from a check).
  */
-import { FLOOD_TEXT, type PythonRuntime, type RestartReason } from "../../runtime/python";
+import { FLOOD_TEXT, MEMORY_TEXT, type PythonRuntime, type RestartReason } from "../../runtime/python";
 import { getBlocks } from "../blocks";
 import { button } from "../controls";
 import { storageWarning } from "../notice";
@@ -27,6 +27,14 @@ const RESTARTED: Record<RestartReason, string> = {
     "Python ist bei diesem Lauf abgestürzt (zum Beispiel durch os._exit() oder eine sehr tiefe " +
     "Rekursion) und wurde neu gestartet.",
   flut: FLOOD_TEXT,
+  speicher: MEMORY_TEXT,
+};
+
+/** The status of a cell whose run Python ended on its own (the reader stopped nothing). */
+const CRASHED: Partial<Record<RestartReason, string>> = {
+  absturz: "Abgestürzt",
+  flut: "Beendet: Nachrichtenflut",
+  speicher: "Speicher voll",
 };
 
 /** One mounted cell: its code (an editor once near the viewport), its run panel, its draft. */
@@ -166,8 +174,8 @@ export class Cell implements OrderedCell {
     } else if (interrupted && !this.data.hidden) {
       this.panel.output.clear();
       this.panel.output.showNotice(`${RESTARTED[reason]} ${next}`, "warning");
-      const crashed = reason === "absturz" || reason === "flut";
-      this.setState(crashed && state === "running" ? "error" : "stopped", reason === "flut" ? "Beendet: Nachrichtenflut" : crashed ? "Abgestürzt" : "Gestoppt");
+      const crashed = CRASHED[reason];
+      this.setState(crashed && state === "running" ? "error" : "stopped", crashed ?? "Gestoppt");
     } else if (state !== "idle") {
       this.setState("idle", "Python neu gestartet");
     }
