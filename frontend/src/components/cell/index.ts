@@ -85,6 +85,7 @@ export class Cell implements OrderedCell {
     root.querySelector(".lk-cell__code")?.after(bar);
 
     reset.addEventListener("click", () => this.reset());
+    this.followOtherTabs();
     root.dataset["lkMounted"] = "true";
     if (this.code !== this.data.code) {
       // The build's output below belongs to the author's code, not to the restored draft.
@@ -101,6 +102,35 @@ export class Cell implements OrderedCell {
 
   get label(): string {
     return this.data.label;
+  }
+
+  /**
+   * The page open in another tab: what the reader types there into this cell is kept
+   * under the same key, and shows here too (the `storage` event), so neither tab later
+   * overwrites it with an older version it still shows. Said in the cell.
+   */
+  private followOtherTabs(): void {
+    const follow = (event: StorageEvent): void => {
+      if (!this.root.isConnected) {
+        window.removeEventListener("storage", follow); // a page left by instant navigation
+        return;
+      }
+      if (event.key !== this.drafts.key) return;
+      const code = event.newValue ?? this.data.code;
+      if (code === this.currentCode()) return;
+      this.code = code;
+      this.editor?.setCode(code);
+      this.root.querySelector(".lk-cell__tab-note")?.remove();
+      this.panel.output.showNotice(
+        code === this.data.code
+          ? "In einem anderen Tab dieser Seite wurde die Zelle zurückgesetzt: Hier steht jetzt auch der ursprüngliche Code."
+          : "In einem anderen Tab dieser Seite wurde diese Zelle geändert: Hier steht jetzt dieselbe Fassung. Das Ergebnis darunter gehört noch zur vorigen.",
+        "info",
+        "start",
+      );
+      this.outputElement.firstElementChild?.classList.add("lk-cell__tab-note");
+    };
+    window.addEventListener("storage", follow);
   }
 
   get hidden(): boolean {
