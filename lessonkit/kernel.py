@@ -93,6 +93,11 @@ def js_literal_note(js: str) -> str:
 
 #: Receives each captured piece of output as it is written: ("stdout" | "stderr", text).
 ChunkCallback = Callable[[str, str], None]
+#: Receives one batch of output, its stretches in order: [("stdout" | "stderr", text), ...].
+#: The browser's worker posts each batch as one message: output that switches streams
+#: on every write (``print(…); print(…, file=sys.stderr)``) is thousands of stretches
+#: per batch, and one message each kept the page's main thread busy for seconds.
+PartsCallback = Callable[[list[tuple[str, str]]], None]
 
 _CELL_PREFIX = "<lessonkit-cell "
 
@@ -136,21 +141,25 @@ class CellResult:
 class _Output:
     """Output of one run: pieces in order (joined once at the end) and batches for the page."""
 
-    def __init__(self, on_chunk: ChunkCallback | None) -> None:
+    def __init__(
+        self, on_chunk: ChunkCallback | None, on_parts: PartsCallback | None = None
+    ) -> None:
         #: [stream, pieces] with adjacent pieces of one stream together.
         self.pieces: list[tuple[str, list[str]]] = []
         self._on_chunk = on_chunk
+        self._on_parts = on_parts
+        self._streaming = on_chunk is not None or on_parts is not None
         self._pending: list[tuple[str, list[str]]] = []
         self._flushed_at = -FLUSH_SECONDS  # the first write of a run is handed over at once
         self._timer: Any = None
 
     def add(self, stream: str, text: str) -> None:
-        for target in (self.pieces, self._pending) if self._on_chunk else (self.pieces,):
+        for target in (self.pieces, self._pending) if self._streaming else (self.pieces,):
             if target and target[-1][0] == stream:
                 target[-1][1].append(text)
             else:
                 target.append((stream, [text]))
-        if self._on_chunk is None:
+        if not self._streaming:
             return
         if time.monotonic() - self._flushed_at >= FLUSH_SECONDS:
             self.flush()
@@ -166,13 +175,17 @@ class _Output:
         self._timer = loop.call_later(FLUSH_SECONDS, self.flush)
 
     def flush(self) -> None:
-        """Hand what waits to ``on_chunk``, one call per stretch of one stream."""
+        """Hand what waits to ``on_parts`` in one call, or to ``on_chunk``, one call per
+        stretch of one stream."""
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
         pending, self._pending = self._pending, []
         self._flushed_at = time.monotonic()
-        if self._on_chunk is not None:
+        if self._on_parts is not None:
+            if pending:
+                self._on_parts([(stream, "".join(pieces)) for stream, pieces in pending])
+        elif self._on_chunk is not None:
             for stream, pieces in pending:
                 self._on_chunk(stream, "".join(pieces))
 
@@ -502,17 +515,19 @@ async def run_cell_async(
     namespace: dict[str, Any],
     label: str = "Zelle",
     on_chunk: ChunkCallback | None = None,
+    on_parts: PartsCallback | None = None,
 ) -> CellResult:
     """Run ``code`` in ``namespace`` and return what it produced.
 
     ``label`` names the cell in tracebacks ("Zelle 3"). ``on_chunk`` receives
-    output while the cell runs (the browser streams it to the page).
+    output while the cell runs (the browser streams it to the page); ``on_parts``,
+    if given, receives it instead, one batch per call.
     """
     result = CellResult()
     filename = cell_filename(label)
     # Register the source so tracebacks can quote the reader's lines.
     linecache.cache[filename] = (len(code), None, code.splitlines(keepends=True), filename)
-    output = _Output(on_chunk)
+    output = _Output(on_chunk, on_parts)
     budget = _Budget()  # one budget for both streams
     stdout = _Capture("stdout", result, output, budget)
     stderr = _Capture("stderr", result, output, budget)
@@ -607,7 +622,8 @@ class Kernel:
         code: str,
         label: str = "Zelle",
         on_chunk: ChunkCallback | None = None,
+        on_parts: PartsCallback | None = None,
     ) -> CellResult:
         """Run ``code`` in ``session``'s namespace."""
         self.before_run()
-        return await run_cell_async(code, self.namespace(session), label, on_chunk)
+        return await run_cell_async(code, self.namespace(session), label, on_chunk, on_parts)

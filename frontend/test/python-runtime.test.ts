@@ -1,6 +1,7 @@
 import "./fakes";
 import assert from "node:assert/strict";
 import { beforeEach, test } from "node:test";
+import { FLOOD_MESSAGES } from "../src/runtime/flood";
 import type { CellResult, FromWorker, ToWorker } from "../src/runtime/protocol";
 import {
   Interrupted,
@@ -159,6 +160,45 @@ test("Python that dies under a run is started again with the reason absturz", as
   await worker().say({ type: "dead", message: "Python antwortet nicht mehr" });
   assert.deepEqual(await run, { kind: "restarted", reason: "absturz", by: null });
   assert.deepEqual(reasons, ["absturz"]);
+  assert.equal(FakeWorker.made.length, 2);
+});
+
+test("a batch of chunks streams into its run's cell, stretch by stretch", async () => {
+  const chunks: string[] = [];
+  const run = runtime.run(request("print(1)"), (stream, text) => chunks.push(`${stream}:${text}`));
+  await settle();
+  await worker().say(READY);
+  await worker().say({ type: "chunks", id: 1, parts: [["stdout", "a"], ["stderr", "b"], ["stdout", "c"]] });
+  await worker().finish("None");
+  await run;
+  assert.deepEqual(chunks, ["stdout:a", "stderr:b", "stdout:c"]);
+});
+
+test("a flood of messages from the worker ends it: a restart with the reason flut", async (t) => {
+  t.mock.method(console, "warn", () => undefined);
+  const chunks: string[] = [];
+  const run = runtime.run(request("import js\nwhile True: js.postMessage(1)"), (_, text) => chunks.push(text));
+  await settle();
+  await worker().say(READY);
+  const flood = worker();
+  for (let i = 0; i < FLOOD_MESSAGES + 10; i++) flood.onmessage?.({ data: i } as unknown as MessageEvent<FromWorker>);
+  await settle();
+  assert.deepEqual(await run, { kind: "restarted", reason: "flut", by: null });
+  assert.deepEqual(reasons, ["flut"]);
+  assert.ok(flood.terminated);
+  assert.equal(flood.onmessage, null, "what the flood queued is not handled any more");
+  assert.equal(FakeWorker.made.length, 2);
+  await flood.say({ type: "chunk", id: 1, stream: "stdout", text: "zu spät" });
+  assert.deepEqual(chunks, []);
+});
+
+test("Python whose memory is used up is started again with the reason speicher", async () => {
+  const run = runtime.run(request("print(1)"), () => undefined);
+  await settle();
+  await worker().say(READY);
+  await worker().say({ type: "exhausted" });
+  assert.deepEqual(await run, { kind: "restarted", reason: "speicher", by: null });
+  assert.deepEqual(reasons, ["speicher"]);
   assert.equal(FakeWorker.made.length, 2);
 });
 

@@ -231,6 +231,25 @@ def test_many_small_writes_reach_the_page_in_a_few_batches() -> None:
     assert [stream for stream, _ in merged][:4] == ["stdout", "stderr", "stdout", "stderr"]
 
 
+def test_output_that_switches_streams_on_every_write_leaves_in_a_few_batches() -> None:
+    """Each batch is one call of ``on_parts`` (one message to the page), however many
+    stretches of stdout and stderr it holds (issue 49: 200,000 messages held the page)."""
+    batches: list[list[tuple[str, str]]] = []
+    code = "import sys\nfor i in range(300_000):\n    print('a', end='')\n    print('b', end='', file=sys.stderr)"
+    result = run_sync(
+        lambda: run_cell_async(code, {}, "Zelle", on_parts=lambda parts: batches.append(parts))
+    ).to_dict()
+    assert 0 < len(batches) < 200
+    assert sum(len(parts) for parts in batches) > 1000  # stretches: a message each before
+    merged: list[list[str]] = []
+    for stream, text in (part for parts in batches for part in parts):
+        if merged and merged[-1][0] == stream:
+            merged[-1][1] += text
+        else:
+            merged.append([stream, text])
+    assert merged == result["output"]
+
+
 def test_the_first_output_of_a_run_is_handed_over_at_once() -> None:
     seen: list[tuple[str, str]] = []
     code = "import time\nprint('vorher')\ntime.sleep(0.2)\nprint('nachher')"

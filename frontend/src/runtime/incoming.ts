@@ -59,6 +59,21 @@ export function checkMessage(data: unknown): FromWorker | null {
     case "chunk":
       if (!isId(data["id"]) || !STREAMS.has(data["stream"] as string) || !isText(data["text"])) return null;
       return { type: "chunk", id: data["id"], stream: data["stream"] as string, text: data["text"].slice(0, MAX_CHUNK_CHARS) };
+    case "chunks": {
+      const parts = data["parts"];
+      if (!isId(data["id"]) || !Array.isArray(parts) || parts.length > MAX_CHUNK_CHARS) return null;
+      // Every stretch holds at least one character: at most MAX_CHUNK_CHARS of them in all.
+      let left = MAX_CHUNK_CHARS;
+      const kept: [string, string][] = [];
+      for (const part of parts) {
+        if (!Array.isArray(part) || part.length !== 2 || !STREAMS.has(part[0] as string) || !isText(part[1])) return null;
+        if (left <= 0) continue;
+        const text = part[1].slice(0, left);
+        left -= text.length;
+        kept.push([part[0] as string, text]);
+      }
+      return { type: "chunks", id: data["id"], parts: kept };
+    }
     case "result":
       return isId(data["id"]) && isCellResult(data["result"]) ? message : null;
     case "value":
@@ -69,6 +84,8 @@ export function checkMessage(data: unknown): FromWorker | null {
       return isText(data["message"]) ? message : null;
     case "closed":
       return { type: "closed" };
+    case "exhausted":
+      return { type: "exhausted" };
     default:
       return null;
   }

@@ -29,10 +29,15 @@ export type FromWorker =
   /** Python's start: bytes of the runtime files received so far, then "start". */
   | { type: "progress"; phase: "download" | "start"; loaded: number; total: number }
   | { type: "chunk"; id: number; stream: string; text: string }
+  /** One batch of a run's output, its stretches of stdout and stderr in order (the kernel's
+   * `on_parts`): one message however often the output switches streams. */
+  | { type: "chunks"; id: number; parts: [string, string][] }
   | { type: "result"; id: number; result: CellResult }
   | { type: "value"; id: number; value: unknown }
   | { type: "failed"; id: number | null; message: string }
   /** Python died under a run (os._exit, a stack overflow, …): the page starts a new worker. */
   | { type: "dead"; message: string }
   /** The reader's code called `close()` (worker/sandbox.ts): the page starts a new worker. */
-  | { type: "closed" };
+  | { type: "closed" }
+  /** Python's memory is used up (the reader's code keeps it): the page starts a new worker. */
+  | { type: "exhausted" };

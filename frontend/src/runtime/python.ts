@@ -6,15 +6,28 @@
  */
 import { whenIdle } from "./idle";
 import type { CallName, Calls } from "../generated/contract";
+import { FLOOD_MESSAGES, FloodGuard } from "./flood";
 import { checkMessage } from "./incoming";
 import { pythonWorker } from "./sandboxed-worker";
 import type { CellResult, FromWorker, RunRequest, ToWorker } from "./protocol";
 
 export type RuntimeState = "idle" | "loading" | "ready" | "broken";
 
-/** Why Python was restarted: a block's `Stopp`, the page's button, Python died, or the
- * reader's code ended its worker (`close()`, worker/sandbox.ts). */
-export type RestartReason = "stopp" | "neustart" | "absturz" | "beendet";
+/** Why Python was restarted: a block's `Stopp`, the page's button, Python died, the
+ * reader's code ended its worker (`close()`, worker/sandbox.ts), flooded the page with
+ * messages (./flood.ts) or used up Python's memory. */
+export type RestartReason = "stopp" | "neustart" | "absturz" | "beendet" | "flut" | "speicher";
+
+/** Python's memory was used up, in the reader's words (the restart's notes add what follows). */
+export const MEMORY_TEXT =
+  "Python hatte keinen freien Speicher mehr (MemoryError: Der Code hat so viel behalten, wie der " +
+  "Browser Python gibt) und wurde neu gestartet, damit es wieder antwortet.";
+
+/** What a flood of messages is, in the reader's words (the restart's notes add what follows). */
+export const FLOOD_TEXT =
+  `Der Code hat die Seite mit Nachrichten überflutet (mehr als ${FLOOD_MESSAGES.toLocaleString("de-DE")} ` +
+  "in einer Sekunde, zum Beispiel js.postMessage in einer Schleife). Damit die Seite bedienbar bleibt, " +
+  "wurde Python beendet und neu gestartet.";
 
 /**
  * Why a run or call gave no result. Every caller tells the reader in its own words
@@ -199,9 +212,14 @@ export class PythonRuntime {
     this.progress = null;
     this.startFailure = null;
     this.setState("loading");
+    const guard = new FloodGuard();
     this.ready = new Promise<void>((resolve, reject) => {
       this.abandonStart = reject;
       worker.onmessage = (event: MessageEvent<unknown>) => {
+        if (guard.arrived(performance.now())) {
+          this.flooded(worker);
+          return;
+        }
         // The reader's code can post messages too: only the protocol's shapes count.
         const message = checkMessage(event.data);
         if (!message) return;
@@ -220,6 +238,8 @@ export class PythonRuntime {
           this.died(worker, message.message);
         } else if (message.type === "closed") {
           this.died(worker, "close()", "beendet");
+        } else if (message.type === "exhausted") {
+          if (worker === this.worker) this.restart("speicher");
         } else if (message.type === "progress") {
           this.progress = { phase: message.phase, loaded: message.loaded, total: message.total };
           for (const listener of this.listeners) listener();
@@ -444,22 +464,32 @@ export class PythonRuntime {
     this.restart(reason);
   }
 
+  /** The reader's code in `worker` floods the page with messages: end it (what it has
+   * queued for the page is not handled any more) and start again, saying why. */
+  private flooded(worker: Worker): void {
+    worker.onmessage = null;
+    if (worker !== this.worker) return;
+    console.warn("lessonkit: Python überflutet die Seite mit Nachrichten und startet neu.");
+    this.restart("flut");
+  }
+
   private send(message: ToWorker): void {
     this.worker?.postMessage(message);
   }
 
   private dispatch(message: FromWorker): void {
-    if (message.type === "ready" || message.type === "dead" || message.type === "closed" || message.type === "progress") return;
-    if (message.type === "chunk" && message.id !== null && !this.pending.has(message.id)) {
-      // A background task of a finished run writes: into the cell that started it.
-      this.finished.get(message.id)?.(message.stream, message.text);
+    if (message.type === "ready" || message.type === "dead" || message.type === "progress" || message.type === "closed" || message.type === "exhausted") return;
+    if (message.type === "chunk" || message.type === "chunks") {
+      // Output of its run, or of a background task of a finished run: into the cell that started it.
+      const onChunk = this.pending.get(message.id)?.onChunk ?? this.finished.get(message.id);
+      if (!onChunk) return;
+      if (message.type === "chunk") onChunk(message.stream, message.text);
+      else for (const [stream, text] of message.parts) onChunk(stream, text);
       return;
     }
     const pending = message.id === null ? undefined : this.pending.get(message.id);
     if (!pending) return;
-    if (message.type === "chunk") {
-      pending.onChunk(message.stream, message.text);
-    } else if (message.type === "result") {
+    if (message.type === "result") {
       this.pending.delete(message.id);
       this.finished.set(message.id, pending.onChunk);
       pending.settle({ kind: "done", value: message.result as never });

@@ -198,7 +198,24 @@ async function boot(): Promise<Python> {
   sealWorkerScope(); // before any reader code: no caches, storage or nested workers
   post({ type: "ready", seconds: (performance.now() - started) / 1000, stages });
   readyNow();
-  return { kernel, bridge };
+  return { kernel, bridge, exhausted: () => memoryExhausted(pyodide) };
+}
+
+/** What Python must still be able to get for a run (output, a result, a traceback). */
+const SPARE_BYTES = 8 << 20;
+
+/**
+ * Reader code that keeps (nearly) all the memory WebAssembly may have leaves Python
+ * answering every later run and call with a MemoryError (or with text that is not
+ * JSON) until it is restarted: asked after a run or call that failed so, this tells.
+ */
+function memoryExhausted(pyodide: PyodideInterface): boolean {
+  try {
+    pyodide.runPython(`bytearray(${SPARE_BYTES})\nNone`);
+    return false;
+  } catch {
+    return true;
+  }
 }
 
 /**
@@ -247,6 +264,16 @@ interface Python {
   kernel: PyProxy;
   /** lessonkit.bridge: consoles and other calls. */
   bridge: PyProxy;
+  /** Python's memory is used up (see memoryExhausted). */
+  exhausted: () => boolean;
+}
+
+/** A run or call failed, maybe for want of memory: if so, the page restarts Python
+ * (true: it was told, the request needs no answer). */
+function toldExhausted(py: Python): boolean {
+  if (!py.exhausted()) return false;
+  post({ type: "exhausted" });
+  return true;
 }
 
 const python = boot();
@@ -277,19 +304,25 @@ async function handle(message: ToWorker): Promise<void> {
       const value = (await py.bridge.call(message.name, JSON.stringify(message.args))) as string;
       post({ type: "value", id: message.id, value: JSON.parse(value) as unknown });
     } catch (error) {
-      post({ type: "failed", id: message.id, message: String(error) });
+      if (!toldExhausted(py)) post({ type: "failed", id: message.id, message: String(error) });
     }
     return;
   }
   const { id } = message;
-  const onChunk = (stream: string, text: string): void => post({ type: "chunk", id, stream, text });
+  // One message per batch of output (lessonkit.kernel `on_parts`), not one per stretch.
+  const onParts = (parts: PyProxy): void => {
+    post({ type: "chunks", id, parts: parts.toJs() as [string, string][] });
+  };
   let result: PyProxy | undefined;
   try {
-    result = (await py.kernel.run(message.session, message.code, message.label, onChunk)) as PyProxy;
+    const run = py.kernel.run as PyProxy & { callKwargs: (...args: unknown[]) => Promise<unknown> };
+    result = (await run.callKwargs(message.session, message.code, message.label, { on_parts: onParts })) as PyProxy;
     // JSON keeps Python's None as null (toJs would turn it into undefined).
-    post({ type: "result", id, result: JSON.parse(result.to_json() as string) as CellResult });
+    const parsed = JSON.parse(result.to_json() as string) as CellResult;
+    if (parsed.error_type === "MemoryError" && toldExhausted(py)) return;
+    post({ type: "result", id, result: parsed });
   } catch (error) {
-    post({ type: "failed", id, message: String(error) });
+    if (!toldExhausted(py)) post({ type: "failed", id, message: String(error) });
   } finally {
     result?.destroy();
   }

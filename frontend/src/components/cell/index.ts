@@ -10,7 +10,7 @@
  * they follow; when the reader's change makes one fail, the page says so kindly
  * and the next cell still runs (later cells need nothing from a check).
  */
-import type { PythonRuntime, RestartReason } from "../../runtime/python";
+import { FLOOD_TEXT, MEMORY_TEXT, type PythonRuntime, type RestartReason } from "../../runtime/python";
 import { getBlocks } from "../blocks";
 import { button } from "../controls";
 import { storageWarning } from "../notice";
@@ -28,6 +28,16 @@ const RESTARTED: Record<RestartReason, string> = {
     "Rekursion) und wurde neu gestartet.",
   beendet:
     "Dieser Lauf hat Python beendet (close() des Workers); Python wurde neu gestartet.",
+  flut: FLOOD_TEXT,
+  speicher: MEMORY_TEXT,
+};
+
+/** The status of a cell whose run Python ended on its own (the reader stopped nothing). */
+const CRASHED: Partial<Record<RestartReason, string>> = {
+  absturz: "Abgestürzt",
+  beendet: "Beendet",
+  flut: "Beendet: Nachrichtenflut",
+  speicher: "Speicher voll",
 };
 
 /** One mounted cell: its code (an editor once near the viewport), its run panel, its draft. */
@@ -79,6 +89,7 @@ export class Cell implements OrderedCell {
     root.querySelector(".lk-cell__code")?.after(bar);
 
     reset.addEventListener("click", () => this.reset());
+    this.followOtherTabs();
     root.dataset["lkMounted"] = "true";
     if (this.code !== this.data.code) {
       // The build's output below belongs to the author's code, not to the restored draft.
@@ -95,6 +106,35 @@ export class Cell implements OrderedCell {
 
   get label(): string {
     return this.data.label;
+  }
+
+  /**
+   * The page open in another tab: what the reader types there into this cell is kept
+   * under the same key, and shows here too (the `storage` event), so neither tab later
+   * overwrites it with an older version it still shows. Said in the cell.
+   */
+  private followOtherTabs(): void {
+    const follow = (event: StorageEvent): void => {
+      if (!this.root.isConnected) {
+        window.removeEventListener("storage", follow); // a page left by instant navigation
+        return;
+      }
+      if (event.key !== this.drafts.key) return;
+      const code = event.newValue ?? this.data.code;
+      if (code === this.currentCode()) return;
+      this.code = code;
+      this.editor?.setCode(code);
+      this.root.querySelector(".lk-cell__tab-note")?.remove();
+      this.panel.output.showNotice(
+        code === this.data.code
+          ? "In einem anderen Tab dieser Seite wurde die Zelle zurückgesetzt: Hier steht jetzt auch der ursprüngliche Code."
+          : "In einem anderen Tab dieser Seite wurde diese Zelle geändert: Hier steht jetzt dieselbe Fassung. Das Ergebnis darunter gehört noch zur vorigen.",
+        "info",
+        "start",
+      );
+      this.outputElement.firstElementChild?.classList.add("lk-cell__tab-note");
+    };
+    window.addEventListener("storage", follow);
   }
 
   get hidden(): boolean {
@@ -168,8 +208,8 @@ export class Cell implements OrderedCell {
     } else if (interrupted && !this.data.hidden) {
       this.panel.output.clear();
       this.panel.output.showNotice(`${RESTARTED[reason]} ${next}`, "warning");
-      const crashed = reason === "absturz" || reason === "beendet";
-      this.setState(crashed && state === "running" ? "error" : "stopped", crashed ? "Abgestürzt" : "Gestoppt");
+      const crashed = CRASHED[reason];
+      this.setState(crashed && state === "running" ? "error" : "stopped", crashed ?? "Gestoppt");
     } else if (state !== "idle") {
       this.setState("idle", "Python neu gestartet");
     }

@@ -34,7 +34,8 @@ export function hashText(text: string): string {
 }
 
 export class DraftStore {
-  private readonly key: string;
+  /** Where the draft is kept (another tab of the page writes the same key). */
+  readonly key: string;
   /** Where an earlier page script may have put this draft (runtime/storage.ts). */
   private readonly misplaced: string[];
   /** Key prefixes of the pages the cell stood on before (`umgezogen`). */

@@ -26,7 +26,7 @@ import type { Interruption } from "../../runtime/python";
 import { interruption, unavailableText, unfinishedText } from "../../runtime/python";
 import { getBlocks } from "../blocks";
 import { commonPrefix, History } from "./history";
-import { consoleVersion, SavedCommands } from "./saved";
+import { consoleVersion, MAX_SAVED, SavedCommands } from "./saved";
 import { shorten, Transcript } from "./transcript";
 
 let counter = 0;
@@ -67,11 +67,42 @@ class Journal {
   restored: Promise<void> = Promise.resolve();
   /** While they run, what is stored stays whole (a reload meanwhile restores all again). */
   private restoring = false;
+  /** The commands are not kept (too many, or storage refused), and the consoles said so. */
+  private unkept = false;
   /** How often each console's state was reset (`forget`): answers from before are stale. */
   private readonly resets = new Map<string, number>();
 
+  /** Another tab of this page has kept its commands over this tab's, and the consoles said so. */
+  private replacedElsewhere = false;
+
   constructor(private readonly runtime: PythonRuntime) {
     runtime.onRestart(() => void this.replay());
+    const other = (event: StorageEvent): void => {
+      if (this.consoles.length > 0 && !this.consoles[0]!.root.isConnected) {
+        window.removeEventListener("storage", other); // a page left by instant navigation
+        return;
+      }
+      if (event.key === this.saved.key) this.keptElsewhere();
+    };
+    window.addEventListener("storage", other);
+  }
+
+  /**
+   * The page is open in another tab too, and that tab kept its commands (one list per
+   * page): a reload, or a new visit, restores the other tab's. Nothing of this tab's is
+   * lost unsaid: its consoles say so, once, and the next command here keeps this tab's.
+   */
+  private keptElsewhere(): void {
+    if (this.replacedElsewhere) return;
+    this.replacedElsewhere = true;
+    for (const console of this.consoles) {
+      if (!this.commands.some((command) => command.key === console.data.key)) continue;
+      console.note(
+        "Diese Seite ist auch in einem anderen Tab offen, und dort wurden Befehle gemerkt: Ein Neuladen " +
+          "bringt die Befehle des Tabs zurück, in dem du zuletzt einen eingegeben hast. Dein nächster " +
+          "Befehl hier merkt wieder alle Befehle dieses Tabs.",
+      );
+    }
   }
 
   add(console: CommandConsole): void {
@@ -97,10 +128,26 @@ class Journal {
 
   private save(): void {
     const byKey = new Map(this.consoles.map((console) => [console.data.key, console.version]));
-    this.saved.save(
+    const kept = this.saved.save(
       this.commands.map(({ key, line }) => ({ key, version: byKey.get(key) ?? "", line })),
       byKey,
     );
+    if (kept) {
+      this.unkept = false;
+      this.replacedElsewhere = false;
+    } else if (!this.unkept) {
+      // Once, until they are kept again: a reload would otherwise restore nothing unsaid.
+      this.unkept = true;
+      const why =
+        this.commands.length > MAX_SAVED
+          ? `Mehr als ${MAX_SAVED} Befehle auf dieser Seite: Die Seite merkt sich deine Befehle nicht mehr.`
+          : "Deine Befehle können in diesem Browser nicht gespeichert werden (Speicher voll oder gesperrt).";
+      for (const console of this.consoles) {
+        if (this.commands.some((command) => command.key === console.data.key)) {
+          console.note(`${why} Nach dem Neuladen beginnt die Konsole beim Ausgangszustand; bis dahin bleibt alles, wie es ist.`);
+        }
+      }
+    }
   }
 
   /** After a reload: run the commands kept from before, in their order, into their consoles. */

@@ -41,7 +41,8 @@ export const MAX_SAVED = 500;
 type Consoles = Map<string, string>;
 
 export class SavedCommands {
-  private readonly key: string;
+  /** Where the page's commands are kept (another tab of the page writes the same key). */
+  readonly key: string;
   private readonly movedFrom: string[];
   /** Commands of consoles that are not on this page (they may stand on another page now):
    * kept as they are, never replayed here. */

@@ -14,7 +14,7 @@
  * (Ausführen).
  */
 import type { Interruption, PythonRuntime } from "../../runtime/python";
-import { interruption, stoppedBy, unavailableText, unfinishedText } from "../../runtime/python";
+import { FLOOD_TEXT, interruption, MEMORY_TEXT, stoppedBy, unavailableText, unfinishedText } from "../../runtime/python";
 import { type Block, getBlock, getBlocks } from "../blocks";
 import type { CellEditor } from "../cell/editor";
 import type { Prerequisites } from "../cell/order";
@@ -273,6 +273,8 @@ function failure(outcome: Interruption, stoppedHere: boolean, again = "prüf noc
     case "cancelled":
       return "Abgebrochen, bevor Python bereit war. Python lädt weiter; nichts ist verloren.";
     case "restarted": {
+      if (outcome.reason === "flut") return `${FLOOD_TEXT} Bitte noch einmal.`;
+      if (outcome.reason === "speicher") return `${MEMORY_TEXT} Bitte noch einmal.`;
       return stoppedHere
         ? `Gestoppt. Python wurde neu gestartet; ${again}, wenn du so weit bist.`
         : "Python wurde neu gestartet, bevor das fertig war. Bitte noch einmal.";

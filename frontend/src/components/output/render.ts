@@ -175,14 +175,30 @@ function capped(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)}\n… gekürzt: ${text.length.toLocaleString("de-DE")} Zeichen sind zu viele für die Seite.`;
 }
 
-/** Writes output into one `<output>`; streaming first, the final result at the end. */
+/** Spans of alternating stdout and stderr an output draws; later switches join the last one. */
+export const MAX_SPANS = 2_000;
+
+/** Streamed text waiting for the next frame: into a new span of `stream`, or (null) the last. */
+type Pending = { stream: string | null; text: string };
+
+/**
+ * Writes output into one `<output>`; streaming first, the final result at the end.
+ * Streamed text is drawn once per frame, however many pieces arrive meanwhile: a cell
+ * that writes in a tight loop must not keep the page from answering the reader's keys.
+ */
 export class OutputView {
   private text: HTMLPreElement | null = null;
-  /** What `text` shows: [stream, text] per span, as the kernel merges its output. */
+  /** What `text` shows: [stream, text] per stretch, as the kernel merges its output. */
   private shown: Array<[string, string]> = [];
   /** Characters in `text`; at MAX_SHOWN_CHARS further output is left out, once said. */
   private chars = 0;
   private cut = false;
+  /** Spans in `text`; at MAX_SPANS a switch of stream joins the last span, once said. */
+  private spans = 0;
+  /** The note that stdout and stderr are no longer told apart, once it is said. */
+  private mixed: HTMLElement | null = null;
+  private pending: Pending[] = [];
+  private frame: number | null = null;
 
   constructor(private readonly root: HTMLOutputElement) {}
 
@@ -192,6 +208,11 @@ export class OutputView {
     this.shown = [];
     this.chars = 0;
     this.cut = false;
+    this.spans = 0;
+    this.mixed = null;
+    this.pending = [];
+    if (this.frame !== null) cancelAnimationFrame(this.frame);
+    this.frame = null;
   }
 
   /** Append streamed stdout/stderr while the cell runs (streams other than these two
@@ -213,15 +234,53 @@ export class OutputView {
       this.text = element("pre", "lk-output__text");
       this.root.prepend(this.text);
     }
-    const last = this.text.lastElementChild;
     const merged = this.shown[this.shown.length - 1];
-    if (last instanceof HTMLSpanElement && last.className === `lk-${stream}` && merged) {
-      last.append(drawn);
+    if (merged && merged[0] === stream) {
       merged[1] += text;
+      this.pending.push({ stream: null, text: drawn });
     } else {
-      this.text.append(element("span", `lk-${stream}`, drawn));
       this.shown.push([stream, text]);
+      if (this.spans < MAX_SPANS) {
+        this.spans += 1;
+        this.pending.push({ stream, text: drawn });
+      } else {
+        if (!this.mixed) {
+          this.mixed = element(
+            "p",
+            "lk-notice lk-notice--info",
+            `Ausgabe und Fehlerausgabe wechseln mehr als ${MAX_SPANS.toLocaleString("de-DE")}-mal: Was danach kommt, steht ohne ihre Unterscheidung da.`,
+          );
+          this.root.append(this.mixed);
+        }
+        this.pending.push({ stream: null, text: drawn });
+      }
     }
+    this.frame ??= requestAnimationFrame(() => {
+      this.frame = null;
+      this.draw();
+    });
+  }
+
+  /** Draw what streamed in since the last frame: one text per span. */
+  private draw(): void {
+    const text = this.text;
+    if (!text || this.pending.length === 0) return;
+    let span = text.lastElementChild as HTMLElement | null;
+    let buffer = "";
+    const put = (): void => {
+      if (buffer && span) span.append(buffer);
+      buffer = "";
+    };
+    for (const piece of this.pending) {
+      if (piece.stream !== null) {
+        put();
+        span = element("span", `lk-${piece.stream}`, "");
+        text.append(span);
+      }
+      buffer += piece.text;
+    }
+    put();
+    this.pending = [];
   }
 
   /**
@@ -238,11 +297,12 @@ export class OutputView {
         return stream === otherStream && text === otherText;
       });
     if (same) {
-      for (const node of [...this.root.childNodes]) if (node !== this.text) node.remove();
+      for (const node of [...this.root.childNodes]) if (node !== this.text && node !== this.mixed) node.remove();
     } else {
       this.clear();
       for (const [stream, text] of result.output) this.appendChunk(stream, text);
     }
+    this.draw(); // the result shows at once, not a frame later
     if (result.value !== null) this.root.append(element("pre", "lk-output__value", visibleBidi(capped(result.value, MAX_VALUE_CHARS))));
     if (result.svg !== null) {
       const box = element("div", "lk-output__svg");

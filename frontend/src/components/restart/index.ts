@@ -12,6 +12,8 @@ const SAID: Record<RestartReason, string> = {
   neustart: "Python wurde neu gestartet.",
   absturz: "Python war abgestürzt und wurde neu gestartet.",
   beendet: "Code hat Python beendet (close()); Python wurde neu gestartet.",
+  flut: "Python hat die Seite mit Nachrichten überflutet und wurde neu gestartet.",
+  speicher: "Python hatte keinen freien Speicher mehr und wurde neu gestartet.",
 };
 
 /** Put the bar under the page's heading (once per page). */
