@@ -223,7 +223,11 @@ def test_python_drafts_and_progress_across_pages_then_the_search(
         reader.forget_output(1)
         assert reader.run(1) == "done"
         assert reader.output(1)
-        reader.python("import sys; sys.lk_same_python = True")
+        # The test's marker counts as the author's code: the reader's own would give the
+        # next page a fresh Python (tests/browser/test_pasted_code.py).
+        marker = "import sys; sys.lk_same_python = True"
+        reader.session.js("window.lessonkit.runtime.publish(arguments[0])", marker)
+        reader.python(marker)
         reader.session.js("window.sameDocument = true")
 
     with step("drafts in a cell and a code task, a solved prediction"):
