@@ -51,6 +51,8 @@ export class Cell implements OrderedCell {
   private readonly buildOutput: Node[];
   private readonly drafts: DraftStore;
   private code: string;
+  /** The editor takes a text another tab kept (`followOtherTabs`). */
+  private following = false;
 
   constructor(
     readonly root: HTMLElement,
@@ -123,7 +125,12 @@ export class Cell implements OrderedCell {
       const code = event.newValue ?? this.data.code;
       if (code === this.currentCode()) return;
       this.code = code;
-      this.editor?.setCode(code);
+      this.following = true;
+      try {
+        this.editor?.setCode(code);
+      } finally {
+        this.following = false;
+      }
       this.root.querySelector(".lk-cell__tab-note")?.remove();
       this.panel.output.showNotice(
         code === this.data.code
@@ -158,6 +165,9 @@ export class Cell implements OrderedCell {
       onRun: () => void this.page.run(this),
       onChange: (code) => {
         this.code = code;
+        // Taken from another tab: it is kept already, and writing it back could put an
+        // older text over what that tab wrote since.
+        if (this.following) return;
         if (code === this.data.code) this.drafts.clear();
         else if (!this.drafts.save(code)) this.page.warnStorage(this);
       },
