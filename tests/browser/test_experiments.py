@@ -170,9 +170,14 @@ def test_a_background_task_writes_into_its_own_cell_and_ends_with_the_page(
     page.goto(site_url)
     page.evaluate("window.sameDocument = true")
     go(page, "Erste Schritte", 2)
+    # As if an author had published these: a worker that ran the reader's own code
+    # is replaced on the next page (test_pasted_code.py), this one must survive it.
+    waiting = "import asyncio\nawait asyncio.sleep(0.5)\nprint('fertig')"
+    for code in (TICKER, waiting):
+        page.evaluate("(code) => window.lessonkit.runtime.publish(code)", code)
     owner, other = Cell.number(page, 6), Cell.number(page, 5)
     owner.run_code(TICKER, "done")
-    other.run_code("import asyncio\nawait asyncio.sleep(0.5)\nprint('fertig')", "done")
+    other.run_code(waiting, "done")
     expect(other.output).to_have_text("fertig\n")  # no tick of the other cell
     expect(owner.output).to_contain_text("tick\ntick\ntick\n")
     go(page, re.compile("Queues und Idempotenz"), 3)

@@ -5,7 +5,6 @@ Each test works on a record of its own (``JudgingRecord``) and undoes what it re
 
 from __future__ import annotations
 
-import asyncio
 import builtins
 import json
 from collections.abc import Iterator
@@ -17,6 +16,7 @@ import pytest
 import lessonkit.bridge
 import lessonkit.challenges
 import lessonkit.checks
+from lessonkit.execute import run_sync
 from lessonkit.integrity import JudgingChanged, JudgingRecord
 
 
@@ -83,10 +83,12 @@ def test_the_bridge_refuses_a_verdict_from_changed_judging() -> None:
         "code": "x = 1",
         "pruefung": "@pruefe('x')\ndef _():\n    assert x == 2",
     }
-    answer = json.loads(asyncio.run(lessonkit.bridge.call("exercise.check_code", json.dumps(args))))
+    answer = json.loads(
+        run_sync(lambda: lessonkit.bridge.call("exercise.check_code", json.dumps(args)))
+    )
     assert answer["ok"] is False
     with replaced(lessonkit.checks, "run_checks", lambda pruefung, ns: []):
         with pytest.raises(JudgingChanged):
-            asyncio.run(lessonkit.bridge.call("exercise.check_code", json.dumps(args)))
+            run_sync(lambda: lessonkit.bridge.call("exercise.check_code", json.dumps(args)))
     # Calls that judge nothing still answer (a console's command, a reset).
-    assert asyncio.run(lessonkit.bridge.call("page.reset", "{}")) == "null"
+    assert run_sync(lambda: lessonkit.bridge.call("page.reset", "{}")) == "null"
