@@ -487,3 +487,19 @@ def pages_written_in(docs: Path) -> list[str]:
         folder = relative.parent if relative.name == "index" else relative
         found.append("" if folder == Path() else folder.as_posix() + "/")
     return sorted(found)
+
+
+#: Counts the worker's output messages (the page's worker is made with `new Worker`).
+COUNT_OUTPUT_MESSAGES = """
+window.lkOutputMessages = 0;
+const NativeWorker = window.Worker;
+window.Worker = class extends NativeWorker {
+  constructor(...args) {
+    super(...args);
+    this.addEventListener("message", (event) => {
+      const type = event.data && event.data.type;
+      if (type === "chunk" || type === "chunks") window.lkOutputMessages += 1;
+    });
+  }
+};
+"""

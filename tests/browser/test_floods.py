@@ -13,24 +13,9 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.pages import FIRST_STEPS, RUN, Cell
+from tests.browser.pages import COUNT_OUTPUT_MESSAGES, FIRST_STEPS, RUN, Cell
 
 pytestmark = pytest.mark.browser
-
-#: Counts the worker's output messages (the page's worker is made with `new Worker`).
-COUNT_OUTPUT_MESSAGES = """
-window.lkOutputMessages = 0;
-const NativeWorker = window.Worker;
-window.Worker = class extends NativeWorker {
-  constructor(...args) {
-    super(...args);
-    this.addEventListener("message", (event) => {
-      const type = event.data && event.data.type;
-      if (type === "chunk" || type === "chunks") window.lkOutputMessages += 1;
-    });
-  }
-};
-"""
 
 SWITCHING_STREAMS = (
     "import sys\nfor _ in range(150_000):\n    print('a', end='')\n"

@@ -12,24 +12,9 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import RecordingPage
-from tests.browser.pages import FIRST_STEPS, RUN, Cell
+from tests.browser.pages import COUNT_OUTPUT_MESSAGES, FIRST_STEPS, RUN, Cell
 
 pytestmark = pytest.mark.browser
-
-#: Counts the worker's output messages (the page's worker is made with `new Worker`).
-COUNT_CHUNKS = """
-window.lkChunks = 0;
-const NativeWorker = window.Worker;
-window.Worker = class extends NativeWorker {
-  constructor(...args) {
-    super(...args);
-    this.addEventListener("message", (event) => {
-      const type = event.data && event.data.type;
-      if (type === "chunk" || type === "chunks") window.lkChunks += 1;
-    });
-  }
-};
-"""
 
 
 def run_code(page: Page, code: str) -> Cell:
@@ -111,12 +96,12 @@ def test_direction_switching_characters_in_output_are_shown_as_code_points(
 
 
 def test_many_small_prints_reach_the_page_in_a_few_messages(page: Page, site_url: str) -> None:
-    page.add_init_script(COUNT_CHUNKS)
+    page.add_init_script(COUNT_OUTPUT_MESSAGES)
     page.goto(site_url + FIRST_STEPS)
     target = run_code(page, "for _ in range(300_000):\n    print('a', end='')")
     expect(target.text).to_contain_text("Ausgabe gekürzt")
     assert target.text.inner_text().startswith("a" * 1000)
-    assert 0 < page.evaluate("window.lkChunks") < 500  # one per print: 200,000
+    assert 0 < page.evaluate("window.lkOutputMessages") < 500  # one per print: 200,000
 
 
 def test_stopp_ends_a_flood_of_prints(page: Page, site_url: str) -> None:
