@@ -163,6 +163,20 @@ class Console:
         expect(self.entries).to_have_count(before + 1)
         return self.entries.last
 
+    def submit_burst(self, count: int) -> None:
+        """Submit the comments ``# Befehl 0`` … ``# Befehl {count - 1}`` in one task, as
+        quickly as a reader could never type them; returns without waiting for answers."""
+        self.root.evaluate(
+            """(root, count) => {
+                const box = root.querySelector("input");
+                for (let i = 0; i < count; i++) {
+                    box.value = `# Befehl ${i}`;
+                    box.form.requestSubmit();
+                }
+            }""",
+            count,
+        )
+
     def expect_answer(self, line: str, text: str) -> Locator:
         """Type ``line``; its transcript entry contains ``text``. Return the entry."""
         entry = self.command(line)

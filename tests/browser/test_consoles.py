@@ -215,16 +215,7 @@ def test_the_transcript_keeps_its_newest_entries_with_a_note(page: Page, site_ur
     page.goto(site_url + FIRST_STEPS)
     log = Console.first(page)
     log.command("topics")
-    # 400 commands, submitted as quickly as a reader could never type them.
-    log.root.evaluate(
-        """(root) => {
-            const box = root.querySelector("input");
-            for (let i = 0; i < 400; i++) {
-                box.value = `# Befehl ${i}`;
-                box.form.requestSubmit();
-            }
-        }"""
-    )
+    log.submit_burst(400)
     expect(log.entries.last).to_have_text(re.compile(r"^\$ # Befehl 399\s*$"))
     kept = log.log.evaluate("(log) => log.childElementCount")
     assert kept == 301, kept  # 300 entries and the note

@@ -20,16 +20,7 @@ def test_more_commands_than_the_page_keeps_are_said_to_be_not_kept(
     log = Console.first(page)
     log.command("topics")
     assert page.evaluate(KEPT) != []
-    # 500 more, submitted as quickly as a reader could never type them.
-    log.root.evaluate(
-        """(root) => {
-            const box = root.querySelector("input");
-            for (let i = 0; i < 500; i++) {
-                box.value = `# Befehl ${i}`;
-                box.form.requestSubmit();
-            }
-        }"""
-    )
+    log.submit_burst(500)
     note = log.log.locator(".lk-console__note", has_text="Mehr als 500 Befehle")
     expect(note).to_have_count(1)
     expect(note).to_contain_text("Nach dem Neuladen beginnt die Konsole beim Ausgangszustand")
