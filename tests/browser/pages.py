@@ -371,12 +371,14 @@ def run_first_steps_cell_1(page: Page) -> None:
     expect(first.value).to_have_text("3")
 
 
-def use_console(page: Page) -> None:
-    """Type a command into the first log console and check its answer."""
+def use_console(page: Page, offset: int = 1) -> None:
+    """Type a command into the first log console and check its answer: the ``offset``
+    its record gets (2 when the page replays this command kept from an earlier visit
+    first: the reader's command runs after the replay)."""
     log = Console.first(page)
     log.box.fill('produce orders key=order-61 {"order":61,"event":"placed"}')
     log.box.press("Enter")
-    expect(log.entries.last).to_contain_text("Partition 1, Offset 1")
+    expect(log.entries.last).to_contain_text(f"Partition 1, Offset {offset}")
 
 
 def run_cell_live(page: Page, url: str, code: str) -> Cell:
