@@ -16,7 +16,7 @@ Prüfung und Vervollständigung), ``basis`` (``BasisKonsole``: ausführen, vervo
 (JSON, Namen, Tabellen), ``ergebnis`` und ``art`` (``KonsolenArt``, ``arten()``). Jede Konsole
 selbst liegt bei ihrer Simulation: ``pysim/log/konsole.py`` (``LogKonsole``),
 ``pysim/queue/konsole.py`` (``QueueKonsole``), ``pysim/saga/konsole.py`` (``SagaKonsole``).
-Die früheren Namen ``Console``, ``QueueConsole`` und ``SagaConsole`` gelten weiter.
+Der frühere Name ``SagaConsole`` gilt weiter (eine Zelle von Lektion 7 hat ihn importiert).
 """
 
 from __future__ import annotations
@@ -29,9 +29,7 @@ from .ergebnis import ConsoleResult
 
 if TYPE_CHECKING:
     from ..log.konsole import LogKonsole
-    from ..log.konsole import LogKonsole as Console
     from ..queue.konsole import QueueKonsole
-    from ..queue.konsole import QueueKonsole as QueueConsole
     from ..saga.konsole import SagaKonsole
     from ..saga.konsole import SagaKonsole as SagaConsole
 
@@ -41,9 +39,7 @@ _KONSOLEN = {
     "LogKonsole": ("pysim.log.konsole", "LogKonsole"),
     "QueueKonsole": ("pysim.queue.konsole", "QueueKonsole"),
     "SagaKonsole": ("pysim.saga.konsole", "SagaKonsole"),
-    # die früheren Namen
-    "Console": ("pysim.log.konsole", "LogKonsole"),
-    "QueueConsole": ("pysim.queue.konsole", "QueueKonsole"),
+    # the earlier name a published cell imported (lesson 7, c15b1ab to 908f989)
     "SagaConsole": ("pysim.saga.konsole", "SagaKonsole"),
 }
 
@@ -56,12 +52,10 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
-    "Console",
     "ConsoleResult",
     "KonsolenArt",
     "KonsolenOption",
     "LogKonsole",
-    "QueueConsole",
     "QueueKonsole",
     "SagaConsole",
     "SagaKonsole",

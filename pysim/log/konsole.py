@@ -1144,9 +1144,6 @@ def _lesepositionen(g: Gruppe) -> list[str]:
     return zeilen
 
 
-#: Der frühere Name (``from pysim.console import Console``).
-Console = LogKonsole
-
 #: Diese Konsole für ``lessonkit``: der Block ``log-konsole``, ``kind="log"``.
 KONSOLE = KonsolenArt(
     name="log",

@@ -282,9 +282,6 @@ def _dump(q: Queue, einzug: str = "") -> str:
     return "\n".join(zeilen)
 
 
-#: Der frühere Name (``from pysim.console import QueueConsole``).
-QueueConsole = QueueKonsole
-
 #: Diese Konsole für ``lessonkit``: der Block ``queue-konsole``, ``kind="queue"``.
 KONSOLE = KonsolenArt(
     name="queue",

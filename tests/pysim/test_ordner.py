@@ -1,4 +1,5 @@
-"""One folder per simulation (issue 29): the new paths, the old paths as shims, the descriptors."""
+"""One folder per simulation (issue 29): the new paths, the two old paths a published cell
+imported (kept as shims: a reader's draft may still import them), the descriptors."""
 
 from __future__ import annotations
 
@@ -16,21 +17,29 @@ from pysim.console.basis import BasisKonsole
 
 ROOT = Path(__file__).resolve().parents[2]
 
-#: The flat paths before issue 29 -> the module they are now (the same object).
+#: Old paths a published cell imported -> the module they are now (the same object).
+#: ``pysim.log_regeln``: lesson 6 (ereignisstroeme.md) still imports it. ``pysim.console.
+#: saga_console``: lesson 7 imported it from c15b1ab to 908f989 (``git log -G saga_console
+#: -- docs``); a reader's draft of that cell may still. The other ten shims of issue 29 were
+#: never imported by a published cell and are gone (issue 50).
 OLD_PATHS = {
     "pysim.log_regeln": "pysim.log.regeln",
-    "pysim.log_bild": "pysim.log.bild",
-    "pysim.warteschlange": "pysim.queue.modell",
-    "pysim.warteschlange_bild": "pysim.queue.bild",
-    "pysim.saga_bild": "pysim.saga.bild",
-    "pysim.uhren_bild": "pysim.uhren.bild",
-    "pysim.versionen": "pysim.uhren.versionen",
-    "pysim.last_bild": "pysim.last.bild",
-    "pysim.schutzschalter": "pysim.last.schutzschalter",
-    "pysim.console.log_console": "pysim.log.konsole",
-    "pysim.console.queue_console": "pysim.queue.konsole",
     "pysim.console.saga_console": "pysim.saga.konsole",
 }
+
+#: Old paths removed in issue 50: importing one fails.
+REMOVED = (
+    "pysim.log_bild",
+    "pysim.warteschlange",
+    "pysim.warteschlange_bild",
+    "pysim.saga_bild",
+    "pysim.uhren_bild",
+    "pysim.versionen",
+    "pysim.last_bild",
+    "pysim.schutzschalter",
+    "pysim.console.log_console",
+    "pysim.console.queue_console",
+)
 
 #: Where an old path may still be imported: the shims, this test, and one reader-visible
 #: cell (a changed cell starts from the new code, so editing it would hide readers' drafts).
@@ -39,6 +48,12 @@ ALLOWED = {
     "docs/lektionen/ereignisstroeme.md",
     *(f"{old.replace('.', '/')}.py" for old in OLD_PATHS),
 }
+
+
+@pytest.mark.parametrize("old", REMOVED)
+def test_a_removed_old_path_is_gone(old: str) -> None:
+    with pytest.raises(ModuleNotFoundError):
+        importlib.import_module(old)
 
 
 @pytest.mark.parametrize("old", sorted(OLD_PATHS))
@@ -55,12 +70,13 @@ def test_an_old_path_works_in_a_fresh_interpreter_first() -> None:
 
 def test_the_names_lessons_import_keep_working() -> None:
     from pysim import EventStore, FakeNetz, Log, Queue, SagaSim  # noqa: F401
-    from pysim.console import Console, QueueConsole, SagaConsole
+    from pysim.console import SagaConsole
     from pysim.log import regeln
     from pysim.saga import UEBERGAENGE
 
-    assert Console.__name__ == "LogKonsole"
-    assert (QueueConsole.__name__, SagaConsole.__name__) == ("QueueKonsole", "SagaKonsole")
+    assert SagaConsole.__name__ == "SagaKonsole"  # the name lesson 7's cell imported
+    for never_published in ("Console", "QueueConsole"):
+        assert not hasattr(pysim.console, never_published)
     assert regeln.partition_fuer_schluessel("order-61", 3) in range(3)
     assert UEBERGAENGE
 
