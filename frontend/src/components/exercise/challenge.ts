@@ -19,6 +19,7 @@ import { cappedOutcome } from "./capped";
 import { figures } from "./figures";
 import { runDetails } from "./runview";
 import { MORE, moreVerdict, progressText, runSeeds, runs, type SeedsResult, seedRange } from "./seeds";
+import { element } from "../dom";
 
 /** What a challenge needs of the exercise it lives in (./index.ts). */
 export interface ChallengeHost {
@@ -35,13 +36,6 @@ export interface ChallengeHost {
   act(step: () => Promise<void>, again: string, state: "checking" | "running"): Promise<void>;
   /** Removes the last check's verdict: what the page shows next replaces it. */
   clearVerdict(): void;
-}
-
-function element<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, text = ""): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  node.className = className;
-  node.textContent = text;
-  return node;
 }
 
 /** One seed's result: verdict, shrinking, figures, identity and picture. Every text is cut

@@ -3,16 +3,10 @@
 import type { TaskOutcomeData } from "../../generated/contract";
 import { codeParts } from "./attempts";
 import { cut, MAX_MESSAGE_CHARS, MAX_OUTPUT_CHARS, shown } from "./capped";
+import { element } from "../dom";
 
 /** A task checked (`lessonkit.checks.TaskOutcome`, declared in lessonkit/contract.py). */
 export type TaskOutcome = TaskOutcomeData;
-
-function element<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, text = ""): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  node.className = className;
-  node.textContent = text;
-  return node;
-}
 
 /** A note's text with its `code` as <code> (the notes come from lessonkit.checks). */
 function withCode(node: HTMLElement, text: string): HTMLElement {

@@ -20,13 +20,7 @@ import {
   shownCount,
   shownText,
 } from "./runlog";
-
-function element<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, text = ""): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  node.className = className;
-  node.textContent = text;
-  return node;
-}
+import { element } from "../dom";
 
 /** Characters of a body the list shows (pysim cuts bodies at 200 and says so with „…“). */
 const MAX_BODY_CHARS = 400;
@@ -75,7 +69,7 @@ function messageList(outcome: SeedOutcomeData, label: string): HTMLElement | nul
   const details = element("details", "lk-challenge__messages");
   details.append(element("summary", "", messagesSummary(messages.length)));
   const choice = element("label", "lk-challenge__messages-filter", "Nur Nachrichten von und an ");
-  const select = element("select", "");
+  const select = element("select");
   select.append(new Option("alle", ""));
   for (const node of messageNodes(messages)) select.append(new Option(shownText(node, 40), node));
   select.setAttribute("aria-label", `Nachrichten nur von und an: ${label}, Seed ${outcome.seed}`);

@@ -6,13 +6,7 @@
 import DOMPurify from "dompurify";
 import type { CellResult } from "../../runtime/protocol";
 import { visibleBidi } from "../bidi";
-
-function element<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, text?: string): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
+import { element } from "../dom";
 
 /**
  * CSS properties a picture may set in a `style` attribute: how it is painted and how

@@ -33,19 +33,13 @@ import {
   switchWorkload,
   withDraft,
 } from "./form";
+import { element } from "../dom";
 
 /** The choices were refused by Python: nothing ran. */
 class BadChoices extends Error {
   constructor(readonly problems: WorkbenchProblem[]) {
     super("workbench: bad choices");
   }
-}
-
-function element<K extends keyof HTMLElementTagNameMap>(tag: K, className = "", text = ""): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text) node.textContent = text;
-  return node;
 }
 
 let workbenches = 0;
