@@ -9,7 +9,7 @@ site builds it: ``tests/lessonkit/wrong_nodes.page_challenges``) it runs, under 
 ``Vorgabe``, the page's solution, its starting code, its own ``--- fehlversuch`` sections and
 every wrong node of ``tests/lessonkit/wrong_nodes.WRONG_NODES`` that names the stage, over
 seeds 1..N. A seed is what "Prüfen" does for it without shrinking or drawing: ``Vorgabe.laufe``
-and ``lessonkit.challenges.judge`` (a run that hits the event limit fails with its message).
+and ``lessonkit.runtime.challenges.judge`` (a run that hits the event limit fails with its message).
 
 Per stage and node it prints: whether it passes the seeds Prüfen runs (1..``Vorgabe.seeds``),
 the first failing seed in 1..N and how many of N fail (a node stops at its first failing seed
@@ -21,7 +21,7 @@ This is the acceptance harness for the checker and the nemesis of issue 47: it u
 every branch has (the pages, ``Vorgabe``, ``judge``, ``load_node``), so it runs on any of them.
 
 ``--speed`` measures instead what a reader waits for, per stage: "Prüfen" as the page does it
-(one ``challenge.seed`` call through ``lessonkit.bridge.call`` per seed, stopping at the first
+(one ``challenge.seed`` call through ``lessonkit.runtime.bridge.call`` per seed, stopping at the first
 failing seed, which is shrunk and drawn), for the solution and for the starting code, and a
 node that floods. It prints the time to the first seed's result (the page's first "1 von N
 Läufen bestanden" or a verdict) and to the whole verdict, in CPython and, with ``--pyodide``,
@@ -113,8 +113,8 @@ def entries(only: set[str] | None) -> Iterator[tuple[Any, Entry]]:
 
 
 def run_entry(vorgabe: Any, pruefung: str, entry: Entry, seeds: int, all_seeds: bool) -> Result:
-    from lessonkit import challenges
-    from lessonkit.execute import run_sync
+    from lessonkit.build.execute import run_sync
+    from lessonkit.runtime import challenges
     from pysim.cluster import LaufAbgebrochen
 
     result = Result(
@@ -172,7 +172,7 @@ def describe(result: Result, seeds: int) -> str:
 #: ``ALLE``: as the page did before issue 47, every seed (each failing one shrunk and drawn).
 PRUEFEN = """
 import json, time
-from lessonkit import bridge
+from lessonkit.runtime import bridge
 ALLE = {alle}
 
 async def pruefen(code, vorgabe, pruefung):
@@ -207,8 +207,8 @@ ALLE = False
 def latest_failing(challenge: Any) -> tuple[int, str] | None:
     """The page's ``fehlversuch`` of ``challenge`` that fails latest within its seeds (CPython):
     the slowest verdict a wrong node gets on that page."""
-    from lessonkit import challenges
-    from lessonkit.execute import run_sync
+    from lessonkit.build.execute import run_sync
+    from lessonkit.runtime import challenges
     from pysim.cluster import LaufAbgebrochen
 
     latest: tuple[int, str] | None = None
@@ -256,7 +256,7 @@ def speed_cases(only: set[str] | None) -> list[tuple[str, str, dict[str, Any], s
 
 
 def speed_cpython(cases: list[tuple[str, str, dict[str, Any], str]]) -> list[list[Any]]:
-    from lessonkit.execute import run_sync
+    from lessonkit.build.execute import run_sync
 
     namespace: dict[str, Any] = {}
     exec(PRUEFEN.replace("{alle}", str(ALLE)), namespace)

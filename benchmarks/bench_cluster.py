@@ -6,7 +6,7 @@
    Wiederholungen (besteht): Lauf plus Prüfung. Ziel: höchstens 1 s in CPython.
 2. Derselbe Lauf mit dem Knoten ohne Wiederholungen (scheitert): Lauf, Prüfung und Verkleinern
    bis zum kleinsten scheiternden Lauf, wie „Prüfen“ es je Seed tut.
-3. Eine ganze Herausforderung mit 5 Seeds (lessonkit.challenges), bestanden und nicht bestanden.
+3. Eine ganze Herausforderung mit 5 Seeds (lessonkit.runtime.challenges), bestanden und nicht bestanden.
 4. Mit ``--pyodide``: 1 und 2 in Pyodide unter Node.js (die Pakete und der Snapshot der Seite),
    als Verhältnis zu CPython.
 5. Was die Grenze für Handler kostet, die nicht enden (``pysim.cluster.grenze``): Lauf 1 mit
@@ -24,8 +24,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from lessonkit import challenges
-from lessonkit.execute import run_sync
+from lessonkit.build.execute import run_sync
+from lessonkit.runtime import challenges
 from pysim.cluster import Broadcast, lauf
 from pysim.cluster.lauf import verkleinere
 from tests.lessonkit.test_challenges import LOESUNG, START

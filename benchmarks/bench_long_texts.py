@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/bench_long_texts.py [--runs 5]
     .venv/bin/python benchmarks/bench_long_texts.py --root /tmp/before   # another checkout
 
-Runs ``lessonkit.challenges.seed_outcome`` for seed 1 of the echo stage (``Vorgabe("echo")``:
+Runs ``lessonkit.runtime.challenges.seed_outcome`` for seed 1 of the echo stage (``Vorgabe("echo")``:
 the run, the verdict, shrinking the failing run and its picture, as "Prüfen" does for the first
 failing seed) with two nodes: one whose handler raises ``ValueError("x" * 5_000_000)``, one
 that answers every echo with 2 MB of other text. Prints per node the median and the maximum
@@ -46,7 +46,7 @@ def main() -> None:
     args = parser.parse_args()
     sys.path.insert(0, str(args.root.resolve()))
 
-    from lessonkit.challenges import Vorgabe, load_node, seed_outcome
+    from lessonkit.runtime.challenges import Vorgabe, load_node, seed_outcome
 
     print(f"pysim and lessonkit from {args.root}, {args.runs} runs each (seed 1, echo)")
     for name, code in NODES.items():

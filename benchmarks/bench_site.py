@@ -372,7 +372,7 @@ def console_build_seconds(site: Path) -> tuple[int, float]:
     """How long the build spends on the site's consoles: (count, seconds)."""
     from bs4 import BeautifulSoup
 
-    from lessonkit.consoles import ConsoleSessions
+    from lessonkit.runtime.consoles import ConsoleSessions
 
     setups = []
     for path in site.rglob("*.html"):

@@ -18,7 +18,7 @@ const generated = join(docs, "assets/generated");
 
 // The deployment's version is baked into the page script and the Python worker, so each
 // can tell whether it belongs to the page that loaded it (the page's
-// `<meta name="lessonkit-version">`, lessonkit/csp.py). The version hashes the bundles
+// `<meta name="lessonkit-version">`, lessonkit/build/csp.py). The version hashes the bundles
 // themselves, so they are built with a placeholder of the version's length (source maps
 // stay right), the version is computed over that output, then written over the placeholder.
 const VERSION_PLACEHOLDER = "lk0version0here0";
@@ -105,7 +105,7 @@ for (const path of [...contents.keys()].sort()) {
   if (!path.endsWith(".map")) version.update(`${path}\0`).update(read(path));
 }
 // The course's stylesheet belongs to the runtime too: the page script reads the version
-// lessonkit/csp.py stamps into it, and a new stylesheet is a new deployment of the shell.
+// lessonkit/build/csp.py stamps into it, and a new stylesheet is a new deployment of the shell.
 const stylesheet = join(docs, "assets/lessonkit.css");
 if (existsSync(stylesheet)) version.update("assets/lessonkit.css\0").update(readFileSync(stylesheet));
 const versionHex = version.digest("hex").slice(0, 16);
@@ -131,7 +131,7 @@ const offline = {
       .map((path) => [path, createHash("sha256").update(read(path)).digest("hex")]),
   ),
 };
-// For the build's last step (lessonkit/csp.py), which stamps every page with the
+// For the build's last step (lessonkit/build/csp.py), which stamps every page with the
 // version it belongs to; not part of the version itself, and never requested by pages.
 const offlineJson = { path: join(docs, OFFLINE_JSON), contents: Buffer.from(JSON.stringify(offline) + "\n") };
 

@@ -212,7 +212,7 @@ def begrenzter_repr(wert: object, zeichen: int) -> tuple[str, bool]:
     """``repr(wert)``, höchstens ``zeichen`` Zeichen, und ob gekürzt wurde. Texte und
     eingebaute Behälter werden Stück für Stück geschrieben und nur so weit, wie sie gezeigt
     werden; solange er passt, ist der Text genau ``repr(wert)``. Wirft nie (``_einzeln``).
-    Auch der Kern der Zellen nimmt ihn (``lessonkit.kernel.bounded_repr``)."""
+    Auch der Kern der Zellen nimmt ihn (``lessonkit.runtime.kernel.bounded_repr``)."""
     text = _Text(zeichen)
     try:
         _schreibe(wert, text, set())

@@ -25,11 +25,11 @@ from typing import Any
 
 from bs4 import BeautifulSoup, Tag
 
-from lessonkit.checks import TaskOutcome, check_code, check_console, predict
-from lessonkit.consoles import ConsoleSessions
-from lessonkit.execute import run_sync
-from lessonkit.kernel import CellResult, Kernel
-from lessonkit.render import render_console_entry, render_output
+from lessonkit.build.execute import run_sync
+from lessonkit.build.render import render_console_entry, render_output
+from lessonkit.runtime.checks import TaskOutcome, check_code, check_console, predict
+from lessonkit.runtime.consoles import ConsoleSessions
+from lessonkit.runtime.kernel import CellResult, Kernel
 from pysim.console import ConsoleResult
 
 
@@ -119,7 +119,7 @@ class Lesson:
         return _the_one(self.soup.select(f"#{exercise_id}"), exercise_id)
 
     def exercise_data(self, exercise_id: str) -> dict[str, Any]:
-        """What the build gave the exercise's script (``lessonkit.contract``)."""
+        """What the build gave the exercise's script (``lessonkit.build.contract``)."""
         return _json(self.exercise(exercise_id), ".lk-exercise__data")
 
 
@@ -160,7 +160,7 @@ class Reader:
         self.kernel = Kernel()
         self.ran: set[int] = set()
         # The page's Python is one interpreter with one event loop, and so is the build's
-        # run of a page (lessonkit.execute): every run here goes to one loop in one thread
+        # run of a page (lessonkit.build.execute): every run here goes to one loop in one thread
         # of its own (sqlite3 objects stay in the thread that made them; the test's own
         # thread may hold Playwright's loop).
         self._thread = ThreadPoolExecutor(max_workers=1)
@@ -249,7 +249,7 @@ class Answer:
 
 class LiveConsole:
     """A console of a page as the page's Python holds it after its setup; typed commands
-    change it as in the browser (``lessonkit.bridge``'s ``console.run``)."""
+    change it as in the browser (``lessonkit.runtime.bridge``'s ``console.run``)."""
 
     def __init__(self, data: dict[str, Any]) -> None:
         self.data = data

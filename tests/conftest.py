@@ -65,7 +65,8 @@ def small_site(tmp_path: Path, pages: dict[str, str]) -> Path:
     text = text.replace("docs_dir: docs", f"docs_dir: {docs}")
     text = text.replace("custom_dir: overrides", f"custom_dir: {ROOT / 'overrides'}")
     text = text.replace(
-        "  - lessonkit/mkdocs_hooks.py", f"  - {ROOT / 'lessonkit' / 'mkdocs_hooks.py'}"
+        "  - lessonkit/build/mkdocs_hooks.py",
+        f"  - {ROOT / 'lessonkit' / 'build' / 'mkdocs_hooks.py'}",
     )
     text = text.replace("watch:\n  - pysim\n  - lessonkit\n  - frontend/src\n", "")
     config = tmp_path / "mkdocs.yml"
@@ -169,7 +170,10 @@ def generated_assets(tmp_path_factory: pytest.TempPathFactory) -> None:
     files); the others find it up to date."""
     with FileLock(shared_folder(tmp_path_factory) / "assets.lock"):
         assets = subprocess.run(
-            [sys.executable, "-m", "lessonkit.assets"], cwd=ROOT, capture_output=True, text=True
+            [sys.executable, "-m", "lessonkit.build.assets"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
         )
     assert assets.returncode == 0, assets.stdout + assets.stderr
 

@@ -23,7 +23,7 @@ from urllib.parse import unquote, urljoin, urlsplit
 
 from bs4 import BeautifulSoup, Tag
 
-from lessonkit.links import anchors_in
+from lessonkit.build.links import anchors_in
 
 #: Where a link stood: in the page's HTML, or inside a block's data for the front end.
 IN_HTML = "HTML"

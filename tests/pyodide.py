@@ -1,7 +1,7 @@
 """Run cells in real Pyodide under Node.js (tests/node/run_cells.mjs), one process per session.
 
 The package zip and the memory snapshot are the site's own (``docs/assets/generated``,
-made by ``lessonkit.assets`` and reused while their inputs are unchanged), so the tests
+made by ``lessonkit.build.assets`` and reused while their inputs are unchanged), so the tests
 run exactly what a reader's browser gets.
 """
 
@@ -13,9 +13,9 @@ import subprocess
 from pathlib import Path
 from typing import IO, Any
 
-from lessonkit.assets import OUT, ROOT, build_packages, build_snapshot
-from lessonkit.execute import run_sync
-from lessonkit.kernel import Kernel
+from lessonkit.build.assets import OUT, ROOT, build_packages, build_snapshot
+from lessonkit.build.execute import run_sync
+from lessonkit.runtime.kernel import Kernel
 
 #: Seconds a job may take: the largest (every cell of the site) must fit on a busy CI machine.
 JOB_TIMEOUT = 600.0

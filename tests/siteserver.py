@@ -181,14 +181,14 @@ def copy_site(built_site: Path, site_url: str, target: Path, server_url: str) ->
 
     The sitemap is rewritten to the copy's address: instant navigation only treats
     links as internal when the sitemap's addresses carry the page's port; the service
-    worker's record (lessonkit/csp.py) gets its new SHA-256.
+    worker's record (lessonkit/build/csp.py) gets its new SHA-256.
     """
     shutil.copytree(built_site, target)
     sitemap = target / "sitemap.xml"
     if sitemap.exists():
         before = hashlib.sha256(sitemap.read_bytes()).hexdigest()
         sitemap.write_text(sitemap.read_text().replace(site_url, server_url))
-        # The service worker serves only the bytes its record holds (lessonkit/csp.py).
+        # The service worker serves only the bytes its record holds (lessonkit/build/csp.py).
         worker = target / "sw.js"
         if worker.exists():
             after = hashlib.sha256(sitemap.read_bytes()).hexdigest()

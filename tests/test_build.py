@@ -9,7 +9,7 @@ from pathlib import Path
 
 from bs4 import BeautifulSoup
 
-from lessonkit.exercises import sections_with_rows
+from lessonkit.fences.exercises import sections_with_rows
 from tests.conftest import ROOT, mkdocs_build, small_site
 
 EXERCISE = re.compile(

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from lessonkit import page_rules
+from lessonkit.authoring import page_rules
 from tests.conftest import ROOT
 
 DOCS = ROOT / "docs"

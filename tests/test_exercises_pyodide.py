@@ -1,7 +1,7 @@
 """Every exercise of the site is judged the same in Pyodide as at build time.
 
 For each exercise on the built pages, its solution and its starting point are
-checked through lessonkit.checks in CPython and in real Pyodide under Node.js
+checked through lessonkit.runtime.checks in CPython and in real Pyodide under Node.js
 (the browser's checks); the outcomes must be identical, the solution must pass
 and the start must fail.
 """
@@ -19,10 +19,10 @@ from tests.pyodide import PyodideRunner, run_natively
 
 CHECK = """
 import json
-from lessonkit import challenges
-from lessonkit.checks import check_code, check_console, predict
-from lessonkit.consoles import ConsoleSessions
-from lessonkit.kernel import Kernel
+from lessonkit.runtime import challenges
+from lessonkit.runtime.checks import check_code, check_console, predict
+from lessonkit.runtime.consoles import ConsoleSessions
+from lessonkit.runtime.kernel import Kernel
 
 data = json.loads({data!r})
 answer = {answer!r}

@@ -6,9 +6,9 @@ import re
 
 import pytest
 
-from lessonkit.consoles import ARTEN
-from lessonkit.exercises import SECTIONS
 from lessonkit.fences import FENCES
+from lessonkit.fences.exercises import SECTIONS
+from lessonkit.runtime.consoles import ARTEN
 from tests.conftest import ROOT
 
 GUIDE = ROOT / "docs" / "autoren.md"

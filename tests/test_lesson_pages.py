@@ -758,8 +758,8 @@ ZAEHLER_KOPF = """class Zaehler(Knoten):
 def test_crdts_counter_challenge_needs_state_sent_after_the_last_partition(
     built_site: Path,
 ) -> None:
-    from lessonkit import challenges
-    from lessonkit.execute import run_sync
+    from lessonkit.build.execute import run_sync
+    from lessonkit.runtime import challenges
 
     data = Lesson(built_site, LESSON_CRDTS).exercise_data("crdt-zaehler")
     vorgabe = challenges.Vorgabe.aus_dict(data["vorgabe"])

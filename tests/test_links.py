@@ -27,7 +27,7 @@ def test_every_link_of_the_built_site_leads_to_a_page_and_anchor(report: Report)
 
 
 def test_every_link_of_the_zensical_build_leads_to_a_page_and_anchor(zensical_site: Path) -> None:
-    # Zensical rewrites the links of a page's HTML itself (lessonkit/links.py says how).
+    # Zensical rewrites the links of a page's HTML itself (lessonkit/build/links.py says how).
     report = check_site(zensical_site)
     assert report.checked > 2000, report.checked
     assert not report.broken, "Links ins Leere:\n" + "\n".join(report.broken)

@@ -14,10 +14,10 @@ from bs4 import BeautifulSoup
 
 from tests.pyodide import PyodideRunner, run_natively
 
-#: Runs a console's whole setup as the browser does (lessonkit.consoles) and prints each result.
+#: Runs a console's whole setup as the browser does (lessonkit.runtime.consoles) and prints each result.
 CONSOLE_CODE = """
 import json
-from lessonkit.consoles import ConsoleSessions
+from lessonkit.runtime.consoles import ConsoleSessions
 _console, _results = ConsoleSessions().get("k", {kind!r}, {options!r}, {setup!r})
 for _result in _results:
     print(_result.to_json())

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 
-from lessonkit.errors import LessonError
-from lessonkit.typescript import run_typescript
+from lessonkit.build.errors import LessonError
+from lessonkit.build.typescript import run_typescript
 from tests.lessonkit.seiten import convert
 
 

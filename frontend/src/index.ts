@@ -49,7 +49,7 @@ declare global {
 // anything names a stored key.
 fixRootFromScript(import.meta.url);
 
-// `?v=<deployment>` (lessonkit/csp.py) goes on to the files this script starts, so the
+// `?v=<deployment>` (lessonkit/build/csp.py) goes on to the files this script starts, so the
 // service worker serves them from the same deployment as the page (sw/service-worker.ts).
 const version = new URL(import.meta.url).search;
 const runtime = new PythonRuntime(new URL(`./worker.js${version}`, import.meta.url));
@@ -108,7 +108,7 @@ function loadThemeAfterFirstOutput(): void {
 }
 
 /**
- * A page of another deployment, reached by instant navigation (lessonkit/csp.py stamps
+ * A page of another deployment, reached by instant navigation (lessonkit/build/csp.py stamps
  * each page's content with its version): its cells may need names this script's Python
  * lacks, so it is loaded in full, with its own script and runtime.
  */

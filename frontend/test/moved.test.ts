@@ -1,4 +1,4 @@
-// A page whose blocks stood on another page (`umgezogen`, lessonkit/moved.py): the
+// A page whose blocks stood on another page (`umgezogen`, lessonkit/fences/moved.py): the
 // reader's drafts, progress and console commands move with the blocks, once.
 import { storage, visit } from "./fakes";
 import assert from "node:assert/strict";

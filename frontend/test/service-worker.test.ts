@@ -22,7 +22,7 @@ const PAGES: Record<string, string> = {
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
-/** lessonkit/csp.py's record of the site's files (pages as `…/index.html`). */
+/** lessonkit/build/csp.py's record of the site's files (pages as `…/index.html`). */
 const RECORD = {
   id: "feedc0de12345678",
   files: Object.fromEntries(

@@ -36,7 +36,7 @@ function leb(value: number): number[] {
   return bytes;
 }
 
-/** zstd -19 of `bytes` by the build's own Python and library (lessonkit/assets.py). */
+/** zstd -19 of `bytes` by the build's own Python and library (lessonkit/build/assets.py). */
 function zstd(bytes: Uint8Array): Uint8Array {
   const code = "import sys, zstandard; sys.stdout.buffer.write(zstandard.ZstdCompressor(level=19, write_content_size=True).compress(sys.stdin.buffer.read()))";
   return new Uint8Array(execFileSync(process.env.LK_PYTHON ?? ".venv/bin/python", ["-c", code], { input: bytes }));

@@ -1,5 +1,5 @@
 // Parse mermaid diagrams with the site's own mermaid (node_modules), for the build
-// (lessonkit/diagrams.py). Input (stdin, JSON): ["<diagram>", ...].
+// (lessonkit/build/diagrams.py). Input (stdin, JSON): ["<diagram>", ...].
 // Output (stdout, JSON): [{error, line}, ...]: null for a valid diagram, else mermaid's
 // message and the diagram's line it names ("Parse error on line 3").
 //

@@ -1,7 +1,7 @@
 // Make a Pyodide memory snapshot with pysim and lessonkit already imported, so the
-// reader's worker starts Python in a fraction of the time (lessonkit/assets.py).
+// reader's worker starts Python in a fraction of the time (lessonkit/build/assets.py).
 // Usage: node make_snapshot.mjs <packages.zip> <output.lks>
-// (the stored form, uncompressed: lessonkit/assets.py compresses it)
+// (the stored form, uncompressed: lessonkit/build/assets.py compresses it)
 // The snapshot holds Python's memory, not its files: the worker writes the packages
 // zip into the file system again after loading it (packages.mjs), for later imports.
 //
@@ -53,14 +53,14 @@ if (!base) throw new Error("Pyodide's WebAssembly memory was not seen at instant
 installPackages(pyodide, new Uint8Array(readFileSync(zipPath)));
 pyodide.runPython(`
 import importlib, pkgutil
-import pysim, lessonkit.bridge
+import pysim, lessonkit.runtime.bridge
 for module in pkgutil.walk_packages(pysim.__path__, "pysim."):
     importlib.import_module(module.name)
 # What the lessons import besides pysim.
 import asyncio, ast, json, sqlite3, random, dataclasses, collections, difflib, time
 # The reader starts without the standard library's zip; it comes when first needed.
-import lessonkit.stdlib
-lessonkit.stdlib.install(lessonkit.stdlib.top_level_names())
+import lessonkit.runtime.stdlib
+lessonkit.runtime.stdlib.install(lessonkit.runtime.stdlib.top_level_names())
 `);
 const snapshot = pyodide.makeMemorySnapshot();
 // The stack below its pointer is unused; what earlier calls left there need not be stored.

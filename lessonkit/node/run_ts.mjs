@@ -1,4 +1,4 @@
-// Run TypeScript snippets with Node.js for the `ts-run` fence (lessonkit/typescript.py).
+// Run TypeScript snippets with Node.js for the `ts-run` fence (lessonkit/build/typescript.py).
 // Input (stdin, JSON): {"snippets": ["<ts code>", ...], "timeout": seconds}.
 // Output (stdout, JSON): [{output, error, line, timeout}, ...]: what console.* printed
 // (formatted as Node prints it), the error ("Name: message") and its line in the snippet.

@@ -14,7 +14,7 @@ class ConsoleResult:
     - ``text``: einfacher deutscher Text. Eine Zeile ist ein ganzer Absatz oder eine Zeile
       einer Tabelle; die Seite bricht lange Zeilen selbst um (mit hängendem Einzug). Code
       steht in Backticks (``Meintest du `produce`?``); die Seite zeigt ihn als Code
-      (``lessonkit.render.CODE``: ein Backtick mitten in Daten bleibt ein Backtick).
+      (``lessonkit.build.render.CODE``: ein Backtick mitten in Daten bleibt ein Backtick).
     - ``svg``: das Bild nach einem Befehl, der den Zustand ändert oder zeigt; sonst ``None``.
     - ``clear``: ``True`` für ``clear``: Die Oberfläche leert ihren Verlauf.
     - ``command``: das Befehlswort in Normalform (``"consume"``); ``""`` bei einer leeren Zeile,

@@ -5,7 +5,7 @@ takes minutes, so a test changes its copy as that second build would: a new vers
 every file that carries it (pages, the page script, the Python worker, the stylesheet,
 sw.js), optionally a new package zip (its name baked into the worker), and the SHA-256s
 that sw.js holds (the shell's manifest, frontend/build.mjs, and the site's record,
-lessonkit/csp.py) computed again over the changed files.
+lessonkit/build/csp.py) computed again over the changed files.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from tests.browser.pages import SW_VERSION
 #: A path with the SHA-256 of its bytes, as sw.js holds them (manifest and record).
 HASHED = re.compile(r'"([^"]+)":"([0-9a-f]{64})"')
 RECORD_ID = re.compile(r'"id":"([0-9a-f]{16})"')
-#: Files that carry the version (frontend/build.mjs, lessonkit/csp.py).
+#: Files that carry the version (frontend/build.mjs, lessonkit/build/csp.py).
 STAMPED = ("*.html", "assets/generated/js/**/*.js", "assets/lessonkit.css", "sw.js")
 
 

@@ -540,7 +540,7 @@ def test_each_action_replaces_what_the_last_one_showed_and_a_wrong_identity_chan
 #: (the reader's code runs there): from seed 2 on the page gets a verdict of 5,000,000
 #: characters and a hundred sentences more, and Ausführen an error of 2,000,000.
 RIESIG = """\
-import lessonkit.bridge as _bruecke
+import lessonkit.runtime.bridge as _bruecke
 
 
 class Zurufer(Knoten):
@@ -566,7 +566,7 @@ async def _riesig(code, vorgabe, seed, pruefung, urteilen):
 
 
 _bruecke.CALLS["challenge.seed"] = _riesig
-# The judging record (lessonkit/integrity.py) would refuse the stand-in: this test is about
+# The judging record (lessonkit/runtime/integrity.py) would refuse the stand-in: this test is about
 # the page's own cuts, so it takes the record anew, as only code that knows it can.
 _bruecke.judging._parts = None
 _bruecke.judging.take()

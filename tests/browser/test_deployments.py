@@ -99,9 +99,11 @@ def expect_current(page: Page, version: str) -> None:
 
 def rename_console_run(files: dict[str, bytes]) -> None:
     """A deployment that renames a bridge call (Python's side)."""
-    bridge = files["lessonkit/bridge.py"].decode()
+    bridge = files["lessonkit/runtime/bridge.py"].decode()
     assert '"console.run"' in bridge
-    files["lessonkit/bridge.py"] = bridge.replace('"console.run"', '"console.ausfuehren"').encode()
+    files["lessonkit/runtime/bridge.py"] = bridge.replace(
+        '"console.run"', '"console.ausfuehren"'
+    ).encode()
 
 
 def renamed_in_page_script(site: Path) -> None:

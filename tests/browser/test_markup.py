@@ -1,6 +1,6 @@
 """One markup for results: the page script renders live results exactly as the build does.
 
-The build writes a cell's output and a console's answers with ``lessonkit/render.py``;
+The build writes a cell's output and a console's answers with ``lessonkit/build/render.py``;
 the page script renders live ones with ``OutputView`` (streamed and at once) and
 ``Transcript``. This golden test runs those TypeScript renderers in Chromium on the
 results below and compares their HTML with ``render.py``'s, so a markup change that
@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
-from lessonkit.kernel import CellResult
-from lessonkit.render import render_console_entry, render_output
+from lessonkit.build.render import render_console_entry, render_output
+from lessonkit.runtime.kernel import CellResult
 from pysim import Queue
 from pysim.console import ConsoleResult
 

@@ -7,7 +7,7 @@
 - It cannot read what another page sends its worker: a worker that ran the reader's own
   code is replaced on instant navigation; one that ran only the author's stays.
 - It cannot bend the judging: a checker replaced by a cell gives no verdict and stores
-  nothing, on the same page (lessonkit/integrity.py) and on the next.
+  nothing, on the same page (lessonkit/runtime/integrity.py) and on the next.
 - It cannot write the origin-private file system, and `close()` restarts Python with a
   German note instead of leaving every later run waiting.
 """
@@ -140,9 +140,9 @@ def test_a_worker_that_ran_only_the_authors_code_serves_the_next_page(
 
 
 #: A cell that makes every code task pass (its checks are never run).
-BEND_THE_CHECKS = "import lessonkit.checks as K\nK.run_checks = lambda pruefung, ns: []"
+BEND_THE_CHECKS = "import lessonkit.runtime.checks as K\nK.run_checks = lambda pruefung, ns: []"
 #: A cell that makes every challenge pass.
-BEND_THE_CHALLENGES = "import lessonkit.challenges as C\nC._bestanden = lambda teile: True"
+BEND_THE_CHALLENGES = "import lessonkit.runtime.challenges as C\nC._bestanden = lambda teile: True"
 CHANGED = "Die Prüfung des Kurses wurde in diesem Python verändert"
 
 
@@ -154,7 +154,7 @@ def test_a_checker_a_cell_replaced_gives_no_verdict_and_stores_nothing(
     task = Exercise.by_id(page, "erste-aufgabe")
     verdict = task.check()  # the starting code, which fails both checks
     expect(verdict).to_contain_text(CHANGED)
-    expect(verdict).to_contain_text("lessonkit.checks.run_checks")
+    expect(verdict).to_contain_text("lessonkit.runtime.checks.run_checks")
     expect(verdict).not_to_contain_text("Traceback")
     task.expect_unsolved()
     assert stored_progress(page, "erste-aufgabe") is None

@@ -200,7 +200,7 @@ def test_entering_at_a_deep_page_nothing_is_lost(context: BrowserContext, course
 
 
 def page_data(page: Page, selector: str, nth: int = 0) -> dict[str, Any]:
-    """A block's page data (lessonkit/pagedata.py: JSON in `data-lk-json`)."""
+    """A block's page data (lessonkit/build/pagedata.py: JSON in `data-lk-json`)."""
     return json.loads(page.locator(selector).nth(nth).get_attribute("data-lk-json") or "{}")
 
 

@@ -12,7 +12,7 @@ import re
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from lessonkit.workbench_fence import ECHO, REGISTER
+from lessonkit.fences.workbench import ECHO, REGISTER
 from tests.pysim.knoten_beispiele import REGISTER_ANWENDEN
 
 pytestmark = pytest.mark.browser

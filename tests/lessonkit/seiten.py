@@ -9,9 +9,9 @@ import markdown
 import pytest
 from bs4 import BeautifulSoup
 
-from lessonkit import mermaid_fence
-from lessonkit.errors import LessonError
+from lessonkit.build.errors import LessonError
 from lessonkit.fences import format_block, names, validate
+from lessonkit.fences import mermaid as mermaid_fence
 
 
 def make_markdown(docs: Path) -> markdown.Markdown:
@@ -33,11 +33,11 @@ def make_markdown(docs: Path) -> markdown.Markdown:
             "toc",
             "admonition",
             "pymdownx.tabbed",
-            "lessonkit.extension",
+            "lessonkit.build.extension",
             "pymdownx.superfences",
         ],
         extension_configs={
-            "lessonkit.extension": {"docs_dir": str(docs)},
+            "lessonkit.build.extension": {"docs_dir": str(docs)},
             "pymdownx.superfences": {"custom_fences": fences},
         },
     )

@@ -1,5 +1,5 @@
 """Author mistakes that used to reach the reader, each refused by the build at its own line
-with a German message (issue 37; ``lessonkit.author_checks``)."""
+with a German message (issue 37; ``lessonkit.authoring.author_checks``)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from lessonkit import author_checks
+from lessonkit.authoring import author_checks
 from tests.lessonkit.seiten import convert, fails_at
 
 TASK = """\
@@ -69,7 +69,7 @@ def test_a_tilde_fence_inside_an_exercise_is_fine(tmp_path: Path) -> None:
     [
         ("import requests", "requests"),
         ("from numpy import array", "numpy"),
-        ("import lessonkit.exercises", "lessonkit.exercises"),
+        ("import lessonkit.fences.exercises", "lessonkit.fences.exercises"),
     ],
 )
 def test_an_import_the_browser_lacks_is_refused_at_its_line(
@@ -82,7 +82,7 @@ def test_an_import_the_browser_lacks_is_refused_at_its_line(
 def test_the_standard_library_and_pysim_are_there() -> None:
     code = "import math, json, sqlite3, asyncio, random\nfrom pysim.log import regeln\n"
     assert author_checks.foreign_imports(code) == []
-    assert author_checks.foreign_imports("import lessonkit.checks") == []
+    assert author_checks.foreign_imports("import lessonkit.runtime.checks") == []
 
 
 def test_an_import_in_an_exercise_section_is_refused_at_its_line(tmp_path: Path) -> None:
@@ -122,8 +122,8 @@ def test_os_exit_in_a_cell_ends_the_cell_not_the_build(tmp_path: Path) -> None:
 def test_os_exit_is_itself_again_after_the_cell() -> None:
     import os
 
-    from lessonkit.execute import run_sync
-    from lessonkit.kernel import Kernel
+    from lessonkit.build.execute import run_sync
+    from lessonkit.runtime.kernel import Kernel
 
     before = os._exit
     result = run_sync(lambda: Kernel().run("s", "import os\nos._exit(0)"))
@@ -139,8 +139,8 @@ def test_a_link_to_a_missing_glossary_entry_is_named_at_its_line(tmp_path: Path)
 
 
 def test_posix_exit_is_the_same_and_ends_only_the_cell_too() -> None:
-    from lessonkit.execute import run_sync
-    from lessonkit.kernel import Kernel
+    from lessonkit.build.execute import run_sync
+    from lessonkit.runtime.kernel import Kernel
 
     result = run_sync(lambda: Kernel().run("s", "import posix\nposix._exit(0)"))
     assert result.error_type == "OsExitIgnored"

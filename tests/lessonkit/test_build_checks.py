@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 import yaml
 
-from lessonkit import timelimit, typescript
+from lessonkit.build import timelimit, typescript
 from tests.conftest import ROOT
 from tests.lessonkit.seiten import build_error, convert, fails_at
 

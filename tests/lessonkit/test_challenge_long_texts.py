@@ -9,8 +9,8 @@ import json
 
 import pytest
 
-from lessonkit.challenges import Vorgabe, load_node, seed_outcome
-from lessonkit.execute import run_sync
+from lessonkit.build.execute import run_sync
+from lessonkit.runtime.challenges import Vorgabe, load_node, seed_outcome
 
 RAISES = """
 class K(Knoten):

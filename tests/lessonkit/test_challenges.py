@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from lessonkit.errors import LessonError
+from lessonkit.build.errors import LessonError
 from tests.lessonkit.seiten import convert
 from tests.pysim.knoten_beispiele import LEASE_OHNE_TOKEN, MIT_WIEDERHOLUNG, WEITERSAGER
 
@@ -80,8 +80,8 @@ def test_a_budget_on_messages_is_a_check(tmp_path: Path) -> None:
 
 
 def test_a_seed_outcome_names_the_failure_shrinks_it_and_replays() -> None:
-    from lessonkit import challenges
-    from lessonkit.execute import run_sync
+    from lessonkit.build.execute import run_sync
+    from lessonkit.runtime import challenges
 
     vorgabe = challenges.Vorgabe("broadcast", knoten=5, stoerungen=("teilung",), seeds=3)
     klasse, error = run_sync(lambda: challenges.load_node(START))
@@ -113,8 +113,8 @@ FLUT = START.replace(
 def test_a_node_that_floods_gets_a_verdict_not_an_exception(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from lessonkit import challenges
-    from lessonkit.execute import run_sync
+    from lessonkit.build.execute import run_sync
+    from lessonkit.runtime import challenges
 
     # A smaller cap ends the same way, three times sooner each (the real one is reached
     # by the build below: test_the_build_proves_a_flooding_attempt_wrong_without_shrinking_it).
@@ -158,7 +158,7 @@ def test_a_latency_goal_is_a_check_and_its_mistakes_are_named(
 
 
 def test_a_latency_goal_belongs_to_broadcast_alone() -> None:
-    from lessonkit import challenges
+    from lessonkit.runtime import challenges
 
     with pytest.raises(ValueError, match='nur bei last="broadcast"'):
         challenges.vorgabe_aus_optionen({"last": "lin-kv", "max_ausbreitung": "5/9"})
@@ -169,8 +169,8 @@ def test_a_latency_goal_belongs_to_broadcast_alone() -> None:
 
 
 def test_the_figures_name_how_long_values_took_to_reach_every_node() -> None:
-    from lessonkit import challenges
-    from lessonkit.execute import run_sync
+    from lessonkit.build.execute import run_sync
+    from lessonkit.runtime import challenges
 
     klasse, _ = run_sync(lambda: challenges.load_node(LOESUNG))
     assert klasse is not None
@@ -197,8 +197,8 @@ def test_the_figures_name_how_long_values_took_to_reach_every_node() -> None:
 def test_a_run_over_the_budget_alone_is_not_shrunk_and_the_budget_counts_the_whole_run() -> None:
     # In a smaller run the fixed cost of a round of messages falls on fewer operations:
     # shrinking a run that fails only the budget would show a worse figure than the reader's.
-    from lessonkit import challenges
-    from lessonkit.execute import run_sync
+    from lessonkit.build.execute import run_sync
+    from lessonkit.runtime import challenges
 
     klasse, _ = run_sync(lambda: challenges.load_node(LOESUNG))
     assert klasse is not None
@@ -236,8 +236,8 @@ ENDLOS = START.replace(
 
 
 def test_an_endless_handler_gets_a_german_verdict_and_a_correct_node_passes_after_it() -> None:
-    from lessonkit import challenges
-    from lessonkit.execute import run_sync
+    from lessonkit.build.execute import run_sync
+    from lessonkit.runtime import challenges
 
     assert ENDLOS != START
     vorgabe = challenges.Vorgabe("broadcast", knoten=3, seeds=1)
@@ -255,8 +255,8 @@ def test_an_endless_handler_gets_a_german_verdict_and_a_correct_node_passes_afte
 
 
 def test_an_endless_start_has_a_verdict_without_a_picture() -> None:
-    from lessonkit import challenges
-    from lessonkit.execute import run_sync
+    from lessonkit.build.execute import run_sync
+    from lessonkit.runtime import challenges
 
     code = "class K(Knoten):\n    def beim_start(self):\n        while True:\n            pass\n"
     klasse, _ = run_sync(lambda: challenges.load_node(code))
@@ -270,8 +270,8 @@ def test_an_endless_start_has_a_verdict_without_a_picture() -> None:
 def test_a_failing_verdict_names_each_client_as_the_picture_does() -> None:
     import re
 
-    from lessonkit import challenges
-    from lessonkit.execute import run_sync
+    from lessonkit.build.execute import run_sync
+    from lessonkit.runtime import challenges
 
     vorgabe = challenges.Vorgabe("broadcast", knoten=5, stoerungen=("teilung",), seeds=3)
     klasse, _ = run_sync(lambda: challenges.load_node(START))
@@ -296,7 +296,7 @@ def test_the_loop_budget_still_works_after_the_build_stopped_an_endless_block() 
     # trace function (the loop budget in CPython 3.11) must neither spin nor miss a loop.
     import pytest
 
-    from lessonkit import timelimit
+    from lessonkit.build import timelimit
     from pysim.cluster import Broadcast, LaufAbgebrochen, lauf
     from tests.pysim.knoten_beispiele import Endlos
 
@@ -312,7 +312,7 @@ def test_the_loop_budget_still_works_after_the_build_stopped_an_endless_block() 
 
 
 def test_a_late_partition_is_named_on_the_page_and_outlasts_the_load() -> None:
-    from lessonkit import challenges
+    from lessonkit.runtime import challenges
     from pysim.cluster import Knoten
 
     vorgabe = challenges.vorgabe_aus_optionen(
@@ -329,7 +329,7 @@ def test_a_late_partition_is_named_on_the_page_and_outlasts_the_load() -> None:
 
 
 def test_the_page_names_targeted_faults_and_that_faults_last_until_the_load_ends() -> None:
-    from lessonkit import challenges
+    from lessonkit.runtime import challenges
 
     register = challenges.vorgabe_aus_optionen(
         {"last": "lin-kv", "stoerungen": "isolation, leader, follower"}
@@ -363,8 +363,8 @@ DRUCKT_TOKEN = LEASE_OHNE_TOKEN.replace(
 
 
 def test_a_shown_run_carries_what_its_nodes_printed_and_its_messages() -> None:
-    from lessonkit import challenges
-    from lessonkit.execute import run_sync
+    from lessonkit.build.execute import run_sync
+    from lessonkit.runtime import challenges
     from pysim.cluster.bild import MAX_NACHRICHTEN
 
     assert DRUCKT_TOKEN != LEASE_OHNE_TOKEN
@@ -412,8 +412,8 @@ def test_a_shown_run_carries_what_its_nodes_printed_and_its_messages() -> None:
 
 
 def test_a_shown_run_with_more_messages_than_its_picture_draws_says_how_many_are_left_out() -> None:
-    from lessonkit import challenges
-    from lessonkit.execute import run_sync
+    from lessonkit.build.execute import run_sync
+    from lessonkit.runtime import challenges
     from pysim.cluster.bild import MAX_NACHRICHTEN
 
     vorgabe = challenges.Vorgabe("broadcast", knoten=5, dauer=200, seeds=1)
@@ -443,8 +443,8 @@ ABSURD = [
 
 @pytest.mark.parametrize(("kennung", "sagt"), ABSURD)
 def test_an_absurd_identity_is_named_and_nothing_runs(kennung: str, sagt: str) -> None:
-    from lessonkit import bridge, challenges
-    from lessonkit.execute import run_sync
+    from lessonkit.build.execute import run_sync
+    from lessonkit.runtime import bridge, challenges
     from pysim.fehler import UngueltigeEingabe
 
     vorgabe = challenges.Vorgabe("broadcast", knoten=5, stoerungen=("teilung",), seeds=3)
@@ -462,8 +462,8 @@ def test_an_absurd_identity_is_named_and_nothing_runs(kennung: str, sagt: str) -
 def test_every_identity_the_pages_runs_give_is_within_their_limits() -> None:
     """What Prüfen shows can be replayed: each seed's run of each challenge of the course
     (its solution, with the targeted faults it provokes) has an identity its page accepts."""
-    from lessonkit import challenges
-    from lessonkit.execute import run_sync
+    from lessonkit.build.execute import run_sync
+    from lessonkit.runtime import challenges
     from tests.lessonkit.wrong_nodes import page_challenges
 
     found = page_challenges()

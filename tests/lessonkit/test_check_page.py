@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from lessonkit import check_page
+from lessonkit.authoring import check_page
 
 STEADY = "# Seite\n\n```pycell\nprint(sorted({'b', 'a'}))\n```\n"
 #: A set of strings prints in the order of their hashes, which the hash seed changes.

@@ -9,8 +9,8 @@ import pytest
 from bs4 import BeautifulSoup
 from pymdownx.superfences import SuperFencesException
 
-from lessonkit.errors import LessonError
-from lessonkit.render import BIDI, render_console_entry, render_console_line
+from lessonkit.build.errors import LessonError
+from lessonkit.build.render import BIDI, render_console_entry, render_console_line
 from pysim.console import LogKonsole
 from tests.lessonkit.seiten import convert
 
@@ -228,7 +228,7 @@ def test_a_console_task_of_raft_names_its_model_sim(tmp_path: Path) -> None:
 
 
 def test_an_indented_line_is_a_row_that_keeps_its_columns() -> None:
-    from lessonkit.render import render_console_lines
+    from lessonkit.build.render import render_console_lines
 
     html = render_console_lines("t=0, Leader n1\n  KNOTEN  ROLLE\n  n1      Leader\nUnterwegs: 0.")
     soup = BeautifulSoup(html, "html.parser")

@@ -1,4 +1,4 @@
-"""The contract between Python and TypeScript cannot drift (lessonkit/contract.py).
+"""The contract between Python and TypeScript cannot drift (lessonkit/build/contract.py).
 
 The committed TypeScript is what the generator writes; every shape that crosses
 to the browser has exactly the contract's fields; the bridge's calls take the
@@ -15,7 +15,8 @@ from typing import Any
 
 import pytest
 
-from lessonkit import bridge, checks, contract, kernel
+from lessonkit.build import contract
+from lessonkit.runtime import bridge, checks, kernel
 from pysim.console import ConsoleResult
 from tests.lessonkit.seiten import convert
 
@@ -26,7 +27,7 @@ GENERATED = ROOT / "frontend" / "src" / "generated" / "contract.ts"
 def test_the_committed_typescript_is_what_the_generator_writes() -> None:
     assert GENERATED.read_text(encoding="utf-8") == contract.typescript(), (
         "frontend/src/generated/contract.ts is stale: run "
-        "`python -m lessonkit.contract > frontend/src/generated/contract.ts`"
+        "`python -m lessonkit.build.contract > frontend/src/generated/contract.ts`"
     )
 
 

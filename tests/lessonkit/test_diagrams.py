@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from lessonkit.errors import LessonError
+from lessonkit.build.errors import LessonError
 from tests.lessonkit.seiten import convert
 
 

@@ -1,5 +1,5 @@
 """Links in an exercise's sections reach the page as MkDocs writes the page's own links
-(lessonkit/links.py); a link to a page or anchor that does not exist stops the build with
+(lessonkit/build/links.py); a link to a page or anchor that does not exist stops the build with
 page, line, exercise and link."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from bs4 import BeautifulSoup
 from markdown import Markdown
 from markdown.preprocessors import Preprocessor
 
-from lessonkit import links
-from lessonkit.errors import LessonError
+from lessonkit.build import links
+from lessonkit.build.errors import LessonError
 from tests.lessonkit.seiten import make_markdown
 
 #: Pages beside the exercise's page: the overview of its folder and a page one folder up.

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from lessonkit.checks import MAX_CHECK_CHARS, check_code, compare_prediction
-from lessonkit.errors import LessonError
-from lessonkit.execute import run_sync
-from lessonkit.kernel import Kernel
+from lessonkit.build.errors import LessonError
+from lessonkit.build.execute import run_sync
+from lessonkit.runtime.checks import MAX_CHECK_CHARS, check_code, compare_prediction
+from lessonkit.runtime.kernel import Kernel
 from tests.lessonkit.seiten import convert
 
 PREDICTION = """```vorhersage id="p"
@@ -245,7 +245,7 @@ QUIZ = "--- frage\nWas?\n--- richtig\nA\n--- falsch\nB\n--- falsch\nC\n--- falsc
 
 
 def quiz_order(options: dict[str, object]) -> list[str]:
-    from lessonkit.exercises import Quiz, make_quiz
+    from lessonkit.fences.exercises import Quiz, make_quiz
 
     quiz = make_quiz(0, 1, QUIZ, {"id": "q", **options})
     assert isinstance(quiz, Quiz)
@@ -258,7 +258,7 @@ def test_a_quiz_keeps_its_written_order_unless_told_to_mix() -> None:
 
 @pytest.mark.parametrize("quiz_id", ["q", "kopien", "diagnose-relay"])
 def test_mischen_shuffles_a_quiz_the_same_way_every_build(quiz_id: str) -> None:
-    from lessonkit.exercises import mix
+    from lessonkit.fences.exercises import mix
 
     first, second = list("ABCD"), list("ABCD")
     mix(first, quiz_id)
@@ -268,7 +268,7 @@ def test_mischen_shuffles_a_quiz_the_same_way_every_build(quiz_id: str) -> None:
 
 
 def test_mischen_moves_the_right_answer_across_ids() -> None:
-    from lessonkit.exercises import mix
+    from lessonkit.fences.exercises import mix
 
     places = set()
     for n in range(20):
@@ -279,7 +279,7 @@ def test_mischen_moves_the_right_answer_across_ids() -> None:
 
 
 def test_a_prediction_passes_its_placeholder_to_the_browser() -> None:
-    from lessonkit.exercises import Prediction, make_prediction
+    from lessonkit.fences.exercises import Prediction, make_prediction
 
     src = "--- frage\nWas?\n--- code\n1 + 1\n--- antwort\n2\n"
     plain = make_prediction(0, 1, src, {"id": "p"})
@@ -370,7 +370,7 @@ def test_wrong_attempts_that_fail_build_and_never_reach_the_page(tmp_path: Path)
 
 
 def test_a_wrong_attempt_does_not_change_the_digest() -> None:
-    from lessonkit.exercises import make_code_task
+    from lessonkit.fences.exercises import make_code_task
 
     listed_fence = TWO_CHECKS.format(names="", wrong="return x")
     plain_fence = listed_fence.split("--- fehlversuch")[0] + "```\n"

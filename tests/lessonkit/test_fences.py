@@ -8,7 +8,7 @@ import pytest
 from bs4 import BeautifulSoup
 from pymdownx.superfences import SuperFencesException
 
-from lessonkit.errors import LessonError
+from lessonkit.build.errors import LessonError
 from tests.lessonkit.seiten import convert, make_markdown
 
 

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from lessonkit.bridge import _prepare, kernel
-from lessonkit.checks import check_code, compare_prediction, predict
-from lessonkit.errors import LessonError
-from lessonkit.execute import run_sync
-from lessonkit.kernel import Kernel
+from lessonkit.build.errors import LessonError
+from lessonkit.build.execute import run_sync
+from lessonkit.runtime.bridge import _prepare, kernel
+from lessonkit.runtime.checks import check_code, compare_prediction, predict
+from lessonkit.runtime.kernel import Kernel
 from tests.lessonkit.seiten import convert
 
 # --- predictions: a nudge, never the value --------------------------------------------
@@ -257,7 +257,7 @@ def test_versuche_must_be_a_whole_number(tmp_path: Path) -> None:
 
 def test_a_comparison_inside_a_class_body_of_a_check_works() -> None:
     """Python mangles ``__name`` inside a class body; the helpers must survive that."""
-    from lessonkit.checks import run_checks
+    from lessonkit.runtime.checks import run_checks
 
     pruefung = """
 @pruefe("in einer Klasse")

@@ -1,4 +1,4 @@
-"""A verdict only from the course's own judging (lessonkit/integrity.py, issue 49).
+"""A verdict only from the course's own judging (lessonkit/runtime/integrity.py, issue 49).
 
 Each test works on a record of its own (``JudgingRecord``) and undoes what it replaced.
 """
@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
-import lessonkit.bridge
-import lessonkit.challenges
-import lessonkit.checks
-from lessonkit.execute import run_sync
-from lessonkit.integrity import JudgingChanged, JudgingRecord
+import lessonkit.runtime.bridge
+import lessonkit.runtime.challenges
+import lessonkit.runtime.checks
+from lessonkit.build.execute import run_sync
+from lessonkit.runtime.integrity import JudgingChanged, JudgingRecord
 
 
 @contextmanager
@@ -45,8 +45,8 @@ def test_nothing_changed_nothing_said() -> None:
 @pytest.mark.parametrize(
     ("owner", "name", "shown"),
     [
-        (lessonkit.challenges, "_bestanden", "lessonkit.challenges._bestanden"),
-        (lessonkit.checks, "run_checks", "lessonkit.checks.run_checks"),
+        (lessonkit.runtime.challenges, "_bestanden", "lessonkit.runtime.challenges._bestanden"),
+        (lessonkit.runtime.checks, "run_checks", "lessonkit.runtime.checks.run_checks"),
         (builtins, "all", "builtins.all"),
         (json, "dumps", "json.dumps"),
     ],
@@ -62,33 +62,33 @@ def test_a_replaced_function_is_named(owner: Any, name: str, shown: str) -> None
 
 def test_changed_code_defaults_methods_and_the_bridges_calls_are_seen() -> None:
     record = taken()
-    function = lessonkit.challenges._bestanden
+    function = lessonkit.runtime.challenges._bestanden
     with replaced(function, "__code__", (lambda teile: True).__code__):
-        assert "lessonkit.challenges._bestanden" in record.changed()
-    with replaced(lessonkit.checks.TaskOutcome, "to_dict", lambda self: {}):
-        assert "lessonkit.checks.TaskOutcome.to_dict" in record.changed()
-    calls = lessonkit.bridge.CALLS
+        assert "lessonkit.runtime.challenges._bestanden" in record.changed()
+    with replaced(lessonkit.runtime.checks.TaskOutcome, "to_dict", lambda self: {}):
+        assert "lessonkit.runtime.checks.TaskOutcome.to_dict" in record.changed()
+    calls = lessonkit.runtime.bridge.CALLS
     before = calls["exercise.check_code"]
     calls["exercise.check_code"] = lambda **kwargs: None
     try:
-        assert "lessonkit.bridge.CALLS['exercise.check_code']" in record.changed()
+        assert "lessonkit.runtime.bridge.CALLS['exercise.check_code']" in record.changed()
     finally:
         calls["exercise.check_code"] = before
 
 
 def test_the_bridge_refuses_a_verdict_from_changed_judging() -> None:
-    lessonkit.bridge.judging.take()
+    lessonkit.runtime.bridge.judging.take()
     args = {
         "vorbereitung": "",
         "code": "x = 1",
         "pruefung": "@pruefe('x')\ndef _():\n    assert x == 2",
     }
     answer = json.loads(
-        run_sync(lambda: lessonkit.bridge.call("exercise.check_code", json.dumps(args)))
+        run_sync(lambda: lessonkit.runtime.bridge.call("exercise.check_code", json.dumps(args)))
     )
     assert answer["ok"] is False
-    with replaced(lessonkit.checks, "run_checks", lambda pruefung, ns: []):
+    with replaced(lessonkit.runtime.checks, "run_checks", lambda pruefung, ns: []):
         with pytest.raises(JudgingChanged):
-            run_sync(lambda: lessonkit.bridge.call("exercise.check_code", json.dumps(args)))
+            run_sync(lambda: lessonkit.runtime.bridge.call("exercise.check_code", json.dumps(args)))
     # Calls that judge nothing still answer (a console's command, a reset).
-    assert run_sync(lambda: lessonkit.bridge.call("page.reset", "{}")) == "null"
+    assert run_sync(lambda: lessonkit.runtime.bridge.call("page.reset", "{}")) == "null"

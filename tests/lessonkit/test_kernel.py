@@ -8,8 +8,8 @@ import tracemalloc
 
 import pytest
 
-from lessonkit.execute import run_sync
-from lessonkit.kernel import (
+from lessonkit.build.execute import run_sync
+from lessonkit.runtime.kernel import (
     MAX_ERROR_CHARS,
     MAX_OUTPUT_LINES,
     MAX_VALUE_CHARS,

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from lessonkit.errors import LessonError
-from lessonkit.moved import earlier_paths
+from lessonkit.build.errors import LessonError
+from lessonkit.fences.moved import earlier_paths
 from tests.lessonkit.seiten import convert
 
 MOVED = """\

@@ -9,9 +9,9 @@ from typing import Any
 
 import yaml
 
-from lessonkit import mermaid_fence
 from lessonkit.fences import ALIASES, FENCES, exercise_fences, kind_of, names
-from lessonkit.progress import exercise_pattern
+from lessonkit.fences import mermaid as mermaid_fence
+from lessonkit.fences.progress import exercise_pattern
 
 ROOT = Path(__file__).resolve().parents[2]
 

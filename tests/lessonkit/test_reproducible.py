@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from lessonkit import assets
-from lessonkit.assets import NODE_SCRIPTS, OUT, ROOT, build_packages, package_zip
+from lessonkit.build import assets
+from lessonkit.build.assets import NODE_SCRIPTS, OUT, ROOT, build_packages, package_zip
 
 pytestmark = pytest.mark.pyodide
 
@@ -45,7 +45,7 @@ def test_the_package_zip_follows_its_sources_only(
 ) -> None:
     original = package_zip()
     for folder in {folder for folder, _ in assets.PACKAGED}:
-        shutil.copytree(ROOT / folder, tmp_path / folder)
+        shutil.copytree(ROOT / folder, tmp_path / folder, dirs_exist_ok=True)
     monkeypatch.setattr(assets, "ROOT", tmp_path)
     assert package_zip() == original  # another checkout, the same bytes
     init = tmp_path / "pysim" / "__init__.py"

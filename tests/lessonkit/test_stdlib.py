@@ -1,4 +1,4 @@
-"""The standard library on demand (lessonkit/stdlib.py, issue 38): a module missing from
+"""The standard library on demand (lessonkit/runtime/stdlib.py, issue 38): a module missing from
 the empty zip a snapshot start gets is fetched with the whole library, once; a failed
 fetch is a German ModuleNotFoundError. Run natively with a zip of our own at the path."""
 
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from lessonkit import stdlib
+from lessonkit.runtime import stdlib
 
 
 def zip_with(files: dict[str, str]) -> bytes:

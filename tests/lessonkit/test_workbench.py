@@ -14,10 +14,12 @@ from typing import Any
 import pytest
 from bs4 import BeautifulSoup
 
-from lessonkit import bridge, challenges, contract, workbench, workbench_fence
-from lessonkit.errors import LessonError
-from lessonkit.execute import run_sync
-from lessonkit.page_rules import MAX_CODE_CHARS
+from lessonkit.authoring.page_rules import MAX_CODE_CHARS
+from lessonkit.build import contract
+from lessonkit.build.errors import LessonError
+from lessonkit.build.execute import run_sync
+from lessonkit.fences import workbench as workbench_fence
+from lessonkit.runtime import bridge, challenges, workbench
 from pysim.cluster import FENSTER
 from pysim.cluster.lasten import LASTEN
 from pysim.cluster.stoerungen import GEZIELT_TEXT

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from lessonkit import challenges
-from lessonkit.execute import run_sync
+from lessonkit.build.execute import run_sync
+from lessonkit.runtime import challenges
 from tests.lessonkit.wrong_nodes import WRONG_NODES, WrongNode, page_challenges
 
 STAGES = {found.exercise.id: found.exercise for found in page_challenges()}

@@ -1028,7 +1028,7 @@ class PageChallenge:
 
     page: str
     line: int
-    exercise: Any  # lessonkit.exercises.Challenge
+    exercise: Any  # lessonkit.fences.exercises.Challenge
 
 
 _OPTION = re.compile(r'([A-Za-z_][\w-]*)="([^"]*)"')
@@ -1036,10 +1036,10 @@ _OPTION = re.compile(r'([A-Za-z_][\w-]*)="([^"]*)"')
 
 def page_challenges(docs: Path = DOCS) -> list[PageChallenge]:
     """Every ``herausforderung`` of the course, in page order: read with the fence walker of
-    ``lessonkit.page_rules`` and built by ``lessonkit.exercises.make_challenge`` (its
+    ``lessonkit.authoring.page_rules`` and built by ``lessonkit.fences.exercises.make_challenge`` (its
     ``vorgabe``, ``start``, ``loesung``, ``pruefung`` and ``fehlversuche``)."""
-    from lessonkit.exercises import make_challenge
-    from lessonkit.page_rules import _fenced
+    from lessonkit.authoring.page_rules import _fenced
+    from lessonkit.fences.exercises import make_challenge
 
     found: list[PageChallenge] = []
     for path in sorted(docs.rglob("*.md")):

@@ -35,7 +35,7 @@ async function fromSnapshot() {
     const stdLibURL = join(dirname(snapshotPath), "pyodide", "python_stdlib_empty.zip");
     const pyodide = await loadPyodide({ _loadSnapshot: restore.snapshot, stdLibURL });
     const full = join(dirname(snapshotPath), "pyodide", "python_stdlib.zip");
-    pyodide.pyimport("lessonkit.stdlib").set_fetch(() => new Uint8Array(readFileSync(full)));
+    pyodide.pyimport("lessonkit.runtime.stdlib").set_fetch(() => new Uint8Array(readFileSync(full)));
     // A snapshot Pyodide refused would have thrown; make sure it was this one.
     if (pyodide.runPython("import sys; 'pysim' in sys.modules") !== true) throw new Error("not restored");
     return pyodide;
@@ -47,7 +47,7 @@ async function fromSnapshot() {
 async function start(snapshot) {
   const pyodide = snapshot ? await fromSnapshot() : await loadPyodide();
   installPackages(pyodide, packages);
-  const kernel = pyodide.runPython("from lessonkit.kernel import Kernel\nKernel()");
+  const kernel = pyodide.runPython("from lessonkit.runtime.kernel import Kernel\nKernel()");
   return { kernel, python: pyodide.runPython("import sys; sys.version") };
 }
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from lessonkit import challenges
+from lessonkit.runtime import challenges
 from pysim.cluster import FEHLERCODES, Knoten, lauf
 from pysim.cluster.formen import (
     FORMEN,

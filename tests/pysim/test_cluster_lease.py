@@ -147,7 +147,7 @@ def test_the_lease_clients_write_first_and_a_cas_expects_what_a_client_saw_last(
 
 LEASE_URTEILE = """
 import hashlib, json
-from lessonkit import challenges
+from lessonkit.runtime import challenges
 from pysim.cluster import FehlerAntwort, KeineAntwort, Knoten
 
 {knoten}

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from lessonkit.typescript import run_typescript
+from lessonkit.build.typescript import run_typescript
 from pysim import EventLoop, UngueltigeEingabe
 from pysim.eventloop import EndloseSchleife
 

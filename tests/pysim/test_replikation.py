@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from lessonkit.consoles import KINDS
+from lessonkit.runtime.consoles import KINDS
 from pysim import SimFehler
 from pysim.console import arten
 from pysim.replikation import (

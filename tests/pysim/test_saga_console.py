@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from lessonkit.consoles import KINDS
+from lessonkit.runtime.consoles import KINDS
 from pysim.console import SagaKonsole
 from tests.pysim.konsolen import absaetze_ganz, ausfuehren
 

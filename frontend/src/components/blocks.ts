@@ -2,7 +2,7 @@
  * The course's blocks on a page and the data each carries for the page script, named
  * once (like Material for MkDocs' component map, `getComponentElement`): a block's root
  * is `[data-lk-<kind>]`, its data JSON in the `data-lk-json` attribute of its hidden
- * child `.lk-<kind>__data` (lessonkit/pagedata.py writes it, lessonkit/contract.py
+ * child `.lk-<kind>__data` (lessonkit/build/pagedata.py writes it, lessonkit/build/contract.py
  * declares its shape). A block without its data is a build that does not match this
  * script: it throws, naming the block, instead of mounting a block with made-up data.
  */

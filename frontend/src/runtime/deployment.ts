@@ -1,7 +1,7 @@
 /**
  * One deployment per page: the page script, the Python worker and the course's stylesheet
  * each carry the version of the build that made them, and they run only with a page of
- * that version (`<meta name="lessonkit-version">`, stamped by lessonkit/csp.py).
+ * that version (`<meta name="lessonkit-version">`, stamped by lessonkit/build/csp.py).
  *
  * A host lets the browser keep files for a while (GitHub Pages: ten minutes), so after a
  * deployment a page may come from the browser's cache while a runtime file comes new from

@@ -2,7 +2,7 @@
  * A flood of messages from the Python worker: the reader's code can post messages itself
  * (`js.postMessage` in a loop). Each costs the page little, but two million of them kept
  * its main thread busy for seconds: timers starved, typing lagged. The worker's own
- * protocol sends few (the kernel batches output, lessonkit/kernel.py `on_parts`; one
+ * protocol sends few (the kernel batches output, lessonkit/runtime/kernel.py `on_parts`; one
  * answer per request), so far more than it ever sends means reader code is flooding the
  * page, and the page ends that worker (`PythonRuntime`, restart reason "flut").
  */

@@ -1,7 +1,7 @@
 /**
  * What arrives from the Python worker, checked before the page uses it.
  *
- * The kernel caps what a run sends (lessonkit/kernel.py), but the reader's code runs
+ * The kernel caps what a run sends (lessonkit/runtime/kernel.py), but the reader's code runs
  * in that worker and can post messages of its own (`js.postMessage`): a 50 MB chunk,
  * a result with a 20 MB picture, a stream name that becomes a CSS class. So the page
  * keeps its own limits, whatever the worker sends: a message of an unknown shape is

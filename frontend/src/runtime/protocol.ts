@@ -7,7 +7,7 @@
 
 import type { CallName, Calls, CellResultData } from "../generated/contract";
 
-/** What `lessonkit.kernel.CellResult.to_dict()` returns (declared in lessonkit/contract.py). */
+/** What `lessonkit.runtime.kernel.CellResult.to_dict()` returns (declared in lessonkit/build/contract.py). */
 export type CellResult = CellResultData;
 
 export interface RunRequest {
@@ -16,7 +16,7 @@ export interface RunRequest {
   label: string;
 }
 
-/** A call into `lessonkit.bridge.CALLS`, typed by its name (lessonkit/contract.py). */
+/** A call into `lessonkit.runtime.bridge.CALLS`, typed by its name (lessonkit/build/contract.py). */
 export type CallRequest = { [N in CallName]: { name: N; args: Calls[N]["args"] } }[CallName];
 
 export type ToWorker =

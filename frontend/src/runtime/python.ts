@@ -321,8 +321,8 @@ export class PythonRuntime {
     return outcome.kind === "done" ? { kind: "done", result: outcome.value } : outcome;
   }
 
-  /** Call `lessonkit.bridge` (consoles, …); queued like runs. Arguments and result as
-   * `lessonkit.bridge.CALLS` declares them for `name` (frontend/src/generated/contract.ts).
+  /** Call `lessonkit.runtime.bridge` (consoles, …); queued like runs. Arguments and result as
+   * `lessonkit.runtime.bridge.CALLS` declares them for `name` (frontend/src/generated/contract.ts).
    * Rejects with `Interrupted` when there is no result. */
   async call<N extends CallName>(name: N, args: Calls[N]["args"]): Promise<Calls[N]["result"]> {
     if (READER_CODE_CALLS.has(name)) this.readerCode = true;

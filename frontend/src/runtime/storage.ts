@@ -107,7 +107,7 @@ export function recoverItem(key: string, candidates: string[], belongs: (value: 
 
 /**
  * The pages this page's cells, exercises and consoles stood on before (its `umgezogen`
- * block, lessonkit/moved.py), as page paths: what the reader made there moves here.
+ * block, lessonkit/fences/moved.py), as page paths: what the reader made there moves here.
  */
 export function earlierPagePaths(): string[] {
   if (typeof document === "undefined" || typeof document.querySelector !== "function") return [];

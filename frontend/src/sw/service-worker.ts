@@ -25,7 +25,7 @@
  * same `<owner>.github.io`, or a script the reader runs). Nothing is served from a cache
  * unless its bytes have the SHA-256 the build recorded: a shell file that of the manifest
  * (otherwise the entry is dropped and fetched again, and never served when that fails),
- * every other file that of the record lessonkit/csp.py puts in front of this script
+ * every other file that of the record lessonkit/build/csp.py puts in front of this script
  * (`self.LESSONKIT_RECORD`; the browser fetches sw.js past every cache, so nothing planted
  * can change it). A page or theme file that is not the record's is dropped: offline, a
  * page then gets the German offline note. Only the record's bytes are stored. The Python
@@ -33,7 +33,7 @@
  * site's own origin only.
  *
  * One deployment per page: a page stamps the version it belongs to on the URLs of its
- * page script and Python worker (`?v=`, lessonkit/csp.py); what they load carries it as
+ * page script and Python worker (`?v=`, lessonkit/build/csp.py); what they load carries it as
  * the referrer. A page of another deployment than this worker's (a page fetched after
  * a deployment, before the reader pressed "Neu laden") gets its runtime from the
  * network, never this worker's older one.
@@ -56,7 +56,7 @@ import {
   type ToServiceWorker,
 } from "../offline/protocol";
 
-/** lessonkit/csp.py: the SHA-256 of every file of the site but the shell, and its id. */
+/** lessonkit/build/csp.py: the SHA-256 of every file of the site but the shell, and its id. */
 interface SiteRecord {
   id: string;
   files: Record<string, string>;

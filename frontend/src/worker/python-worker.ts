@@ -3,7 +3,7 @@
  *
  * Python never runs on the page's main thread, so a long or endless cell cannot
  * freeze the page; the page stops such a cell by terminating this worker.
- * The worker loads Pyodide and the packaged `pysim` + `lessonkit.kernel` from the
+ * The worker loads Pyodide and the packaged `pysim` + `lessonkit.runtime.kernel` from the
  * site itself (names in `runtime.json`), then runs cells through the same kernel
  * the build uses.
  */
@@ -78,7 +78,7 @@ async function start(
 
 /**
  * The full standard library's bytes, fetched synchronously (allowed in a worker): the
- * first import of a module the snapshot does not hold waits for it (lessonkit/stdlib.py).
+ * first import of a module the snapshot does not hold waits for it (lessonkit/runtime/stdlib.py).
  */
 function stdlibFetcher(url: URL): () => Uint8Array {
   return () => {
@@ -180,7 +180,7 @@ async function boot(): Promise<Python> {
   const { pyodide, fromSnapshot } = await start(module.loadPyodide, snapshot, options, emptyStdlib);
   stage("loadPyodide");
   if (fromSnapshot && emptyStdlib) {
-    const stdlib = pyodide.pyimport("lessonkit.stdlib") as PyProxy;
+    const stdlib = pyodide.pyimport("lessonkit.runtime.stdlib") as PyProxy;
     stdlib.set_fetch(stdlibFetcher(new URL("python_stdlib.zip", pyodideBase)));
     stdlib.destroy();
   }
@@ -190,7 +190,7 @@ async function boot(): Promise<Python> {
   // the reader's unseeded `random` is seeded from this browser's entropy, as in CPython.
   pyodide.runPython("import random\nrandom.seed()");
   stage("packages");
-  const bridge = pyodide.pyimport("lessonkit.bridge") as PyProxy;
+  const bridge = pyodide.pyimport("lessonkit.runtime.bridge") as PyProxy;
   const kernel = bridge.kernel as PyProxy;
   installSleep(pyodide);
   stage("bridge");
@@ -254,15 +254,15 @@ function installSleep(pyodide: PyodideInterface): void {
   } catch {
     return; // no shared memory here: Pyodide's own time.sleep stays
   }
-  const kernelModule = pyodide.pyimport("lessonkit.kernel") as PyProxy;
+  const kernelModule = pyodide.pyimport("lessonkit.runtime.kernel") as PyProxy;
   kernelModule.install_sleep((milliseconds: number) => Atomics.wait(cell, 0, 0, milliseconds));
   kernelModule.destroy();
 }
 
 interface Python {
-  /** lessonkit.kernel.Kernel: runs cells. */
+  /** lessonkit.runtime.kernel.Kernel: runs cells. */
   kernel: PyProxy;
-  /** lessonkit.bridge: consoles and other calls. */
+  /** lessonkit.runtime.bridge: consoles and other calls. */
   bridge: PyProxy;
   /** Python's memory is used up (see memoryExhausted). */
   exhausted: () => boolean;
@@ -309,7 +309,7 @@ async function handle(message: ToWorker): Promise<void> {
     return;
   }
   const { id } = message;
-  // One message per batch of output (lessonkit.kernel `on_parts`), not one per stretch.
+  // One message per batch of output (lessonkit.runtime.kernel `on_parts`), not one per stretch.
   const onParts = (parts: PyProxy): void => {
     post({ type: "chunks", id, parts: parts.toJs() as [string, string][] });
   };

@@ -4,7 +4,7 @@
  * still as its difference to the WebAssembly module's own start, which the Python
  * worker adds when Pyodide has instantiated it (`restoring`).
  *
- * The build compresses it with Zstandard (lessonkit/assets.py), which no browser
+ * The build compresses it with Zstandard (lessonkit/build/assets.py), which no browser
  * decodes by itself: zstddec, a WebAssembly build of zstd's decoder (zstd.ts), does it in about
  * 0.1 s (benchmarks/README.md). The inflated (still packed) bytes are
  * kept in the Cache API under the snapshot's content-hashed address: a reader's
@@ -14,7 +14,7 @@
  * sandbox.ts): what a worker started by a worker stores in the Cache API, WebKitGTK
  * 2.50 loses (tests/engines/test_journey.py).
  *
- * The snapshot's name ends with the SHA-256 of its inflated bytes (lessonkit/assets.py).
+ * The snapshot's name ends with the SHA-256 of its inflated bytes (lessonkit/build/assets.py).
  * Both a kept copy and a download are checked against it before use: anything on the
  * origin can write into the Cache API, and memory a few bytes off starts a Python that
  * fails later, at a reader's run. A bad kept copy is dropped and downloaded again.

@@ -1,7 +1,7 @@
 /**
  * Pyodide's WebAssembly from its Zstandard copy (issue 38): `pyodide.asm.wasm.zst` is
  * 2.9 MB where a static host's gzip sends 3.5 MB of `pyodide.asm.wasm`
- * (lessonkit/assets.py writes it; benchmarks/README.md has the figures).
+ * (lessonkit/build/assets.py writes it; benchmarks/README.md has the figures).
  *
  * Pyodide fetches its WebAssembly with the worker's `fetch` and compiles it with
  * `WebAssembly.instantiateStreaming`. `serveWasmFromZstd` wraps that `fetch`: the request

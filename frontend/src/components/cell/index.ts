@@ -1,12 +1,12 @@
 /**
- * A runnable Python cell: mounts onto the markup that `lessonkit/render.py`
+ * A runnable Python cell: mounts onto the markup that `lessonkit/build/render.py`
  * writes, adds the editor and the buttons, and runs code in the page's worker.
  *
  * Notebook semantics: cells of one session share a namespace. Running a cell
  * first runs the earlier cells of its session that have not run since Python
  * (re)started, so a reader can start anywhere on the page.
  *
- * Hidden checks of the prose (`check`, lessonkit/fences.py) run after the cell
+ * Hidden checks of the prose (`check`, lessonkit/fences/__init__.py) run after the cell
  * they follow; when the reader's change makes one fail, the page says so kindly
  * and the next cell still runs (later cells need nothing from a check).
  */

@@ -1,7 +1,7 @@
 /**
  * A command console (any kind pysim describes: log, queue, saga, …): mounts onto the markup of
- * lessonkit/render.py (render_console), adds a prompt line, and runs commands
- * in the page's Python worker through `lessonkit.bridge`.
+ * lessonkit/build/render.py (render_console), adds a prompt line, and runs commands
+ * in the page's Python worker through `lessonkit.runtime.bridge`.
  *
  * Enter runs, ↑/↓ walk the history, Tab completes commands, topic and group
  * names. A phone's keyboard has neither Tab nor arrow keys: with a touch screen

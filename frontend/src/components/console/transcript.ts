@@ -1,5 +1,5 @@
 /**
- * A console's transcript and picture, with the markup of lessonkit/render.py
+ * A console's transcript and picture, with the markup of lessonkit/build/render.py
  * (render_console_entry), so live entries look like the build's.
  *
  * What it shows is bounded, so a reader's session never slows the page down: a command
@@ -13,7 +13,7 @@ import type { ConsoleResultData } from "../../generated/contract";
 import { visibleBidi } from "../bidi";
 import { sanitizeSvg } from "../output/render";
 
-/** A command's answer (`pysim.console.ConsoleResult`, declared in lessonkit/contract.py). */
+/** A command's answer (`pysim.console.ConsoleResult`, declared in lessonkit/build/contract.py). */
 export type ConsoleResult = ConsoleResultData;
 
 const PROMPT = "$ ";
@@ -41,7 +41,7 @@ function span(className: string, text: string): HTMLSpanElement {
 }
 
 /**
- * Code in backticks ("Meintest du `produce`?"), the rule of lessonkit/render.py's CODE: the
+ * Code in backticks ("Meintest du `produce`?"), the rule of lessonkit/build/render.py's CODE: the
  * opening backtick starts the line or follows a space or "(", the code neither contains a
  * backtick nor starts or ends with a space, and the closing backtick ends the line or comes
  * before a space or punctuation. (No lookbehind: Safari before 16.4 cannot parse one.)
@@ -51,7 +51,7 @@ const CODE = /(^|[ (])`([^` ](?:[^`]*[^` ])?)`(?=[ .,:;!?)]|$)/g;
 /** One line of an answer, its code as `<code>`: built from text nodes, never from HTML. */
 function line(text: string): HTMLSpanElement {
   text = visibleBidi(text);
-  // An indented line is a table's row (`status`): it keeps its columns (lessonkit/render.py).
+  // An indented line is a table's row (`status`): it keeps its columns (lessonkit/build/render.py).
   const node = span(text.startsWith("  ") ? "lk-console__line lk-console__line--row" : "lk-console__line", "");
   if (!text.startsWith(" ")) {
     let done = 0;
@@ -71,7 +71,7 @@ function line(text: string): HTMLSpanElement {
   return node;
 }
 
-/** The answer, a block per line (as lessonkit/render.py's render_console_lines). */
+/** The answer, a block per line (as lessonkit/build/render.py's render_console_lines). */
 function answer(text: string): HTMLSpanElement {
   const out = span("lk-console__out", "");
   out.append(...text.split("\n").map(line));

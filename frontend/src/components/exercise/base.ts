@@ -277,7 +277,7 @@ function failure(outcome: Interruption, stoppedHere: boolean, again = "prüf noc
 }
 
 /**
- * Python refused a verdict because code changed its judging (lessonkit/integrity.py,
+ * Python refused a verdict because code changed its judging (lessonkit/runtime/integrity.py,
  * `JudgingChanged`): its German message alone, without Python's traceback; else null.
  */
 export function judgingChanged(message: string): string | null {

@@ -2,7 +2,7 @@
  * Texts an exercise shows from Python, cut to a size the page can lay out at once, without
  * the DOM: unit-tested under Node.
  *
- * Python caps what it sends (lessonkit/checks.py, lessonkit/challenges.py), but the reader's
+ * Python caps what it sends (lessonkit/runtime/checks.py, lessonkit/runtime/challenges.py), but the reader's
  * code runs in the same worker and a verdict quotes what a node produced: a 5,000,000-character
  * exception text laid out as one paragraph held the page for seconds. So the page keeps its own
  * limits, whatever arrives, and says what it cut; direction-switching characters are written as

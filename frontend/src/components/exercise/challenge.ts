@@ -1,5 +1,5 @@
 /**
- * A challenge (`herausforderung`, lessonkit/challenges.py): the reader writes a node of a
+ * A challenge (`herausforderung`, lessonkit/runtime/challenges.py): the reader writes a node of a
  * distributed system; `Prüfen` runs it under the workload and faults once per seed, each
  * seed one call into Python (`challenge.seed`), so the page shows progress per seed
  * („12 von 40 Läufen bestanden …“) and stays responsive. The first seed that fails ends the

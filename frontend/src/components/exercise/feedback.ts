@@ -5,10 +5,10 @@ import { codeParts } from "./attempts";
 import { cut, MAX_MESSAGE_CHARS, MAX_OUTPUT_CHARS, shown } from "./capped";
 import { element } from "../dom";
 
-/** A task checked (`lessonkit.checks.TaskOutcome`, declared in lessonkit/contract.py). */
+/** A task checked (`lessonkit.runtime.checks.TaskOutcome`, declared in lessonkit/build/contract.py). */
 export type TaskOutcome = TaskOutcomeData;
 
-/** A note's text with its `code` as <code> (the notes come from lessonkit.checks). */
+/** A note's text with its `code` as <code> (the notes come from lessonkit.runtime.checks). */
 function withCode(node: HTMLElement, text: string): HTMLElement {
   for (const part of codeParts(text)) node.append(part.code ? element("code", "", part.text) : part.text);
   return node;

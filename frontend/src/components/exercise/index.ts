@@ -3,8 +3,8 @@
  * kind (./prediction.ts, ./codetask.ts, ./consoletask.ts, ./quiz.ts, ./challenge-exercise.ts)
  * on what they share (./base.ts).
  *
- * Each mounts onto the markup of lessonkit/exercises.py (render_exercise),
- * checks in the page's Python worker through `lessonkit.bridge` (the same
+ * Each mounts onto the markup of lessonkit/fences/exercises.py (render_exercise),
+ * checks in the page's Python worker through `lessonkit.runtime.bridge` (the same
  * checks the build ran to prove the exercise sound) and keeps the reader's
  * progress in localStorage (./progress.ts).
  *

@@ -1,6 +1,6 @@
 /**
  * Renders a cell's result into its `<output>` element, with the same markup the
- * build writes (lessonkit/render.py): text as text (characters that switch the writing
+ * build writes (lessonkit/build/render.py): text as text (characters that switch the writing
  * direction written as their code point, `../bidi`), pictures sanitised.
  */
 import DOMPurify from "dompurify";
@@ -107,7 +107,7 @@ purifier.addHook("afterSanitizeAttributes", (node) => {
   }
 });
 
-/** The kernel's caps on a picture (lessonkit/kernel.py MAX_SVG_*), kept by the page too. */
+/** The kernel's caps on a picture (lessonkit/runtime/kernel.py MAX_SVG_*), kept by the page too. */
 export const MAX_SVG_CHARS = 1_000_000;
 /** Elements a picture may have: laying out 65,000 of them (well under the character cap)
  * held the page for more than a second. The course's pictures have a few hundred. */
@@ -157,7 +157,7 @@ export function sanitizeSvg(svg: string): DocumentFragment {
 }
 
 /**
- * Characters of text an output shows: the kernel's caps (lessonkit/kernel.py:
+ * Characters of text an output shows: the kernel's caps (lessonkit/runtime/kernel.py:
  * MAX_OUTPUT_CHARS for printed output with its note, MAX_VALUE_CHARS and
  * MAX_ERROR_CHARS with theirs) and some room; what comes beyond is not drawn.
  */

@@ -3,7 +3,7 @@
  * under Node.
  *
  * The form's choices go to Python as text, each field as the reader typed it
- * (`workbench.seed`, lessonkit/workbench.py): Python reads every one within its limits and
+ * (`workbench.seed`, lessonkit/runtime/workbench.py): Python reads every one within its limits and
  * names each bad one in German, so nothing here decides what may run. The fault kinds are
  * checkboxes; they go as one comma-separated field in the order the page lists them.
  *
@@ -53,7 +53,7 @@ export function firstChoices(data: WorkbenchData): Choices {
 }
 
 /**
- * The choices as Python reads them (`lessonkit.workbench.lies_wahl`): every field as text,
+ * The choices as Python reads them (`lessonkit.runtime.workbench.lies_wahl`): every field as text,
  * trimmed, the fault kinds in the page's order joined by ", ". `seed` replaces the form's
  * seed (Prüfen runs 1 to `seeds`).
  */

@@ -1,5 +1,5 @@
 /**
- * The workbench (`werkbank`, lessonkit/workbench_fence.py): the reader picks a workload, the
+ * The workbench (`werkbank`, lessonkit/fences/workbench.py): the reader picks a workload, the
  * number of nodes and the faults, writes a node and runs it.
  *
  * The block's static text (what it offers, for a page without JavaScript) gives way to a
