@@ -10,33 +10,14 @@ import {
   MAX_SENTENCES,
   verdictSentences,
 } from "../src/components/exercise/capped";
-import type { SeedOutcomeData } from "../src/generated/contract";
+import { seedOutcome } from "./outcomes";
 
-const outcome: SeedOutcomeData = {
-  error: null,
-  seed: 1,
-  ok: false,
+const outcome = seedOutcome({
   urteil: ["Ein Handler warf: t=2: n1 warf bei „echo“ von c1 ValueError: " + "x".repeat(5_000_000) + "."],
   kennung: "echo/k3/s1/d100//o0",
   operationen: 1,
   operationen_vorher: 117,
-  kennzahlen: {
-    nachrichten: 0,
-    verloren: 0,
-    unterwegs: 0,
-    je_operation: 0,
-    ok_anteil: 0,
-    latenz_p50: null,
-    latenz_p99: null,
-    latenz_max: null,
-    ausbreitung_median: null,
-    ausbreitung_max: null,
-  },
-  svg: "",
-  protokoll: [],
-  nachrichten: [],
-  nachrichten_weggelassen: 0,
-};
+});
 
 test("a text within the cap stays as it is", () => {
   assert.equal(cut("kurz", 10), "kurz");

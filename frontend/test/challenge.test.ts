@@ -4,32 +4,16 @@ import { test } from "node:test";
 import { figures } from "../src/components/exercise/figures";
 import { checkVerdict, moreVerdict, progressText, runSeeds, runs, seedRange } from "../src/components/exercise/seeds";
 import type { SeedOutcomeData } from "../src/generated/contract";
+import { seedOutcome } from "./outcomes";
 
-const outcome: SeedOutcomeData = {
-  error: null,
+const outcome = seedOutcome({
   seed: 2,
-  ok: false,
   urteil: ["Broadcast fehlerhaft: …"],
   kennung: "broadcast/k5/s2/d100/14:teile:n1|n2;31:heile/o13",
   operationen: 1,
   operationen_vorher: 205,
-  kennzahlen: {
-    nachrichten: 9,
-    verloren: 3,
-    unterwegs: 0,
-    je_operation: 2.5,
-    ok_anteil: 0.875,
-    latenz_p50: 1,
-    latenz_p99: 4,
-    latenz_max: 6,
-    ausbreitung_median: null,
-    ausbreitung_max: null,
-  },
-  svg: "",
-  protokoll: [],
-  nachrichten: [],
-  nachrichten_weggelassen: 0,
-};
+  kennzahlen: { nachrichten: 9, verloren: 3, je_operation: 2.5, ok_anteil: 0.875, latenz_p50: 1, latenz_p99: 4, latenz_max: 6 },
+});
 
 test("a run's figures read as one German line, latency only when measured", () => {
   assert.equal(
@@ -53,7 +37,7 @@ test("a flood stopped at the event limit says its messages were on the way, not 
 });
 
 /** A seed's outcome: passed, or failed at `seed`. */
-function seedOutcome(seed: number, ok: boolean): SeedOutcomeData {
+function judged(seed: number, ok: boolean): SeedOutcomeData {
   return { ...outcome, seed, ok, urteil: ok ? [] : outcome.urteil };
 }
 
@@ -65,7 +49,7 @@ test("Prüfen runs the seeds in order and stops at the first that fails", async 
     40,
     async (seed) => {
       asked.push(seed);
-      return seedOutcome(seed, seed !== 17);
+      return judged(seed, seed !== 17);
     },
     (passed) => progress.push(passed),
   );
@@ -81,23 +65,23 @@ test("Prüfen runs the seeds in order and stops at the first that fails", async 
 });
 
 test("a node that passes every seed has solved it; code that does not run stops at once", async () => {
-  const all = await runSeeds(1, 3, async (seed) => seedOutcome(seed, true));
+  const all = await runSeeds(1, 3, async (seed) => judged(seed, true));
   assert.deepEqual(checkVerdict(all, 3), { kind: "right", text: "Gelöst: alle 3 Läufe bestanden (Seeds 1–3)." });
-  const first = await runSeeds(1, 5, async (seed) => seedOutcome(seed, seed !== 1));
+  const first = await runSeeds(1, 5, async (seed) => judged(seed, seed !== 1));
   assert.equal(checkVerdict(first, 5).text, "Seed 1 scheitert. Unten steht, was der Prüfer fand, am kleinsten Lauf, der noch scheitert.");
   const asked: number[] = [];
   const broken = await runSeeds(1, 5, async (seed) => {
     asked.push(seed);
-    return { ...seedOutcome(seed, false), error: "SyntaxError" };
+    return { ...judged(seed, false), error: "SyntaxError" };
   });
   assert.deepEqual(asked, [1]);
   assert.equal(checkVerdict(broken, 5).text, "Dein Code läuft nicht; die Meldung steht unten.");
 });
 
 test("Weitere Läufe says that what it finds does not change the verdict", async () => {
-  const passed = await runSeeds(41, 60, async (seed) => seedOutcome(seed, true));
+  const passed = await runSeeds(41, 60, async (seed) => judged(seed, true));
   assert.match(moreVerdict(passed, 60), /^Auch die weiteren 20 Läufe \(Seeds 41–60\) bestanden\. Sie zählen nicht zum Urteil/);
-  const failed = await runSeeds(41, 60, async (seed) => seedOutcome(seed, seed !== 57));
+  const failed = await runSeeds(41, 60, async (seed) => judged(seed, seed !== 57));
   assert.match(moreVerdict(failed, 60), /^Seed 57 scheitert: Dein Knoten ist nicht richtig.*Am Urteil von „Prüfen“ ändert das nichts/);
   assert.equal(seedRange(4, 4), "Seed 4");
   assert.equal(runs(1), "1 Lauf");

@@ -1,7 +1,7 @@
 import { storage, visit } from "./fakes";
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { SeedOutcomeData, WorkbenchData } from "../src/generated/contract";
+import type { WorkbenchData } from "../src/generated/contract";
 import {
   checkLine,
   codeFor,
@@ -15,6 +15,7 @@ import {
   switchWorkload,
   withDraft,
 } from "../src/components/werkbank/form";
+import { seedOutcome } from "./outcomes";
 
 const data: WorkbenchData = {
   lasten: [
@@ -122,31 +123,14 @@ test("choices and drafts are kept per page under this site's key", () => {
   storage.broken = false;
 });
 
-const outcome: SeedOutcomeData = {
-  error: null,
+const outcome = seedOutcome({
   seed: 3,
-  ok: false,
   urteil: ["Nicht linearisierbar: …"],
   kennung: "lin-kv/k3/s3/d100/",
   operationen: 4,
   operationen_vorher: 90,
-  kennzahlen: {
-    nachrichten: 0,
-    verloren: 0,
-    unterwegs: 0,
-    je_operation: 0,
-    ok_anteil: 1,
-    latenz_p50: 0,
-    latenz_p99: 0,
-    latenz_max: 0,
-    ausbreitung_median: null,
-    ausbreitung_max: null,
-  },
-  svg: "",
-  protokoll: [],
-  nachrichten: [],
-  nachrichten_weggelassen: 0,
-};
+  kennzahlen: { ok_anteil: 1, latenz_p50: 0, latenz_p99: 0, latenz_max: 0 },
+});
 
 test("Prüfen's line says all passed, or the failing seed and those before it", () => {
   assert.deepEqual(checkLine({ first: 1, passed: 5, failed: null, error: null }, 5), {
