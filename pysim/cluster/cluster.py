@@ -29,7 +29,7 @@ import inspect
 import random
 import sys
 import traceback
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Coroutine, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -45,9 +45,17 @@ from ..fehler import (
     pruefe_verzoegerung,
     pruefe_wahrscheinlichkeit,
 )
+from ..prozess import Fortsetzung, Prozess
 from ..zeit import Zeit
 from . import grenze
-from .knoten import Aufgabe, FehlerAntwort, KeineAntwort, Knoten, nur_eigene_api
+from .knoten import (
+    WARTBAR,
+    FehlerAntwort,
+    KeineAntwort,
+    Knoten,
+    falsch_gewartet,
+    nur_eigene_api,
+)
 from .nachricht import Nachricht, UngueltigeNachricht, inhalt, ziel
 from .protokoll import NOTIZ, Protokoll
 
@@ -141,12 +149,13 @@ class _Platz:
     pausiert: bool = False
     rueckstau: list[tuple[Callable[..., Any], tuple[Any, ...]]] = field(default_factory=list)
     speicher: dict[str, Any] = field(default_factory=dict)
-    offen: dict[int, tuple[Aufgabe, Any]] = field(default_factory=dict)
+    offen: dict[int, tuple[Fortsetzung, Any]] = field(default_factory=dict)
     msg_id: int = 0  # outlasts a crash: a reply to the old incarnation must not match a new request
     versatz: int = 0
     drift: float = 0.0
     drift_seit: int = 0
-    aufgaben: set[Aufgabe] = field(default_factory=set)
+    #: The node's running ``async`` handlers, in the order they started (a dict: ordered).
+    prozesse: dict[Prozess, None] = field(default_factory=dict)
 
 
 class Cluster:
@@ -362,12 +371,12 @@ class Cluster:
         platz = self._plaetze[nachricht.dest]
         antwort_auf = nachricht.body.get("in_reply_to")
         if isinstance(antwort_auf, int) and antwort_auf in platz.offen:
-            aufgabe, timeout = platz.offen.pop(antwort_auf)
+            fortsetzung, timeout = platz.offen.pop(antwort_auf)
             timeout.absagen()
             if nachricht.typ == "error":
-                aufgabe.weiter(fehler=FehlerAntwort(dict(nachricht.body)))
+                fortsetzung.weiter(fehler=FehlerAntwort(dict(nachricht.body)))
             else:
-                aufgabe.weiter(nachricht)
+                fortsetzung.weiter(nachricht)
             return
         instanz = platz.instanz
         assert instanz is not None
@@ -395,7 +404,7 @@ class Cluster:
     def _rufe(
         self, knoten: str, aktion: Callable[..., Any], *argumente: Any, was: str = ""
     ) -> None:
-        """Calls the reader's ``aktion``; a coroutine becomes an ``Aufgabe`` run step by step."""
+        """Calls the reader's ``aktion``; a coroutine becomes a ``HandlerProzess`` run step by step."""
         was = was or f"{getattr(aktion, '__name__', 'Timer')}()"
         try:
             ergebnis = self.code(knoten, aktion, *argumente)
@@ -405,9 +414,9 @@ class Cluster:
             self._handler_fehler(knoten, was, e)
             return
         if inspect.iscoroutine(ergebnis):
-            aufgabe = Aufgabe(self, knoten, ergebnis, was)
-            self._plaetze[knoten].aufgaben.add(aufgabe)
-            aufgabe.weiter()
+            prozess = HandlerProzess(self, knoten, ergebnis, was)
+            self._plaetze[knoten].prozesse[prozess] = None
+            prozess.weiter()
 
     def code(self, knoten: str, aktion: Callable[..., Any], *argumente: Any) -> Any:
         """One call of the code of ``knoten``: within its loop budget (``grenze``), with
@@ -439,13 +448,18 @@ class Cluster:
         )
 
     def _frage(
-        self, knoten: str, ziel: str, body: dict[str, Any], timeout: int, aufgabe: Aufgabe
+        self,
+        knoten: str,
+        ziel: str,
+        body: dict[str, Any],
+        timeout: int,
+        fortsetzung: Fortsetzung,
     ) -> None:
         platz = self._plaetze[knoten]
         try:
             inhalt_ = inhalt(body, f"{knoten}.frage")
         except UngueltigeNachricht as e:
-            aufgabe.weiter(fehler=e)
+            fortsetzung.weiter(fehler=e)
             return
         platz.msg_id += 1
         msg_id = platz.msg_id
@@ -453,20 +467,20 @@ class Cluster:
         try:
             self._sende(knoten, ziel, inhalt_, f"{knoten}.frage")
         except UngueltigeNachricht as e:
-            aufgabe.weiter(fehler=e)
+            fortsetzung.weiter(fehler=e)
             return
         inkarnation = platz.inkarnation
 
         def abgelaufen() -> None:
             if platz.inkarnation == inkarnation and platz.offen.pop(msg_id, None) is not None:
-                aufgabe.weiter(
+                fortsetzung.weiter(
                     fehler=KeineAntwort(
                         f"{knoten} bekam von {ziel} binnen {timeout} Ticks keine Antwort auf „{inhalt_['type']}“."
                     )
                 )
 
         termin = self.zeit.schedule(timeout, self._an, knoten, inkarnation, abgelaufen)
-        platz.offen[msg_id] = (aufgabe, termin)
+        platz.offen[msg_id] = (fortsetzung, termin)
 
     def _handler_fehler(self, knoten: str, was: str, fehler: BaseException) -> None:
         """Keeps what the reader's handler raised, cut before it is kept (``meldung``: a
@@ -514,9 +528,9 @@ class Cluster:
         platz.inkarnation += 1
         platz.instanz = None
         platz.rueckstau.clear()
-        for aufgabe in platz.aufgaben:
-            aufgabe.abbrechen()
-        platz.aufgaben.clear()
+        for prozess in list(platz.prozesse):  # every wait of the node ends with it
+            prozess.abbrechen()
+        platz.prozesse.clear()
         for _, termin in platz.offen.values():
             termin.absagen()
         platz.offen.clear()
@@ -658,6 +672,38 @@ class Cluster:
         return zaehlung
 
 
+class HandlerProzess(Prozess):
+    """A running ``async`` handler of a node (``pysim.prozess.Prozess``): each step is one call
+    of the reader's code (``Cluster.code``: its loop budget, its output into the run's log);
+    what it raises is a ``HandlerFehler`` of its node; it may await only the node's own
+    waits (``knoten.WARTBAR``, and ``erste``/``mehrheit``/``eines`` of them)."""
+
+    durchlassen = (LaufAbgebrochen,)
+
+    def __init__(
+        self, cluster: Cluster, knoten: str, coro: Coroutine[Any, Any, Any], was: str
+    ) -> None:
+        super().__init__(
+            coro,
+            bei_fehler=lambda e: cluster._handler_fehler(knoten, was, e),
+            erlaubt=WARTBAR,
+            falsch=falsch_gewartet,
+            bei_ende=lambda p: cluster._plaetze[knoten].prozesse.pop(p, None),
+        )
+        self.cluster, self.knoten, self.was = cluster, knoten, was
+
+    def schritt(self, wert: Any, fehler: BaseException | None) -> Any:
+        coro = self.coro
+        try:
+            if fehler is not None:
+                return self.cluster.code(self.knoten, coro.throw, fehler)
+            return self.cluster.code(self.knoten, coro.send, wert)
+        except grenze.EndetNicht as e:
+            coro.close()
+            name = getattr(coro, "__name__", "Handler")
+            raise self.cluster.endet_nicht(self.knoten, name, self.was, e) from None
+
+
 _lies = object.__getattribute__
 
 
@@ -711,15 +757,17 @@ class _Tor:
         if cluster is not None:
             cluster._sende(_lies(self, "_knoten"), ziel, body, wer)
 
-    def frage(self, ziel: str, body: dict[str, Any], timeout: int, aufgabe: Aufgabe) -> None:
+    def frage(
+        self, ziel: str, body: dict[str, Any], timeout: int, fortsetzung: Fortsetzung
+    ) -> None:
         cluster = _lies(self, "_lebt")()
         if cluster is not None:
-            cluster._frage(_lies(self, "_knoten"), ziel, body, timeout, aufgabe)
+            cluster._frage(_lies(self, "_knoten"), ziel, body, timeout, fortsetzung)
 
-    def warte(self, ticks: int, aufgabe: Aufgabe) -> None:
+    def warte(self, ticks: int, fortsetzung: Fortsetzung) -> None:
         cluster = _lies(self, "_lebt")()
         if cluster is not None:
-            cluster._wecker(_lies(self, "_knoten"), ticks, aufgabe.weiter, None)
+            cluster._wecker(_lies(self, "_knoten"), ticks, fortsetzung.weiter, None)
 
     def spaeter(self, ticks: int, aktion: Callable[[], Any]) -> None:
         cluster = _lies(self, "_lebt")()
