@@ -109,6 +109,11 @@ class Zeit:
         self._verwerfe_abgesagte()
         return self._heap[0][0] if self._heap else None
 
+    def naechster(self) -> Termin | None:
+        """Der nächste fällige Termin (ohne ihn auszuführen), oder ``None``, wenn keiner aussteht."""
+        self._verwerfe_abgesagte()
+        return self._heap[0][2] if self._heap else None
+
     def step(self) -> bool:
         """Führt den nächsten Termin aus (die Uhr springt auf seine Zeit). ``False``: keiner da."""
         self._verwerfe_abgesagte()

@@ -29,9 +29,11 @@ import inspect
 import random
 import sys
 import traceback
-from collections.abc import Callable, Coroutine, Iterable
+from collections.abc import Callable, Coroutine, Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, Protocol
 
 from ..fehler import (
@@ -46,7 +48,7 @@ from ..fehler import (
     pruefe_wahrscheinlichkeit,
 )
 from ..prozess import Fortsetzung, Prozess
-from ..zeit import Zeit
+from ..zeit import Termin, Zeit
 from . import grenze
 from .knoten import (
     WARTBAR,
@@ -58,6 +60,7 @@ from .knoten import (
 )
 from .nachricht import Nachricht, UngueltigeNachricht, inhalt, ziel
 from .protokoll import NOTIZ, Protokoll
+from .stoerungen import Stoerung
 
 _PYSIM = str(Path(__file__).resolve().parent.parent)
 
@@ -68,6 +71,39 @@ ZUGESTELLT, VERLOREN, GETRENNT, EMPFAENGER_AUS = (
     "getrennt",
     "empfänger aus",
 )
+
+
+#: What a predicate of ``Cluster.invariante`` gets: node -> field -> value, read-only.
+Zustaende = Mapping[str, Mapping[str, object]]
+
+
+@dataclass(frozen=True)
+class Verletzung:
+    """Die erste Invariante, die nicht galt: wann, nach welchem Ereignis, welche und warum;
+    ``zustaende``: was jeder Knoten da zeigte (``Knoten.zustand``)."""
+
+    zeit: int
+    ereignis: str
+    name: str
+    grund: str
+    zustaende: Zustaende
+
+    def __str__(self) -> str:
+        grund = f": {self.grund}" if self.grund else "."
+        return (
+            f"t={self.zeit}, nach {self.ereignis}: Die Invariante „{self.name}“ gilt nicht{grund}"
+        )
+
+
+class InvarianteVerletzt(SimFehler):
+    """Eine Invariante des Clusters galt nach einem Ereignis nicht: Der Lauf hält dort an.
+    ``verletzung``: was, wann, warum; ``lauf``: bei ``pysim.cluster.lauf`` der Lauf bis dahin."""
+
+    lauf: Any = None
+
+    def __init__(self, verletzung: Verletzung) -> None:
+        super().__init__(f"Der Lauf hält an. {verletzung}")
+        self.verletzung = verletzung
 
 
 class LaufAbgebrochen(SimFehler):
@@ -156,6 +192,8 @@ class _Platz:
     drift_seit: int = 0
     #: The node's running ``async`` handlers, in the order they started (a dict: ordered).
     prozesse: dict[Prozess, None] = field(default_factory=dict)
+    #: What the node showed last before it crashed (``Knoten.zustand``).
+    letzter_zustand: Mapping[str, object] = field(default_factory=dict)
 
 
 class Cluster:
@@ -218,6 +256,15 @@ class Cluster:
         self.beobachter: Beobachter | None = None
         #: The client's write the code running now works for (see ``Sendung.ursache``).
         self._ursache: int | None = None
+        #: Links with their own latency (``latenz_zwischen``): (from, to) -> (min, max).
+        self._latenzen: dict[tuple[str, str], tuple[int, int]] = {}
+        #: Checked after every event while any is set (``invariante``).
+        self._invarianten: list[tuple[str, Callable[[Zustaende], object]]] = []
+        #: The first invariant that did not hold (the run stopped there), or None.
+        self.verletzung: Verletzung | None = None
+        #: Per role: the nodes a fault aimed at it hit last (``neustart:[leader]`` restarts them).
+        self.getroffen: dict[str, list[str]] = {}
+        self._im_lauf = False
         try:
             for knoten in self.ids:
                 self._starte(knoten)
@@ -265,8 +312,9 @@ class Cluster:
         if zwischen_knoten and self.duplikat and self._netz_zufall.random() < self.duplikat:
             kopien = 2
         erste: Sendung | None = None
+        spanne = self._latenzen.get((src, dest), self.latenz) if self._latenzen else self.latenz
         for kopie in range(1, kopien + 1):
-            dauer = self._netz_zufall.randint(*self.latenz) if zwischen_knoten else 0
+            dauer = self._netz_zufall.randint(*spanne) if zwischen_knoten else 0
             sendung = Sendung(
                 len(self.sendungen),
                 nachricht,
@@ -524,6 +572,7 @@ class Cluster:
         platz = self._platz(knoten)
         if not platz.laeuft:
             return
+        platz.letzter_zustand = self.zustand(knoten)
         platz.laeuft, platz.pausiert = False, False
         platz.inkarnation += 1
         platz.instanz = None
@@ -607,12 +656,46 @@ class Cluster:
         )
 
     def heile(self) -> None:
-        """Hebt jede Netzpartition auf."""
-        if self.getrennt:
+        """Hebt jede Netzpartition auf, und jede Leitung mit eigener Laufzeit läuft wieder mit
+        der des Clusters (``latenz_zwischen``)."""
+        if self.getrennt or self._latenzen:
             self.getrennt = set()
+            self._latenzen = {}
             self.ereignisse.append(
                 Ereignis(self.zeit.now, "heilung", tuple(self.ids), "Netz wieder ganz")
             )
+
+    def latenz_zwischen(
+        self, von: str | Iterable[str], zu: str | Iterable[str], latenz: tuple[int, int] | None
+    ) -> None:
+        """Nachrichten zwischen ``von`` und ``zu`` (je ein Knoten oder mehrere) brauchen ab
+        jetzt ``latenz`` Ticks (kleinste und größte, gewürfelt je Nachricht), in beide
+        Richtungen: ein Replikat, das hinterherhinkt. ``None``: wieder die Laufzeit des
+        Clusters. ``heile`` setzt alle Leitungen zurück. Was schon unterwegs ist, bleibt, wie
+        es war."""
+        links, rechts = self._pruefe_knoten(von), self._pruefe_knoten(zu)
+        if latenz is not None:
+            latenz = pruefe_verzoegerung(latenz, 0, (8, 12))
+        for a in links:
+            for b in rechts:
+                for paar in ((a, b), (b, a)):
+                    if a == b:
+                        continue
+                    if latenz is None:
+                        self._latenzen.pop(paar, None)
+                    else:
+                        self._latenzen[paar] = latenz
+        beschreibung = f"{' '.join(links)} und {' '.join(rechts)}"
+        if latenz is None:
+            art, text = "schnell", f"Leitung zwischen {beschreibung} wieder normal"
+        else:
+            art, text = (
+                "langsam",
+                f"Leitung zwischen {beschreibung} langsam: {latenz[0]} bis {latenz[1]} Ticks",
+            )
+        self.ereignisse.append(
+            Ereignis(self.zeit.now, art, tuple(dict.fromkeys([*links, *rechts])), text)
+        )
 
     def verstelle_uhr(self, knoten: str, versatz: int = 0, drift: float = 0.0) -> None:
         """Die Uhr des Knotens springt um ``versatz`` Ticks und geht ab jetzt um ``drift``
@@ -635,6 +718,111 @@ class Cluster:
         platz = self._platz(knoten)
         return platz.laeuft and not platz.pausiert
 
+    # --- roles, states and invariants ------------------------------------------------------------
+
+    def rollen(self, rolle: str) -> list[str]:
+        """Die Knoten, die gerade ``rolle`` sind (``Knoten.rolle``), in der Reihenfolge ihrer
+        IDs; ein abgestürzter Knoten hat keine Rolle, ein angehaltener seine letzte."""
+        treffer = []
+        for k in self.ids:
+            instanz = self._plaetze[k].instanz
+            if instanz is not None and self._plaetze[k].laeuft:
+                if self._lies(k, partial(getattr, instanz, "rolle", None)) == rolle:
+                    treffer.append(k)
+        return treffer
+
+    def notiere_stoerung(self, text: str) -> None:
+        """Eine Zeile des Nemesis im Protokoll des Laufs (etwa: eine Störung blieb aus)."""
+        self.protokoll.schreibe(self.zeit.now, "Nemesis", NOTIZ, text)
+
+    def zustand(self, knoten: str) -> Mapping[str, object]:
+        """Was ``knoten`` zeigt (``Knoten.zustand``): jetzt, oder, ist er abgestürzt, was er
+        zuletzt davor zeigte."""
+        platz = self._platz(knoten)
+        instanz = platz.instanz
+        if instanz is None or not platz.laeuft:
+            return platz.letzter_zustand
+        try:
+            zustand = self._lies(knoten, instanz.zustand)
+        except Exception as e:  # the reader's zustand() failed: the panel says so
+            return {"zustand() warf": meldung(e, 200)}
+        if not isinstance(zustand, Mapping):
+            return {"zustand() gab": f"{type(zustand).__name__} statt eines dict"}
+        return zustand
+
+    def zustaende(self) -> dict[str, Mapping[str, object]]:
+        """Was jeder Knoten zeigt (``zustand``), Knoten → Feld → Wert: für die Tafel im Bild."""
+        return {k: self.zustand(k) for k in self.ids}
+
+    def invariante(self, name: str, praedikat: Callable[[Zustaende], object]) -> None:
+        """Prüft ``praedikat`` nach jedem Ereignis des Laufs (jeder Zustellung, jedem Timer,
+        jeder Störung), wie die Zustandsprädikate von DSLabs. Es bekommt, was jeder Knoten zeigt
+        (``zustaende()``, nur lesbar; ein abgestürzter Knoten mit dem, was er zuletzt zeigte)
+        und gibt ``True`` (gilt), ``False`` (gilt nicht) oder einen Text zurück: den Grund,
+        warum sie nicht gilt. Die erste, die nicht gilt, hält den Lauf an: ``laufe`` wirft
+        ``InvarianteVerletzt``, und ``verletzung`` sagt, wann, wonach und warum."""
+        if not callable(praedikat):
+            raise UngueltigeEingabe(
+                f"invariante(name, praedikat): praedikat ist eine Funktion, die die Zustände "
+                f"der Knoten bekommt, nicht {type(praedikat).__name__}."
+            )
+        self._invarianten.append((str(name), praedikat))
+
+    def _lies(self, knoten: str, aktion: Callable[[], Any]) -> Any:
+        """Reads something of the reader's code (a role, a state) within its loop budget."""
+        try:
+            return self.code(knoten, aktion)
+        except grenze.EndetNicht as e:
+            raise self.endet_nicht(knoten, getattr(aktion, "__name__", "Aufruf"), "()", e) from None
+        finally:
+            if not self._im_lauf:
+                grenze.aus()
+
+    def _pruefe_invarianten(self, termin: Termin) -> None:
+        zustaende = MappingProxyType(
+            {k: MappingProxyType(dict(z)) for k, z in self.zustaende().items()}
+        )
+        for name, praedikat in self._invarianten:
+            try:
+                ergebnis = self.code("Invariante", praedikat, zustaende)
+            except grenze.EndetNicht as e:
+                raise self.endet_nicht("Invariante", f"„{name}“", "()", e) from None
+            except Exception as e:
+                raise UngueltigeEingabe(
+                    f"Die Invariante „{name}“ warf bei t={self.zeit.now}: {meldung(e)}"
+                ) from None
+            if ergebnis is True or ergebnis is None:
+                continue
+            if ergebnis is not False and not isinstance(ergebnis, str):
+                raise UngueltigeEingabe(
+                    f"Die Invariante „{name}“ gab {type(ergebnis).__name__} zurück; sie gibt "
+                    "True (gilt), False (gilt nicht) oder einen Text zurück (warum nicht)."
+                )
+            self.verletzung = Verletzung(
+                self.zeit.now,
+                self._ereignis_text(termin),
+                name,
+                kurz(ergebnis, 300) if isinstance(ergebnis, str) else "",
+                zustaende,
+            )
+            raise InvarianteVerletzt(self.verletzung)
+
+    def _ereignis_text(self, termin: Termin) -> str:
+        """What a scheduled event did, in German (for a violated invariant)."""
+        aktion, argumente = termin.aktion, termin.argumente
+        if getattr(aktion, "__func__", None) is Cluster._gezaehlt_ausfuehren:
+            aktion, argumente = argumente
+        funktion = getattr(aktion, "__func__", None)
+        ziel = getattr(aktion, "__self__", None)
+        if funktion is Cluster._ankunft:
+            n = argumente[0].nachricht
+            return f"der Ankunft von „{kurz(n.typ, 40)}“ von {n.src} bei {n.dest}"
+        if funktion is Cluster._an:
+            return f"einem Timer von {argumente[0]}"
+        if isinstance(ziel, Stoerung):
+            return f"der Störung „{ziel.als_text()}“"
+        return f"einem Ereignis um t={termin.zeit}"
+
     def _platz(self, knoten: str) -> _Platz:
         try:
             return self._plaetze[knoten]
@@ -653,12 +841,33 @@ class Cluster:
     # --- running ------------------------------------------------------------------------------
 
     def laufe(self, bis: int) -> None:
-        """Lässt die Zeit bis zum Tick ``bis`` laufen."""
+        """Lässt die Zeit bis zum Tick ``bis`` laufen (mit Invarianten: prüft sie nach jedem
+        Ereignis und wirft ``InvarianteVerletzt`` bei der ersten, die nicht gilt)."""
+        if self.verletzung is not None:
+            raise InvarianteVerletzt(self.verletzung)
         grenze.an()
+        self._im_lauf = True
         try:
-            self.zeit.run(until=bis)
+            if self._invarianten:
+                self._laufe_geprueft(bis)
+            else:
+                self.zeit.run(until=bis)
         finally:
+            self._im_lauf = False
             grenze.aus()
+
+    def _laufe_geprueft(self, bis: int) -> None:
+        """``Zeit.run`` one event at a time, checking the invariants after each (only when
+        there are any: a run without them takes ``Zeit.run``'s own loop)."""
+        pruefe_ganzzahl(bis, "bis")
+        zeit = self.zeit
+        while True:
+            termin = zeit.naechster()
+            if termin is None or termin.zeit > bis:
+                break
+            zeit.step()
+            self._pruefe_invarianten(termin)
+        zeit.run(until=bis)
 
     def zaehle(self) -> dict[str, int]:
         """Wie viele Nachrichten zwischen Knoten gesendet wurden und was aus ihnen wurde."""

@@ -25,7 +25,7 @@ Cluster setzt ``id`` und ``knoten`` und ruft ``beim_start``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NoReturn, Protocol
 
 from ..fehler import SimFehler, UngueltigeEingabe, pruefe_ganzzahl
@@ -48,6 +48,36 @@ def nur_eigene_api(name: str) -> NoReturn:
         f"dazu. Ein Knoten kann: {WAS_EIN_KNOTEN_KANN}. Andere Knoten erreicht er nur mit "
         "Nachrichten."
     )
+
+
+#: How much ``Knoten.zustand`` shows by default: entries per list or dict, characters per text.
+MAX_EINTRAEGE, MAX_TEXT, _TIEFE = 8, 40, 3
+
+
+def kurz_json(wert: object, tiefe: int = _TIEFE) -> object:
+    """``wert`` as a short JSON value for the panel: texts cut, lists and dicts to their first
+    ``MAX_EINTRAEGE`` entries (a last entry says how many more), sets sorted by their text (no
+    iteration order of a set), other objects by their type's name."""
+    if wert is None or isinstance(wert, (bool, int, float)):
+        return wert
+    if isinstance(wert, str):
+        return wert if len(wert) <= MAX_TEXT else wert[: MAX_TEXT - 1] + "…"
+    if tiefe <= 0:
+        return "…"
+    if isinstance(wert, dict):
+        paare = list(wert.items())
+        kurz_ = {str(k): kurz_json(v, tiefe - 1) for k, v in paare[:MAX_EINTRAEGE]}
+        if len(paare) > MAX_EINTRAEGE:
+            kurz_["…"] = f"{len(paare) - MAX_EINTRAEGE} weitere"
+        return kurz_
+    if isinstance(wert, (set, frozenset)):
+        wert = sorted(wert, key=repr)
+    if isinstance(wert, (list, tuple)):
+        liste = [kurz_json(v, tiefe - 1) for v in wert[:MAX_EINTRAEGE]]
+        if len(wert) > MAX_EINTRAEGE:
+            liste.append(f"… {len(wert) - MAX_EINTRAEGE} weitere")
+        return liste
+    return f"<{type(wert).__name__}>"
 
 
 class Netzzugang(Protocol):
@@ -205,6 +235,18 @@ class Knoten:
 
     def beim_start(self) -> Any:
         """Nach dem Start und jedem Neustart (zum Überschreiben; darf ``async`` sein)."""
+
+    #: Was der Knoten gerade ist (``self.rolle = "leader"``), oder ``None``. Eine Störung, die
+    #: auf eine Rolle zielt (``absturz:[leader]``), trifft die Knoten, die in ihrem Tick diese
+    #: Rolle nennen. Ein Absturz nimmt sie mit (das neue Objekt hat wieder ``None``).
+    rolle: str | None = None
+
+    def zustand(self) -> Mapping[str, object]:
+        """Was der Knoten im Bild neben sich zeigt und was eine Invariante prüft
+        (``Cluster.invariante``): ein kleines dict, Feld → Wert. Standard: ``self.speicher``,
+        gekürzt und als JSON-Werte (Texte bis 40 Zeichen, Listen und dicts bis 8 Einträge).
+        Zum Überschreiben, z. B. ``return {"term": self.term, "rolle": self.rolle}``."""
+        return {str(k): kurz_json(v) for k, v in list(self.speicher.items())[:MAX_EINTRAEGE]}
 
     # --- what a node can do ----------------------------------------------------------------
 
