@@ -303,8 +303,8 @@ class Knoten:
         self, k: int, n: int, antworten: list[Any], fehler: list[BaseException]
     ) -> ZuWenigAntworten:
         return ZuWenigAntworten(
-            f"{self.id} brauchte {k} von {n} Antworten, bekam aber nur {len(antworten)}; "
-            f"{len(fehler)} blieben aus oder waren Fehler, mehr können nicht mehr kommen.",
+            f"{self.id} brauchte {k} von {n} Antworten, bekam aber nur {len(antworten)} "
+            f"({len(fehler)} ohne Antwort oder mit Fehler): Mehr können nicht mehr kommen.",
             antworten,
             fehler,
         )
