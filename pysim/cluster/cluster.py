@@ -9,7 +9,14 @@ Das Netz (wie Maelstroms ``net.clj``): Zwischen Knoten (und zu Diensten) dauert 
 ``latenz`` Ticks, gewürfelt je Nachricht, darum überholen sich Nachrichten. Mit ``verlust`` geht
 eine verloren, mit ``duplikat`` kommt sie zweimal an. Clients sitzen wie bei Maelstrom direkt neben
 ihrem Knoten (Laufzeit 0). Eine Netzpartition (``teile``) verwirft beim Empfänger jede Nachricht
-von einem Knoten der anderen Seite, auch eine, die schon unterwegs war.
+von einem Knoten der anderen Seite, auch eine, die schon unterwegs war. Eine Leitung kann ihre
+eigene Laufzeit haben (``latenz_zwischen``, in beide Richtungen, bis ``heile``): ein Replikat,
+das hinterherhinkt; ohne solche Leitungen wird gewürfelt wie zuvor.
+
+Invarianten (``invariante``, wie die Zustandsprädikate von DSLabs) prüft der Cluster nach jedem
+Ereignis (Zustellung, Timer, Störung) an dem, was jeder Knoten zeigt (``zustaende``, aus
+``Knoten.zustand``); die erste, die nicht gilt, hält den Lauf an (``InvarianteVerletzt``,
+``verletzung``). Ohne Invarianten läuft die Schleife von ``Zeit`` ohne jede Prüfung.
 
 Ein Knoten sieht den Cluster nur durch sein ``Netzzugang`` (``_Tor``, ein neues bei jedem Start):
 Das Objekt lässt keinen Weg zum Cluster, zu anderen Knoten oder zum Verlauf offen.

@@ -3,7 +3,10 @@
 Ein Knoten ist eine Klasse, die von ``Knoten`` erbt. Für jeden Nachrichtentyp, den er
 versteht, hat sie eine Methode ``bei_<typ>``; ``bei_echo`` bekommt jede Nachricht vom Typ
 ``echo``. Eine Methode darf ``async`` sein und auf eine Antwort warten (``await self.frage(…)``)
-oder auf die Zeit (``await self.warte(…)``), wie ``await fetch(…)`` in JavaScript::
+oder auf die Zeit (``await self.warte(…)``), wie ``await fetch(…)`` in JavaScript. Ein Leader
+wartet auf die ersten ``k`` von mehreren Antworten (``await self.erste(k, […])``, ``await
+self.mehrheit([…])``) oder auf das erste von mehreren Ereignissen (``await self.eines(…)``);
+was dahinter steht, ist ``pysim.prozess`` (ein ``Prozess`` auf der simulierten Zeit)::
 
     class Echo(Knoten):
         def bei_echo(self, nachricht):
@@ -12,6 +15,10 @@ oder auf die Zeit (``await self.warte(…)``), wie ``await fetch(…)`` in JavaS
 Was ein Knoten in seinen Attributen hält, verliert er bei einem Absturz: Der Cluster legt
 beim Neustart ein neues Objekt der Klasse an. Was in ``self.speicher`` steht (ein dict),
 übersteht den Absturz, wie Daten auf einer Platte.
+
+Was ein Knoten gerade ist, sagt er in ``self.rolle`` (``"leader"``): Eine Störung kann auf
+eine Rolle zielen. Was er im Bild neben sich zeigt und was eine Invariante des Clusters prüft,
+gibt ``zustand()`` (Standard: ``speicher``, kurz und als JSON).
 
 Den Cluster sieht ein Knoten nur durch ``Netzzugang``: senden, fragen mit Timeout, Timer, die
 eigene Uhr, Notizen, der eigene Speicher. Andere Knoten, den Verlauf oder das Netz selbst

@@ -7,6 +7,9 @@ Knoten) und gibt den ``Lauf`` zurück: Verlauf, Nachrichten, Störungen, Fehler 
 ordnet auch Maelstrom einen Test (``maelstrom.core``: Last und Nemesis bis zum Zeitlimit, dann
 heilen, warten, Schlussoperationen).
 
+Mit ``invarianten`` (Name → Prädikat) hält der Lauf bei der ersten an, die nicht gilt
+(``Lauf.verletzung``); ``Lauf.zustaende`` ist, was jeder Knoten am Ende zeigt.
+
 Gezielte Störungen (``stoerungen.GEZIELT``) löst ``GezielterNemesis`` während des Laufs aus; der
 ``Lauf`` nennt sie danach wie jede andere Störung, so dass die Kennung den ganzen Lauf bestimmt.
 
