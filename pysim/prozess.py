@@ -242,13 +242,9 @@ class Prozess:
         falsch: Callable[[str], str] | None = None,
         bei_ende: Callable[[Prozess], None] | None = None,
     ) -> None:
-        self.coro = coro
-        self.bei_fehler = bei_fehler
-        self.erlaubt = erlaubt
-        self.falsch = falsch
-        self.bei_ende = bei_ende
-        self.beendet = False
-        self._im_anmelden = False
+        self.coro, self.bei_fehler, self.erlaubt = coro, bei_fehler, erlaubt
+        self.falsch, self.bei_ende = falsch, bei_ende
+        self.beendet = self._im_anmelden = False
         self._sofort: tuple[Any, BaseException | None] | None = None
 
     def schritt(self, wert: Any, fehler: BaseException | None) -> Any:
