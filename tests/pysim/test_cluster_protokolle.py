@@ -323,3 +323,42 @@ def test_a_nodes_state_is_its_store_short_and_json_and_a_crashed_node_keeps_its_
 def test_the_stoerung_keeps_its_fields_for_the_old_kinds() -> None:
     assert Stoerung(3, "absturz", "n1").latenz == (0, 0)
     assert Stoerung(3, "absturz", "[leader]").rolle == "leader"
+
+
+class WechselnderLeader(Knoten):
+    """Mixed into broadcast with retries: n2 calls itself leader, the others followers."""
+
+    def beim_start(self) -> None:
+        super().beim_start()
+        self.rolle = "leader" if self.id == "n2" else "follower"
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "absturz:[leader]",
+                "neustart:[leader]",
+                "pause:[follower]",
+                "weiter:[follower]",
+                "isoliere:[leader]|rest",
+                "langsam:n1|n2.n3:6-9",
+                "schnell:n1|n2.n3",
+                "heile",
+            ]
+        ),
+        max_size=6,
+    ),
+    st.integers(1, 30),
+)
+def test_plans_with_roles_and_slow_links_replay_the_same_run(teile: list[str], seed: int) -> None:
+    text = ";".join(f"{5 + 7 * i}:{teil}" for i, teil in enumerate(teile))
+    klasse = type("W", (WechselnderLeader, MitWiederholung), {})
+    eins = lauf(klasse, Broadcast(), seed=seed, dauer=60, stoerungen=text)
+    zwei = lauf_aus_kennung(klasse, Broadcast(), eins.kennung)
+    assert eins.kennung.split("/")[4] == text
+    assert eins.geschichte == zwei.geschichte
+    assert [e.text for e in eins.cluster.ereignisse] == [e.text for e in zwei.cluster.ereignisse]
+    assert [str(z) for z in eins.protokoll] == [str(z) for z in zwei.protokoll]
+    assert not eins.fehler
