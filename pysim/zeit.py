@@ -10,7 +10,8 @@ So steht eine Störung am Anfang ihres Ticks, gleich, wann sie eingetragen wurde
 
 Das Vorbild ist SimPy: ein Heap aus ``(zeit, laufende_nummer, termin)``. Modelle, die eine Uhr
 teilen (``Queue(zeit=uhr)``, ``FakeNetz(zeit=uhr)``, ``EventStore(zeit=uhr)``), tragen
-ihre Termine in denselben Kalender ein und sehen alles in einer Reihenfolge.
+ihre Termine in denselben Kalender ein und sehen alles in einer Reihenfolge. Code, der auf
+etwas wartet (``async``/``await``), läuft als ``pysim.prozess.Prozess`` auf dieser Uhr.
 """
 
 from __future__ import annotations
@@ -108,6 +109,11 @@ class Zeit:
         """Der Tick des nächsten Termins, oder ``None``, wenn keiner aussteht."""
         self._verwerfe_abgesagte()
         return self._heap[0][0] if self._heap else None
+
+    def naechster(self) -> Termin | None:
+        """Der nächste fällige Termin (ohne ihn auszuführen), oder ``None``, wenn keiner aussteht."""
+        self._verwerfe_abgesagte()
+        return self._heap[0][2] if self._heap else None
 
     def step(self) -> bool:
         """Führt den nächsten Termin aus (die Uhr springt auf seine Zeit). ``False``: keiner da."""

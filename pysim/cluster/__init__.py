@@ -1,9 +1,13 @@
 """Verteilte Knoten, die die Leserin schreibt, in einem deterministischen Cluster mit Störungen.
 
 - ``Knoten``: die Basisklasse des Knotens der Leserin (Handler ``bei_<typ>``, ``sende``,
-  ``antworte``, ``await frage``, ``await warte``, ``spaeter``, ``alle``, ``uhr``, ``speicher``),
-- ``Cluster``: Knoten, Netz (Laufzeit, Verlust, Netzpartitionen) und Dienste auf einer ``Zeit``,
-- ``Stoerung`` und ``zufaelliger_plan``: der Nemesis (teilen, isolieren, Brücke, Absturz, Pause, Uhr);
+  ``antworte``, ``await frage``, ``await warte``, ``await erste``, ``await mehrheit``,
+  ``await eines``, ``spaeter``, ``alle``, ``uhr``, ``speicher``, ``rolle``, ``zustand``),
+- ``Cluster``: Knoten, Netz (Laufzeit, Verlust, Netzpartitionen, ``latenz_zwischen``) und
+  Dienste auf einer ``Zeit``; ``invariante`` (nach jedem Ereignis geprüft, ``Verletzung``),
+  ``zustaende`` (was jeder Knoten zeigt, für die Tafel im Bild),
+- ``Stoerung`` und ``zufaelliger_plan``: der Nemesis (teilen, isolieren, Brücke, Absturz, Pause,
+  Uhr, langsame Leitungen; auch auf eine Rolle gezielt: ``absturz:[leader]``);
   ``GezielterNemesis``: gezielte Störungen (``GEZIELT``) im Augenblick, in dem sie treffen,
 - ``Netzzugang``: alles, was ein Knoten vom Cluster sieht,
 - ``LinKV``, ``SeqKV``, ``LwwKV``: Maelstroms Dienste ``lin-kv``, ``seq-kv``, ``lww-kv``;
@@ -16,9 +20,16 @@ Wie das zu Maelstrom passt und was vereinfacht ist: ``pysim.cluster.knoten`` und
 ``pysim.cluster.cluster``.
 """
 
-from .cluster import Cluster, HandlerFehler, LaufAbgebrochen, Sendung
+from .cluster import (
+    Cluster,
+    HandlerFehler,
+    InvarianteVerletzt,
+    LaufAbgebrochen,
+    Sendung,
+    Verletzung,
+)
 from .dienste import DIENSTE, FencingKV, LeaseDienst, LinKV, LwwKV, SeqKV
-from .knoten import FehlerAntwort, KeineAntwort, Knoten, Netzzugang
+from .knoten import FehlerAntwort, KeineAntwort, Knoten, Netzzugang, ZuWenigAntworten
 from .lasten import (
     Broadcast,
     Echo,
@@ -59,6 +70,7 @@ __all__ = [
     "Geplant",
     "GezielterNemesis",
     "HandlerFehler",
+    "InvarianteVerletzt",
     "KafkaLog",
     "KeineAntwort",
     "Knoten",
@@ -76,7 +88,9 @@ __all__ = [
     "SeqKV",
     "Stoerung",
     "UngueltigeNachricht",
+    "Verletzung",
     "Zaehler",
+    "ZuWenigAntworten",
     "lauf",
     "plan_aus_text",
     "zufaelliger_nemesis",

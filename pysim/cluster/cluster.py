@@ -9,7 +9,14 @@ Das Netz (wie Maelstroms ``net.clj``): Zwischen Knoten (und zu Diensten) dauert 
 ``latenz`` Ticks, gewürfelt je Nachricht, darum überholen sich Nachrichten. Mit ``verlust`` geht
 eine verloren, mit ``duplikat`` kommt sie zweimal an. Clients sitzen wie bei Maelstrom direkt neben
 ihrem Knoten (Laufzeit 0). Eine Netzpartition (``teile``) verwirft beim Empfänger jede Nachricht
-von einem Knoten der anderen Seite, auch eine, die schon unterwegs war.
+von einem Knoten der anderen Seite, auch eine, die schon unterwegs war. Eine Leitung kann ihre
+eigene Laufzeit haben (``latenz_zwischen``, in beide Richtungen, bis ``heile``): ein Replikat,
+das hinterherhinkt; ohne solche Leitungen wird gewürfelt wie zuvor.
+
+Invarianten (``invariante``, wie die Zustandsprädikate von DSLabs) prüft der Cluster nach jedem
+Ereignis (Zustellung, Timer, Störung) an dem, was jeder Knoten zeigt (``zustaende``, aus
+``Knoten.zustand``); die erste, die nicht gilt, hält den Lauf an (``InvarianteVerletzt``,
+``verletzung``). Ohne Invarianten läuft die Schleife von ``Zeit`` ohne jede Prüfung.
 
 Ein Knoten sieht den Cluster nur durch sein ``Netzzugang`` (``_Tor``, ein neues bei jedem Start):
 Das Objekt lässt keinen Weg zum Cluster, zu anderen Knoten oder zum Verlauf offen.
@@ -29,9 +36,11 @@ import inspect
 import random
 import sys
 import traceback
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Coroutine, Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, Protocol
 
 from ..fehler import (
@@ -45,11 +54,20 @@ from ..fehler import (
     pruefe_verzoegerung,
     pruefe_wahrscheinlichkeit,
 )
-from ..zeit import Zeit
+from ..prozess import Fortsetzung, Prozess
+from ..zeit import Termin, Zeit
 from . import grenze
-from .knoten import Aufgabe, FehlerAntwort, KeineAntwort, Knoten, nur_eigene_api
+from .knoten import (
+    WARTBAR,
+    FehlerAntwort,
+    KeineAntwort,
+    Knoten,
+    falsch_gewartet,
+    nur_eigene_api,
+)
 from .nachricht import Nachricht, UngueltigeNachricht, inhalt, ziel
 from .protokoll import NOTIZ, Protokoll
+from .stoerungen import Stoerung
 
 _PYSIM = str(Path(__file__).resolve().parent.parent)
 
@@ -60,6 +78,39 @@ ZUGESTELLT, VERLOREN, GETRENNT, EMPFAENGER_AUS = (
     "getrennt",
     "empfänger aus",
 )
+
+
+#: What a predicate of ``Cluster.invariante`` gets: node -> field -> value, read-only.
+Zustaende = Mapping[str, Mapping[str, object]]
+
+
+@dataclass(frozen=True)
+class Verletzung:
+    """Die erste Invariante, die nicht galt: wann, nach welchem Ereignis, welche und warum;
+    ``zustaende``: was jeder Knoten da zeigte (``Knoten.zustand``)."""
+
+    zeit: int
+    ereignis: str
+    name: str
+    grund: str
+    zustaende: Zustaende
+
+    def __str__(self) -> str:
+        grund = f": {self.grund}" if self.grund else "."
+        return (
+            f"t={self.zeit}, nach {self.ereignis}: Die Invariante „{self.name}“ gilt nicht{grund}"
+        )
+
+
+class InvarianteVerletzt(SimFehler):
+    """Eine Invariante des Clusters galt nach einem Ereignis nicht: Der Lauf hält dort an.
+    ``verletzung``: was, wann, warum; ``lauf``: bei ``pysim.cluster.lauf`` der Lauf bis dahin."""
+
+    lauf: Any = None
+
+    def __init__(self, verletzung: Verletzung) -> None:
+        super().__init__(f"Der Lauf hält an. {verletzung}")
+        self.verletzung = verletzung
 
 
 class LaufAbgebrochen(SimFehler):
@@ -141,12 +192,15 @@ class _Platz:
     pausiert: bool = False
     rueckstau: list[tuple[Callable[..., Any], tuple[Any, ...]]] = field(default_factory=list)
     speicher: dict[str, Any] = field(default_factory=dict)
-    offen: dict[int, tuple[Aufgabe, Any]] = field(default_factory=dict)
+    offen: dict[int, tuple[Fortsetzung, Any]] = field(default_factory=dict)
     msg_id: int = 0  # outlasts a crash: a reply to the old incarnation must not match a new request
     versatz: int = 0
     drift: float = 0.0
     drift_seit: int = 0
-    aufgaben: set[Aufgabe] = field(default_factory=set)
+    #: The node's running ``async`` handlers, in the order they started (a dict: ordered).
+    prozesse: dict[Prozess, None] = field(default_factory=dict)
+    #: What the node showed last before it crashed (``Knoten.zustand``).
+    letzter_zustand: Mapping[str, object] = field(default_factory=dict)
 
 
 class Cluster:
@@ -209,6 +263,15 @@ class Cluster:
         self.beobachter: Beobachter | None = None
         #: The client's write the code running now works for (see ``Sendung.ursache``).
         self._ursache: int | None = None
+        #: Links with their own latency (``latenz_zwischen``): (from, to) -> (min, max).
+        self._latenzen: dict[tuple[str, str], tuple[int, int]] = {}
+        #: Checked after every event while any is set (``invariante``).
+        self._invarianten: list[tuple[str, Callable[[Zustaende], object]]] = []
+        #: The first invariant that did not hold (the run stopped there), or None.
+        self.verletzung: Verletzung | None = None
+        #: Per role: the nodes a fault aimed at it hit last (``neustart:[leader]`` restarts them).
+        self.getroffen: dict[str, list[str]] = {}
+        self._im_lauf = False
         try:
             for knoten in self.ids:
                 self._starte(knoten)
@@ -256,8 +319,9 @@ class Cluster:
         if zwischen_knoten and self.duplikat and self._netz_zufall.random() < self.duplikat:
             kopien = 2
         erste: Sendung | None = None
+        spanne = self._latenzen.get((src, dest), self.latenz) if self._latenzen else self.latenz
         for kopie in range(1, kopien + 1):
-            dauer = self._netz_zufall.randint(*self.latenz) if zwischen_knoten else 0
+            dauer = self._netz_zufall.randint(*spanne) if zwischen_knoten else 0
             sendung = Sendung(
                 len(self.sendungen),
                 nachricht,
@@ -362,12 +426,12 @@ class Cluster:
         platz = self._plaetze[nachricht.dest]
         antwort_auf = nachricht.body.get("in_reply_to")
         if isinstance(antwort_auf, int) and antwort_auf in platz.offen:
-            aufgabe, timeout = platz.offen.pop(antwort_auf)
+            fortsetzung, timeout = platz.offen.pop(antwort_auf)
             timeout.absagen()
             if nachricht.typ == "error":
-                aufgabe.weiter(fehler=FehlerAntwort(dict(nachricht.body)))
+                fortsetzung.weiter(fehler=FehlerAntwort(dict(nachricht.body)))
             else:
-                aufgabe.weiter(nachricht)
+                fortsetzung.weiter(nachricht)
             return
         instanz = platz.instanz
         assert instanz is not None
@@ -395,7 +459,7 @@ class Cluster:
     def _rufe(
         self, knoten: str, aktion: Callable[..., Any], *argumente: Any, was: str = ""
     ) -> None:
-        """Calls the reader's ``aktion``; a coroutine becomes an ``Aufgabe`` run step by step."""
+        """Calls the reader's ``aktion``; a coroutine becomes a ``HandlerProzess`` run step by step."""
         was = was or f"{getattr(aktion, '__name__', 'Timer')}()"
         try:
             ergebnis = self.code(knoten, aktion, *argumente)
@@ -405,9 +469,9 @@ class Cluster:
             self._handler_fehler(knoten, was, e)
             return
         if inspect.iscoroutine(ergebnis):
-            aufgabe = Aufgabe(self, knoten, ergebnis, was)
-            self._plaetze[knoten].aufgaben.add(aufgabe)
-            aufgabe.weiter()
+            prozess = HandlerProzess(self, knoten, ergebnis, was)
+            self._plaetze[knoten].prozesse[prozess] = None
+            prozess.weiter()
 
     def code(self, knoten: str, aktion: Callable[..., Any], *argumente: Any) -> Any:
         """One call of the code of ``knoten``: within its loop budget (``grenze``), with
@@ -439,13 +503,18 @@ class Cluster:
         )
 
     def _frage(
-        self, knoten: str, ziel: str, body: dict[str, Any], timeout: int, aufgabe: Aufgabe
+        self,
+        knoten: str,
+        ziel: str,
+        body: dict[str, Any],
+        timeout: int,
+        fortsetzung: Fortsetzung,
     ) -> None:
         platz = self._plaetze[knoten]
         try:
             inhalt_ = inhalt(body, f"{knoten}.frage")
         except UngueltigeNachricht as e:
-            aufgabe.weiter(fehler=e)
+            fortsetzung.weiter(fehler=e)
             return
         platz.msg_id += 1
         msg_id = platz.msg_id
@@ -453,20 +522,20 @@ class Cluster:
         try:
             self._sende(knoten, ziel, inhalt_, f"{knoten}.frage")
         except UngueltigeNachricht as e:
-            aufgabe.weiter(fehler=e)
+            fortsetzung.weiter(fehler=e)
             return
         inkarnation = platz.inkarnation
 
         def abgelaufen() -> None:
             if platz.inkarnation == inkarnation and platz.offen.pop(msg_id, None) is not None:
-                aufgabe.weiter(
+                fortsetzung.weiter(
                     fehler=KeineAntwort(
                         f"{knoten} bekam von {ziel} binnen {timeout} Ticks keine Antwort auf „{inhalt_['type']}“."
                     )
                 )
 
         termin = self.zeit.schedule(timeout, self._an, knoten, inkarnation, abgelaufen)
-        platz.offen[msg_id] = (aufgabe, termin)
+        platz.offen[msg_id] = (fortsetzung, termin)
 
     def _handler_fehler(self, knoten: str, was: str, fehler: BaseException) -> None:
         """Keeps what the reader's handler raised, cut before it is kept (``meldung``: a
@@ -510,13 +579,14 @@ class Cluster:
         platz = self._platz(knoten)
         if not platz.laeuft:
             return
+        platz.letzter_zustand = self.zustand(knoten)
         platz.laeuft, platz.pausiert = False, False
         platz.inkarnation += 1
         platz.instanz = None
         platz.rueckstau.clear()
-        for aufgabe in platz.aufgaben:
-            aufgabe.abbrechen()
-        platz.aufgaben.clear()
+        for prozess in list(platz.prozesse):  # every wait of the node ends with it
+            prozess.abbrechen()
+        platz.prozesse.clear()
         for _, termin in platz.offen.values():
             termin.absagen()
         platz.offen.clear()
@@ -593,12 +663,46 @@ class Cluster:
         )
 
     def heile(self) -> None:
-        """Hebt jede Netzpartition auf."""
-        if self.getrennt:
+        """Hebt jede Netzpartition auf, und jede Leitung mit eigener Laufzeit läuft wieder mit
+        der des Clusters (``latenz_zwischen``)."""
+        if self.getrennt or self._latenzen:
             self.getrennt = set()
+            self._latenzen = {}
             self.ereignisse.append(
                 Ereignis(self.zeit.now, "heilung", tuple(self.ids), "Netz wieder ganz")
             )
+
+    def latenz_zwischen(
+        self, von: str | Iterable[str], zu: str | Iterable[str], latenz: tuple[int, int] | None
+    ) -> None:
+        """Nachrichten zwischen ``von`` und ``zu`` (je ein Knoten oder mehrere) brauchen ab
+        jetzt ``latenz`` Ticks (kleinste und größte, gewürfelt je Nachricht), in beide
+        Richtungen: ein Replikat, das hinterherhinkt. ``None``: wieder die Laufzeit des
+        Clusters. ``heile`` setzt alle Leitungen zurück. Was schon unterwegs ist, bleibt, wie
+        es war."""
+        links, rechts = self._pruefe_knoten(von), self._pruefe_knoten(zu)
+        if latenz is not None:
+            latenz = pruefe_verzoegerung(latenz, 0, (8, 12))
+        for a in links:
+            for b in rechts:
+                for paar in ((a, b), (b, a)):
+                    if a == b:
+                        continue
+                    if latenz is None:
+                        self._latenzen.pop(paar, None)
+                    else:
+                        self._latenzen[paar] = latenz
+        beschreibung = f"{' '.join(links)} und {' '.join(rechts)}"
+        if latenz is None:
+            art, text = "schnell", f"Leitung zwischen {beschreibung} wieder normal"
+        else:
+            art, text = (
+                "langsam",
+                f"Leitung zwischen {beschreibung} langsam: {latenz[0]} bis {latenz[1]} Ticks",
+            )
+        self.ereignisse.append(
+            Ereignis(self.zeit.now, art, tuple(dict.fromkeys([*links, *rechts])), text)
+        )
 
     def verstelle_uhr(self, knoten: str, versatz: int = 0, drift: float = 0.0) -> None:
         """Die Uhr des Knotens springt um ``versatz`` Ticks und geht ab jetzt um ``drift``
@@ -621,6 +725,111 @@ class Cluster:
         platz = self._platz(knoten)
         return platz.laeuft and not platz.pausiert
 
+    # --- roles, states and invariants ------------------------------------------------------------
+
+    def rollen(self, rolle: str) -> list[str]:
+        """Die Knoten, die gerade ``rolle`` sind (``Knoten.rolle``), in der Reihenfolge ihrer
+        IDs; ein abgestürzter Knoten hat keine Rolle, ein angehaltener seine letzte."""
+        treffer = []
+        for k in self.ids:
+            instanz = self._plaetze[k].instanz
+            if instanz is not None and self._plaetze[k].laeuft:
+                if self._lies(k, partial(getattr, instanz, "rolle", None)) == rolle:
+                    treffer.append(k)
+        return treffer
+
+    def notiere_stoerung(self, text: str) -> None:
+        """Eine Zeile des Nemesis im Protokoll des Laufs (etwa: eine Störung blieb aus)."""
+        self.protokoll.schreibe(self.zeit.now, "Nemesis", NOTIZ, text)
+
+    def zustand(self, knoten: str) -> Mapping[str, object]:
+        """Was ``knoten`` zeigt (``Knoten.zustand``): jetzt, oder, ist er abgestürzt, was er
+        zuletzt davor zeigte."""
+        platz = self._platz(knoten)
+        instanz = platz.instanz
+        if instanz is None or not platz.laeuft:
+            return platz.letzter_zustand
+        try:
+            zustand = self._lies(knoten, instanz.zustand)
+        except Exception as e:  # the reader's zustand() failed: the panel says so
+            return {"zustand() warf": meldung(e, 200)}
+        if not isinstance(zustand, Mapping):
+            return {"zustand() gab": f"{type(zustand).__name__} statt eines dict"}
+        return zustand
+
+    def zustaende(self) -> dict[str, Mapping[str, object]]:
+        """Was jeder Knoten zeigt (``zustand``), Knoten → Feld → Wert: für die Tafel im Bild."""
+        return {k: self.zustand(k) for k in self.ids}
+
+    def invariante(self, name: str, praedikat: Callable[[Zustaende], object]) -> None:
+        """Prüft ``praedikat`` nach jedem Ereignis des Laufs (jeder Zustellung, jedem Timer,
+        jeder Störung), wie die Zustandsprädikate von DSLabs. Es bekommt, was jeder Knoten zeigt
+        (``zustaende()``, nur lesbar; ein abgestürzter Knoten mit dem, was er zuletzt zeigte)
+        und gibt ``True`` (gilt), ``False`` (gilt nicht) oder einen Text zurück: den Grund,
+        warum sie nicht gilt. Die erste, die nicht gilt, hält den Lauf an: ``laufe`` wirft
+        ``InvarianteVerletzt``, und ``verletzung`` sagt, wann, wonach und warum."""
+        if not callable(praedikat):
+            raise UngueltigeEingabe(
+                f"invariante(name, praedikat): praedikat ist eine Funktion, die die Zustände "
+                f"der Knoten bekommt, nicht {type(praedikat).__name__}."
+            )
+        self._invarianten.append((str(name), praedikat))
+
+    def _lies(self, knoten: str, aktion: Callable[[], Any]) -> Any:
+        """Reads something of the reader's code (a role, a state) within its loop budget."""
+        try:
+            return self.code(knoten, aktion)
+        except grenze.EndetNicht as e:
+            raise self.endet_nicht(knoten, getattr(aktion, "__name__", "Aufruf"), "()", e) from None
+        finally:
+            if not self._im_lauf:
+                grenze.aus()
+
+    def _pruefe_invarianten(self, termin: Termin) -> None:
+        zustaende = MappingProxyType(
+            {k: MappingProxyType(dict(z)) for k, z in self.zustaende().items()}
+        )
+        for name, praedikat in self._invarianten:
+            try:
+                ergebnis = self.code("Invariante", praedikat, zustaende)
+            except grenze.EndetNicht as e:
+                raise self.endet_nicht("Invariante", f"„{name}“", "()", e) from None
+            except Exception as e:
+                raise UngueltigeEingabe(
+                    f"Die Invariante „{name}“ warf bei t={self.zeit.now}: {meldung(e)}"
+                ) from None
+            if ergebnis is True or ergebnis is None:
+                continue
+            if ergebnis is not False and not isinstance(ergebnis, str):
+                raise UngueltigeEingabe(
+                    f"Die Invariante „{name}“ gab {type(ergebnis).__name__} zurück; sie gibt "
+                    "True (gilt), False (gilt nicht) oder einen Text zurück (warum nicht)."
+                )
+            self.verletzung = Verletzung(
+                self.zeit.now,
+                self._ereignis_text(termin),
+                name,
+                kurz(ergebnis, 300) if isinstance(ergebnis, str) else "",
+                zustaende,
+            )
+            raise InvarianteVerletzt(self.verletzung)
+
+    def _ereignis_text(self, termin: Termin) -> str:
+        """What a scheduled event did, in German (for a violated invariant)."""
+        aktion, argumente = termin.aktion, termin.argumente
+        if getattr(aktion, "__func__", None) is Cluster._gezaehlt_ausfuehren:
+            aktion, argumente = argumente
+        funktion = getattr(aktion, "__func__", None)
+        ziel = getattr(aktion, "__self__", None)
+        if funktion is Cluster._ankunft:
+            n = argumente[0].nachricht
+            return f"der Ankunft von „{kurz(n.typ, 40)}“ von {n.src} bei {n.dest}"
+        if funktion is Cluster._an:
+            return f"einem Timer von {argumente[0]}"
+        if isinstance(ziel, Stoerung):
+            return f"der Störung „{ziel.als_text()}“"
+        return f"einem Ereignis um t={termin.zeit}"
+
     def _platz(self, knoten: str) -> _Platz:
         try:
             return self._plaetze[knoten]
@@ -639,12 +848,33 @@ class Cluster:
     # --- running ------------------------------------------------------------------------------
 
     def laufe(self, bis: int) -> None:
-        """Lässt die Zeit bis zum Tick ``bis`` laufen."""
+        """Lässt die Zeit bis zum Tick ``bis`` laufen (mit Invarianten: prüft sie nach jedem
+        Ereignis und wirft ``InvarianteVerletzt`` bei der ersten, die nicht gilt)."""
+        if self.verletzung is not None:
+            raise InvarianteVerletzt(self.verletzung)
         grenze.an()
+        self._im_lauf = True
         try:
-            self.zeit.run(until=bis)
+            if self._invarianten:
+                self._laufe_geprueft(bis)
+            else:
+                self.zeit.run(until=bis)
         finally:
+            self._im_lauf = False
             grenze.aus()
+
+    def _laufe_geprueft(self, bis: int) -> None:
+        """``Zeit.run`` one event at a time, checking the invariants after each (only when
+        there are any: a run without them takes ``Zeit.run``'s own loop)."""
+        pruefe_ganzzahl(bis, "bis")
+        zeit = self.zeit
+        while True:
+            termin = zeit.naechster()
+            if termin is None or termin.zeit > bis:
+                break
+            zeit.step()
+            self._pruefe_invarianten(termin)
+        zeit.run(until=bis)
 
     def zaehle(self) -> dict[str, int]:
         """Wie viele Nachrichten zwischen Knoten gesendet wurden und was aus ihnen wurde."""
@@ -656,6 +886,38 @@ class Cluster:
                 if sendung.schicksal:
                     zaehlung[sendung.schicksal] += 1
         return zaehlung
+
+
+class HandlerProzess(Prozess):
+    """A running ``async`` handler of a node (``pysim.prozess.Prozess``): each step is one call
+    of the reader's code (``Cluster.code``: its loop budget, its output into the run's log);
+    what it raises is a ``HandlerFehler`` of its node; it may await only the node's own
+    waits (``knoten.WARTBAR``, and ``erste``/``mehrheit``/``eines`` of them)."""
+
+    durchlassen = (LaufAbgebrochen,)
+
+    def __init__(
+        self, cluster: Cluster, knoten: str, coro: Coroutine[Any, Any, Any], was: str
+    ) -> None:
+        super().__init__(
+            coro,
+            bei_fehler=lambda e: cluster._handler_fehler(knoten, was, e),
+            erlaubt=WARTBAR,
+            falsch=falsch_gewartet,
+            bei_ende=lambda p: cluster._plaetze[knoten].prozesse.pop(p, None),
+        )
+        self.cluster, self.knoten, self.was = cluster, knoten, was
+
+    def schritt(self, wert: Any, fehler: BaseException | None) -> Any:
+        coro = self.coro
+        try:
+            if fehler is not None:
+                return self.cluster.code(self.knoten, coro.throw, fehler)
+            return self.cluster.code(self.knoten, coro.send, wert)
+        except grenze.EndetNicht as e:
+            coro.close()
+            name = getattr(coro, "__name__", "Handler")
+            raise self.cluster.endet_nicht(self.knoten, name, self.was, e) from None
 
 
 _lies = object.__getattribute__
@@ -711,15 +973,17 @@ class _Tor:
         if cluster is not None:
             cluster._sende(_lies(self, "_knoten"), ziel, body, wer)
 
-    def frage(self, ziel: str, body: dict[str, Any], timeout: int, aufgabe: Aufgabe) -> None:
+    def frage(
+        self, ziel: str, body: dict[str, Any], timeout: int, fortsetzung: Fortsetzung
+    ) -> None:
         cluster = _lies(self, "_lebt")()
         if cluster is not None:
-            cluster._frage(_lies(self, "_knoten"), ziel, body, timeout, aufgabe)
+            cluster._frage(_lies(self, "_knoten"), ziel, body, timeout, fortsetzung)
 
-    def warte(self, ticks: int, aufgabe: Aufgabe) -> None:
+    def warte(self, ticks: int, fortsetzung: Fortsetzung) -> None:
         cluster = _lies(self, "_lebt")()
         if cluster is not None:
-            cluster._wecker(_lies(self, "_knoten"), ticks, aufgabe.weiter, None)
+            cluster._wecker(_lies(self, "_knoten"), ticks, fortsetzung.weiter, None)
 
     def spaeter(self, ticks: int, aktion: Callable[[], Any]) -> None:
         cluster = _lies(self, "_lebt")()

@@ -3,7 +3,10 @@
 Ein Knoten ist eine Klasse, die von ``Knoten`` erbt. Für jeden Nachrichtentyp, den er
 versteht, hat sie eine Methode ``bei_<typ>``; ``bei_echo`` bekommt jede Nachricht vom Typ
 ``echo``. Eine Methode darf ``async`` sein und auf eine Antwort warten (``await self.frage(…)``)
-oder auf die Zeit (``await self.warte(…)``), wie ``await fetch(…)`` in JavaScript::
+oder auf die Zeit (``await self.warte(…)``), wie ``await fetch(…)`` in JavaScript. Ein Leader
+wartet auf die ersten ``k`` von mehreren Antworten (``await self.erste(k, […])``, ``await
+self.mehrheit([…])``) oder auf das erste von mehreren Ereignissen (``await self.eines(…)``);
+was dahinter steht, ist ``pysim.prozess`` (ein ``Prozess`` auf der simulierten Zeit)::
 
     class Echo(Knoten):
         def bei_echo(self, nachricht):
@@ -12,6 +15,10 @@ oder auf die Zeit (``await self.warte(…)``), wie ``await fetch(…)`` in JavaS
 Was ein Knoten in seinen Attributen hält, verliert er bei einem Absturz: Der Cluster legt
 beim Neustart ein neues Objekt der Klasse an. Was in ``self.speicher`` steht (ein dict),
 übersteht den Absturz, wie Daten auf einer Platte.
+
+Was ein Knoten gerade ist, sagt er in ``self.rolle`` (``"leader"``): Eine Störung kann auf
+eine Rolle zielen. Was er im Bild neben sich zeigt und was eine Invariante des Clusters prüft,
+gibt ``zustand()`` (Standard: ``speicher``, kurz und als JSON).
 
 Den Cluster sieht ein Knoten nur durch ``Netzzugang``: senden, fragen mit Timeout, Timer, die
 eigene Uhr, Notizen, der eigene Speicher. Andere Knoten, den Verlauf oder das Netz selbst
@@ -25,20 +32,18 @@ Cluster setzt ``id`` und ``knoten`` und ruft ``beim_start``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Coroutine, Generator
-from typing import TYPE_CHECKING, Any, NoReturn, Protocol
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, NoReturn, Protocol
 
 from ..fehler import SimFehler, UngueltigeEingabe, pruefe_ganzzahl
-from . import grenze
+from ..prozess import Eines, Erste, Fortsetzung, Wartbar
 from .nachricht import Nachricht
-
-if TYPE_CHECKING:
-    from .cluster import Cluster
 
 #: What a node's code may use, for the German message when it reaches for more.
 WAS_EIN_KNOTEN_KANN = (
     "self.id, self.knoten, self.sende(…), self.antworte(…), await self.frage(…), "
-    "await self.warte(…), self.spaeter(…), self.alle(…), self.uhr(), self.notiz(…) "
+    "await self.warte(…), await self.erste(…), await self.mehrheit(…), await self.eines(…), "
+    "self.spaeter(…), self.alle(…), self.uhr(), self.notiz(…), self.rolle, self.zustand() "
     "und self.speicher"
 )
 
@@ -50,6 +55,36 @@ def nur_eigene_api(name: str) -> NoReturn:
         f"dazu. Ein Knoten kann: {WAS_EIN_KNOTEN_KANN}. Andere Knoten erreicht er nur mit "
         "Nachrichten."
     )
+
+
+#: How much ``Knoten.zustand`` shows by default: entries per list or dict, characters per text.
+MAX_EINTRAEGE, MAX_TEXT, _TIEFE = 8, 40, 3
+
+
+def kurz_json(wert: object, tiefe: int = _TIEFE) -> object:
+    """``wert`` as a short JSON value for the panel: texts cut, lists and dicts to their first
+    ``MAX_EINTRAEGE`` entries (a last entry says how many more), sets sorted by their text (no
+    iteration order of a set), other objects by their type's name."""
+    if wert is None or isinstance(wert, (bool, int, float)):
+        return wert
+    if isinstance(wert, str):
+        return wert if len(wert) <= MAX_TEXT else wert[: MAX_TEXT - 1] + "…"
+    if tiefe <= 0:
+        return "…"
+    if isinstance(wert, dict):
+        paare = list(wert.items())
+        kurz_ = {str(k): kurz_json(v, tiefe - 1) for k, v in paare[:MAX_EINTRAEGE]}
+        if len(paare) > MAX_EINTRAEGE:
+            kurz_["…"] = f"{len(paare) - MAX_EINTRAEGE} weitere"
+        return kurz_
+    if isinstance(wert, (set, frozenset)):
+        wert = sorted(wert, key=repr)
+    if isinstance(wert, (list, tuple)):
+        liste = [kurz_json(v, tiefe - 1) for v in wert[:MAX_EINTRAEGE]]
+        if len(wert) > MAX_EINTRAEGE:
+            liste.append(f"… {len(wert) - MAX_EINTRAEGE} weitere")
+        return liste
+    return f"<{type(wert).__name__}>"
 
 
 class Netzzugang(Protocol):
@@ -66,12 +101,15 @@ class Netzzugang(Protocol):
         """Schickt ``body`` an ``ziel`` (``wer`` nennt den Aufruf in einer Fehlermeldung)."""
         ...
 
-    def frage(self, ziel: str, body: dict[str, Any], timeout: int, aufgabe: Aufgabe) -> None:
-        """Schickt eine Anfrage; ``aufgabe`` läuft mit der Antwort oder ``KeineAntwort`` weiter."""
+    def frage(
+        self, ziel: str, body: dict[str, Any], timeout: int, fortsetzung: Fortsetzung
+    ) -> None:
+        """Schickt eine Anfrage; ``fortsetzung`` läuft mit der Antwort oder ``KeineAntwort``
+        weiter."""
         ...
 
-    def warte(self, ticks: int, aufgabe: Aufgabe) -> None:
-        """Setzt ``aufgabe`` nach ``ticks`` Ticks fort."""
+    def warte(self, ticks: int, fortsetzung: Fortsetzung) -> None:
+        """Setzt ``fortsetzung`` nach ``ticks`` Ticks fort."""
         ...
 
     def spaeter(self, ticks: int, aktion: Callable[[], Any]) -> None:
@@ -140,71 +178,48 @@ class FehlerAntwort(SimFehler):
         super().__init__(f"Fehler {self.code}: {body.get('text', '')}".rstrip(": "))
 
 
-class _Warten:
-    """Etwas, worauf ein Handler wartet. Der Cluster setzt ihn fort, wenn es da ist."""
+class ZuWenigAntworten(KeineAntwort):
+    """``await self.erste(k, …)`` oder ``await self.mehrheit(…)``: Es können nicht mehr ``k``
+    Antworten kommen (zu viele blieben aus oder waren Fehler). ``antworten``: was kam,
+    ``fehler``: was ausblieb oder scheiterte (je in der Reihenfolge des Eintreffens)."""
 
-    def anmelden(self, aufgabe: Aufgabe) -> None:
-        raise NotImplementedError
+    def __init__(self, text: str, antworten: list[Any], fehler: list[BaseException]) -> None:
+        super().__init__(text)
+        self.antworten = antworten
+        self.fehler = fehler
 
-    def __await__(self) -> Generator[_Warten, Any, Any]:
-        return (yield self)
 
+class _Antwort(Wartbar):
+    """``self.frage(…)``: the answer to one request (or ``KeineAntwort`` after the timeout)."""
 
-class _Antwort(_Warten):
     def __init__(self, knoten: Knoten, ziel: str, body: dict[str, Any], timeout: int) -> None:
         self.knoten, self.ziel, self.body, self.timeout = knoten, ziel, body, timeout
 
-    def anmelden(self, aufgabe: Aufgabe) -> None:
-        self.knoten._netz.frage(self.ziel, self.body, self.timeout, aufgabe)
+    def anmelden(self, fortsetzung: Fortsetzung) -> None:
+        self.knoten._netz.frage(self.ziel, self.body, self.timeout, fortsetzung)
 
 
-class _Schlaf(_Warten):
+class _Schlaf(Wartbar):
+    """``self.warte(…)``: ``ticks`` ticks of the node (late if it is paused)."""
+
     def __init__(self, knoten: Knoten, ticks: int) -> None:
         self.knoten, self.ticks = knoten, ticks
 
-    def anmelden(self, aufgabe: Aufgabe) -> None:
-        self.knoten._netz.warte(self.ticks, aufgabe)
+    def anmelden(self, fortsetzung: Fortsetzung) -> None:
+        self.knoten._netz.warte(self.ticks, fortsetzung)
 
 
-class Aufgabe:
-    """Ein laufender ``async``-Handler: wird Schritt für Schritt fortgesetzt (``weiter``)."""
+#: What a handler may await (exactly these; ``Erste`` and ``Eines`` of them too).
+WARTBAR = (_Antwort, _Schlaf)
 
-    def __init__(
-        self, cluster: Cluster, knoten_id: str, coro: Coroutine[Any, Any, Any], was: str
-    ) -> None:
-        self.cluster, self.knoten_id, self.coro, self.was = cluster, knoten_id, coro, was
 
-    def weiter(self, wert: Any = None, fehler: BaseException | None = None) -> None:
-        try:
-            if fehler is not None:
-                warten = self.cluster.code(self.knoten_id, self.coro.throw, fehler)
-            else:
-                warten = self.cluster.code(self.knoten_id, self.coro.send, wert)
-        except grenze.EndetNicht as e:
-            self.coro.close()
-            name = getattr(self.coro, "__name__", "Handler")
-            raise self.cluster.endet_nicht(self.knoten_id, name, self.was, e) from None
-        except StopIteration:
-            return
-        except Exception as e:  # the reader's code failed: the cluster records where
-            self.cluster._handler_fehler(self.knoten_id, self.was, e)
-            return
-        if type(warten) not in (_Antwort, _Schlaf):  # only pysim's own: they never see the task
-            self.coro.close()
-            self.cluster._handler_fehler(
-                self.knoten_id,
-                self.was,
-                UngueltigeEingabe(
-                    "Ein Handler kann nur auf self.frage(…) und self.warte(…) warten "
-                    f"(await), nicht auf {type(warten).__name__}: asyncio gibt es im Cluster nicht."
-                ),
-            )
-            return
-        warten.anmelden(self)
-
-    def abbrechen(self) -> None:
-        """Der Knoten ist abgestürzt: Die Aufgabe läuft nie weiter."""
-        self.coro.close()
+def falsch_gewartet(name: str) -> str:
+    """The German message for a handler that awaits something else."""
+    return (
+        "Ein Handler kann nur auf self.frage(…), self.warte(…), self.erste(…), "
+        f"self.mehrheit(…) und self.eines(…) warten (await), nicht auf {name}: asyncio gibt es "
+        "im Cluster nicht."
+    )
 
 
 class Knoten:
@@ -228,6 +243,18 @@ class Knoten:
     def beim_start(self) -> Any:
         """Nach dem Start und jedem Neustart (zum Überschreiben; darf ``async`` sein)."""
 
+    #: Was der Knoten gerade ist (``self.rolle = "leader"``), oder ``None``. Eine Störung, die
+    #: auf eine Rolle zielt (``absturz:[leader]``), trifft die Knoten, die in ihrem Tick diese
+    #: Rolle nennen. Ein Absturz nimmt sie mit (das neue Objekt hat wieder ``None``).
+    rolle: str | None = None
+
+    def zustand(self) -> Mapping[str, object]:
+        """Was der Knoten im Bild neben sich zeigt und was eine Invariante prüft
+        (``Cluster.invariante``): ein kleines dict, Feld → Wert. Standard: ``self.speicher``,
+        gekürzt und als JSON-Werte (Texte bis 40 Zeichen, Listen und dicts bis 8 Einträge).
+        Zum Überschreiben, z. B. ``return {"term": self.term, "rolle": self.rolle}``."""
+        return {str(k): kurz_json(v) for k, v in list(self.speicher.items())[:MAX_EINTRAEGE]}
+
     # --- what a node can do ----------------------------------------------------------------
 
     def sende(self, ziel: str, body: dict[str, Any]) -> None:
@@ -246,16 +273,48 @@ class Knoten:
             body["in_reply_to"] = anfrage.body["msg_id"]
         self._netz.sende(anfrage.src, body, f"{self.id}.antworte")
 
-    def frage(self, ziel: str, body: dict[str, Any], timeout: int | None = None) -> _Warten:
+    def frage(self, ziel: str, body: dict[str, Any], timeout: int | None = None) -> Wartbar:
         """``antwort = await self.frage("n2", {...})``: schickt eine Anfrage und wartet auf ihre
         Antwort, höchstens ``timeout`` Ticks (sonst ``KeineAntwort``). Eine Fehlerantwort
         (``type: error``) wirft ``FehlerAntwort``."""
         ticks = self.TIMEOUT if timeout is None else pruefe_ganzzahl(timeout, "Der Timeout", 1)
         return _Antwort(self, ziel, body, ticks)
 
-    def warte(self, ticks: int) -> _Warten:
+    def warte(self, ticks: int) -> Wartbar:
         """``await self.warte(5)``: setzt den Handler nach ``ticks`` Ticks fort."""
         return _Schlaf(self, pruefe_ganzzahl(ticks, "Die Wartezeit", 0))
+
+    def erste(self, k: int, fragen: Sequence[Wartbar]) -> Wartbar:
+        """``antworten = await self.erste(2, [self.frage(n, body) for n in andere])``: wartet,
+        bis ``k`` der ``fragen`` gelungen sind, und gibt ihre Antworten in der Reihenfolge, in
+        der sie kamen (die übrigen laufen weiter, ihre Antworten werden ignoriert). Können
+        nicht mehr ``k`` gelingen (Timeouts, Fehlerantworten), wirft es ``ZuWenigAntworten``
+        (eine ``KeineAntwort``) mit dem, was kam. Die Anfragen gehen in der Reihenfolge der
+        Liste hinaus, erst beim ``await``."""
+        return Erste(k, fragen, zu_wenige=self._zu_wenige, wer=f"{self.id}.erste(k, […])")
+
+    def mehrheit(self, fragen: Sequence[Wartbar]) -> Wartbar:
+        """``antworten = await self.mehrheit([self.frage(n, body) for n in andere])``: wie
+        ``erste``, mit so vielen Antworten, dass sie mit dem Knoten selbst eine Mehrheit aller
+        Knoten sind (bei 5 Knoten 2 Antworten: der Knoten und zwei andere sind 3 von 5)."""
+        return self.erste(len(self.knoten) // 2, fragen)
+
+    def eines(self, *ereignisse: Wartbar) -> Wartbar:
+        """``welches, wert = await self.eines(self.frage("n2", body), self.warte(10))``: wartet
+        auf das erste der ``ereignisse``, das eintrifft; ``welches`` ist seine Stelle (ab 0),
+        ``wert`` sein Wert. Scheitert das erste (``KeineAntwort``, ``FehlerAntwort``), wirft es
+        dessen Fehler. Was danach eintrifft, wird ignoriert."""
+        return Eines(ereignisse, wer=f"{self.id}.eines(…)")
+
+    def _zu_wenige(
+        self, k: int, n: int, antworten: list[Any], fehler: list[BaseException]
+    ) -> ZuWenigAntworten:
+        return ZuWenigAntworten(
+            f"{self.id} brauchte {k} von {n} Antworten, bekam aber nur {len(antworten)} "
+            f"({len(fehler)} ohne Antwort oder mit Fehler): Mehr können nicht mehr kommen.",
+            antworten,
+            fehler,
+        )
 
     def spaeter(self, ticks: int, aktion: Callable[[], Any]) -> None:
         """Ruft ``aktion()`` in ``ticks`` Ticks auf (darf ``async`` sein), wie ``setTimeout``."""

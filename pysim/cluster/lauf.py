@@ -7,6 +7,9 @@ Knoten) und gibt den ``Lauf`` zurück: Verlauf, Nachrichten, Störungen, Fehler 
 ordnet auch Maelstrom einen Test (``maelstrom.core``: Last und Nemesis bis zum Zeitlimit, dann
 heilen, warten, Schlussoperationen).
 
+Mit ``invarianten`` (Name → Prädikat) hält der Lauf bei der ersten an, die nicht gilt
+(``Lauf.verletzung``); ``Lauf.zustaende`` ist, was jeder Knoten am Ende zeigt.
+
 Gezielte Störungen (``stoerungen.GEZIELT``) löst ``GezielterNemesis`` während des Laufs aus; der
 ``Lauf`` nennt sie danach wie jede andere Störung, so dass die Kennung den ganzen Lauf bestimmt.
 
@@ -20,12 +23,12 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..fehler import UngueltigeEingabe, pruefe_ganzzahl
-from .cluster import Cluster, LaufAbgebrochen
+from .cluster import Cluster, InvarianteVerletzt, LaufAbgebrochen, Verletzung, Zustaende
 from .dienste import DIENSTE, LeaseDienst
 from .knoten import Knoten
 from .lasten import Clients, Geplant, Last
@@ -63,6 +66,8 @@ class Einstellungen:
     absturz_bei_fehler: bool = False
     #: The cluster's budget of events (``Cluster.max_ereignisse``).
     max_ereignisse: int = 200_000
+    #: Checked after every event (``Cluster.invariante``): (name, predicate) pairs.
+    invarianten: tuple[tuple[str, Callable[[Zustaende], object]], ...] = ()
 
 
 @dataclass
@@ -77,6 +82,13 @@ class Lauf:
     geplant: list[Geplant]
     cluster: Cluster
     geschichte: list[dict[str, Any]] = field(default_factory=list)
+    #: The first invariant that did not hold: the run stopped there (else None).
+    verletzung: Verletzung | None = None
+
+    @property
+    def zustaende(self) -> dict[str, Mapping[str, object]]:
+        """Was jeder Knoten am Ende des Laufs zeigt (``Knoten.zustand``), Knoten → Feld → Wert."""
+        return self.cluster.zustaende()
 
     @property
     def last(self) -> Last:
@@ -165,11 +177,14 @@ def lauf(
     timeout: int = 30,
     absturz_bei_fehler: bool = False,
     max_ereignisse: int = 200_000,
+    invarianten: Mapping[str, Callable[[Zustaende], object]] | None = None,
 ) -> Lauf:
     """Ein Lauf von ``klasse`` unter ``last``. ``stoerungen``: ``None`` (keine), ``"zufall"``
     (aus dem Seed gewürfelt, ``arten`` aus ``FENSTER``), ein Text wie in ``Lauf.kennung``
     oder eine Liste von ``Stoerung``. Erreicht der Lauf ``max_ereignisse``, wirft er
-    ``LaufAbgebrochen``; dessen ``lauf`` ist der Lauf bis dahin."""
+    ``LaufAbgebrochen``; dessen ``lauf`` ist der Lauf bis dahin. ``invarianten``: Name →
+    Prädikat, nach jedem Ereignis geprüft (``Cluster.invariante``); gilt eine nicht, hält
+    der Lauf dort an, und ``Lauf.verletzung`` sagt, wann, wonach und warum."""
     einstellungen = Einstellungen(
         klasse,
         last,
@@ -181,6 +196,7 @@ def lauf(
         timeout=pruefe_ganzzahl(timeout, "Der Timeout", 1),
         absturz_bei_fehler=absturz_bei_fehler,
         max_ereignisse=pruefe_ganzzahl(max_ereignisse, "max_ereignisse", 1),
+        invarianten=tuple((invarianten or {}).items()),
     )
     ids = [f"n{i}" for i in range(1, knoten + 1)]
     ausloeser: list[Ausloeser] = []
@@ -283,6 +299,11 @@ def _pruefe_plan(plan: list[Stoerung], dauer: int, grenzen: Grenzen | None) -> N
                 f"{text} stellt die Uhr um {stoerung.versatz:+d} Ticks; erlaubt sind höchstens "
                 f"{dauer + RUHE} Ticks vor oder zurück."
             )
+        if stoerung.art == "langsam" and stoerung.latenz[1] > dauer + RUHE:
+            raise UngueltigeEingabe(
+                f"{text} lässt Nachrichten {stoerung.latenz[1]} Ticks laufen; erlaubt sind "
+                f"höchstens {dauer + RUHE}."
+            )
         if stoerung.art == "uhr" and abs(stoerung.drift) > 1:
             raise UngueltigeEingabe(
                 f"{text} lässt die Uhr mit Drift {stoerung.drift:g} gehen; erlaubt ist eine Drift "
@@ -379,6 +400,8 @@ def lauf_aus_kennung(
     die die Kennung nennt). Was ``lies_kennung`` an der Kennung findet, ist ein
     ``UngueltigeEingabe``; dann läuft nichts."""
     gelesen = lies_kennung(last, kennung, grenzen=grenzen, clients=optionen.get("clients"))
+    if "invarianten" in optionen:
+        optionen["invarianten"] = tuple((optionen["invarianten"] or {}).items())
     einstellungen = Einstellungen(
         klasse, last, knoten=gelesen.knoten, dauer=gelesen.dauer, **optionen
     )
@@ -404,6 +427,8 @@ def _ausfuehren(
         absturz_bei_fehler=e.absturz_bei_fehler,
         max_ereignisse=e.max_ereignisse,
     )
+    for name, praedikat in e.invarianten:
+        cluster.invariante(name, praedikat)
     dienste = {name: DIENSTE[name](cluster) for name in e.last.dienste}
     plan = sorted(plan, key=lambda s: s.zeit)  # stable: a tick's faults keep their order
     for stoerung in plan:
@@ -455,6 +480,10 @@ def _ausfuehren(
             ergebnis.stoerungen = sorted([*plan, *nemesis.ausgeloest], key=lambda s: s.zeit)
         abbruch.lauf = ergebnis  # what ran until then: for the picture and the verdict
         raise
+    except InvarianteVerletzt as verletzt:  # the run stops at the first violation
+        if nemesis is not None:
+            ergebnis.stoerungen = sorted([*plan, *nemesis.ausgeloest], key=lambda s: s.zeit)
+        ergebnis.verletzung = verletzt.verletzung
     return ergebnis
 
 

@@ -5,8 +5,16 @@ ein Knoten allein; ``bruecke``: zwei Hälften, die sich einen Knoten teilen; ``m
 Mehrheit und eine Minderheit), ``heile``; ``absturz`` und ``neustart`` (der Speicher ist weg,
 ``speicher`` bleibt); ``pause`` und ``weiter`` (der Knoten bearbeitet nichts, seine Timer feuern
 spät: die GC-Pause hinter den meisten Lease-Fehlern); ``uhr`` (Versatz und Drift einer Uhr);
-``verliere`` (was ein Dienst dem Knoten schickt und in diesem Tick ankäme, geht verloren).
+``verliere`` (was ein Dienst dem Knoten schickt und in diesem Tick ankäme, geht verloren);
+``langsam`` (die Leitungen zwischen zwei Seiten brauchen ``latenz`` Ticks: ein Replikat, das
+hinterherhinkt) bis ``schnell`` oder ``heile``.
 Eine Störung läuft vor allem anderen ihres Ticks (``Zeit.schedule_zuerst``).
+
+Eine Störung kann statt eines Knotens eine Rolle treffen (``[leader]``, was ein Knoten in
+``self.rolle`` sagt): ``40:absturz:[leader]``, ``12:isoliere:[leader]|rest`` (``rest``: alle
+übrigen Knoten). Welche Knoten das sind, entscheidet ihr Tick; ist keiner in der Rolle,
+bleibt die Störung aus, und das Protokoll des Laufs sagt es. ``neustart`` und ``weiter`` mit
+einer Rolle treffen die Knoten, die die letzte Störung mit dieser Rolle traf.
 
 Ein Störplan ist eine Liste davon. ``zufaelliger_plan`` würfelt einen aus dem Seed, mit Fenstern
 bis zum Ende der Last (wie Jepsens Nemesis, der bis zum Zeitlimit stört; danach heilt der Lauf
@@ -27,7 +35,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from ..fehler import UngueltigeEingabe, aufzaehlung
@@ -50,7 +58,13 @@ ARTEN = (
     "weiter",
     "uhr",
     "verliere",
+    "langsam",
+    "schnell",
 )
+#: Kinds between sides (``seiten``).
+_SEITEN = ("teile", "isoliere", "bruecke", "mehrheit", "langsam", "schnell")
+#: In a side of a fault aimed at a role: every node not on another side.
+REST = "rest"
 #: Targeted kinds: each waits in its window for its moment (``Ausloeser``, ``GezielterNemesis``).
 GEZIELT = ("leader", "follower", "inhaber", "bestaetigung", "antwort")
 #: What ``zufaelliger_plan`` can draw; each is a window with a start and an end. ``nachlauf`` is
@@ -112,6 +126,8 @@ class Stoerung:
     versatz: int = 0
     drift: float = 0.0
     anlass: str = ""
+    #: ``langsam``: the smallest and largest latency of its links in ticks.
+    latenz: tuple[int, int] = (0, 0)
 
     def __post_init__(self) -> None:
         if self.art not in ARTEN:
@@ -123,9 +139,23 @@ class Stoerung:
                 f"Einen Anlass „{self.anlass}“ gibt es nicht. Es gibt: {aufzaehlung(ANLASS)}."
             )
 
+    @property
+    def rolle(self) -> str:
+        """The role this fault aims at (``[leader]`` in ``knoten`` or a side), else ""."""
+        for k in (self.knoten, *(k for seite in self.seiten for k in seite)):
+            if ist_rolle(k):
+                return k[1:-1]
+        return ""
+
     def anwenden(self, cluster: Cluster) -> None:
+        if self.rolle:
+            self._auf_rolle(cluster)
+            return
         vorher = len(cluster.ereignisse)
-        if self.art in ("teile", "isoliere", "bruecke", "mehrheit"):
+        if self.art in ("langsam", "schnell"):
+            links, rechts = self.seiten
+            cluster.latenz_zwischen(links, rechts, self.latenz if self.art == "langsam" else None)
+        elif self.art in ("teile", "isoliere", "bruecke", "mehrheit"):
             cluster.teile(*self.seiten)
         elif self.art == "heile":
             cluster.heile()
@@ -146,6 +176,41 @@ class Stoerung:
                 ereignis.anlass = self.anlass
                 ereignis.text += f" (gezielt: {ANLASS[self.anlass][0]})"
 
+    def _auf_rolle(self, cluster: Cluster) -> None:
+        """The fault on the nodes in its role at its tick (or, with none, nothing and a line in
+        the run's log)."""
+        rolle = self.rolle
+        if self.seiten:
+            if any(ist_rolle(k) and not cluster.rollen(k[1:-1]) for s in self.seiten for k in s):
+                cluster.notiere_stoerung(_bleibt_aus(self, rolle))
+                return
+            seiten = [[k for x in seite for k in _aufgeloest(x, cluster)] for seite in self.seiten]
+            genannt = {k for seite in seiten for k in seite}
+            rest = [k for k in cluster.ids if k not in genannt]
+            ziele = [
+                tuple(dict.fromkeys([*seite, *(rest if REST in roh else [])]))
+                for seite, roh in zip(seiten, self.seiten, strict=True)
+            ]
+            if not all(ziele):  # ``rest`` with no node left
+                cluster.notiere_stoerung(_bleibt_aus(self, rolle))
+                return
+            konkret = [replace(self, seiten=tuple(ziele))]
+        else:
+            if self.art in ("neustart", "weiter"):
+                knoten = cluster.getroffen.get(rolle, [])
+            else:
+                knoten = cluster.rollen(rolle)
+                cluster.getroffen[rolle] = knoten
+            if not knoten:
+                cluster.notiere_stoerung(_bleibt_aus(self, rolle))
+                return
+            konkret = [replace(self, knoten=k) for k in knoten]
+        vorher = len(cluster.ereignisse)
+        for stoerung in konkret:
+            stoerung.anwenden(cluster)
+        for ereignis in cluster.ereignisse[vorher:]:
+            ereignis.text += f" (Rolle {rolle})"
+
     def als_text(self) -> str:
         """Kurz, für die Kennung: ``12:teile:n1.n2|n3``, ``40:absturz:n2``, ``5:uhr:n1:+10:0.1``;
         eine gezielte mit ihrem Anlass: ``33:isoliere:n1|n2.n3@leader``."""
@@ -156,26 +221,60 @@ class Stoerung:
             teile.append(self.knoten)
         if self.art == "uhr":
             teile += [f"{self.versatz:+d}", f"{self.drift:g}"]
+        if self.art == "langsam":
+            teile.append(f"{self.latenz[0]}-{self.latenz[1]}")
         return ":".join(teile) + (f"@{self.anlass}" if self.anlass else "")
 
     def __str__(self) -> str:
-        seiten = " | ".join(" ".join(seite) for seite in self.seiten)
-        allein = " ".join(self.seiten[0]) if self.seiten else ""
+        seiten = " | ".join(" ".join(map(_name, seite)) for seite in self.seiten)
+        allein = " ".join(map(_name, self.seiten[0])) if self.seiten else ""
+        knoten = _name(self.knoten)
+        zwischen = " und ".join(" ".join(map(_name, seite)) for seite in self.seiten)
         texte = {
             "teile": f"Netz geteilt: {seiten}",
             "isoliere": f"{allein} isoliert: {seiten}",
             "bruecke": f"Brücke: {seiten}",
             "mehrheit": f"Mehrheit und Minderheit: {seiten}",
             "heile": "Netz wieder ganz",
-            "absturz": f"{self.knoten} stürzt ab",
-            "neustart": f"{self.knoten} startet neu",
-            "pause": f"{self.knoten} hält an",
-            "weiter": f"{self.knoten} läuft weiter",
-            "verliere": f"Antworten eines Dienstes an {self.knoten} gehen in diesem Tick verloren",
-            "uhr": f"Uhr von {self.knoten}: {self.versatz:+d} Ticks, Drift {self.drift:+.0%}",
+            "absturz": f"{knoten} stürzt ab",
+            "neustart": f"{knoten} startet neu",
+            "pause": f"{knoten} hält an",
+            "weiter": f"{knoten} läuft weiter",
+            "verliere": f"Antworten eines Dienstes an {knoten} gehen in diesem Tick verloren",
+            "uhr": f"Uhr von {knoten}: {self.versatz:+d} Ticks, Drift {self.drift:+.0%}",
+            "langsam": f"Leitung zwischen {zwischen} langsam: {self.latenz[0]} bis "
+            f"{self.latenz[1]} Ticks",
+            "schnell": f"Leitung zwischen {zwischen} wieder normal",
         }
         gezielt = f" (gezielt: {ANLASS[self.anlass][1]})" if self.anlass else ""
         return f"t={self.zeit}: {texte[self.art]}{gezielt}"
+
+
+def ist_rolle(name: str) -> bool:
+    """``[leader]``: a role, not a node."""
+    return len(name) > 2 and name[0] == "[" and name[-1] == "]"
+
+
+def _name(k: str) -> str:
+    """A node or a role, as a sentence names it."""
+    if ist_rolle(k):
+        return f"wer {k[1:-1]} ist"
+    return "alle übrigen" if k == REST else k
+
+
+def _aufgeloest(k: str, cluster: Cluster) -> list[str]:
+    """The nodes ``k`` names now: a node, the nodes in a role, or none (``rest`` comes later)."""
+    if ist_rolle(k):
+        return cluster.rollen(k[1:-1])
+    return [] if k == REST else [k]
+
+
+def _bleibt_aus(stoerung: Stoerung, rolle: str) -> str:
+    return f"Die Störung „{stoerung.als_text()}“ bleibt aus: Kein Knoten ist gerade {rolle}" + (
+        " (die letzte Störung dieser Rolle traf keinen)."
+        if stoerung.art in ("neustart", "weiter")
+        else "."
+    )
 
 
 def als_text(plan: Iterable[Stoerung]) -> str:
@@ -193,11 +292,19 @@ def plan_aus_text(text: str, knoten: Sequence[str]) -> list[Stoerung]:
             if anlass and anlass not in ANLASS:
                 raise ValueError(f"einen Anlass {anlass!r} gibt es nicht")
             zeit, art = int(felder[0]), felder[1]
-            if art in ("teile", "isoliere", "bruecke", "mehrheit"):
+            if art in _SEITEN:
                 seiten = tuple(tuple(seite.split(".")) for seite in felder[2].split("|"))
                 for k in (k for seite in seiten for k in seite):
-                    _pruefe(k, knoten)
-                plan.append(Stoerung(zeit, art, seiten=seiten, anlass=anlass))
+                    _pruefe(k, knoten, seite=True)
+                latenz = (0, 0)
+                if art in ("langsam", "schnell") and len(seiten) != 2:
+                    raise ValueError(f"„{art}“ verbindet zwei Seiten, wie „n1|n3“")
+                if art == "langsam":
+                    kleinste, _, groesste = felder[3].partition("-")
+                    latenz = (int(kleinste), int(groesste or kleinste))
+                    if not 0 <= latenz[0] <= latenz[1]:
+                        raise ValueError(f"die Laufzeit {felder[3]!r} ist keine Spanne wie 8-12")
+                plan.append(Stoerung(zeit, art, seiten=seiten, anlass=anlass, latenz=latenz))
             elif art == "heile":
                 plan.append(Stoerung(zeit, art, anlass=anlass))
             elif art == "uhr":
@@ -216,12 +323,25 @@ def plan_aus_text(text: str, knoten: Sequence[str]) -> list[Stoerung]:
         except (IndexError, ValueError) as e:
             raise UngueltigeEingabe(
                 f"Der Störplan ist an Stelle {nummer} („{teil}“) nicht lesbar: erwartet wie "
-                f"„12:teile:n1.n2|n3“ oder „40:absturz:n2“ ({e})."
+                f"„12:teile:n1.n2|n3“, „40:absturz:n2“, „40:absturz:[leader]“ oder "
+                f"„5:langsam:n1|n3:8-12“ ({e})."
             ) from None
     return sorted(plan, key=lambda s: s.zeit)
 
 
-def _pruefe(k: str, knoten: Sequence[str]) -> str:
+#: What a role's name may hold (it stands in a fault plan's text and an identity).
+_ROLLENZEICHEN = frozenset("abcdefghijklmnopqrstuvwxyzäöüß0123456789_-")
+
+
+def _pruefe(k: str, knoten: Sequence[str], seite: bool = False) -> str:
+    if ist_rolle(k):
+        if len(k) > 22 or not set(k[1:-1].lower()) <= _ROLLENZEICHEN:
+            raise ValueError(
+                f"eine Rolle {k!r} geht nicht: höchstens 20 Buchstaben, Ziffern, _ oder -"
+            )
+        return k
+    if seite and k == REST:
+        return k
     if k not in knoten:
         raise ValueError(f"einen Knoten {k!r} gibt es nicht")
     return k

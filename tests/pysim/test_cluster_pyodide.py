@@ -44,13 +44,18 @@ def test_the_run_fails_and_shrinks_natively() -> None:
     assert "/o" in daten["klein"]
 
 
-@pytest.mark.pyodide
-def test_a_cluster_run_is_the_same_in_cpython_and_pyodide(pyodide: PyodideRunner) -> None:
-    cells = [{"session": "c", "code": LAUF, "label": "lauf"}]
-    [theirs] = pyodide.run([{"name": "cluster", "cells": cells}])["pages"][0]["results"]
+def gleich_in_pyodide(pyodide: PyodideRunner, name: str, code: str) -> None:
+    """One cell gives the same output in Pyodide as natively (and runs without error)."""
+    cells = [{"session": name, "code": code, "label": name}]
+    [theirs] = pyodide.run([{"name": name, "cells": cells}])["pages"][0]["results"]
     [ours] = run_natively(cells)
     assert ours["error"] is None, ours["error"]
     assert theirs == ours
+
+
+@pytest.mark.pyodide
+def test_a_cluster_run_is_the_same_in_cpython_and_pyodide(pyodide: PyodideRunner) -> None:
+    gleich_in_pyodide(pyodide, "cluster", LAUF)
 
 
 GEZIELT = (
@@ -156,3 +161,70 @@ def test_what_a_node_prints_is_kept_in_the_run_alike_in_pyodide(pyodide: Pyodide
     # Nothing the nodes printed reached the cell's own output: only the cell's lines.
     assert text.startswith("True\nt=0 n1: start n1\nt=0 n2: start n2\n"), text
     assert "n1: echo hallo 0\n" in text and "(gekürzt: 400 Zeichen, gezeigt 300)" in text
+
+
+PROTOKOLL = """
+import hashlib, json
+from pysim.cluster import Broadcast, Knoten, KeineAntwort, lauf
+
+class Mehrheit(Knoten):
+    def beim_start(self):
+        self.werte = set()
+        self.rolle = "leader" if self.id == "n1" else "follower"
+
+    def bei_topology(self, n):
+        self.antworte(n, {"type": "topology_ok"})
+
+    async def bei_broadcast(self, n):
+        if "msg_id" in n.body:
+            self.antworte(n, {"type": "broadcast_ok"})
+        wert = n["message"]
+        if wert in self.werte:
+            return
+        self.werte.add(wert)
+        andere = [k for k in self.knoten if k != self.id]
+        body = {"type": "broadcast", "message": wert}
+        try:
+            await self.mehrheit([self.frage(k, body, timeout=12) for k in andere])
+        except KeineAntwort:
+            welches, _ = await self.eines(self.warte(7), self.frage(andere[0], body))
+            self.notiz(f"keine Mehrheit für {wert}, dann {welches}")
+
+    def bei_read(self, n):
+        self.antworte(n, {"type": "read_ok", "messages": sorted(self.werte)})
+
+    def zustand(self):
+        return {"rolle": self.rolle, "werte": len(self.werte)}
+
+def ein_leader(z):
+    return sum(1 for s in z.values() if s["rolle"] == "leader") <= 1 or "zwei Leader"
+
+r = lauf(Mehrheit, Broadcast(), knoten=5, seed=4, dauer=80,
+         stoerungen="10:isoliere:[leader]|rest;30:heile;35:langsam:n2|n3.n4:6-11;"
+                    "50:absturz:[leader];60:neustart:[leader];70:pause:[chef]",
+         invarianten={"höchstens ein Leader": ein_leader})
+print(json.dumps({
+    "kennung": r.kennung,
+    "geschichte": hashlib.sha256(json.dumps(r.geschichte).encode()).hexdigest(),
+    "protokoll": [str(z) for z in r.protokoll],
+    "ereignisse": [e.text for e in r.cluster.ereignisse],
+    "zustaende": r.zustaende,
+    "verletzung": str(r.verletzung),
+    "nachrichten": r.cluster.zaehle(),
+}, sort_keys=True))
+"""
+
+
+def test_a_protocol_run_with_majorities_roles_slow_links_and_invariants_runs_natively() -> None:
+    [ergebnis] = run_natively([{"session": "p", "code": PROTOKOLL, "label": "protokoll"}])
+    assert ergebnis["error"] is None, ergebnis["error"]
+    daten = json.loads("".join(chunk for _, chunk in ergebnis["output"]))
+    assert "n1 stürzt ab (Rolle leader)" in daten["ereignisse"]
+    assert any("Leitung zwischen n2 und n3 n4 langsam" in e for e in daten["ereignisse"])
+    assert any("keine Mehrheit" in z for z in daten["protokoll"])
+    assert daten["verletzung"] == "None"
+
+
+@pytest.mark.pyodide
+def test_a_protocol_run_is_the_same_in_cpython_and_pyodide(pyodide: PyodideRunner) -> None:
+    gleich_in_pyodide(pyodide, "protokoll", PROTOKOLL)
