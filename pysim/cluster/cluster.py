@@ -160,7 +160,11 @@ class Cluster:
       geplant sind),
     - ``max_schritte``: wie weit ein Aufruf eines Handlers höchstens läuft,
       in Schleifendurchläufen (``pysim.cluster.grenze``); wer mehr braucht, endet nicht, und
-      der Lauf bricht mit ``LaufAbgebrochen`` ab.
+      der Lauf bricht mit ``LaufAbgebrochen`` ab,
+    - ``zeit``: die Uhr, die der Cluster mit anderen Modellen teilt (ohne: eine eigene),
+    - ``netz_zufall``: woraus das Netz die Laufzeiten würfelt (ohne: aus ``seed``); eine Front
+      wie ``pysim.raft.RaftSim`` gibt hier den Zufall, aus dem auch ihre Knoten würfeln, damit
+      ihre Läufe dieselben bleiben.
     """
 
     def __init__(
@@ -175,6 +179,8 @@ class Cluster:
         absturz_bei_fehler: bool = False,
         max_ereignisse: int = 200_000,
         max_schritte: int = grenze.MAX_SCHRITTE,
+        zeit: Zeit | None = None,
+        netz_zufall: random.Random | None = None,
     ) -> None:
         if not (isinstance(klasse, type) and issubclass(klasse, Knoten)):
             raise UngueltigeEingabe(
@@ -189,8 +195,10 @@ class Cluster:
         self.max_ereignisse = pruefe_ganzzahl(max_ereignisse, "max_ereignisse", 1)
         self.max_schritte = pruefe_ganzzahl(max_schritte, "max_schritte", 1)
         self.seed = seed
-        self.zeit = Zeit()
-        self._netz_zufall = random.Random(seed * 7919 + 1)
+        self.zeit = zeit if zeit is not None else Zeit()
+        self._netz_zufall = (
+            netz_zufall if netz_zufall is not None else random.Random(seed * 7919 + 1)
+        )
         self.zufall = random.Random(seed * 7919 + 2)  # services and workloads draw from here
         self.ids = [f"n{i}" for i in range(1, anzahl + 1)]
         self._plaetze = {k: _Platz(klasse) for k in self.ids}
@@ -616,6 +624,11 @@ class Cluster:
                 f"Uhr von {knoten}: {versatz:+d} Ticks, Drift {drift:+.0%}",
             )
         )
+
+    def objekt(self, knoten: str) -> Knoten | None:
+        """Das laufende Objekt des Knotens (``None``, solange er abgestürzt ist): für eine Front
+        wie ``pysim.raft.RaftSim``, die Zustand und Bild zeigt. Nie einem Knoten geben."""
+        return self._platz(knoten).instanz
 
     def laeuft(self, knoten: str) -> bool:
         platz = self._platz(knoten)
