@@ -164,7 +164,10 @@ class Cluster:
     - ``zeit``: die Uhr, die der Cluster mit anderen Modellen teilt (ohne: eine eigene),
     - ``netz_zufall``: woraus das Netz die Laufzeiten würfelt (ohne: aus ``seed``); eine Front
       wie ``pysim.raft.RaftSim`` gibt hier den Zufall, aus dem auch ihre Knoten würfeln, damit
-      ihre Läufe dieselben bleiben.
+      ihre Läufe dieselben bleiben,
+    - ``code_der_leserin``: ``False`` für Knoten, die pysim selbst mitbringt (``RaftKnoten``
+      hinter ``RaftSim``): Ihr Code läuft ohne Grenze an Schleifendurchläufen, und was er
+      druckt, geht an ``sys.stdout`` des Aufrufers statt ins ``protokoll``.
     """
 
     def __init__(
@@ -181,6 +184,7 @@ class Cluster:
         max_schritte: int = grenze.MAX_SCHRITTE,
         zeit: Zeit | None = None,
         netz_zufall: random.Random | None = None,
+        code_der_leserin: bool = True,
     ) -> None:
         if not (isinstance(klasse, type) and issubclass(klasse, Knoten)):
             raise UngueltigeEingabe(
@@ -194,6 +198,7 @@ class Cluster:
         self.absturz_bei_fehler = absturz_bei_fehler
         self.max_ereignisse = pruefe_ganzzahl(max_ereignisse, "max_ereignisse", 1)
         self.max_schritte = pruefe_ganzzahl(max_schritte, "max_schritte", 1)
+        self.code_der_leserin = code_der_leserin
         self.seed = seed
         self.zeit = zeit if zeit is not None else Zeit()
         self._netz_zufall = (
@@ -421,7 +426,11 @@ class Cluster:
         """One call of the code of ``knoten``: within its loop budget (``grenze``), with
         ``sys.stdout`` and ``sys.stderr`` writing into the run's log under this tick and node.
         Both are what they were before when the call ends, however it ends (an exception,
-        ``grenze.EndetNicht``, code that set them itself)."""
+        ``grenze.EndetNicht``, code that set them itself). Nodes pysim brings itself
+        (``code_der_leserin=False``) are called plainly: the budget and the capture cost more
+        than such a node's handler (``sys.settrace`` in Python 3.11: half of a Raft run)."""
+        if not self.code_der_leserin:
+            return aktion(*argumente)
         strom = self.protokoll.strom(self.zeit.now, knoten)
         stdout, stderr = sys.stdout, sys.stderr
         sys.stdout = sys.stderr = strom

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from pysim.cluster import Cluster, Knoten
 from pysim.zeit import Zeit
 
@@ -44,3 +46,18 @@ def test_the_object_of_a_node_is_none_while_it_is_crashed() -> None:
     assert cluster.objekt("n1") is None
     cluster.neustart("n1")
     assert cluster.objekt("n1") is not erstes and isinstance(cluster.objekt("n1"), Ping)
+
+
+class Redselig(Knoten):
+    def beim_start(self) -> None:
+        print(f"{self.id} startet")
+
+
+def test_nodes_pysim_brings_print_to_the_caller_and_run_without_a_budget(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    cluster = Cluster(Redselig, 2, code_der_leserin=False, max_schritte=1)
+    assert capsys.readouterr().out == "n1 startet\nn2 startet\n"
+    assert not cluster.protokoll.geschrieben
+    Cluster(Redselig, 2)  # the reader's nodes: into the run's log
+    assert capsys.readouterr().out == ""
