@@ -67,9 +67,20 @@ ARTEN = {
     "append_entries_res": "AppendAntwort",
 }
 
+#: How a message of a Raft node is named in an error (``Netzzugang.sende``'s ``wer``).
+SENDE = "RaftKnoten.sende"
+
 #: Error codes a node answers a client with (Maelstrom's table, ``pysim.cluster.FEHLERCODES``).
 NICHT_LEADER = 11  # temporarily-unavailable: definite, it did not happen
 ABGESETZT = 13  # crash: indefinite, it may have happened
+
+
+#: An entry in words and short: (for messages, for the picture and the status).
+_TEXTE = {
+    "write": ("Term {t}, {k} = {v!r}", "{t}:w={v}"),
+    "read": ("Term {t}, lies {k}", "{t}:r"),
+    "noop": ("Term {t}, leer", "{t}:-"),
+}
 
 
 @dataclass(frozen=True)
@@ -88,19 +99,15 @@ class Eintrag:
 
     def beschreibe(self) -> str:
         """``Term 2, x = 5`` (für Meldungen): Term und Operation in Worten."""
-        if self.f == "write":
-            return f"Term {self.term}, {self.key} = {self.value!r}"
-        if self.f == "read":
-            return f"Term {self.term}, lies {self.key}"
-        return f"Term {self.term}, leer"
+        return self._text(0)
 
     def kurz(self) -> str:
         """``3:w=5``, ``3:r``, ``3:-`` (Term und Operation, für Bild und Status)."""
-        if self.f == "write":
-            return f"{self.term}:w={self.value}"
-        if self.f == "read":
-            return f"{self.term}:r"
-        return f"{self.term}:-"
+        return self._text(1)
+
+    def _text(self, form: int) -> str:
+        muster = _TEXTE.get(self.f, _TEXTE["noop"])[form]
+        return muster.format(t=self.term, k=self.key, v=self.value)
 
     def als_liste(self) -> list[Any]:
         """Der Eintrag, wie er in ``append_entries`` steht: ``[term, f, key, value, client, nummer]``."""
@@ -299,7 +306,7 @@ class RaftKnoten(Knoten):
     def _sende(self, an: str, typ: str, body: dict[str, Any]) -> None:
         body["type"] = typ
         body["term"] = self.speicher["term"]
-        self.sende(an, body)
+        self._netz.sende(an, body, SENDE)  # Knoten.sende, without a name made for every message
 
     def _vor_dem_handler(self, n: Sendung) -> None:
         term = n.body["term"]

@@ -64,7 +64,7 @@ Beispiel::
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -198,6 +198,19 @@ class _Aufsicht:
         raise _Abbruch(fehler)
 
 
+#: What a crash takes, and what it is while the node is crashed (``Knoten.__getattr__``).
+_FLUECHTIG: dict[str, Callable[[], Any]] = {
+    "commit": int,
+    "angewendet": int,
+    "register": dict,
+    "stimmen": set,
+    "next_index": dict,
+    "match_index": dict,
+    "offen": dict,
+    "leader_bekannt": lambda: None,
+}
+
+
 class Knoten:
     """Ein Raft-Knoten, wie ``RaftSim`` ihn zeigt: ``term``, ``stimme`` und ``log`` überstehen
     einen Absturz; ``rolle``, ``commit``, ``register`` … liest die Sicht beim laufenden
@@ -212,69 +225,27 @@ class Knoten:
         assert objekt is None or isinstance(objekt, RaftKnoten)
         return objekt
 
-    def _fluechtig(self, name: str, leer: Any) -> Any:
-        objekt = self._objekt()
-        return leer if objekt is None else getattr(objekt, name)
-
     @property
     def rolle(self) -> str:
         objekt = self._objekt()
         return ABGESTUERZT if objekt is None else objekt.rolle
 
-    @property
-    def term(self) -> int:
-        term: int = self._sim._speicher[self.name]["term"]
-        return term
+    # Typed here, read in __getattr__: what survives a crash, from the node's speicher.
+    term: int
+    stimme: str | None
+    log: list[Eintrag]
+    commit: int
 
-    @property
-    def stimme(self) -> str | None:
-        stimme: str | None = self._sim._speicher[self.name]["stimme"]
-        return stimme
-
-    @property
-    def log(self) -> list[Eintrag]:
-        log: list[Eintrag] = self._sim._speicher[self.name]["log"]
-        return log
-
-    @property
-    def commit(self) -> int:
-        commit: int = self._fluechtig("commit", 0)
-        return commit
-
-    @property
-    def angewendet(self) -> int:
-        angewendet: int = self._fluechtig("angewendet", 0)
-        return angewendet
-
-    @property
-    def register(self) -> dict[str, Any]:
-        register: dict[str, Any] = self._fluechtig("register", {})
-        return register
-
-    @property
-    def stimmen(self) -> set[str]:
-        stimmen: set[str] = self._fluechtig("stimmen", set())
-        return stimmen
-
-    @property
-    def next_index(self) -> dict[str, int]:
-        werte: dict[str, int] = self._fluechtig("next_index", {})
-        return werte
-
-    @property
-    def match_index(self) -> dict[str, int]:
-        werte: dict[str, int] = self._fluechtig("match_index", {})
-        return werte
-
-    @property
-    def offen(self) -> dict[int, tuple[str, int]]:
-        offen: dict[int, tuple[str, int]] = self._fluechtig("offen", {})
-        return offen
-
-    @property
-    def leader_bekannt(self) -> str | None:
-        leader: str | None = self._fluechtig("leader_bekannt", None)
-        return leader
+    def __getattr__(self, name: str) -> Any:
+        """``term``, ``stimme`` and ``log`` from the node's speicher (they survive a crash);
+        what a crash takes (``commit``, ``register``, ``next_index`` …) from the running node,
+        or empty while it is crashed."""
+        if name in ("term", "stimme", "log"):
+            return self._sim._speicher[self.name][name]
+        if name not in _FLUECHTIG:
+            raise AttributeError(f"Ein Raft-Knoten hat kein „{name}“.")
+        objekt = self._objekt()
+        return _FLUECHTIG[name]() if objekt is None else getattr(objekt, name)
 
     @property
     def pausiert_bis(self) -> int | None:
@@ -684,7 +655,8 @@ class RaftSim(AufDerZeit):
         if n > MAX_TICKS:
             raise UngueltigeEingabe(f"Höchstens {MAX_TICKS} Ticks auf einmal, nicht {n}.")
         try:
-            self.cluster.laufe(self.now + n)
+            # the clock itself, not Cluster.laufe: the nodes are pysim's, no loop budget to arm
+            self.zeit.run(until=self.now + n)
         except _Abbruch as abbruch:
             raise abbruch.fehler from abbruch.fehler.__cause__
 
