@@ -1,93 +1,141 @@
 """Zeiten der Raft-Lektion (Zahlen, keine Prüfungen).
 
     .venv/bin/python benchmarks/bench_raft.py [wiederholungen]
+    .venv/bin/python benchmarks/bench_raft.py 3 --pyodide ALT   # dazu in Pyodide, alt und neu
 
 Misst, was die Lektion „Konsens: Leader-Wahl und Raft“ rechnet: ``pruefe_wahl`` mit der
-richtigen Regel (40 Pläne mit 3 Knoten, 10 mit 5, wie die Prüfung der Übung), mit einer
-falschen Regel (zwei Stimmen je Term: ein Befund und sein Verkleinern), und einen langen Lauf
-von ``RaftSim`` (5 Knoten, 20 000 Ticks, Schreiben und Störungen). Jede Zeile: das Beste aus
-den Wiederholungen, in Millisekunden Rechenzeit dieses Prozesses
-(``time.process_time``: auf einer Maschine, die nebenher anderes tut, stabiler als die Uhr).
+richtigen Regel (40 Pläne mit 3 Knoten, 10 mit 5, wie die Prüfung der Übung), mit zwei
+falschen Regeln (ein Befund und sein Verkleinern), und einen langen Lauf von ``RaftSim``
+(5 Knoten, 20 000 Ticks, Schreiben und Störungen). Jede Zeile: das Beste aus den
+Wiederholungen, in Millisekunden Rechenzeit dieses Prozesses (``time.process_time``: auf einer
+Maschine, die nebenher anderes tut, stabiler als die Uhr).
+
+``--pyodide ALT``: dieselben Fälle in Pyodide unter Node.js (Paket und Speicherabbild der
+Seite, ``tests/pyodide.py``), einmal mit ``pysim.raft`` dieses Baums und einmal mit den
+Dateien von ``pysim/raft/`` aus dem Ordner ``ALT`` (z. B. ``git archive main pysim/raft``
+ausgepackt), die als ``pysim.raftalt`` daneben geladen werden.
 """
 
 from __future__ import annotations
 
-import gc
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from pysim.raft import RaftSim, Stimmanfrage, pruefe_wahl, raft_stimmregel
+#: The cases, as source: CPython runs it here, Pyodide in a cell.
+FAELLE = r"""
+import gc
+import time
 
 
-def zwei_stimmen(a: Stimmanfrage) -> bool:
-    """A broken rule: a vote for everyone in its own term (two leaders in one term)."""
-    return a.term == a.mein_term
+def faelle(raft):
+    def zwei_stimmen(a):
+        return a.term == a.mein_term
+
+    def ohne_aktualitaet(a):
+        return a.term == a.mein_term and a.meine_stimme in (None, a.kandidat)
+
+    def langer_lauf():
+        sim = raft.RaftSim(5, seed=3)
+        for runde in range(200):
+            sim.tick(90)
+            sim.schreibe(f"c{runde}", runde)
+            if runde % 7 == 3:
+                leader = sim.leader()
+                if leader is not None:
+                    sim.trenne([leader])
+            if runde % 7 == 5:
+                sim.heile()
+            sim.tick(10)
+        assert not sim.verletzungen
+
+    return [
+        ("pruefe_wahl, richtige Regel, 40 Pläne, 3 Knoten",
+         lambda: raft.pruefe_wahl(raft.raft_stimmregel, seeds=range(40)).ok is True),
+        ("pruefe_wahl, richtige Regel, 10 Pläne, 5 Knoten",
+         lambda: raft.pruefe_wahl(raft.raft_stimmregel, seeds=range(10), knoten=5).ok is True),
+        ("pruefe_wahl, zwei Stimmen je Term (Befund + Verkleinern)",
+         lambda: raft.pruefe_wahl(zwei_stimmen, seeds=range(40)).ok is False),
+        ("pruefe_wahl, ohne Aktualität (Befund + Verkleinern)",
+         lambda: raft.pruefe_wahl(ohne_aktualitaet, seeds=range(40)).ok is False),
+        ("RaftSim, 5 Knoten, 20 000 Ticks", lambda: langer_lauf() is None),
+    ]
 
 
-def ohne_aktualitaet(a: Stimmanfrage) -> bool:
-    """The lesson's first wrong attempt: one vote per term, no up-to-date check."""
-    return a.term == a.mein_term and a.meine_stimme in (None, a.kandidat)
+def miss(raft, wiederholungen):
+    zeilen = []
+    for name, fall in faelle(raft):
+        beste = float("inf")
+        for _ in range(wiederholungen):
+            gc.collect()
+            start = time.process_time()
+            assert fall()
+            beste = min(beste, time.process_time() - start)
+        zeilen.append((name, beste * 1000))
+    return zeilen
+"""
 
 
-def richtig_3() -> None:
-    assert pruefe_wahl(raft_stimmregel, seeds=range(40)).ok
+def pyodide(wiederholungen: int, alt: Path) -> dict[str, list[tuple[str, float]]]:
+    import json
+    import tempfile
 
+    from tests.pyodide import PyodideRunner
 
-def richtig_5() -> None:
-    assert pruefe_wahl(raft_stimmregel, seeds=range(10), knoten=5).ok
-
-
-def falsch_zwei_stimmen() -> None:
-    assert not pruefe_wahl(zwei_stimmen, seeds=range(40)).ok
-
-
-def falsch_ohne_aktualitaet() -> None:
-    assert not pruefe_wahl(ohne_aktualitaet, seeds=range(40)).ok
-
-
-def langer_lauf() -> None:
-    sim = RaftSim(5, seed=3)
-    for runde in range(200):
-        sim.tick(90)
-        sim.schreibe(f"c{runde}", runde)
-        if runde % 7 == 3:
-            leader = sim.leader()
-            if leader is not None:
-                sim.trenne([leader])
-        if runde % 7 == 5:
-            sim.heile()
-        sim.tick(10)
-    assert not sim.verletzungen
-
-
-FAELLE: list[tuple[str, Callable[[], None]]] = [
-    ("pruefe_wahl, richtige Regel, 40 Pläne, 3 Knoten", richtig_3),
-    ("pruefe_wahl, richtige Regel, 10 Pläne, 5 Knoten", richtig_5),
-    ("pruefe_wahl, zwei Stimmen je Term (Befund + Verkleinern)", falsch_zwei_stimmen),
-    ("pruefe_wahl, ohne Aktualität (Befund + Verkleinern)", falsch_ohne_aktualitaet),
-    ("RaftSim, 5 Knoten, 20 000 Ticks", langer_lauf),
-]
-
-
-def miss(fall: Callable[[], None], wiederholungen: int) -> float:
-    beste = float("inf")
-    for _ in range(wiederholungen):
-        gc.collect()
-        start = time.process_time()
-        fall()
-        beste = min(beste, time.process_time() - start)
-    return beste * 1000
+    dateien = {p.name: p.read_text() for p in sorted((alt / "pysim" / "raft").glob("*.py"))}
+    zelle = (
+        FAELLE
+        + f"""
+import json, os, sys, importlib
+import pysim
+os.makedirs("/tmp/alt/raftalt", exist_ok=True)
+for name, text in {dateien!r}.items():
+    with open("/tmp/alt/raftalt/" + name, "w") as f:
+        f.write(text)
+pysim.__path__.append("/tmp/alt")
+import pysim.raft as neu
+alt = importlib.import_module("pysim.raftalt")
+print(json.dumps({{"vorher": miss(alt, {wiederholungen}), "nachher": miss(neu, {wiederholungen})}}))
+"""
+    )
+    with tempfile.TemporaryDirectory() as ordner:
+        runner = PyodideRunner(Path(ordner) / "node.txt")
+        try:
+            antwort = runner.run(
+                [{"name": "raft", "cells": [{"session": "s", "code": zelle, "label": "s"}]}],
+                snapshot=True,
+            )
+        finally:
+            runner.close()
+    ergebnis = antwort["pages"][0]["results"][0]
+    text = "".join(teil for _, teil in ergebnis["output"]).strip()
+    assert text, ergebnis
+    zahlen: dict[str, list[tuple[str, float]]] = json.loads(text.splitlines()[-1])
+    return zahlen
 
 
 def main() -> None:
-    wiederholungen = int(sys.argv[1]) if len(sys.argv) > 1 else 3
-    print(f"Python {sys.version.split()[0]}, das Beste aus {wiederholungen} Läufen")
-    for name, fall in FAELLE:
-        print(f"{name:58} {miss(fall, wiederholungen):9.1f} ms")
+    argumente = sys.argv[1:]
+    alt = None
+    if "--pyodide" in argumente:
+        i = argumente.index("--pyodide")
+        alt = Path(argumente[i + 1])
+        del argumente[i : i + 2]
+    wiederholungen = int(argumente[0]) if argumente else 3
+    namensraum: dict[str, Any] = {}
+    exec(FAELLE, namensraum)
+    import pysim.raft
+
+    print(f"CPython {sys.version.split()[0]}, das Beste aus {wiederholungen} Läufen")
+    for name, ms in namensraum["miss"](pysim.raft, wiederholungen):
+        print(f"{name:58} {ms:9.1f} ms")
+    if alt is not None:
+        zahlen = pyodide(wiederholungen, alt)
+        print(f"Pyodide, das Beste aus {wiederholungen} Läufen: vorher ({alt}) und nachher")
+        for (name, vorher), (_, nachher) in zip(zahlen["vorher"], zahlen["nachher"], strict=True):
+            print(f"{name:58} {vorher:9.1f} ms {nachher:9.1f} ms")
 
 
 if __name__ == "__main__":
