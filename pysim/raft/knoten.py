@@ -154,8 +154,9 @@ def raft_stimmregel(a: Stimmanfrage) -> bool:
 
 class Aufsicht(Protocol):
     """Wer einen Lauf von außen beobachtet (``RaftSim``): Er hört, was ein Knoten notiert, wer
-    Leader wird und was festgeschrieben ist, und prüft daran die Sicherheit. Er bekommt Werte,
-    keinen Weg zum Knoten zurück; ``zeit`` ist die Uhr des Knotens."""
+    Leader wird und was festgeschrieben ist, und prüft daran die Sicherheit. Er bekommt Werte
+    (das Log nur zum Lesen), keinen Weg zum Knoten zurück; ``zeit`` ist die Uhr des Knotens.
+    Eine Unterklasse von ``RaftKnoten`` nennt ihn in ``AUFSICHT``."""
 
     def notiere(self, zeit: int, text: str) -> None:
         """Eine Zeile fürs Protokoll."""
