@@ -80,9 +80,8 @@ def miss(raft, wiederholungen):
 
 def pyodide(wiederholungen: int, alt: Path) -> dict[str, list[tuple[str, float]]]:
     import json
-    import tempfile
 
-    from tests.pyodide import PyodideRunner
+    from tests.pyodide import output_of_cell
 
     dateien = {p.name: p.read_text() for p in sorted((alt / "pysim" / "raft").glob("*.py"))}
     zelle = (
@@ -100,18 +99,7 @@ alt = importlib.import_module("pysim.raftalt")
 print(json.dumps({{"vorher": miss(alt, {wiederholungen}), "nachher": miss(neu, {wiederholungen})}}))
 """
     )
-    with tempfile.TemporaryDirectory() as ordner:
-        runner = PyodideRunner(Path(ordner) / "node.txt")
-        try:
-            antwort = runner.run(
-                [{"name": "raft", "cells": [{"session": "s", "code": zelle, "label": "s"}]}],
-                snapshot=True,
-            )
-        finally:
-            runner.close()
-    ergebnis = antwort["pages"][0]["results"][0]
-    text = "".join(teil for _, teil in ergebnis["output"]).strip()
-    assert text, ergebnis
+    text = output_of_cell(zelle)
     zahlen: dict[str, list[tuple[str, float]]] = json.loads(text.splitlines()[-1])
     return zahlen
 
