@@ -264,24 +264,11 @@ def speed_cpython(cases: list[tuple[str, str, dict[str, Any], str]]) -> list[lis
 
 
 def speed_pyodide(cases: list[tuple[str, str, dict[str, Any], str]]) -> list[list[Any]]:
-    import tempfile
-
     from tests import pyodide
 
     cell = PRUEFEN.replace("{alle}", str(ALLE)) + f"\nprint(json.dumps(await messen({cases!r})))\n"
-    with tempfile.TemporaryDirectory() as folder:
-        runner = pyodide.PyodideRunner(Path(folder) / "node.txt")
-        try:
-            answer = runner.run(
-                [{"name": "speed", "cells": [{"session": "s", "code": cell, "label": "s"}]}],
-                snapshot=True,
-            )
-        finally:
-            runner.close()
-    result = answer["pages"][0]["results"][0]
-    text = "".join(chunk for _, chunk in result["output"])
-    assert text.strip(), result
-    return json.loads(text.strip().splitlines()[-1])  # type: ignore[no-any-return]
+    text = pyodide.output_of_cell(cell)
+    return json.loads(text.splitlines()[-1])  # type: ignore[no-any-return]
 
 
 def speed(only: set[str] | None, in_pyodide: bool) -> None:

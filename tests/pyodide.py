@@ -82,6 +82,26 @@ class PyodideRunner:
         self._log.close()
 
 
+def output_of_cell(code: str) -> str:
+    """What one cell prints in Pyodide started from the site's memory snapshot (for the
+    benchmarks: ``benchmarks/bench_challenges.py``, ``benchmarks/bench_raft.py``)."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        runner = PyodideRunner(Path(folder) / "node.txt")
+        try:
+            answer = runner.run(
+                [{"name": "cell", "cells": [{"session": "s", "code": code, "label": "s"}]}],
+                snapshot=True,
+            )
+        finally:
+            runner.close()
+    result = answer["pages"][0]["results"][0]
+    text = "".join(chunk for _, chunk in result["output"]).strip()
+    assert text, result
+    return text
+
+
 def run_natively(cells: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The same cells in CPython, with the build's kernel: [{"session", "code", "label"}]."""
 

@@ -214,7 +214,14 @@ class Cluster:
       geplant sind),
     - ``max_schritte``: wie weit ein Aufruf eines Handlers höchstens läuft,
       in Schleifendurchläufen (``pysim.cluster.grenze``); wer mehr braucht, endet nicht, und
-      der Lauf bricht mit ``LaufAbgebrochen`` ab.
+      der Lauf bricht mit ``LaufAbgebrochen`` ab,
+    - ``zeit``: die Uhr, die der Cluster mit anderen Modellen teilt (ohne: eine eigene),
+    - ``netz_zufall``: woraus das Netz die Laufzeiten würfelt (ohne: aus ``seed``); eine Front
+      wie ``pysim.raft.RaftSim`` gibt hier den Zufall, aus dem auch ihre Knoten würfeln, damit
+      ihre Läufe dieselben bleiben,
+    - ``code_der_leserin``: ``False`` für Knoten, die pysim selbst mitbringt (``RaftKnoten``
+      hinter ``RaftSim``): Ihr Code läuft ohne Grenze an Schleifendurchläufen, und was er
+      druckt, geht an ``sys.stdout`` des Aufrufers statt ins ``protokoll``.
     """
 
     def __init__(
@@ -229,6 +236,9 @@ class Cluster:
         absturz_bei_fehler: bool = False,
         max_ereignisse: int = 200_000,
         max_schritte: int = grenze.MAX_SCHRITTE,
+        zeit: Zeit | None = None,
+        netz_zufall: random.Random | None = None,
+        code_der_leserin: bool = True,
     ) -> None:
         if not (isinstance(klasse, type) and issubclass(klasse, Knoten)):
             raise UngueltigeEingabe(
@@ -242,9 +252,12 @@ class Cluster:
         self.absturz_bei_fehler = absturz_bei_fehler
         self.max_ereignisse = pruefe_ganzzahl(max_ereignisse, "max_ereignisse", 1)
         self.max_schritte = pruefe_ganzzahl(max_schritte, "max_schritte", 1)
+        self.code_der_leserin = code_der_leserin
         self.seed = seed
-        self.zeit = Zeit()
-        self._netz_zufall = random.Random(seed * 7919 + 1)
+        self.zeit = zeit if zeit is not None else Zeit()
+        self._netz_zufall = (
+            netz_zufall if netz_zufall is not None else random.Random(seed * 7919 + 1)
+        )
         self.zufall = random.Random(seed * 7919 + 2)  # services and workloads draw from here
         self.ids = [f"n{i}" for i in range(1, anzahl + 1)]
         self._plaetze = {k: _Platz(klasse) for k in self.ids}
@@ -477,7 +490,11 @@ class Cluster:
         """One call of the code of ``knoten``: within its loop budget (``grenze``), with
         ``sys.stdout`` and ``sys.stderr`` writing into the run's log under this tick and node.
         Both are what they were before when the call ends, however it ends (an exception,
-        ``grenze.EndetNicht``, code that set them itself)."""
+        ``grenze.EndetNicht``, code that set them itself). Nodes pysim brings itself
+        (``code_der_leserin=False``) are called plainly: the budget and the capture cost more
+        than such a node's handler (``sys.settrace`` in Python 3.11: half of a Raft run)."""
+        if not self.code_der_leserin:
+            return aktion(*argumente)
         strom = self.protokoll.strom(self.zeit.now, knoten)
         stdout, stderr = sys.stdout, sys.stderr
         sys.stdout = sys.stderr = strom
@@ -720,6 +737,11 @@ class Cluster:
                 f"Uhr von {knoten}: {versatz:+d} Ticks, Drift {drift:+.0%}",
             )
         )
+
+    def objekt(self, knoten: str) -> Knoten | None:
+        """Das laufende Objekt des Knotens (``None``, solange er abgestürzt ist): für eine Front
+        wie ``pysim.raft.RaftSim``, die Zustand und Bild zeigt. Nie einem Knoten geben."""
+        return self._platz(knoten).instanz
 
     def laeuft(self, knoten: str) -> bool:
         platz = self._platz(knoten)

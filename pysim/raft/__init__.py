@@ -1,8 +1,10 @@
 """Konsens mit Raft (Lektion „Konsens: Leader-Wahl und Raft“): Wahl, Log, Commit, Störungen.
 
-Teile: ``modell`` (``RaftSim``, die Stimmregel), ``regeln`` (Rollen, Ereignisse, die
-Tabelle), ``bild`` (je Knoten Rolle, Term und Log; Netz und Urteil), ``wahlpruefung``
-(``pruefe_wahl``: eine Stimmregel durch erzeugte Störungspläne).
+Teile: ``knoten`` (``RaftKnoten``: ein Raft-Knoten auf ``pysim.cluster``, die Stimmregel als
+Methode ``stimmt_fuer``), ``modell`` (``RaftSim``: die Front der Lektion auf einem ``Cluster``
+solcher Knoten), ``regeln`` (Rollen, Ereignisse, die Tabelle), ``bild`` (je Knoten Rolle, Term
+und Log; Netz und Urteil), ``wahlpruefung`` (``pruefe_wahl``: eine Stimmregel durch erzeugte
+Störungspläne).
 """
 
 from __future__ import annotations

@@ -1,6 +1,9 @@
 """Raft: ein Cluster aus 3 oder 5 Knoten, der sich trotz Ausfällen auf ein Log einigt.
 
-So arbeitet die Simulation (``RaftSim``), alles auf einer simulierten Uhr (``pysim.zeit.Zeit``):
+So arbeitet die Simulation (``RaftSim``), alles auf einer simulierten Uhr (``pysim.zeit.Zeit``).
+Sie ist eine Front auf einem ``pysim.cluster.Cluster`` aus ``RaftKnoten`` (``pysim.raft.knoten``):
+Netz, Netzpartitionen, Absturz und Pause sind die des Clusters, die Clients sitzen neben den
+Knoten (Laufzeit 0, nie getrennt), und was die Knoten tun, steht in ``RaftKnoten``.
 
 - Jeder Knoten hat einen Term, seine Stimme in diesem Term und ein Log. Diese drei liegen auf
   seiner Platte: Sie überstehen einen Absturz. Rolle, Commit-Index und Zustand des Registers
@@ -61,10 +64,14 @@ Beispiel::
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..cluster import Cluster
+from ..cluster.cluster import Sendung
+from ..cluster.nachricht import Nachricht as ClusterNachricht
+from ..cluster.nachricht import ist_endgueltig
 from ..fehler import (
     SimFehler,
     UnbekannterKnoten,
@@ -78,12 +85,23 @@ from ..pruefer import Urteil, linearisierbar
 from ..svg import Bild
 from ..zeit import AufDerZeit, Termin, Zeit
 from .bild import zeichne
-from .regeln import ABGESTUERZT, FOLLOWER, KANDIDAT, LEADER, uebergang
+from .knoten import (
+    ARTEN,
+    Eintrag,
+    RaftKnoten,
+    Stimmanfrage,
+    Stimmregel,
+    eintrag_aus,
+    raft_stimmregel,
+    regelname,
+)
+from .regeln import ABGESTUERZT, LEADER
 
 __all__ = [
     "Eintrag",
     "Knoten",
     "Nachricht",
+    "RaftKnoten",
     "RaftSim",
     "Stimmanfrage",
     "Stimmregel",
@@ -92,74 +110,6 @@ __all__ = [
 
 #: Höchstens so viele Ticks auf einmal (ein Schutz vor endlosen Läufen in der Konsole).
 MAX_TICKS = 100_000
-
-
-@dataclass(frozen=True)
-class Eintrag:
-    """Ein Eintrag im Log: der Term, in dem ein Leader ihn anlegte, und die Operation.
-
-    ``f`` ist ``"noop"`` (der leere Eintrag eines neuen Leaders), ``"write"`` oder ``"read"``.
-    """
-
-    term: int
-    f: str
-    key: str | None = None
-    value: Any = None
-    client: str | None = None
-    nummer: int | None = None  # the client's operation, to answer it
-
-    def beschreibe(self) -> str:
-        """``Term 2, x = 5`` (für Meldungen): Term und Operation in Worten."""
-        if self.f == "write":
-            return f"Term {self.term}, {self.key} = {self.value!r}"
-        if self.f == "read":
-            return f"Term {self.term}, lies {self.key}"
-        return f"Term {self.term}, leer"
-
-    def kurz(self) -> str:
-        """``3:w=5``, ``3:r``, ``3:-`` (Term und Operation, für Bild und Status)."""
-        if self.f == "write":
-            return f"{self.term}:w={self.value}"
-        if self.f == "read":
-            return f"{self.term}:r"
-        return f"{self.term}:-"
-
-
-@dataclass(frozen=True)
-class Stimmanfrage:
-    """Was ein Knoten weiß, wenn ein Kandidat um seine Stimme bittet (RequestVote).
-
-    ``kandidat``, ``term``, ``letzter_index`` und ``letzter_term``: der Kandidat, sein Term und
-    Index und Term des letzten Eintrags in seinem Log. ``mein_term``, ``meine_stimme`` (``None``
-    oder der Name, dem der Knoten in ``mein_term`` schon seine Stimme gab),
-    ``mein_letzter_index`` und ``mein_letzter_term``: dasselbe beim gefragten Knoten. Hatte der
-    Kandidat einen höheren Term, ist der Knoten schon in diesen Term gewechselt (ohne Stimme).
-    """
-
-    kandidat: str
-    term: int
-    letzter_index: int
-    letzter_term: int
-    mein_term: int
-    meine_stimme: str | None
-    mein_letzter_index: int
-    mein_letzter_term: int
-
-
-#: Eine Stimmregel: ``True``, wenn der Knoten dem Kandidaten seine Stimme gibt.
-Stimmregel = Callable[[Stimmanfrage], bool]
-
-
-def raft_stimmregel(a: Stimmanfrage) -> bool:
-    """Die Regel aus Abbildung 2 des Raft-Papers (RequestVote, Empfänger): nur im eigenen Term,
-    höchstens eine Stimme je Term, und nur für ein Log, das mindestens so aktuell ist wie das
-    eigene (letzter Term größer, oder gleich und das Log mindestens so lang)."""
-    aktuell = (a.letzter_term, a.letzter_index) >= (a.mein_letzter_term, a.mein_letzter_index)
-    return a.term == a.mein_term and a.meine_stimme in (None, a.kandidat) and aktuell
-
-
-def _regelname(regel: object) -> str:
-    return str(getattr(regel, "__name__", None) or repr(regel))
 
 
 @dataclass(frozen=True)
@@ -175,31 +125,131 @@ class Nachricht:
     daten: dict[str, Any] = field(default_factory=dict)
 
 
-@dataclass(eq=False)
-class Knoten:
-    """Ein Raft-Knoten. ``term``, ``stimme`` und ``log`` überstehen einen Absturz."""
+def _nachricht(sendung: Sendung) -> Nachricht:
+    """A message between nodes as the picture and the console read it."""
+    n = sendung.nachricht
+    daten = {k: v for k, v in n.body.items() if k not in ("type", "term")}
+    if "eintraege" in daten:
+        daten["eintraege"] = tuple(eintrag_aus(e) for e in daten["eintraege"])
+    assert sendung.ankunft is not None
+    return Nachricht(
+        ARTEN[n.typ], n.src, n.dest, n.body["term"], sendung.gesendet, sendung.ankunft, daten
+    )
 
-    name: str
-    # persistent
-    term: int = 0
-    stimme: str | None = None
-    log: list[Eintrag] = field(default_factory=list)
-    # volatile
-    rolle: str = FOLLOWER
-    commit: int = 0
-    angewendet: int = 0
-    register: dict[str, Any] = field(default_factory=dict)
-    stimmen: set[str] = field(default_factory=set)
-    next_index: dict[str, int] = field(default_factory=dict)
-    match_index: dict[str, int] = field(default_factory=dict)
-    leader_bekannt: str | None = None
-    pausiert_bis: int | None = None
-    aufgeschoben: list[tuple[Any, tuple[Any, ...]]] = field(default_factory=list)
-    frist: Termin | None = None
-    herz: Termin | None = None
-    #: The current timer's number: a timer deferred by a pause that was replaced since is stale.
-    uhr_nr: int = 0
-    offen: dict[int, tuple[str, int]] = field(default_factory=dict)  # index -> (client, nr)
+
+class _Abbruch(BaseException):
+    """Carries a vote rule's error out of the cluster's run (which keeps a handler's ordinary
+    exceptions as ``HandlerFehler`` and goes on), so ``RaftSim.tick`` raises it where it was."""
+
+    def __init__(self, fehler: SimFehler) -> None:
+        super().__init__(str(fehler))
+        self.fehler = fehler
+
+
+class _Aufsicht:
+    """What RaftSim watches from outside the nodes (``knoten.Aufsicht``): its log of events,
+    every leader of a term, every committed entry, and the violations of safety. It holds
+    values only, nothing that leads back to the cluster."""
+
+    def __init__(self) -> None:
+        self.protokoll: list[tuple[int, str]] = []
+        #: term -> every node that became leader in it (Election Safety: at most one).
+        self.leader_je_term: dict[int, list[str]] = {}
+        #: index -> the entry committed there, when it was first seen committed, and the
+        #: lowest term of a node that saw it committed (every leader of a later term has it).
+        self.festgeschrieben: dict[int, tuple[Eintrag, int, int]] = {}
+        self.verletzungen: list[str] = []
+
+    def notiere(self, zeit: int, text: str) -> None:
+        self.protokoll.append((zeit, text))
+
+    def leader(self, zeit: int, knoten: str, term: int, log: Sequence[Eintrag]) -> None:
+        namen = self.leader_je_term.setdefault(term, [])
+        namen.append(knoten)
+        if len(namen) > 1:
+            self.verletzungen.append(
+                f"Zwei Leader in Term {term}: {', '.join(namen[:-1])} und {namen[-1]}."
+            )
+        for index, (eintrag, _, gesehen) in sorted(self.festgeschrieben.items()):
+            if gesehen >= term:
+                continue  # a stale candidate's late win: it leads an older term
+            if index > len(log) or log[index - 1] != eintrag:
+                self.verletzungen.append(
+                    f"Der committete Eintrag {index} ({eintrag.beschreibe()}) fehlt im "
+                    f"Log von {knoten}, Leader in Term {term}."
+                )
+
+    def committet(self, zeit: int, knoten: str, term: int, i: int, e: Eintrag) -> None:
+        frueher = self.festgeschrieben.get(i)
+        if frueher is None:
+            self.festgeschrieben[i] = (e, zeit, term)
+        elif frueher[0] != e:
+            self.verletzungen.append(
+                f"Eintrag {i} ist auf {knoten} committet als ({e.beschreibe()}), "
+                f"vorher als ({frueher[0].beschreibe()})."
+            )
+        elif term < frueher[2]:
+            self.festgeschrieben[i] = (frueher[0], frueher[1], term)
+
+    def verletzung(self, zeit: int, text: str) -> None:
+        self.verletzungen.append(text)
+
+    def regelfehler(self, fehler: SimFehler) -> None:
+        raise _Abbruch(fehler)
+
+
+#: What a crash takes, and what it is while the node is crashed (``Knoten.__getattr__``).
+_FLUECHTIG: dict[str, Callable[[], Any]] = {
+    "commit": int,
+    "angewendet": int,
+    "register": dict,
+    "stimmen": set,
+    "next_index": dict,
+    "match_index": dict,
+    "offen": dict,
+    "leader_bekannt": lambda: None,
+}
+
+
+class Knoten:
+    """Ein Raft-Knoten, wie ``RaftSim`` ihn zeigt: ``term``, ``stimme`` und ``log`` überstehen
+    einen Absturz; ``rolle``, ``commit``, ``register`` … liest die Sicht beim laufenden
+    ``RaftKnoten`` (abgestürzt: ``ABGESTUERZT``, Commit 0, leeres Register)."""
+
+    def __init__(self, sim: RaftSim, name: str) -> None:
+        self._sim = sim
+        self.name = name
+
+    def _objekt(self) -> RaftKnoten | None:
+        objekt = self._sim.cluster.objekt(self.name)
+        assert objekt is None or isinstance(objekt, RaftKnoten)
+        return objekt
+
+    @property
+    def rolle(self) -> str:
+        objekt = self._objekt()
+        return ABGESTUERZT if objekt is None else objekt.rolle
+
+    # Typed here, read in __getattr__: what survives a crash, from the node's speicher.
+    term: int
+    stimme: str | None
+    log: list[Eintrag]
+    commit: int
+
+    def __getattr__(self, name: str) -> Any:
+        """``term``, ``stimme`` and ``log`` from the node's speicher (they survive a crash);
+        what a crash takes (``commit``, ``register``, ``next_index`` …) from the running node,
+        or empty while it is crashed."""
+        if name in ("term", "stimme", "log"):
+            return self._sim._speicher[self.name][name]
+        if name not in _FLUECHTIG:
+            raise AttributeError(f"Ein Raft-Knoten hat kein „{name}“.")
+        objekt = self._objekt()
+        return _FLUECHTIG[name]() if objekt is None else getattr(objekt, name)
+
+    @property
+    def pausiert_bis(self) -> int | None:
+        return self._sim._pausiert_bis[self.name]
 
     @property
     def letzter_index(self) -> int:
@@ -207,7 +257,8 @@ class Knoten:
 
     @property
     def letzter_term(self) -> int:
-        return self.log[-1].term if self.log else 0
+        log = self.log
+        return log[-1].term if log else 0
 
     def term_bei(self, index: int) -> int:
         """Der Term des Eintrags ``index`` (1-basiert; 0 für den Anfang vor dem Log)."""
@@ -263,75 +314,159 @@ class RaftSim(AufDerZeit):
                 f"Die Stimmregel muss eine Funktion sein (def regel(a): ...), nicht "
                 f"{type(stimmregel).__name__}."
             )
-        #: Wer wem seine Stimme gibt (``raft_stimmregel``, wenn nichts anderes angegeben ist).
-        self.stimmregel: Stimmregel = stimmregel or raft_stimmregel
-        #: Only for the Figure-8 scenario (tests): a new leader appends no empty entry (as in
-        #: the paper's Figure 8), and, the broken variant, the leader counts replicas of
-        #: entries of earlier terms too. With the empty entry every acknowledgement of a new
-        #: leader covers an entry of its term, so counting old entries would change nothing.
-        self._ohne_leeren_eintrag = False
-        self._alte_terme_zaehlen = False
         self.zeit = zeit if zeit is not None else Zeit()
         self.seed = seed
+        # One stream for the election timeouts and the network's delays, drawn in the order
+        # the events happen: the runs the lesson shows come from it.
         self._zufall = random.Random(seed)
-        self.knoten: dict[str, Knoten] = {f"n{i}": Knoten(f"n{i}") for i in range(1, knoten + 1)}
-        self.namen = list(self.knoten)
-        self.mehrheit = knoten // 2 + 1
-        self.gruppen: list[set[str]] | None = None
+        self._aufsicht = _Aufsicht()
+        self._klasse = self._knotenklasse()
+        #: Wer wem seine Stimme gibt (``raft_stimmregel``, wenn nichts anderes angegeben ist).
+        self.stimmregel = stimmregel or raft_stimmregel
         self.verlauf: list[dict[str, Any]] = []
-        #: Die Nachrichten, die gerade unterwegs sind (``gesendet`` zählt alle).
-        self.unterwegs: list[Nachricht] = []
-        self.gesendet = 0
-        #: term -> every node that became leader in it (Election Safety: at most one).
-        self.leader_je_term: dict[int, list[str]] = {}
-        #: index -> the entry committed there, when it was first seen committed, and the
-        #: lowest term of a node that saw it committed (every leader of a later term has it).
-        self.festgeschrieben: dict[int, tuple[Eintrag, int, int]] = {}
-        #: Verletzungen der Sicherheit, als deutsche Sätze (leer in einem korrekten Lauf).
-        self.verletzungen: list[str] = []
-        self.protokoll: list[tuple[int, str]] = []
+        self.gruppen: list[set[str]] | None = None
         self._clients: dict[str, _ClientOp | None] = {}
         self._nummer = 0
-        for k in self.knoten.values():
-            self._starte_frist(k)
+        self._pausiert_bis: dict[str, int | None] = {}
+        self._speicher: dict[str, dict[str, Any]] = {}
+        self._erste_offene = 0  # sendungen before it have all arrived
+        self._gezaehlt = (0, 0)  # (sendungen looked at, of them between nodes)
+        #: Der Cluster, auf dem die Knoten laufen (``pysim.cluster.Cluster``).
+        self.cluster = Cluster(
+            self._klasse,
+            knoten,
+            seed=seed,
+            latenz=self.latenz,
+            zeit=self.zeit,
+            netz_zufall=self._zufall,
+            max_ereignisse=2**62,
+            code_der_leserin=False,
+        )
+        self.namen = list(self.cluster.ids)
+        for name in self.namen:
+            objekt = self.cluster.objekt(name)
+            assert objekt is not None
+            self._speicher[name] = objekt.speicher
+            self._pausiert_bis[name] = None
+        self.knoten: dict[str, Knoten] = {name: Knoten(self, name) for name in self.namen}
+        self.mehrheit = knoten // 2 + 1
 
-    # --- helpers ---
+    def _knotenklasse(self) -> type[RaftKnoten]:
+        """This simulation's node class: RaftKnoten with its settings and its watcher."""
+        sim_zufall, aufsicht = self._zufall, self._aufsicht
 
-    def _k(self, name: str) -> Knoten:
-        return nachschlagen(self.knoten, name, UnbekannterKnoten, "Den Knoten", "Knoten")
+        class SimKnoten(RaftKnoten):
+            WAHL_FRIST = self.wahl_frist
+            HERZSCHLAG = self.herzschlag
+            AUFSICHT = aufsicht
+            REGEL: Stimmregel = raft_stimmregel
 
-    def _notiere(self, text: str) -> None:
-        self.protokoll.append((self.now, text))
+            def stimmt_fuer(self, anfrage: Stimmanfrage) -> bool:
+                return type(self).REGEL(anfrage)
 
-    def _rolle(self, k: Knoten, ereignis: str) -> None:
-        alt = k.rolle
-        k.rolle = uebergang(alt, ereignis)
-        if alt == LEADER and k.rolle != LEADER:
-            self._leader_ab(k)
+            def regelname(self) -> str:
+                return regelname(type(self).REGEL)
 
-    def _starte_frist(self, k: Knoten) -> None:
-        if k.frist is not None:
-            k.frist.absagen()
-        dauer = self._zufall.randint(*self.wahl_frist)
-        k.uhr_nr += 1
-        k.frist = self.zeit.schedule(dauer, self._wecke, k.name, "_frist_ab", (k.uhr_nr,))
+            def zufall(self) -> random.Random:
+                return sim_zufall
 
-    def _wecke(self, name: str, methode: str, args: tuple[Any, ...]) -> None:
-        """Everything a node does starts here: a crashed node does nothing, a paused one later."""
-        k = self.knoten[name]
-        if k.rolle == ABGESTUERZT:
-            return
-        if k.pausiert_bis is not None:
-            k.aufgeschoben.append((methode, args))
-            return
-        getattr(self, methode)(k, *args)
+            def _wende_an(self, index: int, e: Eintrag) -> None:
+                # through RaftSim._wende_an, looked up at every call: the seam a test breaks the
+                # state machine through; it gets no simulation (the node holds none)
+                RaftSim._wende_an(None, self, index, e)  # type: ignore[arg-type]
 
-    def _sende(self, von: Knoten, an: str, art: str, daten: dict[str, Any]) -> None:
-        dauer = self._zufall.randint(*self.latenz)
-        n = Nachricht(art, von.name, an, von.term, self.now, self.now + dauer, daten)
-        self.unterwegs.append(n)
-        self.gesendet += 1
-        self.zeit.schedule(dauer, self._ankunft, n)
+        SimKnoten.__qualname__ = SimKnoten.__name__ = "RaftKnoten"
+        return SimKnoten
+
+    def _wende_an(self, k: RaftKnoten, index: int, e: Eintrag) -> None:
+        """Where a node applies a committed entry to its register (a seam for tests; ``self``
+        is ``None`` there: a node holds no simulation)."""
+        RaftKnoten._wende_an(k, index, e)
+
+    # --- settings the nodes read --------------------------------------------------------------
+
+    @property
+    def stimmregel(self) -> Stimmregel:
+        """Wer wem seine Stimme gibt (``raft_stimmregel``, wenn nichts anderes angegeben ist)."""
+        regel: Stimmregel = self._klasse.REGEL  # type: ignore[attr-defined]
+        return regel
+
+    @stimmregel.setter
+    def stimmregel(self, regel: Stimmregel) -> None:
+        self._klasse.REGEL = staticmethod(regel)  # type: ignore[attr-defined]
+
+    @property
+    def _ohne_leeren_eintrag(self) -> bool:
+        """Only for the Figure-8 scenario (tests): a new leader appends no empty entry (as in
+        the paper's Figure 8). With the empty entry every acknowledgement of a new leader
+        covers an entry of its term, so counting old entries would change nothing."""
+        return self._klasse.OHNE_LEEREN_EINTRAG
+
+    @_ohne_leeren_eintrag.setter
+    def _ohne_leeren_eintrag(self, wert: bool) -> None:
+        self._klasse.OHNE_LEEREN_EINTRAG = wert
+
+    @property
+    def _alte_terme_zaehlen(self) -> bool:
+        """Only for the Figure-8 scenario, the broken variant: the leader counts replicas of
+        entries of earlier terms too."""
+        return self._klasse.ALTE_TERME_ZAEHLEN
+
+    @_alte_terme_zaehlen.setter
+    def _alte_terme_zaehlen(self, wert: bool) -> None:
+        self._klasse.ALTE_TERME_ZAEHLEN = wert
+
+    # --- what the watcher records -------------------------------------------------------------
+
+    @property
+    def protokoll(self) -> list[tuple[int, str]]:
+        """Was geschah, als ``(tick, text)``: Wahlen, Commits, Störungen."""
+        return self._aufsicht.protokoll
+
+    @property
+    def leader_je_term(self) -> dict[int, list[str]]:
+        """Term -> jeder Knoten, der in ihm Leader wurde (höchstens einer, wenn alles stimmt)."""
+        return self._aufsicht.leader_je_term
+
+    @property
+    def festgeschrieben(self) -> dict[int, tuple[Eintrag, int, int]]:
+        """Index -> der dort committete Eintrag, wann er zuerst committet war, und der
+        kleinste Term eines Knotens, der ihn committet sah."""
+        return self._aufsicht.festgeschrieben
+
+    @property
+    def verletzungen(self) -> list[str]:
+        """Verletzungen der Sicherheit, als deutsche Sätze (leer in einem korrekten Lauf)."""
+        return self._aufsicht.verletzungen
+
+    # --- the network, as the picture reads it ---------------------------------------------------
+
+    @property
+    def unterwegs(self) -> list[Nachricht]:
+        """Die Nachrichten zwischen Knoten, die gerade unterwegs sind (``gesendet`` zählt alle)."""
+        sendungen = self.cluster.sendungen
+        i = self._erste_offene
+        while i < len(sendungen) and sendungen[i].schicksal:
+            i += 1
+        self._erste_offene = i
+        knoten = self._speicher
+        return [
+            _nachricht(s)
+            for s in sendungen[i:]
+            if not s.schicksal and s.nachricht.src in knoten and s.nachricht.dest in knoten
+        ]
+
+    @property
+    def gesendet(self) -> int:
+        """Wie viele Nachrichten zwischen Knoten bisher gesendet wurden."""
+        sendungen = self.cluster.sendungen
+        angesehen, zahl = self._gezaehlt
+        knoten = self._speicher
+        for s in sendungen[angesehen:]:
+            if s.nachricht.src in knoten and s.nachricht.dest in knoten:
+                zahl += 1
+        self._gezaehlt = (len(sendungen), zahl)
+        return zahl
 
     def getrennt(self, a: str, b: str) -> bool:
         """Trennt die Partition ``a`` und ``b`` gerade?"""
@@ -339,246 +474,13 @@ class RaftSim(AufDerZeit):
             return False
         return not any(a in g and b in g for g in self.gruppen)
 
-    def _ankunft(self, n: Nachricht) -> None:
-        self.unterwegs.remove(n)
-        if self.getrennt(n.von, n.an):  # dropped at the receiver, as Maelstrom does
-            return
-        self._wecke(n.an, "_empfange", (n,))
+    # --- helpers ---
 
-    def _empfange(self, k: Knoten, n: Nachricht) -> None:
-        if n.term > k.term:
-            self._neuer_term(k, n.term)
-        getattr(self, "_bei_" + n.art)(k, n)
+    def _k(self, name: str) -> Knoten:
+        return nachschlagen(self.knoten, name, UnbekannterKnoten, "Den Knoten", "Knoten")
 
-    def _neuer_term(self, k: Knoten, term: int) -> None:
-        if k.rolle == LEADER:
-            self._notiere(f"{k.name} sieht Term {term} und ist nicht mehr Leader")
-        k.term = term
-        k.stimme = None
-        k.leader_bekannt = None
-        self._rolle(k, "hoeherer_term")
-        if k.herz is not None:
-            k.herz.absagen()
-            k.herz = None
-        if k.frist is None or k.frist.erledigt or k.frist.abgesagt:
-            self._starte_frist(k)
-
-    # --- elections ---
-
-    def _frist_ab(self, k: Knoten, nr: int) -> None:
-        if k.rolle == LEADER or nr != k.uhr_nr:
-            return
-        self._rolle(k, "timeout")
-        k.term += 1
-        k.stimme = k.name
-        k.stimmen = {k.name}
-        k.leader_bekannt = None
-        self._notiere(f"{k.name} wird Kandidat in Term {k.term}")
-        self._starte_frist(k)
-        if len(k.stimmen) >= self.mehrheit:
-            self._werde_leader(k)
-            return
-        for an in self.namen:
-            if an != k.name:
-                self._sende(
-                    k,
-                    an,
-                    "RequestVote",
-                    {"letzter_index": k.letzter_index, "letzter_term": k.letzter_term},
-                )
-
-    def _bei_RequestVote(self, k: Knoten, n: Nachricht) -> None:
-        anfrage = Stimmanfrage(
-            kandidat=n.von,
-            term=n.term,
-            letzter_index=n.daten["letzter_index"],
-            letzter_term=n.daten["letzter_term"],
-            mein_term=k.term,
-            meine_stimme=k.stimme,
-            mein_letzter_index=k.letzter_index,
-            mein_letzter_term=k.letzter_term,
-        )
-        ja = self._frage_regel(anfrage)
-        if ja:
-            k.stimme = n.von
-            self._starte_frist(k)
-        self._sende(k, n.von, "Stimme", {"ja": ja})
-
-    def _frage_regel(self, a: Stimmanfrage) -> bool:
-        regel = self.stimmregel
-        try:
-            ja = regel(a)
-        except Exception as fehler:
-            raise SimFehler(
-                f"Die Stimmregel „{_regelname(regel)}“ ist bei der Anfrage von {a.kandidat} "
-                f"(Term {a.term}) mit {type(fehler).__name__} abgebrochen: {fehler}"
-            ) from fehler
-        if not isinstance(ja, bool):
-            raise SimFehler(
-                f"Die Stimmregel „{_regelname(regel)}“ muss True oder False zurückgeben, "
-                f"nicht {ja!r} ({type(ja).__name__}); bei der Anfrage von {a.kandidat} "
-                f"(Term {a.term})."
-            )
-        return ja
-
-    def _bei_Stimme(self, k: Knoten, n: Nachricht) -> None:
-        if k.rolle != KANDIDAT or n.term != k.term or not n.daten["ja"]:
-            return
-        k.stimmen.add(n.von)
-        if len(k.stimmen) >= self.mehrheit:
-            self._werde_leader(k)
-
-    def _werde_leader(self, k: Knoten) -> None:
-        self._rolle(k, "mehrheit")
-        self.leader_je_term.setdefault(k.term, []).append(k.name)
-        if len(self.leader_je_term[k.term]) > 1:
-            namen = self.leader_je_term[k.term]
-            self.verletzungen.append(
-                f"Zwei Leader in Term {k.term}: {', '.join(namen[:-1])} und {namen[-1]}."
-            )
-        for index, (eintrag, _, term) in sorted(self.festgeschrieben.items()):
-            if term >= k.term:
-                continue  # a stale candidate's late win: it leads an older term
-            if index > k.letzter_index or k.log[index - 1] != eintrag:
-                self.verletzungen.append(
-                    f"Der committete Eintrag {index} ({eintrag.beschreibe()}) fehlt im "
-                    f"Log von {k.name}, Leader in Term {k.term}."
-                )
-        self._notiere(f"{k.name} ist Leader in Term {k.term}")
-        if k.frist is not None:
-            k.frist.absagen()
-            k.frist = None
-        k.uhr_nr += 1
-        k.leader_bekannt = k.name
-        k.next_index = {a: k.letzter_index + 1 for a in self.namen if a != k.name}
-        k.match_index = {a: 0 for a in self.namen if a != k.name}
-        if not self._ohne_leeren_eintrag:
-            k.log.append(Eintrag(k.term, "noop"))
-        self._herzschlag(k, k.uhr_nr)
-
-    # --- replication ---
-
-    def _herzschlag(self, k: Knoten, nr: int) -> None:
-        if k.rolle != LEADER or nr != k.uhr_nr:
-            return
-        for an in k.next_index:
-            self._repliziere(k, an)
-        k.herz = self.zeit.schedule(self.herzschlag, self._wecke, k.name, "_herzschlag", (nr,))
-
-    def _repliziere(self, k: Knoten, an: str) -> None:
-        vor = k.next_index[an] - 1
-        self._sende(
-            k,
-            an,
-            "AppendEntries",
-            {
-                "vor_index": vor,
-                "vor_term": k.term_bei(vor),
-                "eintraege": tuple(k.log[vor:]),
-                "commit": k.commit,
-            },
-        )
-
-    def _bei_AppendEntries(self, k: Knoten, n: Nachricht) -> None:
-        d = n.daten
-        if n.term < k.term or k.rolle == LEADER:
-            # a leader hears another leader of its own term only after a broken vote rule
-            # made two (recorded in ``verletzungen``); it keeps its log
-            self._sende(k, n.von, "AppendAntwort", {"erfolg": False, "index": 0})
-            return
-        self._rolle(k, "leader_gesehen")
-        k.leader_bekannt = n.von
-        self._starte_frist(k)
-        vor = d["vor_index"]
-        if vor > k.letzter_index or k.term_bei(vor) != d["vor_term"]:
-            hinweis = min(vor - 1, k.letzter_index)
-            self._sende(k, n.von, "AppendAntwort", {"erfolg": False, "index": hinweis})
-            return
-        for i, e in enumerate(d["eintraege"], start=vor + 1):
-            if i <= k.letzter_index:
-                if k.log[i - 1].term == e.term:
-                    continue
-                if i <= k.commit:
-                    self.verletzungen.append(
-                        f"{k.name} soll den committeten Eintrag {i} "
-                        f"({k.log[i - 1].beschreibe()}) überschreiben."
-                    )
-                weg = k.letzter_index - i + 1
-                self._notiere(
-                    f"{k.name} verwirft ab Index {i} "
-                    + ("einen Eintrag, den" if weg == 1 else f"{weg} Einträge, die")
-                    + f" der Leader {n.von} so nicht hat"
-                )
-                del k.log[i - 1 :]
-            k.log.append(e)
-        letzter_neuer = vor + len(d["eintraege"])
-        if d["commit"] > k.commit:
-            self._commit(k, min(d["commit"], letzter_neuer))
-        self._sende(k, n.von, "AppendAntwort", {"erfolg": True, "index": letzter_neuer})
-
-    def _bei_AppendAntwort(self, k: Knoten, n: Nachricht) -> None:
-        if k.rolle != LEADER or n.term != k.term:
-            return
-        if n.daten["erfolg"]:
-            index = n.daten["index"]
-            if index > k.match_index[n.von]:
-                k.match_index[n.von] = index
-            k.next_index[n.von] = max(k.next_index[n.von], index + 1)
-            self._pruefe_commit(k)
-        else:
-            k.next_index[n.von] = max(1, min(k.next_index[n.von] - 1, n.daten["index"] + 1))
-            self._repliziere(k, n.von)
-
-    def _pruefe_commit(self, k: Knoten) -> None:
-        for index in range(k.letzter_index, k.commit, -1):
-            if k.log[index - 1].term != k.term and not self._alte_terme_zaehlen:
-                break  # only entries of the current term count (Raft, section 5.4.2)
-            haben = 1 + sum(1 for m in k.match_index.values() if m >= index)
-            if haben >= self.mehrheit:
-                self._commit(k, index)
-                break
-
-    def _commit(self, k: Knoten, index: int) -> None:
-        if index <= k.commit:
-            return
-        alt, k.commit = k.commit, index
-        if k.rolle == LEADER:  # the followers learn it later; telling only the leader is enough
-            welche = f"Eintrag {index}" if index == alt + 1 else f"Einträge {alt + 1}–{index}"
-            self._notiere(f"{k.name} committet {welche} (Commit-Index {index})")
-        for i in range(alt + 1, index + 1):
-            e = k.log[i - 1]
-            frueher = self.festgeschrieben.get(i)
-            if frueher is None:
-                self.festgeschrieben[i] = (e, self.now, k.term)
-            elif frueher[0] != e:
-                self.verletzungen.append(
-                    f"Eintrag {i} ist auf {k.name} committet als ({e.beschreibe()}), "
-                    f"vorher als ({frueher[0].beschreibe()})."
-                )
-            elif k.term < frueher[2]:
-                self.festgeschrieben[i] = (frueher[0], frueher[1], k.term)
-        while k.angewendet < k.commit:
-            k.angewendet += 1
-            self._wende_an(k, k.angewendet, k.log[k.angewendet - 1])
-
-    def _wende_an(self, k: Knoten, index: int, e: Eintrag) -> None:
-        ergebnis = None
-        if e.f == "write":
-            assert e.key is not None
-            k.register[e.key] = e.value
-            ergebnis = e.value
-        elif e.f == "read":
-            assert e.key is not None
-            ergebnis = k.register.get(e.key)
-        wartend = k.offen.pop(index, None)
-        if wartend is not None and k.rolle == LEADER:
-            self._antworte(wartend[0], wartend[1], "ok", ergebnis, k.name)
-
-    def _leader_ab(self, k: Knoten) -> None:
-        """A leader that loses office cannot tell whether its pending entries will commit."""
-        for client, nummer in list(k.offen.values()):
-            self._antworte(client, nummer, "info", None, k.name, "Leader abgesetzt")
-        k.offen.clear()
+    def _notiere(self, text: str) -> None:
+        self._aufsicht.notiere(self.now, text)
 
     # --- clients ---
 
@@ -600,6 +502,8 @@ class RaftSim(AufDerZeit):
                 f"Der Client „{client}“ wartet noch auf eine Antwort. Ein Client hat höchstens "
                 "eine offene Operation; nimm einen anderen Namen oder warte (tick)."
             )
+        if client not in self._clients:
+            self.cluster.anmelden(client, self._empfang, client=True)
         self._nummer += 1
         op = _ClientOp(client, self._nummer, f, key, wert)
         self._clients[client] = op
@@ -623,16 +527,21 @@ class RaftSim(AufDerZeit):
             ziel,
             "Zeitüberschreitung",
         )
-        self.zeit.schedule(0, self._wecke, ziel, "_bei_client", (op,))
+        body: dict[str, Any] = {"type": f, "key": key, "msg_id": op.nummer}
+        if f == "write":
+            body["value"] = wert
+        self.cluster.sende(client, ziel, body)
 
-    def _bei_client(self, k: Knoten, op: _ClientOp) -> None:
-        if k.rolle != LEADER:
-            self._antworte(op.client, op.nummer, "fail", None, k.name, "nicht Leader")
-            return
-        k.log.append(Eintrag(k.term, op.f, op.key, op.value, op.client, op.nummer))
-        k.offen[k.letzter_index] = (op.client, op.nummer)
-        for an in k.next_index:
-            self._repliziere(k, an)
+    def _empfang(self, antwort: ClusterNachricht) -> None:
+        """A node's reply reaches its client (beside the node, in the tick it was sent)."""
+        body = antwort.body
+        if body["type"] == "error":
+            typ = "fail" if ist_endgueltig(body.get("code")) else "info"
+            self._antworte(
+                antwort.dest, body["in_reply_to"], typ, None, antwort.src, body.get("text")
+            )
+        else:
+            self._antworte(antwort.dest, body["in_reply_to"], "ok", body.get("value"), antwort.src)
 
     def _antworte(
         self,
@@ -674,19 +583,12 @@ class RaftSim(AufDerZeit):
         k = self._k(name)
         if k.rolle == ABGESTUERZT:
             raise SimFehler(f"{name} ist schon abgestürzt; starte ihn mit neustart neu.")
-        self._rolle(k, "absturz")
-        for t in (k.frist, k.herz):
-            if t is not None:
-                t.absagen()
-        k.frist = k.herz = None
-        k.commit = k.angewendet = 0
-        k.register = {}
-        k.stimmen = set()
-        k.next_index, k.match_index = {}, {}
-        k.offen = {}  # its clients hear nothing and time out
-        k.leader_bekannt = None
-        k.pausiert_bis = None
-        k.aufgeschoben = []
+        if k.rolle == LEADER:
+            # its clients' connections break: whether their entries commit stays open
+            for client, nummer in list(k.offen.values()):
+                self._antworte(client, nummer, "info", None, name, "Leader abgesetzt")
+        self.cluster.absturz(name)
+        self._pausiert_bis[name] = None
         self._notiere(f"{name} stürzt ab")
 
     def neustart(self, name: str) -> None:
@@ -694,8 +596,7 @@ class RaftSim(AufDerZeit):
         k = self._k(name)
         if k.rolle != ABGESTUERZT:
             raise SimFehler(f"{name} läuft doch ({k.rolle}); nur ein abgestürzter startet neu.")
-        self._rolle(k, "neustart")
-        self._starte_frist(k)
+        self.cluster.neustart(name)
         self._notiere(f"{name} startet neu (Term {k.term}, Log {k.letzter_index})")
 
     def trenne(self, *gruppen: Iterable[str]) -> None:
@@ -712,11 +613,13 @@ class RaftSim(AufDerZeit):
         if len(mengen) < 2:
             raise UngueltigeEingabe("Eine Netzpartition braucht mindestens zwei Gruppen.")
         self.gruppen = mengen
+        self.cluster.teile(*(sorted(g) for g in mengen))
         self._notiere("Netzpartition: " + " | ".join(" ".join(sorted(g)) for g in mengen))
 
     def heile(self) -> None:
         """Die Partition endet: Ab jetzt kommen alle Nachrichten an."""
         self.gruppen = None
+        self.cluster.heile()
         self._notiere("Netzpartition geheilt")
 
     def pausiere(self, name: str, dauer: int) -> None:
@@ -727,18 +630,16 @@ class RaftSim(AufDerZeit):
             raise SimFehler(f"{name} ist abgestürzt; eine Pause ändert nichts.")
         if k.pausiert_bis is not None:
             raise SimFehler(f"{name} ist schon bis t={k.pausiert_bis} angehalten.")
-        k.pausiert_bis = self.now + dauer
+        self._pausiert_bis[name] = self.now + dauer
+        self.cluster.pausiere(name)
         self.zeit.schedule(dauer, self._weiter, name)
         self._notiere(f"{name} hält {dauer} Ticks an")
 
     def _weiter(self, name: str) -> None:
-        k = self.knoten[name]
-        if k.pausiert_bis != self.now:
+        if self._pausiert_bis[name] != self.now:
             return  # crashed during the pause
-        k.pausiert_bis = None
-        anstehend, k.aufgeschoben = k.aufgeschoben, []
-        for methode, args in anstehend:
-            self._wecke(name, methode, args)
+        self._pausiert_bis[name] = None
+        self.cluster.fortsetzen(name)
 
     # --- reading the state ---
 
@@ -753,7 +654,11 @@ class RaftSim(AufDerZeit):
         pruefe_ganzzahl(n, "Die Anzahl der Ticks", 0)
         if n > MAX_TICKS:
             raise UngueltigeEingabe(f"Höchstens {MAX_TICKS} Ticks auf einmal, nicht {n}.")
-        self.zeit.tick(n)
+        try:
+            # the clock itself, not Cluster.laufe: the nodes are pysim's, no loop budget to arm
+            self.zeit.run(until=self.now + n)
+        except _Abbruch as abbruch:
+            raise abbruch.fehler from abbruch.fehler.__cause__
 
     def status(self) -> str:
         """Eine Zeile je Knoten: Rolle, Term, Stimme, Commit-Index, Log."""
