@@ -16,33 +16,21 @@ result (so a changed result shows).
 
 from __future__ import annotations
 
-import gc
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.bench_pruefer import mit_zwei_cas
+from benchmarks.bench_pruefer import messen, mit_zwei_cas
 from pysim.cluster import Broadcast, lauf
 from pysim.cluster.lauf import verkleinere
 from pysim.pruefer import linearisierbar
 from pysim.pruefer.modell import Modell
-from pysim.raft import pruefe_wahl
-from pysim.raft import wahlpruefung
+from pysim.raft import pruefe_wahl, wahlpruefung
 from tests.pysim.test_cluster import Flut
 
-
-def best(step: Callable[[], Any], times: int = 3) -> tuple[float, Any]:
-    besten, ergebnis = float("inf"), None
-    for _ in range(times):
-        gc.collect()
-        start = time.perf_counter()
-        ergebnis = step()
-        besten = min(besten, time.perf_counter() - start)
-    return besten, ergebnis
+best = messen  # the best of three wall-clock times, with the step's result
 
 
 def cluster() -> None:
@@ -54,7 +42,12 @@ def cluster() -> None:
 
     for seed, dauer in ((3, 50), (1, 100), (2, 100), (4, 100)):
         run = lauf(
-            Flut, Broadcast(), knoten=5, seed=seed, dauer=dauer, stoerungen="zufall",
+            Flut,
+            Broadcast(),
+            knoten=5,
+            seed=seed,
+            dauer=dauer,
+            stoerungen="zufall",
             anzahl_stoerungen=3,
         )
         if run.last.pruefe(run).ok:
@@ -96,6 +89,7 @@ def raft() -> None:
             ("ohne Log", regel_ohne_log, 3),
             ("ohne Log", regel_ohne_log, 5),
         ):
+
             def schritt(regel: Any = regel, knoten: int = knoten) -> Any:
                 zaehler[0] = 0
                 return pruefe_wahl(regel, seeds=range(40), knoten=knoten)
@@ -128,8 +122,10 @@ def pruefer() -> None:
                 return linearisierbar(verlauf)
 
             sekunden, urteil = best(schritt)
-            print(f"linearisierbar, zwei cas nach {n} Schreibenden: {sekunden:.3f} s, "
-                  f"{zaehler[0]} Prüfungen")
+            print(
+                f"linearisierbar, zwei cas nach {n} Schreibenden: {sekunden:.3f} s, "
+                f"{zaehler[0]} Prüfungen"
+            )
             print(f"  {urteil.erklaerung[:200]}")
     finally:
         Modell.pruefe = original  # type: ignore[method-assign]
