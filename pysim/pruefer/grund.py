@@ -59,13 +59,13 @@ def finde(
     unten, oben = 0, len(kandidaten) - 1  # the whole history fails: so does its last prefix
     while unten < oben:
         mitte = (unten + oben) // 2
-        if scheitert(_anfang(modell, aufgaben, kandidaten[mitte])):
+        if scheitert(anfang(modell, aufgaben, kandidaten[mitte])):
             oben = mitte
         else:
             unten = mitte + 1
     schuldig = kandidaten[oben]
     c = nach_index[schuldig.rang]
-    praefix = _anfang(modell, aufgaben, schuldig)
+    praefix = anfang(modell, aufgaben, schuldig)
     fest = [a for a in praefix if a.ende is not None and a.rang != schuldig.rang]
     locker = [a for a in praefix if a.ende is None]
 
@@ -102,7 +102,7 @@ _DURCHGAENGE: list[Durchgang[_Paar]] = [
 MAX_VERSUCHE = 1_000
 
 
-def _anfang(modell: Modell, aufgaben: Sequence[Aufgabe], letzte: Aufgabe) -> list[Aufgabe]:
+def anfang(modell: Modell, aufgaben: Sequence[Aufgabe], letzte: Aufgabe) -> list[Aufgabe]:
     """Der Verlauf bis zur Antwort von ``letzte``: später Beantwortetes wird gelockert,
     später Begonnenes fällt weg."""
     schnitt = letzte.antwort_stelle()
