@@ -11,7 +11,8 @@
 
 For each: the best of three wall-clock times (the machine is shared; the minimum is the
 least noisy), how many candidates were run (a figure independent of the machine) and the
-result (so a changed result shows).
+result (so a changed result shows). With ``--pyodide``: the shrinking of 1 and 2 in Pyodide
+under Node.js (the site's packages and snapshot), best of three, in seconds.
 """
 
 from __future__ import annotations
@@ -131,7 +132,65 @@ def pruefer() -> None:
         Modell.pruefe = original  # type: ignore[method-assign]
 
 
+#: What runs in Pyodide: the shrinking of the broadcast runs and the Raft plans.
+PYODIDE_ZELLE = """
+import sys, time, types
+sys.modules["tests_knoten"] = knoten = types.ModuleType("tests_knoten")
+exec(QUELLE, knoten.__dict__)
+from pysim.cluster import Broadcast, lauf
+from pysim.cluster.lauf import verkleinere
+from pysim.raft import pruefe_wahl
+flut = knoten.klasse(knoten.WEITERSAGER)
+
+def am_besten(schritt):
+    zeiten = []
+    for _ in range(3):
+        beginn = time.perf_counter()
+        schritt()
+        zeiten.append(time.perf_counter() - beginn)
+    return min(zeiten)
+
+for seed, dauer in ((3, 50), (1, 100), (2, 100), (4, 100)):
+    r = lauf(flut, Broadcast(), knoten=5, seed=seed, dauer=dauer, stoerungen="zufall")
+    if not r.last.pruefe(r).ok:
+        s = am_besten(lambda: verkleinere(r, lambda x: not x.last.pruefe(x).ok))
+        print(f"verkleinere (Broadcast, Seed {seed}, {dauer} Ticks): {s:.3f} s")
+
+def ohne_log(a):
+    return bool(a.term >= a.mein_term and a.meine_stimme in (None, a.kandidat))
+
+for name, regel, zahl in (("immer ja", lambda a: True, 3), ("ohne Log", ohne_log, 3),
+                          ("ohne Log", ohne_log, 5)):
+    s = am_besten(lambda: pruefe_wahl(regel, seeds=range(40), knoten=zahl))
+    print(f"pruefe_wahl ({name}, {zahl} Knoten): {s:.3f} s")
+"""
+
+
+def in_pyodide() -> str:
+    import inspect
+    import tempfile
+
+    from tests import pyodide
+    from tests.pysim import knoten_beispiele
+
+    quelle = inspect.getsource(knoten_beispiele)
+    code = f"QUELLE = {quelle!r}\n" + PYODIDE_ZELLE
+    zelle = {"session": "s", "code": code, "label": "schrumpfen"}
+    with tempfile.TemporaryDirectory() as ordner:
+        runner = pyodide.PyodideRunner(Path(ordner) / "node.txt")
+        try:
+            antwort = runner.run([{"name": "bench", "cells": [zelle]}], snapshot=True)
+        finally:
+            runner.close()
+    ergebnis = antwort["pages"][0]["results"][0]
+    return "".join(chunk for _, chunk in ergebnis["output"]) or str(ergebnis)
+
+
 def main() -> None:
+    if "--pyodide" in sys.argv:
+        print("Pyodide unter Node.js, bester von 3 Läufen")
+        print(in_pyodide())
+        return
     print(f"Python {sys.version.split()[0]} ({sys.implementation.name}), bester von 3 Läufen")
     cluster()
     raft()
