@@ -35,7 +35,7 @@ auch immer das Bild gezeichnet ist. Gleiches Modell, gleiches Bild: nur ganze Za
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 from math import sqrt
@@ -449,8 +449,7 @@ class _Zeichner:
         """The left edge of a lane's column."""
         return self.x[bahn] - (10 if self.zeilen_modus else self.spalte[bahn] // 2)
 
-    def _fenster(self, z: Zeichnung, f: Fenster, y: object) -> None:
-        assert callable(y)
+    def _fenster(self, z: Zeichnung, f: Fenster, y: Callable[[int], int]) -> None:
         links = min(self._links_von(b) for b in f.bahnen)
         rechts = max(self._links_von(b) + self.spalte[b] for b in f.bahnen) - 4
         z.rechteck(
@@ -509,8 +508,7 @@ class _Zeichner:
                 breite - 6, (y(a) + y(b)) // 2 + 4, text, groesse=9, anker="end", farbe_name="muted"
             )
 
-    def _abschnitt(self, z: Zeichnung, a: Abschnitt, y: object) -> None:
-        assert callable(y)
+    def _abschnitt(self, z: Zeichnung, a: Abschnitt, y: Callable[[int], int]) -> None:
         x = self.x[a.bahn]
         if a.art == "absturz":
             z.linie(x, y(a.von), x, y(a.bis), farbe_name="warn", gestrichelt=True, dicke=2)
@@ -522,8 +520,7 @@ class _Zeichner:
             if a.wort:
                 z.text(x + 5, y(a.von) + 10, a.wort, groesse=9, farbe_name="muted")
 
-    def _operationen(self, z: Zeichnung, y: object) -> None:
-        assert callable(y)
+    def _operationen(self, z: Zeichnung, y: Callable[[int], int]) -> None:
         farben = {"ok": "ok", "fail": "muted", "info": "next"}
         beschriftungen: list[tuple[int, int]] = []
         for o in self.r.operationen:
@@ -574,7 +571,7 @@ class _Zeichner:
                     klasse="linearisierungspunkt",
                 )
 
-    def _pfeile(self, z: Zeichnung, ys: list[int], y: object) -> None:
+    def _pfeile(self, z: Zeichnung, ys: list[int], y: Callable[[int], int]) -> None:
         sofort: dict[int, int] = {}  # messages taking no time, per tick: one below the other
         for p in self.r.pfeile:
             if p.von not in self.x or p.nach not in self.x:
@@ -585,7 +582,6 @@ class _Zeichner:
                     continue
                 y1, y2 = ys[p.von_ereignis], ys[p.nach_ereignis]
             else:
-                assert callable(y)
                 ankunft = p.ankunft if p.ankunft is not None else p.gesendet + 2
                 y1, y2 = y(p.gesendet), y(ankunft)
                 if ankunft == p.gesendet:  # a client's request and the reply in the same tick
