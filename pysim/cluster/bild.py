@@ -1,4 +1,5 @@
-"""Das Raum-Zeit-Bild eines Laufs: wer wem wann was schickte, und was dabei schiefging.
+"""Das Raum-Zeit-Bild eines Laufs: wer wem wann was schickte, und was dabei schiefging
+(gezeichnet von ``pysim.raumzeit``).
 
 - Eine senkrechte Linie je Knoten (``n1`` …) und je Client (``c1`` …); die Zeit läuft nach unten,
   links steht sie als ``t=…``. So passt ein Lauf auch auf ein Telefon (man scrollt nach unten).
@@ -30,12 +31,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from itertools import pairwise
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..fehler import anzahl
-from ..svg import Bild, Zeichnung, kuerze
+from ..raumzeit import Abschnitt, Bahn, Fenster, Operation, Pfeil, Raumzeit, zeichne
+from ..svg import Bild, kuerze
 from .cluster import ZUGESTELLT
 from .protokoll import sendung_text
 from .stoerungen import ANLASS
@@ -44,40 +45,10 @@ if TYPE_CHECKING:
     from .cluster import Sendung
     from .lauf import Lauf
 
-LINKS = 44
-OBEN = 34
 SPALTE = 46
 #: A service's column: its name (``fence-kv``) is longer than a node's.
 DIENST_SPALTE = 72
-PRO_TICK = 6
 MAX_NACHRICHTEN = 400
-#: A stretch without anything happening longer than this is drawn short, with its length.
-LUECKE = 8
-#: Room right of the columns for the length of a shortened stretch ("⋯ 30 Ticks ohne Ereignis").
-RAND_LUECKE = 112
-#: Pixels between messages that take no time and are sent in the same tick (request, reply).
-STUFE = 3
-#: The smallest height of an operation's box (one that ends in the tick it began).
-MIN_KASTEN = 8
-#: Width of the invisible line under a message's arrow: where the pointer shows its text.
-BREIT = 7
-
-
-class _Achse:
-    """Time to y: ticks at PRO_TICK pixels, but a quiet stretch longer than LUECKE takes
-    only LUECKE ticks' room (the picture says how long it was)."""
-
-    def __init__(self, zeiten: Iterable[int]) -> None:
-        punkte = sorted(set(zeiten))
-        #: (from, to) of every quiet stretch that is drawn short.
-        self.luecken = [(a, b) for a, b in pairwise(punkte) if b - a > LUECKE]
-
-    def _weg(self, t: int) -> int:
-        """Ticks cut away before ``t``."""
-        return sum(min(max(0, t - a - LUECKE), b - a - LUECKE) for a, b in self.luecken if t > a)
-
-    def __call__(self, t: int) -> int:
-        return OBEN + 12 + (t - self._weg(t)) * PRO_TICK
 
 
 def _operationen(
@@ -183,8 +154,24 @@ def nachrichten(lauf: Lauf) -> list[Sendung]:
     ]
 
 
-def raumzeit(lauf: Lauf, zeugen: Iterable[int] = (), titel: str = "") -> Bild:
-    """Das Bild von ``lauf``; ``zeugen``: Indizes des Verlaufs, die hervorgehoben werden."""
+def raumzeit(lauf: Lauf, zeugen: Iterable[int] = (), titel: str = "", **optionen: Any) -> Bild:
+    """Das Bild von ``lauf``; ``zeugen``: Indizes des Verlaufs, die hervorgehoben werden;
+    ``optionen``: ``punkte`` und ``zustand`` wie bei ``modell``."""
+    return zeichne(modell(lauf, zeugen, titel, **optionen))
+
+
+def modell(
+    lauf: Lauf,
+    zeugen: Iterable[int] = (),
+    titel: str = "",
+    *,
+    punkte: Mapping[int, int] | None = None,
+    zustand: Mapping[str, Mapping[str, object]] | None = None,
+) -> Raumzeit:
+    """Das Modell des Bildes (``pysim.raumzeit``), ohne es zu zeichnen. ``punkte``: Index des
+    Aufrufs einer Operation -> Tick, zu dem sie wirkte (ihr Linearisierungspunkt,
+    ``pruefer.linearisierungspunkte``); ``zustand``: je Knoten seine Felder und ihre Werte, unter
+    den Spalten."""
     cluster = lauf.cluster
     hervor = set(zeugen)
     clients = sorted({e["client"] for e in lauf.geschichte}, key=lambda c: int(c[1:]))
@@ -193,26 +180,18 @@ def raumzeit(lauf: Lauf, zeugen: Iterable[int] = (), titel: str = "") -> Bild:
     benutzt = {n for s in cluster.sendungen for n in (s.nachricht.src, s.nachricht.dest)}
     dienste = [d for d in lauf.last.dienste if d in benutzt]
     spalten = [*dienste, *cluster.ids, *dict.fromkeys(spalte_von[c] for c in clients)]
-    x: dict[str, int] = {}
-    rechts = LINKS
-    for name in spalten:
-        weite = DIENST_SPALTE if name in dienste else SPALTE
-        x[name] = rechts + weite // 2
-        rechts += weite
-    for c in clients:  # a final operation's client is drawn in the column it shares
-        x[c] = x[spalte_von[c]]
+    bahnen = tuple(
+        Bahn(
+            name,
+            DIENST_SPALTE if name in dienste else SPALTE,
+            kuerze(" ".join(spaeter[name]), 9) if spaeter.get(name) else "",
+        )
+        for name in spalten
+    )
     ende = max([cluster.zeit.now, *(e["time"] for e in lauf.geschichte)])
-
-    zeiten = [0, ende, *(e["time"] for e in lauf.geschichte), *(e.zeit for e in cluster.ereignisse)]
+    zeiten = [*(e["time"] for e in lauf.geschichte), *(e.zeit for e in cluster.ereignisse)]
     for s in cluster.sendungen:
         zeiten += [s.gesendet, s.ankunft if s.ankunft is not None else s.gesendet + 2]
-    y = _Achse(zeiten)
-    # A shortened quiet stretch is labelled right of the last column, in a margin of its own
-    # as wide as its longest label (about 5.2 pixels a character at size 9).
-    luecken_texte = [f"⋯ {b - a} Ticks ohne Ereignis" for a, b in y.luecken]
-    rand = max((len(t) for t in luecken_texte), default=0) * 26 // 5 + 12 if y.luecken else 0
-    breite = rechts + 8 + max(rand, RAND_LUECKE if y.luecken else 0)
-    hoehe = y(ende) + 24
     zwischen = nachrichten(lauf)
     gezeigt = auswahl(zwischen)
     verloren = sum(1 for s in zwischen if _verloren(s))
@@ -239,38 +218,24 @@ def raumzeit(lauf: Lauf, zeugen: Iterable[int] = (), titel: str = "") -> Bild:
         if e.anlass and e.art in ("teilung", "absturz", "pause", "verlust")
     )
     beschreibung += f", davon {gezielt} gezielt." if gezielt else "."
-    z = Zeichnung(breite, hoehe, titel or f"Raum-Zeit-Bild des Laufs {lauf.kennung}", beschreibung)
-    knoten_links = x[cluster.ids[0]] - SPALTE // 2
-    knoten_rechts = x[cluster.ids[-1]] + SPALTE // 2 - 4
-    for von, bis, e in teilungen:  # partitions cut nodes only, never a service
-        z.rechteck(
-            knoten_links + 2,
-            y(von),
-            knoten_rechts - knoten_links - 2,
-            max(2, y(bis) - y(von)),
-            fuellung="cell",
-            rand="warn",
-            gestrichelt=True,
-            rund=2,
-        )
-        text = _seiten_text(e.text.split(" (gezielt:")[0], (knoten_rechts - knoten_links) * 5 // 28)
-        z.text(knoten_links + 6, y(von) + 11, text, groesse=10, farbe_name="warn")
+    # Partitions cut nodes only, never a service.
+    zeichen = (len(cluster.ids) * SPALTE - 4) * 5 // 28
+    fenster = []
+    for von, bis, e in teilungen:
+        texte = [_seiten_text(e.text.split(" (gezielt:")[0], zeichen)]
         if e.anlass in ANLASS:
-            z.text(
-                knoten_links + 6,
-                y(von) + 22,
-                f"gezielt: {ANLASS[e.anlass][0]}",
-                groesse=9,
-                farbe_name="warn",
-            )
-    for name in spalten:
-        z.text(x[name], OBEN, name, anker="middle", fett=True, mono=True)
-        if spaeter.get(name):  # the clients of the final operations drawn in this column
-            dazu = kuerze(" ".join(spaeter[name]), 9)
-            z.text(x[name], OBEN + 11, dazu, anker="middle", groesse=8, farbe_name="muted")
-        z.linie(x[name], OBEN + 6, x[name], y(ende), farbe_name="line")
-    # The moments of the operations the verdict names come first (its sentences cite them),
-    # then t=0, the ends of shortened stretches and every tenth tick, where there is room.
+            texte.append(f"gezielt: {ANLASS[e.anlass][0]}")
+        fenster.append(Fenster(von, bis, tuple(cluster.ids), tuple(texte)))
+    abschnitte = []
+    for knoten in cluster.ids:
+        eigene = [e for e in cluster.ereignisse if knoten in e.knoten]
+        for von, bis, e in _fenster(eigene, "absturz", "neustart", ende):
+            wort = f"gezielt: {ANLASS[e.anlass][0]}" if e.anlass in ANLASS else ""
+            abschnitte.append(Abschnitt(knoten, von, bis, "absturz", wort))
+        for von, bis, e in _fenster(eigene, "pause", "weiter", ende):
+            wort = f"Pause (gezielt: {ANLASS[e.anlass][0]})" if e.anlass in ANLASS else "Pause"
+            abschnitte.append(Abschnitt(knoten, von, bis, "pause", wort))
+    # The moments of the operations the verdict names come first (its sentences cite them).
     zeugen_zeiten = [
         e["time"]
         for paar in operationen
@@ -278,106 +243,53 @@ def raumzeit(lauf: Lauf, zeugen: Iterable[int] = (), titel: str = "") -> Bild:
         for e in paar
         if e is not None
     ]
-    beschriftet: list[int] = []
-    for t in dict.fromkeys(
-        [*sorted(set(zeugen_zeiten)), 0, *(b for _, b in y.luecken), *range(0, ende + 1, 10)]
-    ):
-        if any(a < t < b for a, b in y.luecken) or any(abs(y(t) - v) < 14 for v in beschriftet):
-            continue
-        z.text(LINKS - 6, y(t) + 4, f"t={t}", groesse=10, anker="end", farbe_name="muted")
-        beschriftet.append(y(t))
-    for (a, b), luecke in zip(y.luecken, luecken_texte, strict=True):
-        mitte = (y(a) + y(b)) // 2
-        z.text(
-            breite - 6,
-            mitte + 4,
-            luecke,
-            groesse=9,
-            anker="end",
-            farbe_name="muted",
-        )
-    for knoten in cluster.ids:
-        eigene = [e for e in cluster.ereignisse if knoten in e.knoten]
-        for von, bis, e in _fenster(eigene, "absturz", "neustart", ende):
-            z.linie(
-                x[knoten], y(von), x[knoten], y(bis), farbe_name="warn", gestrichelt=True, dicke=2
-            )
-            z.text(
-                x[knoten], y(von) + 5, "✕", anker="middle", groesse=14, farbe_name="warn", fett=True
-            )
-            if e.anlass in ANLASS:
-                wort = f"gezielt: {ANLASS[e.anlass][0]}"
-                z.text(x[knoten] + 8, y(von) + 14, wort, groesse=9, farbe_name="warn")
-        for von, bis, e in _fenster(eigene, "pause", "weiter", ende):
-            z.linie(x[knoten], y(von), x[knoten], y(bis), farbe_name="muted", dicke=5)
-            wort = f"Pause (gezielt: {ANLASS[e.anlass][0]})" if e.anlass in ANLASS else "Pause"
-            z.text(x[knoten] + 5, y(von) + 10, wort, groesse=9, farbe_name="muted")
-    farben = {"ok": "ok", "fail": "muted", "info": "next"}
-    beschriftungen: list[tuple[int, int]] = []  # (x, y) of the witnesses' labels so far
+    kaesten = []
     for start, schluss in operationen:
-        name = start["client"]
-        bis = schluss["time"] if schluss else ende
-        typ = schluss["type"] if schluss else "info"
         zeuge = start["index"] in hervor or (schluss is not None and schluss["index"] in hervor)
-        oben = y(start["time"]) - 2
-        z.rechteck(
-            x[name] - 5,
-            oben,
-            10,
-            max(MIN_KASTEN, y(bis) + 2 - oben),
-            fuellung="bg",
-            rand="warn" if zeuge else farben[typ],
-            rund=2,
-        )
-        if zeuge:
-            wert = schluss["value"] if schluss else start["value"]
-            unten = oben + 9
-            # Witnesses of the same moment on neighbouring clients: one label below the other.
-            while any(abs(x[name] - bx) < 90 and abs(unten - by) < 10 for bx, by in beschriftungen):
-                unten += 10
-            beschriftungen.append((x[name], unten))
-            z.text(
-                x[name] - 8,
-                unten,
-                kuerze(f"{start['f']} {wert}", 18),
-                groesse=9,
-                anker="end",
-                farbe_name="warn",
+        wert = schluss["value"] if schluss else start["value"]
+        punkt = None if punkte is None else punkte.get(start["index"])
+        kaesten.append(
+            Operation(
+                start["client"],
+                start["time"],
+                schluss["time"] if schluss else ende,
+                schluss["type"] if schluss else "info",
+                zeuge,
+                kuerze(f"{start['f']} {wert}", 18) if zeuge else "",
+                punkt,
+                str(start.get("key", "")),
             )
-    # Messages over the boxes: a reply's arrowhead ends on its client's box.
-    sofort: dict[int, int] = {}  # messages taking no time, per tick: drawn one below the other
-    for s in gezeigt:
-        n = s.nachricht
-        if n.src not in x or n.dest not in x:
-            continue
-        ankunft = s.ankunft if s.ankunft is not None else s.gesendet + 2
-        x1, y1, x2, y2 = x[n.src], y(s.gesendet), x[n.dest], y(ankunft)
-        if ankunft == s.gesendet:  # a client's request and the reply in the same tick
-            stufe = min(sofort.get(s.gesendet, 0), 2)
-            sofort[s.gesendet] = stufe + 1
-            y1 = y2 = y1 + STUFE * stufe
-        with z.gruppe("nachricht", sendung_text(s)):
-            if s.schicksal == ZUGESTELLT:
-                z.linie(x1, y1, x2, y2, farbe_name="accent", dicke=BREIT, unsichtbar=True)
-                z.linie(x1, y1, x2, y2, farbe_name="accent")
-                richtung = 1 if x2 >= x1 else -1
-                z.polylinie(
-                    [(x2 - 6 * richtung, y2 - 3), (x2, y2), (x2 - 6 * richtung, y2 + 3)],
-                    farbe_name="accent",
-                    dicke=1,
-                )
-            else:
-                mitte_x, mitte_y = (x1 + x2) // 2, (y1 + y2) // 2
-                z.linie(x1, y1, mitte_x, mitte_y, farbe_name="warn", dicke=BREIT, unsichtbar=True)
-                z.linie(x1, y1, mitte_x, mitte_y, farbe_name="warn", gestrichelt=True)
-                z.text(mitte_x, mitte_y + 4, "✕", anker="middle", groesse=11, farbe_name="warn")
+        )
+    pfeile = tuple(
+        Pfeil(
+            s.nachricht.src,
+            s.nachricht.dest,
+            s.gesendet,
+            s.ankunft,
+            "zugestellt" if s.schicksal == ZUGESTELLT else "verloren",
+            sendung_text(s),
+        )
+        for s in gezeigt
+    )
+    hinweise: tuple[str, ...] = ()
     if len(zwischen) > len(gezeigt):
-        z.text(
-            LINKS,
-            hoehe - 6,
+        hinweise = (
             f"Gezeigt: {len(gezeigt)} von {len(zwischen)} Nachrichten, über den ganzen Lauf "
             "verteilt, jede verlorene zuerst",
-            groesse=10,
-            farbe_name="muted",
         )
-    return Bild(z.svg(), z.titel)
+    return Raumzeit(
+        titel or f"Raum-Zeit-Bild des Laufs {lauf.kennung}",
+        bahnen,
+        beschreibung,
+        achse="ticks",
+        pfeile=pfeile,
+        fenster=tuple(fenster),
+        abschnitte=tuple(abschnitte),
+        operationen=tuple(kaesten),
+        ende=ende,
+        zeiten_zuerst=tuple(sorted(set(zeugen_zeiten))),
+        zeiten=tuple(zeiten),
+        zustand=zustand,
+        hinweise=hinweise,
+        aliase={c: spalte_von[c] for c in clients if spalte_von[c] != c},
+    )

@@ -15,8 +15,9 @@ Gezielte Störungen (``stoerungen.GEZIELT``) löst ``GezielterNemesis`` während
 
 Die ``kennung`` nennt alles, was den Lauf bestimmt (``broadcast/k5/s3/d100/12:teile:n1|n2.n3``);
 ``lauf_aus_kennung`` wiederholt ihn genau. ``verkleinere`` macht aus einem scheiternden Lauf den
-kleinsten, der noch scheitert (Delta Debugging über Operationen und Störungen, wie Hypothesis'
-Shrinking): Die Leserin sieht den kleinsten Lauf, nicht den ersten.
+kleinsten, der noch scheitert (Delta Debugging über Operationen und Störungen mit
+``pysim.schrumpfen``, wie Hypothesis' Shrinking): Die Leserin sieht den kleinsten Lauf, nicht
+den ersten.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..fehler import UngueltigeEingabe, pruefe_ganzzahl
+from ..schrumpfen import Durchgang, Linse, delta_debugging, schrumpfe
 from .cluster import Cluster, InvarianteVerletzt, LaufAbgebrochen, Verletzung, Zustaende
 from .dienste import DIENSTE, LeaseDienst
 from .knoten import Knoten
@@ -495,63 +497,44 @@ def _alles_heil(cluster: Cluster) -> None:
         cluster.neustart(k)
 
 
-def _ddmin(
-    teile: list[Any], scheitert: Callable[[list[Any]], bool], budget: list[int]
-) -> list[Any]:
-    """Zeller's delta debugging: a smallest sublist (1-minimal within the budget of runs)
-    for which ``scheitert`` still holds."""
-    n = 2
-    while len(teile) >= 2 and budget[0] > 0:
-        groesse = -(-len(teile) // n)
-        stuecke = [teile[i : i + groesse] for i in range(0, len(teile), groesse)]
-        for kandidat in [*stuecke, *([x for x in teile if x not in s] for s in stuecke)]:
-            if budget[0] <= 0:
-                break
-            budget[0] -= 1
-            if kandidat and len(kandidat) < len(teile) and scheitert(kandidat):
-                n = 2 if kandidat in stuecke else max(n - 1, 2)
-                teile = kandidat
-                break
-        else:
-            if n >= len(teile):
-                break
-            n = min(len(teile), 2 * n)
-    if len(teile) == 1 and budget[0] > 0:
-        budget[0] -= 1
-        if scheitert([]):
-            return []
-    return teile
+#: What shrinking a run changes: the planned operations that run (their indices) and the
+#: fault windows (``_fenster``).
+_Wahl = tuple[tuple[int, ...], tuple[tuple[Stoerung, ...], ...]]
+
+#: The shrinker's passes (``pysim.schrumpfen``): fewer operations first, then fewer faults.
+_DURCHGAENGE: list[Durchgang[_Wahl]] = [
+    delta_debugging(Linse(lambda w: w[0], lambda w, neu: (neu, w[1])), "Operationen weglassen"),
+    delta_debugging(Linse(lambda w: w[1], lambda w, neu: (w[0], neu)), "Störungen weglassen"),
+]
 
 
 def verkleinere(start: Lauf, scheitert: Callable[[Lauf], bool], max_laeufe: int = 300) -> Lauf:
     """Der kleinste Lauf, den Delta Debugging findet, der noch ``scheitert``: erst weniger
-    Operationen, dann weniger Störungen (eine Teilung und ihr Heilen zählen als eins), höchstens
-    ``max_laeufe`` Läufe. Deterministisch: derselbe Lauf gibt dasselbe Ergebnis."""
-    budget = [max_laeufe]
-    bester = start
-    indizes = list(range(len(start.geplant))) if start.auswahl is None else list(start.auswahl)
-
-    def ohne_operationen(auswahl: list[int]) -> bool:
-        nonlocal bester
-        versuch = bester.wiederhole(auswahl=sorted(auswahl))
-        if scheitert(versuch):
-            bester = versuch
-            return True
-        return False
-
-    _ddmin(indizes, ohne_operationen, budget)
+    Operationen, dann weniger Störungen (eine Teilung und ihr Heilen zählen als eins), Runde um
+    Runde, bis sich nichts mehr ändert, höchstens ``max_laeufe`` Läufe (``pysim.schrumpfen``).
+    Deterministisch: derselbe Lauf gibt dasselbe Ergebnis."""
+    indizes = tuple(range(len(start.geplant)) if start.auswahl is None else start.auswahl)
     # Faults in windows: a partition with its heal, a crash with its restart, a pause with its end.
-    fenster = _fenster(bester.stoerungen)
+    anfang: _Wahl = (indizes, tuple(tuple(f) for f in _fenster(start.stoerungen)))
+    gescheitert: dict[_Wahl, Lauf] = {anfang: start}
 
-    def ohne_stoerungen(auswahl: list[list[Stoerung]]) -> bool:
-        nonlocal bester
-        versuch = bester.wiederhole(stoerungen=[s for f in auswahl for s in f])
+    def scheitert_wahl(wahl: _Wahl) -> bool:
+        versuch = start.wiederhole(
+            auswahl=list(wahl[0]), stoerungen=[s for f in wahl[1] for s in f]
+        )
         if scheitert(versuch):
-            bester = versuch
+            gescheitert[wahl] = versuch
             return True
         return False
 
-    _ddmin(fenster, ohne_stoerungen, budget)
+    wahl = schrumpfe(
+        anfang,
+        scheitert_wahl,
+        _DURCHGAENGE,
+        ordnung=lambda w: (len(w[0]), len(w[1])),
+        budget=max_laeufe,
+    )
+    bester = gescheitert[wahl]
     if bester.auswahl is None:
         bester = replace(bester, auswahl=list(range(len(bester.geplant))))
     return bester

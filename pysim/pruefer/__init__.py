@@ -48,6 +48,8 @@ Operationen, mit den Indizes ihrer Ereignisse), ``entschieden``, ``angaben``.
 - ``linearisierbar(history, model="register")``: ``read`` (Ergebnis im ``value`` des ``ok``),
   ``write``, ``cas`` (``value = [erwartet, neu]``); anfangs ``None``. Wie Porcupine: Schlüssel
   getrennt, Suche mit Gedächtnis, nach ``max_schritte`` Abbruch mit ``entschieden=False``.
+  ``linearisierungspunkte(history)``: der Tick, zu dem jede Operation in der gefundenen
+  Reihenfolge wirkte (bei einem Fehler: im längsten Anfang, der linearisierbar ist).
 - ``eindeutige_ids(history)``: ``generate``, das ``ok`` trägt die ID.
 - ``broadcast(history, geheilt=…, knoten=…)``: ``broadcast`` und ``read`` (mit ``node``).
 - ``zaehler(history, geheilt=…)``: ``add`` und ``read`` eines Grow-only Counters.
@@ -61,7 +63,7 @@ from .echo import echo
 from .eindeutig import eindeutige_ids
 from .kafka import kafka_log
 from .kennzahlen import Kennzahlen, kennzahlen
-from .linearisierbar import MAX_SCHRITTE, linearisierbar
+from .linearisierbar import MAX_SCHRITTE, linearisierbar, linearisierungspunkte
 from .urteil import Urteil
 from .verlauf import Operation, UngueltigerVerlauf, operationen
 from .zaehler import zaehler
@@ -78,6 +80,7 @@ __all__ = [
     "kafka_log",
     "kennzahlen",
     "linearisierbar",
+    "linearisierungspunkte",
     "operationen",
     "zaehler",
 ]

@@ -8,18 +8,19 @@
 2. Sonst die Operation, die sich nicht einordnen lässt: Der kürzeste Anfang des Verlaufs, der
    schon nicht linearisierbar ist, endet mit ihrer Bestätigung (binäre Suche; ein Anfang, der
    nicht geht, geht auch verlängert nicht).
-3. Dazu Delta Debugging: Die übrigen Operationen werden gelockert (als hätten sie irgendwann
-   nach ihrem Beginn oder gar nicht gewirkt), solange der Fehler bleibt; erst Lesende (sie
-   fallen weg, das ist billig), dann Schreibende. Lockern erlaubt nur mehr Reihenfolgen: Was
+3. Dazu ``pysim.schrumpfen``: Die übrigen Operationen werden blockweise gelockert (als hätten
+   sie irgendwann nach ihrem Beginn oder gar nicht gewirkt), solange der Fehler bleibt; erst
+   Lesende (sie fallen weg, das ist billig), dann Schreibende, bis sich nichts mehr ändert. Lockern erlaubt nur mehr Reihenfolgen: Was
    danach noch scheitert, ist ein wahrer Grund. Was bleibt, ist nötig: Jede einzelne weitere
    Lockerung machte den Rest linearisierbar.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 
+from ..schrumpfen import Durchgang, Linse, bloecke_weglassen, schrumpfe
 from .modell import Modell
 from .suche import Aufgabe, Budget
 from .verlauf import Operation
@@ -58,13 +59,13 @@ def finde(
     unten, oben = 0, len(kandidaten) - 1  # the whole history fails: so does its last prefix
     while unten < oben:
         mitte = (unten + oben) // 2
-        if scheitert(_anfang(modell, aufgaben, kandidaten[mitte])):
+        if scheitert(anfang(modell, aufgaben, kandidaten[mitte])):
             oben = mitte
         else:
             unten = mitte + 1
     schuldig = kandidaten[oben]
     c = nach_index[schuldig.rang]
-    praefix = _anfang(modell, aufgaben, schuldig)
+    praefix = anfang(modell, aufgaben, schuldig)
     fest = [a for a in praefix if a.ende is not None and a.rang != schuldig.rang]
     locker = [a for a in praefix if a.ende is None]
 
@@ -73,34 +74,35 @@ def finde(
         gelockert = [modell.gelockert(a) for a in fest if a.rang not in bleibt]
         return [schuldig, *behalten, *locker, *(a for a in gelockert if a is not None)]
 
-    fallen = [a for a in fest if modell.gelockert(a) is None]
-    wirken = [a for a in fest if modell.gelockert(a) is not None]
-    fallen = _verringern(fallen, lambda auswahl: scheitert(ohne([*auswahl, *wirken])))
-    wirken = _verringern(wirken, lambda auswahl: scheitert(ohne([*fallen, *auswahl])))
+    fallen = tuple(a for a in fest if modell.gelockert(a) is None)
+    wirken = tuple(a for a in fest if modell.gelockert(a) is not None)
+    # Readers first (they drop out: cheap), then writers; the shrinker repeats both passes
+    # until neither changes anything (loosening only allows more orders, so a second round
+    # finds nothing new and only proves it).
+    fallen, wirken = schrumpfe(
+        (fallen, wirken),
+        lambda paar: scheitert(ohne([*paar[0], *paar[1]])),
+        _DURCHGAENGE,
+        ordnung=lambda paar: len(paar[0]) + len(paar[1]),
+        form=lambda paar: (tuple(a.rang for a in paar[0]), tuple(a.rang for a in paar[1])),
+        budget=MAX_VERSUCHE,
+    )
     andere = sorted((nach_index[a.rang] for a in [*fallen, *wirken]), key=lambda op: op.index)
     return Grund(c, andere=andere, vollstaendig=budget.rest > 0)
 
 
-def _verringern(
-    auswahl: list[Aufgabe], scheitert: Callable[[list[Aufgabe]], bool]
-) -> list[Aufgabe]:
-    """Delta Debugging: Blöcke weglassen, solange ``scheitert`` bleibt; dann halbe Blöcke."""
-    block = max(1, len(auswahl) // 2)
-    while auswahl:
-        i = 0
-        while i < len(auswahl):
-            versuch = auswahl[:i] + auswahl[i + block :]
-            if scheitert(versuch):
-                auswahl = versuch
-            else:
-                i += block
-        if block == 1:
-            break
-        block = max(1, block // 2)
-    return auswahl
+_Paar = tuple[tuple[Aufgabe, ...], tuple[Aufgabe, ...]]
+
+#: The shrinker's passes: blocks of readers (they drop out), then of writers (loosened).
+_DURCHGAENGE: list[Durchgang[_Paar]] = [
+    bloecke_weglassen(Linse(lambda p: p[0], lambda p, neu: (neu, p[1])), "Lesende weglassen"),
+    bloecke_weglassen(Linse(lambda p: p[1], lambda p, neu: (p[0], neu)), "Schreibende lockern"),
+]
+#: Tries of the shrinker (each a search within the shared step budget).
+MAX_VERSUCHE = 1_000
 
 
-def _anfang(modell: Modell, aufgaben: Sequence[Aufgabe], letzte: Aufgabe) -> list[Aufgabe]:
+def anfang(modell: Modell, aufgaben: Sequence[Aufgabe], letzte: Aufgabe) -> list[Aufgabe]:
     """Der Verlauf bis zur Antwort von ``letzte``: später Beantwortetes wird gelockert,
     später Begonnenes fällt weg."""
     schnitt = letzte.antwort_stelle()

@@ -13,7 +13,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from ..fehler import UngueltigeEingabe, nachschlagen, pruefe_ganzzahl
 from . import register
 from .erklaerung import erklaere
-from .grund import finde
+from .grund import anfang, finde
 from .modell import Modell
 from .suche import Aufgabe, Budget
 from .urteil import Urteil, name, und, zahl
@@ -38,12 +38,7 @@ def linearisierbar(
     Nach ``max_schritte`` Schritten der Suche bricht die Prüfung ab; das Urteil ist dann
     ``entschieden=False`` (und ``ok=False``), es sei denn, ein Fehler war schon gefunden.
     """
-    pruefe_ganzzahl(max_schritte, "max_schritte", 1)
-    modell = nachschlagen(MODELLE, model, UngueltigeEingabe, "Das Modell", "Modelle")
-    ops = operationen(history)
-    teile: dict[Hashable, list[Operation]] = {}
-    for op in ops:
-        teile.setdefault(op.schluessel, []).append(op)
+    modell, ops, teile = _teile(history, model, max_schritte)
     aufgaben = {k: _aufgaben(modell, teil) for k, teil in teile.items()}
 
     budget = Budget(max_schritte)
@@ -63,6 +58,66 @@ def linearisierbar(
     if abgebrochen:
         return _abgebrochen(offen, aufgaben, max_schritte, angaben)
     return Urteil(True, _gut(ops, len(teile)), angaben=angaben)
+
+
+def linearisierungspunkte(
+    history: Sequence[Mapping[str, object]],
+    model: str = "register",
+    *,
+    max_schritte: int = MAX_SCHRITTE,
+) -> dict[int, int]:
+    """Wann jede Operation wirkte: Index ihres ``invoke`` im Verlauf -> Tick (ihr
+    Linearisierungspunkt, wie Porcupines Visualisierung ihn zeigt).
+
+    Die Reihenfolge ist die, die die Suche für jeden Schlüssel findet; jeder Punkt liegt im
+    Zeitfenster seiner Operation und keiner vor dem seiner Vorgänger. Ist ein Schlüssel nicht
+    linearisierbar, gelten die Punkte des längsten Anfangs seines Verlaufs, der es ist. Eine
+    Operation ohne Punkt (fehlgeschlagen, nie gewirkt, nach jenem Anfang, oder wenn das
+    Budget nicht reichte) fehlt."""
+    modell, ops, teile = _teile(history, model, max_schritte)
+    nach_index = {op.index: op for op in ops}
+    budget = Budget(max_schritte)
+    punkte: dict[int, int] = {}
+    for teil in teile.values():
+        aufgaben = _aufgaben(modell, teil)
+        reihenfolge: list[int] = []
+        ergebnis = modell.pruefe(aufgaben, budget, reihenfolge)
+        if ergebnis is False:
+            reihenfolge = _laengster_anfang(modell, aufgaben, budget)
+        punkt = 0
+        for rang in reihenfolge:
+            punkt = max(punkt, nach_index[rang].beginn)
+            punkte[rang] = punkt
+    return punkte
+
+
+def _teile(
+    history: Sequence[Mapping[str, object]], model: str, max_schritte: int
+) -> tuple[Modell, list[Operation], dict[Hashable, list[Operation]]]:
+    """The model, the operations and the operations of each key (checked separately)."""
+    pruefe_ganzzahl(max_schritte, "max_schritte", 1)
+    modell = nachschlagen(MODELLE, model, UngueltigeEingabe, "Das Modell", "Modelle")
+    ops = operationen(history)
+    teile: dict[Hashable, list[Operation]] = {}
+    for op in ops:
+        teile.setdefault(op.schluessel, []).append(op)
+    return modell, ops, teile
+
+
+def _laengster_anfang(modell: Modell, aufgaben: Sequence[Aufgabe], budget: Budget) -> list[int]:
+    """The order of the longest prefix (up to a response) that is linearizable: a binary
+    search, as ``grund`` finds the shortest that is not."""
+    kandidaten = sorted((a for a in aufgaben if a.ende is not None), key=Aufgabe.antwort_stelle)
+    unten, oben = -1, len(kandidaten) - 1  # the last prefix is the whole, which fails
+    beste: list[int] = []
+    while unten < oben - 1:
+        mitte = (unten + oben) // 2
+        reihenfolge: list[int] = []
+        if modell.pruefe(anfang(modell, aufgaben, kandidaten[mitte]), budget, reihenfolge):
+            unten, beste = mitte, reihenfolge
+        else:
+            oben = mitte
+    return beste
 
 
 def _aufgaben(modell: Modell, teil: Sequence[Operation]) -> list[Aufgabe]:

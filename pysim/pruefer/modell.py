@@ -31,6 +31,10 @@ class Modell:
     nachher: Callable[[Operation], tuple[bool, Hashable]]
     beschreibe: Callable[[Operation], str]
 
-    def pruefe(self, aufgaben: Sequence[Aufgabe], budget: Budget) -> bool | None:
-        """Linearisierbar? ``None``: Das Budget reichte nicht."""
-        return suche(self.beschneiden(list(aufgaben)), self.schritt, self.anfang, budget)
+    def pruefe(
+        self, aufgaben: Sequence[Aufgabe], budget: Budget, reihenfolge: list[int] | None = None
+    ) -> bool | None:
+        """Linearisierbar? ``None``: Das Budget reichte nicht. ``reihenfolge``: siehe ``suche``."""
+        return suche(
+            self.beschneiden(list(aufgaben)), self.schritt, self.anfang, budget, reihenfolge
+        )

@@ -60,9 +60,16 @@ class Budget:
 
 
 def suche(
-    aufgaben: Sequence[Aufgabe], schritt: Schritt, anfang: Hashable, budget: Budget
+    aufgaben: Sequence[Aufgabe],
+    schritt: Schritt,
+    anfang: Hashable,
+    budget: Budget,
+    reihenfolge: list[int] | None = None,
 ) -> bool | None:
-    """Lässt sich jede Aufgabe in ihrem Zeitfenster wirken lassen? ``None``: Budget aufgebraucht."""
+    """Lässt sich jede Aufgabe in ihrem Zeitfenster wirken lassen? ``None``: Budget aufgebraucht.
+
+    ``reihenfolge``: bekommt bei ``True`` die ``rang`` der Aufgaben in der gefundenen
+    Reihenfolge (die, die nie wirken, fehlen)."""
     stellen = sorted(
         [(a.aufruf_stelle(), i, True) for i, a in enumerate(aufgaben)]
         + [(a.antwort_stelle(), i, False) for i, a in enumerate(aufgaben)]
@@ -126,6 +133,9 @@ def suche(
             nach[vor[e]] = e
             vor[nach[e]] = e
             e = nach[e]
+    if ergebnis and reihenfolge is not None:
+        # The stack holds the calls that took effect, in the order they did.
+        reihenfolge[:] = [aufgaben[aufgabe_von[e]].rang for e, _ in stapel]
     verbraucht = min(schritte, budget.rest)
     budget.rest -= verbraucht
     budget.verbraucht += verbraucht

@@ -16,8 +16,9 @@ Geprüft wird, was Raft verspricht (Abschnitt 5 und Abbildung 3 des Raft-Papers)
   schreibt an einer Stelle etwas anderes fest;
 - was die Clients sahen, ist linearisierbar (``pysim.pruefer.linearisierbar``).
 
-Scheitert ein Plan, verkleinert ``pruefe_wahl`` ihn wie Hypothesis: Es lässt Schritte weg und
-verkürzt Wartezeiten, solange der Lauf noch scheitert. Das Ergebnis (``Wahlbefund``) nennt die
+Scheitert ein Plan, verkleinert ``pruefe_wahl`` ihn wie Hypothesis (``pysim.schrumpfen``): Es
+lässt Schritte weg und verkürzt Wartezeiten, solange der Lauf noch scheitert, höchstens
+``MAX_VERSUCHE`` Läufe lang. Das Ergebnis (``Wahlbefund``) nennt die
 erste Verletzung mit ihrem Seed, den kleinsten Plan und zeigt mit ``bild()`` den Cluster im
 Augenblick der Verletzung.
 
@@ -38,6 +39,7 @@ from dataclasses import dataclass, replace
 
 from ..fehler import UngueltigeEingabe, pruefe_ganzzahl
 from ..pruefer import linearisierbar
+from ..schrumpfen import Durchgang, bloecke_weglassen, einzeln_ersetzen, gleichwertig, schrumpfe
 from ..svg import Bild
 from .modell import RaftSim, Stimmregel, raft_stimmregel
 from .regeln import ABGESTUERZT
@@ -213,37 +215,19 @@ def _laufe(
     return _Lauf(sim, None)
 
 
-def _verkleinere(plan: Plan, scheitert: Callable[[Plan], bool]) -> Plan:
-    """Like Hypothesis' shrinker, greedily, while the run still fails: drop chunks and single
-    steps; turn a step into a plain wait (one that had no effect keeps its timing so); fold
-    waits into the next step; shorten waits."""
-    besser = True
-    while besser:
-        besser = False
-        groesse = max(1, len(plan) // 2)
-        while groesse >= 1:
-            i = 0
-            while i < len(plan):
-                kandidat = plan[:i] + plan[i + groesse :]
-                if kandidat != plan and scheitert(kandidat):
-                    plan, besser = kandidat, True
-                else:
-                    i += groesse
-            groesse //= 2
-        for i, s in enumerate(plan):
-            if s.aktion != WARTEN:
-                kandidat = (*plan[:i], Schritt(s.warten, WARTEN), *plan[i + 1 :])
-                if scheitert(kandidat):
-                    plan, besser = kandidat, True
-        plan = _falte_warten(plan)
-        for i, s in enumerate(plan):
-            for warten in (0, s.warten // 2):
-                if warten < s.warten:
-                    kandidat = (*plan[:i], replace(s, warten=warten), *plan[i + 1 :])
-                    if scheitert(kandidat):
-                        plan, besser = kandidat, True
-                        break
-    return plan
+def _als_warten(s: Schritt) -> list[Schritt]:
+    """A step as a plain wait of the same length (one that had no effect keeps its timing so)."""
+    return [] if s.aktion == WARTEN else [Schritt(s.warten, WARTEN)]
+
+
+def _kuerzer(s: Schritt) -> list[Schritt]:
+    """The same step after no wait, then after half the wait."""
+    return [replace(s, warten=w) for w in (0, s.warten // 2) if w < s.warten]
+
+
+def _einfachheit(plan: Plan) -> tuple[int, int, int]:
+    """The order "simpler than": fewer steps, then fewer that do something, then less waiting."""
+    return (len(plan), sum(s.aktion != WARTEN for s in plan), sum(s.warten for s in plan))
 
 
 def _falte_warten(plan: Plan) -> Plan:
@@ -259,6 +243,24 @@ def _falte_warten(plan: Plan) -> Plan:
     if vorher:
         neu.append(Schritt(vorher, WARTEN))
     return tuple(neu)
+
+
+#: The shrinker's passes, in this order each round (``pysim.schrumpfen``).
+_DURCHGAENGE: list[Durchgang[Plan]] = [
+    bloecke_weglassen(name="Schritte weglassen"),
+    einzeln_ersetzen(_als_warten, name="Schritt nur warten lassen"),
+    gleichwertig(_falte_warten, name="Warten zusammenfassen"),
+    einzeln_ersetzen(_kuerzer, name="kürzer warten"),
+]
+#: Runs the shrinker may spend on one plan (with 30 steps it needs well under 200).
+MAX_VERSUCHE = 1_000
+
+
+def _verkleinere(plan: Plan, scheitert: Callable[[Plan], bool]) -> Plan:
+    """Like Hypothesis' shrinker (``pysim.schrumpfen``), while the run still fails: drop chunks
+    and single steps; turn a step into a plain wait; fold waits into the next step; shorten
+    waits; until a round changes nothing or ``MAX_VERSUCHE`` runs are spent."""
+    return schrumpfe(plan, scheitert, _DURCHGAENGE, ordnung=_einfachheit, budget=MAX_VERSUCHE)
 
 
 @dataclass(frozen=True)

@@ -555,7 +555,8 @@ class Sturm(Flut):
 def test_a_request_and_its_reply_in_the_same_tick_are_two_arrows_and_gaps_have_room() -> None:
     import re
 
-    from pysim.cluster.bild import LINKS, SPALTE, raumzeit
+    from pysim.cluster.bild import SPALTE, raumzeit
+    from pysim.raumzeit import LINKS
 
     ergebnis = lauf(EchoKnoten, Echo(), knoten=1, seed=1, dauer=40)
     svg = raumzeit(ergebnis).svg
