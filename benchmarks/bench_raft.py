@@ -1,6 +1,7 @@
 """Zeiten der Raft-Lektion (Zahlen, keine Prüfungen).
 
     .venv/bin/python benchmarks/bench_raft.py [wiederholungen]
+    .venv/bin/python benchmarks/bench_raft.py 5 --alt ALT       # CPython, alt und neu im Wechsel
     .venv/bin/python benchmarks/bench_raft.py 3 --pyodide ALT   # dazu in Pyodide, alt und neu
 
 Misst, was die Lektion „Konsens: Leader-Wahl und Raft“ rechnet: ``pruefe_wahl`` mit der
@@ -14,6 +15,10 @@ Maschine, die nebenher anderes tut, stabiler als die Uhr).
 Seite, ``tests/pyodide.py``), einmal mit ``pysim.raft`` dieses Baums und einmal mit den
 Dateien von ``pysim/raft/`` aus dem Ordner ``ALT`` (z. B. ``git archive main pysim/raft``
 ausgepackt), die als ``pysim.raftalt`` daneben geladen werden.
+
+``--alt ALT``: in CPython alt und neu im Wechsel, Wiederholung um Wiederholung (auf einer
+Maschine, die nebenher anderes tut, wandern die Zeiten von Minute zu Minute; im Wechsel
+gemessen trifft das beide gleich).
 """
 
 from __future__ import annotations
@@ -75,6 +80,20 @@ def miss(raft, wiederholungen):
             beste = min(beste, time.process_time() - start)
         zeilen.append((name, beste * 1000))
     return zeilen
+
+
+def im_wechsel(alt, neu, wiederholungen):
+    zeilen = []
+    for (name, fall_alt), (_, fall_neu) in zip(faelle(alt), faelle(neu)):
+        beste = [float("inf"), float("inf")]
+        for _ in range(wiederholungen):
+            for i, fall in enumerate((fall_alt, fall_neu)):
+                gc.collect()
+                start = time.process_time()
+                assert fall()
+                beste[i] = min(beste[i], time.process_time() - start)
+        zeilen.append((name, beste[0] * 1000, beste[1] * 1000))
+    return zeilen
 """
 
 
@@ -104,15 +123,46 @@ print(json.dumps({{"vorher": miss(alt, {wiederholungen}), "nachher": miss(neu, {
     return zahlen
 
 
+def lade_alt(alt: Path) -> Any:
+    """The old ``pysim/raft`` of ``alt`` as ``pysim.raftalt``, beside this tree's pysim."""
+    import importlib
+    import tempfile
+
+    import pysim
+
+    ordner = Path(tempfile.mkdtemp()) / "raftalt"
+    ordner.mkdir()
+    for datei in sorted((alt / "pysim" / "raft").glob("*.py")):
+        (ordner / datei.name).write_text(datei.read_text())
+    pysim.__path__.append(str(ordner.parent))
+    return importlib.import_module("pysim.raftalt")
+
+
 def main() -> None:
     argumente = sys.argv[1:]
     alt = None
+    if "--alt" in argumente:
+        i = argumente.index("--alt")
+        vergleich = Path(argumente[i + 1])
+        del argumente[i : i + 2]
+        wiederholungen = int(argumente[0]) if argumente else 3
+        namensraum: dict[str, Any] = {}
+        exec(FAELLE, namensraum)
+        import pysim.raft
+
+        print(f"CPython {sys.version.split()[0]}, das Beste aus {wiederholungen} Läufen im Wechsel")
+        print(f"{'':58} {'vorher':>12} {'nachher':>12}")
+        for name, vorher, nachher in namensraum["im_wechsel"](
+            lade_alt(vergleich), pysim.raft, wiederholungen
+        ):
+            print(f"{name:58} {vorher:9.1f} ms {nachher:9.1f} ms")
+        return
     if "--pyodide" in argumente:
         i = argumente.index("--pyodide")
         alt = Path(argumente[i + 1])
         del argumente[i : i + 2]
     wiederholungen = int(argumente[0]) if argumente else 3
-    namensraum: dict[str, Any] = {}
+    namensraum = {}
     exec(FAELLE, namensraum)
     import pysim.raft
 

@@ -87,6 +87,15 @@ def kurz_json(wert: object, tiefe: int = _TIEFE) -> object:
     return f"<{type(wert).__name__}>"
 
 
+class Timer(Protocol):
+    """Was ``self.spaeter(…)`` zurückgibt: ``timer.absagen()`` streicht den Timer, bevor er
+    fällig wird (wie ``clearTimeout``)."""
+
+    def absagen(self) -> None:
+        """Streicht den Timer; ein zweites Mal, oder nachdem er lief, ändert es nichts."""
+        ...
+
+
 class Netzzugang(Protocol):
     """Genau das, was ein Knoten vom Cluster bekommt (der Cluster gibt jedem Knoten bei jedem
     Start ein eigenes solches Objekt): senden, fragen mit Timeout, warten, Timer, die eigene
@@ -97,8 +106,10 @@ class Netzzugang(Protocol):
         """Der Speicher des Knotens, der einen Absturz übersteht."""
         ...
 
-    def sende(self, ziel: str, body: object, wer: str) -> None:
-        """Schickt ``body`` an ``ziel`` (``wer`` nennt den Aufruf in einer Fehlermeldung)."""
+    def sende(self, ziel: str, body: object, wer: str, frisch: bool = False) -> None:
+        """Schickt ``body`` an ``ziel`` (``wer`` nennt den Aufruf in einer Fehlermeldung).
+        ``frisch``: Der Absender hat ``body`` eigens für diese Nachricht gebaut und ändert ihn
+        nie wieder (Knoten, die pysim mitbringt); dann geht er ohne Kopie hinaus."""
         ...
 
     def frage(
@@ -112,8 +123,8 @@ class Netzzugang(Protocol):
         """Setzt ``fortsetzung`` nach ``ticks`` Ticks fort."""
         ...
 
-    def spaeter(self, ticks: int, aktion: Callable[[], Any]) -> None:
-        """Ruft ``aktion()`` (Code des Knotens) in ``ticks`` Ticks auf."""
+    def spaeter(self, ticks: int, aktion: Callable[[], Any]) -> Timer:
+        """Ruft ``aktion()`` (Code des Knotens) in ``ticks`` Ticks auf; der ``Timer`` sagt ab."""
         ...
 
     def alle(self, ticks: int, aktion: Callable[[], Any]) -> None:
@@ -316,9 +327,10 @@ class Knoten:
             fehler,
         )
 
-    def spaeter(self, ticks: int, aktion: Callable[[], Any]) -> None:
-        """Ruft ``aktion()`` in ``ticks`` Ticks auf (darf ``async`` sein), wie ``setTimeout``."""
-        self._netz.spaeter(pruefe_ganzzahl(ticks, "Die Wartezeit", 0), aktion)
+    def spaeter(self, ticks: int, aktion: Callable[[], Any]) -> Timer:
+        """Ruft ``aktion()`` in ``ticks`` Ticks auf (darf ``async`` sein), wie ``setTimeout``.
+        Gibt den ``Timer`` zurück: ``timer.absagen()`` streicht ihn (wie ``clearTimeout``)."""
+        return self._netz.spaeter(pruefe_ganzzahl(ticks, "Die Wartezeit", 0), aktion)
 
     def alle(self, ticks: int, aktion: Callable[[], Any]) -> None:
         """Ruft ``aktion()`` alle ``ticks`` Ticks auf, bis der Knoten abstürzt (``setInterval``)."""

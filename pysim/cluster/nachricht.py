@@ -41,7 +41,7 @@ class UngueltigeNachricht(SimFehler, ValueError):
     """Eine Nachricht hat nicht die Form, die das Protokoll verlangt (kein Ziel, kein Typ …)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # slots: a run keeps every message (``Cluster.sendungen``)
 class Nachricht:
     """Eine Nachricht: ``src`` (Absender), ``dest`` (Empfänger), ``body`` (Inhalt mit ``type``)."""
 
@@ -71,6 +71,20 @@ class Nachricht:
     def __repr__(self) -> str:
         felder = ", ".join(f"{k}={v!r}" for k, v in self.body.items() if k != "type")
         return f"Nachricht({self.src} → {self.dest}: {self.typ}{' ' if felder else ''}{felder})"
+
+
+_neu = object.__new__
+_SRC, _DEST, _BODY = (vars(Nachricht)[name].__set__ for name in ("src", "dest", "body"))
+
+
+def neue_nachricht(src: str, dest: str, body: dict[str, Any]) -> Nachricht:
+    """``Nachricht(src, dest, body)`` in half the time (the slots set directly, past the frozen
+    dataclass's ``__init__``): the cluster makes one per message sent."""
+    n: Nachricht = _neu(Nachricht)
+    _SRC(n, src)
+    _DEST(n, dest)
+    _BODY(n, body)
+    return n
 
 
 def inhalt(body: object, wer: str) -> dict[str, Any]:

@@ -45,7 +45,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
-from ..cluster.knoten import Knoten
+from ..cluster.cluster import zwischen
+from ..cluster.knoten import Knoten, Timer
 from ..cluster.nachricht import Nachricht as Sendung
 from ..fehler import SimFehler
 from .regeln import FOLLOWER, KANDIDAT, LEADER, uebergang
@@ -281,8 +282,16 @@ class RaftKnoten(Knoten):
         self.match_index: dict[str, int] = {}
         self.leader_bekannt: str | None = None
         self.offen: dict[int, tuple[str, int]] = {}  # log index -> (client, msg_id)
-        #: The current timer's number: a timer replaced since is stale and does nothing.
+        #: The current timer's number: a timer replaced since is stale and does nothing
+        #: (cancelled as well, so it never runs; one held back by a pause stays stale).
         self.uhr_nr = 0
+        #: The pending election timeout and heartbeat (``Knoten.spaeter``'s timers), or None.
+        self._frist: Timer | None = None
+        self._herz: Timer | None = None
+        # The gate's sende, looked up once per start: every message takes this path.
+        self._netz_sende = self._netz.sende
+        self._netz_spaeter = self._netz.spaeter  # for the validated delays of the timers
+        self._uhr = self._netz.uhr  # Knoten.uhr, one call less
         #: The tick the election timeout is due (None: none set, e.g. as leader). From that
         #: tick on it counts as expired, also while a pause holds back its call.
         self.frist_bis: int | None = None
@@ -293,7 +302,7 @@ class RaftKnoten(Knoten):
     def _notiere(self, text: str) -> None:
         aufsicht = self.AUFSICHT
         if aufsicht is not None:
-            aufsicht.notiere(self.uhr(), text)
+            aufsicht.notiere(self._uhr(), text)
         else:
             self.notiz(text)
 
@@ -304,16 +313,28 @@ class RaftKnoten(Knoten):
             self._leader_ab()
 
     def _starte_frist(self) -> None:
-        dauer = self._zufall.randint(*self.WAHL_FRIST)
-        self.uhr_nr += 1
+        dauer = zwischen(self._zufall, *self.WAHL_FRIST)  # randint, in fewer calls
+        self._timer_ab()
         nr = self.uhr_nr
-        self.frist_bis = self.uhr() + dauer
-        self.spaeter(dauer, lambda: self._frist_ab(nr))
+        self.frist_bis = self._uhr() + dauer
+        self._frist = self._netz_spaeter(dauer, lambda: self._frist_ab(nr))
+
+    def _timer_ab(self) -> None:
+        """The pending timers are stale from now on (a new number) and cancelled."""
+        self.uhr_nr += 1
+        if self._frist is not None:
+            self._frist.absagen()
+            self._frist = None
+        if self._herz is not None:
+            self._herz.absagen()
+            self._herz = None
 
     def _sende(self, an: str, typ: str, body: dict[str, Any]) -> None:
         body["type"] = typ
         body["term"] = self.speicher["term"]
-        self._netz.sende(an, body, SENDE)  # Knoten.sende, without a name made for every message
+        # Knoten.sende, without a name made for every message; the body is built for this
+        # message alone and never changed (also its entries' lists): no copy on the wire
+        self._netz_sende(an, body, SENDE, True)
 
     def _vor_dem_handler(self, n: Sendung) -> None:
         term = n.body["term"]
@@ -327,7 +348,7 @@ class RaftKnoten(Knoten):
         self.speicher["stimme"] = None
         self.leader_bekannt = None
         self._rolle("hoeherer_term")
-        if self.frist_bis is None or self.frist_bis <= self.uhr():
+        if self.frist_bis is None or self.frist_bis <= self._uhr():
             self._starte_frist()
 
     # --- elections --------------------------------------------------------------------------
@@ -414,10 +435,10 @@ class RaftKnoten(Knoten):
         self._rolle("mehrheit")
         term = self.term
         if self.AUFSICHT is not None:
-            self.AUFSICHT.leader(self.uhr(), self.id, term, self.log)
+            self.AUFSICHT.leader(self._uhr(), self.id, term, self.log)
         self._notiere(f"{self.id} ist Leader in Term {term}")
         self.frist_bis = None
-        self.uhr_nr += 1
+        self._timer_ab()
         self.leader_bekannt = self.id
         weiter = self.letzter_index + 1
         self.next_index = {a: weiter for a in self.knoten if a != self.id}
@@ -433,7 +454,7 @@ class RaftKnoten(Knoten):
             return
         for an in self.next_index:
             self._repliziere(an)
-        self.spaeter(self.HERZSCHLAG, lambda: self._herzschlag(nr))
+        self._herz = self.spaeter(self.HERZSCHLAG, lambda: self._herzschlag(nr))
 
     def _repliziere(self, an: str) -> None:
         vor = self.next_index[an] - 1
@@ -472,7 +493,7 @@ class RaftKnoten(Knoten):
                     continue
                 if i <= self.commit and self.AUFSICHT is not None:
                     self.AUFSICHT.verletzung(
-                        self.uhr(),
+                        self._uhr(),
                         f"{self.id} soll den committeten Eintrag {i} "
                         f"({log[i - 1].beschreibe()}) überschreiben.",
                     )
@@ -525,7 +546,7 @@ class RaftKnoten(Knoten):
         log = self.log
         aufsicht = self.AUFSICHT
         if aufsicht is not None:
-            jetzt, term = self.uhr(), self.term
+            jetzt, term = self._uhr(), self.term
             for i in range(alt + 1, index + 1):
                 aufsicht.committet(jetzt, self.id, term, i, log[i - 1])
         while self.angewendet < self.commit:

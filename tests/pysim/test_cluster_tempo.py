@@ -1,0 +1,154 @@
+"""The cluster's lean hot path (issue 50): timers a node can cancel, the same draws in fewer
+calls, and a body pysim's own node sends without a copy. The runs stay the same: the
+published outputs and tests/pysim/test_raft*.py prove that for Raft."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pysim.cluster import Cluster, Knoten, Nachricht
+from pysim.cluster.cluster import zwischen
+from pysim.raft import RaftSim
+
+
+class Abgesagt(Knoten):
+    """Sets two timers and cancels the first: only the second runs."""
+
+    def beim_start(self) -> None:
+        self.gelaufen: list[str] = []
+        self.erster = self.spaeter(5, lambda: self.gelaufen.append("erster"))
+        self.spaeter(7, lambda: self.gelaufen.append("zweiter"))
+        self.erster.absagen()
+
+
+def _instanz(cluster: Cluster, knoten: str = "n1") -> Any:
+    return cluster.objekt(knoten)
+
+
+def test_a_cancelled_timer_never_runs_and_leaves_the_calendar() -> None:
+    cluster = Cluster(Abgesagt, 1)
+    assert cluster.zeit.geplant == 1  # the cancelled one is no longer pending
+    cluster.laufe(20)
+    assert _instanz(cluster).gelaufen == ["zweiter"]
+
+
+def test_cancelling_twice_or_after_it_ran_changes_nothing() -> None:
+    cluster = Cluster(Abgesagt, 1)
+    instanz = _instanz(cluster)
+    instanz.erster.absagen()
+    cluster.laufe(20)
+    instanz.erster.absagen()
+    assert instanz.gelaufen == ["zweiter"]
+
+
+class InDerPause(Knoten):
+    def beim_start(self) -> None:
+        self.gelaufen: list[int] = []
+        self.timer = self.spaeter(5, lambda: self.gelaufen.append(self.uhr()))
+
+
+def test_a_timer_due_in_a_pause_and_cancelled_before_it_ends_does_not_run() -> None:
+    cluster = Cluster(InDerPause, 1)
+    cluster.pausiere("n1")
+    cluster.laufe(10)  # due at 5, held back by the pause
+    _instanz(cluster).timer.absagen()
+    cluster.fortsetzen("n1")
+    cluster.laufe(20)
+    assert _instanz(cluster).gelaufen == []
+
+
+def test_an_uncancelled_timer_due_in_a_pause_runs_after_it() -> None:
+    cluster = Cluster(InDerPause, 1)
+    cluster.pausiere("n1")
+    cluster.laufe(10)
+    cluster.fortsetzen("n1")
+    assert _instanz(cluster).gelaufen == [10]
+
+
+def test_the_timer_leads_nowhere_and_says_so_in_german() -> None:
+    cluster = Cluster(Abgesagt, 1)
+    timer = _instanz(cluster).erster
+    assert dir(timer) == ["absagen"]
+    assert repr(timer) == "<Timer, abgesagt>"
+    for name in ("_termin", "_tor", "cluster", "__dict__"):
+        with pytest.raises(AttributeError, match="eigenen Aufrufe"):
+            getattr(timer, name)
+    with pytest.raises(AttributeError, match="eigenen Aufrufe"):
+        timer.x = 1
+
+
+class Vergesslich(Knoten):
+    """Replaces its timer at every message, as Raft's election timeout does."""
+
+    def beim_start(self) -> None:
+        self.feuer = 0
+        self.timer = self.spaeter(10, self.ab)
+
+    def ab(self) -> None:
+        self.feuer += 1
+
+    def bei_ping(self, nachricht: Nachricht) -> None:
+        self.timer.absagen()
+        self.timer = self.spaeter(10, self.ab)
+
+
+def test_replaced_timers_cost_nothing_when_they_would_have_fired() -> None:
+    cluster = Cluster(Vergesslich, 1)
+    cluster.anmelden("c1", lambda n: None, client=True)
+    for _ in range(100):
+        cluster.sende("c1", "n1", {"type": "ping"})
+        cluster.laufe(cluster.zeit.now + 1)
+    # only the live timer is left: the 100 replaced ones left the calendar unrun
+    assert cluster.zeit.geplant == 1
+    assert cluster._plaetze["n1"].timer.keys() == {101}
+    cluster.laufe(cluster.zeit.now + 10)
+    assert _instanz(cluster).feuer == 1
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 2**32), st.integers(-5, 40), st.integers(0, 40))
+def test_zwischen_draws_what_randint_draws(seed: int, a: int, breite: int) -> None:
+    eins, zwei = random.Random(seed), random.Random(seed)
+    b = a + breite
+    assert [zwischen(eins, a, b) for _ in range(20)] == [zwei.randint(a, b) for _ in range(20)]
+    assert eins.random() == zwei.random()  # and leaves the stream where randint leaves it
+
+
+def test_zwischen_raises_what_randint_raises() -> None:
+    with pytest.raises(ValueError):
+        zwischen(random.Random(1), 3, 2)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 10_000))
+def test_raft_runs_are_the_same_for_the_same_seed(seed: int) -> None:
+    def lauf() -> tuple[Any, ...]:
+        sim = RaftSim(5, seed=seed)
+        sim.tick(60)
+        sim.schreibe("c1", 1)
+        leader = sim.leader()
+        if leader is not None:
+            sim.trenne([leader])
+        sim.tick(60)
+        sim.heile()
+        sim.tick(60)
+        return (sim.status(), sim.protokoll, sim.verlauf, sim.gesendet)
+
+    assert lauf() == lauf()
+
+
+def test_a_readers_node_still_sends_a_copy_of_its_body() -> None:
+    class Sammler(Knoten):
+        def beim_start(self) -> None:
+            self.werte = [1, 2]
+            self.sende("n2", {"type": "werte", "werte": self.werte})
+            self.werte.append(3)
+
+    cluster = Cluster(Sammler, 2)
+    gesendet = [s.nachricht.body["werte"] for s in cluster.sendungen]
+    assert gesendet == [[1, 2], [1, 2]]  # a reader's node: the body as it was when sent
