@@ -408,7 +408,15 @@ class Cluster:
         if platz.pausiert:  # as ``_an``: handled once the node runs again
             platz.rueckstau.append((self._zustellen, (sendung,)))
             return
-        self._zustellen(sendung)
+        if self.beobachter is not None:
+            self._zustellen(sendung)
+            return
+        # ``_zustellen`` without a watcher, inlined: every message comes here
+        vorher, self._ursache = self._ursache, sendung.ursache
+        try:
+            self._bearbeite(nachricht)
+        finally:
+            self._ursache = vorher
 
     # --- a node's gate: crashed nodes get nothing, paused ones later -----------------------------
 
@@ -468,8 +476,8 @@ class Cluster:
 
     def _rufe_timer(self, knoten: str, timer: _Timer, aktion: Callable[[], Any]) -> None:
         """``Knoten.spaeter``'s timer: not if it was cancelled (also while a pause held it)."""
-        self._plaetze[knoten].timer.pop(_lies(timer, "_nummer"), None)
-        if not _lies(timer, "_abgesagt"):
+        self._plaetze[knoten].timer.pop(timer._nummer, None)
+        if not timer._abgesagt:
             self._rufe(knoten, aktion)
 
     # --- running the reader's code ----------------------------------------------------------------
@@ -1068,15 +1076,25 @@ class _Tor:
             cluster._wecker(_lies(self, "_knoten"), ticks, fortsetzung.weiter, None)
 
     def spaeter(self, ticks: int, aktion: Callable[[], Any]) -> _Timer:
-        cluster = _lies(self, "_lebt")()
-        if cluster is None:
-            return _Timer(self, 0)
+        platz: _Platz = _lies(self, "_platz")  # ``_lebt``, inlined: Raft's timeouts come here
+        if not platz.laeuft or platz.inkarnation != _lies(self, "_inkarnation"):
+            return _neuer_timer(self, 0)
+        cluster: Cluster = _lies(self, "_cluster")
         cluster._timer_nr += 1
         nummer = cluster._timer_nr
-        timer = _Timer(self, nummer)
+        timer: _Timer = object.__new__(_Timer)
+        _TOR(timer, self)
+        _NUMMER(timer, nummer)
+        _ABGESAGT(timer, False)
         knoten = _lies(self, "_knoten")
-        termin = cluster._wecker(knoten, ticks, cluster._rufe_timer, knoten, timer, aktion)
-        _lies(self, "_platz").timer[nummer] = termin
+        # ``Cluster._wecker``, inlined: counted, then entered for the node's incarnation
+        cluster._gezaehlt += 1
+        zeit = cluster.zeit
+        platz.timer[nummer] = zeit._eintragen(
+            zeit._now + ticks,
+            cluster._wecker_an,
+            (knoten, platz.inkarnation, cluster._rufe_timer, knoten, timer, aktion),
+        )
         return timer
 
     def alle(self, ticks: int, aktion: Callable[[], Any]) -> None:
@@ -1102,20 +1120,14 @@ class _Timer:
     """What ``Knoten.spaeter`` returns: ``absagen()`` cancels the timer. Cancelled before it
     is due, it leaves the calendar unrun (``Termin.absagen``: it costs nothing when it would
     have fired); due while its node was paused, it is not called after the pause either.
-    Like the gate, it leads nowhere: it holds the node's gate and a number (the appointment,
-    which leads to the clock and the cluster, stays in ``_Platz.timer``), read only by
-    pysim's own methods."""
+    It leads nowhere the node cannot go anyway: it holds the node's own gate and a number
+    (the appointment, which leads to the clock and the cluster, stays in ``_Platz.timer``).
+    So reading it needs no guard (``absagen`` is on the hot path of Raft's timeouts); any
+    other name, and setting one, is the German error naming what a node may use."""
 
     __slots__ = ("_abgesagt", "_nummer", "_tor")
 
-    def __init__(self, tor: _Tor, nummer: int) -> None:
-        object.__setattr__(self, "_tor", tor)
-        object.__setattr__(self, "_nummer", nummer)
-        object.__setattr__(self, "_abgesagt", False)
-
-    def __getattribute__(self, name: str) -> Any:
-        if name == "absagen" or name == "__class__":
-            return _lies(self, name)
+    def __getattr__(self, name: str) -> Any:
         nur_eigene_api(name)
 
     def __setattr__(self, name: str, wert: object) -> None:
@@ -1125,18 +1137,30 @@ class _Timer:
         return ["absagen"]
 
     def __repr__(self) -> str:
-        return "<Timer, abgesagt>" if _lies(self, "_abgesagt") else "<Timer>"
+        return "<Timer, abgesagt>" if self._abgesagt else "<Timer>"
 
     def absagen(self) -> None:
         """Streicht den Timer: ``aktion`` läuft nicht mehr (auch nicht nach einer Pause des
         Knotens). Ein zweites Mal, oder nachdem er lief, ändert es nichts."""
-        if _lies(self, "_abgesagt"):
+        if self._abgesagt:
             return
-        object.__setattr__(self, "_abgesagt", True)
-        platz: _Platz = _lies(_lies(self, "_tor"), "_platz")
-        termin = platz.timer.pop(_lies(self, "_nummer"), None)
+        _ABGESAGT(self, True)
+        platz: _Platz = _lies(self._tor, "_platz")
+        termin = platz.timer.pop(self._nummer, None)
         if termin is not None:
             termin.absagen()
+
+
+# The timer's slots set directly (its __setattr__ is the German error for a node's code).
+_ABGESAGT, _NUMMER, _TOR = (vars(_Timer)[name].__set__ for name in _Timer.__slots__)
+
+
+def _neuer_timer(tor: _Tor, nummer: int) -> _Timer:
+    timer: _Timer = object.__new__(_Timer)
+    _TOR(timer, tor)
+    _NUMMER(timer, nummer)
+    _ABGESAGT(timer, False)
+    return timer
 
 
 def zwischen(zufall: random.Random, a: int, b: int) -> int:

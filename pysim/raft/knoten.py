@@ -314,8 +314,14 @@ class RaftKnoten(Knoten):
 
     def _starte_frist(self) -> None:
         dauer = zwischen(self._zufall, *self.WAHL_FRIST)  # randint, in fewer calls
-        self._timer_ab()
+        # ``_timer_ab``, inlined: every AppendEntries restarts the timeout
+        self.uhr_nr += 1
         nr = self.uhr_nr
+        if self._frist is not None:
+            self._frist.absagen()
+        if self._herz is not None:
+            self._herz.absagen()
+            self._herz = None
         self.frist_bis = self._uhr() + dauer
         self._frist = self._netz_spaeter(dauer, lambda: self._frist_ab(nr))
 

@@ -651,12 +651,14 @@ class RaftSim(AufDerZeit):
         return max(beste, key=lambda k: (k.term, k.name)).name
 
     def tick(self, n: int = 1) -> None:
-        pruefe_ganzzahl(n, "Die Anzahl der Ticks", 0)
+        if n.__class__ is not int or n < 0:  # checked only when it is not a plain count
+            pruefe_ganzzahl(n, "Die Anzahl der Ticks", 0)
         if n > MAX_TICKS:
             raise UngueltigeEingabe(f"Höchstens {MAX_TICKS} Ticks auf einmal, nicht {n}.")
+        zeit = self.zeit
         try:
             # the clock itself, not Cluster.laufe: the nodes are pysim's, no loop budget to arm
-            self.zeit.run(until=self.now + n)
+            zeit.run(until=zeit._now + n)
         except _Abbruch as abbruch:
             raise abbruch.fehler from abbruch.fehler.__cause__
 

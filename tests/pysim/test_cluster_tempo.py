@@ -75,11 +75,15 @@ def test_the_timer_leads_nowhere_and_says_so_in_german() -> None:
     timer = _instanz(cluster).erster
     assert dir(timer) == ["absagen"]
     assert repr(timer) == "<Timer, abgesagt>"
-    for name in ("_termin", "_tor", "cluster", "__dict__"):
+    for name in ("_termin", "termin", "cluster", "_cluster", "__dict__"):
         with pytest.raises(AttributeError, match="eigenen Aufrufe"):
             getattr(timer, name)
     with pytest.raises(AttributeError, match="eigenen Aufrufe"):
         timer.x = 1
+    # what it holds is the node's own gate (guarded itself) and a number
+    assert repr(timer._tor).startswith("<Netzzugang von n1")
+    with pytest.raises(AttributeError, match="eigenen Aufrufe"):
+        getattr(timer._tor, "cluster")  # noqa: B009
 
 
 class Vergesslich(Knoten):
