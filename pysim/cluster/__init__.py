@@ -2,7 +2,8 @@
 
 - ``Knoten``: die Basisklasse des Knotens der Leserin (Handler ``bei_<typ>``, ``sende``,
   ``antworte``, ``await frage``, ``await warte``, ``await erste``, ``await mehrheit``,
-  ``await eines``, ``spaeter``, ``alle``, ``uhr``, ``speicher``, ``rolle``, ``zustand``),
+  ``await eines``, ``spaeter`` (gibt einen ``Timer``: ``absagen()``), ``alle``, ``uhr``,
+  ``speicher``, ``rolle``, ``zustand``),
 - ``Cluster``: Knoten, Netz (Laufzeit, Verlust, Netzpartitionen, ``latenz_zwischen``) und
   Dienste auf einer ``Zeit``; ``invariante`` (nach jedem Ereignis geprüft, ``Verletzung``),
   ``zustaende`` (was jeder Knoten zeigt, für die Tafel im Bild),
@@ -29,7 +30,7 @@ from .cluster import (
     Verletzung,
 )
 from .dienste import DIENSTE, FencingKV, LeaseDienst, LinKV, LwwKV, SeqKV
-from .knoten import FehlerAntwort, KeineAntwort, Knoten, Netzzugang, ZuWenigAntworten
+from .knoten import FehlerAntwort, KeineAntwort, Knoten, Netzzugang, Timer, ZuWenigAntworten
 from .lasten import (
     Broadcast,
     Echo,
@@ -87,6 +88,7 @@ __all__ = [
     "Sendung",
     "SeqKV",
     "Stoerung",
+    "Timer",
     "UngueltigeNachricht",
     "Verletzung",
     "Zaehler",
