@@ -470,7 +470,10 @@ class RaftKnoten(Knoten):
             {
                 "vor_index": vor,
                 "vor_term": self.term_bei(vor),
-                "eintraege": [e.als_liste() for e in self.log[vor:]],
+                # ``Eintrag.als_liste``, inlined: a lagging follower gets the whole rest
+                "eintraege": [
+                    [e.term, e.f, e.key, e.value, e.client, e.nummer] for e in self.log[vor:]
+                ],
                 "commit": self.commit,
             },
         )
@@ -493,10 +496,10 @@ class RaftKnoten(Knoten):
             self._sende(n.src, "append_entries_res", {"erfolg": False, "index": hinweis})
             return
         for i, liste in enumerate(d["eintraege"], start=vor + 1):
+            if i <= len(log) and log[i - 1].term == liste[0]:
+                continue  # it has this entry already (Log Matching): no Eintrag to make
             e = eintrag_aus(liste)
             if i <= len(log):
-                if log[i - 1].term == e.term:
-                    continue
                 if i <= self.commit and self.AUFSICHT is not None:
                     self.AUFSICHT.verletzung(
                         self._uhr(),
