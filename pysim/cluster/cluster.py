@@ -437,13 +437,7 @@ class Cluster:
         """A node's timer (``_wecker``): counted in the event budget, else as ``_an``."""
         if self._gezaehlt > self.max_ereignisse:
             raise self._abgebrochen()
-        platz = self._plaetze[knoten]
-        if platz.inkarnation != inkarnation or not platz.laeuft:
-            return
-        if platz.pausiert:
-            platz.rueckstau.append((aktion, argumente))
-            return
-        aktion(*argumente)
+        self._an(knoten, inkarnation, aktion, *argumente)
 
     # Counted when scheduled, checked when run (first thing in ``_ankunft`` and ``_wecker_an``):
     # a node that floods has about as many messages on the wire as it has handled, so its run
