@@ -171,7 +171,7 @@ def modell(
     """Das Modell des Bildes (``pysim.raumzeit``), ohne es zu zeichnen. ``punkte``: Index des
     Aufrufs einer Operation -> Tick, zu dem sie wirkte (ihr Linearisierungspunkt,
     ``pruefer.linearisierungspunkte``); ``zustand``: je Knoten seine Felder und ihre Werte, unter
-    den Spalten."""
+    den Spalten (``Lauf.zustaende``; zeigt kein Knoten etwas, fehlt das Feld)."""
     cluster = lauf.cluster
     hervor = set(zeugen)
     clients = sorted({e["client"] for e in lauf.geschichte}, key=lambda c: int(c[1:]))
@@ -289,7 +289,8 @@ def modell(
         ende=ende,
         zeiten_zuerst=tuple(sorted(set(zeugen_zeiten))),
         zeiten=tuple(zeiten),
-        zustand=zustand,
+        zustand=zustand if zustand and any(zustand.values()) else None,
+        zustand_titel="Zustand der Knoten am Ende (ihr zustand())",
         hinweise=hinweise,
         aliase={c: spalte_von[c] for c in clients if spalte_von[c] != c},
     )

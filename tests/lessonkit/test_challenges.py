@@ -475,3 +475,26 @@ def test_every_identity_the_pages_runs_give_is_within_their_limits() -> None:
         for seed in range(1, vorgabe.seeds + 1):
             kennung = vorgabe.laufe(klasse, seed).kennung
             assert challenges.kennung_fehler(vorgabe, kennung) is None, (challenge.id, kennung)
+
+
+def test_a_register_run_shows_when_each_operation_took_effect_and_what_the_nodes_hold() -> None:
+    """Porcupine's linearization points on a register's picture, and the panel of each node's
+    ``zustand()``; a broadcast run has no points, a node that shows nothing no panel."""
+    from lessonkit.build.execute import run_sync
+    from lessonkit.fences.workbench import REGISTER
+    from lessonkit.runtime import challenges
+
+    vorgabe = challenges.Vorgabe("lin-kv", knoten=3, stoerungen=(), seeds=1)
+    zeigt = REGISTER + "\n    def zustand(self):\n        return {'werte': dict(self.werte)}\n"
+    for code, panel in ((REGISTER, False), (zeigt, True)):
+        klasse, error = run_sync(lambda code=code: challenges.load_node(code))
+        assert error is None and klasse is not None
+        outcome = challenges.seed_outcome(klasse, vorgabe, 1, "", urteilen=False, zeigen=True)
+        assert 'class="linearisierungspunkt"' in outcome["svg"]
+        assert ('class="zustand"' in outcome["svg"]) is panel
+        assert ("Zustand der Knoten am Ende" in outcome["svg"]) is panel
+    broadcast = challenges.Vorgabe("broadcast", knoten=3, stoerungen=(), seeds=1)
+    klasse, _ = run_sync(lambda: challenges.load_node(START))
+    assert klasse is not None
+    outcome = challenges.seed_outcome(klasse, broadcast, 1, "", urteilen=False, zeigen=True)
+    assert outcome["svg"].startswith("<svg") and "linearisierungspunkt" not in outcome["svg"]
