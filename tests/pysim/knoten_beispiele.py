@@ -187,3 +187,9 @@ REGISTER_ANWENDEN = """\
         self.werte[key] = body["to"]
         return {"type": "cas_ok"}
 """
+
+
+#: Broadcast without retries: a value sent into a partition is gone.
+Flut = klasse(WEITERSAGER)
+#: Broadcast that asks each neighbour until it answers.
+MitWiederholung = klasse(MIT_WIEDERHOLUNG)
