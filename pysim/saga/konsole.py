@@ -16,11 +16,11 @@ from typing import Any
 
 from ..console.art import KonsolenArt
 from ..console.basis import BasisKonsole, setze_befehle, tick_anzahl, tick_befehl, tick_kopf
+from ..console.befehle import befehl
 from ..console.ergebnis import ConsoleResult
 from ..console.parser import (
     Art,
     Aufruf,
-    Befehl,
     EingabeFehler,
     Option,
     Wert,
@@ -42,7 +42,7 @@ class SagaKonsole(BasisKonsole[SagaSim]):
     auf ``neustart orchestrator`` wartet.
     """
 
-    HILFE_TITEL = "Befehle der Saga-Konsole:"
+    TITEL = "Saga-Konsole"
     HILFE_BEISPIEL = "stoerung"
 
     def __init__(self, sim: SagaSim | None = None) -> None:
@@ -185,24 +185,23 @@ SCHRITT = Art("schritt", lies=SagaKonsole._lies_schritt, kandidaten=SagaKonsole.
 BEFEHLE = setze_befehle(
     SagaKonsole,
     [
-        Befehl(
-            name="start",
-            syntax="start <saga>",
-            kurz="eine neue Saga (Bestellung) starten",
-            beispiele=("start b7",),
-            handler=SagaKonsole._start,
+        befehl(
+            "start <saga>",
+            "eine neue Saga (Bestellung) starten",
+            SagaKonsole._start,
+            "start b7",
             erklaerung=(
                 "Der Orchestrator schreibt den ersten Befehl (zahlung: abbuchen) in seine "
                 "Outbox und schickt ihn ab. Jeder Tick bringt eine Nachricht ans Ziel.",
             ),
             positionen=(Wert("saga", "<saga>", NEUE_SAGA),),
         ),
-        Befehl(
-            name="stoerung",
-            syntax="stoerung <art> <schritt> [kompensation]",
-            kurz="eine Störung planen (wirkt einmal)",
-            beispiele=("stoerung ablehnen versand", "stoerung doppelt zahlung kompensation"),
-            handler=SagaKonsole._stoerung,
+        befehl(
+            "stoerung <art> <schritt> [kompensation]",
+            "eine Störung planen (wirkt einmal)",
+            SagaKonsole._stoerung,
+            "stoerung ablehnen versand",
+            "stoerung doppelt zahlung kompensation",
             erklaerung=(
                 "Arten: ablehnen (der Dienst lehnt den Schritt ab), absturz (der Dienst führt "
                 "ihn aus und stürzt vor der Antwort ab), doppelt (der Befehl kommt zweimal an), "
@@ -218,24 +217,22 @@ BEFEHLE = setze_befehle(
             zeigt_bild=False,
         ),
         tick_befehl(SagaKonsole._tick, "tick 10"),
-        Befehl(
-            name="neustart",
-            syntax="neustart orchestrator",
-            kurz="den abgestürzten Orchestrator neu starten",
-            beispiele=("neustart orchestrator",),
-            handler=SagaKonsole._neustart,
+        befehl(
+            "neustart orchestrator",
+            "den abgestürzten Orchestrator neu starten",
+            SagaKonsole._neustart,
             erklaerung=(
                 "Er liest seine Datenbank (Zustand und Outbox), schickt, was noch in der "
                 "Outbox steht, und wartet wieder auf Antworten.",
             ),
             woerter=("orchestrator",),
         ),
-        Befehl(
-            name="status",
-            syntax="status [<saga>]",
-            kurz="Schritte einer Saga, Stände der Dienste",
-            beispiele=("status", "status b7"),
-            handler=SagaKonsole._status,
+        befehl(
+            "status [<saga>]",
+            "Schritte einer Saga, Stände der Dienste",
+            SagaKonsole._status,
+            "status",
+            "status b7",
             erklaerung=("Ohne <saga>: die zuletzt gestartete.",),
             positionen=(Wert("saga", "<saga>", SAGA),),
             letzte_optional=True,
@@ -250,7 +247,6 @@ SagaConsole = SagaKonsole
 #: Diese Konsole für ``lessonkit``: der Block ``saga-konsole``, ``kind="saga"``.
 KONSOLE = KonsolenArt(
     name="saga",
-    titel="Saga-Konsole",
     klasse=SagaKonsole,
     modell="saga",
     beschreibung="Sagas mit Kompensation, Outbox und Störungen (Lektion „Sagas“)",
