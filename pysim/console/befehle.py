@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from .parser import Art, Befehl, Handler, Kandidaten, Wert
-from .werte import pruefe_neuer_name, tabelle
+from .werte import pruefe_neuer_name, tabelle, waehle_namen
 
 
 def befehl(
@@ -58,6 +58,21 @@ def name_art(name: str, was: str, kandidaten: Kandidaten = _keine) -> Art:
     return Art(name, lies=lies, kandidaten=kandidaten)
 
 
+def namen_art(
+    name: str, wer: str, namen: Callable[[Any], Sequence[str]], liste: str = "Es gibt"
+) -> Art:
+    """Die ``Art`` eines vorhandenen Namens (``waehle_namen``): ``namen(konsole)`` nennt sie,
+    als Vorschläge und für die Meldung (``wer`` und ``liste`` wie bei ``waehle_namen``)."""
+
+    def lies(konsole: Any, text: str, _werte: dict[str, Any]) -> str:
+        return waehle_namen(text, namen(konsole), wer, liste)
+
+    def kandidaten(konsole: Any, _werte: dict[str, Any]) -> list[str]:
+        return list(namen(konsole))
+
+    return Art(name, lies=lies, kandidaten=kandidaten)
+
+
 def key_wert(kandidaten: Kandidaten = _keine) -> Wert:
     """``<key>``: der Schlüssel eines Registers (``write x 1``), ein frei wählbarer Name."""
     return Wert("key", "<key>", name_art("key", "Ein Schlüssel", kandidaten))
@@ -91,14 +106,17 @@ def verlauf_zeilen(
     verlauf: Sequence[dict[str, Any]],
     prozess: str,
     wert: Callable[[dict[str, Any]], str],
-    urteil: str,
+    urteil: Callable[[], str],
     max_zeilen: int,
 ) -> list[str]:
-    """Ein Jepsen-Verlauf als Tabelle (die letzten ``max_zeilen`` Ereignisse), dann ``urteil``.
+    """Ein Jepsen-Verlauf als Tabelle (die letzten ``max_zeilen`` Ereignisse), dann das
+    ``urteil()``; ein leerer Verlauf ist die eine Zeile ``KEIN_VERLAUF``.
 
     ``prozess``: die Überschrift der Spalte der Clients; ``wert``: wie ein Ereignis seinen Wert
-    zeigt. Der Verlauf darf nicht leer sein (dann sagt die Konsole ``KEIN_VERLAUF``).
+    zeigt.
     """
+    if not verlauf:
+        return [KEIN_VERLAUF]
     zeilen = [f"Verlauf ({len(verlauf)} Ereignisse):"]
     reihen = [
         [
@@ -115,5 +133,5 @@ def verlauf_zeilen(
     zeilen += tabelle(["T", prozess, "TYP", "F", "KEY", "WERT", "KNOTEN"], reihen, "  ")
     if len(verlauf) > max_zeilen:
         zeilen.append(f"(die letzten {max_zeilen} von {len(verlauf)})")
-    zeilen.append(urteil)
+    zeilen.append(urteil())
     return zeilen

@@ -828,6 +828,22 @@ def _verweigert(name: str, kurz: str) -> Befehl:
     )
 
 
+def _frist_befehl(name: str, kurz: str, handler: Any, frist: Art, erklaerung: str) -> Befehl:
+    """A limit of the group in ticks (``max-poll``, ``session-timeout``): set it, switch it off,
+    or, without a value, show it (``LogKonsole._frist``)."""
+    return befehl(
+        f"{name} [<ticks>|off]",
+        kurz,
+        handler,
+        f"{name} 3",
+        f"{name} off",
+        name,
+        erklaerung=erklaerung,
+        positionen=(Wert("frist", "<ticks>|off", frist),),
+        letzte_optional=True,
+    )
+
+
 BEFEHLE = setze_befehle(
     LogKonsole,
     [
@@ -954,37 +970,25 @@ BEFEHLE = setze_befehle(
             "abgestürztes länger als das Session Timeout keine Heartbeats geschickt, wird es "
             "aus seiner Gruppe entfernt, und die übrigen teilen seine Partitionen neu auf. ",
         ),
-        befehl(
-            "max-poll [<ticks>|off]",
+        _frist_befehl(
+            "max-poll",
             "Max Poll Interval: so viele Ticks ohne consume",
             LogKonsole._max_poll,
-            "max-poll 3",
-            "max-poll off",
-            "max-poll",
-            erklaerung=(
-                "Ein Mitglied, das länger als <ticks> Ticks nicht liest, verlässt bei tick die "
-                "Gruppe, auch wenn es noch arbeitet: Zu langsam sieht aus wie tot. off: nie (so "
-                "beginnt jede Konsole). Ohne Wert: zeigt die Einstellung. In Kafka: "
-                "max.poll.interval.ms, die längste Pause zwischen zwei poll().",
-            ),
-            positionen=(Wert("frist", "<ticks>|off", MAX_POLL),),
-            letzte_optional=True,
+            MAX_POLL,
+            "Ein Mitglied, das länger als <ticks> Ticks nicht liest, verlässt bei tick die "
+            "Gruppe, auch wenn es noch arbeitet: Zu langsam sieht aus wie tot. off: nie (so "
+            "beginnt jede Konsole). Ohne Wert: zeigt die Einstellung. In Kafka: "
+            "max.poll.interval.ms, die längste Pause zwischen zwei poll().",
         ),
-        befehl(
-            "session-timeout [<ticks>|off]",
+        _frist_befehl(
+            "session-timeout",
             "Session Timeout: so viele Ticks ohne Heartbeat",
             LogKonsole._session,
-            "session-timeout 3",
-            "session-timeout off",
-            "session-timeout",
-            erklaerung=(
-                "Lebende Mitglieder schicken in jedem Tick von selbst Heartbeats (in Kafka ein "
-                "Hintergrund-Thread des Clients). Nur ein abgestürztes (absturz) schickt keine "
-                "mehr; nach mehr als <ticks> Ticks entfernt es tick aus der Gruppe. off: nie (so "
-                "beginnt jede Konsole). In Kafka: session.timeout.ms.",
-            ),
-            positionen=(Wert("frist", "<ticks>|off", SESSION),),
-            letzte_optional=True,
+            SESSION,
+            "Lebende Mitglieder schicken in jedem Tick von selbst Heartbeats (in Kafka ein "
+            "Hintergrund-Thread des Clients). Nur ein abgestürztes (absturz) schickt keine "
+            "mehr; nach mehr als <ticks> Ticks entfernt es tick aus der Gruppe. off: nie (so "
+            "beginnt jede Konsole). In Kafka: session.timeout.ms.",
         ),
         befehl(
             "absturz group <gruppe> <mitglied>",

@@ -16,15 +16,7 @@ from ..console.art import KonsolenArt, KonsolenOption
 from ..console.basis import BasisKonsole, setze_befehle, tick_anzahl, tick_befehl, tick_kopf
 from ..console.befehle import befehl
 from ..console.ergebnis import ConsoleResult
-from ..console.parser import (
-    TEXT,
-    Art,
-    Aufruf,
-    EingabeFehler,
-    Option,
-    Wert,
-    kuerze_wort,
-)
+from ..console.parser import TEXT, Art, Aufruf, EingabeFehler, Option, Wert, kuerze_wort
 from ..console.werte import anzahl, pruefe_neuer_name, tabelle
 from .modell import Queue
 from .regeln import BESTAETIGT, IN_DLQ, SICHTBAR, UNTERWEGS, WIEDER_SICHTBAR

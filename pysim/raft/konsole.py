@@ -16,17 +16,10 @@ from typing import Any
 
 from ..console.art import KonsolenArt, KonsolenOption
 from ..console.basis import BasisKonsole, setze_befehle, tick_anzahl, tick_befehl, tick_kopf
-from ..console.befehle import (
-    KEIN_VERLAUF,
-    WERT,
-    befehl,
-    client_wert,
-    key_wert,
-    verlauf_zeilen,
-)
+from ..console.befehle import WERT, befehl, client_wert, key_wert, namen_art, verlauf_zeilen
 from ..console.ergebnis import ConsoleResult
-from ..console.parser import ZAHL, Art, Aufruf, EingabeFehler, Option, Wert
-from ..console.werte import anzahl, tabelle, waehle_namen
+from ..console.parser import ZAHL, Aufruf, EingabeFehler, Option, Wert
+from ..console.werte import anzahl, tabelle
 from ..fehler import SimFehler
 from .modell import RaftSim
 
@@ -55,12 +48,6 @@ class RaftKonsole(BasisKonsole[RaftSim]):
         return self.modell
 
     # --- Arten von Werten ---
-
-    def _lies_knoten(self, text: str, _werte: dict[str, Any]) -> str:
-        return waehle_namen(text, self.sim.namen, "Den Knoten")
-
-    def _knotennamen(self, _werte: dict[str, Any]) -> list[str]:
-        return list(self.sim.namen)
 
     def _keys(self, _werte: dict[str, Any]) -> list[str]:
         return sorted({str(e["key"]) for e in self.sim.verlauf} | {"x"})
@@ -205,9 +192,9 @@ class RaftKonsole(BasisKonsole[RaftSim]):
 
     def _history(self, aufruf: Aufruf) -> ConsoleResult:
         s = self.sim
-        if not s.verlauf:
-            return self._ok(aufruf, KEIN_VERLAUF, self._bild())
-        zeilen = verlauf_zeilen(s.verlauf, "CLIENT", _wert, s.urteil().erklaerung, MAX_ZEILEN)
+        zeilen = verlauf_zeilen(
+            s.verlauf, "CLIENT", _wert, lambda: s.urteil().erklaerung, MAX_ZEILEN
+        )
         return self._ok(aufruf, "\n".join(zeilen), self._bild())
 
     def _urteil(self, aufruf: Aufruf) -> ConsoleResult:
@@ -271,7 +258,7 @@ def _antwort(e: dict[str, Any]) -> str:
 
 
 #: Ein Knoten (Vorschläge: alle).
-KNOTEN = Art("knoten", lies=RaftKonsole._lies_knoten, kandidaten=RaftKonsole._knotennamen)
+KNOTEN = namen_art("knoten", "Den Knoten", lambda k: k.sim.namen)
 KNOTEN_WERT = Wert("knoten", "<knoten>", KNOTEN)
 KEY = key_wert(RaftKonsole._keys)
 CLIENT = Option("as", client_wert("as", RaftKonsole._clients))

@@ -16,16 +16,16 @@ from typing import Any
 from ..console.art import KonsolenArt, KonsolenOption
 from ..console.basis import BasisKonsole, setze_befehle, tick_anzahl, tick_befehl, tick_kopf
 from ..console.befehle import (
-    KEIN_VERLAUF,
     befehl,
     client_wert,
     key_wert,
+    namen_art,
     verlauf_zeilen,
     zahl_oder_wort,
 )
 from ..console.ergebnis import ConsoleResult
 from ..console.parser import ZAHL, Art, Aufruf, Option, Wert
-from ..console.werte import anzahl, tabelle, waehle_namen
+from ..console.werte import anzahl, tabelle
 from .modell import MAX_LAG, MAX_REPLIKEN, Antwort, ReplikSpeicher, pruefe_wert
 from .regeln import KOORDINATOR, QUORUM_MODUS
 
@@ -61,12 +61,6 @@ class ReplikKonsole(BasisKonsole[ReplikSpeicher]):
         return self.modell
 
     # --- Arten von Werten ---
-
-    def _lies_replik(self, text: str, _werte: dict[str, Any]) -> str:
-        return waehle_namen(text, self.speicher.namen, "Das Replikat")
-
-    def _repliken(self, _werte: dict[str, Any]) -> list[str]:
-        return self.speicher.namen
 
     def _keys(self, _werte: dict[str, Any]) -> list[str]:
         return sorted({str(e["key"]) for e in self.speicher.verlauf()})
@@ -215,10 +209,9 @@ class ReplikKonsole(BasisKonsole[ReplikSpeicher]):
 
     def _history(self, aufruf: Aufruf) -> ConsoleResult:
         s = self.speicher
-        verlauf = s.verlauf()
-        if not verlauf:
-            return self._ok(aufruf, KEIN_VERLAUF, self._bild())
-        zeilen = verlauf_zeilen(verlauf, "PROZESS", _wert, s.urteil().erklaerung, MAX_ZEILEN)
+        zeilen = verlauf_zeilen(
+            s.verlauf(), "PROZESS", _wert, lambda: s.urteil().erklaerung, MAX_ZEILEN
+        )
         return self._ok(aufruf, "\n".join(zeilen), self._bild())
 
     def _status(self, aufruf: Aufruf) -> ConsoleResult:
@@ -268,7 +261,7 @@ def _wert(e: dict[str, Any]) -> str:
 
 
 #: Eine Replik (Vorschläge: alle).
-REPLIK = Art("replik", lies=ReplikKonsole._lies_replik, kandidaten=ReplikKonsole._repliken)
+REPLIK = namen_art("replik", "Das Replikat", lambda k: k.speicher.namen)
 #: Ein Wert: eine Zahl oder ein Wort.
 WERT = Art("wert", lies=ReplikKonsole._lies_wert)
 #: Der Name eines Clients (ein Prozess im Verlauf).

@@ -16,17 +16,10 @@ from typing import Any
 
 from ..console.art import KonsolenArt
 from ..console.basis import BasisKonsole, setze_befehle, tick_anzahl, tick_befehl, tick_kopf
-from ..console.befehle import befehl
+from ..console.befehle import befehl, namen_art
 from ..console.ergebnis import ConsoleResult
-from ..console.parser import (
-    Art,
-    Aufruf,
-    EingabeFehler,
-    Option,
-    Wert,
-    kuerze_wort,
-)
-from ..console.werte import pruefe_neuer_name, tabelle, waehle_namen
+from ..console.parser import Art, Aufruf, EingabeFehler, Option, Wert, kuerze_wort
+from ..console.werte import pruefe_neuer_name, tabelle
 from .modell import ARTEN, SagaSim
 
 #: So viele Sagas nimmt die Konsole an (das Bild und der Text bleiben lesbar).
@@ -72,18 +65,6 @@ class SagaKonsole(BasisKonsole[SagaSim]):
 
     def _sagas(self, _werte: dict[str, Any]) -> list[str]:
         return self.sim.sagas()
-
-    def _lies_art(self, text: str, _werte: dict[str, Any]) -> str:
-        return waehle_namen(text, ARTEN, "Eine Störung", liste="Arten")
-
-    def _arten(self, _werte: dict[str, Any]) -> list[str]:
-        return list(ARTEN)
-
-    def _lies_schritt(self, text: str, _werte: dict[str, Any]) -> str:
-        return waehle_namen(text, self.sim.saga.namen, "Einen Schritt", liste="Schritte")
-
-    def _schritte(self, _werte: dict[str, Any]) -> list[str]:
-        return list(self.sim.saga.namen)
 
     def _bild(self, saga: str | None = None) -> str:
         return self.sim.bild(saga or self._zuletzt).svg
@@ -178,9 +159,9 @@ NEUE_SAGA = Art("neue_saga", lies=SagaKonsole._lies_neue_saga)
 #: Eine gestartete Saga (Vorschläge: alle gestarteten).
 SAGA = Art("saga", lies=SagaKonsole._lies_saga, kandidaten=SagaKonsole._sagas)
 #: Eine Art von Störung (``pysim.saga.ARTEN``).
-ART = Art("art", lies=SagaKonsole._lies_art, kandidaten=SagaKonsole._arten)
+ART = namen_art("art", "Eine Störung", lambda _k: ARTEN, liste="Arten")
 #: Ein Schritt der Saga (zahlung, lager, …).
-SCHRITT = Art("schritt", lies=SagaKonsole._lies_schritt, kandidaten=SagaKonsole._schritte)
+SCHRITT = namen_art("schritt", "Einen Schritt", lambda k: k.sim.saga.namen, liste="Schritte")
 
 BEFEHLE = setze_befehle(
     SagaKonsole,

@@ -15,6 +15,7 @@ from pysim.console.befehle import (
     befehl,
     client_wert,
     key_wert,
+    namen_art,
     verlauf_zeilen,
 )
 from pysim.console.parser import Befehl, EingabeFehler
@@ -88,9 +89,17 @@ def test_the_shared_value_kinds() -> None:
 
 def test_a_history_as_a_table() -> None:
     ereignis = {"time": 3, "process": "c1", "type": "ok", "f": "read", "key": "x", "node": "n1"}
-    zeilen = verlauf_zeilen([ereignis] * 3, "CLIENT", lambda e: "1", "Linearisierbar.", 2)
+    zeilen = verlauf_zeilen([ereignis] * 3, "CLIENT", lambda e: "1", lambda: "Linearisierbar.", 2)
     assert zeilen[0] == "Verlauf (3 Ereignisse):"
     assert zeilen[1].split() == ["T", "CLIENT", "TYP", "F", "KEY", "WERT", "KNOTEN"]
     assert zeilen[2].split() == ["3", "c1", "ok", "read", "x", "1", "n1"]
     assert zeilen[-2:] == ["(die letzten 2 von 3)", "Linearisierbar."]
-    assert KEIN_VERLAUF.startswith("Noch keine Operation")
+    assert verlauf_zeilen([], "CLIENT", lambda e: "1", lambda: "nie gefragt", 2) == [KEIN_VERLAUF]
+
+
+def test_one_of_the_names_a_console_has() -> None:
+    art = namen_art("knoten", "Den Knoten", lambda k: k, liste="Da sind")
+    assert art.lies(["n1", "n2"], "N2", {}) == "n2"
+    assert list(art.kandidaten(["n1", "n2"], {})) == ["n1", "n2"]
+    with pytest.raises(EingabeFehler, match=r"Den Knoten „n9“ gibt es nicht\. Da sind: n1, n2\."):
+        art.lies(["n1", "n2"], "n9", {})
