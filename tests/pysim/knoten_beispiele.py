@@ -187,3 +187,44 @@ REGISTER_ANWENDEN = """\
         self.werte[key] = body["to"]
         return {"type": "cas_ok"}
 """
+
+#: A follower forwards an operation to the leader ``LEITER`` and answers with what came back;
+#: a silent leader is the indefinite error 0 (the forwarding of "Register mit Leader").
+REGISTER_WEITERLEITEN = """\
+    async def bearbeite(self, nachricht):
+        if self.id == self.LEITER:
+            antwort = self.anwenden(nachricht.body)
+        else:
+            try:
+                antwort = (await self.frage(self.LEITER, nachricht.body)).body
+            except FehlerAntwort as fehler:
+                antwort = fehler.body
+            except KeineAntwort:
+                antwort = {"type": "error", "code": 0, "text": "Leader schweigt"}
+        self.antworte(nachricht, antwort)
+
+    bei_read = bei_write = bei_cas = bearbeite
+"""
+
+#: Register with a fixed leader n1 that keeps its values in ``speicher`` and answers a silent
+#: leader with the indefinite error 0 (the solution of "Register mit Leader", stage 2).
+REGISTER_LEITER = (
+    """\
+class Register(Knoten):
+    LEITER = "n1"
+
+    def beim_start(self):
+        self.werte = self.speicher
+
+"""
+    + REGISTER_ANWENDEN
+    + "\n"
+    + REGISTER_WEITERLEITEN
+)
+
+
+def geaendert(code: str, alt: str, neu: str) -> str:
+    """``code`` with the one place ``alt`` written as ``neu`` (a node "like that one, but …");
+    ``alt`` must stand in ``code`` exactly once."""
+    assert code.count(alt) == 1, alt
+    return code.replace(alt, neu)
