@@ -23,6 +23,7 @@ from tests.pysim.knoten_beispiele import (
     REGISTER_ANWENDEN,
     REGISTER_LEITER,
     REGISTER_WEITERLEITEN,
+    VERTEILE,
     geaendert,
 )
 
@@ -194,14 +195,8 @@ class Verteiler(Knoten):
             if k != nachricht.src:
                 self.spaeter(0, lambda k=k: self.verteile(k, wert))
 
-    async def verteile(self, k, wert):
-        for _ in range(3):
-            try:
-                await self.frage(k, {"type": "broadcast", "message": wert}, timeout=10)
-                return
-            except KeineAntwort:
-                pass
 """
+    + geaendert(VERTEILE, "while True:", "for _ in range(3):")
 )
 
 BROADCAST_RETRY_AT_ORIGIN_ONLY = (
@@ -226,14 +221,8 @@ class Verteiler(Knoten):
             else:
                 self.sende(k, {"type": "broadcast", "message": wert})
 
-    async def verteile(self, k, wert):
-        while True:
-            try:
-                await self.frage(k, {"type": "broadcast", "message": wert}, timeout=10)
-                return
-            except KeineAntwort:
-                pass
 """
+    + VERTEILE
 )
 
 # --- Counter (seq-kv) and the CRDT counter ----------------------------------------------------

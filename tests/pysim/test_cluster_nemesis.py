@@ -32,6 +32,7 @@ from pysim.cluster.stoerungen import FENSTER, plan_aus_text
 from pysim.zeit import Zeit
 from tests.lessonkit.wrong_nodes import (
     REGISTER_CAS_IN_MEMORY,
+    REGISTER_SYNC_LOCAL_READS,
     REGISTER_TIMEOUT_DEFINITE_PERSISTED,
 )
 from tests.pysim.knoten_beispiele import (
@@ -40,7 +41,6 @@ from tests.pysim.knoten_beispiele import (
     LEASE_TIMEOUT_ALS_11,
     LEASE_UHR_ALS_TOKEN,
     NUR_BEI_ADD,
-    REGISTER_ANWENDEN,
     REGISTER_LEITER,
     klasse,
 )
@@ -53,46 +53,7 @@ CAS_IM_ARBEITSSPEICHER = REGISTER_CAS_IN_MEMORY
 ELF_BEI_TIMEOUT = REGISTER_TIMEOUT_DEFINITE_PERSISTED
 #: The leader replicates each change to every follower and waits for all of them; every node
 #: answers reads from its own copy.
-SYNCHRONE_KOPIEN = (
-    """
-class Kopien(Knoten):
-    LEITER = "n1"
-
-    def beim_start(self):
-        self.werte = {}
-
-"""
-    + REGISTER_ANWENDEN
-    + """
-    def bei_read(self, nachricht):
-        self.antworte(nachricht, self.anwenden(nachricht.body))
-
-    async def aendern(self, nachricht):
-        if self.id != self.LEITER:
-            try:
-                antwort = (await self.frage(self.LEITER, nachricht.body)).body
-            except FehlerAntwort as fehler:
-                antwort = fehler.body
-            except KeineAntwort:
-                antwort = {"type": "error", "code": 0, "text": "Leader schweigt"}
-            self.antworte(nachricht, antwort)
-            return
-        antwort = self.anwenden(nachricht.body)
-        for k in self.knoten:
-            if k != self.id:
-                try:
-                    await self.frage(k, {"type": "kopie", "werte": self.werte})
-                except KeineAntwort:
-                    antwort = {"type": "error", "code": 0, "text": "Kopie fehlt"}
-        self.antworte(nachricht, antwort)
-
-    bei_write = bei_cas = aendern
-
-    def bei_kopie(self, nachricht):
-        self.werte = dict(nachricht["werte"])
-        self.antworte(nachricht, {"type": "kopie_ok"})
-"""
-)
+SYNCHRONE_KOPIEN = REGISTER_SYNC_LOCAL_READS
 
 
 def scheitert(ergebnis: Any) -> bool:
