@@ -121,6 +121,18 @@ _BROADCAST_HEAD = """\
         self.antworte(nachricht, body)
 """
 
+#: Answers, then passes on only a value it did not have, to each neighbour in turn (the loop's
+#: body is each design's own).
+_BROADCAST_NEW_VALUES = """\
+    def bei_broadcast(self, nachricht):
+        self.antworte(nachricht, {"type": "broadcast_ok"})
+        wert = nachricht["message"]
+        if wert in self.werte:
+            return
+        self.werte.add(wert)
+        for k in self.nachbarn:
+"""
+
 BROADCAST_KEEPS_BODY = """\
 # keeps every request's whole body instead of its number
 class Verteiler(Knoten):
@@ -184,14 +196,9 @@ BROADCAST_THREE_TRIES = (
 class Verteiler(Knoten):
 """
     + _BROADCAST_HEAD
-    + """
-    def bei_broadcast(self, nachricht):
-        self.antworte(nachricht, {"type": "broadcast_ok"})
-        wert = nachricht["message"]
-        if wert in self.werte:
-            return
-        self.werte.add(wert)
-        for k in self.nachbarn:
+    + "\n"
+    + _BROADCAST_NEW_VALUES
+    + """\
             if k != nachricht.src:
                 self.spaeter(0, lambda k=k: self.verteile(k, wert))
 
@@ -206,14 +213,9 @@ BROADCAST_RETRY_AT_ORIGIN_ONLY = (
 class Verteiler(Knoten):
 """
     + _BROADCAST_HEAD
-    + """
-    def bei_broadcast(self, nachricht):
-        self.antworte(nachricht, {"type": "broadcast_ok"})
-        wert = nachricht["message"]
-        if wert in self.werte:
-            return
-        self.werte.add(wert)
-        for k in self.nachbarn:
+    + "\n"
+    + _BROADCAST_NEW_VALUES
+    + """\
             if k == nachricht.src:
                 continue
             if nachricht.src.startswith("c"):
