@@ -115,6 +115,12 @@ def klasse(quelle: str) -> type[Knoten]:
     )
 
 
+#: Broadcast without retries: a value sent into a partition is gone.
+Flut = klasse(WEITERSAGER)
+#: Broadcast that asks each neighbour until it answers.
+MitWiederholung = klasse(MIT_WIEDERHOLUNG)
+
+
 #: A G-counter that tells the others its state only when an add arrives (lesson 11, Übung 4).
 NUR_BEI_ADD = klasse(
     """
