@@ -14,7 +14,6 @@ Datei liest nur Befehle und formt Text und Bild.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Callable
 from typing import Any
 
 from ..console.art import KonsolenArt
@@ -48,6 +47,20 @@ from .modell import Entfernt, Gruppe, Log, Record
 MAX_PARTITIONEN = 12
 #: So viele Einträge zeigen read und consume als Text, danach „… und n weitere“.
 MAX_ZEILEN = 30
+
+
+#: What holds without the limit, and what it does once set (``{ticks}``): ``max-poll``, then
+#: ``session-timeout``.
+_TEXTE_MAX_POLL = (
+    "Wer nicht liest, bleibt trotzdem Mitglied.",
+    "Wer länger als {ticks} nicht liest (consume), verlässt bei tick die Gruppe, auch wenn er "
+    "noch arbeitet.",
+)
+_TEXTE_SESSION = (
+    "Ein abgestürztes Mitglied bleibt für immer.",
+    "Lebende Mitglieder schicken in jedem Tick Heartbeats. Ein abgestürztes (absturz) schickt "
+    "keine mehr; nach mehr als {ticks} ohne Heartbeat entfernt tick es aus der Gruppe.",
+)
 
 
 class LogKonsole(BasisKonsole[Log]):
@@ -521,35 +534,15 @@ class LogKonsole(BasisKonsole[Log]):
         return zeilen
 
     def _max_poll(self, aufruf: Aufruf) -> ConsoleResult:
-        return self._frist(
-            aufruf,
-            "max_poll_interval",
-            "Max Poll Interval",
-            "Wer nicht liest, bleibt trotzdem Mitglied.",
-            lambda ticks: (
-                f"Wer länger als {ticks} nicht liest (consume), verlässt bei tick die Gruppe, "
-                "auch wenn er noch arbeitet."
-            ),
-        )
+        return self._frist(aufruf, "max_poll_interval", "Max Poll Interval", _TEXTE_MAX_POLL)
 
     def _session(self, aufruf: Aufruf) -> ConsoleResult:
-        return self._frist(
-            aufruf,
-            "session_timeout",
-            "Session Timeout",
-            "Ein abgestürztes Mitglied bleibt für immer.",
-            lambda ticks: (
-                "Lebende Mitglieder schicken in jedem Tick Heartbeats. Ein abgestürztes "
-                f"(absturz) schickt keine mehr; nach mehr als {ticks} ohne Heartbeat entfernt "
-                "tick es aus der Gruppe."
-            ),
-        )
+        return self._frist(aufruf, "session_timeout", "Session Timeout", _TEXTE_SESSION)
 
-    def _frist(
-        self, aufruf: Aufruf, feld: str, was: str, ohne: str, wirkung: Callable[[str], str]
-    ) -> ConsoleResult:
+    def _frist(self, aufruf: Aufruf, feld: str, was: str, texte: tuple[str, str]) -> ConsoleResult:
         """``max-poll`` and ``session-timeout``: show the limit ``feld`` of the log, or set it
-        (``None``: off) and say what it does (``ohne``: what happens without it)."""
+        (``None``: off) and say what it does (``texte``: what holds without it, what it does)."""
+        ohne, wirkung = texte
         log = self.log
         gesetzt = "frist" in aufruf.werte
         if gesetzt:
@@ -559,7 +552,7 @@ class LogKonsole(BasisKonsole[Log]):
             text = f"{was} aus: {ohne}" if gesetzt else f"Kein {was}: {ohne}"
         elif gesetzt:
             ticks = anzahl(wert, "Tick", "Ticks")
-            text = f"{was}: {ticks}. {wirkung(ticks)}"
+            text = f"{was}: {ticks}. {wirkung.format(ticks=ticks)}"
         else:
             text = f"{was}: {anzahl(wert, 'Tick', 'Ticks')} (jetzt t={log.now})."
         return self._ok(aufruf, text, self._bild())

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.pysim.knoten_beispiele import (
+    FRAGE_LEITER,
     REGISTER_ANWENDEN,
     REGISTER_LEITER,
     REGISTER_WEITERLEITEN,
@@ -121,18 +122,6 @@ _BROADCAST_HEAD = """\
         self.antworte(nachricht, body)
 """
 
-#: Answers, then passes on only a value it did not have, to each neighbour in turn (the loop's
-#: body is each design's own).
-_BROADCAST_NEW_VALUES = """\
-    def bei_broadcast(self, nachricht):
-        self.antworte(nachricht, {"type": "broadcast_ok"})
-        wert = nachricht["message"]
-        if wert in self.werte:
-            return
-        self.werte.add(wert)
-        for k in self.nachbarn:
-"""
-
 BROADCAST_KEEPS_BODY = """\
 # keeps every request's whole body instead of its number
 class Verteiler(Knoten):
@@ -196,9 +185,14 @@ BROADCAST_THREE_TRIES = (
 class Verteiler(Knoten):
 """
     + _BROADCAST_HEAD
-    + "\n"
-    + _BROADCAST_NEW_VALUES
-    + """\
+    + """
+    def bei_broadcast(self, nachricht):
+        self.antworte(nachricht, {"type": "broadcast_ok"})
+        wert = nachricht["message"]
+        if wert in self.werte:
+            return
+        self.werte.add(wert)
+        for k in self.nachbarn:
             if k != nachricht.src:
                 self.spaeter(0, lambda k=k: self.verteile(k, wert))
 
@@ -213,9 +207,14 @@ BROADCAST_RETRY_AT_ORIGIN_ONLY = (
 class Verteiler(Knoten):
 """
     + _BROADCAST_HEAD
-    + "\n"
-    + _BROADCAST_NEW_VALUES
-    + """\
+    + """
+    def bei_broadcast(self, nachricht):
+        self.antworte(nachricht, {"type": "broadcast_ok"})
+        wert = nachricht["message"]
+        if wert in self.werte:
+            return
+        self.werte.add(wert)
+        for k in self.nachbarn:
             if k == nachricht.src:
                 continue
             if nachricht.src.startswith("c"):
@@ -544,12 +543,9 @@ _REGISTER_SYNC = (
 
     async def aendern(self, nachricht):
         if self.id != self.LEITER:
-            try:
-                antwort = (await self.frage(self.LEITER, nachricht.body)).body
-            except FehlerAntwort as fehler:
-                antwort = fehler.body
-            except KeineAntwort:
-                antwort = {"type": "error", "code": 0, "text": "Leader schweigt"}
+"""
+    + FRAGE_LEITER
+    + """\
             self.antworte(nachricht, antwort)
             return
         antwort = self.anwenden(nachricht.body)

@@ -199,23 +199,33 @@ REGISTER_ANWENDEN = """\
         return {"type": "cas_ok"}
 """
 
-#: A follower forwards an operation to the leader ``LEITER`` and answers with what came back;
-#: a silent leader is the indefinite error 0 (the forwarding of "Register mit Leader").
-REGISTER_WEITERLEITEN = """\
-    async def bearbeite(self, nachricht):
-        if self.id == self.LEITER:
-            antwort = self.anwenden(nachricht.body)
-        else:
+#: A follower asks the leader ``LEITER`` and keeps what came back as ``antwort``; a silent
+#: leader is the indefinite error 0 (a block inside a handler).
+FRAGE_LEITER = """\
             try:
                 antwort = (await self.frage(self.LEITER, nachricht.body)).body
             except FehlerAntwort as fehler:
                 antwort = fehler.body
             except KeineAntwort:
                 antwort = {"type": "error", "code": 0, "text": "Leader schweigt"}
+"""
+
+#: A follower forwards an operation to the leader ``LEITER`` and answers with what came back;
+#: a silent leader is the indefinite error 0 (the forwarding of "Register mit Leader").
+REGISTER_WEITERLEITEN = (
+    """\
+    async def bearbeite(self, nachricht):
+        if self.id == self.LEITER:
+            antwort = self.anwenden(nachricht.body)
+        else:
+"""
+    + FRAGE_LEITER
+    + """\
         self.antworte(nachricht, antwort)
 
     bei_read = bei_write = bei_cas = bearbeite
 """
+)
 
 #: Register with a fixed leader n1 that keeps its values in ``speicher`` and answers a silent
 #: leader with the indefinite error 0 (the solution of "Register mit Leader", stage 2).
