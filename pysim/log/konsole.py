@@ -837,6 +837,20 @@ def _frist_befehl(name: str, kurz: str, handler: Any, frist: Art, erklaerung: st
     )
 
 
+def _mitglied_befehl(name: str, kurz: str, handler: Any, erklaerung: str, **weiter: Any) -> Befehl:
+    """A command about one live member of a group (``absturz``, ``leave``)."""
+    return befehl(
+        f"{name} group <gruppe> <mitglied>",
+        kurz,
+        handler,
+        f"{name} group billing billing-2",
+        erklaerung=erklaerung,
+        woerter=("group",),
+        positionen=(GRUPPE, Wert("mitglied", "<mitglied>", MITGLIED_AKTIV)),
+        **weiter,
+    )
+
+
 BEFEHLE = setze_befehle(
     LogKonsole,
     [
@@ -983,32 +997,22 @@ BEFEHLE = setze_befehle(
             "mehr; nach mehr als <ticks> Ticks entfernt es tick aus der Gruppe. off: nie (so "
             "beginnt jede Konsole). In Kafka: session.timeout.ms.",
         ),
-        befehl(
-            "absturz group <gruppe> <mitglied>",
+        _mitglied_befehl(
+            "absturz",
             "ein Mitglied abstürzen lassen",
             LogKonsole._absturz,
-            "absturz group billing billing-2",
+            "Der Prozess ist weg: kein consume, kein commit, keine Heartbeats. Seine Partitionen "
+            "hält es, und niemand liest sie, bis das Session Timeout abläuft (session-timeout); "
+            "dann teilen die übrigen neu auf. Ein neues consume mit seinem Namen startet es neu, "
+            "an der gespeicherten Position.",
             aliase=("crash",),
-            erklaerung=(
-                "Der Prozess ist weg: kein consume, kein commit, keine Heartbeats. Seine "
-                "Partitionen hält es, und niemand liest sie, bis das Session Timeout abläuft "
-                "(session-timeout); dann teilen die übrigen neu auf. Ein neues consume mit "
-                "seinem Namen startet es neu, an der gespeicherten Position.",
-            ),
-            woerter=("group",),
-            positionen=(GRUPPE, Wert("mitglied", "<mitglied>", MITGLIED_AKTIV)),
         ),
-        befehl(
-            "leave group <gruppe> <mitglied>",
+        _mitglied_befehl(
+            "leave",
             "ein Mitglied geordnet austreten lassen",
             LogKonsole._leave,
-            "leave group billing billing-2",
-            erklaerung=(
-                "Die übrigen Mitglieder teilen die Partitionen sofort neu auf, ohne auf eine "
-                "Frist zu warten (wie consumer.close() in Kafka).",
-            ),
-            woerter=("group",),
-            positionen=(GRUPPE, Wert("mitglied", "<mitglied>", MITGLIED_AKTIV)),
+            "Die übrigen Mitglieder teilen die Partitionen sofort neu auf, ohne auf eine Frist zu "
+            "warten (wie consumer.close() in Kafka).",
         ),
         befehl(
             "offsets <topic>",
