@@ -52,13 +52,13 @@ MAX_NACHRICHTEN = 400
 
 
 def _operationen(
-    geschichte: list[dict[str, Any]],
+    verlauf: list[dict[str, Any]],
 ) -> list[tuple[dict[str, Any], dict[str, Any] | None]]:
     """(invoke, completion or None) per operation, in invoke order."""
     offen: dict[Any, dict[str, Any]] = {}
     paare: list[tuple[dict[str, Any], dict[str, Any] | None]] = []
     stelle: dict[int, int] = {}
-    for e in geschichte:
+    for e in verlauf:
         if e["type"] == "invoke":
             offen[e["process"]] = e
             stelle[e["index"]] = len(paare)
@@ -88,7 +88,7 @@ def _fenster(
 
 
 def _client_spalten(
-    geschichte: list[dict[str, Any]], clients: list[str]
+    verlauf: list[dict[str, Any]], clients: list[str]
 ) -> tuple[dict[str, str], dict[str, list[str]]]:
     """Each client's column: its own, except a client of the final operations (a process from
     10,000 on, ``Clients.zusatz``), which shares the column of the client that worked with the
@@ -96,7 +96,7 @@ def _client_spalten(
     the final operations it shows (named under its header)."""
     knoten_von: dict[str, Any] = {}
     schluss: set[str] = set()
-    for e in geschichte:
+    for e in verlauf:
         knoten_von.setdefault(e["client"], e.get("node"))
         if e["process"] >= 10_000:
             schluss.add(e["client"])

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -100,6 +101,17 @@ def test_a_seed_outcome_names_the_failure_shrinks_it_and_replays() -> None:
     assert only_run["ok"] is None and only_run["urteil"] == []
 
 
+def _geladen(code: str) -> tuple[Any, Any]:
+    """The node class ``code`` defines (it must load) and a broadcast of one seed on three
+    nodes to run it in."""
+    from lessonkit.build.execute import run_sync
+    from lessonkit.runtime import challenges
+
+    klasse, error = run_sync(lambda: challenges.load_node(code))
+    assert error is None and klasse is not None
+    return klasse, challenges.Vorgabe("broadcast", knoten=3, seeds=1)
+
+
 FLUT = START.replace(
     """        if n["message"] not in self.werte:
             self.werte.add(n["message"])
@@ -113,16 +125,13 @@ FLUT = START.replace(
 def test_a_node_that_floods_gets_a_verdict_not_an_exception(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from lessonkit.build.execute import run_sync
     from lessonkit.runtime import challenges
 
     # A smaller cap ends the same way, three times sooner each (the real one is reached
     # by the build below: test_the_build_proves_a_flooding_attempt_wrong_without_shrinking_it).
     monkeypatch.setattr(challenges, "MAX_EREIGNISSE", 5_000)
     assert FLUT != START
-    vorgabe = challenges.Vorgabe("broadcast", knoten=3, seeds=1)
-    klasse, error = run_sync(lambda: challenges.load_node(FLUT))
-    assert error is None and klasse is not None
+    klasse, vorgabe = _geladen(FLUT)
     for urteilen in (True, False):
         outcome = challenges.seed_outcome(klasse, vorgabe, 1, "", urteilen=urteilen)
         assert outcome["ok"] is False
@@ -240,9 +249,7 @@ def test_an_endless_handler_gets_a_german_verdict_and_a_correct_node_passes_afte
     from lessonkit.runtime import challenges
 
     assert ENDLOS != START
-    vorgabe = challenges.Vorgabe("broadcast", knoten=3, seeds=1)
-    klasse, error = run_sync(lambda: challenges.load_node(ENDLOS))
-    assert error is None and klasse is not None
+    klasse, vorgabe = _geladen(ENDLOS)
     for urteilen in (True, False):
         outcome = challenges.seed_outcome(klasse, vorgabe, 1, "", urteilen=urteilen)
         assert outcome["ok"] is False and outcome["error"] is None
