@@ -19,8 +19,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from pysim.crdt import CrdtSim  # noqa: E402
-from pysim.replikation import ReplikSpeicher  # noqa: E402
+from pysim.crdt import CrdtSim
+from pysim.replikation import ReplikSpeicher
 
 
 def zaehler_zelle() -> None:
