@@ -12,6 +12,9 @@ Prozesses (``time.process_time``).
 
 from __future__ import annotations
 
+import contextlib
+import io
+import re
 import sys
 import time
 from collections.abc import Callable
@@ -22,33 +25,22 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from pysim.crdt import CrdtSim
 from pysim.replikation import ReplikSpeicher
 
-
-def zaehler_zelle() -> None:
-    sim = CrdtSim("PNCounter", seed=4, duplikat=0.5)
-    sim["A"].erhoehe(5)
-    sim["B"].verringere(2)
-    sim["C"].erhoehe(1)
-    sim.sync()
-    sim.warte()
-    sim.bild()
+LEKTION = Path(__file__).resolve().parents[1] / "docs" / "lektionen" / "crdts.md"
 
 
-def menge_zelle() -> None:
-    sim = CrdtSim("ORSet", seed=3)
-    sim["A"].hinzufuegen("milch")
-    sim.sync()
-    sim.warte()
-    sim.trenne("A", ["B", "C"])
-    sim["A"].entfernen("milch")
-    sim["A"].hinzufuegen("eier")
-    sim["B"].hinzufuegen("brot")
-    sim["C"].hinzufuegen("milch")
-    sim.sync()
-    sim.warte()
-    sim.heile()
-    sim.sync()
-    sim.warte()
-    sim.bild()
+def zellen() -> list[str]:
+    """The lesson's cells that run a ``CrdtSim`` (their source, as published)."""
+    teile = re.findall(r"```pycell session=\"\w+\"\n(.*?)```", LEKTION.read_text(), re.S)
+    return [t for t in teile if "CrdtSim(" in t]
+
+
+def zelle(quelle: str) -> Callable[[], None]:
+    def lauf() -> None:
+        namensraum: dict[str, object] = {}
+        with contextlib.redirect_stdout(io.StringIO()):
+            exec(quelle, namensraum)  # its last line draws the picture (``sim.bild()``)
+
+    return lauf
 
 
 def langer_crdt_lauf() -> None:
@@ -87,9 +79,10 @@ def replikation_lauf() -> None:
     q.urteil()
 
 
+ZAEHLER, MENGE = zellen()
 FAELLE: list[tuple[str, Callable[[], None]]] = [
-    ("CrdtSim: Zelle PN-Counter (duplikat=0.5) mit Bild", zaehler_zelle),
-    ("CrdtSim: Zelle OR-Set mit Netzpartition, mit Bild", menge_zelle),
+    ("CrdtSim: Zelle PN-Counter (duplikat=0.5) mit Bild", zelle(ZAEHLER)),
+    ("CrdtSim: Zelle OR-Set mit Netzpartition, mit Bild", zelle(MENGE)),
     ("CrdtSim: 5 G-Counter, 300 Runden, Verlust, Duplikate, Partitionen", langer_crdt_lauf),
     ("ReplikSpeicher: 5 Replikate, Lag, Failover, Quorum, Urteil", replikation_lauf),
 ]

@@ -272,25 +272,23 @@ class CrdtSim(AufDerZeit):
         knotenklasse = type(
             "CrdtKnoten", (CrdtKnoten,), {"TYP": klasse, "REPLIKATE": dict(self._name)}
         )
+        # The cluster runs on the front's clock and draws each message as the FakeNetz did.
+        einstellungen: dict[str, Any] = {
+            "zeit": self.zeit,
+            "netz_wurf": wuerfel.wurf,
+            # pysim's own nodes: no loop budget, no limit of events (as RaftSim's)
+            "max_ereignisse": 2**62,
+            "code_der_leserin": False,
+        }
         #: Der Cluster, auf dem die Replikate als ``CrdtKnoten`` laufen.
         self.cluster = Cluster(
-            knotenklasse,
-            len(namen),
-            seed=seed,
-            latenz=wuerfel.verzoegerung,
-            zeit=self.zeit,
-            netz_wurf=wuerfel.wurf,
-            max_ereignisse=2**62,
-            code_der_leserin=False,
+            knotenklasse, len(namen), seed=seed, latenz=wuerfel.verzoegerung, **einstellungen
         )
         self.cluster.beobachter = _Zeuge(self)
         #: Das Netz, wie ein ``FakeNetz`` es zeigte (``sendungen``, ``unterwegs``).
         self.netz = NetzSicht(self, wuerfel)
-        self._speicher = {}
-        for n in namen:
-            objekt = self.cluster.objekt(self._id[n])
-            assert objekt is not None
-            self._speicher[n] = objekt.speicher
+        # The disks of the replicas: the same dicts across a crash (``Knoten.speicher``).
+        self._speicher = {n: self._laeuft(n, "starten").speicher for n in namen}
         self._replikate = {n: Replikat(self, n) for n in namen}
         self._gruppe: dict[str, int] = {n: 0 for n in namen}
         self._ereignisse: list[Ereignis] = []
@@ -461,16 +459,10 @@ class CrdtSim(AufDerZeit):
         self._nachziehen()
         return self._ereignisse
 
-    def _notiere(
-        self,
-        knoten: str,
-        art: str,
-        text: str,
-        nachricht: int | None = None,
-        geaendert: bool = True,
-    ) -> Ereignis:
+    def _notiere(self, knoten: str, art: str, text: str) -> Ereignis:
+        """Records what the front does now, after the drops noticed since."""
         self._nachziehen()
-        return self._schreibe(knoten, art, text, nachricht, geaendert)
+        return self._schreibe(knoten, art, text)
 
     def _schreibe(
         self,
