@@ -125,7 +125,7 @@ class Replikat:
         if name in type(self.crdt).OPERATIONEN:
 
             def operation(*args: Any, **kwargs: Any) -> None:
-                self._sim._laeuft(self.name, name)
+                self._sim._laeuft(self.name, f"{name}(…)")
                 attr(*args, **kwargs)
                 teile = [repr(a) for a in args] + [f"{k}={v!r}" for k, v in kwargs.items()]
                 self._sim._notiere(self.name, LOKAL, f"{name}({', '.join(teile)})")
@@ -193,14 +193,16 @@ class _Zeuge:
     def zustellung(self, sendung: ClusterSendung) -> int | None:
         sim = self.sim
         sim._nachziehen()
-        self.vorher = (sendung, sim._crdt(sim._name[sendung.nachricht.dest]).zustand())
+        if sendung.nummer in sim._zu_nachricht:  # a state the front sent (not someone's own)
+            self.vorher = (sendung, sim._crdt(sim._name[sendung.nachricht.dest]).zustand())
         return sendung.ursache
 
     def gesendet(self, sendung: ClusterSendung) -> None:
         pass
 
     def fertig(self, knoten: str, ursache: int | None) -> None:
-        assert self.vorher is not None
+        if self.vorher is None:
+            return
         sendung, vorher = self.vorher
         self.vorher = None
         sim = self.sim
@@ -313,9 +315,12 @@ class CrdtSim(AufDerZeit):
         return objekt
 
     def _laeuft(self, name: str, was: str) -> CrdtKnoten:
+        """The running node of replica ``name``; a German error naming ``was`` if it crashed."""
         objekt = self._knoten(name)
         if objekt is None:
-            raise SimFehler(f"{name} ist abgestürzt und kann nicht {was}; starte es mit neustart.")
+            raise SimFehler(
+                f"{name} ist abgestürzt: {was} geht erst wieder nach sim.neustart({name!r})."
+            )
         return objekt
 
     def werte(self) -> dict[str, Any]:
@@ -336,7 +341,7 @@ class CrdtSim(AufDerZeit):
         for name in sender:
             self[name]
         for name in sender:
-            knoten = self._laeuft(name, "senden")
+            knoten = self._laeuft(name, "sync")
             ereignis = self._notiere(name, SENDEN, "sync →" + ",".join(self._andere(name)))
             vorher = len(self.cluster.sendungen)
             knoten.sync([self._id[n] for n in self._andere(name)])
@@ -425,7 +430,8 @@ class CrdtSim(AufDerZeit):
     def absturz(self, name: str) -> None:
         """Das Replikat stürzt ab: Sein Zustand bleibt auf der Platte, was ankommt, solange es
         aus ist, verwirft es."""
-        self._laeuft(self[name].name, "abstürzen")
+        if self._knoten(self[name].name) is None:
+            raise SimFehler(f"{name} ist schon abgestürzt; starte es mit sim.neustart({name!r}).")
         self._notiere("", ABSTURZ, f"{name} stürzt ab")
         self.cluster.absturz(self._id[name])
 

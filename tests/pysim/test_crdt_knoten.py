@@ -228,10 +228,12 @@ def test_a_crashed_replica_keeps_its_state_drops_states_and_takes_no_updates() -
     sim["C"].erhoehe(3)
     sim.absturz("C")
     assert sim.werte()["C"] == 3  # on disk
-    with pytest.raises(SimFehler, match="C ist abgestürzt"):
+    with pytest.raises(SimFehler, match=r"C ist abgestürzt: erhoehe\(…\) geht erst wieder"):
         sim["C"].erhoehe()
-    with pytest.raises(SimFehler, match="C ist abgestürzt"):
+    with pytest.raises(SimFehler, match="C ist abgestürzt: sync"):
         sim.sync("C")
+    with pytest.raises(SimFehler, match="C ist schon abgestürzt"):
+        sim.absturz("C")
     with pytest.raises(SimFehler, match="läuft doch"):
         sim.neustart("A")
     sim["A"].erhoehe()
@@ -263,3 +265,13 @@ def test_the_front_shows_its_network_as_the_fake_network_did() -> None:
     assert sim.netz.unterwegs == 0 and sim.verloren() == []
     assert sim.nachrichten[0].zustand == sim["A"].crdt
     assert sim.nachrichten[0].zustand is not sim["A"].crdt  # a copy went on the wire
+
+
+def test_a_message_the_front_did_not_send_is_merged_but_not_recorded() -> None:
+    sim = CrdtSim("GCounter", knoten=["A", "B"])
+    fremd = TYPEN["GCounter"]("B")
+    fremd.erhoehe(7)  # type: ignore[attr-defined]
+    sim.cluster.sende("n2", "n1", {"type": SYNC, "zustand": fremd})
+    sim.tick(10)
+    assert sim.werte() == {"A": 7, "B": 0}
+    assert sim.ereignisse == [] and sim.nachrichten == []
