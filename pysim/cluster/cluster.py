@@ -219,6 +219,10 @@ class Cluster:
     - ``netz_zufall``: woraus das Netz die Laufzeiten würfelt (ohne: aus ``seed``); eine Front
       wie ``pysim.raft.RaftSim`` gibt hier den Zufall, aus dem auch ihre Knoten würfeln, damit
       ihre Läufe dieselben bleiben,
+    - ``netz_wurf``: was aus einer Nachricht zwischen Knoten wird, als Funktion der Spanne der
+      Laufzeit (kleinste, größte): die Laufzeit jeder Kopie, ``()`` für verloren (ohne: aus
+      ``netz_zufall`` nach ``verlust`` und ``duplikat``); eine Front wie ``pysim.crdt.CrdtSim``
+      würfelt hier wie ihr altes Netz, damit ihre Läufe dieselben bleiben,
     - ``code_der_leserin``: ``False`` für Knoten, die pysim selbst mitbringt (``RaftKnoten``
       hinter ``RaftSim``): Ihr Code läuft ohne Grenze an Schleifendurchläufen, und was er
       druckt, geht an ``sys.stdout`` des Aufrufers statt ins ``protokoll``.
@@ -238,6 +242,7 @@ class Cluster:
         max_schritte: int = grenze.MAX_SCHRITTE,
         zeit: Zeit | None = None,
         netz_zufall: random.Random | None = None,
+        netz_wurf: Callable[[tuple[int, int]], tuple[int, ...]] | None = None,
         code_der_leserin: bool = True,
     ) -> None:
         if not (isinstance(klasse, type) and issubclass(klasse, Knoten)):
@@ -259,6 +264,8 @@ class Cluster:
             netz_zufall if netz_zufall is not None else random.Random(seed * 7919 + 1)
         )
         self.zufall = random.Random(seed * 7919 + 2)  # services and workloads draw from here
+        #: What becomes of a message between nodes: the latency of each copy, () when lost.
+        self._wurf = netz_wurf if netz_wurf is not None else self._wuerfle
         self.ids = [f"n{i}" for i in range(1, anzahl + 1)]
         self._plaetze = {k: _Platz(klasse) for k in self.ids}
         self._empfaenger: dict[str, Callable[[Nachricht], None]] = {}
@@ -324,17 +331,17 @@ class Cluster:
     def _sende(self, src: str, dest: str, body: object, wer: str) -> Sendung | None:
         nachricht = Nachricht(src, ziel(dest, self.bekannt(), wer), inhalt(body, wer))
         zwischen_knoten = not (self._ist_client(src) or self._ist_client(dest))
-        kopien = 1
-        if zwischen_knoten and self.verlust and self._netz_zufall.random() < self.verlust:
+        if zwischen_knoten:
+            spanne = self._latenzen.get((src, dest), self.latenz) if self._latenzen else self.latenz
+            dauern = self._wurf(spanne)
+        else:
+            dauern = (0,)
+        if not dauern:
             sendung = Sendung(len(self.sendungen), nachricht, self.zeit.now, None, VERLOREN)
             self.sendungen.append(sendung)
             return sendung
-        if zwischen_knoten and self.duplikat and self._netz_zufall.random() < self.duplikat:
-            kopien = 2
         erste: Sendung | None = None
-        spanne = self._latenzen.get((src, dest), self.latenz) if self._latenzen else self.latenz
-        for kopie in range(1, kopien + 1):
-            dauer = self._netz_zufall.randint(*spanne) if zwischen_knoten else 0
+        for kopie, dauer in enumerate(dauern, start=1):
             sendung = Sendung(
                 len(self.sendungen),
                 nachricht,
@@ -352,6 +359,16 @@ class Cluster:
 
     def _ist_client(self, name: str) -> bool:
         return name in self._clients
+
+    def _wuerfle(self, spanne: tuple[int, int]) -> tuple[int, ...]:
+        """The network's draw for a message between nodes: the latency of each copy (none:
+        lost), from ``netz_zufall`` in this order: loss, duplicate, each copy's latency."""
+        zufall = self._netz_zufall
+        if self.verlust and zufall.random() < self.verlust:
+            return ()
+        if self.duplikat and zufall.random() < self.duplikat:
+            return (zufall.randint(*spanne), zufall.randint(*spanne))
+        return (zufall.randint(*spanne),)
 
     def _ankunft(self, sendung: Sendung) -> None:
         nachricht = sendung.nachricht

@@ -3,7 +3,6 @@ as a method, and a node that holds no way to the cluster."""
 
 from __future__ import annotations
 
-import gc
 import random
 from collections.abc import Sequence
 from typing import Any, ClassVar
@@ -17,6 +16,7 @@ from pysim.fehler import SimFehler
 from pysim.raft import LEADER, Eintrag, RaftKnoten, RaftSim, Stimmanfrage, pruefe_wahl
 from pysim.raft.knoten import Aufsicht
 from pysim.zeit import Zeit
+from tests.pysim.erreichbar import verweise
 
 
 class Zeuge:
@@ -179,28 +179,6 @@ def test_a_rule_that_raises_stops_the_tick_where_it_raised() -> None:
     # as before the cluster: the clock stands at the first RequestVote (n2's, sent at t=17)
     assert sim.now == 19
     assert sim.knoten["n3"].term == 0 and sim.knoten["n1"].rolle == "Kandidat"
-
-
-def verweise(start: object) -> list[object]:
-    """Everything reachable from ``start`` through data (attributes, containers, closures),
-    but not through the node's gate (``_netz``, which the cluster guards), classes, modules
-    or the globals of functions."""
-    gesehen = {id(start)}
-    offen = [start]
-    gefunden = []
-    while offen:
-        objekt = offen.pop()
-        gefunden.append(objekt)
-        for weiter in gc.get_referents(objekt):
-            if id(weiter) in gesehen or isinstance(weiter, type | type(gc)):
-                continue
-            if type(weiter).__name__ == "_Tor":  # the gate: object slots only pysim reads
-                continue
-            if isinstance(weiter, dict) and "__builtins__" in weiter:  # a module's globals
-                continue
-            gesehen.add(id(weiter))
-            offen.append(weiter)
-    return gefunden
 
 
 def test_a_node_holds_no_reference_to_the_cluster() -> None:
