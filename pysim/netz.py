@@ -103,8 +103,8 @@ class FakeNetz(AufDerZeit):
         self._unterwegs = 0
         self._letzte_abfahrt: int | None = None
 
-    def _verzoegerung(self) -> int:
-        kleinste, groesste = self.verzoegerung
+    def _verzoegerung(self, spanne: tuple[int, int] | None = None) -> int:
+        kleinste, groesste = spanne or self.verzoegerung
         return kleinste + int(self._zufall.random() * (groesste - kleinste + 1))
 
     def send(self, nachricht: Any, an: Callable[[Any], Any] | None = None) -> None:
@@ -120,17 +120,25 @@ class FakeNetz(AufDerZeit):
             abfahrt = max(jetzt, self._letzte_abfahrt + self.sendeabstand)
         self._letzte_abfahrt = abfahrt
         zeiten: list[int] = []
-        wurf = self._zufall.random()
-        verloren = wurf < self.verlust
-        if not verloren:
-            kopien = 2 if wurf < self.verlust + self.duplikat else 1
-            for kopie in range(1, kopien + 1):
-                ankunft = abfahrt + self._verzoegerung()
-                zeiten.append(ankunft)
-                self._unterwegs += 1
-                self.zeit.schedule(ankunft - jetzt, self._ankommen, nachricht, abfahrt, kopie, an)
+        dauern = self.wurf()
+        for kopie, dauer in enumerate(dauern, start=1):
+            ankunft = abfahrt + dauer
+            zeiten.append(ankunft)
+            self._unterwegs += 1
+            self.zeit.schedule(ankunft - jetzt, self._ankommen, nachricht, abfahrt, kopie, an)
         nummer = len(self._sendungen) + 1
-        self._sendungen.append(Sendung(nummer, nachricht, abfahrt, verloren, tuple(zeiten)))
+        self._sendungen.append(Sendung(nummer, nachricht, abfahrt, not dauern, tuple(zeiten)))
+
+    def wurf(self, spanne: tuple[int, int] | None = None) -> tuple[int, ...]:
+        """Was aus einer Nachricht wird, gewürfelt wie bei ``send``: die Verzögerung jeder Kopie
+        in Ticks (zwei bei einem Duplikat), ``()``, wenn sie verloren geht. ``spanne``: kleinste
+        und größte Verzögerung (ohne: ``verzoegerung``). So würfelt ``pysim.crdt.CrdtSim`` auf
+        dem Cluster (``Cluster(netz_wurf=…)``) wie auf diesem Netz."""
+        wurf = self._zufall.random()
+        if wurf < self.verlust:
+            return ()
+        kopien = 2 if wurf < self.verlust + self.duplikat else 1
+        return tuple(self._verzoegerung(spanne) for _ in range(kopien))
 
     def _ankommen(
         self, nachricht: Any, gesendet: int, kopie: int, an: Callable[[Any], Any] | None

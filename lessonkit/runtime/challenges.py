@@ -527,9 +527,16 @@ def _beschreibe(
             "ausbreitung_median": median,
             "ausbreitung_max": maximum,
         },
-        "svg": raumzeit(run, zeugen).svg if zeigen else "",
+        "svg": _bild(run, zeugen) if zeigen else "",
         **_was_geschah(run, zeigen),
     }
+
+
+def _bild(run: Lauf, zeugen: list[int]) -> str:
+    """The run's space-time picture: with the moment each operation took effect where the
+    workload's checker looks for one (a register: Porcupine's linearization points), and
+    under the lanes what each node shows in ``zustand()`` at the end (when one shows any)."""
+    return raumzeit(run, zeugen, punkte=run.last.punkte(run), zustand=run.zustaende).svg
 
 
 def _was_geschah(run: Lauf, zeigen: bool) -> _WasGeschah:

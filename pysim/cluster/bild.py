@@ -52,13 +52,13 @@ MAX_NACHRICHTEN = 400
 
 
 def _operationen(
-    geschichte: list[dict[str, Any]],
+    verlauf: list[dict[str, Any]],
 ) -> list[tuple[dict[str, Any], dict[str, Any] | None]]:
     """(invoke, completion or None) per operation, in invoke order."""
     offen: dict[Any, dict[str, Any]] = {}
     paare: list[tuple[dict[str, Any], dict[str, Any] | None]] = []
     stelle: dict[int, int] = {}
-    for e in geschichte:
+    for e in verlauf:
         if e["type"] == "invoke":
             offen[e["process"]] = e
             stelle[e["index"]] = len(paare)
@@ -88,7 +88,7 @@ def _fenster(
 
 
 def _client_spalten(
-    geschichte: list[dict[str, Any]], clients: list[str]
+    verlauf: list[dict[str, Any]], clients: list[str]
 ) -> tuple[dict[str, str], dict[str, list[str]]]:
     """Each client's column: its own, except a client of the final operations (a process from
     10,000 on, ``Clients.zusatz``), which shares the column of the client that worked with the
@@ -96,7 +96,7 @@ def _client_spalten(
     the final operations it shows (named under its header)."""
     knoten_von: dict[str, Any] = {}
     schluss: set[str] = set()
-    for e in geschichte:
+    for e in verlauf:
         knoten_von.setdefault(e["client"], e.get("node"))
         if e["process"] >= 10_000:
             schluss.add(e["client"])
@@ -171,7 +171,7 @@ def modell(
     """Das Modell des Bildes (``pysim.raumzeit``), ohne es zu zeichnen. ``punkte``: Index des
     Aufrufs einer Operation -> Tick, zu dem sie wirkte (ihr Linearisierungspunkt,
     ``pruefer.linearisierungspunkte``); ``zustand``: je Knoten seine Felder und ihre Werte, unter
-    den Spalten."""
+    den Spalten (``Lauf.zustaende``; zeigt kein Knoten etwas, fehlt das Feld)."""
     cluster = lauf.cluster
     hervor = set(zeugen)
     clients = sorted({e["client"] for e in lauf.geschichte}, key=lambda c: int(c[1:]))
@@ -289,7 +289,8 @@ def modell(
         ende=ende,
         zeiten_zuerst=tuple(sorted(set(zeugen_zeiten))),
         zeiten=tuple(zeiten),
-        zustand=zustand,
+        zustand=zustand if zustand and any(zustand.values()) else None,
+        zustand_titel="Zustand der Knoten am Ende (ihr zustand())",
         hinweise=hinweise,
         aliase={c: spalte_von[c] for c in clients if spalte_von[c] != c},
     )

@@ -221,6 +221,10 @@ class Cluster:
     - ``netz_zufall``: woraus das Netz die Laufzeiten würfelt (ohne: aus ``seed``); eine Front
       wie ``pysim.raft.RaftSim`` gibt hier den Zufall, aus dem auch ihre Knoten würfeln, damit
       ihre Läufe dieselben bleiben,
+    - ``netz_wurf``: was aus einer Nachricht zwischen Knoten wird, als Funktion der Spanne der
+      Laufzeit (kleinste, größte): die Laufzeit jeder Kopie, ``()`` für verloren (ohne: aus
+      ``netz_zufall`` nach ``verlust`` und ``duplikat``); eine Front wie ``pysim.crdt.CrdtSim``
+      würfelt hier wie ihr altes Netz, damit ihre Läufe dieselben bleiben,
     - ``code_der_leserin``: ``False`` für Knoten, die pysim selbst mitbringt (``RaftKnoten``
       hinter ``RaftSim``): Ihr Code läuft ohne Grenze an Schleifendurchläufen, und was er
       druckt, geht an ``sys.stdout`` des Aufrufers statt ins ``protokoll``.
@@ -240,6 +244,7 @@ class Cluster:
         max_schritte: int = grenze.MAX_SCHRITTE,
         zeit: Zeit | None = None,
         netz_zufall: random.Random | None = None,
+        netz_wurf: Callable[[tuple[int, int]], tuple[int, ...]] | None = None,
         code_der_leserin: bool = True,
     ) -> None:
         if not (isinstance(klasse, type) and issubclass(klasse, Knoten)):
@@ -261,6 +266,8 @@ class Cluster:
             netz_zufall if netz_zufall is not None else random.Random(seed * 7919 + 1)
         )
         self.zufall = random.Random(seed * 7919 + 2)  # services and workloads draw from here
+        #: What becomes of a message between nodes: the latency of each copy, () when lost.
+        self._wurf = netz_wurf if netz_wurf is not None else self._wuerfle
         self.ids = [f"n{i}" for i in range(1, anzahl + 1)]
         self._plaetze = {k: _Platz(klasse) for k in self.ids}
         self._empfaenger: dict[str, Callable[[Nachricht], None]] = {}
@@ -346,16 +353,16 @@ class Cluster:
             self._gezaehlt += 1
             zeit._eintragen(jetzt, self._ankunft, (sendung,))
         else:
-            zufall = self._netz_zufall
-            if self.verlust and zufall.random() < self.verlust:
+            spanne = self._latenzen.get((src, dest), self.latenz) if self._latenzen else self.latenz
+            # the network's draw (``_wuerfle``, or a front's ``netz_wurf``): each copy's latency
+            dauern = self._wurf(spanne)
+            if not dauern:
                 sendung = Sendung(len(self.sendungen), nachricht, jetzt, None, VERLOREN)
                 self.sendungen.append(sendung)
                 return sendung
-            kopien = 2 if self.duplikat and zufall.random() < self.duplikat else 1
-            spanne = self._latenzen.get((src, dest), self.latenz) if self._latenzen else self.latenz
-            sendung = self._unterwegs(nachricht, jetzt + zwischen(zufall, *spanne), 1)
-            if kopien == 2:
-                self._unterwegs(nachricht, jetzt + zwischen(zufall, *spanne), 2)
+            sendung = self._unterwegs(nachricht, jetzt + dauern[0], 1)
+            for kopie in range(2, len(dauern) + 1):
+                self._unterwegs(nachricht, jetzt + dauern[kopie - 1], kopie)
         if self.beobachter is not None:
             self.beobachter.gesendet(sendung)
         return sendung
@@ -373,6 +380,16 @@ class Cluster:
 
     def _ist_client(self, name: str) -> bool:
         return name in self._clients
+
+    def _wuerfle(self, spanne: tuple[int, int]) -> tuple[int, ...]:
+        """The network's draw for a message between nodes: the latency of each copy (none:
+        lost), from ``netz_zufall`` in this order: loss, duplicate, each copy's latency."""
+        zufall = self._netz_zufall
+        if self.verlust and zufall.random() < self.verlust:
+            return ()
+        if self.duplikat and zufall.random() < self.duplikat:
+            return (zwischen(zufall, *spanne), zwischen(zufall, *spanne))
+        return (zwischen(zufall, *spanne),)
 
     def _ankunft(self, sendung: Sendung) -> None:
         if self._gezaehlt > self.max_ereignisse:

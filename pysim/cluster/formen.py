@@ -643,13 +643,13 @@ class Formfehler:
     anzahl: int
 
 
-def antwortfehler(geschichte: Sequence[Mapping[str, object]]) -> Formfehler | None:
-    """Die Antworten in falscher Form in ``geschichte`` (``None``: keine), als ein Satz:
+def antwortfehler(verlauf: Sequence[Mapping[str, object]]) -> Formfehler | None:
+    """Die Antworten in falscher Form in ``verlauf`` (``None``: keine), als ein Satz:
     „Client c2, read bei t=14: Die Antwort hat type „read_ok“, aber …“ (die erste, die anderen
     gezählt)."""
     falsch = [
         (i, e)
-        for i, e in enumerate(geschichte)
+        for i, e in enumerate(verlauf)
         if isinstance(fehler := e.get("error"), list | tuple)
         and len(fehler) == 2
         and fehler[0] == FORMFEHLER
@@ -672,8 +672,7 @@ def antwortfehler(geschichte: Sequence[Mapping[str, object]]) -> Formfehler | No
         (
             j
             for j in range(i - 1, -1, -1)
-            if geschichte[j].get("type") == "invoke"
-            and geschichte[j].get("process") == e.get("process")
+            if verlauf[j].get("type") == "invoke" and verlauf[j].get("process") == e.get("process")
         ),
         None,
     )

@@ -28,7 +28,7 @@ Die Lasten (Maelstroms doc/workloads.md): ``Echo``, ``EindeutigeIds`` (``generat
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -98,6 +98,11 @@ class Last:
     def pruefe(self, lauf: Lauf) -> pruefer.Urteil:
         """Das Urteil über den Verlauf des Laufs (``pysim.pruefer``)."""
         raise NotImplementedError
+
+    def punkte(self, lauf: Lauf) -> Mapping[int, int] | None:
+        """Wann jede Operation wirkte, für das Bild (``pruefer.linearisierungspunkte``), bei
+        einer Last, deren Prüfer Linearisierbarkeit prüft; sonst ``None``."""
+        return None
 
     def plane(self, zufall: random.Random, dauer: int, clients: int) -> list[Geplant]:
         """Die Operationen aller Clients bis ``dauer``, nach Zeit (dann Client) geordnet."""
@@ -268,6 +273,9 @@ class Register(Last):
 
     def pruefe(self, lauf: Lauf) -> pruefer.Urteil:
         return pruefer.linearisierbar(lauf.geschichte)
+
+    def punkte(self, lauf: Lauf) -> Mapping[int, int] | None:
+        return pruefer.linearisierungspunkte(lauf.geschichte)
 
 
 class LeaseRegister(Register):

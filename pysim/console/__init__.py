@@ -12,7 +12,8 @@ Befehl ändert nichts. ``parse`` prüft eine Zeile, ohne sie auszuführen.
 
 Hier liegt nur, was alle Konsolen teilen: ``parser`` (die Grammatik und ihr einer Weg, für
 Prüfung und Vervollständigung), ``basis`` (``BasisKonsole``: ausführen, vervollständigen,
-``hilfe``, ``clear``, ``tick``), ``hilfe`` (Hilfetexte aus den Befehlstabellen), ``werte``
+``hilfe``, ``clear``, ``tick``), ``befehle`` (eine Tabellenzeile je Befehl, gemeinsame Arten
+von Werten), ``hilfe`` (Hilfetexte aus den Befehlstabellen), ``werte``
 (JSON, Namen, Tabellen), ``ergebnis`` und ``art`` (``KonsolenArt``, ``arten()``). Jede Konsole
 selbst liegt bei ihrer Simulation: ``pysim/log/konsole.py`` (``LogKonsole``),
 ``pysim/queue/konsole.py`` (``QueueKonsole``), ``pysim/saga/konsole.py`` (``SagaKonsole``).

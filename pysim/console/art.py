@@ -1,4 +1,4 @@
-"""Was eine Konsole ausmacht, an einer Stelle: ihr Name, ihr Titel, ihre Klasse, ihre Optionen.
+"""Was eine Konsole ausmacht, an einer Stelle: ihr Name, ihre Klasse (mit ihrem Titel), ihre Optionen.
 
 Jedes Konsolenmodul einer Simulation (``pysim/<simulation>/konsole.py``) endet mit einer
 ``KonsolenArt`` namens ``KONSOLE``; ``arten()`` findet sie alle. Aus ihnen leitet ``lessonkit``
@@ -51,11 +51,15 @@ class KonsolenArt:
     """Eine Art von Konsole: ``kind="log"`` in ``konsolen-aufgabe``, der Block ``log-konsole``."""
 
     name: str  # "log": ``kind=`` und der erste Teil des Blocknamens
-    titel: str  # "Log-Konsole": der Kopf der Konsole auf der Seite
     klasse: type[BasisKonsole[Any]]
     modell: str  # "log": unter diesem Namen steht das Modell in einer ``pruefung``
     beschreibung: str  # wofür, mit der Lektion (für den Leitfaden)
     optionen: tuple[KonsolenOption, ...] = ()
+
+    @property
+    def titel(self) -> str:
+        """Der Kopf der Konsole auf der Seite (``Log-Konsole``): ``TITEL`` ihrer Klasse."""
+        return self.klasse.TITEL
 
     @property
     def block(self) -> str:

@@ -126,7 +126,8 @@ class BasisKonsole(Generic[M]):
     ``setze_befehle``; dessen Handler und Arten sind meist Methoden der Unterklasse."""
 
     BEFEHLE: ClassVar[Befehlstabelle]
-    HILFE_TITEL = "Befehle:"
+    #: Der Name der Konsole, wie die Seite und die Hilfe ihn zeigen (``Log-Konsole``).
+    TITEL: ClassVar[str] = ""
     HILFE_BEISPIEL = "hilfe"
 
     def __init__(self, modell: M) -> None:
@@ -212,10 +213,15 @@ class BasisKonsole(Generic[M]):
 
     # --- gemeinsame Befehle ---
 
+    @classmethod
+    def hilfe_titel(cls) -> str:
+        """Die erste Zeile der Übersicht von ``hilfe`` (``Befehle der Log-Konsole:``)."""
+        return f"Befehle der {cls.TITEL}:" if cls.TITEL else "Befehle:"
+
     def _hilfe(self, aufruf: Aufruf) -> ConsoleResult:
         if aufruf.rest is None:
             return self._ok(
-                aufruf, hilfe.uebersicht(self.BEFEHLE, self.HILFE_TITEL, self.HILFE_BEISPIEL)
+                aufruf, hilfe.uebersicht(self.BEFEHLE, self.hilfe_titel(), self.HILFE_BEISPIEL)
             )
         woerter = aufruf.rest.split()
         befehl = self.BEFEHLE.finde(woerter[0])

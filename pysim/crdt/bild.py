@@ -6,8 +6,9 @@ Spalte, die Zeit läuft nach unten.
   alle anderen), blau umrandet für ``merge`` (``← B``; „gleich“, wenn sich nichts änderte, etwa bei
   einem Duplikat). Darunter steht der Wert des Replikats danach.
 - Ein Pfeil ist ein Zustand auf dem Weg, vom ``sync`` zum ``merge``. Rot gestrichelt mit ✗: Der
-  Empfänger verwarf ihn, weil eine Netzpartition dazwischen lag.
-- Eine gestrichelte Linie quer über alle Spalten markiert den Beginn oder das Ende einer Netzpartition.
+  Empfänger verwarf ihn, weil eine Netzpartition dazwischen lag (oder er abgestürzt war).
+- Eine gestrichelte Linie quer über alle Spalten markiert den Beginn oder das Ende einer Netzpartition
+  (oder den Absturz und Neustart eines Replikats).
 - Ganz unten steht der Endstand jedes Replikats, ob alle gleich sind, und eine Legende der Punkte.
 - Zeilen ohne Ereignis lässt das Bild weg: Der Abstand zweier Zeilen sagt nichts über die Dauer.
 """
@@ -104,8 +105,8 @@ def verlauf_bild(sim: CrdtSim, titel: str | None = None) -> Bild:
     eintraege: list[Ereignis_ | Marke] = []
     stelle: dict[int, int] = {}
     for e in gezeigt:
-        if not e.knoten:  # a partition begins or ends: a mark across every replica
-            farbe = "warn" if e.art == "partition" else "ok"
+        if not e.knoten:  # a partition or a crash begins or ends: a mark across every replica
+            farbe = "warn" if e.art in ("partition", "absturz") else "ok"
             eintraege.append(Marke(e.zeit, e.text, farbe))
             continue
         texte = [_hinten(_etikett(e), zeichen)]

@@ -25,6 +25,7 @@ from ..console.basis import (
     tick_befehl,
     tick_kopf,
 )
+from ..console.befehle import befehl
 from ..console.ergebnis import ConsoleResult
 from ..console.parser import (
     TEXT,
@@ -48,13 +49,27 @@ MAX_PARTITIONEN = 12
 MAX_ZEILEN = 30
 
 
+#: What holds without the limit, and what it does once set (``{ticks}``): ``max-poll``, then
+#: ``session-timeout``.
+_TEXTE_MAX_POLL = (
+    "Wer nicht liest, bleibt trotzdem Mitglied.",
+    "Wer länger als {ticks} nicht liest (consume), verlässt bei tick die Gruppe, auch wenn er "
+    "noch arbeitet.",
+)
+_TEXTE_SESSION = (
+    "Ein abgestürztes Mitglied bleibt für immer.",
+    "Lebende Mitglieder schicken in jedem Tick Heartbeats. Ein abgestürztes (absturz) schickt "
+    "keine mehr; nach mehr als {ticks} ohne Heartbeat entfernt tick es aus der Gruppe.",
+)
+
+
 class LogKonsole(BasisKonsole[Log]):
     """Die Log-Konsole: ``LogKonsole().run("topics")`` gibt ein ``ConsoleResult``.
 
     ``log``: ein vorhandenes ``Log`` (z. B. von einer Übung vorbereitet); sonst ein leeres.
     """
 
-    HILFE_TITEL = "Befehle der Log-Konsole:"
+    TITEL = "Log-Konsole"
     HILFE_BEISPIEL = "consume"
 
     def __init__(self, log: Log | None = None) -> None:
@@ -519,37 +534,28 @@ class LogKonsole(BasisKonsole[Log]):
         return zeilen
 
     def _max_poll(self, aufruf: Aufruf) -> ConsoleResult:
-        log = self.log
-        if "frist" not in aufruf.werte:
-            wert = log.max_poll_interval
-            text = (
-                "Kein Max Poll Interval: Wer nicht liest, bleibt trotzdem Mitglied."
-                if wert is None
-                else f"Max Poll Interval: {anzahl(wert, 'Tick', 'Ticks')} (jetzt t={log.now})."
-            )
-            return self._ok(aufruf, text, self._bild())
-        log.max_poll_interval = aufruf.werte["frist"]
-        wert = log.max_poll_interval
-        if wert is None:
-            text = "Max Poll Interval aus: Wer nicht liest, bleibt trotzdem Mitglied."
-        else:
-            ticks = anzahl(wert, "Tick", "Ticks")
-            text = (
-                f"Max Poll Interval: {ticks}. Wer länger als {ticks} nicht liest (consume), "
-                f"verlässt bei tick die Gruppe, auch wenn er noch arbeitet."
-            )
-        return self._ok(aufruf, text, self._bild())
+        return self._frist(aufruf, "max_poll_interval", "Max Poll Interval", _TEXTE_MAX_POLL)
 
     def _session(self, aufruf: Aufruf) -> ConsoleResult:
+        return self._frist(aufruf, "session_timeout", "Session Timeout", _TEXTE_SESSION)
+
+    def _frist(self, aufruf: Aufruf, feld: str, was: str, texte: tuple[str, str]) -> ConsoleResult:
+        """``max-poll`` and ``session-timeout``: show the limit ``feld`` of the log, or set it
+        (``None``: off) and say what it does (``texte``: what holds without it, what it does)."""
+        ohne, wirkung = texte
         log = self.log
-        if "frist" not in aufruf.werte:
-            wert = log.session_timeout
-            text = (
-                "Kein Session Timeout: Ein abgestürztes Mitglied bleibt für immer."
-                if wert is None
-                else f"Session Timeout: {anzahl(wert, 'Tick', 'Ticks')} (jetzt t={log.now})."
-            )
-            return self._ok(aufruf, text, self._bild())
+        gesetzt = "frist" in aufruf.werte
+        if gesetzt:
+            setattr(log, feld, aufruf.werte["frist"])
+        wert: int | None = getattr(log, feld)
+        if wert is None:
+            text = f"{was} aus: {ohne}" if gesetzt else f"Kein {was}: {ohne}"
+        elif gesetzt:
+            ticks = anzahl(wert, "Tick", "Ticks")
+            text = f"{was}: {ticks}. {wirkung.format(ticks=ticks)}"
+        else:
+            text = f"{was}: {anzahl(wert, 'Tick', 'Ticks')} (jetzt t={log.now})."
+        return self._ok(aufruf, text, self._bild())
         log.session_timeout = aufruf.werte["frist"]
         wert = log.session_timeout
         if wert is None:
@@ -815,15 +821,44 @@ def _verweigert(name: str, kurz: str) -> Befehl:
     )
 
 
+def _frist_befehl(name: str, kurz: str, handler: Any, frist: Art, erklaerung: str) -> Befehl:
+    """A limit of the group in ticks (``max-poll``, ``session-timeout``): set it, switch it off,
+    or, without a value, show it (``LogKonsole._frist``)."""
+    return befehl(
+        f"{name} [<ticks>|off]",
+        kurz,
+        handler,
+        f"{name} 3",
+        f"{name} off",
+        name,
+        erklaerung=erklaerung,
+        positionen=(Wert("frist", "<ticks>|off", frist),),
+        letzte_optional=True,
+    )
+
+
+def _mitglied_befehl(name: str, kurz: str, handler: Any, erklaerung: str, **weiter: Any) -> Befehl:
+    """A command about one live member of a group (``absturz``, ``leave``)."""
+    return befehl(
+        f"{name} group <gruppe> <mitglied>",
+        kurz,
+        handler,
+        f"{name} group billing billing-2",
+        erklaerung=erklaerung,
+        woerter=("group",),
+        positionen=(GRUPPE, Wert("mitglied", "<mitglied>", MITGLIED_AKTIV)),
+        **weiter,
+    )
+
+
 BEFEHLE = setze_befehle(
     LogKonsole,
     [
-        Befehl(
-            name="create",
-            syntax="create topic <topic> [partitions <n>]",
-            kurz="ein Topic anlegen",
-            beispiele=("create topic orders partitions 3",),
-            handler=LogKonsole._create,
+        befehl(
+            "create topic <topic> [partitions <n>]",
+            "ein Topic anlegen",
+            LogKonsole._create,
+            "create topic orders partitions 3",
             erklaerung=(
                 "Ein Topic hat eine feste Anzahl Partitionen (ohne partitions: 1). "
                 f"Im Simulator höchstens {MAX_PARTITIONEN}.",
@@ -832,22 +867,17 @@ BEFEHLE = setze_befehle(
             positionen=(Wert("topic", "<topic>", NEUES_TOPIC),),
             optionen=(Option("partitions", Wert("partitionen", "<n>", ZAHL, 1, MAX_PARTITIONEN)),),
         ),
-        Befehl(
-            name="topics",
-            syntax="topics",
-            kurz="die Topics auflisten",
-            beispiele=("topics",),
-            handler=LogKonsole._topics,
+        befehl(
+            "topics",
+            "die Topics auflisten",
+            LogKonsole._topics,
         ),
-        Befehl(
-            name="produce",
-            syntax="produce <topic> [key=<schlüssel>] <json>",
-            kurz="ein Ereignis schreiben",
-            beispiele=(
-                'produce orders key=customer-7 {"order":61,"total":12.40}',
-                'produce orders {"order":63}',
-            ),
-            handler=LogKonsole._produce,
+        befehl(
+            "produce <topic> [key=<schlüssel>] <json>",
+            "ein Ereignis schreiben",
+            LogKonsole._produce,
+            'produce orders key=customer-7 {"order":61,"total":12.40}',
+            'produce orders {"order":63}',
             erklaerung=(
                 "Der Wert ist JSON. Mit Schlüssel: Partition = Hash des Schlüssels "
                 "(Summe der Zeichencodes) modulo Partitionen; derselbe Schlüssel landet "
@@ -859,12 +889,12 @@ BEFEHLE = setze_befehle(
             mit_schluessel=True,
             schluessel=LogKonsole._schluessel,
         ),
-        Befehl(
-            name="read",
-            syntax="read <topic> [partition <n>] [from <offset>]",
-            kurz="Einträge zeigen, ohne etwas zu merken",
-            beispiele=("read orders", "read orders partition 1 from 0"),
-            handler=LogKonsole._read,
+        befehl(
+            "read <topic> [partition <n>] [from <offset>]",
+            "Einträge zeigen, ohne etwas zu merken",
+            LogKonsole._read,
+            "read orders",
+            "read orders partition 1 from 0",
             erklaerung=("p1:0 heißt Partition 1, Offset 0. read ändert keine Position.",),
             positionen=(TOPIC,),
             optionen=(
@@ -872,19 +902,16 @@ BEFEHLE = setze_befehle(
                 Option("from", Wert("start", "<offset>", ZAHL)),
             ),
         ),
-        Befehl(
-            name="consume",
-            syntax=(
+        befehl(
+            (
                 "consume <topic> group <gruppe> [as <mitglied>] [max <n>] "
                 "[from-beginning] [no-commit]"
             ),
-            kurz="als Gruppe lesen und die Position speichern",
-            beispiele=(
-                "consume orders group billing",
-                "consume orders group billing as billing-2",
-                "consume orders group analytics from-beginning",
-            ),
-            handler=LogKonsole._consume,
+            "als Gruppe lesen und die Position speichern",
+            LogKonsole._consume,
+            "consume orders group billing",
+            "consume orders group billing as billing-2",
+            "consume orders group analytics from-beginning",
             erklaerung=(
                 "Ohne as liest das Mitglied <gruppe>-1. Die Partitionen werden unter den "
                 "Mitgliedern aufgeteilt. Ein Mitglied liest ab seiner Leseposition weiter; "
@@ -904,15 +931,12 @@ BEFEHLE = setze_befehle(
                 Option("no-commit"),
             ),
         ),
-        Befehl(
-            name="commit",
-            syntax="commit <topic> group <gruppe> [as <mitglied>]",
-            kurz="die Leseposition speichern (nach no-commit)",
-            beispiele=(
-                "commit orders group billing",
-                "commit orders group billing as billing-2",
-            ),
-            handler=LogKonsole._commit,
+        befehl(
+            "commit <topic> group <gruppe> [as <mitglied>]",
+            "die Leseposition speichern (nach no-commit)",
+            LogKonsole._commit,
+            "commit orders group billing",
+            "commit orders group billing as billing-2",
             erklaerung=(
                 "Speichert die Leseposition des Mitglieds (bis dahin hat es gelesen, oder "
                 "dorthin hat seek sie gesetzt), nur für seine eigenen Partitionen. Ein "
@@ -925,15 +949,12 @@ BEFEHLE = setze_befehle(
                 Option("as", Wert("mitglied", "<mitglied>", MITGLIED_JE)),
             ),
         ),
-        Befehl(
-            name="seek",
-            syntax="seek <topic> group <gruppe> [as <mitglied>] partition <n> to <offset>",
-            kurz="die Leseposition eines Mitglieds verschieben",
-            beispiele=(
-                "seek orders group billing partition 0 to 1",
-                "seek orders group billing as billing-2 partition 2 to 0",
-            ),
-            handler=LogKonsole._seek,
+        befehl(
+            "seek <topic> group <gruppe> [as <mitglied>] partition <n> to <offset>",
+            "die Leseposition eines Mitglieds verschieben",
+            LogKonsole._seek,
+            "seek orders group billing partition 0 to 1",
+            "seek orders group billing as billing-2 partition 2 to 0",
             erklaerung=(
                 "Wie Kafkas seek: Das nächste consume des Mitglieds liest die Partition ab "
                 "<offset>. Zurück, um einen Eintrag noch einmal zu versuchen; vor, um "
@@ -956,96 +977,70 @@ BEFEHLE = setze_befehle(
             "abgestürztes länger als das Session Timeout keine Heartbeats geschickt, wird es "
             "aus seiner Gruppe entfernt, und die übrigen teilen seine Partitionen neu auf. ",
         ),
-        Befehl(
-            name="max-poll",
-            syntax="max-poll [<ticks>|off]",
-            kurz="Max Poll Interval: so viele Ticks ohne consume",
-            beispiele=("max-poll 3", "max-poll off", "max-poll"),
-            handler=LogKonsole._max_poll,
-            erklaerung=(
-                "Ein Mitglied, das länger als <ticks> Ticks nicht liest, verlässt bei tick die "
-                "Gruppe, auch wenn es noch arbeitet: Zu langsam sieht aus wie tot. off: nie (so "
-                "beginnt jede Konsole). Ohne Wert: zeigt die Einstellung. In Kafka: "
-                "max.poll.interval.ms, die längste Pause zwischen zwei poll().",
-            ),
-            positionen=(Wert("frist", "<ticks>|off", MAX_POLL),),
-            letzte_optional=True,
+        _frist_befehl(
+            "max-poll",
+            "Max Poll Interval: so viele Ticks ohne consume",
+            LogKonsole._max_poll,
+            MAX_POLL,
+            "Ein Mitglied, das länger als <ticks> Ticks nicht liest, verlässt bei tick die "
+            "Gruppe, auch wenn es noch arbeitet: Zu langsam sieht aus wie tot. off: nie (so "
+            "beginnt jede Konsole). Ohne Wert: zeigt die Einstellung. In Kafka: "
+            "max.poll.interval.ms, die längste Pause zwischen zwei poll().",
         ),
-        Befehl(
-            name="session-timeout",
-            syntax="session-timeout [<ticks>|off]",
-            kurz="Session Timeout: so viele Ticks ohne Heartbeat",
-            beispiele=("session-timeout 3", "session-timeout off", "session-timeout"),
-            handler=LogKonsole._session,
-            erklaerung=(
-                "Lebende Mitglieder schicken in jedem Tick von selbst Heartbeats (in Kafka ein "
-                "Hintergrund-Thread des Clients). Nur ein abgestürztes (absturz) schickt keine "
-                "mehr; nach mehr als <ticks> Ticks entfernt es tick aus der Gruppe. off: nie (so "
-                "beginnt jede Konsole). In Kafka: session.timeout.ms.",
-            ),
-            positionen=(Wert("frist", "<ticks>|off", SESSION),),
-            letzte_optional=True,
+        _frist_befehl(
+            "session-timeout",
+            "Session Timeout: so viele Ticks ohne Heartbeat",
+            LogKonsole._session,
+            SESSION,
+            "Lebende Mitglieder schicken in jedem Tick von selbst Heartbeats (in Kafka ein "
+            "Hintergrund-Thread des Clients). Nur ein abgestürztes (absturz) schickt keine "
+            "mehr; nach mehr als <ticks> Ticks entfernt es tick aus der Gruppe. off: nie (so "
+            "beginnt jede Konsole). In Kafka: session.timeout.ms.",
         ),
-        Befehl(
-            name="absturz",
-            syntax="absturz group <gruppe> <mitglied>",
-            kurz="ein Mitglied abstürzen lassen",
-            beispiele=("absturz group billing billing-2",),
+        _mitglied_befehl(
+            "absturz",
+            "ein Mitglied abstürzen lassen",
+            LogKonsole._absturz,
+            "Der Prozess ist weg: kein consume, kein commit, keine Heartbeats. Seine Partitionen "
+            "hält es, und niemand liest sie, bis das Session Timeout abläuft (session-timeout); "
+            "dann teilen die übrigen neu auf. Ein neues consume mit seinem Namen startet es neu, "
+            "an der gespeicherten Position.",
             aliase=("crash",),
-            handler=LogKonsole._absturz,
-            erklaerung=(
-                "Der Prozess ist weg: kein consume, kein commit, keine Heartbeats. Seine "
-                "Partitionen hält es, und niemand liest sie, bis das Session Timeout abläuft "
-                "(session-timeout); dann teilen die übrigen neu auf. Ein neues consume mit "
-                "seinem Namen startet es neu, an der gespeicherten Position.",
-            ),
-            woerter=("group",),
-            positionen=(GRUPPE, Wert("mitglied", "<mitglied>", MITGLIED_AKTIV)),
         ),
-        Befehl(
-            name="leave",
-            syntax="leave group <gruppe> <mitglied>",
-            kurz="ein Mitglied geordnet austreten lassen",
-            beispiele=("leave group billing billing-2",),
-            handler=LogKonsole._leave,
-            erklaerung=(
-                "Die übrigen Mitglieder teilen die Partitionen sofort neu auf, ohne auf eine "
-                "Frist zu warten (wie consumer.close() in Kafka).",
-            ),
-            woerter=("group",),
-            positionen=(GRUPPE, Wert("mitglied", "<mitglied>", MITGLIED_AKTIV)),
+        _mitglied_befehl(
+            "leave",
+            "ein Mitglied geordnet austreten lassen",
+            LogKonsole._leave,
+            "Die übrigen Mitglieder teilen die Partitionen sofort neu auf, ohne auf eine Frist zu "
+            "warten (wie consumer.close() in Kafka).",
         ),
-        Befehl(
-            name="offsets",
-            syntax="offsets <topic>",
-            kurz="Ende jeder Partition, Position jeder Gruppe",
-            beispiele=("offsets orders",),
-            handler=LogKonsole._offsets,
+        befehl(
+            "offsets <topic>",
+            "Ende jeder Partition, Position jeder Gruppe",
+            LogKonsole._offsets,
+            "offsets orders",
             positionen=(TOPIC,),
         ),
-        Befehl(
-            name="describe",
-            syntax="describe group <gruppe>",
-            kurz="Position, Ende und Lag einer Gruppe",
-            beispiele=("describe group billing",),
-            handler=LogKonsole._describe,
+        befehl(
+            "describe group <gruppe>",
+            "Position, Ende und Lag einer Gruppe",
+            LogKonsole._describe,
+            "describe group billing",
             erklaerung=("Lag (der Rückstand) = Ende − Position.",),
             woerter=("group",),
             positionen=(GRUPPE,),
         ),
-        Befehl(
-            name="groups",
-            syntax="groups",
-            kurz="die Gruppen auflisten",
-            beispiele=("groups",),
-            handler=LogKonsole._groups,
+        befehl(
+            "groups",
+            "die Gruppen auflisten",
+            LogKonsole._groups,
         ),
-        Befehl(
-            name="reset",
-            syntax="reset group <gruppe> to <0|earliest|latest> [topic <topic>]",
-            kurz="die Position einer Gruppe verschieben",
-            beispiele=("reset group analytics to 0", "reset group billing to latest"),
-            handler=LogKonsole._reset,
+        befehl(
+            "reset group <gruppe> to <0|earliest|latest> [topic <topic>]",
+            "die Position einer Gruppe verschieben",
+            LogKonsole._reset,
+            "reset group analytics to 0",
+            "reset group billing to latest",
             erklaerung=(
                 "to 0 oder earliest: an den Anfang, latest: ans Ende, eine Zahl: dorthin "
                 "(höchstens bis zum Ende). Ohne topic gilt es für jedes Topic der Gruppe. "
@@ -1147,7 +1142,6 @@ def _lesepositionen(g: Gruppe) -> list[str]:
 #: Diese Konsole für ``lessonkit``: der Block ``log-konsole``, ``kind="log"``.
 KONSOLE = KonsolenArt(
     name="log",
-    titel="Log-Konsole",
     klasse=LogKonsole,
     modell="log",
     beschreibung="Topics, Partitionen, Consumer-Gruppen (Lektion „Ereignisströme“)",

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from ..schrumpfen import Durchgang, Linse, bloecke_weglassen, schrumpfe
 from .modell import Modell
-from .suche import Aufgabe, Budget
+from .suche import Budget, Handlung
 from .verlauf import Operation
 
 
@@ -43,11 +43,11 @@ class Grund:
 
 
 def finde(
-    modell: Modell, ops: Sequence[Operation], aufgaben: Sequence[Aufgabe], budget: Budget
+    modell: Modell, ops: Sequence[Operation], handlungen: Sequence[Handlung], budget: Budget
 ) -> Grund:
-    """Der Grund für einen Schlüssel mit den Operationen ``ops``, dessen Aufgaben scheitern."""
+    """Der Grund für einen Schlüssel mit den Operationen ``ops``, dessen Handlungen scheitern."""
 
-    def scheitert(auswahl: Sequence[Aufgabe]) -> bool:
+    def scheitert(auswahl: Sequence[Handlung]) -> bool:
         # Only a definite "no" counts: an exhausted budget must never shrink the reason.
         return modell.pruefe(auswahl, budget) is False
 
@@ -55,21 +55,21 @@ def finde(
     if einfach is not None:
         return einfach
     nach_index = {op.index: op for op in ops}
-    kandidaten = sorted((a for a in aufgaben if a.ende is not None), key=Aufgabe.antwort_stelle)
+    kandidaten = sorted((a for a in handlungen if a.ende is not None), key=Handlung.antwort_stelle)
     unten, oben = 0, len(kandidaten) - 1  # the whole history fails: so does its last prefix
     while unten < oben:
         mitte = (unten + oben) // 2
-        if scheitert(anfang(modell, aufgaben, kandidaten[mitte])):
+        if scheitert(anfang(modell, handlungen, kandidaten[mitte])):
             oben = mitte
         else:
             unten = mitte + 1
     schuldig = kandidaten[oben]
     c = nach_index[schuldig.rang]
-    praefix = anfang(modell, aufgaben, schuldig)
+    praefix = anfang(modell, handlungen, schuldig)
     fest = [a for a in praefix if a.ende is not None and a.rang != schuldig.rang]
     locker = [a for a in praefix if a.ende is None]
 
-    def ohne(behalten: Sequence[Aufgabe]) -> list[Aufgabe]:
+    def ohne(behalten: Sequence[Handlung]) -> list[Handlung]:
         bleibt = {a.rang for a in behalten}
         gelockert = [modell.gelockert(a) for a in fest if a.rang not in bleibt]
         return [schuldig, *behalten, *locker, *(a for a in gelockert if a is not None)]
@@ -91,7 +91,7 @@ def finde(
     return Grund(c, andere=andere, vollstaendig=budget.rest > 0)
 
 
-_Paar = tuple[tuple[Aufgabe, ...], tuple[Aufgabe, ...]]
+_Paar = tuple[tuple[Handlung, ...], tuple[Handlung, ...]]
 
 #: The shrinker's passes: blocks of readers (they drop out), then of writers (loosened).
 _DURCHGAENGE: list[Durchgang[_Paar]] = [
@@ -102,12 +102,12 @@ _DURCHGAENGE: list[Durchgang[_Paar]] = [
 MAX_VERSUCHE = 1_000
 
 
-def anfang(modell: Modell, aufgaben: Sequence[Aufgabe], letzte: Aufgabe) -> list[Aufgabe]:
+def anfang(modell: Modell, handlungen: Sequence[Handlung], letzte: Handlung) -> list[Handlung]:
     """Der Verlauf bis zur Antwort von ``letzte``: später Beantwortetes wird gelockert,
     später Begonnenes fällt weg."""
     schnitt = letzte.antwort_stelle()
     ergebnis = []
-    for a in aufgaben:
+    for a in handlungen:
         if a.aufruf_stelle() >= schnitt:
             continue
         b = a if a.antwort_stelle() <= schnitt else modell.gelockert(a)

@@ -15,7 +15,7 @@ from . import register
 from .erklaerung import erklaere
 from .grund import anfang, finde
 from .modell import Modell
-from .suche import Aufgabe, Budget
+from .suche import Budget, Handlung
 from .urteil import Urteil, name, und, zahl
 from .verlauf import Operation, operationen
 
@@ -39,13 +39,13 @@ def linearisierbar(
     ``entschieden=False`` (und ``ok=False``), es sei denn, ein Fehler war schon gefunden.
     """
     modell, ops, teile = _teile(history, model, max_schritte)
-    aufgaben = {k: _aufgaben(modell, teil) for k, teil in teile.items()}
+    handlungen = {k: _handlungen(modell, teil) for k, teil in teile.items()}
 
     budget = Budget(max_schritte)
     falsch: list[Hashable] = []
     offen: Hashable | None = None
     abgebrochen = False
-    for k, teil in aufgaben.items():
+    for k, teil in handlungen.items():
         ergebnis = modell.pruefe(teil, budget)
         if ergebnis is None:
             offen, abgebrochen = k, True
@@ -54,9 +54,9 @@ def linearisierbar(
             falsch.append(k)
     angaben = {"schritte": budget.verbraucht, "schluessel": len(teile)}
     if falsch:
-        return _nicht_linearisierbar(modell, falsch, teile, aufgaben, max_schritte, angaben)
+        return _nicht_linearisierbar(modell, falsch, teile, handlungen, max_schritte, angaben)
     if abgebrochen:
-        return _abgebrochen(offen, aufgaben, max_schritte, angaben)
+        return _abgebrochen(offen, handlungen, max_schritte, angaben)
     return Urteil(True, _gut(ops, len(teile)), angaben=angaben)
 
 
@@ -79,11 +79,11 @@ def linearisierungspunkte(
     budget = Budget(max_schritte)
     punkte: dict[int, int] = {}
     for teil in teile.values():
-        aufgaben = _aufgaben(modell, teil)
+        handlungen = _handlungen(modell, teil)
         reihenfolge: list[int] = []
-        ergebnis = modell.pruefe(aufgaben, budget, reihenfolge)
+        ergebnis = modell.pruefe(handlungen, budget, reihenfolge)
         if ergebnis is False:
-            reihenfolge = _laengster_anfang(modell, aufgaben, budget)
+            reihenfolge = _laengster_anfang(modell, handlungen, budget)
         punkt = 0
         for rang in reihenfolge:
             punkt = max(punkt, nach_index[rang].beginn)
@@ -104,24 +104,24 @@ def _teile(
     return modell, ops, teile
 
 
-def _laengster_anfang(modell: Modell, aufgaben: Sequence[Aufgabe], budget: Budget) -> list[int]:
+def _laengster_anfang(modell: Modell, handlungen: Sequence[Handlung], budget: Budget) -> list[int]:
     """The order of the longest prefix (up to a response) that is linearizable: a binary
     search, as ``grund`` finds the shortest that is not."""
-    kandidaten = sorted((a for a in aufgaben if a.ende is not None), key=Aufgabe.antwort_stelle)
+    kandidaten = sorted((a for a in handlungen if a.ende is not None), key=Handlung.antwort_stelle)
     unten, oben = -1, len(kandidaten) - 1  # the last prefix is the whole, which fails
     beste: list[int] = []
     while unten < oben - 1:
         mitte = (unten + oben) // 2
         reihenfolge: list[int] = []
-        if modell.pruefe(anfang(modell, aufgaben, kandidaten[mitte]), budget, reihenfolge):
+        if modell.pruefe(anfang(modell, handlungen, kandidaten[mitte]), budget, reihenfolge):
             unten, beste = mitte, reihenfolge
         else:
             oben = mitte
     return beste
 
 
-def _aufgaben(modell: Modell, teil: Sequence[Operation]) -> list[Aufgabe]:
-    return [a for op in teil if (a := modell.aufgabe(op)) is not None]
+def _handlungen(modell: Modell, teil: Sequence[Operation]) -> list[Handlung]:
+    return [a for op in teil if (a := modell.handlung(op)) is not None]
 
 
 def _gut(ops: Sequence[Operation], schluessel: int) -> str:
@@ -145,11 +145,11 @@ def _gut(ops: Sequence[Operation], schluessel: int) -> str:
 
 def _abgebrochen(
     k: Hashable,
-    aufgaben: Mapping[Hashable, Sequence[Aufgabe]],
+    handlungen: Mapping[Hashable, Sequence[Handlung]],
     max_schritte: int,
     angaben: Mapping[str, object],
 ) -> Urteil:
-    schluessel = list(aufgaben)
+    schluessel = list(handlungen)
     geprueft = schluessel[: schluessel.index(k)]
     danach = len(schluessel) - len(geprueft) - 1
     offen = _name(k) + (f" und {danach} weitere Schlüssel" if danach else "")
@@ -161,14 +161,14 @@ def _abgebrochen(
     )
     text = (
         f"Die Prüfung brach nach {zahl(max_schritte)} Schritten ab: {_gross(_name(k))} hat bis zu "
-        f"{_gleichzeitig(aufgaben[k])} gleichzeitige Operationen, und die Zahl der möglichen "
+        f"{_gleichzeitig(handlungen[k])} gleichzeitige Operationen, und die Zahl der möglichen "
         f"Reihenfolgen wächst mit ihnen exponentiell. {bis_dahin} Ein kürzerer Verlauf oder "
         "ein größeres max_schritte entscheidet es."
     )
     return Urteil(False, text, entschieden=False, angaben=angaben)
 
 
-def _gleichzeitig(teil: Sequence[Aufgabe]) -> int:
+def _gleichzeitig(teil: Sequence[Handlung]) -> int:
     """Die größte Zahl von Operationen, die zugleich offen sind (ohne Ende: bis zuletzt)."""
     stellen = sorted(
         [(a.aufruf_stelle(), 1) for a in teil] + [(a.antwort_stelle(), -1) for a in teil]
@@ -195,13 +195,13 @@ def _nicht_linearisierbar(
     modell: Modell,
     falsch: Sequence[Hashable],
     teile: Mapping[Hashable, Sequence[Operation]],
-    aufgaben: Mapping[Hashable, Sequence[Aufgabe]],
+    handlungen: Mapping[Hashable, Sequence[Handlung]],
     max_schritte: int,
     angaben: Mapping[str, object],
 ) -> Urteil:
     k = falsch[0]
     budget = Budget(max_schritte)
-    grund = finde(modell, teile[k], aufgaben[k], budget)
+    grund = finde(modell, teile[k], handlungen[k], budget)
     saetze, zeugen = erklaere(modell, grund, teile[k], max_schritte)
     kopf = "Nicht linearisierbar." if k is None else f"Nicht linearisierbar: {_name(k)}."
     if len(falsch) > 1:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 
-from .suche import Aufgabe, Budget, Schritt, suche
+from .suche import Budget, Handlung, Schritt, suche
 from .verlauf import Operation
 
 
@@ -13,9 +13,9 @@ from .verlauf import Operation
 class Modell:
     """Ein sequentielles Modell: Anfangszustand, Schritt, und wie es Operationen sieht.
 
-    ``aufgabe``: die Aufgabe einer Operation (``None``: schränkt nichts ein). ``gelockert``:
+    ``handlung``: die Handlung einer Operation (``None``: schränkt nichts ein). ``gelockert``:
     dieselbe, als hätte sie irgendwann nach ihrem Beginn oder nie gewirkt (``None``: dann
-    fällt sie weg). ``beschneiden``: lässt Aufgaben weg, die am Urteil nichts ändern können.
+    fällt sie weg). ``beschneiden``: lässt Handlungen weg, die am Urteil nichts ändern können.
     ``liest``/``schreibt``: welchen Wert eine Operation vorfinden muss oder hinterlassen kann;
     ``nachher``: welcher Wert gleich nach einer bestätigten Operation sicher im Register stand.
     """
@@ -23,18 +23,18 @@ class Modell:
     name: str
     anfang: Hashable
     schritt: Schritt
-    aufgabe: Callable[[Operation], Aufgabe | None]
-    gelockert: Callable[[Aufgabe], Aufgabe | None]
-    beschneiden: Callable[[list[Aufgabe]], list[Aufgabe]]
+    handlung: Callable[[Operation], Handlung | None]
+    gelockert: Callable[[Handlung], Handlung | None]
+    beschneiden: Callable[[list[Handlung]], list[Handlung]]
     liest: Callable[[Operation], tuple[bool, Hashable]]
     schreibt: Callable[[Operation], tuple[bool, Hashable]]
     nachher: Callable[[Operation], tuple[bool, Hashable]]
     beschreibe: Callable[[Operation], str]
 
     def pruefe(
-        self, aufgaben: Sequence[Aufgabe], budget: Budget, reihenfolge: list[int] | None = None
+        self, handlungen: Sequence[Handlung], budget: Budget, reihenfolge: list[int] | None = None
     ) -> bool | None:
         """Linearisierbar? ``None``: Das Budget reichte nicht. ``reihenfolge``: siehe ``suche``."""
         return suche(
-            self.beschneiden(list(aufgaben)), self.schritt, self.anfang, budget, reihenfolge
+            self.beschneiden(list(handlungen)), self.schritt, self.anfang, budget, reihenfolge
         )

@@ -1,7 +1,7 @@
 """Das Modell „register“: ein Register je Schlüssel mit read, write und cas, anfangs ``None``.
 
 Wie ``lin-kv`` in Maelstrom: ``cas`` mit ``value = [erwartet, neu]`` gelingt nur, wenn das
-Register gerade ``erwartet`` hält. Das Modell übersetzt Operationen in Aufgaben für die Suche
+Register gerade ``erwartet`` hält. Das Modell übersetzt Operationen in Handlungen für die Suche
 (``pysim.pruefer.suche``) und beschreibt sie auf Deutsch.
 """
 
@@ -11,7 +11,7 @@ from collections.abc import Hashable
 
 from ..fehler import wert_text
 from .modell import Modell
-from .suche import Aufgabe
+from .suche import Handlung
 from .urteil import name as schluessel_name
 from .urteil import wert
 from .verlauf import Operation, UngueltigerVerlauf, einfrieren
@@ -37,8 +37,8 @@ def schritt(zustand: Hashable, wirkung: Hashable) -> tuple[bool, Hashable]:
     return True, wirkung[2] if zustand == wirkung[1] else zustand
 
 
-def aufgabe(op: Operation) -> Aufgabe | None:
-    """Die Aufgabe für ``op``; ``None``, wenn sie nichts einschränkt (``fail``, unbestimmtes Lesen)."""
+def handlung(op: Operation) -> Handlung | None:
+    """Die Handlung für ``op``; ``None``, wenn sie nichts einschränkt (``fail``, unbestimmtes Lesen)."""
     if op.f not in ERLAUBT:
         raise UngueltigerVerlauf(
             op.index,
@@ -61,10 +61,10 @@ def aufgabe(op: Operation) -> Aufgabe | None:
         art = CAS if op.typ == "ok" else CAS_VIELLEICHT
         wirkung = (art, einfrieren(op.eingabe[0], op.index), einfrieren(op.eingabe[1], op.index))
     # Positions in the history, not ticks: the history's order is real time, within a tick too.
-    return Aufgabe(op.index, op.index_ende if op.typ == "ok" else None, op.index, wirkung)
+    return Handlung(op.index, op.index_ende if op.typ == "ok" else None, op.index, wirkung)
 
 
-def gelockert(a: Aufgabe) -> Aufgabe | None:
+def gelockert(a: Handlung) -> Handlung | None:
     """Dieselbe Operation, als hätte sie irgendwann nach ihrem Beginn oder gar nicht gewirkt.
 
     Lockern macht einen Verlauf nie „weniger linearisierbar“: Jede Reihenfolge, die vorher
@@ -74,12 +74,12 @@ def gelockert(a: Aufgabe) -> Aufgabe | None:
     if a.wirkung[0] == LESEN:
         return None
     if a.wirkung[0] == CAS:
-        return Aufgabe(a.beginn, None, a.rang, (CAS_VIELLEICHT, *a.wirkung[1:]))
-    return Aufgabe(a.beginn, None, a.rang, a.wirkung)
+        return Handlung(a.beginn, None, a.rang, (CAS_VIELLEICHT, *a.wirkung[1:]))
+    return Handlung(a.beginn, None, a.rang, a.wirkung)
 
 
-def beschneiden(aufgaben: list[Aufgabe]) -> list[Aufgabe]:
-    """Lässt unbestimmte Schreibende (und cas) weg, deren Wert keine Aufgabe vorfinden muss.
+def beschneiden(handlungen: list[Handlung]) -> list[Handlung]:
+    """Lässt unbestimmte Schreibende (und cas) weg, deren Wert keine Handlung vorfinden muss.
 
     Warum das nichts ändert: Wirkt ein solches Schreiben mitten in einer Reihenfolge, liest bis
     zum nächsten Schreiben niemand seinen Wert; dort wirken höchstens unbestimmte cas, die
@@ -89,26 +89,26 @@ def beschneiden(aufgaben: list[Aufgabe]) -> list[Aufgabe]:
     denen ein nie gelesenes unbestimmtes Schreiben an jeder Stelle stehen könnte.
     """
     while True:
-        gebraucht = {_vorher(a) for a in aufgaben if _art(a) in (LESEN, CAS, CAS_VIELLEICHT)}
-        bleiben = [a for a in aufgaben if a.ende is not None or _neu(a) in gebraucht]
-        if len(bleiben) == len(aufgaben):
-            return aufgaben
-        aufgaben = bleiben
+        gebraucht = {_vorher(a) for a in handlungen if _art(a) in (LESEN, CAS, CAS_VIELLEICHT)}
+        bleiben = [a for a in handlungen if a.ende is not None or _neu(a) in gebraucht]
+        if len(bleiben) == len(handlungen):
+            return handlungen
+        handlungen = bleiben
 
 
-def _art(a: Aufgabe) -> str:
+def _art(a: Handlung) -> str:
     assert isinstance(a.wirkung, tuple)
     return str(a.wirkung[0])
 
 
-def _vorher(a: Aufgabe) -> Hashable:
+def _vorher(a: Handlung) -> Hashable:
     """Der Wert, den ``a`` vorfinden muss (Lesen, cas) oder schreibt (Schreiben)."""
     assert isinstance(a.wirkung, tuple)
     v: Hashable = a.wirkung[1]
     return v
 
 
-def _neu(a: Aufgabe) -> Hashable:
+def _neu(a: Handlung) -> Hashable:
     """Der Wert, den ``a`` hinterlässt (bei einem Lesen: der gelesene)."""
     assert isinstance(a.wirkung, tuple)
     v: Hashable = a.wirkung[2] if _art(a) in (CAS, CAS_VIELLEICHT) else a.wirkung[1]
@@ -158,7 +158,7 @@ REGISTER = Modell(
     name=NAME,
     anfang=ANFANG,
     schritt=schritt,
-    aufgabe=aufgabe,
+    handlung=handlung,
     gelockert=gelockert,
     beschneiden=beschneiden,
     liest=liest,

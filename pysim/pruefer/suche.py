@@ -13,7 +13,7 @@ Porcupine (github.com/anishathalye/porcupine, ``checker.go``, ``checkSingle``) u
 - Das Gedächtnis: ein Paar (Menge der schon wirksamen Operationen als Bitmenge, Zustand), das
   schon einmal erreicht war, führt wieder zu denselben Zweigen und wird übersprungen.
 
-Eine Aufgabe ohne Ende (``ende=None``) darf zu jeder Zeit nach ihrem Beginn wirken; ganz am
+Eine Handlung ohne Ende (``ende=None``) darf zu jeder Zeit nach ihrem Beginn wirken; ganz am
 Ende zu wirken heißt für alle anderen: gar nicht. So behandelt die Suche unbestimmte
 Operationen (``info``), ohne einen Sonderfall.
 """
@@ -29,13 +29,13 @@ Schritt = Callable[[Hashable, Hashable], tuple[bool, Hashable]]
 
 
 @dataclass(frozen=True)
-class Aufgabe:
+class Handlung:
     """Eine Operation, wie die Suche sie sieht: ihr Zeitfenster und ihre Wirkung.
 
     ``beginn`` und ``ende`` sind Stellen im Verlauf (die Indizes von ``invoke`` und ``ok``),
     keine Ticks: Keine zwei Ereignisse teilen eine Stelle, und die Stelle ordnet auch, was im
     selben Tick geschah. ``ende=None``: ohne Bestätigung (wirkt irgendwann danach oder nie).
-    ``rang`` ordnet Aufgaben ohne Ende fest (der Index im Verlauf).
+    ``rang`` ordnet Handlungen ohne Ende fest (der Index im Verlauf).
     """
 
     beginn: int
@@ -60,19 +60,19 @@ class Budget:
 
 
 def suche(
-    aufgaben: Sequence[Aufgabe],
+    handlungen: Sequence[Handlung],
     schritt: Schritt,
     anfang: Hashable,
     budget: Budget,
     reihenfolge: list[int] | None = None,
 ) -> bool | None:
-    """Lässt sich jede Aufgabe in ihrem Zeitfenster wirken lassen? ``None``: Budget aufgebraucht.
+    """Lässt sich jede Handlung in ihrem Zeitfenster wirken lassen? ``None``: Budget aufgebraucht.
 
-    ``reihenfolge``: bekommt bei ``True`` die ``rang`` der Aufgaben in der gefundenen
+    ``reihenfolge``: bekommt bei ``True`` die ``rang`` der Handlungen in der gefundenen
     Reihenfolge (die, die nie wirken, fehlen)."""
     stellen = sorted(
-        [(a.aufruf_stelle(), i, True) for i, a in enumerate(aufgaben)]
-        + [(a.antwort_stelle(), i, False) for i, a in enumerate(aufgaben)]
+        [(a.aufruf_stelle(), i, True) for i, a in enumerate(handlungen)]
+        + [(a.antwort_stelle(), i, False) for i, a in enumerate(handlungen)]
     )
     # Entries 1..n in time order; 0 is the head, n + 1 the tail. Arrays instead of node objects:
     # lifting an operation out and back in ("dancing links") is four index writes.
@@ -80,7 +80,7 @@ def suche(
     ende = n + 1
     nach = [*range(1, n + 2), ende]
     vor = [0, *range(0, n + 1)]
-    aufgabe_von = [-1, *(i for _, i, _ in stellen), -1]
+    handlung_von = [-1, *(i for _, i, _ in stellen), -1]
     ist_aufruf = [False, *(aufruf for _, _, aufruf in stellen), False]
     antwort_zu = [0] * (n + 2)
     aufruf_bei = {}
@@ -89,8 +89,8 @@ def suche(
             aufruf_bei[i] = stelle
         else:
             antwort_zu[aufruf_bei[i]] = stelle
-    wirkungen = [a.wirkung for a in aufgaben]
-    bits = [1 << i for i in range(len(aufgaben))]
+    wirkungen = [a.wirkung for a in handlungen]
+    bits = [1 << i for i in range(len(handlungen))]
 
     gesehen: set[tuple[int, Hashable]] = set()
     stapel: list[tuple[int, Hashable]] = []
@@ -105,7 +105,7 @@ def suche(
             ergebnis = None
             break
         if ist_aufruf[e]:
-            i = aufgabe_von[e]
+            i = handlung_von[e]
             erlaubt, neu = schritt(zustand, wirkungen[i])
             if erlaubt:
                 merk = (wirksam | bits[i], neu)
@@ -126,7 +126,7 @@ def suche(
                 ergebnis = False
                 break
             e, zustand = stapel.pop()
-            wirksam ^= bits[aufgabe_von[e]]
+            wirksam ^= bits[handlung_von[e]]
             m = antwort_zu[e]
             nach[vor[m]] = m
             vor[nach[m]] = m
@@ -135,7 +135,7 @@ def suche(
             e = nach[e]
     if ergebnis and reihenfolge is not None:
         # The stack holds the calls that took effect, in the order they did.
-        reihenfolge[:] = [aufgaben[aufgabe_von[e]].rang for e, _ in stapel]
+        reihenfolge[:] = [handlungen[handlung_von[e]].rang for e, _ in stapel]
     verbraucht = min(schritte, budget.rest)
     budget.rest -= verbraucht
     budget.verbraucht += verbraucht

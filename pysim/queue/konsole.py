@@ -14,17 +14,9 @@ from typing import Any
 
 from ..console.art import KonsolenArt, KonsolenOption
 from ..console.basis import BasisKonsole, setze_befehle, tick_anzahl, tick_befehl, tick_kopf
+from ..console.befehle import befehl
 from ..console.ergebnis import ConsoleResult
-from ..console.parser import (
-    TEXT,
-    Art,
-    Aufruf,
-    Befehl,
-    EingabeFehler,
-    Option,
-    Wert,
-    kuerze_wort,
-)
+from ..console.parser import TEXT, Art, Aufruf, EingabeFehler, Option, Wert, kuerze_wort
 from ..console.werte import anzahl, pruefe_neuer_name, tabelle
 from .modell import Queue
 from .regeln import BESTAETIGT, IN_DLQ, SICHTBAR, UNTERWEGS, WIEDER_SICHTBAR
@@ -40,7 +32,7 @@ class QueueKonsole(BasisKonsole[Queue]):
     ``max_receive_count`` (ohne: keine Dead Letter Queue; alter Name ``max_versuche``).
     """
 
-    HILFE_TITEL = "Befehle der Queue-Konsole:"
+    TITEL = "Queue-Konsole"
     HILFE_BEISPIEL = "receive"
 
     def __init__(
@@ -214,34 +206,33 @@ ID = Art("id", kandidaten=QueueKonsole._offene_ids, zahl=True)
 BEFEHLE = setze_befehle(
     QueueKonsole,
     [
-        Befehl(
-            name="send",
-            syntax="send <nachricht>",
-            kurz="eine Nachricht in die Queue legen",
-            beispiele=("send zahlung-1",),
-            handler=QueueKonsole._send,
+        befehl(
+            "send <nachricht>",
+            "eine Nachricht in die Queue legen",
+            QueueKonsole._send,
+            "send zahlung-1",
             erklaerung=("Die Nachricht bekommt die nächste ID (1, 2, 3, …) und ist sichtbar.",),
             rest=TEXT,
             rest_name="der Inhalt der Nachricht",
         ),
-        Befehl(
-            name="receive",
-            syntax="receive [as <consumer>]",
-            kurz="die erste sichtbare Nachricht abholen",
-            beispiele=("receive", "receive as A"),
-            handler=QueueKonsole._receive,
+        befehl(
+            "receive [as <consumer>]",
+            "die erste sichtbare Nachricht abholen",
+            QueueKonsole._receive,
+            "receive",
+            "receive as A",
             erklaerung=(
                 "Die Nachricht ist danach für die Dauer des Visibility Timeouts unsichtbar. "
                 "Kommt bis dahin kein ack, wird sie wieder sichtbar und erneut ausgeliefert.",
             ),
             optionen=(Option("as", CONSUMER),),
         ),
-        Befehl(
-            name="ack",
-            syntax="ack <id> [as <consumer>]",
-            kurz="eine Nachricht bestätigen (löscht sie)",
-            beispiele=("ack 1", "ack 1 as A"),
-            handler=QueueKonsole._ack,
+        befehl(
+            "ack <id> [as <consumer>]",
+            "eine Nachricht bestätigen (löscht sie)",
+            QueueKonsole._ack,
+            "ack 1",
+            "ack 1 as A",
             erklaerung=(
                 "Ein ack für eine schon gelöschte Nachricht ändert nichts.",
                 "Mit „as A“ gilt das ack nur für die letzte Auslieferung an A, wie ein "
@@ -252,12 +243,10 @@ BEFEHLE = setze_befehle(
             optionen=(Option("as", CONSUMER),),
         ),
         tick_befehl(QueueKonsole._tick, "tick 2"),
-        Befehl(
-            name="status",
-            syntax="status",
-            kurz="jede Nachricht mit Zustand und Versuchen",
-            beispiele=("status",),
-            handler=QueueKonsole._status,
+        befehl(
+            "status",
+            "jede Nachricht mit Zustand und Versuchen",
+            QueueKonsole._status,
         ),
     ],
 )
@@ -285,7 +274,6 @@ def _dump(q: Queue, einzug: str = "") -> str:
 #: Diese Konsole für ``lessonkit``: der Block ``queue-konsole``, ``kind="queue"``.
 KONSOLE = KonsolenArt(
     name="queue",
-    titel="Queue-Konsole",
     klasse=QueueKonsole,
     modell="queue",
     beschreibung="Ack, Visibility Timeout, Dead Letter Queue (Lektion 1)",

@@ -248,6 +248,18 @@ class RaftKnoten(Knoten):
         Antworten, ``Knoten.mehrheit``.)"""
         return len(self.knoten) // 2 + 1
 
+    def zustand(self) -> dict[str, object]:
+        """Was der Knoten im Bild neben sich zeigt und eine Invariante prüft
+        (``Cluster.invariante``): Rolle, Term, Stimme, wie lang sein Log ist und wie weit
+        committet."""
+        return {
+            "rolle": self.rolle,
+            "term": self.term,
+            "stimme": self.stimme,
+            "log": self.letzter_index,
+            "commit": getattr(self, "commit", 0),
+        }
+
     # --- what a subclass may replace ------------------------------------------------------
 
     def stimmt_fuer(self, anfrage: Stimmanfrage) -> bool:

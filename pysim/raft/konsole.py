@@ -16,9 +16,10 @@ from typing import Any
 
 from ..console.art import KonsolenArt, KonsolenOption
 from ..console.basis import BasisKonsole, setze_befehle, tick_anzahl, tick_befehl, tick_kopf
+from ..console.befehle import WERT, befehl, client_wert, key_wert, namen_art, verlauf_zeilen
 from ..console.ergebnis import ConsoleResult
-from ..console.parser import ZAHL, Art, Aufruf, Befehl, EingabeFehler, Option, Wert
-from ..console.werte import anzahl, pruefe_neuer_name, tabelle, waehle_namen
+from ..console.parser import ZAHL, Aufruf, EingabeFehler, Option, Wert
+from ..console.werte import anzahl, tabelle
 from ..fehler import SimFehler
 from .modell import RaftSim
 
@@ -35,7 +36,7 @@ class RaftKonsole(BasisKonsole[RaftSim]):
     dem ``seed`` für die zufälligen Election-Timeouts und Laufzeiten.
     """
 
-    HILFE_TITEL = "Befehle der Raft-Konsole:"
+    TITEL = "Raft-Konsole"
     HILFE_BEISPIEL = "partition"
 
     def __init__(self, sim: RaftSim | None = None, knoten: int = 3, seed: int = 0) -> None:
@@ -48,25 +49,8 @@ class RaftKonsole(BasisKonsole[RaftSim]):
 
     # --- Arten von Werten ---
 
-    def _lies_knoten(self, text: str, _werte: dict[str, Any]) -> str:
-        return waehle_namen(text, self.sim.namen, "Den Knoten")
-
-    def _knotennamen(self, _werte: dict[str, Any]) -> list[str]:
-        return list(self.sim.namen)
-
-    def _lies_key(self, text: str, _werte: dict[str, Any]) -> str:
-        return pruefe_neuer_name(text, "Ein Schlüssel")
-
     def _keys(self, _werte: dict[str, Any]) -> list[str]:
         return sorted({str(e["key"]) for e in self.sim.verlauf} | {"x"})
-
-    def _lies_wert(self, text: str, _werte: dict[str, Any]) -> int | str:
-        if text.isdigit():
-            return int(text)
-        return pruefe_neuer_name(text, "Ein Wert")
-
-    def _lies_client(self, text: str, _werte: dict[str, Any]) -> str:
-        return pruefe_neuer_name(text, "Der Name eines Clients")
 
     def _clients(self, _werte: dict[str, Any]) -> list[str]:
         return sorted({str(e["process"]) for e in self.sim.verlauf})
@@ -208,26 +192,9 @@ class RaftKonsole(BasisKonsole[RaftSim]):
 
     def _history(self, aufruf: Aufruf) -> ConsoleResult:
         s = self.sim
-        verlauf = s.verlauf
-        if not verlauf:
-            return self._ok(aufruf, "Noch keine Operation. Schreibe etwas: write x 1", self._bild())
-        zeilen = [f"Verlauf ({len(verlauf)} Ereignisse):"]
-        reihen = [
-            [
-                str(e["time"]),
-                str(e["process"]),
-                e["type"],
-                e["f"],
-                str(e["key"]),
-                "" if e["value"] is None else repr(e["value"]),
-                str(e["node"]),
-            ]
-            for e in verlauf[-MAX_ZEILEN:]
-        ]
-        zeilen += tabelle(["T", "CLIENT", "TYP", "F", "KEY", "WERT", "KNOTEN"], reihen, "  ")
-        if len(verlauf) > MAX_ZEILEN:
-            zeilen.append(f"(die letzten {MAX_ZEILEN} von {len(verlauf)})")
-        zeilen.append(s.urteil().erklaerung)
+        zeilen = verlauf_zeilen(
+            s.verlauf, "CLIENT", _wert, lambda: s.urteil().erklaerung, MAX_ZEILEN
+        )
         return self._ok(aufruf, "\n".join(zeilen), self._bild())
 
     def _urteil(self, aufruf: Aufruf) -> ConsoleResult:
@@ -268,6 +235,10 @@ class RaftKonsole(BasisKonsole[RaftSim]):
         return "\n".join(zeilen)
 
 
+def _wert(e: dict[str, Any]) -> str:
+    return "" if e["value"] is None else repr(e["value"])
+
+
 def _antwort(e: dict[str, Any]) -> str:
     """A client's answer in words."""
     was = f"write {e['key']} = {e['value']!r}" if e["f"] == "write" else f"read {e['key']}"
@@ -287,30 +258,10 @@ def _antwort(e: dict[str, Any]) -> str:
 
 
 #: Ein Knoten (Vorschläge: alle).
-KNOTEN = Art("knoten", lies=RaftKonsole._lies_knoten, kandidaten=RaftKonsole._knotennamen)
+KNOTEN = namen_art("knoten", "Den Knoten", lambda k: k.sim.namen)
 KNOTEN_WERT = Wert("knoten", "<knoten>", KNOTEN)
-KEY = Wert("key", "<key>", Art("key", lies=RaftKonsole._lies_key, kandidaten=RaftKonsole._keys))
-CLIENT = Option(
-    "as",
-    Wert(
-        "as",
-        "<client>",
-        Art("client", lies=RaftKonsole._lies_client, kandidaten=RaftKonsole._clients),
-    ),
-)
-
-
-def _knoten_befehl(name: str, kurz: str, handler: Any, erklaerung: str) -> Befehl:
-    return Befehl(
-        name=name,
-        syntax=f"{name} <knoten>",
-        kurz=kurz,
-        beispiele=(f"{name} n2",),
-        handler=handler,
-        erklaerung=(erklaerung,),
-        positionen=(KNOTEN_WERT,),
-    )
-
+KEY = key_wert(RaftKonsole._keys)
+CLIENT = Option("as", client_wert("as", RaftKonsole._clients))
 
 BEFEHLE = setze_befehle(
     RaftKonsole,
@@ -321,12 +272,12 @@ BEFEHLE = setze_befehle(
             "Election-Timeouts laufen ab, Nachrichten kommen an; jedes Ereignis steht mit seiner Zeit "
             "da. ",
         ),
-        Befehl(
-            name="write",
-            syntax="write <key> <wert> [to <knoten>] [as <client>]",
-            kurz="einen Wert schreiben (über den Leader oder einen bestimmten Knoten)",
-            beispiele=("write x 5", "write x 6 to n2 as c9"),
-            handler=RaftKonsole._write,
+        befehl(
+            "write <key> <wert> [to <knoten>] [as <client>]",
+            "einen Wert schreiben (über den Leader oder einen bestimmten Knoten)",
+            RaftKonsole._write,
+            "write x 5",
+            "write x 6 to n2 as c9",
             erklaerung=(
                 "Ein Wert ist eine Zahl oder ein Wort. Der Leader hängt das Schreiben an sein "
                 "Log und antwortet ok, sobald eine Mehrheit es hat; ein Follower lehnt ab "
@@ -334,95 +285,82 @@ BEFEHLE = setze_befehle(
                 "Ohne „as“ nimmt die Konsole den ersten freien Client c1, c2, …; ein Client "
                 "wartet auf eine Antwort nach der anderen.",
             ),
-            positionen=(KEY, Wert("wert", "<wert>", Art("wert", lies=RaftKonsole._lies_wert))),
+            positionen=(KEY, Wert("wert", "<wert>", WERT)),
             optionen=(Option("to", Wert("to", "<knoten>", KNOTEN)), CLIENT),
         ),
-        Befehl(
-            name="read",
-            syntax="read <key> [from <knoten>] [as <client>]",
-            kurz="einen Wert lesen (auch das Lesen geht durch das Log)",
-            beispiele=("read x", "read x from n3"),
-            handler=RaftKonsole._read,
-            erklaerung=(
-                "Der Leader antwortet erst, wenn das Lesen committet ist; so liest er nie "
-                "einen veralteten Wert, auch wenn er sein Amt schon verloren hat.",
-            ),
+        befehl(
+            "read <key> [from <knoten>] [as <client>]",
+            "einen Wert lesen (auch das Lesen geht durch das Log)",
+            RaftKonsole._read,
+            "read x",
+            "read x from n3",
+            erklaerung="Der Leader antwortet erst, wenn das Lesen committet ist; so liest er nie "
+            "einen veralteten Wert, auch wenn er sein Amt schon verloren hat.",
             positionen=(KEY,),
             optionen=(Option("from", Wert("from", "<knoten>", KNOTEN)), CLIENT),
         ),
-        Befehl(
-            name="partition",
-            syntax="partition <knoten> [<knoten>]",
-            kurz="einen oder zwei Knoten per Netzpartition abschneiden",
-            beispiele=("partition n1", "partition n1 n2"),
-            handler=RaftKonsole._partition,
-            erklaerung=(
-                "Nachrichten über die Grenze gehen verloren. Clients erreichen jeden Knoten "
-                "weiter. Eine neue Netzpartition ersetzt die alte.",
-            ),
+        befehl(
+            "partition <knoten> [<knoten>]",
+            "einen oder zwei Knoten per Netzpartition abschneiden",
+            RaftKonsole._partition,
+            "partition n1",
+            "partition n1 n2",
+            erklaerung="Nachrichten über die Grenze gehen verloren. Clients erreichen jeden "
+            "Knoten weiter. Eine neue Netzpartition ersetzt die alte.",
             positionen=(KNOTEN_WERT, Wert("zweiter", "<knoten>", KNOTEN)),
             letzte_optional=True,
         ),
-        Befehl(
-            name="heal",
-            syntax="heal",
-            kurz="die Netzpartition aufheben",
-            beispiele=("heal",),
-            handler=RaftKonsole._heal,
-            erklaerung=("Ab jetzt kommen alle Nachrichten an.",),
+        befehl(
+            "heal",
+            "die Netzpartition aufheben",
+            RaftKonsole._heal,
+            erklaerung="Ab jetzt kommen alle Nachrichten an.",
         ),
-        _knoten_befehl(
-            "absturz",
+        befehl(
+            "absturz <knoten>",
             "einen Knoten abstürzen lassen",
             RaftKonsole._absturz,
-            "Term, Stimme und Log liegen auf seiner Platte und bleiben; Rolle, Commit-Index "
-            "und Register sind weg.",
+            "absturz n2",
+            erklaerung="Term, Stimme und Log liegen auf seiner Platte und bleiben; Rolle, "
+            "Commit-Index und Register sind weg.",
+            positionen=(KNOTEN_WERT,),
         ),
-        _knoten_befehl(
-            "neustart",
+        befehl(
+            "neustart <knoten>",
             "einen abgestürzten Knoten neu starten",
             RaftKonsole._neustart,
-            "Er beginnt als Follower mit Term, Stimme und Log von der Platte.",
+            "neustart n2",
+            erklaerung="Er beginnt als Follower mit Term, Stimme und Log von der Platte.",
+            positionen=(KNOTEN_WERT,),
         ),
-        Befehl(
-            name="pause",
-            syntax="pause <knoten> <ticks>",
-            kurz="einen Knoten anhalten (wie eine lange Garbage Collection)",
-            beispiele=("pause n1 30",),
-            handler=RaftKonsole._pause,
-            erklaerung=(
-                "Er merkt nicht, dass Zeit vergeht; danach holt er nach, was ankam. Ein "
-                "angehaltener Leader hält sich danach noch für den Leader, bis er einen "
-                "höheren Term sieht.",
-            ),
+        befehl(
+            "pause <knoten> <ticks>",
+            "einen Knoten anhalten (wie eine lange Garbage Collection)",
+            RaftKonsole._pause,
+            "pause n1 30",
+            erklaerung="Er merkt nicht, dass Zeit vergeht; danach holt er nach, was ankam. Ein "
+            "angehaltener Leader hält sich danach noch für den Leader, bis er einen höheren "
+            "Term sieht.",
             positionen=(KNOTEN_WERT, Wert("ticks", "<ticks>", ZAHL, 1, MAX_PAUSE)),
             aliase=("pausiere",),
         ),
-        Befehl(
-            name="status",
-            syntax="status",
-            kurz="jeder Knoten mit Rolle, Term, Stimme, Commit-Index und Log",
-            beispiele=("status",),
-            handler=RaftKonsole._status,
+        befehl(
+            "status",
+            "jeder Knoten mit Rolle, Term, Stimme, Commit-Index und Log",
+            RaftKonsole._status,
         ),
-        Befehl(
-            name="history",
-            syntax="history",
-            kurz="der Verlauf der Clients und das Urteil des Prüfers",
-            beispiele=("history",),
-            handler=RaftKonsole._history,
+        befehl(
+            "history",
+            "der Verlauf der Clients und das Urteil des Prüfers",
+            RaftKonsole._history,
             aliase=("verlauf",),
         ),
-        Befehl(
-            name="urteil",
-            syntax="urteil",
-            kurz="hielt Raft seine Versprechen? (ein Leader je Term, nichts verloren, linearisierbar)",
-            beispiele=("urteil",),
-            handler=RaftKonsole._urteil,
-            erklaerung=(
-                "Die Sicherheit prüft die Simulation bei jeder Wahl und jedem Commit; den "
-                "Verlauf prüft pysim.pruefer.linearisierbar.",
-            ),
+        befehl(
+            "urteil",
+            "hielt Raft seine Versprechen? (ein Leader je Term, nichts verloren, linearisierbar)",
+            RaftKonsole._urteil,
+            erklaerung="Die Sicherheit prüft die Simulation bei jeder Wahl und jedem Commit; den "
+            "Verlauf prüft pysim.pruefer.linearisierbar.",
             aliase=("pruefe",),
         ),
     ],
@@ -432,7 +370,6 @@ BEFEHLE = setze_befehle(
 #: Diese Konsole für ``lessonkit``: der Block ``raft-konsole``, ``kind="raft"``.
 KONSOLE = KonsolenArt(
     name="raft",
-    titel="Raft-Konsole",
     klasse=RaftKonsole,
     modell="sim",
     beschreibung="Leader-Wahl, Log, Commit und Störungen (Lektion „Konsens: Leader-Wahl und Raft“)",

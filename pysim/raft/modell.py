@@ -370,18 +370,8 @@ class RaftSim(AufDerZeit):
             def zufall(self) -> random.Random:
                 return sim_zufall
 
-            def _wende_an(self, index: int, e: Eintrag) -> None:
-                # through RaftSim._wende_an, looked up at every call: the seam a test breaks the
-                # state machine through; it gets no simulation (the node holds none)
-                RaftSim._wende_an(None, self, index, e)  # type: ignore[arg-type]
-
         SimKnoten.__qualname__ = SimKnoten.__name__ = "RaftKnoten"
         return SimKnoten
-
-    def _wende_an(self, k: RaftKnoten, index: int, e: Eintrag) -> None:
-        """Where a node applies a committed entry to its register (a seam for tests; ``self``
-        is ``None`` there: a node holds no simulation)."""
-        RaftKnoten._wende_an(k, index, e)
 
     # --- settings the nodes read --------------------------------------------------------------
 

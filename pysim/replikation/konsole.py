@@ -15,9 +15,17 @@ from typing import Any
 
 from ..console.art import KonsolenArt, KonsolenOption
 from ..console.basis import BasisKonsole, setze_befehle, tick_anzahl, tick_befehl, tick_kopf
+from ..console.befehle import (
+    befehl,
+    client_wert,
+    key_wert,
+    namen_art,
+    verlauf_zeilen,
+    zahl_oder_wort,
+)
 from ..console.ergebnis import ConsoleResult
-from ..console.parser import ZAHL, Art, Aufruf, Befehl, Option, Wert
-from ..console.werte import anzahl, pruefe_neuer_name, tabelle, waehle_namen
+from ..console.parser import ZAHL, Art, Aufruf, Option, Wert
+from ..console.werte import anzahl, tabelle
 from .modell import MAX_LAG, MAX_REPLIKEN, Antwort, ReplikSpeicher, pruefe_wert
 from .regeln import KOORDINATOR, QUORUM_MODUS
 
@@ -32,7 +40,7 @@ class ReplikKonsole(BasisKonsole[ReplikSpeicher]):
     und ``verzoegerung`` Ticks je Nachricht.
     """
 
-    HILFE_TITEL = "Befehle der Replikat-Konsole:"
+    TITEL = "Replikat-Konsole"
     HILFE_BEISPIEL = "read"
 
     def __init__(
@@ -54,25 +62,12 @@ class ReplikKonsole(BasisKonsole[ReplikSpeicher]):
 
     # --- Arten von Werten ---
 
-    def _lies_replik(self, text: str, _werte: dict[str, Any]) -> str:
-        return waehle_namen(text, self.speicher.namen, "Das Replikat")
-
-    def _repliken(self, _werte: dict[str, Any]) -> list[str]:
-        return self.speicher.namen
-
-    def _lies_key(self, text: str, _werte: dict[str, Any]) -> str:
-        return pruefe_neuer_name(text, "Ein Schlüssel")
-
     def _keys(self, _werte: dict[str, Any]) -> list[str]:
         return sorted({str(e["key"]) for e in self.speicher.verlauf()})
 
     def _lies_wert(self, text: str, _werte: dict[str, Any]) -> int | str:
-        if text.isdigit():
-            return int(text)
-        return pruefe_wert(pruefe_neuer_name(text, "Ein Wert"))
-
-    def _lies_client(self, text: str, _werte: dict[str, Any]) -> str:
-        return pruefe_neuer_name(text, "Der Name eines Clients")
+        wert = zahl_oder_wort(text)
+        return wert if isinstance(wert, int) else pruefe_wert(wert)
 
     def _clients(self, _werte: dict[str, Any]) -> list[str]:
         return sorted({str(e["process"]) for e in self.speicher.verlauf()})
@@ -214,26 +209,9 @@ class ReplikKonsole(BasisKonsole[ReplikSpeicher]):
 
     def _history(self, aufruf: Aufruf) -> ConsoleResult:
         s = self.speicher
-        verlauf = s.verlauf()
-        if not verlauf:
-            return self._ok(aufruf, "Noch keine Operation. Schreibe etwas: write x 1", self._bild())
-        zeilen = [f"Verlauf ({len(verlauf)} Ereignisse):"]
-        reihen = [
-            [
-                str(e["time"]),
-                str(e["process"]),
-                e["type"],
-                e["f"],
-                e["key"],
-                repr(e["value"]) if "value" in e else "",
-                str(e["node"]),
-            ]
-            for e in verlauf[-MAX_ZEILEN:]
-        ]
-        zeilen += tabelle(["T", "PROZESS", "TYP", "F", "KEY", "WERT", "KNOTEN"], reihen, "  ")
-        if len(verlauf) > MAX_ZEILEN:
-            zeilen.append(f"(die letzten {MAX_ZEILEN} von {len(verlauf)})")
-        zeilen.append(s.urteil().erklaerung)
+        zeilen = verlauf_zeilen(
+            s.verlauf(), "PROZESS", _wert, lambda: s.urteil().erklaerung, MAX_ZEILEN
+        )
         return self._ok(aufruf, "\n".join(zeilen), self._bild())
 
     def _status(self, aufruf: Aufruf) -> ConsoleResult:
@@ -278,162 +256,131 @@ class ReplikKonsole(BasisKonsole[ReplikSpeicher]):
         return "\n".join(zeilen)
 
 
+def _wert(e: dict[str, Any]) -> str:
+    return repr(e["value"]) if "value" in e else ""
+
+
 #: Eine Replik (Vorschläge: alle).
-REPLIK = Art("replik", lies=ReplikKonsole._lies_replik, kandidaten=ReplikKonsole._repliken)
-#: Ein Schlüssel (Vorschläge: die schon benutzten).
-KEY = Art("key", lies=ReplikKonsole._lies_key, kandidaten=ReplikKonsole._keys)
+REPLIK = namen_art("replik", "Das Replikat", lambda k: k.speicher.namen)
 #: Ein Wert: eine Zahl oder ein Wort.
 WERT = Art("wert", lies=ReplikKonsole._lies_wert)
 #: Der Name eines Clients (ein Prozess im Verlauf).
-CLIENT = Wert(
-    "client",
-    "<client>",
-    Art("client", lies=ReplikKonsole._lies_client, kandidaten=ReplikKonsole._clients),
-)
+CLIENT = Option("as", client_wert("client", ReplikKonsole._clients))
 REPLIK_WERT = Wert("replik", "<replikat>", REPLIK)
-
-
-def _replik_befehl(name: str, kurz: str, handler: Any, erklaerung: str) -> Befehl:
-    return Befehl(
-        name=name,
-        syntax=f"{name} <replikat>",
-        kurz=kurz,
-        beispiele=(f"{name} n2",),
-        handler=handler,
-        erklaerung=(erklaerung,),
-        positionen=(REPLIK_WERT,),
-    )
-
 
 BEFEHLE = setze_befehle(
     ReplikKonsole,
     [
-        Befehl(
-            name="write",
-            syntax="write <key> <wert> [to <replikat>] [as <client>]",
-            kurz="einen Wert schreiben (an den Leader; im Quorum-Modus an alle)",
-            beispiele=("write x 1", "write x 2 to n1 as A"),
-            handler=ReplikKonsole._write,
+        befehl(
+            "write <key> <wert> [to <replikat>] [as <client>]",
+            "einen Wert schreiben (an den Leader; im Quorum-Modus an alle)",
+            ReplikKonsole._write,
+            "write x 1",
+            "write x 2 to n1 as A",
             erklaerung=(
                 "Ein Wert ist eine Zahl oder ein Wort. Mit „to“ geht das Schreiben an eine "
                 "bestimmtes Replikat; ein Follower lehnt es ab. Mit „as“ schreibt ein benannter "
                 "Client (ein Prozess im Verlauf).",
                 "Danach vergeht ein Tick, damit die nächste Operation später beginnt.",
             ),
-            positionen=(Wert("key", "<key>", KEY), Wert("wert", "<wert>", WERT)),
-            optionen=(Option("to", Wert("to", "<replikat>", REPLIK)), Option("as", CLIENT)),
+            positionen=(key_wert(ReplikKonsole._keys), Wert("wert", "<wert>", WERT)),
+            optionen=(Option("to", Wert("to", "<replikat>", REPLIK)), CLIENT),
         ),
-        Befehl(
-            name="read",
-            syntax="read <key> [from <replikat>] [as <client>]",
-            kurz="einen Wert lesen (vom Leader, von einem Replikat oder vom Quorum)",
-            beispiele=("read x", "read x from n2", "read x from n3 as B"),
-            handler=ReplikKonsole._read,
-            erklaerung=(
-                "Ein Replikat antwortet sofort mit dem, was es hat. Ohne „from“ liest der "
-                "Leader, im Quorum-Modus der Koordinator von r Replikaten.",
-            ),
-            positionen=(Wert("key", "<key>", KEY),),
-            optionen=(Option("from", Wert("from", "<replikat>", REPLIK)), Option("as", CLIENT)),
+        befehl(
+            "read <key> [from <replikat>] [as <client>]",
+            "einen Wert lesen (vom Leader, von einem Replikat oder vom Quorum)",
+            ReplikKonsole._read,
+            "read x",
+            "read x from n2",
+            "read x from n3 as B",
+            erklaerung="Ein Replikat antwortet sofort mit dem, was es hat. Ohne „from“ liest "
+            "der Leader, im Quorum-Modus der Koordinator von r Replikaten.",
+            positionen=(key_wert(ReplikKonsole._keys),),
+            optionen=(Option("from", Wert("from", "<replikat>", REPLIK)), CLIENT),
         ),
-        Befehl(
-            name="lag",
-            syntax="lag <replikat> <ticks>",
-            kurz="Nachrichten von und zu einem Replikat verzögern",
-            beispiele=("lag n3 6",),
-            handler=ReplikKonsole._lag,
-            erklaerung=(
-                "Eine Nachricht zwischen zwei Replikaten braucht den größeren Lag ihrer Enden. "
-                "Es gilt für Nachrichten, die ab jetzt abgeschickt werden.",
-            ),
+        befehl(
+            "lag <replikat> <ticks>",
+            "Nachrichten von und zu einem Replikat verzögern",
+            ReplikKonsole._lag,
+            "lag n3 6",
+            erklaerung="Eine Nachricht zwischen zwei Replikaten braucht den größeren Lag ihrer "
+            "Enden. Es gilt für Nachrichten, die ab jetzt abgeschickt werden.",
             positionen=(REPLIK_WERT, Wert("ticks", "<ticks>", ZAHL, 0, MAX_LAG)),
         ),
-        Befehl(
-            name="sync",
-            syntax="sync <anzahl>",
-            kurz="auf so viele Follower wartet ein Schreiben (0: asynchron)",
-            beispiele=("sync 1", "sync 0"),
-            handler=ReplikKonsole._sync,
-            erklaerung=(
-                "Mit sync 1 bestätigt der Leader erst, wenn ein Follower den Eintrag hat "
-                "(irgendeiner). Antwortet keiner rechtzeitig, bleibt das Schreiben unbestimmt.",
-            ),
+        befehl(
+            "sync <anzahl>",
+            "auf so viele Follower wartet ein Schreiben (0: asynchron)",
+            ReplikKonsole._sync,
+            "sync 1",
+            "sync 0",
+            erklaerung="Mit sync 1 bestätigt der Leader erst, wenn ein Follower den Eintrag hat "
+            "(irgendeiner). Antwortet keiner rechtzeitig, bleibt das Schreiben unbestimmt.",
             positionen=(Wert("anzahl", "<anzahl>", ZAHL, 0, MAX_REPLIKEN - 1),),
         ),
-        _replik_befehl(
-            "partition",
+        befehl(
+            "partition <replikat>",
             "ein Replikat von den anderen Replikaten trennen",
             ReplikKonsole._partition,
-            "Nachrichten von und zu ihr gehen verloren. Clients erreichen sie im "
+            "partition n2",
+            erklaerung="Nachrichten von und zu ihr gehen verloren. Clients erreichen sie im "
             "Leader-Modus weiter; im Quorum-Modus erreicht sie der Koordinator nicht.",
+            positionen=(REPLIK_WERT,),
         ),
-        _replik_befehl(
-            "heal",
+        befehl(
+            "heal <replikat>",
             "ein abgetrenntes Replikat wieder verbinden",
             ReplikKonsole._heal,
-            "Der Leader schickt ihr sein Log; ein alter Leader erfährt so vom neuen.",
+            "heal n2",
+            erklaerung="Der Leader schickt ihr sein Log; ein alter Leader erfährt so vom neuen.",
+            positionen=(REPLIK_WERT,),
         ),
-        _replik_befehl(
-            "absturz",
+        befehl(
+            "absturz <replikat>",
             "ein Replikat ausfallen lassen (es behält seine Daten)",
             ReplikKonsole._absturz,
-            "Sie antwortet nicht mehr; Nachrichten an sie gehen verloren.",
+            "absturz n2",
+            erklaerung="Sie antwortet nicht mehr; Nachrichten an sie gehen verloren.",
+            positionen=(REPLIK_WERT,),
         ),
-        _replik_befehl(
-            "neustart",
+        befehl(
+            "neustart <replikat>",
             "ein ausgefallenes Replikat wieder starten",
             ReplikKonsole._neustart,
-            "Sie hat ihre Daten von vorher; der Leader schickt ihr sein Log.",
+            "neustart n2",
+            erklaerung="Sie hat ihre Daten von vorher; der Leader schickt ihr sein Log.",
+            positionen=(REPLIK_WERT,),
         ),
-        Befehl(
-            name="failover",
-            syntax="failover [<replikat>]",
-            kurz="einen Follower zum Leader befördern",
-            beispiele=("failover", "failover n3"),
-            handler=ReplikKonsole._failover,
-            erklaerung=(
-                "Ohne <replikat>: der Follower, der läuft und das längste Log hat. Was er nicht "
-                "hat, geht verloren, auch Bestätigtes.",
-            ),
+        befehl(
+            "failover [<replikat>]",
+            "einen Follower zum Leader befördern",
+            ReplikKonsole._failover,
+            "failover",
+            "failover n3",
+            erklaerung="Ohne <replikat>: der Follower, der läuft und das längste Log hat. Was "
+            "er nicht hat, geht verloren, auch Bestätigtes.",
             positionen=(REPLIK_WERT,),
             letzte_optional=True,
         ),
-        Befehl(
-            name="quorum",
-            syntax="quorum <n> <w> <r>",
-            kurz="in den Quorum-Modus wechseln (n Replikate, w schreiben, r lesen)",
-            beispiele=("quorum 3 2 2", "quorum 3 1 1"),
-            handler=ReplikKonsole._quorum,
-            erklaerung=(
-                "Den Modus und n stellst du vor dem ersten Schreiben ein; danach ändern sich "
-                "nur w und r.",
-            ),
-            positionen=(
-                Wert("n", "<n>", ZAHL, 1, MAX_REPLIKEN),
-                Wert("w", "<w>", ZAHL, 1, MAX_REPLIKEN),
-                Wert("r", "<r>", ZAHL, 1, MAX_REPLIKEN),
-            ),
+        befehl(
+            "quorum <n> <w> <r>",
+            "in den Quorum-Modus wechseln (n Replikate, w schreiben, r lesen)",
+            ReplikKonsole._quorum,
+            "quorum 3 2 2",
+            "quorum 3 1 1",
+            erklaerung="Den Modus und n stellst du vor dem ersten Schreiben ein; danach ändern "
+            "sich nur w und r.",
+            positionen=tuple(Wert(n, f"<{n}>", ZAHL, 1, MAX_REPLIKEN) for n in "nwr"),
         ),
         tick_befehl(ReplikKonsole._tick, "tick 3", "Nachrichten kommen an. "),
-        Befehl(
-            name="history",
-            syntax="history",
-            kurz="der Verlauf der Clients und das Urteil des Prüfers",
-            beispiele=("history",),
-            handler=ReplikKonsole._history,
-            erklaerung=(
-                "Das Urteil kommt von pysim.pruefer.linearisierbar; bei einem Fehler nennt es "
-                "die Operation, die sich nicht einordnen lässt.",
-            ),
+        befehl(
+            "history",
+            "der Verlauf der Clients und das Urteil des Prüfers",
+            ReplikKonsole._history,
+            erklaerung="Das Urteil kommt von pysim.pruefer.linearisierbar; bei einem Fehler "
+            "nennt es die Operation, die sich nicht einordnen lässt.",
             aliase=("verlauf",),
         ),
-        Befehl(
-            name="status",
-            syntax="status",
-            kurz="jedes Replikat mit Rolle, LSN, Lag und Inhalt",
-            beispiele=("status",),
-            handler=ReplikKonsole._status,
-        ),
+        befehl("status", "jedes Replikat mit Rolle, LSN, Lag und Inhalt", ReplikKonsole._status),
     ],
 )
 
@@ -441,7 +388,6 @@ BEFEHLE = setze_befehle(
 #: Diese Konsole für ``lessonkit``: der Block ``replik-konsole``, ``kind="replik"``.
 KONSOLE = KonsolenArt(
     name="replik",
-    titel="Replikat-Konsole",
     klasse=ReplikKonsole,
     modell="speicher",
     beschreibung="Leader, Follower, Lag, Failover und Quorum (Lektion „Replikation und Konsistenz“)",

@@ -16,17 +16,10 @@ from typing import Any
 
 from ..console.art import KonsolenArt
 from ..console.basis import BasisKonsole, setze_befehle, tick_anzahl, tick_befehl, tick_kopf
+from ..console.befehle import befehl, namen_art
 from ..console.ergebnis import ConsoleResult
-from ..console.parser import (
-    Art,
-    Aufruf,
-    Befehl,
-    EingabeFehler,
-    Option,
-    Wert,
-    kuerze_wort,
-)
-from ..console.werte import pruefe_neuer_name, tabelle, waehle_namen
+from ..console.parser import Art, Aufruf, EingabeFehler, Option, Wert, kuerze_wort
+from ..console.werte import pruefe_neuer_name, tabelle
 from .modell import ARTEN, SagaSim
 
 #: So viele Sagas nimmt die Konsole an (das Bild und der Text bleiben lesbar).
@@ -42,7 +35,7 @@ class SagaKonsole(BasisKonsole[SagaSim]):
     auf ``neustart orchestrator`` wartet.
     """
 
-    HILFE_TITEL = "Befehle der Saga-Konsole:"
+    TITEL = "Saga-Konsole"
     HILFE_BEISPIEL = "stoerung"
 
     def __init__(self, sim: SagaSim | None = None) -> None:
@@ -72,18 +65,6 @@ class SagaKonsole(BasisKonsole[SagaSim]):
 
     def _sagas(self, _werte: dict[str, Any]) -> list[str]:
         return self.sim.sagas()
-
-    def _lies_art(self, text: str, _werte: dict[str, Any]) -> str:
-        return waehle_namen(text, ARTEN, "Eine Störung", liste="Arten")
-
-    def _arten(self, _werte: dict[str, Any]) -> list[str]:
-        return list(ARTEN)
-
-    def _lies_schritt(self, text: str, _werte: dict[str, Any]) -> str:
-        return waehle_namen(text, self.sim.saga.namen, "Einen Schritt", liste="Schritte")
-
-    def _schritte(self, _werte: dict[str, Any]) -> list[str]:
-        return list(self.sim.saga.namen)
 
     def _bild(self, saga: str | None = None) -> str:
         return self.sim.bild(saga or self._zuletzt).svg
@@ -178,31 +159,30 @@ NEUE_SAGA = Art("neue_saga", lies=SagaKonsole._lies_neue_saga)
 #: Eine gestartete Saga (Vorschläge: alle gestarteten).
 SAGA = Art("saga", lies=SagaKonsole._lies_saga, kandidaten=SagaKonsole._sagas)
 #: Eine Art von Störung (``pysim.saga.ARTEN``).
-ART = Art("art", lies=SagaKonsole._lies_art, kandidaten=SagaKonsole._arten)
+ART = namen_art("art", "Eine Störung", lambda _k: ARTEN, liste="Arten")
 #: Ein Schritt der Saga (zahlung, lager, …).
-SCHRITT = Art("schritt", lies=SagaKonsole._lies_schritt, kandidaten=SagaKonsole._schritte)
+SCHRITT = namen_art("schritt", "Einen Schritt", lambda k: k.sim.saga.namen, liste="Schritte")
 
 BEFEHLE = setze_befehle(
     SagaKonsole,
     [
-        Befehl(
-            name="start",
-            syntax="start <saga>",
-            kurz="eine neue Saga (Bestellung) starten",
-            beispiele=("start b7",),
-            handler=SagaKonsole._start,
+        befehl(
+            "start <saga>",
+            "eine neue Saga (Bestellung) starten",
+            SagaKonsole._start,
+            "start b7",
             erklaerung=(
                 "Der Orchestrator schreibt den ersten Befehl (zahlung: abbuchen) in seine "
                 "Outbox und schickt ihn ab. Jeder Tick bringt eine Nachricht ans Ziel.",
             ),
             positionen=(Wert("saga", "<saga>", NEUE_SAGA),),
         ),
-        Befehl(
-            name="stoerung",
-            syntax="stoerung <art> <schritt> [kompensation]",
-            kurz="eine Störung planen (wirkt einmal)",
-            beispiele=("stoerung ablehnen versand", "stoerung doppelt zahlung kompensation"),
-            handler=SagaKonsole._stoerung,
+        befehl(
+            "stoerung <art> <schritt> [kompensation]",
+            "eine Störung planen (wirkt einmal)",
+            SagaKonsole._stoerung,
+            "stoerung ablehnen versand",
+            "stoerung doppelt zahlung kompensation",
             erklaerung=(
                 "Arten: ablehnen (der Dienst lehnt den Schritt ab), absturz (der Dienst führt "
                 "ihn aus und stürzt vor der Antwort ab), doppelt (der Befehl kommt zweimal an), "
@@ -218,24 +198,22 @@ BEFEHLE = setze_befehle(
             zeigt_bild=False,
         ),
         tick_befehl(SagaKonsole._tick, "tick 10"),
-        Befehl(
-            name="neustart",
-            syntax="neustart orchestrator",
-            kurz="den abgestürzten Orchestrator neu starten",
-            beispiele=("neustart orchestrator",),
-            handler=SagaKonsole._neustart,
+        befehl(
+            "neustart orchestrator",
+            "den abgestürzten Orchestrator neu starten",
+            SagaKonsole._neustart,
             erklaerung=(
                 "Er liest seine Datenbank (Zustand und Outbox), schickt, was noch in der "
                 "Outbox steht, und wartet wieder auf Antworten.",
             ),
             woerter=("orchestrator",),
         ),
-        Befehl(
-            name="status",
-            syntax="status [<saga>]",
-            kurz="Schritte einer Saga, Stände der Dienste",
-            beispiele=("status", "status b7"),
-            handler=SagaKonsole._status,
+        befehl(
+            "status [<saga>]",
+            "Schritte einer Saga, Stände der Dienste",
+            SagaKonsole._status,
+            "status",
+            "status b7",
             erklaerung=("Ohne <saga>: die zuletzt gestartete.",),
             positionen=(Wert("saga", "<saga>", SAGA),),
             letzte_optional=True,
@@ -250,7 +228,6 @@ SagaConsole = SagaKonsole
 #: Diese Konsole für ``lessonkit``: der Block ``saga-konsole``, ``kind="saga"``.
 KONSOLE = KonsolenArt(
     name="saga",
-    titel="Saga-Konsole",
     klasse=SagaKonsole,
     modell="saga",
     beschreibung="Sagas mit Kompensation, Outbox und Störungen (Lektion „Sagas“)",

@@ -13,6 +13,18 @@ from lessonkit.build.errors import LessonError
 from lessonkit.fences import format_block, names, validate
 from lessonkit.fences import mermaid as mermaid_fence
 
+#: A quiz a test page can hold (id ``q``: "Ja?", right "Ja", wrong "Nein").
+QUIZ = """\
+```quiz id="q"
+--- frage
+Ja?
+--- richtig
+Ja
+--- falsch
+Nein
+```
+"""
+
 
 def make_markdown(docs: Path) -> markdown.Markdown:
     """A Markdown converter configured like mkdocs.yml's, for pages in ``docs``."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -100,6 +101,17 @@ def test_a_seed_outcome_names_the_failure_shrinks_it_and_replays() -> None:
     assert only_run["ok"] is None and only_run["urteil"] == []
 
 
+def _geladen(code: str) -> tuple[Any, Any]:
+    """The node class ``code`` defines (it must load) and a broadcast of one seed on three
+    nodes to run it in."""
+    from lessonkit.build.execute import run_sync
+    from lessonkit.runtime import challenges
+
+    klasse, error = run_sync(lambda: challenges.load_node(code))
+    assert error is None and klasse is not None
+    return klasse, challenges.Vorgabe("broadcast", knoten=3, seeds=1)
+
+
 FLUT = START.replace(
     """        if n["message"] not in self.werte:
             self.werte.add(n["message"])
@@ -113,16 +125,13 @@ FLUT = START.replace(
 def test_a_node_that_floods_gets_a_verdict_not_an_exception(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from lessonkit.build.execute import run_sync
     from lessonkit.runtime import challenges
 
     # A smaller cap ends the same way, three times sooner each (the real one is reached
     # by the build below: test_the_build_proves_a_flooding_attempt_wrong_without_shrinking_it).
     monkeypatch.setattr(challenges, "MAX_EREIGNISSE", 5_000)
     assert FLUT != START
-    vorgabe = challenges.Vorgabe("broadcast", knoten=3, seeds=1)
-    klasse, error = run_sync(lambda: challenges.load_node(FLUT))
-    assert error is None and klasse is not None
+    klasse, vorgabe = _geladen(FLUT)
     for urteilen in (True, False):
         outcome = challenges.seed_outcome(klasse, vorgabe, 1, "", urteilen=urteilen)
         assert outcome["ok"] is False
@@ -240,9 +249,7 @@ def test_an_endless_handler_gets_a_german_verdict_and_a_correct_node_passes_afte
     from lessonkit.runtime import challenges
 
     assert ENDLOS != START
-    vorgabe = challenges.Vorgabe("broadcast", knoten=3, seeds=1)
-    klasse, error = run_sync(lambda: challenges.load_node(ENDLOS))
-    assert error is None and klasse is not None
+    klasse, vorgabe = _geladen(ENDLOS)
     for urteilen in (True, False):
         outcome = challenges.seed_outcome(klasse, vorgabe, 1, "", urteilen=urteilen)
         assert outcome["ok"] is False and outcome["error"] is None
@@ -475,3 +482,26 @@ def test_every_identity_the_pages_runs_give_is_within_their_limits() -> None:
         for seed in range(1, vorgabe.seeds + 1):
             kennung = vorgabe.laufe(klasse, seed).kennung
             assert challenges.kennung_fehler(vorgabe, kennung) is None, (challenge.id, kennung)
+
+
+def test_a_register_run_shows_when_each_operation_took_effect_and_what_the_nodes_hold() -> None:
+    """Porcupine's linearization points on a register's picture, and the panel of each node's
+    ``zustand()``; a broadcast run has no points, a node that shows nothing no panel."""
+    from lessonkit.build.execute import run_sync
+    from lessonkit.fences.workbench import REGISTER
+    from lessonkit.runtime import challenges
+
+    vorgabe = challenges.Vorgabe("lin-kv", knoten=3, stoerungen=(), seeds=1)
+    zeigt = REGISTER + "\n    def zustand(self):\n        return {'werte': dict(self.werte)}\n"
+    for code, panel in ((REGISTER, False), (zeigt, True)):
+        klasse, error = run_sync(lambda code=code: challenges.load_node(code))
+        assert error is None and klasse is not None
+        outcome = challenges.seed_outcome(klasse, vorgabe, 1, "", urteilen=False, zeigen=True)
+        assert 'class="linearisierungspunkt"' in outcome["svg"]
+        assert ('class="zustand"' in outcome["svg"]) is panel
+        assert ("Zustand der Knoten am Ende" in outcome["svg"]) is panel
+    broadcast = challenges.Vorgabe("broadcast", knoten=3, stoerungen=(), seeds=1)
+    klasse, _ = run_sync(lambda: challenges.load_node(START))
+    assert klasse is not None
+    outcome = challenges.seed_outcome(klasse, broadcast, 1, "", urteilen=False, zeigen=True)
+    assert outcome["svg"].startswith("<svg") and "linearisierungspunkt" not in outcome["svg"]

@@ -18,7 +18,7 @@ import pytest
 from lessonkit.build import contract
 from lessonkit.runtime import bridge, checks, kernel
 from pysim.console import ConsoleResult
-from tests.lessonkit.seiten import convert
+from tests.lessonkit.seiten import QUIZ, convert
 
 ROOT = Path(__file__).resolve().parents[2]
 GENERATED = ROOT / "frontend" / "src" / "generated" / "contract.ts"
@@ -83,7 +83,8 @@ def test_the_dicts_that_cross_have_exactly_the_contracts_keys() -> None:
     ) - {"result"}
 
 
-PAGE = """
+PAGE = (
+    """
 ```pycell
 x = 1
 ```
@@ -125,19 +126,14 @@ def _():
 create topic u partitions 1
 ```
 
-```quiz id="q"
---- frage
-Ja?
---- richtig
-Ja
---- falsch
-Nein
-```
-
+"""
+    + QUIZ
+    + """
 ```fortschritt
 seite.md
 ```
 """
+)
 
 
 def test_each_blocks_page_data_has_exactly_the_contracts_keys(tmp_path: Path) -> None:

@@ -9,9 +9,10 @@ import pytest
 
 from lessonkit.build.errors import LessonError
 from lessonkit.fences.moved import earlier_paths
-from tests.lessonkit.seiten import convert
+from tests.lessonkit.seiten import QUIZ, convert
 
-MOVED = """\
+MOVED = (
+    """\
 # Teil 2
 
 ```umgezogen
@@ -19,15 +20,9 @@ lektionen/ereignisstroeme.md
 index.md
 ```
 
-```quiz id="q"
---- frage
-Ja?
---- richtig
-Ja
---- falsch
-Nein
-```
 """
+    + QUIZ
+)
 
 
 def test_the_page_carries_the_earlier_pages_as_key_paths(tmp_path: Path) -> None:

@@ -19,7 +19,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tests.pysim.knoten_beispiele import REGISTER_ANWENDEN
+from tests.pysim.knoten_beispiele import (
+    FRAGE_LEITER,
+    REGISTER_ANWENDEN,
+    REGISTER_LEITER,
+    REGISTER_WEITERLEITEN,
+    VERTEILE,
+    geaendert,
+)
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 
@@ -189,14 +196,8 @@ class Verteiler(Knoten):
             if k != nachricht.src:
                 self.spaeter(0, lambda k=k: self.verteile(k, wert))
 
-    async def verteile(self, k, wert):
-        for _ in range(3):
-            try:
-                await self.frage(k, {"type": "broadcast", "message": wert}, timeout=10)
-                return
-            except KeineAntwort:
-                pass
 """
+    + geaendert(VERTEILE, "while True:", "for _ in range(3):")
 )
 
 BROADCAST_RETRY_AT_ORIGIN_ONLY = (
@@ -221,14 +222,8 @@ class Verteiler(Knoten):
             else:
                 self.sende(k, {"type": "broadcast", "message": wert})
 
-    async def verteile(self, k, wert):
-        while True:
-            try:
-                await self.frage(k, {"type": "broadcast", "message": wert}, timeout=10)
-                return
-            except KeineAntwort:
-                pass
 """
+    + VERTEILE
 )
 
 # --- Counter (seq-kv) and the CRDT counter ----------------------------------------------------
@@ -548,12 +543,9 @@ _REGISTER_SYNC = (
 
     async def aendern(self, nachricht):
         if self.id != self.LEITER:
-            try:
-                antwort = (await self.frage(self.LEITER, nachricht.body)).body
-            except FehlerAntwort as fehler:
-                antwort = fehler.body
-            except KeineAntwort:
-                antwort = {"type": "error", "code": 0, "text": "Leader schweigt"}
+"""
+    + FRAGE_LEITER
+    + """\
             self.antworte(nachricht, antwort)
             return
         antwort = self.anwenden(nachricht.body)
@@ -599,113 +591,67 @@ class Repliken(Knoten):
     + _REGISTER_SYNC
 )
 
-_REGISTER_FORWARD = """\
-    async def bearbeite(self, nachricht):
-        if self.id == self.LEITER:
-            antwort = self.anwenden(nachricht.body)
-        else:
-            try:
-                antwort = (await self.frage(self.LEITER, nachricht.body)).body
-            except FehlerAntwort as fehler:
-                antwort = fehler.body
-            except KeineAntwort:
-                antwort = {"type": "error", "code": 0, "text": "Leader schweigt"}
-        self.antworte(nachricht, antwort)
-
-    bei_read = bei_write = bei_cas = bearbeite
-"""
+_REGISTER_FORWARD = REGISTER_WEITERLEITEN
+#: Where the stage 2 solution (``REGISTER_LEITER``) reads its values at the start.
+_WERTE_VON_PLATTE = "        self.werte = self.speicher\n"
+#: How its ``anwenden`` writes a plain value.
+_SCHREIBEN = """\
+            self.werte[key] = body["value"]
+            return {"type": "write_ok"}"""
+#: What its follower answers when the leader is silent.
+_SCHWEIGT = 'antwort = {"type": "error", "code": 0, "text": "Leader schweigt"}'
 
 REGISTER_CAS_IN_MEMORY = (
-    """\
-# the leader stores plain writes on disk, but the result of a cas only in memory
-class Register(Knoten):
-    LEITER = "n1"
-
-    def beim_start(self):
-        self.werte = dict(self.speicher)
-
-    def anwenden(self, body):
-        key, typ = body["key"], body["type"]
-        if typ == "write":
+    "# the leader stores plain writes on disk, but the result of a cas only in memory\n"
+    + geaendert(
+        geaendert(REGISTER_LEITER, _WERTE_VON_PLATTE, "        self.werte = dict(self.speicher)\n"),
+        _SCHREIBEN,
+        """\
             self.werte[key] = body["value"]
             self.speicher[key] = body["value"]
-            return {"type": "write_ok"}
-        if key not in self.werte:
-            return {"type": "error", "code": 20, "text": "unbekannt"}
-        if typ == "read":
-            return {"type": "read_ok", "value": self.werte[key]}
-        if self.werte[key] != body["from"]:
-            return {"type": "error", "code": 22, "text": "anderer Wert"}
-        self.werte[key] = body["to"]
-        return {"type": "cas_ok"}
-
-"""
-    + _REGISTER_FORWARD
+            return {"type": "write_ok"}""",
+    )
 )
 
 REGISTER_COPY_OF_DISK = (
-    """\
-# reads its values from disk at the start, then writes only to that copy
-class Register(Knoten):
-    LEITER = "n1"
-
-    def beim_start(self):
-        self.werte = dict(self.speicher)
-
-"""
-    + _REGISTER_ANWENDEN
-    + "\n"
-    + _REGISTER_FORWARD
+    "# reads its values from disk at the start, then writes only to that copy\n"
+    + geaendert(REGISTER_LEITER, _WERTE_VON_PLATTE, "        self.werte = dict(self.speicher)\n")
 )
 
 REGISTER_TIMEOUT_DEFINITE_PERSISTED = (
-    """\
-# the stage 2 solution, but a silent leader becomes error 11 (definitely not done)
-class Register(Knoten):
-    LEITER = "n1"
-
-    def beim_start(self):
-        self.werte = self.speicher
-
-"""
-    + _REGISTER_ANWENDEN
-    + "\n"
-    + _REGISTER_FORWARD.replace('"code": 0', '"code": 11')
+    "# the stage 2 solution, but a silent leader becomes error 11 (definitely not done)\n"
+    + geaendert(REGISTER_LEITER, '"code": 0', '"code": 11')
 )
 
 REGISTER_FALLBACK_TO_OWN_COPY = (
     """\
 # followers get a copy of every change; when the leader is silent a follower
 # answers a read from its own copy
-class Repliken(Knoten):
-    LEITER = "n1"
-
-    def beim_start(self):
-        self.werte = self.speicher
-
 """
-    + _REGISTER_ANWENDEN
-    + """
-    async def bearbeite(self, nachricht):
+    + geaendert(
+        geaendert(
+            geaendert(REGISTER_LEITER, "class Register(Knoten):", "class Repliken(Knoten):"),
+            """\
+        if self.id == self.LEITER:
+            antwort = self.anwenden(nachricht.body)
+""",
+            """\
         if self.id == self.LEITER:
             antwort = self.anwenden(nachricht.body)
             for k in self.knoten:
                 if k != self.id:
                     self.sende(k, {"type": "kopie", "werte": dict(self.werte)})
-        else:
-            try:
-                antwort = (await self.frage(self.LEITER, nachricht.body)).body
-            except FehlerAntwort as fehler:
-                antwort = fehler.body
-            except KeineAntwort:
+""",
+        ),
+        f"                {_SCHWEIGT}\n",
+        f"""\
                 if nachricht.typ == "read":
                     antwort = self.anwenden(nachricht.body)
                 else:
-                    antwort = {"type": "error", "code": 0, "text": "Leader schweigt"}
-        self.antworte(nachricht, antwort)
-
-    bei_read = bei_write = bei_cas = bearbeite
-
+                    {_SCHWEIGT}
+""",
+    )
+    + """
     def bei_kopie(self, nachricht):
         self.werte.clear()
         self.werte.update(nachricht["werte"])
@@ -713,31 +659,8 @@ class Repliken(Knoten):
 )
 
 REGISTER_FOLLOWER_TAKES_OVER = (
-    """\
-# when the leader is silent, the follower does the operation itself
-class Register(Knoten):
-    LEITER = "n1"
-
-    def beim_start(self):
-        self.werte = self.speicher
-
-"""
-    + _REGISTER_ANWENDEN
-    + """
-    async def bearbeite(self, nachricht):
-        if self.id == self.LEITER:
-            antwort = self.anwenden(nachricht.body)
-        else:
-            try:
-                antwort = (await self.frage(self.LEITER, nachricht.body)).body
-            except FehlerAntwort as fehler:
-                antwort = fehler.body
-            except KeineAntwort:
-                antwort = self.anwenden(nachricht.body)
-        self.antworte(nachricht, antwort)
-
-    bei_read = bei_write = bei_cas = bearbeite
-"""
+    "# when the leader is silent, the follower does the operation itself\n"
+    + geaendert(REGISTER_LEITER, _SCHWEIGT, "antwort = self.anwenden(nachricht.body)")
 )
 
 # --- Leader with a lease ----------------------------------------------------------------------

@@ -31,6 +31,17 @@ class Weitersager(Knoten):
         self.antworte(n, {"type": "read_ok", "messages": sorted(self.werte)})
 """
 
+#: Asks neighbour ``k`` until it confirms ``wert``: the retry of a broadcast that passes.
+VERTEILE = """\
+    async def verteile(self, k, wert):
+        while True:
+            try:
+                await self.frage(k, {"type": "broadcast", "message": wert}, timeout=10)
+                return
+            except KeineAntwort:
+                pass
+"""
+
 #: The same, asking every neighbour until it answers.
 MIT_WIEDERHOLUNG = WEITERSAGER.replace(
     """            for k in self.nachbarn:
@@ -39,14 +50,8 @@ MIT_WIEDERHOLUNG = WEITERSAGER.replace(
     """            for k in self.nachbarn:
                 self.spaeter(0, lambda k=k: self.verteile(k, n["message"]))
 
-    async def verteile(self, k, wert):
-        while True:
-            try:
-                await self.frage(k, {"type": "broadcast", "message": wert}, timeout=10)
-                return
-            except KeineAntwort:
-                pass
-""",
+"""
+    + VERTEILE,
 )
 assert MIT_WIEDERHOLUNG != WEITERSAGER
 
@@ -108,6 +113,12 @@ def klasse(quelle: str) -> type[Knoten]:
         for v in namensraum.values()
         if isinstance(v, type) and issubclass(v, Knoten) and v is not Knoten
     )
+
+
+#: Broadcast without retries: a value sent into a partition is gone.
+Flut = klasse(WEITERSAGER)
+#: Broadcast that asks each neighbour until it answers.
+MitWiederholung = klasse(MIT_WIEDERHOLUNG)
 
 
 #: A G-counter that tells the others its state only when an add arrives (lesson 11, Übung 4).
@@ -187,3 +198,54 @@ REGISTER_ANWENDEN = """\
         self.werte[key] = body["to"]
         return {"type": "cas_ok"}
 """
+
+#: A follower asks the leader ``LEITER`` and keeps what came back as ``antwort``; a silent
+#: leader is the indefinite error 0 (a block inside a handler).
+FRAGE_LEITER = """\
+            try:
+                antwort = (await self.frage(self.LEITER, nachricht.body)).body
+            except FehlerAntwort as fehler:
+                antwort = fehler.body
+            except KeineAntwort:
+                antwort = {"type": "error", "code": 0, "text": "Leader schweigt"}
+"""
+
+#: A follower forwards an operation to the leader ``LEITER`` and answers with what came back;
+#: a silent leader is the indefinite error 0 (the forwarding of "Register mit Leader").
+REGISTER_WEITERLEITEN = (
+    """\
+    async def bearbeite(self, nachricht):
+        if self.id == self.LEITER:
+            antwort = self.anwenden(nachricht.body)
+        else:
+"""
+    + FRAGE_LEITER
+    + """\
+        self.antworte(nachricht, antwort)
+
+    bei_read = bei_write = bei_cas = bearbeite
+"""
+)
+
+#: Register with a fixed leader n1 that keeps its values in ``speicher`` and answers a silent
+#: leader with the indefinite error 0 (the solution of "Register mit Leader", stage 2).
+REGISTER_LEITER = (
+    """\
+class Register(Knoten):
+    LEITER = "n1"
+
+    def beim_start(self):
+        self.werte = self.speicher
+
+"""
+    + REGISTER_ANWENDEN
+    + "\n"
+    + REGISTER_WEITERLEITEN
+)
+
+
+def geaendert(code: str, alt: str, neu: str) -> str:
+    """``code`` with the one place ``alt`` written as ``neu`` (a node "like that one, but …");
+    ``alt`` must stand in ``code`` exactly once."""
+    assert code.count(alt) == 1, alt
+    return code.replace(alt, neu)

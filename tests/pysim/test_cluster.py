@@ -28,23 +28,16 @@ from pysim.cluster.stoerungen import FENSTER, NACHLAUF, als_text
 from pysim.fehler import UngueltigeEingabe
 from tests.pysim.knoten_beispiele import (
     ALLE_5_TICKS,
-    MIT_WIEDERHOLUNG,
     NUR_BEI_ADD,
-    WEITERSAGER,
     Endlos,
-    klasse,
+    Flut,
+    MitWiederholung,
 )
 
 
 class EchoKnoten(Knoten):
     def bei_echo(self, nachricht: Nachricht) -> None:
         self.antworte(nachricht, {"type": "echo_ok", "echo": nachricht["echo"]})
-
-
-#: Broadcast without retries: a value sent into a partition is gone.
-Flut = klasse(WEITERSAGER)
-#: Broadcast that asks each neighbour until it answers.
-MitWiederholung = klasse(MIT_WIEDERHOLUNG)
 
 
 def fehlende(ergebnis: Any) -> dict[str, list[int]]:

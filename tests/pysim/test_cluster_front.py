@@ -38,6 +38,22 @@ def test_the_network_draws_from_the_random_numbers_given() -> None:
     assert ankunft(None) == random.Random(1 * 7919 + 1).randint(1, 100)  # as before
 
 
+def test_a_front_can_draw_each_message_as_its_old_network_did() -> None:
+    spannen: list[tuple[int, int]] = []
+
+    def wurf(spanne: tuple[int, int]) -> tuple[int, ...]:
+        spannen.append(spanne)
+        return (7, 9) if len(spannen) == 1 else ()
+
+    cluster = Cluster(Ping, 2, latenz=(2, 4), netz_wurf=wurf)
+    assert [(s.ankunft, s.kopie) for s in cluster.sendungen] == [(7, 1), (9, 2)]
+    assert spannen == [(2, 4)]
+    cluster.zeit.tick(10)
+    assert cluster.objekt("n2").speicher == {"ping": 9}  # type: ignore[union-attr]
+    cluster.sende("n1", "n2", {"type": "ping"})  # the second draw: lost
+    assert cluster.sendungen[-1].schicksal == "verloren" and cluster.sendungen[-1].ankunft is None
+
+
 def test_the_object_of_a_node_is_none_while_it_is_crashed() -> None:
     cluster = Cluster(Ping, 2)
     erstes = cluster.objekt("n1")

@@ -30,98 +30,30 @@ from pysim.cluster.cluster import GETRENNT, VERLOREN
 from pysim.cluster.lauf import RUHE, lauf_aus_kennung, verkleinere
 from pysim.cluster.stoerungen import FENSTER, plan_aus_text
 from pysim.zeit import Zeit
+from tests.lessonkit.wrong_nodes import (
+    REGISTER_CAS_IN_MEMORY,
+    REGISTER_SYNC_LOCAL_READS,
+    REGISTER_TIMEOUT_DEFINITE_PERSISTED,
+)
 from tests.pysim.knoten_beispiele import (
     ALLE_5_TICKS,
     LEASE_MIT_TOKEN,
     LEASE_TIMEOUT_ALS_11,
     LEASE_UHR_ALS_TOKEN,
     NUR_BEI_ADD,
-    REGISTER_ANWENDEN,
+    REGISTER_LEITER,
     klasse,
 )
 
-#: Register with a fixed leader n1 that keeps its values in ``speicher`` and answers a silent
-#: leader with the indefinite error 0 (the solution of "Register mit Leader", stage 2).
-LEADER = (
-    """
-class Register(Knoten):
-    LEITER = "n1"
-
-    def beim_start(self):
-        self.werte = self.speicher
-
-"""
-    + REGISTER_ANWENDEN
-    + """
-    async def bearbeite(self, nachricht):
-        if self.id == self.LEITER:
-            antwort = self.anwenden(nachricht.body)
-        else:
-            try:
-                antwort = (await self.frage(self.LEITER, nachricht.body)).body
-            except FehlerAntwort as fehler:
-                antwort = fehler.body
-            except KeineAntwort:
-                antwort = {"type": "error", "code": 0, "text": "Leader schweigt"}
-        self.antworte(nachricht, antwort)
-
-    bei_read = bei_write = bei_cas = bearbeite
-"""
-)
-#: The leader persists plain writes, but a cas result lives in memory only.
-CAS_IM_ARBEITSSPEICHER = LEADER.replace(
-    "        self.werte = self.speicher\n", "        self.werte = dict(self.speicher)\n"
-).replace(
-    """            self.werte[key] = body["value"]
-            return {"type": "write_ok"}""",
-    """            self.werte[key] = body["value"]
-            self.speicher[key] = body["value"]
-            return {"type": "write_ok"}""",
-)
-#: A silent leader becomes the definite error 11: "surely not done", though it may be done.
-ELF_BEI_TIMEOUT = LEADER.replace('"code": 0, "text": "Leader schweigt"', '"code": 11, "text": "x"')
+#: The solution of "Register mit Leader", stage 2, and two wrong designs of it: the leader
+#: persists plain writes but keeps a cas result in memory only; a silent leader becomes the
+#: definite error 11 ("surely not done", though it may be done).
+LEADER = REGISTER_LEITER
+CAS_IM_ARBEITSSPEICHER = REGISTER_CAS_IN_MEMORY
+ELF_BEI_TIMEOUT = REGISTER_TIMEOUT_DEFINITE_PERSISTED
 #: The leader replicates each change to every follower and waits for all of them; every node
 #: answers reads from its own copy.
-SYNCHRONE_KOPIEN = (
-    """
-class Kopien(Knoten):
-    LEITER = "n1"
-
-    def beim_start(self):
-        self.werte = {}
-
-"""
-    + REGISTER_ANWENDEN
-    + """
-    def bei_read(self, nachricht):
-        self.antworte(nachricht, self.anwenden(nachricht.body))
-
-    async def aendern(self, nachricht):
-        if self.id != self.LEITER:
-            try:
-                antwort = (await self.frage(self.LEITER, nachricht.body)).body
-            except FehlerAntwort as fehler:
-                antwort = fehler.body
-            except KeineAntwort:
-                antwort = {"type": "error", "code": 0, "text": "Leader schweigt"}
-            self.antworte(nachricht, antwort)
-            return
-        antwort = self.anwenden(nachricht.body)
-        for k in self.knoten:
-            if k != self.id:
-                try:
-                    await self.frage(k, {"type": "kopie", "werte": self.werte})
-                except KeineAntwort:
-                    antwort = {"type": "error", "code": 0, "text": "Kopie fehlt"}
-        self.antworte(nachricht, antwort)
-
-    bei_write = bei_cas = aendern
-
-    def bei_kopie(self, nachricht):
-        self.werte = dict(nachricht["werte"])
-        self.antworte(nachricht, {"type": "kopie_ok"})
-"""
-)
+SYNCHRONE_KOPIEN = REGISTER_SYNC_LOCAL_READS
 
 
 def scheitert(ergebnis: Any) -> bool:

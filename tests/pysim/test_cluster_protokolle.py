@@ -15,7 +15,7 @@ from pysim.cluster.knoten import ZuWenigAntworten
 from pysim.cluster.lauf import Grenzen, lauf_aus_kennung, lies_kennung
 from pysim.cluster.stoerungen import Stoerung, als_text, plan_aus_text
 from pysim.fehler import UngueltigeEingabe
-from tests.pysim.test_cluster import MitWiederholung
+from tests.pysim.knoten_beispiele import MitWiederholung
 
 IDS = ["n1", "n2", "n3", "n4", "n5"]
 

@@ -268,8 +268,8 @@ def test_zu_knappes_budget_fuer_die_zeugen_sagt_es() -> None:
     ops += [op(50, "cas", [1, 50], 101, 102), op(51, "cas", [1, 51], 101, 102)]
     h = verlauf(*ops)
     teil = operationen(h)
-    aufgaben = [a for o in teil if (a := REGISTER.aufgabe(o)) is not None]
-    grund = finde(REGISTER, teil, aufgaben, Budget(1_000))
+    handlungen = [a for o in teil if (a := REGISTER.handlung(o)) is not None]
+    grund = finde(REGISTER, teil, handlungen, Budget(1_000))
     assert not grund.vollstaendig
     saetze, zeugen = erklaere(REGISTER, grund, teil, 1_000)
     assert saetze[-1] == (

@@ -425,19 +425,7 @@ def test_reset_vergisst_ungespeichertes() -> None:
 
 
 def test_konsole_erzaehlt_den_ausfall() -> None:
-    c = vorbereitet(
-        LogKonsole(),
-        [
-            "max-poll 3",
-            "create topic orders partitions 3",
-            "consume orders group billing",
-            "consume orders group billing as billing-2",
-            'produce orders key=customer-5 {"order":65}',
-            "consume orders group billing as billing-2 no-commit",
-            "tick 3",
-            "consume orders group billing",
-        ],
-    )
+    c = ausfall_konsole("tick 3", "consume orders group billing")
     r = c.run("tick")
     assert r.ok and r.svg is not None
     assert "billing-2 hat 4 Ticks nicht gelesen" in r.text

@@ -3,7 +3,6 @@ as a method, and a node that holds no way to the cluster."""
 
 from __future__ import annotations
 
-import gc
 import random
 from collections.abc import Sequence
 from typing import Any, ClassVar
@@ -11,11 +10,13 @@ from typing import Any, ClassVar
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pysim.cluster import Cluster
+from pysim.cluster import Cluster, InvarianteVerletzt
+from pysim.cluster.stoerungen import plan_aus_text
 from pysim.fehler import SimFehler
 from pysim.raft import LEADER, Eintrag, RaftKnoten, RaftSim, Stimmanfrage, pruefe_wahl
 from pysim.raft.knoten import Aufsicht
 from pysim.zeit import Zeit
+from tests.pysim.erreichbar import verweise
 
 
 class Zeuge:
@@ -180,28 +181,6 @@ def test_a_rule_that_raises_stops_the_tick_where_it_raised() -> None:
     assert sim.knoten["n3"].term == 0 and sim.knoten["n1"].rolle == "Kandidat"
 
 
-def verweise(start: object) -> list[object]:
-    """Everything reachable from ``start`` through data (attributes, containers, closures),
-    but not through the node's gate (``_netz``, which the cluster guards), classes, modules
-    or the globals of functions."""
-    gesehen = {id(start)}
-    offen = [start]
-    gefunden = []
-    while offen:
-        objekt = offen.pop()
-        gefunden.append(objekt)
-        for weiter in gc.get_referents(objekt):
-            if id(weiter) in gesehen or isinstance(weiter, type | type(gc)):
-                continue
-            if type(weiter).__name__ == "_Tor":  # the gate: object slots only pysim reads
-                continue
-            if isinstance(weiter, dict) and "__builtins__" in weiter:  # a module's globals
-                continue
-            gesehen.add(id(weiter))
-            offen.append(weiter)
-    return gefunden
-
-
 def test_a_node_holds_no_reference_to_the_cluster() -> None:
     sim = RaftSim(3, seed=4)
     sim.tick(80)
@@ -218,3 +197,46 @@ def test_a_node_holds_no_reference_to_the_cluster() -> None:
             x for x in verweise(dict(vars(klasse))) if isinstance(x, Cluster | RaftSim | Zeit)
         ]
         assert isinstance(objekt.speicher["log"][0], Eintrag)
+
+
+def hoechstens_ein_leader_je_term(zustaende: Any) -> object:
+    """Raft's Election Safety as the cluster's invariant, on each node's ``zustand()``."""
+    leader: dict[object, list[str]] = {}
+    for knoten, zustand in sorted(zustaende.items()):
+        if zustand.get("rolle") == LEADER:
+            leader.setdefault(zustand["term"], []).append(knoten)
+    doppelt = {term: namen for term, namen in leader.items() if len(namen) > 1}
+    return not doppelt or "; ".join(
+        f"Term {term}: {' und '.join(namen)}" for term, namen in doppelt.items()
+    )
+
+
+def test_a_fault_aimed_at_the_leader_hits_it_and_a_new_leader_follows_under_the_invariant() -> None:
+    cluster = Cluster(RaftKnoten, 5, seed=3, latenz=(1, 3))
+    cluster.invariante("höchstens ein Leader je Term", hoechstens_ein_leader_je_term)
+    for stoerung in plan_aus_text("60:absturz:[Leader];140:neustart:[Leader]", cluster.ids):
+        cluster.zeit.schedule_zuerst(stoerung.zeit, stoerung.anwenden, cluster)
+    cluster.laufe(59)
+    erster = [k for k, z in cluster.zustaende().items() if z["rolle"] == LEADER]
+    assert len(erster) == 1
+    cluster.laufe(200)
+    assert f"{erster[0]} stürzt ab (Rolle {LEADER})" in [e.text for e in cluster.ereignisse]
+    zustaende = cluster.zustaende()
+    neu = [k for k, z in zustaende.items() if z["rolle"] == LEADER]
+    assert len(neu) == 1 and neu != erster
+    assert zustaende[neu[0]]["term"] > 1 and cluster.verletzung is None
+
+
+def test_a_wrong_vote_rule_breaks_the_invariant_at_the_event_that_made_a_second_leader() -> None:
+    for seed in range(30):
+        cluster = Cluster(Grosszuegig, 5, seed=seed, latenz=(1, 3))
+        cluster.invariante("höchstens ein Leader je Term", hoechstens_ein_leader_je_term)
+        try:
+            stoere(cluster, random.Random(seed), 20)
+            cluster.laufe(cluster.zeit.now + 100)
+        except InvarianteVerletzt as verletzt:
+            v = verletzt.verletzung
+            assert v.name == "höchstens ein Leader je Term" and " und " in str(v.grund)
+            assert sum(z["rolle"] == LEADER for z in v.zustaende.values()) >= 2
+            return
+    raise AssertionError("no seed gave the wrong rule a second leader in a term")

@@ -10,7 +10,7 @@ from pysim.raft import (
     LEADER,
     WARTEN,
     Eintrag,
-    Knoten,
+    RaftKnoten,
     RaftSim,
     Schritt,
     Stimmanfrage,
@@ -167,14 +167,14 @@ def test_a_schedule_is_deterministic_and_seeded() -> None:
 
 def test_a_history_that_is_not_linearizable_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
     # a broken state machine: writes are answered but never applied, so reads see None
-    richtig = RaftSim._wende_an
+    richtig = RaftKnoten._wende_an
 
-    def vergesslich(self: RaftSim, k: Knoten, index: int, e: Eintrag) -> None:
+    def vergesslich(self: RaftKnoten, index: int, e: Eintrag) -> None:
         if e.f == "write":
             e = Eintrag(e.term, "noop", client=e.client, nummer=e.nummer)
-        richtig(self, k, index, e)
+        richtig(self, index, e)
 
-    monkeypatch.setattr(RaftSim, "_wende_an", vergesslich)
+    monkeypatch.setattr(RaftKnoten, "_wende_an", vergesslich)
     befund = pruefe_wahl(raft_stimmregel, seeds=range(20))
     assert not befund.ok
     assert "Der Verlauf der Clients ist nicht linearisierbar: " in befund.text

@@ -115,24 +115,26 @@ def test_old_epoch_messages_are_refused() -> None:
     assert s.inhalt("n1") == {} and s.rolle("n1") == FOLLOWER
 
 
-def test_quorum_overlap_reads_the_latest_write_with_one_node_down() -> None:
+def _geschrieben_als_n3_ausfiel(w: int, r: int) -> ReplikSpeicher:
+    """Quorum mode n=3 with ``w`` and ``r``: x=1 written (and acknowledged) while n3 was down,
+    then n3 back."""
     s = ReplikSpeicher()
-    s.quorum(3, 2, 2)
+    s.quorum(3, w, r)
     s.setze_lag("n3", 0)
     s.absturz("n3")
     assert s.write("x", 1).ok
     s.neustart("n3")
+    return s
+
+
+def test_quorum_overlap_reads_the_latest_write_with_one_node_down() -> None:
+    s = _geschrieben_als_n3_ausfiel(2, 2)
     assert s.read("x").wert == 1
     assert s.urteil().ok
 
 
 def test_quorum_without_overlap_reads_stale() -> None:
-    s = ReplikSpeicher()
-    s.quorum(3, 1, 1)
-    s.setze_lag("n3", 0)
-    s.absturz("n3")
-    assert s.write("x", 1).ok
-    s.neustart("n3")
+    s = _geschrieben_als_n3_ausfiel(1, 1)
     r = s.read("x")
     assert (r.wert, r.lsn) == (None, 0)
     assert not s.urteil().ok

@@ -23,7 +23,7 @@ from pysim.schrumpfen import (
     gleichwertig,
     schrumpfe,
 )
-from tests.pysim.test_cluster import Flut
+from tests.pysim.knoten_beispiele import Flut
 
 Fall = tuple[int, ...]
 
