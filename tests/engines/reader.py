@@ -35,6 +35,14 @@ return seen.times >= 2;
 """
 
 
+#: Notes in `window.__lkStateChanged` whether the element's `data-state` changes from now on.
+WATCH_STATE = """
+window.__lkStateChanged = false;
+const watch = new MutationObserver(() => { window.__lkStateChanged = true; watch.disconnect(); });
+watch.observe(arguments[0], { attributes: true, attributeFilter: ["data-state"] });
+"""
+
+
 class Reader:
     def __init__(self, session: Session, site_url: str) -> None:
         self.session = session
@@ -97,7 +105,8 @@ class Reader:
             )
         except TimeoutError:
             raise TimeoutError(
-                f"cell {number} is {self.state(number)!r}, not {'/'.join(states)};"
+                f"cell {number} is {self.state(number)!r}"
+                f" ({self.output(number, '.lk-cell__status')!r}), not {'/'.join(states)};"
                 f" Python: {self.session.js('return window.lessonkit.runtime.state')!r}"
                 f" ({self.session.js('return JSON.stringify(window.lessonkit.runtime.progress)')});"
                 f" its output: {self.output(number)!r}"
@@ -124,7 +133,17 @@ class Reader:
         self.editor(self.cell(number))
         button = self.part(number, ".lk-button--run")
         self.session.wait_for(SETTLED, button, message="the run button keeps its place")
+        # A click in WebKit can still land beside the button (the cell stays as it was; seen
+        # once in CI, 2026-12-05): a click that moved nothing is made again, once. A click
+        # that lands queues the cell at once (order.ts), so a second click never runs twice.
+        self.session.js(WATCH_STATE, self.cell(number))
         self.click(button)
+        try:
+            self.session.wait_for(
+                "return window.__lkStateChanged", timeout=10, message="the cell's state changes"
+            )
+        except TimeoutError:
+            self.click(button)
         return self.wait_state(number, "done", "error")
 
     def editor(self, root: dict[str, str]) -> dict[str, str]:
