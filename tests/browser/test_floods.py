@@ -64,7 +64,7 @@ def test_a_cell_that_floods_the_page_with_messages_is_ended_and_typing_goes_on(
 
 
 #: Keeps all the memory Python can get, in ever smaller pieces, and catches each
-#: MemoryError: the cell ends, but every later run found no memory and said MemoryError.
+#: MemoryError: the cell ends, but every later run that needed memory said MemoryError.
 USE_UP_MEMORY = """
 behalten = []
 n = 10**8
@@ -81,8 +81,13 @@ def test_python_whose_memory_is_used_up_is_restarted_with_a_note(page: Page, sit
     page.goto(site_url + FIRST_STEPS)
     target = Cell.number(page, 6)
     target.run_code(USE_UP_MEMORY)
-    target.run_code("print('danach')", "error")
-    expect(target.output).to_contain_text("keinen freien Speicher mehr")
+    # Which run finds no memory depends on the heap's layout (the package's files change
+    # it): the filling run itself, when what it does after the loop fails (state `error`),
+    # or the next run that needs memory (6 MB, less than the 8 MB the worker's probe asks
+    # for). A run that needs only a few bytes may still be served from what Python had.
+    if target.root.get_attribute("data-state") == "done":
+        target.run_code("print(len('danach' * 10**6))", "error")
+    expect(target.output).to_contain_text("keinen freien Speicher")
     expect(page.locator(".lk-python-bar__status")).to_contain_text("keinen freien Speicher")
     target.run_code("print('wieder da')")
     expect(target.text).to_have_text("wieder da\n")
