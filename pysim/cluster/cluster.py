@@ -267,7 +267,15 @@ class Cluster:
         )
         self.zufall = random.Random(seed * 7919 + 2)  # services and workloads draw from here
         #: What becomes of a message between nodes: the latency of each copy, () when lost.
-        self._wurf = netz_wurf if netz_wurf is not None else self._wuerfle
+        # None: the plain case, one copy with a latency drawn inline (the hot path of Raft's
+        # checks; the same draw as ``_wuerfle`` makes without loss and duplicates)
+        self._wurf: Callable[[tuple[int, int]], tuple[int, ...]] | None = (
+            netz_wurf
+            if netz_wurf is not None
+            else self._wuerfle
+            if self.verlust or self.duplikat
+            else None
+        )
         self.ids = [f"n{i}" for i in range(1, anzahl + 1)]
         self._plaetze = {k: _Platz(klasse) for k in self.ids}
         self._empfaenger: dict[str, Callable[[Nachricht], None]] = {}
@@ -354,15 +362,21 @@ class Cluster:
             zeit._eintragen(jetzt, self._ankunft, (sendung,))
         else:
             spanne = self._latenzen.get((src, dest), self.latenz) if self._latenzen else self.latenz
-            # the network's draw (``_wuerfle``, or a front's ``netz_wurf``): each copy's latency
-            dauern = self._wurf(spanne)
-            if not dauern:
-                sendung = Sendung(len(self.sendungen), nachricht, jetzt, None, VERLOREN)
-                self.sendungen.append(sendung)
-                return sendung
-            sendung = self._unterwegs(nachricht, jetzt + dauern[0], 1)
-            for kopie in range(2, len(dauern) + 1):
-                self._unterwegs(nachricht, jetzt + dauern[kopie - 1], kopie)
+            if self._wurf is None:  # no loss, no duplicates, no front's draw: one copy
+                sendung = self._unterwegs(
+                    nachricht, jetzt + zwischen(self._netz_zufall, *spanne), 1
+                )
+            else:
+                # the network's draw (``_wuerfle``, or a front's ``netz_wurf``): each copy's
+                # latency, none when the message is lost
+                dauern = self._wurf(spanne)
+                if not dauern:
+                    sendung = Sendung(len(self.sendungen), nachricht, jetzt, None, VERLOREN)
+                    self.sendungen.append(sendung)
+                    return sendung
+                sendung = self._unterwegs(nachricht, jetzt + dauern[0], 1)
+                for kopie in range(2, len(dauern) + 1):
+                    self._unterwegs(nachricht, jetzt + dauern[kopie - 1], kopie)
         if self.beobachter is not None:
             self.beobachter.gesendet(sendung)
         return sendung
