@@ -47,7 +47,7 @@ class Wartbar:
     def anmelden(self, fortsetzung: Fortsetzung) -> None:
         raise NotImplementedError
 
-    def teile(self) -> Sequence[Wartbar]:
+    def bestandteile(self) -> Sequence[Wartbar]:
         """Worauf dieses Wartbar selbst wartet (bei ``Erste`` und ``Eines``), sonst nichts."""
         return ()
 
@@ -126,7 +126,7 @@ class _Gruppe(Wartbar):
                 )
         self._teile = teile
 
-    def teile(self) -> Sequence[Wartbar]:
+    def bestandteile(self) -> Sequence[Wartbar]:
         return self._teile
 
     def anmelden(self, fortsetzung: Fortsetzung) -> None:
@@ -313,7 +313,7 @@ class Prozess:
         while offen:
             w = offen.pop()
             if type(w) in (Erste, Eines):
-                offen.extend(w.teile())  # type: ignore[attr-defined]
+                offen.extend(w.bestandteile())  # type: ignore[attr-defined]
             elif not (type(w) in self.erlaubt if self.erlaubt else isinstance(w, Wartbar)):
                 return type(w).__name__
         return None

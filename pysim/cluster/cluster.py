@@ -740,7 +740,7 @@ class Cluster:
                 continue
             aktion(*argumente)
 
-    def teile(self, *seiten: Iterable[str]) -> None:
+    def trenne(self, *seiten: Iterable[str]) -> None:
         """Trennt das Netz in ``seiten`` (Mengen von Knoten): Nachrichten zwischen Knoten
         verschiedener Seiten gehen verloren. Ein Knoten in keiner Seite ist eine Seite für sich.
         Eine Brücke: ein Knoten in zwei Seiten hört beide."""
@@ -758,6 +758,9 @@ class Cluster:
         self.ereignisse.append(
             Ereignis(self.zeit.now, "teilung", tuple(self.ids), f"Netz geteilt: {beschreibung}")
         )
+
+    #: The earlier name of ``trenne`` (ARCHITECTURE.md, "Naming": one word per thing).
+    teile = trenne
 
     def verliere_dienstantworten(self, knoten: str) -> None:
         """Was ein Dienst ``knoten`` geschickt hat und in diesem Tick ankäme, geht verloren

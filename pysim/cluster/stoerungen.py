@@ -156,7 +156,7 @@ class Stoerung:
             links, rechts = self.seiten
             cluster.latenz_zwischen(links, rechts, self.latenz if self.art == "langsam" else None)
         elif self.art in ("teile", "isoliere", "bruecke", "mehrheit"):
-            cluster.teile(*self.seiten)
+            cluster.trenne(*self.seiten)
         elif self.art == "heile":
             cluster.heile()
         elif self.art == "absturz":

@@ -413,7 +413,7 @@ class CrdtSim(AufDerZeit):
                 rest += 1
         self._gruppe = neu
         seiten = [[n for n in self.namen if neu[n] == i] for i in sorted(set(neu.values()))]
-        self.cluster.teile(*([self._id[n] for n in seite] for seite in seiten))
+        self.cluster.trenne(*([self._id[n] for n in seite] for seite in seiten))
         text = " | ".join(" ".join(seite) for seite in seiten)
         self._notiere("", PARTITION, f"Netzpartition: {text}")
 

@@ -603,7 +603,7 @@ class RaftSim(AufDerZeit):
         if len(mengen) < 2:
             raise UngueltigeEingabe("Eine Netzpartition braucht mindestens zwei Gruppen.")
         self.gruppen = mengen
-        self.cluster.teile(*(sorted(g) for g in mengen))
+        self.cluster.trenne(*(sorted(g) for g in mengen))
         self._notiere("Netzpartition: " + " | ".join(" ".join(sorted(g)) for g in mengen))
 
     def heile(self) -> None:

@@ -183,7 +183,7 @@ def test_an_rpc_gets_its_reply_a_timeout_or_an_error(stoerung: str | None, erwar
     cluster = Cluster(klasse, 2, seed=2)
     cluster.anmelden("c1", lambda n: None, client=True)
     if stoerung == "teile":
-        cluster.teile(["n1"], ["n2"])
+        cluster.trenne(["n1"], ["n2"])
     cluster.sende("c1", "n1", {"type": "los", "ziel": "n2"})
     cluster.laufe(30)
     assert cluster._plaetze["n1"].instanz.ergebnisse == [erwartet]  # type: ignore[union-attr]

@@ -73,7 +73,7 @@ def test_a_majority_returns_with_the_first_answers_and_ignores_the_late_ones() -
 
 def test_first_k_fails_with_how_many_answered_when_fewer_can_come() -> None:
     cluster = leader_cluster("erste", n3=(2, 2))
-    cluster.teile(["n1", "n3"], ["n2", "n4", "n5"])
+    cluster.trenne(["n1", "n3"], ["n2", "n4", "n5"])
     cluster.laufe(40)
     assert instanz(cluster).gesehen == [
         (
@@ -362,3 +362,10 @@ def test_plans_with_roles_and_slow_links_replay_the_same_run(teile: list[str], s
     assert [e.text for e in eins.cluster.ereignisse] == [e.text for e in zwei.cluster.ereignisse]
     assert [str(z) for z in eins.protokoll] == [str(z) for z in zwei.protokoll]
     assert not eins.fehler
+
+
+def test_a_partition_is_trenne_and_teile_stays_its_earlier_name() -> None:
+    assert Cluster.teile is Cluster.trenne
+    cluster = Cluster(Rolle, 3)
+    cluster.teile(["n1"], ["n2", "n3"])
+    assert ("n1", "n2") in cluster.getrennt and ("n2", "n3") not in cluster.getrennt

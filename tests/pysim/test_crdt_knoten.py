@@ -94,7 +94,7 @@ def test_replicas_converge_after_partitions_crashes_and_loss_heal(
             op, args = data.draw(OPERATIONEN[typ])
             client.aendere(schritt[1], op, args)
         elif schritt[0] == "teile":
-            cluster.teile([schritt[1]])
+            cluster.trenne([schritt[1]])
         elif schritt[0] == "heile":
             cluster.heile()
         elif schritt[0] == "absturz":

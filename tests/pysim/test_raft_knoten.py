@@ -59,7 +59,7 @@ def stoere(cluster: Cluster, zufall: random.Random, runden: int) -> None:
         wahl = zufall.randrange(6)
         k = zufall.choice(ids)
         if wahl == 0:
-            cluster.teile([k], [x for x in ids if x != k])
+            cluster.trenne([k], [x for x in ids if x != k])
         elif wahl == 1:
             cluster.heile()
         elif wahl == 2:
