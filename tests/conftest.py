@@ -11,6 +11,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -72,6 +73,20 @@ def small_site(tmp_path: Path, pages: dict[str, str]) -> Path:
     config = tmp_path / "mkdocs.yml"
     config.write_text(f"docs_dir: {docs}\n" + text)
     return config
+
+
+@contextmanager
+def served_small_site(root: Path, pages: dict[str, str]) -> Iterator[str]:
+    """Build ``small_site(root, pages)`` (with a start page) for a server of its own and serve
+    it while the block runs; yields the site's address."""
+    server = StaticServer(root / "site")
+    try:
+        config = small_site(root, {"index.md": "# Start\n", **pages})
+        result = mkdocs_build(root / "site", config, site_url=server.url)
+        assert result.returncode == 0, result.stdout + result.stderr
+        yield server.url
+    finally:
+        server.close()
 
 
 def zensical_command(site: Path, site_url: str) -> tuple[list[str], dict[str, str]]:

@@ -142,27 +142,15 @@ def zeitleiste(sim: ZahlungsSim) -> Bild:
         elif v.zugestellt is not None:
             z.linie(x(v.beantwortet), y_server, x(v.zugestellt), yc, farbe_name=farbe, dicke=2)
             z.text(x(v.zugestellt) + 3, yc + 13, str(v.status), groesse=10, farbe_name=farbe)
+
+    def marke(t: int, fuellung: str, klasse: str) -> None:
+        z.rechteck(x(t) - 5, y_server - 5, 10, 10, fuellung=fuellung, rand="ok", klasse=klasse)
+
     for v in sim._versuche:
         if v.gebucht_zeit is not None and v.gebucht is not None and sichtbar(v.gebucht_zeit):
-            z.rechteck(
-                x(v.gebucht_zeit) - 5,
-                y_server - 5,
-                10,
-                10,
-                fuellung="ok",
-                rand="ok",
-                klasse="buchung",
-            )
+            marke(v.gebucht_zeit, "ok", "buchung")  # booked: filled
         elif v.wiederholt and sichtbar(v.beantwortet) and v.beantwortet is not None:
-            z.rechteck(
-                x(v.beantwortet) - 5,
-                y_server - 5,
-                10,
-                10,
-                fuellung="bg",
-                rand="ok",
-                klasse="wiederholt",
-            )
+            marke(v.beantwortet, "bg", "wiederholt")  # answered from the kept result: hollow
     for t in sim.abstuerze:
         if t >= anfang:
             z.rechteck(

@@ -195,6 +195,14 @@ class Exercise:
         return cls(page.locator(f"#{exercise_id}"))
 
     @classmethod
+    def mounted(cls, page: Page, exercise_id: str) -> Exercise:
+        """The exercise ``exercise_id`` of the open page, scrolled to, once its editor shows."""
+        task = cls.by_id(page, exercise_id)
+        task.root.scroll_into_view_if_needed()
+        expect(task.editor).to_be_visible(timeout=60_000)
+        return task
+
+    @classmethod
     def opened(cls, page: Page, url: str) -> Exercise:
         """Open ``url`` (a page's address with ``#id``) and return the exercise it names."""
         page.goto(url)
@@ -239,9 +247,20 @@ class Exercise:
     def console(self) -> Console:
         return Console(self.root)
 
+    @property
+    def data(self) -> dict[str, Any]:
+        """What the build wrote for the page's script (starting code, solution, settings)."""
+        return json.loads(
+            self.root.locator(".lk-exercise__data").get_attribute("data-lk-json") or "{}"
+        )
+
+    def press_check(self) -> None:
+        """Press "Übung n prüfen" without waiting for anything."""
+        self.root.get_by_role("button", name=CHECK).click()
+
     def check(self) -> Locator:
         """Press "Übung n prüfen"; wait for and return the verdict."""
-        self.root.get_by_role("button", name=CHECK).click()
+        self.press_check()
         expect(self.feedback).to_be_visible()
         return self.feedback
 

@@ -5,7 +5,6 @@ and every seed passes; the draft stays over a reload; a run's identity replays i
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Literal
 
@@ -25,45 +24,18 @@ SLOW = 180_000
 SOLVED = "✓ Gelöst: alle {seeds} Läufe bestanden (Seeds 1–{seeds})."
 
 
-#: The node a reader brings from stage 2 of the broadcast (its solution): it sends each value
-#: once and never again, so a partition loses it. Stage 3 starts from stage 1's starting code.
-OHNE_WIEDERHOLUNG = """\
-class Verteiler(Knoten):
-    def beim_start(self):
-        self.werte, self.nachbarn = set(), []
-
-    def bei_topology(self, nachricht):
-        self.nachbarn = nachricht["topology"][self.id]
-        self.antworte(nachricht, {"type": "topology_ok"})
-
-    def bei_broadcast(self, nachricht):
-        self.antworte(nachricht, {"type": "broadcast_ok"})
-        wert = nachricht["message"]
-        if wert in self.werte:
-            return
-        self.werte.add(wert)
-        for k in self.nachbarn:
-            if k != nachricht.src:
-                self.sende(k, {"type": "broadcast", "message": wert})
-
-    def bei_read(self, nachricht):
-        body = {"type": "read_ok", "messages": sorted(self.werte)}
-        self.antworte(nachricht, body)
-"""
-
-
 def test_a_node_without_retries_fails_with_the_lost_value_named_then_the_solution_passes(
     page: Page, site_url: str
 ) -> None:
     page.goto(site_url + BROADCAST)
-    task = Exercise.by_id(page, "broadcast-teilung")
-    task.root.scroll_into_view_if_needed()
-    expect(task.editor).to_be_visible(timeout=60_000)
-    data = json.loads(task.root.locator(".lk-exercise__data").get_attribute("data-lk-json") or "{}")
+    task = Exercise.mounted(page, "broadcast-teilung")
+    data = task.data
     seeds = data["vorgabe"]["seeds"]
-    task.replace_code(OHNE_WIEDERHOLUNG)
+    # The node a reader brings from stage 2 (its solution): it sends each value once and
+    # never again, so a partition loses it. Stage 3 starts from stage 1's starting code.
+    task.replace_code(Exercise.by_id(page, "broadcast-viele").data["loesung"])
 
-    task.root.get_by_role("button", name=re.compile(r"Übung \d+ prüfen")).click()
+    task.press_check()
     # Prüfen stops at the first failing seed: one verdict, the seeds before it in one line.
     expect(task.feedback).to_contain_text(re.compile(r"Seed \d+ scheitert"), timeout=SLOW)
     expect(task.root.locator(".lk-challenge__seed")).to_have_count(1)
@@ -107,17 +79,14 @@ def test_a_node_without_retries_fails_with_the_lost_value_named_then_the_solutio
 
     # The reader's node is a draft like every other: a reload keeps it.
     page.reload()
-    task = Exercise.by_id(page, "broadcast-teilung")
-    task.root.scroll_into_view_if_needed()
-    expect(task.editor).to_contain_text("async def", timeout=60_000)
+    task = Exercise.mounted(page, "broadcast-teilung")
+    expect(task.editor).to_contain_text("async def")
     task.expect_solved()
 
 
 def test_code_that_defines_no_node_gets_a_german_message(page: Page, site_url: str) -> None:
     page.goto(site_url + BROADCAST)
-    task = Exercise.by_id(page, "broadcast-teilung")
-    task.root.scroll_into_view_if_needed()
-    expect(task.editor).to_be_visible(timeout=60_000)
+    task = Exercise.mounted(page, "broadcast-teilung")
     task.replace_code("x = 1")
     expect(task.check()).to_have_text(
         "✗ Dein Code läuft nicht; die Meldung steht unten.", timeout=SLOW
@@ -171,16 +140,14 @@ def test_the_first_challenges_fail_with_the_value_named_then_the_typed_solution_
     page: Page, site_url: str, adresse: str, aufgabe: str, falsch: str | None, urteil: str
 ) -> None:
     page.goto(site_url + adresse)
-    task = Exercise.by_id(page, aufgabe)
-    task.root.scroll_into_view_if_needed()
-    expect(task.editor).to_be_visible(timeout=60_000)
-    data = json.loads(task.root.locator(".lk-exercise__data").get_attribute("data-lk-json") or "{}")
+    task = Exercise.mounted(page, aufgabe)
+    data = task.data
     seeds = data["vorgabe"]["seeds"]
     if falsch is not None:
         task.replace_code(falsch)
 
     # A failing seed is shrunk before the verdict shows: that may take longer than a check.
-    task.root.get_by_role("button", name=re.compile(r"Übung \d+ prüfen")).click()
+    task.press_check()
     expect(task.feedback).to_contain_text(re.compile(r"Seed \d+ scheitert"), timeout=SLOW)
     failed = task.root.locator(".lk-challenge__seed--failed").first
     expect(failed.locator(".lk-challenge__verdict").first).to_have_text(re.compile(urteil))
@@ -196,9 +163,7 @@ def test_the_first_challenges_fail_with_the_value_named_then_the_typed_solution_
 
 def test_a_draft_of_a_later_challenge_stays_over_a_reload(page: Page, site_url: str) -> None:
     page.goto(site_url + "herausforderungen/zaehler/")
-    task = Exercise.by_id(page, "zaehler")
-    task.root.scroll_into_view_if_needed()
-    expect(task.editor).to_be_visible(timeout=60_000)
+    task = Exercise.mounted(page, "zaehler")
     entwurf = (
         "class Entwurf(Knoten):\n"
         "    def bei_add(self, nachricht):\n"
@@ -208,9 +173,8 @@ def test_a_draft_of_a_later_challenge_stays_over_a_reload(page: Page, site_url: 
     expect(task.editor).to_contain_text("class Entwurf")
 
     page.reload()
-    task = Exercise.by_id(page, "zaehler")
-    task.root.scroll_into_view_if_needed()
-    expect(task.editor).to_contain_text("class Entwurf(Knoten)", timeout=60_000)
+    task = Exercise.mounted(page, "zaehler")
+    expect(task.editor).to_contain_text("class Entwurf(Knoten)")
     expect(task.editor).not_to_contain_text("class Summe")
     task.expect_unsolved()
 
@@ -227,14 +191,12 @@ def test_an_endless_handler_gets_a_german_verdict_and_the_page_stays_usable(
     page: Page, site_url: str
 ) -> None:
     page.goto(site_url + BROADCAST)
-    task = Exercise.by_id(page, "broadcast-teilung")
-    task.root.scroll_into_view_if_needed()
-    expect(task.editor).to_be_visible(timeout=60_000)
-    data = json.loads(task.root.locator(".lk-exercise__data").get_attribute("data-lk-json") or "{}")
+    task = Exercise.mounted(page, "broadcast-teilung")
+    data = task.data
     seeds = data["vorgabe"]["seeds"]
 
     task.replace_code(ENDLOS)
-    task.root.get_by_role("button", name=re.compile(r"Übung \d+ prüfen")).click()
+    task.press_check()
     # The first seed ends with the limit's message, without Stopp and without a restart of
     # Python, and the check stops there.
     expect(task.feedback).to_contain_text("Seed 1 scheitert.", timeout=SLOW)
@@ -262,9 +224,7 @@ def test_a_wide_picture_keeps_its_width_on_a_phone_and_scrolls_by_keyboard(
         page = context.new_page()
         page.set_default_timeout(60_000)
         page.goto(site_url + BROADCAST)
-        task = Exercise.by_id(page, "broadcast-teilung")
-        task.root.scroll_into_view_if_needed()
-        expect(task.editor).to_be_visible()
+        task = Exercise.mounted(page, "broadcast-teilung")
         # Ausführen: seed 1 whole (5 nodes, 5 clients), its picture wider than the phone.
         task.root.get_by_role("button", name=re.compile(r"Übung \d+ ausführen$")).click()
         box = task.root.locator(".lk-challenge__picture")
@@ -316,12 +276,10 @@ def test_what_a_node_prints_shows_under_the_picture_and_an_arrow_s_message_by_ke
 def _prints_and_arrows(page: Page, site_url: str) -> None:
     page.set_default_timeout(60_000)
     page.goto(site_url + LEASE)
-    task = Exercise.by_id(page, "leader-lease")
-    task.root.scroll_into_view_if_needed()
-    expect(task.editor).to_be_visible(timeout=60_000)
+    task = Exercise.mounted(page, "leader-lease")
     task.replace_code(DRUCKT_TOKEN)
 
-    task.root.get_by_role("button", name=re.compile(r"Übung \d+ prüfen")).click()
+    task.press_check()
     expect(task.feedback).to_contain_text(re.compile(r"Seed \d+ scheitert"), timeout=SLOW)
     failed = task.root.locator(".lk-challenge__seed--failed")
     expect(failed).to_have_count(1)
@@ -420,10 +378,8 @@ def test_stopp_during_a_check_leaves_no_line_that_says_it_runs_and_enter_waits_m
     page: Page, site_url: str
 ) -> None:
     page.goto(site_url + ECHO)
-    task = Exercise.by_id(page, "echo")
-    task.root.scroll_into_view_if_needed()
-    expect(task.editor).to_be_visible(timeout=60_000)
-    data = json.loads(task.root.locator(".lk-exercise__data").get_attribute("data-lk-json") or "{}")
+    task = Exercise.mounted(page, "echo")
+    data = task.data
     seeds = data["vorgabe"]["seeds"]
     task.replace_code(RECHNER)
     python_ready(page)  # Stopp while Python loads only cancels the waiting check
@@ -459,10 +415,8 @@ def test_each_action_replaces_what_the_last_one_showed_and_a_wrong_identity_chan
     page: Page, site_url: str
 ) -> None:
     page.goto(site_url + ECHO)
-    task = Exercise.by_id(page, "echo")
-    task.root.scroll_into_view_if_needed()
-    expect(task.editor).to_be_visible(timeout=60_000)
-    data = json.loads(task.root.locator(".lk-exercise__data").get_attribute("data-lk-json") or "{}")
+    task = Exercise.mounted(page, "echo")
+    data = task.data
     seeds = data["vorgabe"]["seeds"]
     status = challenge_status(task)
     results = task.root.locator(".lk-challenge__results")
@@ -575,9 +529,7 @@ _bruecke.judging.take()
 
 def test_a_huge_verdict_or_error_is_cut_by_the_page_itself(page: Page, site_url: str) -> None:
     page.goto(site_url + ECHO)
-    task = Exercise.by_id(page, "echo")
-    task.root.scroll_into_view_if_needed()
-    expect(task.editor).to_be_visible(timeout=60_000)
+    task = Exercise.mounted(page, "echo")
     task.replace_code(RIESIG)
     expect(task.check()).to_have_text(re.compile(r"^✗ Seed 2 scheitert\."), timeout=SLOW)
     verdicts = task.root.locator(".lk-challenge__verdict")

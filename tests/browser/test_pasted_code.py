@@ -14,7 +14,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 
@@ -169,10 +168,8 @@ def test_a_challenge_checker_replaced_on_one_page_judges_nothing_on_the_next(
     Cell.number(page, 6).run_code(BEND_THE_CHALLENGES)
     page.wait_for_function("() => typeof window.document$ === 'object'")
     go(page, re.compile("Echo"), 2)
-    task = Exercise.by_id(page, "echo")
-    task.root.scroll_into_view_if_needed()
-    expect(task.editor).to_be_visible()
-    task.root.get_by_role("button", name=re.compile(r"Übung \d+ prüfen")).click()
+    task = Exercise.mounted(page, "echo")
+    task.press_check()
     expect(task.feedback).to_contain_text(re.compile(r"Seed \d+ scheitert"), timeout=180_000)
     task.expect_unsolved()
     assert stored_progress(page, "echo") is None or not stored_progress(page, "echo").get("solved")
@@ -180,12 +177,10 @@ def test_a_challenge_checker_replaced_on_one_page_judges_nothing_on_the_next(
 
 def test_a_challenges_own_node_cannot_replace_its_checker(page: Page, site_url: str) -> None:
     page.goto(site_url + "herausforderungen/echo/")
-    task = Exercise.by_id(page, "echo")
-    task.root.scroll_into_view_if_needed()
-    expect(task.editor).to_be_visible()
-    data = json.loads(task.root.locator(".lk-exercise__data").get_attribute("data-lk-json") or "{}")
+    task = Exercise.mounted(page, "echo")
+    data = task.data
     task.replace_code(data["start"] + "\n\n" + BEND_THE_CHALLENGES + "\n")  # fails seeds
-    task.root.get_by_role("button", name=re.compile(r"Übung \d+ prüfen")).click()
+    task.press_check()
     expect(task.feedback).to_contain_text(CHANGED, timeout=180_000)
     task.expect_unsolved()
 

@@ -12,8 +12,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.pages import Cell, Exercise
-from tests.conftest import mkdocs_build, small_site
-from tests.siteserver import StaticServer
+from tests.conftest import served_small_site
 
 pytestmark = pytest.mark.browser
 
@@ -50,15 +49,10 @@ stand
 
 @pytest.fixture(scope="module")
 def session_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    root = tmp_path_factory.mktemp("session-prediction")
-    server = StaticServer(root / "site")
-    try:
-        config = small_site(root, {"index.md": "# Start\n", "sitzung.md": PAGE})
-        result = mkdocs_build(root / "site", config, site_url=server.url)
-        assert result.returncode == 0, result.stdout + result.stderr
-        yield server.url + "sitzung/"
-    finally:
-        server.close()
+    with served_small_site(
+        tmp_path_factory.mktemp("session-prediction"), {"sitzung.md": PAGE}
+    ) as url:
+        yield url + "sitzung/"
 
 
 def test_a_right_answer_before_any_cell_ran_is_right(page: Page, session_site: str) -> None:

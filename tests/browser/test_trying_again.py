@@ -29,8 +29,7 @@ from tests.browser.pages import (
     store_progress,
     stored_progress,
 )
-from tests.conftest import mkdocs_build, small_site
-from tests.siteserver import StaticServer
+from tests.conftest import served_small_site
 
 pytestmark = pytest.mark.browser
 
@@ -294,20 +293,11 @@ def test_harmless_slips_in_a_prediction_count_with_a_note(page: Page, site_url: 
     expect(prediction.notes).to_have_text(["70.0 zählt als 70: Der Code liefert eine ganze Zahl."])
 
 
-NEBENLAEUFIG = """def vergleiche(v, w):
-    ks = set(v) | set(w)
-    kl = any(v.get(k, 0) < w.get(k, 0) for k in ks)
-    gr = any(v.get(k, 0) > w.get(k, 0) for k in ks)
-    if kl and gr:
-        return "nebenlaeufig"
-    return "vorher" if kl else "nachher" if gr else "gleich"
-"""
-
-
 def test_a_text_without_umlauts_passes_a_check_with_a_note(page: Page, site_url: str) -> None:
     page.goto(site_url + LESSON_TIME)
     task = Exercise.by_id(page, "vektoren-vergleichen")
-    task.replace_code(NEBENLAEUFIG)
+    # The page's own solution, written without the umlaut.
+    task.replace_code(task.data["loesung"].replace("nebenläufig", "nebenlaeufig"))
     task.check_solved()
     expect(task.root.locator(".lk-check__note").first).to_have_text(
         "„nebenlaeufig“ zählt als „nebenläufig“: ae, oe, ue und ss für ä, ö, ü und ß sind in Ordnung."
@@ -400,15 +390,8 @@ sum([1, 2])
 
 @pytest.fixture(scope="module")
 def tries_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    root = tmp_path_factory.mktemp("tries")
-    server = StaticServer(root / "site")
-    try:
-        config = small_site(root, {"index.md": "# Start\n", "versuche.md": TRIES_PAGE})
-        result = mkdocs_build(root / "site", config, site_url=server.url)
-        assert result.returncode == 0, result.stdout + result.stderr
-        yield server.url + "versuche/"
-    finally:
-        server.close()
+    with served_small_site(tmp_path_factory.mktemp("tries"), {"versuche.md": TRIES_PAGE}) as url:
+        yield url + "versuche/"
 
 
 def test_the_solution_shows_by_itself_after_the_authors_tries(

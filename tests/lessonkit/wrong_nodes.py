@@ -122,6 +122,17 @@ _BROADCAST_HEAD = """\
         self.antworte(nachricht, body)
 """
 
+#: A broadcast handler's start: answer, keep a new value, then for each neighbour k …
+_BROADCAST_NEW_VALUE = """
+    def bei_broadcast(self, nachricht):
+        self.antworte(nachricht, {"type": "broadcast_ok"})
+        wert = nachricht["message"]
+        if wert in self.werte:
+            return
+        self.werte.add(wert)
+        for k in self.nachbarn:
+"""
+
 BROADCAST_KEEPS_BODY = """\
 # keeps every request's whole body instead of its number
 class Verteiler(Knoten):
@@ -185,14 +196,8 @@ BROADCAST_THREE_TRIES = (
 class Verteiler(Knoten):
 """
     + _BROADCAST_HEAD
-    + """
-    def bei_broadcast(self, nachricht):
-        self.antworte(nachricht, {"type": "broadcast_ok"})
-        wert = nachricht["message"]
-        if wert in self.werte:
-            return
-        self.werte.add(wert)
-        for k in self.nachbarn:
+    + _BROADCAST_NEW_VALUE
+    + """\
             if k != nachricht.src:
                 self.spaeter(0, lambda k=k: self.verteile(k, wert))
 
@@ -207,14 +212,8 @@ BROADCAST_RETRY_AT_ORIGIN_ONLY = (
 class Verteiler(Knoten):
 """
     + _BROADCAST_HEAD
-    + """
-    def bei_broadcast(self, nachricht):
-        self.antworte(nachricht, {"type": "broadcast_ok"})
-        wert = nachricht["message"]
-        if wert in self.werte:
-            return
-        self.werte.add(wert)
-        for k in self.nachbarn:
+    + _BROADCAST_NEW_VALUE
+    + """\
             if k == nachricht.src:
                 continue
             if nachricht.src.startswith("c"):
