@@ -9,6 +9,8 @@ protocol, which the page's policy does not govern.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +50,20 @@ RUN = """async ([scope, without, only]) => {
         nodes: v.nodes.map((n) => ({ target: n.target.join(" "), summary: n.failureSummary })),
     }));
 }"""
+
+
+@contextmanager
+def audited_page(browser: Any, **options: Any) -> Iterator[Any]:
+    """A page of a new browser context (``options``: its viewport, scheme, touch) with axe
+    installed and 60 s for each wait; the context closes after the block."""
+    context = browser.new_context(**options)
+    install(context)
+    try:
+        page = context.new_page()
+        page.set_default_timeout(60_000)
+        yield page
+    finally:
+        context.close()
 
 
 def install(context: Any) -> None:

@@ -183,6 +183,12 @@ class Console:
         expect(entry).to_contain_text(text)
         return entry
 
+    def expect_refusal(self, line: str, text: str) -> Locator:
+        """Type ``line``; its entry is marked as an error and contains ``text``."""
+        entry = self.expect_answer(line, text)
+        expect(entry).to_have_class(re.compile("lk-console__entry--error"))
+        return entry
+
 
 @dataclass(frozen=True)
 class Exercise:

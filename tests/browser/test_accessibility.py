@@ -46,12 +46,9 @@ def rules_named(report: str) -> set[str]:
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_each_view_finds_what_it_audits(browser: Any, site_url: str, scheme: str) -> None:
     # Planted: grey text on grey (a contrast violation) and a button without a name.
-    context = browser.new_context(
-        viewport={"width": axe.WIDTHS[0], "height": 900}, color_scheme=scheme
-    )
-    axe.install(context)
-    try:
-        page = context.new_page()
+    with axe.audited_page(
+        browser, viewport={"width": axe.WIDTHS[0], "height": 900}, color_scheme=scheme
+    ) as page:
         page.goto(site_url + FIRST_STEPS)
         axe.wait_mounted(page)
         page.evaluate(
@@ -77,8 +74,6 @@ def test_each_view_finds_what_it_audits(browser: Any, site_url: str, scheme: str
             True,
             True,
         ]
-    finally:
-        context.close()
 
 
 def test_axe_finds_no_serious_violation_on_any_page_in_the_dark_scheme(
@@ -112,11 +107,7 @@ def test_axe_finds_no_serious_violation_in_a_console_on_a_touch_screen(
     browser: Any, site_url: str, scheme: str
 ) -> None:
     # The touch buttons, the hint for touch and code in an error answer, as a phone shows them.
-    context = browser.new_context(viewport=PHONE, color_scheme=scheme, has_touch=True)
-    axe.install(context)
-    try:
-        page = context.new_page()
-        page.set_default_timeout(60_000)
+    with axe.audited_page(browser, viewport=PHONE, color_scheme=scheme, has_touch=True) as page:
         page.goto(site_url + FIRST_STEPS)
         axe.wait_mounted(page)
         console = Console.first(page)
@@ -126,8 +117,6 @@ def test_axe_finds_no_serious_violation_in_a_console_on_a_touch_screen(
         expect(console.root.locator(".lk-console__hint")).to_be_visible()
         found = axe.violations(page, "[data-lk-console]")
         assert not found, axe.describe(found)
-    finally:
-        context.close()
 
 
 # --- keyboard -------------------------------------------------------------------------

@@ -218,11 +218,9 @@ def test_an_endless_handler_gets_a_german_verdict_and_the_page_stays_usable(
 def test_a_wide_picture_keeps_its_width_on_a_phone_and_scrolls_by_keyboard(
     browser: Browser, site_url: str, scheme: Literal["light", "dark"]
 ) -> None:
-    context = browser.new_context(viewport={"width": 390, "height": 844}, color_scheme=scheme)
-    axe.install(context)
-    try:
-        page = context.new_page()
-        page.set_default_timeout(60_000)
+    with axe.audited_page(
+        browser, viewport={"width": 390, "height": 844}, color_scheme=scheme
+    ) as page:
         page.goto(site_url + BROADCAST)
         task = Exercise.mounted(page, "broadcast-teilung")
         # Ausführen: seed 1 whole (5 nodes, 5 clients), its picture wider than the phone.
@@ -246,8 +244,6 @@ def test_a_wide_picture_keeps_its_width_on_a_phone_and_scrolls_by_keyboard(
         expect(box).not_to_have_js_property("scrollLeft", 0)
         found = axe.violations(page, ".lk-challenge__results")
         assert not found, axe.describe(found)
-    finally:
-        context.close()
 
 
 LEASE = "herausforderungen/lease/"
@@ -265,12 +261,8 @@ TOKEN_ZEILE = re.compile(r"^t=\d+ n[123] Token \d+$")
 def test_what_a_node_prints_shows_under_the_picture_and_an_arrow_s_message_by_keyboard(
     browser: Browser, site_url: str
 ) -> None:
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    axe.install(context)
-    try:
-        _prints_and_arrows(context.new_page(), site_url)
-    finally:
-        context.close()
+    with axe.audited_page(browser, viewport={"width": 1280, "height": 900}) as page:
+        _prints_and_arrows(page, site_url)
 
 
 def _prints_and_arrows(page: Page, site_url: str) -> None:

@@ -29,9 +29,7 @@ def test_replik_console_a_console_task_started_over_and_a_quiz_with_several_answ
     console.expect_answer("tick 2", "Zeit: t=4 (+2).")
     console.expect_answer("read x from n2", "n2 liest x → 1")
     expect(console.picture.locator("svg")).to_contain_text("Urteil: nicht linearisierbar")
-    entry = console.command("failover n1")
-    expect(entry).to_have_class(re.compile("lk-console__entry--error"))
-    expect(entry).to_contain_text("schon der Leader")
+    console.expect_refusal("failover n1", "schon der Leader")
 
     # A console task: a wrong quorum fails; "Zurücksetzen" starts over; the right one solves.
     task = Exercise.by_id(page, "replik-quorum")

@@ -326,16 +326,14 @@ def test_work_on_the_steps_that_moved_to_part_3_moves_with_them(
         {"key": OLD_FIRST_CONSOLE, "version": console_version(first), "line": "topics"},
         {"key": OLD_STOCK_CONSOLE, "version": console_version(stock), "line": RETURNED},
     ]
-    old = {
-        f"lk:/kurs/:draft:{OLD_LESSON_2}#{OLD_GIFT_CELL}:{fnv1a(gift)}": gift
-        + "\nprint('Entwurf von früher')",
-        f"lk:/kurs/:draft:{OLD_LESSON_2}#{OLD_HASH_CELL}:{fnv1a(hash_cell)}": hash_cell
-        + "\nprint('bleibt in Teil 1')",
-        f"lk:/kurs/:exercise:{OLD_LESSON_2}#retention": json.dumps(
-            {"digest": retention["digest"], "solved": True}
-        ),
-        f"lk:/kurs/:consoles:{OLD_LESSON_2}": json.dumps(typed),
-    }
+    old = kept_on_lesson_2(
+        drafts=[
+            (OLD_GIFT_CELL, gift, "\nprint('Entwurf von früher')"),
+            (OLD_HASH_CELL, hash_cell, "\nprint('bleibt in Teil 1')"),
+        ],
+        solved=retention,
+        typed=typed,
+    )
     page = planted(context, course, old)
     # Counted on Teil 3 before it was ever opened, and not on Teil 1.
     expect_overview(page, {LESSON_2_PART_3: "1 von", LESSON_2: "0 von"})
@@ -362,6 +360,23 @@ def test_work_on_the_steps_that_moved_to_part_3_moves_with_them(
     mounted(page, 1)
     expect(Cell.number(page, 3).editor()).to_contain_text("bleibt in Teil 1")
     expect(Console.titled(page, "Konsole 1 ·").entries.filter(has_text="topics")).to_have_count(1)
+
+
+def kept_on_lesson_2(
+    drafts: list[tuple[int, str, str]], solved: dict[str, Any], typed: list[dict[str, Any]]
+) -> dict[str, str]:
+    """What the browser kept for the single lesson-2 page: drafts (the cell's slot there,
+    the build's code, what the reader added), a solved exercise (its build data) and the
+    commands typed into its consoles."""
+    kept = {
+        f"lk:/kurs/:draft:{OLD_LESSON_2}#{slot}:{fnv1a(code)}": code + added
+        for slot, code, added in drafts
+    }
+    kept[f"lk:/kurs/:exercise:{OLD_LESSON_2}#{solved['id']}"] = json.dumps(
+        {"digest": solved["digest"], "solved": True}
+    )
+    kept[f"lk:/kurs/:consoles:{OLD_LESSON_2}"] = json.dumps(typed)
+    return kept
 
 
 #: Steps 7 and 8 on the single lesson-2 page (the same slots as above).
@@ -392,14 +407,11 @@ def test_work_on_steps_7_and_8_moves_to_their_own_page(
             "line": "describe group billing",
         }
     ]
-    old = {
-        f"lk:/kurs/:draft:{OLD_LESSON_2}#{OLD_SQL_CELL}:{fnv1a(sql)}": sql
-        + "\nprint('Entwurf aus Schritt 7')",
-        f"lk:/kurs/:exercise:{OLD_LESSON_2}#haengt": json.dumps(
-            {"digest": stalled["digest"], "solved": True}
-        ),
-        f"lk:/kurs/:consoles:{OLD_LESSON_2}": json.dumps(typed),
-    }
+    old = kept_on_lesson_2(
+        drafts=[(OLD_SQL_CELL, sql, "\nprint('Entwurf aus Schritt 7')")],
+        solved=stalled,
+        typed=typed,
+    )
     page = planted(context, course, old)
     expect_overview(page, {LESSON_2_OUTAGES: "1 von", LESSON_2: "0 von"})
 

@@ -430,13 +430,9 @@ def test_axe_finds_nothing_serious_while_the_reader_tries_again(
 ) -> None:
     """A retried quiz with its question open, a retried prediction, a code task's run, in
     each view of the scheme (``axe.views``: the page loaded once, the viewport resized)."""
-    context = browser.new_context(  # type: ignore[attr-defined]
-        viewport={"width": axe.WIDTHS[0], "height": 900}, color_scheme=scheme
-    )
-    axe.install(context)
-    try:
-        page = context.new_page()
-        page.set_default_timeout(60_000)
+    with axe.audited_page(
+        browser, viewport={"width": axe.WIDTHS[0], "height": 900}, color_scheme=scheme
+    ) as page:
         page.goto(site_url + FIRST_STEPS)
         axe.wait_mounted(page)
         Exercise.by_id(page, "erste-vorhersage").predict_wrong("(3, 'b-2')")
@@ -450,5 +446,3 @@ def test_axe_finds_nothing_serious_while_the_reader_tries_again(
         report = axe.audit(page, scheme, name=FIRST_STEPS)
         expect(quiz.confirmation).to_be_visible()  # what was audited was still there
         assert not report, "\n".join(report)
-    finally:
-        context.close()
