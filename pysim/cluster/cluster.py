@@ -11,7 +11,9 @@ eine verloren, mit ``duplikat`` kommt sie zweimal an. Clients sitzen wie bei Mae
 ihrem Knoten (Laufzeit 0). Eine Netzpartition (``teile``) verwirft beim Empfänger jede Nachricht
 von einem Knoten der anderen Seite, auch eine, die schon unterwegs war. Eine Leitung kann ihre
 eigene Laufzeit haben (``latenz_zwischen``, in beide Richtungen, bis ``heile``): ein Replikat,
-das hinterherhinkt; ohne solche Leitungen wird gewürfelt wie zuvor.
+das hinterherhinkt; ohne solche Leitungen wird gewürfelt wie zuvor. Eine Front kann jede
+Leitung selbst bestimmen (``netz_leitung``), erfährt jede Nachricht, die ein Empfänger verwirft
+(``bei_verworfen``), und gibt ihren Knoten Arbeit (``rufe``).
 
 Invarianten (``invariante``, wie die Zustandsprädikate von DSLabs) prüft der Cluster nach jedem
 Ereignis (Zustellung, Timer, Störung) an dem, was jeder Knoten zeigt (``zustaende``, aus
