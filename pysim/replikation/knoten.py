@@ -383,21 +383,29 @@ class KoordinatorKnoten(Knoten):
         await self._frage_alle(nummer, r, {"type": "lies", "key": key}, timeout)
 
 
+def _paare(wert: object) -> list[tuple[int, int]]:
+    """``[(Epoche, LSN), …]`` from a state's field (a list of pairs; anything else: none)."""
+    if not isinstance(wert, list | tuple):
+        return []
+    return [(int(p[0]), int(p[1])) for p in wert]
+
+
 def kein_bestaetigtes_verloren(zustaende: Mapping[str, Mapping[str, object]]) -> bool | str:
     """Invariante für ``Cluster.invariante``: Der Leader mit der höchsten Epoche hat jeden
     Eintrag, den ein Leader einem Client bestätigt hat (``zustand()["quittiert"]``), auch
     einen, den ein abgestürzter alter Leader bestätigte."""
-    leader = [
-        (z["epoche"], k) for k, z in zustaende.items() if z.get("rolle") == LEADER and "log" in z
-    ]
+    leader: list[tuple[int, str]] = []
+    for k, z in zustaende.items():
+        epoche = z.get("epoche")
+        if z.get("rolle") == LEADER and isinstance(epoche, int):
+            leader.append((epoche, k))
     if not leader:
         return True
-    _, name = max(leader, key=lambda p: (p[0], p[1]))  # type: ignore[arg-type, return-value]
-    log = set(zustaende[name]["log"])  # type: ignore[call-overload]
+    name = max(leader)[1]
+    log = set(_paare(zustaende[name].get("log")))
     for k, z in zustaende.items():
-        for paar in z.get("quittiert", ()):  # type: ignore[attr-defined]
-            if tuple(paar) not in log:
-                epoche, lsn = paar
+        for epoche, lsn in _paare(z.get("quittiert")):
+            if (epoche, lsn) not in log:
                 return (
                     f"Der Leader {name} hat den Eintrag LSN {lsn} (Epoche {epoche}) nicht, den "
                     f"{k} einem Client als geschrieben bestätigt hat."
