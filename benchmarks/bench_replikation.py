@@ -88,7 +88,10 @@ def langer_lauf() -> None:
 
 FAELLE: list[tuple[str, Callable[[], None]]] = [
     *((f"Zellen der Sitzung {name}", zelle(q)) for name, q in sitzungen().items()),
-    *((f"Konsole {i + 1} ({len(b)} Befehle, mit Bild)", konsole(b)) for i, b in enumerate(konsolen())),
+    *(
+        (f"Konsole {i + 1} ({len(b)} Befehle, mit Bild)", konsole(b))
+        for i, b in enumerate(konsolen())
+    ),
     ("Langer Lauf: 5 Replikate, sync=1, Lag, Failover, Quorum, Urteil", langer_lauf),
 ]
 

@@ -391,9 +391,7 @@ class Cluster:
             else:
                 # the network's draw (``_wuerfle``, or a front's ``netz_wurf``): each copy's
                 # latency, none when the message is lost
-                dauern = (
-                    self._wurf(spanne) if self._leitung is None else self._leitung(src, dest)
-                )
+                dauern = self._wurf(spanne) if self._leitung is None else self._leitung(src, dest)
                 if not dauern:
                     sendung = Sendung(len(self.sendungen), nachricht, jetzt, None, VERLOREN)
                     self.sendungen.append(sendung)

@@ -162,7 +162,7 @@ class ReplikKnoten(Knoten):
         #: Clients' writes waiting for SYNC acknowledgements: (entry, request).
         self.wartend: list[tuple[Eintrag, Nachricht]] = []
 
-    @property  # type: ignore[override]
+    @property
     def rolle(self) -> str:
         """Die Rolle aus dem Speicher (``Leader``, ``Follower``, ``gleichrangig``)."""
         rolle: str = self.speicher["rolle"]
@@ -359,9 +359,7 @@ class KoordinatorKnoten(Knoten):
     def repliken(self) -> list[str]:
         return [k for k in self.knoten if k != self.id]
 
-    async def _frage_alle(
-        self, nummer: int, k: int, body: dict[str, Any], timeout: int
-    ) -> None:
+    async def _frage_alle(self, nummer: int, k: int, body: dict[str, Any], timeout: int) -> None:
         fragen = [self.frage(ziel, body, timeout) for ziel in self.repliken]
         try:
             antworten = await self.erste(k, fragen)

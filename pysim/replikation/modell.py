@@ -297,6 +297,9 @@ class ReplikSpeicher(AufDerZeit):
     ``cluster``: der ``pysim.cluster.Cluster``, auf dem die Replikate als Knoten laufen.
     """
 
+    cluster: Cluster
+    _aufsicht: _Aufsicht
+
     def __init__(
         self,
         repliken: int = 3,

@@ -37,7 +37,9 @@ def _cluster(sync: int) -> tuple[Cluster, list[dict[str, Any]]]:
     antworten: list[dict[str, Any]] = []
     cluster.anmelden("c1", lambda n: antworten.append(n.body), client=True)
     zeit = cluster.zeit
-    zeit.schedule(1, cluster.sende, "c1", "n1", {"type": "write", "key": "x", "value": 1, "msg_id": 1})
+    zeit.schedule(
+        1, cluster.sende, "c1", "n1", {"type": "write", "key": "x", "value": 1, "msg_id": 1}
+    )
     for stoerung in plan_aus_text("3:absturz:[Leader]", cluster.ids):
         zeit.schedule_zuerst(stoerung.zeit, stoerung.anwenden, cluster)
     zeit.schedule(4, cluster.sende, "c1", "n2", {"type": "befoerdere", "epoche": 2})
