@@ -24,7 +24,6 @@ from pathlib import Path
 WURZEL = Path(sys.argv[2]).resolve() if len(sys.argv) > 2 else Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(WURZEL))
 
-from pysim.replikation import ReplikSpeicher  # noqa: E402
 from pysim.replikation.konsole import ReplikKonsole  # noqa: E402
 
 LEKTION = Path(__file__).resolve().parents[1] / "docs" / "lektionen" / "replikation.md"
@@ -67,23 +66,16 @@ def konsole(befehle: list[str]) -> Callable[[], None]:
 
 
 def langer_lauf() -> None:
-    s = ReplikSpeicher(repliken=5, verzoegerung=2, sync=1)
-    s.setze_lag("n3", 6)
-    for i in range(60):
-        s.write("x", i, prozess=f"c{i % 3}")
-        s.read("x", von=f"n{1 + i % 5}", prozess="leser")
-        if i == 30:
-            s.trenne("n1")
-            s.failover("n2")
-            s.heile("n1")
-    s.tick(20)
-    s.urteil()
-    q = ReplikSpeicher(repliken=5, verzoegerung=2)
-    q.quorum(5, 3, 3)
-    for i in range(60):
-        q.write("y", i, prozess=f"q{i % 3}")
-        q.read("y", prozess="qleser")
-    q.urteil()
+    """The long run of ``bench_crdt_replik.py`` (imported here, after this root's pysim)."""
+    from bench_crdt_replik import replikation_lauf
+
+    replikation_lauf()
+
+
+def _sekunden(fall: Callable[[], None]) -> float:
+    start = time.process_time()
+    fall()
+    return time.process_time() - start
 
 
 FAELLE: list[tuple[str, Callable[[], None]]] = [
@@ -100,11 +92,7 @@ def main() -> None:
     wiederholungen = int(sys.argv[1]) if len(sys.argv) > 1 else 5
     print(f"pysim aus {WURZEL}")
     for name, fall in FAELLE:
-        beste = float("inf")
-        for _ in range(wiederholungen):
-            start = time.process_time()
-            fall()
-            beste = min(beste, time.process_time() - start)
+        beste = min(_sekunden(fall) for _ in range(wiederholungen))
         print(f"{beste * 1000:8.1f} ms  {name}")
 
 

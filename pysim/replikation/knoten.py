@@ -88,6 +88,12 @@ ARTEN: dict[str, str] = {
 }
 
 
+class Aufsicht(Protocol):
+    """Wem ein Replikat meldet, was es tut (ein deutscher Satz je Ereignis)."""
+
+    def ereignis(self, text: str) -> None: ...
+
+
 @dataclass(frozen=True)
 class Eintrag:
     """Ein Eintrag im Log des Leaders: LSN, Epoche des Leaders, Schlüssel, Wert."""
@@ -99,12 +105,6 @@ class Eintrag:
 
     def __str__(self) -> str:
         return f"{self.key}={self.value!r} (LSN {self.lsn})"
-
-
-class Aufsicht(Protocol):
-    """Wem ein Replikat meldet, was es tut (ein deutscher Satz je Ereignis)."""
-
-    def ereignis(self, text: str) -> None: ...
 
 
 def stand(speicher: Mapping[str, Any]) -> int:

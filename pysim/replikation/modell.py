@@ -118,6 +118,11 @@ class FalscherModus(SimFehler):
     """Ein Befehl, den der Speicher in seinem Modus nicht kennt (Failover im Quorum-Modus, …)."""
 
 
+def _feld(name: str) -> Any:
+    """A read-only attribute of ``Replik``: the field ``name`` of its node's ``speicher``."""
+    return property(lambda replik: replik._speicher[name])
+
+
 class Replik:
     """Ein Replikat mit seiner Rolle, seiner Epoche und was es hält: gelesen aus dem Speicher
     seines Knotens (``ReplikKnoten``), der einen Absturz übersteht."""
@@ -127,32 +132,15 @@ class Replik:
         self._speicher = speicher
         self._laeuft = laeuft
 
-    @property
-    def rolle(self) -> str:
-        rolle: str = self._speicher["rolle"]
-        return rolle
-
-    @property
-    def epoche(self) -> int:
-        epoche: int = self._speicher["epoche"]
-        return epoche
-
-    @property
-    def log(self) -> list[Eintrag]:
-        log: list[Eintrag] = self._speicher["log"]
-        return log
-
-    @property
-    def daten(self) -> dict[str, tuple[Any, int]]:
-        """Im Quorum-Modus: Schlüssel -> (Wert, Version)."""
-        daten: dict[str, tuple[Any, int]] = self._speicher["daten"]
-        return daten
-
-    @property
-    def bestaetigt(self) -> dict[str, int]:
-        """Was jeder Follower bestätigt hat (LSN), solange diese Replik in dieser Epoche leitet."""
-        bestaetigt: dict[str, int] = self._speicher["bestaetigt"]
-        return bestaetigt
+    #: Die Rolle (``Leader``, ``Follower``, ``gleichrangig``) und die Epoche.
+    rolle: str = _feld("rolle")
+    epoche: int = _feld("epoche")
+    #: Das Log: jeder Eintrag in der Reihenfolge seiner LSN.
+    log: list[Eintrag] = _feld("log")
+    #: Im Quorum-Modus: Schlüssel -> (Wert, Version).
+    daten: dict[str, tuple[Any, int]] = _feld("daten")
+    #: Was jeder Follower bestätigt hat (LSN), solange diese Replik in dieser Epoche leitet.
+    bestaetigt: dict[str, int] = _feld("bestaetigt")
 
     @property
     def ausgefallen(self) -> bool:
@@ -172,10 +160,7 @@ class Replik:
         return _k.inhalt(self._speicher)
 
     def __repr__(self) -> str:
-        return (
-            f"Replik(name={self.name!r}, rolle={self.rolle!r}, epoche={self.epoche}, "
-            f"log={self.log!r}, ausgefallen={self.ausgefallen})"
-        )
+        return f"Replik({self.name}: {self.rolle}, Epoche {self.epoche}, LSN {self.stand})"
 
 
 @dataclass(frozen=True)
