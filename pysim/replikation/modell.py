@@ -118,51 +118,6 @@ class FalscherModus(SimFehler):
     """Ein Befehl, den der Speicher in seinem Modus nicht kennt (Failover im Quorum-Modus, …)."""
 
 
-def _feld(name: str) -> Any:
-    """A read-only attribute of ``Replik``: the field ``name`` of its node's ``speicher``."""
-    return property(lambda replik: replik._speicher[name])
-
-
-class Replik:
-    """Ein Replikat mit seiner Rolle, seiner Epoche und was es hält: gelesen aus dem Speicher
-    seines Knotens (``ReplikKnoten``), der einen Absturz übersteht."""
-
-    def __init__(self, name: str, speicher: dict[str, Any], laeuft: Callable[[], bool]) -> None:
-        self.name = name
-        self._speicher = speicher
-        self._laeuft = laeuft
-
-    #: Die Rolle (``Leader``, ``Follower``, ``gleichrangig``) und die Epoche.
-    rolle: str = _feld("rolle")
-    epoche: int = _feld("epoche")
-    #: Das Log: jeder Eintrag in der Reihenfolge seiner LSN.
-    log: list[Eintrag] = _feld("log")
-    #: Im Quorum-Modus: Schlüssel -> (Wert, Version).
-    daten: dict[str, tuple[Any, int]] = _feld("daten")
-    #: Was jeder Follower bestätigt hat (LSN), solange diese Replik in dieser Epoche leitet.
-    bestaetigt: dict[str, int] = _feld("bestaetigt")
-
-    @property
-    def ausgefallen(self) -> bool:
-        return not self._laeuft()
-
-    @property
-    def stand(self) -> int:
-        """Die LSN des letzten Eintrags, den sie hat (0: noch keiner)."""
-        return _k.stand(self._speicher)
-
-    def wert(self, key: str) -> tuple[Any, int]:
-        """Was sie für ``key`` hält: (Wert, LSN oder Version); ``(None, 0)``: nichts."""
-        return _k.wert(self._speicher, key)
-
-    def inhalt(self) -> dict[str, Any]:
-        """Jeder Schlüssel mit seinem Wert, nach Schlüsseln sortiert."""
-        return _k.inhalt(self._speicher)
-
-    def __repr__(self) -> str:
-        return f"Replik({self.name}: {self.rolle}, Epoche {self.epoche}, LSN {self.stand})"
-
-
 @dataclass(frozen=True)
 class Nachricht:
     """Eine Nachricht im Netz: von, nach, Art, Inhalt, abgeschickt und Ankunft (Ticks)."""
@@ -251,6 +206,48 @@ class Ereignis:
 
     def __str__(self) -> str:
         return f"t={self.zeit}: {self.text}"
+
+
+def _feld(name: str) -> Any:
+    """A read-only attribute of ``Replik``: the field ``name`` of its node's ``speicher``."""
+    return property(lambda replik: replik._speicher[name])
+
+
+class Replik:
+    """Ein Replikat mit seiner Rolle, seiner Epoche und was es hält: gelesen aus dem Speicher
+    seines Knotens (``ReplikKnoten``), der einen Absturz übersteht."""
+
+    def __init__(self, name: str, speicher: dict[str, Any], laeuft: Callable[[], bool]) -> None:
+        self.name = name
+        self._speicher = speicher
+        self._laeuft = laeuft
+
+    #: Die Rolle (``Leader``, ``Follower``, ``gleichrangig``) und die Epoche.
+    rolle: str = _feld("rolle")
+    epoche: int = _feld("epoche")
+    #: Das Log: jeder Eintrag in der Reihenfolge seiner LSN.
+    log: list[Eintrag] = _feld("log")
+    #: Im Quorum-Modus: Schlüssel -> (Wert, Version).
+    daten: dict[str, tuple[Any, int]] = _feld("daten")
+    #: Was jeder Follower bestätigt hat (LSN), solange diese Replik in dieser Epoche leitet.
+    bestaetigt: dict[str, int] = _feld("bestaetigt")
+
+    @property
+    def ausgefallen(self) -> bool:
+        return not self._laeuft()
+
+    @property
+    def stand(self) -> int:
+        """Die LSN des letzten Eintrags, den sie hat (0: noch keiner)."""
+        return _k.stand(self._speicher)
+
+    def wert(self, key: str) -> tuple[Any, int]:
+        """Was sie für ``key`` hält: (Wert, LSN oder Version); ``(None, 0)``: nichts."""
+        return _k.wert(self._speicher, key)
+
+    def inhalt(self) -> dict[str, Any]:
+        """Jeder Schlüssel mit seinem Wert, nach Schlüsseln sortiert."""
+        return _k.inhalt(self._speicher)
 
 
 def pruefe_wert(wert: object) -> int | str:
