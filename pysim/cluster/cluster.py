@@ -11,7 +11,9 @@ eine verloren, mit ``duplikat`` kommt sie zweimal an. Clients sitzen wie bei Mae
 ihrem Knoten (Laufzeit 0). Eine Netzpartition (``teile``) verwirft beim Empfänger jede Nachricht
 von einem Knoten der anderen Seite, auch eine, die schon unterwegs war. Eine Leitung kann ihre
 eigene Laufzeit haben (``latenz_zwischen``, in beide Richtungen, bis ``heile``): ein Replikat,
-das hinterherhinkt; ohne solche Leitungen wird gewürfelt wie zuvor.
+das hinterherhinkt; ohne solche Leitungen wird gewürfelt wie zuvor. Eine Front kann jede
+Leitung selbst bestimmen (``netz_leitung``), erfährt jede Nachricht, die ein Empfänger verwirft
+(``bei_verworfen``), und gibt ihren Knoten Arbeit (``rufe``).
 
 Invarianten (``invariante``, wie die Zustandsprädikate von DSLabs) prüft der Cluster nach jedem
 Ereignis (Zustellung, Timer, Störung) an dem, was jeder Knoten zeigt (``zustaende``, aus
@@ -225,6 +227,11 @@ class Cluster:
       Laufzeit (kleinste, größte): die Laufzeit jeder Kopie, ``()`` für verloren (ohne: aus
       ``netz_zufall`` nach ``verlust`` und ``duplikat``); eine Front wie ``pysim.crdt.CrdtSim``
       würfelt hier wie ihr altes Netz, damit ihre Läufe dieselben bleiben,
+    - ``netz_leitung``: wie ``netz_wurf``, aber als Funktion von Absender und Empfänger (hat
+      Vorrang vor ``netz_wurf``): eine Front wie ``pysim.replikation.ReplikSpeicher`` gibt so
+      jeder Leitung ihre Laufzeit (der Lag eines Replikats, in der Reihenfolge des Sendens),
+    - ``weitere``: Knoten mit eigenem Namen und eigener Klasse nach n1 … (Name → Klasse), etwa
+      der Koordinator eines Quorums neben seinen Replikaten,
     - ``code_der_leserin``: ``False`` für Knoten, die pysim selbst mitbringt (``RaftKnoten``
       hinter ``RaftSim``): Ihr Code läuft ohne Grenze an Schleifendurchläufen, und was er
       druckt, geht an ``sys.stdout`` des Aufrufers statt ins ``protokoll``.
@@ -245,6 +252,8 @@ class Cluster:
         zeit: Zeit | None = None,
         netz_zufall: random.Random | None = None,
         netz_wurf: Callable[[tuple[int, int]], tuple[int, ...]] | None = None,
+        netz_leitung: Callable[[str, str], tuple[int, ...]] | None = None,
+        weitere: Mapping[str, type[Knoten]] | None = None,
         code_der_leserin: bool = True,
     ) -> None:
         if not (isinstance(klasse, type) and issubclass(klasse, Knoten)):
@@ -273,11 +282,21 @@ class Cluster:
             netz_wurf
             if netz_wurf is not None
             else self._wuerfle
-            if self.verlust or self.duplikat
+            if self.verlust or self.duplikat or netz_leitung is not None
             else None
         )
+        #: A front's draw per link (``netz_leitung``): taken instead of ``_wurf``.
+        self._leitung = netz_leitung
         self.ids = [f"n{i}" for i in range(1, anzahl + 1)]
         self._plaetze = {k: _Platz(klasse) for k in self.ids}
+        for name, art in (weitere or {}).items():
+            if name in self._plaetze or not (isinstance(art, type) and issubclass(art, Knoten)):
+                raise UngueltigeEingabe(
+                    f"weitere: „{name}“ braucht einen neuen Namen und eine Klasse, die von "
+                    f"Knoten erbt, nicht {art!r}."
+                )
+            self.ids.append(name)
+            self._plaetze[name] = _Platz(art)
         self._empfaenger: dict[str, Callable[[Nachricht], None]] = {}
         self._clients: set[str] = set()
         self._bekannt: set[str] = set(self._plaetze)
@@ -289,6 +308,9 @@ class Cluster:
         #: What the nodes noted and printed, with tick and node (``pysim.cluster.protokoll``).
         self.protokoll = Protokoll()
         self._gezaehlt = 0
+        #: Called with each message the receiver drops (a partition, a crashed receiver): a
+        #: front that shows drops as events with their reason (``pysim.replikation``).
+        self.bei_verworfen: Callable[[Sendung], None] | None = None
         #: Sees every message (the targeted nemesis); set before the run starts.
         self.beobachter: Beobachter | None = None
         #: The client's write the code running now works for (see ``Sendung.ursache``).
@@ -369,7 +391,7 @@ class Cluster:
             else:
                 # the network's draw (``_wuerfle``, or a front's ``netz_wurf``): each copy's
                 # latency, none when the message is lost
-                dauern = self._wurf(spanne)
+                dauern = self._wurf(spanne) if self._leitung is None else self._leitung(src, dest)
                 if not dauern:
                     sendung = Sendung(len(self.sendungen), nachricht, jetzt, None, VERLOREN)
                     self.sendungen.append(sendung)
@@ -412,6 +434,8 @@ class Cluster:
         dest = nachricht.dest
         if self.getrennt and (nachricht.src, dest) in self.getrennt:
             sendung.schicksal = GETRENNT
+            if self.bei_verworfen is not None:
+                self.bei_verworfen(sendung)
             return
         if (
             self._verliert
@@ -434,6 +458,8 @@ class Cluster:
             return
         if not platz.laeuft:
             sendung.schicksal = EMPFAENGER_AUS
+            if self.bei_verworfen is not None:
+                self.bei_verworfen(sendung)
             return
         sendung.schicksal = ZUGESTELLT
         if platz.pausiert:  # as ``_an``: handled once the node runs again
@@ -554,6 +580,14 @@ class Cluster:
                 )
             return
         self._rufe(nachricht.dest, handler, nachricht, was=nachricht)
+
+    def rufe(self, knoten: str, aktion: Callable[..., Any], *argumente: Any) -> None:
+        """Ruft ``aktion`` (eine Methode des laufenden Knotens ``knoten``) jetzt auf, wie einen
+        Handler: Eine ``async`` Methode läuft als Handler des Knotens weiter (``await
+        self.erste(…)``). Für eine Front, die ihren Knoten Arbeit gibt (``ReplikSpeicher`` dem
+        Koordinator); nie einem Knoten geben."""
+        self._platz(knoten)
+        self._rufe(knoten, aktion, *argumente, was=f"{getattr(aktion, '__name__', 'Aufruf')}()")
 
     def _rufe(
         self, knoten: str, aktion: Callable[..., Any], *argumente: Any, was: str | Nachricht = ""

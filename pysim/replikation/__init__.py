@@ -1,7 +1,8 @@
 """Replikation und Konsistenz (Lektion „Replikation und Konsistenz“): Leader und Follower, Lag,
 Failover, Quorum.
 
-Teile: ``modell`` (``ReplikSpeicher``), ``regeln`` (Rollen, Ereignisse, die Tabelle, Arten von
+Teile: ``modell`` (``ReplikSpeicher``, die Front auf einem ``pysim.cluster.Cluster``),
+``knoten`` (``ReplikKnoten`` und ``KoordinatorKnoten``, die Knoten darauf), ``regeln`` (Rollen, Ereignisse, die Tabelle, Arten von
 Nachrichten), ``bild`` (Replikate, Nachrichten, Verlauf mit Urteil), ``konsole`` (die
 Replikat-Konsole).
 """

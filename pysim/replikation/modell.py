@@ -21,6 +21,15 @@ Replikats) dauert null Ticks; danach vergeht ein Tick, damit die nächste Operat
 und nicht gleichzeitig zählt. Wer warten muss, wartet höchstens ``timeout`` Ticks: Ein
 Schreiben ist danach unbestimmt (``info``), ein Lesen gescheitert (``fail``).
 
+Der Speicher ist eine Front auf einem ``pysim.cluster.Cluster`` (wie ``RaftSim`` und
+``CrdtSim``): Die Replikate sind ``ReplikKnoten`` (``pysim.replikation.knoten``; Rolle, Epoche
+und Log in ihrem ``speicher``), der Koordinator des Quorum-Modus ist ein ``KoordinatorKnoten``,
+der auf die ersten w (oder r) Antworten wartet (``await self.erste(k, …)``). Netz, Partitionen
+und Abstürze sind die des Clusters; jede Leitung bekommt ihre Laufzeit aus ``lag``, in der
+Reihenfolge des Sendens (``netz_leitung``), und was der Empfänger verwirft, meldet der Cluster
+der Front (``bei_verworfen``), die es mit seinem Grund als Ereignis zeigt. Ein Wechsel in den
+Quorum-Modus mit anderem n baut einen neuen Cluster auf derselben ``Zeit``.
+
 Vereinfachungen: Clients erreichen im Leader-Modus jedes Replikat, das läuft, auch ein abgetrenntes
 (``trenne`` trennt ein Replikat von den anderen Replikaten); im Quorum-Modus steht der Koordinator
 im Netz und erreicht ein abgetrenntes Replikat nicht. Eine Nachricht geht nie verloren, außer ihr
@@ -30,10 +39,12 @@ wieder verbunden ist, bekommt vom Leader sofort sein ganzes Log.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ..cluster import Cluster
+from ..cluster.cluster import Sendung
 from ..fehler import (
     SimFehler,
     UnbekannterKnoten,
@@ -45,8 +56,16 @@ from ..fehler import (
 )
 from ..pruefer import linearisierbar
 from ..zeit import AufDerZeit, Zeit
+from . import knoten as _k
+from .knoten import (
+    ARTEN,
+    KOORDINATOR_ID,
+    Eintrag,
+    KoordinatorKnoten,
+    ReplikKnoten,
+    bestaetigt_von,
+)
 from .regeln import (
-    BEFOERDERN,
     BESTAETIGE,
     FOLLOWER,
     GLEICHRANGIG,
@@ -55,15 +74,12 @@ from .regeln import (
     LEADER_MODUS,
     LIES,
     LIES_OK,
-    NEUER_LEADER,
     QUORUM,
     QUORUM_MODUS,
     REPLIZIERE,
     SCHREIBE,
-    SCHREIBE_OK,
     UEBERNAHME,
     uebergang,
-    wechsel,
 )
 
 if TYPE_CHECKING:
@@ -95,60 +111,11 @@ TIMEOUT = 10
 #: Nach jeder Operation eines Clients vergeht so viel Zeit.
 SCHRITT = 1
 
+assert KOORDINATOR == KOORDINATOR_ID  # the coordinator's node is named as the lesson shows it
+
 
 class FalscherModus(SimFehler):
     """Ein Befehl, den der Speicher in seinem Modus nicht kennt (Failover im Quorum-Modus, …)."""
-
-
-@dataclass(frozen=True)
-class Eintrag:
-    """Ein Eintrag im Log des Leaders: LSN, Epoche des Leaders, Schlüssel, Wert."""
-
-    lsn: int
-    epoche: int
-    key: str
-    value: Any
-
-    def __str__(self) -> str:
-        return f"{self.key}={self.value!r} (LSN {self.lsn})"
-
-
-@dataclass
-class Replik:
-    """Ein Replikat mit seiner Rolle, seiner Epoche und was es hält."""
-
-    name: str
-    rolle: str
-    epoche: int = 1
-    log: list[Eintrag] = field(default_factory=list)
-    #: Im Quorum-Modus: Schlüssel -> (Wert, Version).
-    daten: dict[str, tuple[Any, int]] = field(default_factory=dict)
-    ausgefallen: bool = False
-    #: Was jeder Follower bestätigt hat (LSN), solange diese Replik in dieser Epoche leitet.
-    bestaetigt: dict[str, int] = field(default_factory=dict)
-
-    @property
-    def stand(self) -> int:
-        """Die LSN des letzten Eintrags, den sie hat (0: noch keiner)."""
-        return len(self.log)
-
-    def wert(self, key: str) -> tuple[Any, int]:
-        """Was sie für ``key`` hält: (Wert, LSN oder Version); ``(None, 0)``: nichts."""
-        if self.rolle == GLEICHRANGIG:
-            return self.daten.get(key, (None, 0))
-        for e in reversed(self.log):
-            if e.key == key:
-                return e.value, e.lsn
-        return None, 0
-
-    def inhalt(self) -> dict[str, Any]:
-        """Jeder Schlüssel mit seinem Wert, nach Schlüsseln sortiert."""
-        if self.rolle == GLEICHRANGIG:
-            return {k: self.daten[k][0] for k in sorted(self.daten)}
-        werte: dict[str, Any] = {}
-        for e in self.log:
-            werte[e.key] = e.value
-        return dict(sorted(werte.items()))
 
 
 @dataclass(frozen=True)
@@ -185,6 +152,10 @@ class Nachricht:
         if self.art == LIES_OK:
             return f"{self.value!r} v{self.version}"
         return "ok"
+
+
+#: The fields of the front's ``Nachricht`` a message's body may carry.
+_FELDER = ("eintrag", "epoche", "log", "lsn", "key", "value", "version")
 
 
 @dataclass(frozen=True)
@@ -237,6 +208,48 @@ class Ereignis:
         return f"t={self.zeit}: {self.text}"
 
 
+def _feld(name: str) -> Any:
+    """A read-only attribute of ``Replik``: the field ``name`` of its node's ``speicher``."""
+    return property(lambda replik: replik._speicher[name])
+
+
+class Replik:
+    """Ein Replikat mit seiner Rolle, seiner Epoche und was es hält: gelesen aus dem Speicher
+    seines Knotens (``ReplikKnoten``), der einen Absturz übersteht."""
+
+    def __init__(self, name: str, speicher: dict[str, Any], laeuft: Callable[[], bool]) -> None:
+        self.name = name
+        self._speicher = speicher
+        self._laeuft = laeuft
+
+    #: Die Rolle (``Leader``, ``Follower``, ``gleichrangig``) und die Epoche.
+    rolle: str = _feld("rolle")
+    epoche: int = _feld("epoche")
+    #: Das Log: jeder Eintrag in der Reihenfolge seiner LSN.
+    log: list[Eintrag] = _feld("log")
+    #: Im Quorum-Modus: Schlüssel -> (Wert, Version).
+    daten: dict[str, tuple[Any, int]] = _feld("daten")
+    #: Was jeder Follower bestätigt hat (LSN), solange diese Replik in dieser Epoche leitet.
+    bestaetigt: dict[str, int] = _feld("bestaetigt")
+
+    @property
+    def ausgefallen(self) -> bool:
+        return not self._laeuft()
+
+    @property
+    def stand(self) -> int:
+        """Die LSN des letzten Eintrags, den sie hat (0: noch keiner)."""
+        return _k.stand(self._speicher)
+
+    def wert(self, key: str) -> tuple[Any, int]:
+        """Was sie für ``key`` hält: (Wert, LSN oder Version); ``(None, 0)``: nichts."""
+        return _k.wert(self._speicher, key)
+
+    def inhalt(self) -> dict[str, Any]:
+        """Jeder Schlüssel mit seinem Wert, nach Schlüsseln sortiert."""
+        return _k.inhalt(self._speicher)
+
+
 def pruefe_wert(wert: object) -> int | str:
     """Ein Wert zum Schreiben: eine ganze Zahl oder ein nicht leerer Text."""
     if isinstance(wert, bool) or not isinstance(wert, int | str) or wert == "":
@@ -246,12 +259,28 @@ def pruefe_wert(wert: object) -> int | str:
     return wert
 
 
+class _Aufsicht:
+    """What the replicas of one cluster report (``ReplikKnoten.AUFSICHT``): the front's events.
+    Switched off when the front builds a new cluster (``quorum`` with another n)."""
+
+    def __init__(self, zeit: Zeit, ereignisse: list[Ereignis]) -> None:
+        self.zeit, self.ereignisse, self.aktiv = zeit, ereignisse, True
+
+    def ereignis(self, text: str) -> None:
+        if self.aktiv:
+            self.ereignisse.append(Ereignis(self.zeit.now, text))
+
+
 class ReplikSpeicher(AufDerZeit):
     """Ein replizierter Schlüssel-Wert-Speicher: ``ReplikSpeicher(repliken=3, verzoegerung=2)``.
 
     Die Replikate heißen ``n1`` bis ``nN``; ``n1`` ist anfangs der Leader. ``sync``: auf so viele
     Follower wartet ein Schreiben (0: asynchron). ``zeit``: eine geteilte ``Zeit``.
+    ``cluster``: der ``pysim.cluster.Cluster``, auf dem die Replikate als Knoten laufen.
     """
+
+    cluster: Cluster
+    _aufsicht: _Aufsicht
 
     def __init__(
         self,
@@ -272,31 +301,71 @@ class ReplikSpeicher(AufDerZeit):
         self.timeout = pruefe_ganzzahl(timeout, "timeout", 1)
         self.modus = LEADER_MODUS
         self.verzoegerung = verzoegerung
-        self._repliken: dict[str, Replik] = {}
+        self._verlauf: list[dict[str, Any]] = []
+        self._ereignisse: list[Ereignis] = []
+        self._bestaetigte: set[tuple[int, int]] = set()
+        self._version = 0
+        self._operation = 0
+        self.verworfen = 0
+        self._nummer_basis = 0  # messages sent on the clusters before this one
+        self._getrennt: set[str] = set()
         self._baue(repliken)
         self.leader: str | None = "n1"
         self.sync = 0
         self.setze_sync(sync)
         self.w = 1
         self.r = 1
-        self._getrennt: set[str] = set()
-        self._unterwegs: dict[int, Nachricht] = {}
-        self._nummer = 0
-        self._letzte_ankunft: dict[tuple[str, str], int] = {}
-        self._verlauf: list[dict[str, Any]] = []
-        self._ereignisse: list[Ereignis] = []
-        self._bestaetigte: set[tuple[int, int]] = set()
-        self._version = 0
-        self._operation = 0
-        #: operation -> replies so far (quorum mode).
-        self._antworten: dict[int, list[Nachricht]] = {}
-        self.verworfen = 0
 
     def _baue(self, anzahl: int) -> None:
+        """A cluster of ``anzahl`` replicas and the coordinator on this store's clock."""
+        if hasattr(self, "cluster"):  # a new n on the same clock: the old cluster falls silent
+            self.cluster.bei_verworfen = None
+            self._aufsicht.aktiv = False
+            self._nummer_basis += len(self.cluster.sendungen)
+        aufsicht = self._aufsicht = _Aufsicht(self.zeit, self._ereignisse)
+
+        class SimKnoten(ReplikKnoten):
+            AUFSICHT = aufsicht
+
+        SimKnoten.__qualname__ = SimKnoten.__name__ = "ReplikKnoten"
+        self._letzte_ankunft: dict[tuple[str, str], int] = {}
+        #: Der Cluster, auf dem die Replikate und der Koordinator laufen.
+        self.cluster = Cluster(
+            SimKnoten,
+            anzahl,
+            zeit=self.zeit,
+            netz_leitung=self._leitung,
+            weitere={KOORDINATOR: KoordinatorKnoten},
+            max_ereignisse=2**62,
+            code_der_leserin=False,
+        )
+        self.cluster.bei_verworfen = self._verworfen
+        self._erste_offene = 0
+        namen = self.cluster.ids[:anzahl]
+        self._speicher: dict[str, dict[str, Any]] = {}
+        for name in namen:
+            objekt = self.cluster.objekt(name)
+            assert objekt is not None
+            self._speicher[name] = objekt.speicher
         self._repliken = {
-            f"n{i}": Replik(f"n{i}", LEADER if i == 1 else FOLLOWER) for i in range(1, anzahl + 1)
+            name: Replik(name, self._speicher[name], self._laeuft(name)) for name in namen
         }
-        self.lag: dict[str, int] = dict.fromkeys(self._repliken, self.verzoegerung)
+        self.lag: dict[str, int] = dict.fromkeys(namen, self.verzoegerung)
+
+    def _laeuft(self, name: str) -> Callable[[], bool]:
+        cluster = self.cluster
+        return lambda: cluster.laeuft(name)
+
+    def _knoten(self, name: str) -> ReplikKnoten:
+        """The running node of replica ``name`` (callers checked it runs)."""
+        objekt = self.cluster.objekt(name)
+        assert isinstance(objekt, ReplikKnoten)
+        return objekt
+
+    def _koordinator(self) -> KoordinatorKnoten:
+        objekt = self.cluster.objekt(KOORDINATOR)
+        assert isinstance(objekt, KoordinatorKnoten)
+        return objekt
 
     # --- lesen, was ist ---
 
@@ -334,7 +403,31 @@ class ReplikSpeicher(AufDerZeit):
 
     def unterwegs(self) -> list[Nachricht]:
         """Die Nachrichten, die noch nicht angekommen sind, nach Ankunft."""
-        return sorted(self._unterwegs.values(), key=lambda m: (m.ankunft, m.nummer))
+        sendungen = self.cluster.sendungen
+        i = self._erste_offene
+        while i < len(sendungen) and sendungen[i].schicksal:
+            i += 1
+        self._erste_offene = i  # every message before it has arrived (or was dropped)
+        offen = [self._nachricht(s) for s in sendungen[i:] if not s.schicksal]
+        return sorted(offen, key=lambda m: (m.ankunft, m.nummer))
+
+    def _nachricht(self, sendung: Sendung) -> Nachricht:
+        """A message of the cluster as the picture and the console show it."""
+        n = sendung.nachricht
+        body = n.body
+        felder = {k: body[k] for k in _FELDER if k in body}
+        operation = body.get("msg_id", body.get("in_reply_to", 0))
+        assert sendung.ankunft is not None
+        return Nachricht(
+            self._nummer_basis + sendung.nummer + 1,
+            ARTEN[n.typ],
+            n.src,
+            n.dest,
+            sendung.gesendet,
+            sendung.ankunft,
+            operation=operation,
+            **felder,
+        )
 
     def verlauf(self) -> list[dict[str, Any]]:
         """Der Verlauf der Operationen der Clients (Format von ``pysim.pruefer``), eine Kopie."""
@@ -397,10 +490,10 @@ class ReplikSpeicher(AufDerZeit):
                 f"nur w und r (hier n={self.n})."
             )
         if n != self.n:
-            self._baue(n)
             self._getrennt = set()
-        for replik in self._repliken.values():
-            replik.rolle = uebergang(replik.rolle, QUORUM) or replik.rolle
+            self._baue(n)
+        for speicher in self._speicher.values():
+            speicher["rolle"] = uebergang(speicher["rolle"], QUORUM) or speicher["rolle"]
         self.modus = QUORUM_MODUS
         self.leader = None
         self.sync = 0
@@ -421,13 +514,22 @@ class ReplikSpeicher(AufDerZeit):
         if self.getrennt(name):
             raise UngueltigeEingabe(f"{name} ist schon abgetrennt.")
         self._getrennt.add(name)
+        self._teile()
         self._ereignis(f"{name} ist von den anderen Replikaten abgetrennt.")
+
+    def _teile(self) -> None:
+        """The cluster's partition: each cut-off replica alone, everyone else together."""
+        if self._getrennt:
+            self.cluster.trenne([k for k in self.cluster.ids if k not in self._getrennt])
+        else:
+            self.cluster.heile()
 
     def heile(self, name: str) -> None:
         """Verbindet ``name`` wieder; der Leader schickt ihr (oder sie allen) sein Log."""
         if not self.getrennt(name):
             raise UngueltigeEingabe(f"{name} ist nicht abgetrennt.")
         self._getrennt.discard(name)
+        self._teile()
         self._ereignis(f"{name} ist wieder verbunden.")
         self._nachholen(name)
 
@@ -436,7 +538,7 @@ class ReplikSpeicher(AufDerZeit):
         replik = self.replik(name)
         if replik.ausgefallen:
             raise UngueltigeEingabe(f"{name} ist schon ausgefallen.")
-        replik.ausgefallen = True
+        self.cluster.absturz(name)
         self._ereignis(f"{name} fällt aus.")
 
     def neustart(self, name: str) -> None:
@@ -444,7 +546,7 @@ class ReplikSpeicher(AufDerZeit):
         replik = self.replik(name)
         if not replik.ausgefallen:
             raise UngueltigeEingabe(f"{name} läuft schon.")
-        replik.ausgefallen = False
+        self.cluster.neustart(name)
         self._ereignis(f"{name} läuft wieder.")
         self._nachholen(name)
 
@@ -455,8 +557,7 @@ class ReplikSpeicher(AufDerZeit):
         if leader.ausgefallen:
             return
         ziele = [n for n in self.namen if n != leader.name] if name == leader.name else [name]
-        for ziel in ziele:
-            self._sende(UEBERNAHME, leader.name, ziel, epoche=leader.epoche, log=tuple(leader.log))
+        self._knoten(leader.name).sende_log(ziele)
 
     def failover(self, neu: str | None = None) -> Failover:
         """Befördert ``neu`` (ohne: den Follower, der läuft und am weitesten ist) zum Leader."""
@@ -495,15 +596,11 @@ class ReplikSpeicher(AufDerZeit):
                     verloren.setdefault((e.epoche, e.lsn), e)
         liste = tuple(verloren[k] for k in sorted(verloren, key=lambda k: (k[1], k[0])))
         bestaetigt = tuple(e for e in liste if (e.epoche, e.lsn) in self._bestaetigte)
-        gewaehlt.rolle = wechsel(gewaehlt.rolle, BEFOERDERN)
-        gewaehlt.epoche = epoche
-        gewaehlt.bestaetigt = {}
         self.leader = gewaehlt.name
         text = f"Failover: {gewaehlt.name} ist Leader (Epoche {epoche}) mit Log bis LSN {gewaehlt.stand}."
         self._ereignis(text)
-        for ziel in self.namen:
-            if ziel != gewaehlt.name:
-                self._sende(UEBERNAHME, gewaehlt.name, ziel, epoche=epoche, log=tuple(gewaehlt.log))
+        # the failover as the cluster sees it: the chosen node promotes itself and sends its log
+        self._knoten(gewaehlt.name).befoerdere(epoche)
         return Failover(alt, gewaehlt.name, epoche, liste, bestaetigt)
 
     # --- Operationen der Clients ---
@@ -569,13 +666,11 @@ class ReplikSpeicher(AufDerZeit):
                 beginn,
                 f"{name} ist Follower und nimmt nur Lesen an (wie ein Hot Standby).",
             )
-        eintrag = Eintrag(replik.stand + 1, replik.epoche, key, value)
-        replik.log.append(eintrag)
-        for ziel in self.namen:
-            if ziel != name:
-                self._sende(REPLIZIERE, name, ziel, eintrag=eintrag, epoche=replik.epoche)
+        knoten = self._knoten(name)
+        eintrag = knoten.schreibe(key, value)
         if self.sync:
-            fertig = self._warte(lambda: self._bestaetigt_von(replik, eintrag) >= self.sync)
+            speicher = self._speicher[name]
+            fertig = self._warte(lambda: bestaetigt_von(speicher, eintrag) >= self.sync)
             if not fertig:
                 return Antwort(
                     "write",
@@ -590,24 +685,30 @@ class ReplikSpeicher(AufDerZeit):
                     "der Eintrag steht aber im Log des Leaders.",
                 )
         self._bestaetigte.add((eintrag.epoche, eintrag.lsn))
+        self._speicher[name]["quittiert"].append((eintrag.epoche, eintrag.lsn))
         return Antwort("write", "ok", key, value, name, eintrag.lsn, beginn, self.now)
 
-    def _bestaetigt_von(self, leader: Replik, eintrag: Eintrag) -> int:
-        if leader.rolle != LEADER or leader.epoche != eintrag.epoche:
-            return -1
-        return sum(1 for lsn in leader.bestaetigt.values() if lsn >= eintrag.lsn)
+    def _frage_quorum(self, methode: str, *argumente: Any) -> list[Any] | None:
+        """Gives the coordinator operation ``methode`` and waits for its answers, at most
+        ``timeout`` ticks (``None``: too few came). The coordinator waits a tick longer: the
+        client gives up first, as it did before the coordinator was a node."""
+        self._operation += 1
+        nummer = self._operation
+        koordinator = self._koordinator()
+        ergebnisse = koordinator.ergebnisse
+        self.cluster.rufe(
+            KOORDINATOR, getattr(koordinator, methode), nummer, *argumente, self.timeout + 1
+        )
+        if not self._warte(lambda: nummer in ergebnisse):
+            return None
+        typ, antworten = ergebnisse.pop(nummer)
+        return antworten if typ == "ok" else None
 
     def _schreibe_quorum(self, key: str, value: Any, beginn: int) -> Antwort:
         self._version += 1
         version = self._version
-        op = self._neue_operation()
-        for ziel in self.namen:
-            self._sende(
-                SCHREIBE, KOORDINATOR, ziel, key=key, value=value, version=version, operation=op
-            )
-        fertig = self._warte(lambda: len(self._antworten[op]) >= self.w)
-        del self._antworten[op]
-        if not fertig:
+        antworten = self._frage_quorum("schreibe", key, value, version, self.w)
+        if antworten is None:
             return Antwort(
                 "write",
                 "info",
@@ -623,12 +724,8 @@ class ReplikSpeicher(AufDerZeit):
         return Antwort("write", "ok", key, value, KOORDINATOR, version, beginn, self.now)
 
     def _lies_quorum(self, key: str, beginn: int) -> Antwort:
-        op = self._neue_operation()
-        for ziel in self.namen:
-            self._sende(LIES, KOORDINATOR, ziel, key=key, operation=op)
-        fertig = self._warte(lambda: len(self._antworten[op]) >= self.r)
-        antworten = self._antworten.pop(op)[: self.r]
-        if not fertig:
+        antworten = self._frage_quorum("lies", key, self.r)
+        if antworten is None:
             return Antwort(
                 "read",
                 "fail",
@@ -640,18 +737,16 @@ class ReplikSpeicher(AufDerZeit):
                 self.now,
                 f"Nach {self.timeout} Ticks fehlen Antworten (r={self.r}).",
             )
-        beste = max(antworten, key=lambda m: (m.version, -m.nummer))
-        return Antwort("read", "ok", key, beste.value, KOORDINATOR, beste.version, beginn, self.now)
+        # the highest version; among equal ones the first to arrive
+        beste = max(antworten, key=lambda m: m["version"])
+        return Antwort(
+            "read", "ok", key, beste["value"], KOORDINATOR, beste["version"], beginn, self.now
+        )
 
     def _nicht(self, f: str, key: str, value: Any, name: str, beginn: int, grund: str) -> Antwort:
         return Antwort(f, "fail", key, value, name, 0, beginn, beginn, grund)
 
-    def _neue_operation(self) -> int:
-        self._operation += 1
-        self._antworten[self._operation] = []
-        return self._operation
-
-    def _warte(self, fertig: Any) -> bool:
+    def _warte(self, fertig: Callable[[], bool]) -> bool:
         ende = self.now + self.timeout
         while not fertig():
             if self.now >= ende:
@@ -676,117 +771,37 @@ class ReplikSpeicher(AufDerZeit):
         ereignis["time"] = zeit
         self._verlauf.append(ereignis)
 
-    # --- das Netz ---
+    # --- the network, as the cluster asks for it ---
 
-    def _verzoegerung(self, von: str, nach: str) -> int:
-        return max(self.lag.get(von, 0), self.lag.get(nach, 0))
-
-    def _sende(self, art: str, von: str, nach: str, **inhalt: Any) -> None:
-        self._nummer += 1
-        ankunft = max(
-            self.now + self._verzoegerung(von, nach), self._letzte_ankunft.get((von, nach), 0)
-        )
+    def _leitung(self, von: str, nach: str) -> tuple[int, ...]:
+        """A message's latency on its link: the larger lag of its ends, never before the
+        message sent on the link before it (links are FIFO)."""
+        jetzt = self.zeit.now
+        lag = self.lag
+        ankunft = jetzt + max(lag.get(von, 0), lag.get(nach, 0))
+        vorige = self._letzte_ankunft.get((von, nach), 0)
+        if vorige > ankunft:
+            ankunft = vorige
         self._letzte_ankunft[(von, nach)] = ankunft
-        m = Nachricht(self._nummer, art, von, nach, self.now, ankunft, **inhalt)
-        self._unterwegs[m.nummer] = m
-        self.zeit._eintragen(ankunft, self._kommt_an, (m,))
+        return (ankunft - jetzt,)
 
-    def _erreichbar(self, m: Nachricht) -> str:
-        """Warum ``m`` nicht ankommt ("" : sie kommt an)."""
+    def _verworfen(self, sendung: Sendung) -> None:
+        """The cluster dropped ``sendung`` at its receiver: an event with the reason."""
+        m = self._nachricht(sendung)
         if m.nach != KOORDINATOR and self._repliken[m.nach].ausgefallen:
-            return f"{m.nach} ist ausgefallen"
-        for seite in (m.von, m.nach):
-            if seite in self._getrennt:
-                return f"{seite} ist abgetrennt"
-        return ""
-
-    def _kommt_an(self, m: Nachricht) -> None:
-        self._unterwegs.pop(m.nummer, None)
-        if m.nach not in self._repliken and m.nach != KOORDINATOR:
-            return  # the replicas were rebuilt (quorum) while it was on its way
-        grund = self._erreichbar(m)
-        if grund:
-            self.verworfen += 1
-            self._ereignis(f"{m.art} {m.kurz()} von {m.von} an {m.nach} verloren: {grund}.")
-            return
-        if m.art == REPLIZIERE:
-            self._bei_repliziere(m)
-        elif m.art == BESTAETIGE:
-            leader = self._repliken[m.nach]
-            if leader.rolle == LEADER and leader.epoche == m.epoche:
-                leader.bestaetigt[m.von] = max(leader.bestaetigt.get(m.von, 0), m.lsn)
-        elif m.art == UEBERNAHME:
-            self._bei_uebernahme(m)
-        elif m.art == SCHREIBE:
-            replik = self._repliken[m.nach]
-            if m.version > replik.daten.get(m.key, (None, 0))[1]:
-                replik.daten[m.key] = (m.value, m.version)
-                self._ereignis(f"{m.nach} speichert {m.key}={m.value!r} (Version {m.version}).")
-            self._sende(
-                SCHREIBE_OK,
-                m.nach,
-                KOORDINATOR,
-                key=m.key,
-                version=m.version,
-                operation=m.operation,
-            )
-        elif m.art == LIES:
-            wert, version = self._repliken[m.nach].wert(m.key)
-            self._sende(
-                LIES_OK,
-                m.nach,
-                KOORDINATOR,
-                key=m.key,
-                value=wert,
-                version=version,
-                operation=m.operation,
-            )
-        elif m.art in (SCHREIBE_OK, LIES_OK):
-            if m.operation in self._antworten:
-                self._antworten[m.operation].append(m)
-
-    def _bei_repliziere(self, m: Nachricht) -> None:
-        replik = self._repliken[m.nach]
-        e = m.eintrag
-        assert e is not None
-        if e.epoche < replik.epoche:
-            self._ereignis(
-                f"{m.nach} weist {e} von {m.von} ab: Epoche {e.epoche} ist veraltet "
-                f"(sie kennt Epoche {replik.epoche})."
-            )
-            return
-        if e.epoche == replik.epoche and replik.rolle == FOLLOWER and e.lsn == replik.stand + 1:
-            replik.log.append(e)
-            self._ereignis(f"{m.nach} übernimmt {e}.")
-        if replik.rolle == FOLLOWER:
-            self._sende(BESTAETIGE, m.nach, m.von, lsn=replik.stand, epoche=replik.epoche)
-
-    def _bei_uebernahme(self, m: Nachricht) -> None:
-        replik = self._repliken[m.nach]
-        if m.epoche < replik.epoche:
-            return
-        if replik.rolle == LEADER and m.epoche > replik.epoche:
-            replik.rolle = wechsel(replik.rolle, NEUER_LEADER)
-            replik.bestaetigt = {}
-            self._ereignis(f"{m.nach} erfährt von {m.von} (Epoche {m.epoche}) und wird Follower.")
+            grund = f"{m.nach} ist ausgefallen"
         else:
-            uebergang(replik.rolle, NEUER_LEADER)
-        replik.epoche = m.epoche
-        gemeinsam = 0
-        for mein, sein in zip(replik.log, m.log, strict=False):
-            if mein != sein:
-                break
-            gemeinsam += 1
-        weg = replik.log[gemeinsam:]
-        neu = m.log[gemeinsam:]
-        replik.log = list(m.log)
-        if weg:
-            self._ereignis(
-                f"{m.nach} verwirft {', '.join(str(e) for e in weg)}: Der Leader {m.von} hat es nicht."
-            )
-        if neu:
-            self._ereignis(f"{m.nach} holt nach bis LSN {replik.stand}.")
-        self._sende(BESTAETIGE, m.nach, m.von, lsn=replik.stand, epoche=replik.epoche)
+            seite = m.von if m.von in self._getrennt else m.nach
+            grund = f"{seite} ist abgetrennt"
+        self.verworfen += 1
+        self._ereignis(f"{m.art} {m.kurz()} von {m.von} an {m.nach} verloren: {grund}.")
+
+    def tick(self, n: int = 1) -> None:
+        """Lässt ``n`` Ticks vergehen; Nachrichten kommen an."""
+        fehler = len(self.cluster.fehler)
+        self.zeit.tick(n)
+        if len(self.cluster.fehler) > fehler:  # a replica's code failed: pysim's own bug
+            raise SimFehler(str(self.cluster.fehler[fehler]))
 
     def _ereignis(self, text: str) -> None:
         self._ereignisse.append(Ereignis(self.now, text))

@@ -1,7 +1,8 @@
 """Die Regeln der Replikation an einer Stelle: die Rollen eines Replikats, seine Ereignisse, die
 Tabelle.
 
-Das Modell (``modell``), das Bild (``bild``) und die Konsole lesen von hier; keiner importiert
+Das Modell (``modell``), die Knoten (``knoten``), das Bild (``bild``) und die Konsole lesen
+von hier; keiner importiert
 den anderen dafür. Ob ein Replikat ausgefallen oder abgetrennt ist, ist keine Rolle: Ein
 ausgefallenes Replikat behält seine Rolle und seine Daten (sie liegen auf der Platte) und antwortet
 nur nicht.
