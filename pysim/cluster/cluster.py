@@ -1034,6 +1034,30 @@ class Cluster:
             self._im_lauf = False
             grenze.aus()
 
+    def laufe_bis_ruhe(self, hoechstens: int) -> bool:
+        """Lässt die Zeit laufen, bis kein Termin mehr aussteht (die Uhr bleibt beim letzten
+        Ereignis), höchstens bis Tick ``hoechstens``: ``False``, wenn danach noch einer aussteht.
+        Invarianten prüft es wie ``laufe``."""
+        if self.verletzung is not None:
+            raise InvarianteVerletzt(self.verletzung)
+        pruefe_ganzzahl(hoechstens, "hoechstens")
+        zeit = self.zeit
+        grenze.an()
+        self._im_lauf = True
+        try:
+            while True:
+                termin = zeit.naechster()
+                if termin is None:
+                    return True
+                if termin.zeit > hoechstens:
+                    return False
+                zeit.step()
+                if self._invarianten:
+                    self._pruefe_invarianten(termin)
+        finally:
+            self._im_lauf = False
+            grenze.aus()
+
     def _laufe_geprueft(self, bis: int) -> None:
         """``Zeit.run`` one event at a time, checking the invariants after each (only when
         there are any: a run without them takes ``Zeit.run``'s own loop)."""

@@ -2,16 +2,17 @@
 
 ``LeaseKnoten`` ist ein ``pysim.cluster.Knoten`` wie der, den die Leserin schreibt. Er fragt den
 Sperrdienst (``lease``, ``pysim.cluster.LeaseDienst``) mit ``acquire`` nach der Lease; ist sie
-belegt (Fehler 11), fragt er nach ``WIEDERHOLEN`` Ticks wieder. Mit der Lease (``acquire_ok``
-mit ``token`` und ``ttl``) arbeitet er ``ARBEIT`` Ticks, prüft mit seiner eigenen Uhr, ob sie
-noch gilt (``PRUEFT``), schickt einen Tick später ``write`` mit seinem Token an den Speicher
+belegt (Fehler 11), fragt er nach ``wiederholen`` Ticks wieder. Mit der Lease (``acquire_ok``
+mit ``token`` und ``ttl``) arbeitet er ``arbeit`` Ticks, prüft mit seiner eigenen Uhr, ob sie
+noch gilt (``prueft``), schickt einen Tick später ``write`` mit seinem Token an den Speicher
 (``fence-kv``, ``pysim.cluster.FencingKV``, oder der Speicher einer ``LeaseSim``) und gibt die
 Lease frei, sobald der Speicher antwortet (``write_ok`` oder Fehler 22). Sagt seine Uhr, die
 Lease sei abgelaufen, gibt er auf und schreibt nicht.
 
-Seine Uhr geht ``DRIFT`` Ticks je 1000 Ticks falsch, abgerundet wie in ``pysim.uhren`` (die
+Wie er arbeitet, sagt seine ``Einstellung`` (``start``, ``arbeit``, ``drift``, ``pausen``,
+``prueft``, ``wiederholen``, ``wert``). Seine Uhr geht ``drift`` Ticks je 1000 Ticks falsch, abgerundet wie in ``pysim.uhren`` (die
 Drift einer Störung ``uhr`` des Clusters rundet zur Null hin und gäbe andere Zahlen). Seine
-Pausen (``PAUSEN``: Paare ``(beginn, dauer)``) hält er selbst ein: Was er in einer Pause tun
+Pausen (``pausen``: Paare ``(beginn, dauer)``) hält er selbst ein: Was er in einer Pause tun
 wollte, tut er an ihrem Ende, in der Reihenfolge, in der er es plante; die Antworten, die in
 der Pause ankommen, nimmt er an (die Pause-Störung des Clusters hielte auch sie an, und ihr
 Ende liefe vor allem anderen seines Ticks).
@@ -29,6 +30,7 @@ Protokoll des Laufs (``self.notiz``).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ..cluster import Knoten, Nachricht
@@ -71,8 +73,8 @@ HALTER = "Halter"
 class Aufsicht(Protocol):
     """Wer mitschreibt, was ein ``LeaseKnoten`` tut (``LeaseSim``): eine Zeile je Schritt."""
 
-    def notiere(self, knoten: str, text: str) -> None:
-        """``knoten`` tat eben, was ``text`` sagt."""
+    def notiere(self, zeit: int, knoten: str, text: str) -> None:
+        """``knoten`` tat eben (``zeit``: seine Uhr ohne Drift), was ``text`` sagt."""
         ...
 
 
@@ -88,42 +90,54 @@ def nach_pause(pausen: tuple[tuple[int, int], ...], t: int) -> int:
     return t
 
 
-class LeaseKnoten(Knoten):
-    """Ein Client, der einmal mit der Lease schreiben will (siehe das Modul). Die Einstellungen
-    sind Klassenattribute; eine Unterklasse ändert sie (``LeaseSim`` macht eine je Client)."""
+@dataclass(frozen=True)
+class Einstellung:
+    """Wie ein ``LeaseKnoten`` arbeitet (siehe das Modul; ``wert=None``: „<id> schreibt“)."""
 
-    START = 0
-    ARBEIT = 3
-    DRIFT = 0
-    PAUSEN: tuple[tuple[int, int], ...] = ()
-    PRUEFT = True
-    WIEDERHOLEN = 2
-    #: Was er schreibt (``None``: „<id> schreibt“).
-    WERT: Any = None
+    start: int = 0
+    arbeit: int = 3
+    drift: int = 0
+    pausen: tuple[tuple[int, int], ...] = ()
+    prueft: bool = True
+    wiederholen: int = 2
+    wert: Any = None
+
+
+class LeaseKnoten(Knoten):
+    """Ein Client, der einmal mit der Lease schreiben will (siehe das Modul). Wie er arbeitet,
+    sagt ``einstellung()`` (Standard: ``EINSTELLUNG``; ``LeaseSim`` gibt jedem Knoten seine)."""
+
+    EINSTELLUNG = Einstellung()
     SPERRDIENST = "lease"
     SPEICHER = "fence-kv"
     SCHLUESSEL = "daten"
     AUFSICHT: Aufsicht | None = None
 
+    def einstellung(self) -> Einstellung:
+        """Wie dieser Knoten arbeitet (zum Überschreiben, etwa je ``self.id``)."""
+        return self.EINSTELLUNG
+
     def beim_start(self) -> None:
+        self.e = self.einstellung()
         self.stand = BEREIT
         self.token: int | None = None
         self.ttl: int | None = None
         #: Echte Zeit, zu der er aufhörte, mit seiner Lease zu handeln.
         self.glaubt_bis: int | None = None
         self._erhalten_uhr = 0  # what its own clock showed when it asked for the lease
-        self._plane(max(self.START, self.uhr()) - self.uhr(), self._anfordern)
+        jetzt = self.uhr()
+        self._plane(max(self.e.start, jetzt) - jetzt, self._anfordern)
 
     # --- its clock, its pauses, its rules ---
 
     def lokale_uhr(self) -> int:
-        """Was seine Uhr zeigt: die Zeit plus ``DRIFT`` Ticks je 1000, abgerundet."""
+        """Was seine Uhr zeigt: die Zeit plus ``drift`` Ticks je 1000, abgerundet."""
         t = self.uhr()
-        return t + (t * self.DRIFT) // 1000
+        return t + (t * self.e.drift) // 1000
 
     def _plane(self, in_ticks: int, schritt: Callable[[], None]) -> None:
         jetzt = self.uhr()
-        self.spaeter(nach_pause(self.PAUSEN, jetzt + in_ticks) - jetzt, schritt)
+        self.spaeter(nach_pause(self.e.pausen, jetzt + in_ticks) - jetzt, schritt)
 
     def _wechsel(self, ereignis: str) -> None:
         neu = schlage_nach(UEBERGAENGE, self.stand, ereignis)
@@ -132,13 +146,13 @@ class LeaseKnoten(Knoten):
 
     def _notiere(self, text: str) -> None:
         if self.AUFSICHT is not None:
-            self.AUFSICHT.notiere(self.id, text)
+            self.AUFSICHT.notiere(self.uhr(), self.id, text)
         else:
             self.notiz(text)
 
     def wert(self) -> Any:
         """Was er schreibt."""
-        return f"{self.id} schreibt" if self.WERT is None else self.WERT
+        return f"{self.id} schreibt" if self.e.wert is None else self.e.wert
 
     # --- its steps ---
 
@@ -152,20 +166,20 @@ class LeaseKnoten(Knoten):
         self._wechsel("erhalten")
         self.token, self.ttl = nachricht["token"], nachricht["ttl"]
         self.rolle = HALTER
-        self._plane(self.ARBEIT, self._pruefen)
+        self._plane(self.e.arbeit, self._pruefen)
 
     def bei_error(self, nachricht: Nachricht) -> None:
         code = nachricht.body.get("code")
         if code == 11 and self.stand == BEREIT:
             self._wechsel("belegt")
-            self._plane(self.WIEDERHOLEN, self._anfordern)
+            self._plane(self.e.wiederholen, self._anfordern)
         elif code == 22 and self.stand == SCHREIBT:
             self._fertig("abgelehnt")
         else:
             self._notiere(f"Fehler {code}: {nachricht.body.get('text', '')}")
 
     def _pruefen(self) -> None:
-        if not self.PRUEFT:
+        if not self.e.prueft:
             self._wechsel("ohne_pruefung")
             self._notiere("schreibt, ohne die Lease zu prüfen")
             self._plane(1, self._senden)

@@ -69,6 +69,7 @@ from .knoten import (
     HAELT,
     SCHREIBT,
     UEBERGAENGE,
+    Einstellung,
     LeaseKnoten,
 )
 
@@ -96,8 +97,17 @@ __all__ = [
 #: So viele Ticks läuft eine Simulation höchstens (ein Schutz vor endlosen Läufen).
 MAX_LAUF = 10_000
 
+#: Every link's latency is fixed (0, or a client's ``latenz`` to the store): nothing is drawn.
+_UNBENUTZT = random.Random(0)
+
+
+def _fest(spanne: tuple[int, int]) -> tuple[int, ...]:
+    """The cluster's ``netz_wurf``: one copy, arriving after the link's (fixed) latency."""
+    return (spanne[0],)
+
+
 #: The store's name on the cluster (a service speaking fence-kv's ``write`` with a token).
-SPEICHER = "speicher"
+SPEICHER_NAME = "speicher"
 
 
 @dataclass(eq=False)
@@ -319,7 +329,7 @@ class _Speicherdienst:
 
     def __init__(self, sim: LeaseSim) -> None:
         self.sim = sim
-        sim.cluster.anmelden(SPEICHER, self.empfang)
+        sim.cluster.anmelden(SPEICHER_NAME, self.empfang)
 
     def empfang(self, nachricht: Nachricht) -> None:
         sim = self.sim
@@ -346,7 +356,7 @@ class _Speicherdienst:
         urteil = "nimmt an" if antwort else "lehnt ab"
         sim._merke("Speicher", f"{urteil}: {wert!r} mit Token #{token}")
         sim.cluster.sende(
-            SPEICHER,
+            SPEICHER_NAME,
             nachricht.src,
             {"type": "write_ok"}
             if antwort
@@ -355,13 +365,15 @@ class _Speicherdienst:
 
 
 class _Aufsicht:
-    """What the front hears from its nodes (``knoten.Aufsicht``): their log lines."""
+    """What the front hears from its nodes (``knoten.Aufsicht``): their log lines, written
+    into the front's log under the client's name. It holds values only (the log, the names),
+    nothing that leads back to the cluster."""
 
-    def __init__(self, sim: LeaseSim) -> None:
-        self.sim = sim
+    def __init__(self, protokoll: list[LeaseEreignis], namen: dict[str, str]) -> None:
+        self.protokoll, self.namen = protokoll, namen
 
-    def notiere(self, knoten: str, text: str) -> None:
-        self.sim._merke(self.sim._name[knoten], text)
+    def notiere(self, zeit: int, knoten: str, text: str) -> None:
+        self.protokoll.append(LeaseEreignis(zeit, self.namen[knoten], text))
 
 
 class LeaseSim(AufDerZeit):
@@ -394,19 +406,36 @@ class LeaseSim(AufDerZeit):
         self.auftraege: list[Schreibauftrag] = []
         self.protokoll: list[LeaseEreignis] = []
         self._name: dict[str, str] = {}  # node ID -> client name
-        self._aufsicht = _Aufsicht(self)
+        self._aufsicht = _Aufsicht(self.protokoll, self._name)
+        self._einstellungen: dict[str, Einstellung] = {}  # node ID -> its client's settings
         #: Der Cluster, auf dem die Clients als Knoten laufen (``pysim.cluster.Cluster``).
         self.cluster = Cluster(
-            LeaseKnoten,
+            self._knotenklasse(),
             0,
             latenz=(0, 0),
             zeit=self.zeit,
+            netz_zufall=_UNBENUTZT,
+            netz_wurf=_fest,
             max_ereignisse=2**62,
             code_der_leserin=False,
             sofort=True,
         )
         self._sperrdienst = _Sperrdienst(self)
         self._speicherdienst = _Speicherdienst(self)
+
+    def _knotenklasse(self) -> type[LeaseKnoten]:
+        """This simulation's node class: each node's settings by its ID, and the watcher."""
+        einstellungen, aufsicht = self._einstellungen, self._aufsicht
+
+        class SimKnoten(LeaseKnoten):
+            SPEICHER = SPEICHER_NAME
+            AUFSICHT = aufsicht
+
+            def einstellung(self) -> Einstellung:
+                return einstellungen[self.id]
+
+        SimKnoten.__qualname__ = SimKnoten.__name__ = "LeaseKnoten"
+        return SimKnoten
 
     @property
     def fencing(self) -> bool:
@@ -457,26 +486,14 @@ class LeaseSim(AufDerZeit):
             wert=f"{name} schreibt" if wert is None else wert,
         )
         self.clients[name] = c
-        klasse = type(
-            "LeaseKnoten",
-            (LeaseKnoten,),
-            {
-                "START": c.start,
-                "ARBEIT": c.arbeit,
-                "DRIFT": c.drift,
-                "PAUSEN": c.pausen,
-                "PRUEFT": c.prueft,
-                "WIEDERHOLEN": c.wiederholen,
-                "WERT": c.wert,
-                "SPEICHER": SPEICHER,
-                "AUFSICHT": self._aufsicht,
-            },
+        self._einstellungen[f"n{len(self.cluster.ids) + 1}"] = Einstellung(
+            c.start, c.arbeit, c.drift, c.pausen, c.prueft, c.wiederholen, c.wert
         )
         c.knoten = f"n{len(self.cluster.ids) + 1}"
         self._name[c.knoten] = name
-        self.cluster.neuer_knoten(klasse)
+        self.cluster.neuer_knoten()
         # its writes take ``latenz`` ticks to the store; the store's answer comes at once
-        self.cluster.latenz_zwischen(c.knoten, SPEICHER, (latenz, latenz), nur_hin=True)
+        self.cluster.latenz_zwischen(c.knoten, SPEICHER_NAME, (latenz, latenz), nur_hin=True)
         return c
 
     def __getitem__(self, name: str) -> Client:
@@ -494,11 +511,9 @@ class LeaseSim(AufDerZeit):
             pruefe_ganzzahl(bis, "bis", self.now)
             self.cluster.laufe(bis)
             return
-        # tick by tick, so the clock stops at the last event (the picture's "bei t=…")
-        while (naechster := self.zeit.peek()) is not None:
-            if naechster > MAX_LAUF:
-                raise SimFehler(f"Die Simulation läuft länger als {MAX_LAUF} Ticks; sie hält an.")
-            self.cluster.laufe(naechster)
+        # the clock stops at the last event (the picture's "bei t=…")
+        if not self.cluster.laufe_bis_ruhe(MAX_LAUF):
+            raise SimFehler(f"Die Simulation läuft länger als {MAX_LAUF} Ticks; sie hält an.")
 
     def _merke(self, wer: str, text: str) -> None:
         self.protokoll.append(LeaseEreignis(self.now, wer, text))

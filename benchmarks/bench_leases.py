@@ -1,0 +1,74 @@
+"""Zeiten der Lektion „Leases, Sperren und Fencing Tokens“ (Zahlen, keine Prüfungen).
+
+    .venv/bin/python benchmarks/bench_leases.py [wiederholungen]
+
+Misst die Zellen der Lektion, die ``LeaseSim`` rechnen (mit Protokoll und Bild, wie
+veröffentlicht), einen einzelnen ``zufallssim``-Lauf im Mittel über 1000 Seeds und die Zelle
+„viele“ (2 × 1000 Läufe von ``zufallssim``). Jede Zeile: das Beste aus den Wiederholungen,
+in Millisekunden Rechenzeit dieses Prozesses (``time.process_time``). ``PYSIM=<ordner>``
+misst das ``pysim`` eines anderen Stands (etwa ``git archive main pysim``), mit denselben
+Zellen.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import re
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, os.environ.get("PYSIM") or str(Path(__file__).resolve().parents[1]))
+
+from pysim.leases import zufallssim
+
+LEKTION = Path(__file__).resolve().parents[1] / "docs" / "lektionen" / "leases-fencing.md"
+
+
+def zellen() -> list[str]:
+    """The lesson's visible cells that run a ``LeaseSim`` (their source, as published)."""
+    teile = re.findall(r"```pycell session=\"[\w-]+\"\n(.*?)```", LEKTION.read_text(), re.S)
+    return [t for t in teile if "LeaseSim(" in t]
+
+
+def zelle(quelle: str) -> Callable[[], None]:
+    def lauf() -> None:
+        namensraum: dict[str, object] = {}
+        with contextlib.redirect_stdout(io.StringIO()):
+            exec(quelle, namensraum)
+            bild = namensraum.get("sim")
+            if bild is not None:
+                bild.bild()  # type: ignore[attr-defined]
+
+    return lauf
+
+
+def viele() -> None:
+    for fencing in (False, True):
+        for seed in range(1000):
+            zufallssim(seed, fencing)
+
+
+def beste(lauf: Callable[[], None], n: int) -> float:
+    zeiten = []
+    for _ in range(n):
+        start = time.process_time()
+        lauf()
+        zeiten.append(time.process_time() - start)
+    return min(zeiten) * 1000
+
+
+def main() -> None:
+    n = int(sys.argv[1]) if len(sys.argv) > 1 else 5
+    for i, quelle in enumerate(zellen(), 1):
+        print(f"Zelle {i} (LeaseSim, Protokoll, Bild): {beste(zelle(quelle), n):8.2f} ms")
+    gesamt = beste(viele, max(1, n // 2))
+    print(f"zufallssim, ein Lauf (Mittel aus 2000):   {gesamt / 2000:8.3f} ms")
+    print(f"Zelle „viele“ (2 × 1000 zufallssim):      {gesamt:8.1f} ms")
+
+
+if __name__ == "__main__":
+    main()
