@@ -19,7 +19,9 @@ import re
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, os.environ.get("PYSIM") or str(Path(__file__).resolve().parents[1]))
 
@@ -28,22 +30,19 @@ from pysim.leases import zufallssim
 LEKTION = Path(__file__).resolve().parents[1] / "docs" / "lektionen" / "leases-fencing.md"
 
 
-def zellen() -> list[str]:
-    """The lesson's visible cells that run a ``LeaseSim`` (their source, as published)."""
-    teile = re.findall(r"```pycell session=\"[\w-]+\"\n(.*?)```", LEKTION.read_text(), re.S)
-    return [t for t in teile if "LeaseSim(" in t]
+def zellen() -> list[Callable[[], None]]:
+    """The lesson's visible cells that run a ``LeaseSim``, as published, each as one run that
+    also draws the picture (output thrown away)."""
+    muster = r"```pycell session=\"[\w-]+\"\n(.*?)```"
+    quellen = [t for t in re.findall(muster, LEKTION.read_text(), re.S) if "LeaseSim(" in t]
+    return [partial(_zelle, q) for q in quellen]
 
 
-def zelle(quelle: str) -> Callable[[], None]:
-    def lauf() -> None:
-        namensraum: dict[str, object] = {}
-        with contextlib.redirect_stdout(io.StringIO()):
-            exec(quelle, namensraum)
-            bild = namensraum.get("sim")
-            if bild is not None:
-                bild.bild()  # type: ignore[attr-defined]
-
-    return lauf
+def _zelle(quelle: str) -> None:
+    namensraum: dict[str, Any] = {}
+    with contextlib.redirect_stdout(io.StringIO()):
+        exec(quelle, namensraum)
+        namensraum["sim"].bild()
 
 
 def viele() -> None:
@@ -63,8 +62,8 @@ def beste(lauf: Callable[[], None], n: int) -> float:
 
 def main() -> None:
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 5
-    for i, quelle in enumerate(zellen(), 1):
-        print(f"Zelle {i} (LeaseSim, Protokoll, Bild): {beste(zelle(quelle), n):8.2f} ms")
+    for i, zelle in enumerate(zellen(), 1):
+        print(f"Zelle {i} (LeaseSim, Protokoll, Bild): {beste(zelle, n):8.2f} ms")
     gesamt = beste(viele, max(1, n // 2))
     print(f"zufallssim, ein Lauf (Mittel aus 2000):   {gesamt / 2000:8.3f} ms")
     print(f"Zelle „viele“ (2 × 1000 zufallssim):      {gesamt:8.1f} ms")
