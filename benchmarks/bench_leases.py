@@ -1,13 +1,16 @@
 """Zeiten der Lektion „Leases, Sperren und Fencing Tokens“ (Zahlen, keine Prüfungen).
 
     .venv/bin/python benchmarks/bench_leases.py [wiederholungen]
+    .venv/bin/python benchmarks/bench_leases.py --pyodide ALT   # zufallssim in Pyodide, alt und neu
 
 Misst die Zellen der Lektion, die ``LeaseSim`` rechnen (mit Protokoll und Bild, wie
 veröffentlicht), einen einzelnen ``zufallssim``-Lauf im Mittel über 1000 Seeds und die Zelle
 „viele“ (2 × 1000 Läufe von ``zufallssim``). Jede Zeile: das Beste aus den Wiederholungen,
 in Millisekunden Rechenzeit dieses Prozesses (``time.process_time``). ``PYSIM=<ordner>``
 misst das ``pysim`` eines anderen Stands (etwa ``git archive main pysim``), mit denselben
-Zellen.
+Zellen. ``--pyodide ALT``: 2 × 200 Läufe von ``zufallssim`` in Pyodide unter Node.js (Paket und
+Speicherabbild der Seite, ``tests/pyodide.py``; zuvor ein Bau der Seite), mit ``pysim.leases``
+des Ordners ``ALT`` (als ``pysim.leasesalt`` neben diesem Baum) und dieses Baums, im Wechsel.
 """
 
 from __future__ import annotations
@@ -60,7 +63,37 @@ def beste(lauf: Callable[[], None], n: int) -> float:
     return min(zeiten) * 1000
 
 
+def pyodide(alt: Path) -> str:
+    """Times ``zufallssim`` in Pyodide: the old ``pysim/leases`` of ``alt`` and this tree's."""
+    from tests.pyodide import output_of_cell
+
+    dateien = {p.name: p.read_text() for p in sorted((alt / "pysim" / "leases").glob("*.py"))}
+    return output_of_cell(f"""
+import importlib, os, time
+import pysim
+os.makedirs("/tmp/alt/leasesalt", exist_ok=True)
+for name, text in {dateien!r}.items():
+    with open("/tmp/alt/leasesalt/" + name, "w") as f:
+        f.write(text)
+pysim.__path__.append("/tmp/alt")
+import pysim.leases as neu
+alt = importlib.import_module("pysim.leasesalt")
+beste = {{"vorher": [], "nachher": []}}
+for _ in range(3):
+    for name, modul in (("vorher", alt), ("nachher", neu)):
+        start = time.perf_counter()
+        for seed in range(200):
+            modul.zufallssim(seed, seed % 2 == 0)
+        beste[name].append((time.perf_counter() - start) / 200 * 1000)
+print(f"Pyodide, zufallssim, ein Lauf: vorher {{min(beste['vorher']):.3f}} ms, "
+      f"nachher {{min(beste['nachher']):.3f}} ms")
+""")
+
+
 def main() -> None:
+    if "--pyodide" in sys.argv:
+        print(pyodide(Path(sys.argv[sys.argv.index("--pyodide") + 1])))
+        return
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 5
     for i, zelle in enumerate(zellen(), 1):
         print(f"Zelle {i} (LeaseSim, Protokoll, Bild): {beste(zelle, n):8.2f} ms")
