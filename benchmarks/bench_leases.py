@@ -69,14 +69,12 @@ def pyodide(alt: Path) -> str:
 
     dateien = {p.name: p.read_text() for p in sorted((alt / "pysim" / "leases").glob("*.py"))}
     return output_of_cell(f"""
-import importlib, os, time
-import pysim
-os.makedirs("/tmp/alt/leasesalt", exist_ok=True)
-for name, text in {dateien!r}.items():
-    with open("/tmp/alt/leasesalt/" + name, "w") as f:
-        f.write(text)
-pysim.__path__.append("/tmp/alt")
-import pysim.leases as neu
+import importlib, pathlib, time
+import pysim, pysim.leases as neu
+ordner = pathlib.Path("/tmp/alt/leasesalt")
+ordner.mkdir(parents=True, exist_ok=True)
+[(ordner / name).write_text(text) for name, text in {dateien!r}.items()]
+pysim.__path__.append(str(ordner.parent))
 alt = importlib.import_module("pysim.leasesalt")
 beste = {{"vorher": [], "nachher": []}}
 for _ in range(3):
