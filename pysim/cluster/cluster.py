@@ -10,8 +10,9 @@ Das Netz (wie Maelstroms ``net.clj``): Zwischen Knoten (und zu Diensten) dauert 
 eine verloren, mit ``duplikat`` kommt sie zweimal an. Clients sitzen wie bei Maelstrom direkt neben
 ihrem Knoten (Laufzeit 0). Eine Netzpartition (``teile``) verwirft beim Empfänger jede Nachricht
 von einem Knoten der anderen Seite, auch eine, die schon unterwegs war. Eine Leitung kann ihre
-eigene Laufzeit haben (``latenz_zwischen``, in beide Richtungen, bis ``heile``): ein Replikat,
-das hinterherhinkt; ohne solche Leitungen wird gewürfelt wie zuvor.
+eigene Laufzeit haben (``latenz_zwischen``, in beide Richtungen oder nur in eine, auch zu einem
+Dienst, bis ``heile``): ein Replikat, das hinterherhinkt; ohne solche Leitungen wird gewürfelt
+wie zuvor.
 
 Invarianten (``invariante``, wie die Zustandsprädikate von DSLabs) prüft der Cluster nach jedem
 Ereignis (Zustellung, Timer, Störung) an dem, was jeder Knoten zeigt (``zustaende``, aus

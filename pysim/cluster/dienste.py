@@ -21,7 +21,8 @@ Zwei Dienste gibt es bei Maelstrom nicht; der Kurs hat sie für Lektion 9 (Lease
   (die Lease gilt ``ttl`` Ticks), oder Fehler 11 (temporarily-unavailable) mit ``holder``, wenn
   ein anderer Knoten sie hält. Jede Vergabe, auch eine Verlängerung durch den Inhaber, bekommt einen
   größeren Token. ``release`` gibt die Lease frei. Vereinfacht: Der Dienst ist ein Rechner, der
-  nie ausfällt, und misst mit der richtigen Zeit des Clusters.
+  nie ausfällt, und misst mit der richtigen Zeit des Clusters. ``LeaseDienst(cluster, ttl,
+  ablauf_als_termin=True)`` ist der Sperrdienst von ``pysim.leases.LeaseSim``.
 - ``fence-kv`` ist ein Speicher wie eine Datei in S3: nur ``read`` und ``write``, kein ``cas``.
   Trägt eine Anfrage ein Feld ``token``, prüft er es: Ist es kleiner als der größte Token, den
   er schon sah, lehnt er ab (Fehler 22, nichts geschehen); sonst merkt er sich den Token. Eine
