@@ -10,10 +10,10 @@ Das Netz (wie Maelstroms ``net.clj``): Zwischen Knoten (und zu Diensten) dauert 
 eine verloren, mit ``duplikat`` kommt sie zweimal an. Clients sitzen wie bei Maelstrom direkt neben
 ihrem Knoten (Laufzeit 0). Eine Netzpartition (``teile``) verwirft beim Empfänger jede Nachricht
 von einem Knoten der anderen Seite, auch eine, die schon unterwegs war. Eine Leitung kann ihre
-eigene Laufzeit haben (``latenz_zwischen``, in beide Richtungen, bis ``heile``): ein Replikat,
-das hinterherhinkt; ohne solche Leitungen wird gewürfelt wie zuvor. Eine Front kann jede
-Leitung selbst bestimmen (``netz_leitung``), erfährt jede Nachricht, die ein Empfänger verwirft
-(``bei_verworfen``), und gibt ihren Knoten Arbeit (``rufe``).
+eigene Laufzeit haben (``latenz_zwischen``, in beide Richtungen oder nur in eine, auch zu einem
+Dienst, bis ``heile``): ein Replikat, das hinterherhinkt; ohne solche Leitungen wird gewürfelt
+wie zuvor. Eine Front kann jede Leitung selbst bestimmen (``netz_leitung``), erfährt jede
+Nachricht, die ein Empfänger verwirft (``bei_verworfen``), und gibt ihren Knoten Arbeit (``rufe``).
 
 Invarianten (``invariante``, wie die Zustandsprädikate von DSLabs) prüft der Cluster nach jedem
 Ereignis (Zustellung, Timer, Störung) an dem, was jeder Knoten zeigt (``zustaende``, aus
@@ -234,7 +234,14 @@ class Cluster:
       der Koordinator eines Quorums neben seinen Replikaten,
     - ``code_der_leserin``: ``False`` für Knoten, die pysim selbst mitbringt (``RaftKnoten``
       hinter ``RaftSim``): Ihr Code läuft ohne Grenze an Schleifendurchläufen, und was er
-      druckt, geht an ``sys.stdout`` des Aufrufers statt ins ``protokoll``.
+      druckt, geht an ``sys.stdout`` des Aufrufers statt ins ``protokoll``,
+    - ``sofort``: Eine Nachricht zwischen Knoten (oder zu einem Dienst) mit Laufzeit 0 kommt
+      gleich nach dem Ereignis an, das sie schickte, vor den anderen Ereignissen ihres Ticks,
+      wie ein Funktionsaufruf (ohne: am Ende ihres Ticks); eine Front wie
+      ``pysim.leases.LeaseSim``, deren Sperrdienst ohne Laufzeit antwortet, behält so ihre
+      Reihenfolge.
+
+    ``anzahl`` darf 0 sein: Knoten kommen dann mit ``neuer_knoten`` dazu.
     """
 
     def __init__(
@@ -255,12 +262,13 @@ class Cluster:
         netz_leitung: Callable[[str, str], tuple[int, ...]] | None = None,
         weitere: Mapping[str, type[Knoten]] | None = None,
         code_der_leserin: bool = True,
+        sofort: bool = False,
     ) -> None:
         if not (isinstance(klasse, type) and issubclass(klasse, Knoten)):
             raise UngueltigeEingabe(
                 f"Der Cluster braucht eine Klasse, die von Knoten erbt (class MeinKnoten(Knoten): …), nicht {klasse!r}."
             )
-        pruefe_ganzzahl(anzahl, "Die Zahl der Knoten", 1)
+        pruefe_ganzzahl(anzahl, "Die Zahl der Knoten", 0)
         pruefe_ganzzahl(seed, "Der Seed")
         self.latenz = pruefe_verzoegerung(latenz, 0, (1, 5))
         self.verlust = pruefe_wahrscheinlichkeit(verlust, "verlust")
@@ -287,6 +295,7 @@ class Cluster:
         )
         #: A front's draw per link (``netz_leitung``): taken instead of ``_wurf``.
         self._leitung = netz_leitung
+        self._klasse = klasse
         self.ids = [f"n{i}" for i in range(1, anzahl + 1)]
         self._plaetze = {k: _Platz(klasse) for k in self.ids}
         for name, art in (weitere or {}).items():
@@ -325,6 +334,8 @@ class Cluster:
         self.getroffen: dict[str, list[str]] = {}
         self._im_lauf = False
         self._timer_nr = 0  # numbers the timers of ``Knoten.spaeter`` (``_Platz.timer``)
+        if sofort:  # an instance attribute: the default hot path stays as it is
+            self._unterwegs = self._unterwegs_sofort  # type: ignore[method-assign]
         try:
             for knoten in self.ids:
                 self._starte(knoten)
@@ -344,6 +355,28 @@ class Cluster:
         self._bekannt.add(name)
         if client:
             self._clients.add(name)
+
+    def neuer_knoten(self, klasse: type[Knoten] | None = None) -> str:
+        """Ein weiterer Knoten (der nächste Name: n4 nach n1 bis n3), gleich gestartet, der
+        Klasse ``klasse`` (ohne: die des Clusters). Gibt seinen Namen zurück. Knoten, die schon
+        laufen, sehen ihn in ``self.knoten`` erst nach ihrem nächsten Start."""
+        klasse = klasse if klasse is not None else self._klasse
+        if not (isinstance(klasse, type) and issubclass(klasse, Knoten)):
+            raise UngueltigeEingabe(
+                f"Ein Knoten ist eine Klasse, die von Knoten erbt, nicht {klasse!r}."
+            )
+        knoten = f"n{len(self.ids) + 1}"
+        if knoten in self._bekannt:
+            raise UngueltigeEingabe(f"Den Namen „{knoten}“ gibt es im Cluster schon.")
+        self.ids.append(knoten)
+        self._plaetze[knoten] = _Platz(klasse)
+        self._bekannt.add(knoten)
+        try:
+            self._starte(knoten)
+        finally:
+            if not self._im_lauf:
+                grenze.aus()
+        return knoten
 
     def bekannt(self) -> set[str]:
         """Every name a message can go to: nodes, clients, services."""
@@ -412,6 +445,20 @@ class Cluster:
         self.sendungen.append(sendung)
         self._gezaehlt += 1
         zeit._eintragen(ankunft, self._ankunft, (sendung,))
+        return sendung
+
+    def _unterwegs_sofort(self, nachricht: Nachricht, ankunft: int, kopie: int) -> Sendung:
+        """``_unterwegs`` of a cluster made with ``sofort``: a copy with latency 0 arrives right
+        after the event that sent it (``Zeit.schedule_zuerst``), before the rest of its tick."""
+        zeit = self.zeit
+        if ankunft != zeit._now:
+            return Cluster._unterwegs(self, nachricht, ankunft, kopie)
+        sendung = Sendung(
+            len(self.sendungen), nachricht, zeit._now, ankunft, "", kopie, self._ursache
+        )
+        self.sendungen.append(sendung)
+        self._gezaehlt += 1
+        zeit.schedule_zuerst(0, self._ankunft, sendung)
         return sendung
 
     def _ist_client(self, name: str) -> bool:
@@ -821,19 +868,24 @@ class Cluster:
             )
 
     def latenz_zwischen(
-        self, von: str | Iterable[str], zu: str | Iterable[str], latenz: tuple[int, int] | None
+        self,
+        von: str | Iterable[str],
+        zu: str | Iterable[str],
+        latenz: tuple[int, int] | None,
+        *,
+        nur_hin: bool = False,
     ) -> None:
-        """Nachrichten zwischen ``von`` und ``zu`` (je ein Knoten oder mehrere) brauchen ab
-        jetzt ``latenz`` Ticks (kleinste und größte, gewürfelt je Nachricht), in beide
-        Richtungen: ein Replikat, das hinterherhinkt. ``None``: wieder die Laufzeit des
-        Clusters. ``heile`` setzt alle Leitungen zurück. Was schon unterwegs ist, bleibt, wie
-        es war."""
-        links, rechts = self._pruefe_knoten(von), self._pruefe_knoten(zu)
+        """Nachrichten zwischen ``von`` und ``zu`` (je ein Knoten oder mehrere, auch ein Dienst)
+        brauchen ab jetzt ``latenz`` Ticks (kleinste und größte, gewürfelt je Nachricht), in
+        beide Richtungen (``nur_hin``: nur von ``von`` zu ``zu``): ein Replikat, das
+        hinterherhinkt. ``None``: wieder die Laufzeit des Clusters. ``heile`` setzt alle
+        Leitungen zurück. Was schon unterwegs ist, bleibt, wie es war."""
+        links, rechts = self._pruefe_knoten(von, dienste=True), self._pruefe_knoten(zu, True)
         if latenz is not None:
             latenz = pruefe_verzoegerung(latenz, 0, (8, 12))
         for a in links:
             for b in rechts:
-                for paar in ((a, b), (b, a)):
+                for paar in ((a, b),) if nur_hin else ((a, b), (b, a)):
                     if a == b:
                         continue
                     if latenz is None:
@@ -990,10 +1042,12 @@ class Cluster:
                 f"Einen Knoten {knoten!r} gibt es nicht. Es gibt: {namen}."
             ) from None
 
-    def _pruefe_knoten(self, seite: Iterable[str]) -> list[str]:
+    def _pruefe_knoten(self, seite: Iterable[str], dienste: bool = False) -> list[str]:
+        """The nodes of ``seite`` (with ``dienste``: services may be named too)."""
         knoten = [seite] if isinstance(seite, str) else list(seite)
         for k in knoten:
-            self._platz(k)
+            if not (dienste and k in self._empfaenger and k not in self._clients):
+                self._platz(k)
         return knoten
 
     # --- running ------------------------------------------------------------------------------
@@ -1010,6 +1064,29 @@ class Cluster:
                 self._laufe_geprueft(bis)
             else:
                 self.zeit.run(until=bis)
+        finally:
+            self._im_lauf = False
+            grenze.aus()
+
+    def laufe_bis_ruhe(self, hoechstens: int) -> bool:
+        """Lässt die Zeit laufen, bis kein Termin mehr aussteht (die Uhr bleibt beim letzten
+        Ereignis), höchstens bis Tick ``hoechstens``: ``False``, wenn danach noch einer aussteht.
+        Invarianten prüft es wie ``laufe``."""
+        if self.verletzung is not None:
+            raise InvarianteVerletzt(self.verletzung)
+        pruefe_ganzzahl(hoechstens, "hoechstens")
+        zeit = self.zeit
+        grenze.an()
+        self._im_lauf = True
+        try:
+            while (naechste := zeit.peek()) is not None:
+                if naechste > hoechstens:
+                    return False
+                if self._invarianten:
+                    self._laufe_geprueft(naechste)
+                else:  # the tick's events in Zeit's own loop; the clock stops at the tick
+                    zeit.run(until=naechste)
+            return True
         finally:
             self._im_lauf = False
             grenze.aus()

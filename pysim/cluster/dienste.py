@@ -21,7 +21,8 @@ Zwei Dienste gibt es bei Maelstrom nicht; der Kurs hat sie für Lektion 9 (Lease
   (die Lease gilt ``ttl`` Ticks), oder Fehler 11 (temporarily-unavailable) mit ``holder``, wenn
   ein anderer Knoten sie hält. Jede Vergabe, auch eine Verlängerung durch den Inhaber, bekommt einen
   größeren Token. ``release`` gibt die Lease frei. Vereinfacht: Der Dienst ist ein Rechner, der
-  nie ausfällt, und misst mit der richtigen Zeit des Clusters.
+  nie ausfällt, und misst mit der richtigen Zeit des Clusters. ``LeaseDienst(cluster, ttl,
+  ablauf_als_termin=True)`` ist der Sperrdienst von ``pysim.leases.LeaseSim``.
 - ``fence-kv`` ist ein Speicher wie eine Datei in S3: nur ``read`` und ``write``, kein ``cas``.
   Trägt eine Anfrage ein Feld ``token``, prüft er es: Ist es kleiner als der größte Token, den
   er schon sah, lehnt er ab (Fehler 22, nichts geschehen); sonst merkt er sich den Token. Eine
@@ -32,10 +33,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..fehler import wert_text
+from ..fehler import pruefe_ganzzahl, wert_text
 from .nachricht import Nachricht
 
 if TYPE_CHECKING:
+    from ..zeit import Termin
     from .cluster import Cluster
 
 _FEHLT = object()
@@ -224,42 +226,89 @@ class LwwKV(_Speicherdienst):
 
 
 class LeaseDienst:
-    """``lease``: ein Sperrdienst mit Leases von ``ttl`` Ticks und wachsenden Fencing Tokens."""
+    """``lease``: ein Sperrdienst mit Leases von ``ttl`` Ticks und wachsenden Fencing Tokens.
+
+    - ``ttl``: wie lange eine Lease gilt (ohne: ``TTL``, 5 Ticks),
+    - ``ablauf_als_termin``: Der Dienst lässt eine Lease mit einem eigenen Termin im Kalender
+      ablaufen (eine Anfrage, die in ihrem letzten Tick vor diesem Termin ankommt, findet sie
+      noch vergeben), wie ``pysim.leases.LeaseSim``; ohne: Er prüft beim Fragen, ob ``bis``
+      erreicht ist (ab ihrem letzten Tick ist sie frei).
+
+    Wer mitschreiben will, was der Dienst tut (``pysim.leases``), überschreibt ``vergeben``,
+    ``abgewiesen``, ``abgelaufen`` und ``freigegeben``; sie tun hier nichts.
+    """
 
     name = "lease"
-    #: How long a lease lasts, in ticks of the cluster's true time.
+    #: How long a lease lasts, in ticks of the cluster's true time (without ``ttl``).
     TTL = 5
 
-    def __init__(self, cluster: Cluster) -> None:
+    def __init__(
+        self, cluster: Cluster, ttl: int | None = None, *, ablauf_als_termin: bool = False
+    ) -> None:
         self.cluster = cluster
+        self.ttl = self.TTL if ttl is None else pruefe_ganzzahl(ttl, "Die Dauer (ttl)", 1)
+        self.ablauf_als_termin = ablauf_als_termin
         self.halter: str | None = None
         self.bis = 0
         self.token = 0
+        self._ablauf: Termin | None = None
         cluster.anmelden(self.name, self.empfang)
 
     def empfang(self, nachricht: Nachricht) -> None:
         jetzt = self.cluster.zeit.now
         wer, typ = nachricht.src, nachricht.typ
-        frei = self.halter is None or jetzt >= self.bis
+        frei = self.halter is None or (not self.ablauf_als_termin and jetzt >= self.bis)
         if typ == "acquire":
             if frei or self.halter == wer:
                 self.token += 1
-                self.halter, self.bis = wer, jetzt + self.TTL
-                antwort = {"type": "acquire_ok", "token": self.token, "ttl": self.TTL}
+                self.halter, self.bis = wer, jetzt + self.ttl
+                if self.ablauf_als_termin:
+                    if self._ablauf is not None:
+                        self._ablauf.absagen()
+                    self._ablauf = self.cluster.zeit.schedule(self.ttl, self._laeuft_ab)
+                self.vergeben(wer, self.token, self.bis)
+                antwort = {"type": "acquire_ok", "token": self.token, "ttl": self.ttl}
             else:
+                assert self.halter is not None  # not free: someone holds it
+                self.abgewiesen(wer, self.halter)
                 antwort = {
                     **_fehler(11, f"{self.halter} hält die Lease noch {self.bis - jetzt} Ticks"),
                     "holder": self.halter,
                 }
         elif typ == "release":
+            galt = self.halter == wer and not frei
             if self.halter == wer:
                 self.halter = None
+                if self._ablauf is not None:
+                    self._ablauf.absagen()
+                    self._ablauf = None
+            self.freigegeben(wer, nachricht.body.get("token"), galt)
             antwort = {"type": "release_ok"}
         else:
             antwort = _fehler(10, f"lease kennt „{typ}“ nicht, nur acquire und release")
         if "msg_id" in nachricht.body:
             antwort["in_reply_to"] = nachricht.body["msg_id"]
         self.cluster.sende(self.name, wer, antwort)
+
+    def _laeuft_ab(self) -> None:
+        halter, self.halter, self._ablauf = self.halter, None, None
+        if halter is not None:
+            self.abgelaufen(halter, self.token)
+
+    # --- what a front records (nothing here) ---
+
+    def vergeben(self, wer: str, token: int, bis: int) -> None:
+        """``wer`` bekam eben die Lease mit ``token``, gültig bis ``bis``."""
+
+    def abgewiesen(self, wer: str, halter: str) -> None:
+        """``wer`` fragte, aber ``halter`` hält die Lease."""
+
+    def abgelaufen(self, wer: str, token: int) -> None:
+        """Die Lease ``token`` von ``wer`` ist eben abgelaufen (nur ``ablauf_als_termin``)."""
+
+    def freigegeben(self, wer: str, token: object, galt: bool) -> None:
+        """``wer`` gab seine Lease frei (``token`` aus der Anfrage, wenn sie eins trug);
+        ``galt``: Sie galt noch (sonst war sie schon abgelaufen oder nicht seine)."""
 
 
 class FencingKV(_Speicherdienst):

@@ -1,11 +1,14 @@
 """Leases, Sperren und Fencing Tokens (Lektion „Leases, Sperren und Fencing Tokens“).
 
-Teile: ``modell`` (``LeaseSim``, Sperrdienst, Clients, Speicher und die Zustandstabelle), ``bild`` (die Zeitleiste je Client).
+Teile: ``modell`` (``LeaseSim``, die Front auf einem ``pysim.cluster.Cluster``, Clients,
+Speicher), ``knoten`` (``LeaseKnoten``, ein Client als Knoten des Clusters, die Zustandstabelle
+``UEBERGAENGE`` und die Invariante ``ein_halter``), ``bild`` (die Zeitleiste je Client).
 """
 
 from __future__ import annotations
 
 from . import modell
+from .knoten import HALTER, LeaseKnoten, ein_halter
 from .modell import *  # noqa: F403
 
-__all__ = [*modell.__all__]
+__all__ = [*modell.__all__, "HALTER", "LeaseKnoten", "ein_halter"]

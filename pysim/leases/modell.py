@@ -28,6 +28,15 @@ Alle Regeln, wie sich der Zustand eines Clients oder einer Lease ändern darf, s
 Vereinfachungen: Der Sperrdienst ist ein einziger Rechner, der nie ausfällt, und seine Uhr geht
 richtig. Anfragen an ihn kommen ohne Laufzeit an. Jeder Client will genau einmal schreiben.
 
+Die Simulation ist eine Front auf einem ``pysim.cluster.Cluster`` (``cluster``), wie
+``pysim.raft.RaftSim``: Jeder Client ist ein Knoten (``pysim.leases.knoten.LeaseKnoten``, n1,
+n2, … in der Reihenfolge von ``client``), der Sperrdienst der Dienst ``lease`` des Clusters
+(``pysim.cluster.LeaseDienst`` mit ``ttl``, dessen Ablauf ein Termin ist), der Speicher ein
+Dienst ``speicher``, der ``write`` mit Token an ``speicher.schreibe`` weitergibt. Zum Dienst
+``lease`` und zurück brauchen Nachrichten 0 Ticks und kommen gleich nach dem Ereignis an, das
+sie schickte (``Cluster(sofort=True)``); zum Speicher ``latenz`` Ticks, zurück 0. Die Front
+schreibt mit, was Dienste und Knoten tun (``protokoll``, ``leases``, ``auftraege``).
+
 Beispiel::
 
     sim = LeaseSim(ttl=10, fencing=False)
@@ -44,11 +53,25 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from ..cluster import Cluster, LeaseDienst, Nachricht
 from ..fehler import SimFehler, UngueltigeEingabe, aufzaehlung, pruefe_ganzzahl, pruefe_name
 from ..svg import Bild
 from ..uebergaenge import schlage_nach, wechsle
-from ..zeit import AufDerZeit, Termin, Zeit
+from ..zeit import AufDerZeit, Zeit
 from .bild import zeitleiste
+from .knoten import (
+    ABGELAUFEN,
+    AUFGEGEBEN,
+    BEREIT,
+    FERTIG,
+    FREIGEGEBEN,
+    GUELTIG,
+    HAELT,
+    SCHREIBT,
+    UEBERGAENGE,
+    Einstellung,
+    LeaseKnoten,
+)
 
 #: What ``from pysim.leases import *`` and the package give (the module's public API).
 __all__ = [
@@ -71,39 +94,20 @@ __all__ = [
     "zufallssim",
 ]
 
-# --- Zustände und die erlaubten Übergänge (die einzige Stelle mit Regeln) ---
-
-#: Zustände eines Clients.
-BEREIT = "bereit"  # will die Lease
-HAELT = "hält"  # hat eine Lease bekommen und arbeitet
-SCHREIBT = "schreibt"  # hat geprüft (oder nicht) und schickt den Schreibauftrag
-FERTIG = "fertig"  # die Antwort des Speichers ist da
-AUFGEGEBEN = "aufgegeben"  # seine Uhr sagte: Lease abgelaufen
-
-#: Zustände einer Lease (beim Sperrdienst).
-GUELTIG = "gültig"
-ABGELAUFEN = "abgelaufen"
-FREIGEGEBEN = "freigegeben"
-
-#: (Zustand, Ereignis) -> neuer Zustand. ``None``: erlaubt, aber nichts ändert sich (eine
-#: belegte Sperre, eine Freigabe, die zu spät kommt). Was fehlt, kann nicht passieren.
-UEBERGAENGE: dict[tuple[str, str], str | None] = {
-    # Client
-    (BEREIT, "erhalten"): HAELT,
-    (BEREIT, "belegt"): None,
-    (HAELT, "pruefung_ok"): SCHREIBT,
-    (HAELT, "pruefung_abgelaufen"): AUFGEGEBEN,
-    (HAELT, "ohne_pruefung"): SCHREIBT,
-    (SCHREIBT, "angenommen"): FERTIG,
-    (SCHREIBT, "abgelehnt"): FERTIG,
-    # Lease
-    (GUELTIG, "ablaufen"): ABGELAUFEN,
-    (GUELTIG, "freigeben"): FREIGEGEBEN,
-    (ABGELAUFEN, "freigeben"): None,  # too late: the service already let it go
-}
-
 #: So viele Ticks läuft eine Simulation höchstens (ein Schutz vor endlosen Läufen).
 MAX_LAUF = 10_000
+
+#: Every link's latency is fixed (0, or a client's ``latenz`` to the store): nothing is drawn.
+_UNBENUTZT = random.Random(0)
+
+
+def _fest(spanne: tuple[int, int]) -> tuple[int, ...]:
+    """The cluster's ``netz_wurf``: one copy, arriving after the link's (fixed) latency."""
+    return (spanne[0],)
+
+
+#: The store's name on the cluster (a service speaking fence-kv's ``write`` with a token).
+SPEICHER_NAME = "speicher"
 
 
 @dataclass(eq=False)
@@ -203,7 +207,10 @@ def _pruefe_pausen(pausen: object) -> tuple[tuple[int, int], ...]:
 
 
 class Client:
-    """Ein Client, der einmal mit der Lease schreiben will. Entsteht über ``LeaseSim.client``."""
+    """Ein Client, der einmal mit der Lease schreiben will. Entsteht über ``LeaseSim.client``.
+
+    Die Einstellungen stehen hier; was er gerade ist (``zustand``, ``lease``, ``glaubt_bis``),
+    liest die Ansicht aus seinem Knoten auf dem Cluster (``knoten``: seine ID, n1, n2, …)."""
 
     def __init__(
         self,
@@ -229,101 +236,152 @@ class Client:
         self.latenz = latenz
         self.wiederholen = wiederholen
         self.wert = wert
-        self.zustand = BEREIT
-        self.lease: Lease | None = None
-        self._erhalten_uhr = 0  # what its own clock showed when it got the lease
+        #: Was der Speicher zu seinem Schreibauftrag sagte (``None``: noch nichts).
         self.ergebnis: Schreibauftrag | None = None
-        self.glaubt_bis: int | None = None  # real time it stopped acting on its lease
-        self._wartet = False  # refused at least once since its last request was granted
+        self.knoten = ""  # its node's ID, set once the node runs
+        self._gemeldet = False  # the log names the first refusal of its wait only
+
+    def _objekt(self) -> LeaseKnoten:
+        objekt = self.sim.cluster.objekt(self.knoten)
+        assert isinstance(objekt, LeaseKnoten)
+        return objekt
+
+    @property
+    def zustand(self) -> str:
+        """``bereit``, ``hält``, ``schreibt``, ``fertig`` oder ``aufgegeben``."""
+        return self._objekt().stand
+
+    @property
+    def lease(self) -> Lease | None:
+        """Die Lease, die er bekam (``None``: noch keine)."""
+        token = self._objekt().token
+        return None if token is None else self.sim.leases[token - 1]
+
+    @property
+    def glaubt_bis(self) -> int | None:
+        """Echte Zeit, zu der er aufhörte, mit seiner Lease zu handeln (``None``: noch nicht)."""
+        return self._objekt().glaubt_bis
 
     def uhr(self) -> int:
         """Was die Uhr des Clients jetzt anzeigt (echte Zeit plus Drift)."""
-        t = self.sim.now
-        return t + (t * self.drift) // 1000
+        return self._objekt().lokale_uhr()
 
     def pausiert(self, t: int | None = None) -> bool:
         """Ist der Client zur echten Zeit ``t`` (ohne: jetzt) angehalten?"""
         t = self.sim.now if t is None else t
         return any(b <= t < b + d for b, d in self.pausen)
 
-    def _nach_pause(self, t: int) -> int:
-        """The first tick from ``t`` on at which the client is not paused."""
-        weiter = True
-        while weiter:
-            weiter = False
-            for b, d in self.pausen:
-                if b <= t < b + d:
-                    t = b + d
-                    weiter = True
-        return t
-
-    def _plane(self, in_ticks: int, schritt: Any) -> None:
-        ziel = self._nach_pause(self.sim.now + in_ticks)
-        self.sim.zeit._eintragen(ziel, schritt, ())
-
-    def _wechsel(self, ereignis: str) -> None:
-        neu = schlage_nach(UEBERGAENGE, self.zustand, ereignis)
-        if neu is not None:
-            self.zustand = neu
-
-    # --- the client's steps, each scheduled on the shared clock ---
-
-    def _anfordern(self) -> None:
-        lease = self.sim._vergib(self, melden=not self._wartet)
-        if lease is None:
-            self._wartet = True
-            self._wechsel("belegt")
-            self._plane(self.wiederholen, self._anfordern)
-            return
-        self._wechsel("erhalten")
-        self.lease = lease
-        self._erhalten_uhr = self.uhr()
-        self._plane(self.arbeit, self._pruefen)
-
-    def _pruefen(self) -> None:
-        assert self.lease is not None
-        if not self.prueft:
-            self._wechsel("ohne_pruefung")
-            self.sim._merke(self.name, "schreibt, ohne die Lease zu prüfen")
-            self._plane(1, self._senden)
-            return
-        vergangen = self.uhr() - self._erhalten_uhr
-        if vergangen >= self.sim.ttl:
-            self._wechsel("pruefung_abgelaufen")
-            self.glaubt_bis = self.sim.now
-            self.sim._merke(
-                self.name,
-                f"prüft: Uhr sagt {vergangen} Ticks seit der Lease (ttl {self.sim.ttl}), "
-                "abgelaufen; gibt auf",
-            )
-            return
-        self._wechsel("pruefung_ok")
-        self.sim._merke(
-            self.name,
-            f"prüft: Uhr sagt {vergangen} Ticks seit der Lease (ttl {self.sim.ttl}), noch gültig",
-        )
-        self._plane(1, self._senden)
-
-    def _senden(self) -> None:
-        assert self.lease is not None
-        self.glaubt_bis = self.sim.now
-        gesendet = self.sim.now
-        self.sim._merke(self.name, f"schickt {self.wert!r} mit Token #{self.lease.token}")
-        self.sim.zeit._eintragen(gesendet + self.latenz, self._ankunft, (gesendet,))
-
-    def _ankunft(self, gesendet: int) -> None:
-        assert self.lease is not None
-        auftrag = self.sim._schreibe(self, gesendet)
-        self.ergebnis = auftrag
-        self._wechsel("angenommen" if auftrag.angenommen else "abgelehnt")
-        self.sim._freigeben(self.lease)
-
     def __repr__(self) -> str:
         return f"Client({self.name}: {self.zustand}, Uhr {self.uhr()}, echt t={self.sim.now})"
 
 
+class _Sperrdienst(LeaseDienst):
+    """The cluster's lock service with LeaseSim's ttl and expiry appointment, recording its
+    grants (``Lease``, state rules from ``UEBERGAENGE``) and log lines for the front."""
+
+    def __init__(self, sim: LeaseSim) -> None:
+        super().__init__(sim.cluster, sim.ttl, ablauf_als_termin=True)
+        self.sim = sim
+
+    def vergeben(self, wer: str, token: int, bis: int) -> None:
+        sim = self.sim
+        lease = Lease(token, sim._name[wer], sim.now, bis)
+        sim.leases.append(lease)
+        sim._merke(lease.client, f"erhält Lease #{token} (gültig bis t={bis})")
+
+    def abgewiesen(self, wer: str, halter: str) -> None:
+        sim = self.sim
+        client = sim.clients[sim._name[wer]]
+        if client._gemeldet:  # the repeated requests of one wait are not logged
+            return
+        client._gemeldet = True
+        a = sim.leases[-1]
+        sim._merke(
+            client.name,
+            f"fordert an: belegt ({a.client} hält #{a.token} bis t={a.ablauf}); "
+            f"fragt alle {client.wiederholen} Ticks wieder",
+        )
+
+    def abgelaufen(self, wer: str, token: int) -> None:
+        sim = self.sim
+        lease = sim.leases[token - 1]
+        lease.zustand = wechsle(UEBERGAENGE, lease.zustand, "ablaufen")
+        lease.ende = sim.now
+        sim._merke("Dienst", f"Lease #{lease.token} von {lease.client} läuft ab")
+
+    def freigegeben(self, wer: str, token: object, galt: bool) -> None:
+        sim = self.sim
+        assert isinstance(token, int)
+        lease = sim.leases[token - 1]
+        neu = schlage_nach(UEBERGAENGE, lease.zustand, "freigeben")
+        if neu is None:
+            sim._merke(lease.client, f"gibt #{lease.token} frei (war schon abgelaufen)")
+            return
+        lease.zustand = neu
+        lease.ende = sim.now
+        sim._merke(lease.client, f"gibt #{lease.token} frei")
+
+
+class _Speicherdienst:
+    """The store as a service of the cluster: a ``write`` with a token goes to
+    ``speicher.schreibe(von, wert, token)`` (the reader's object too); the reply is ``write_ok``
+    or error 22. An error of ``schreibe`` leaves the run as it is (services are not sandboxed)."""
+
+    def __init__(self, sim: LeaseSim) -> None:
+        self.sim = sim
+        sim.cluster.anmelden(SPEICHER_NAME, self.empfang)
+
+    def empfang(self, nachricht: Nachricht) -> None:
+        sim = self.sim
+        client = sim.clients[sim._name[nachricht.src]]
+        body = nachricht.body
+        wert, token = body["value"], body["token"]
+        antwort = sim.speicher.schreibe(client.name, wert, token)
+        if not isinstance(antwort, bool):
+            raise UngueltigeEingabe(
+                "schreibe(von, wert, token) muss True (angenommen) oder False (abgelehnt) "
+                f"zurückgeben, nicht {antwort!r}."
+            )
+        auftrag = Schreibauftrag(
+            gesendet=sim.now - client.latenz,  # its link's one latency
+            angekommen=sim.now,
+            client=client.name,
+            wert=wert,
+            token=token,
+            angenommen=antwort,
+            lease_gueltig=sim.leases[token - 1].zustand == GUELTIG,
+        )
+        sim.auftraege.append(auftrag)
+        client.ergebnis = auftrag
+        urteil = "nimmt an" if antwort else "lehnt ab"
+        sim._merke("Speicher", f"{urteil}: {wert!r} mit Token #{token}")
+        sim.cluster.sende(
+            SPEICHER_NAME,
+            nachricht.src,
+            {"type": "write_ok"}
+            if antwort
+            else {"type": "error", "code": 22, "text": f"Token {token} ist zu alt"},
+        )
+
+
+class _Aufsicht:
+    """What the front hears from its nodes (``knoten.Aufsicht``): their log lines, written
+    into the front's log under the client's name. It holds values only (the log, the names),
+    nothing that leads back to the cluster."""
+
+    def __init__(self, protokoll: list[LeaseEreignis], namen: dict[str, str]) -> None:
+        self.protokoll, self.namen = protokoll, namen
+
+    def notiere(self, zeit: int, knoten: str, text: str) -> None:
+        self.protokoll.append(LeaseEreignis(zeit, self.namen[knoten], text))
+
+
 class LeaseSim(AufDerZeit):
-    """Ein Sperrdienst mit Leases, Clients und ein Speicher auf einer Uhr (``Zeit``)."""
+    """Ein Sperrdienst mit Leases, Clients und ein Speicher auf einer Uhr (``Zeit``).
+
+    ``cluster``: der ``pysim.cluster.Cluster`` darunter, mit einem ``LeaseKnoten`` je Client
+    (n1, n2, … in der Reihenfolge von ``client``) und den Diensten ``lease`` und ``speicher``.
+    """
 
     def __init__(
         self,
@@ -347,8 +405,37 @@ class LeaseSim(AufDerZeit):
         self.leases: list[Lease] = []
         self.auftraege: list[Schreibauftrag] = []
         self.protokoll: list[LeaseEreignis] = []
-        self._aktuell: Lease | None = None
-        self._ablauf: Termin | None = None
+        self._name: dict[str, str] = {}  # node ID -> client name
+        self._aufsicht = _Aufsicht(self.protokoll, self._name)
+        self._einstellungen: dict[str, Einstellung] = {}  # node ID -> its client's settings
+        #: Der Cluster, auf dem die Clients als Knoten laufen (``pysim.cluster.Cluster``).
+        self.cluster = Cluster(
+            self._knotenklasse(),
+            0,
+            latenz=(0, 0),
+            zeit=self.zeit,
+            netz_zufall=_UNBENUTZT,
+            netz_wurf=_fest,
+            max_ereignisse=2**62,
+            code_der_leserin=False,
+            sofort=True,
+        )
+        self._sperrdienst = _Sperrdienst(self)
+        self._speicherdienst = _Speicherdienst(self)
+
+    def _knotenklasse(self) -> type[LeaseKnoten]:
+        """This simulation's node class: each node's settings by its ID, and the watcher."""
+        einstellungen, aufsicht = self._einstellungen, self._aufsicht
+
+        class SimKnoten(LeaseKnoten):
+            SPEICHER = SPEICHER_NAME
+            AUFSICHT = aufsicht
+
+            def einstellung(self) -> Einstellung:
+                return einstellungen[self.id]
+
+        SimKnoten.__qualname__ = SimKnoten.__name__ = "LeaseKnoten"
+        return SimKnoten
 
     @property
     def fencing(self) -> bool:
@@ -399,7 +486,14 @@ class LeaseSim(AufDerZeit):
             wert=f"{name} schreibt" if wert is None else wert,
         )
         self.clients[name] = c
-        self.zeit._eintragen(c._nach_pause(start), c._anfordern, ())
+        self._einstellungen[f"n{len(self.cluster.ids) + 1}"] = Einstellung(
+            c.start, c.arbeit, c.drift, c.pausen, c.prueft, c.wiederholen, c.wert
+        )
+        c.knoten = f"n{len(self.cluster.ids) + 1}"
+        self._name[c.knoten] = name
+        self.cluster.neuer_knoten()
+        # its writes take ``latenz`` ticks to the store; the store's answer comes at once
+        self.cluster.latenz_zwischen(c.knoten, SPEICHER_NAME, (latenz, latenz), nur_hin=True)
         return c
 
     def __getitem__(self, name: str) -> Client:
@@ -415,73 +509,11 @@ class LeaseSim(AufDerZeit):
         """Lässt die Zeit laufen, bis nichts mehr geschieht (oder bis Tick ``bis``)."""
         if bis is not None:
             pruefe_ganzzahl(bis, "bis", self.now)
-            self.zeit.run(until=bis)
+            self.cluster.laufe(bis)
             return
-        while self.zeit.peek() is not None:
-            if (self.zeit.peek() or 0) > MAX_LAUF:
-                raise SimFehler(f"Die Simulation läuft länger als {MAX_LAUF} Ticks; sie hält an.")
-            self.zeit.step()
-
-    # --- the lock service ---
-
-    def _vergib(self, client: Client, melden: bool = True) -> Lease | None:
-        jetzt = self.now
-        if self._aktuell is not None and self._aktuell.zustand == GUELTIG:
-            a = self._aktuell
-            if melden:  # the repeated requests of one wait are not logged
-                self._merke(
-                    client.name,
-                    f"fordert an: belegt ({a.client} hält #{a.token} bis t={a.ablauf}); "
-                    f"fragt alle {client.wiederholen} Ticks wieder",
-                )
-            return None
-        lease = Lease(len(self.leases) + 1, client.name, jetzt, jetzt + self.ttl)
-        self.leases.append(lease)
-        self._aktuell = lease
-        self._ablauf = self.zeit._eintragen(lease.ablauf, self._laeuft_ab, (lease,))
-        self._merke(client.name, f"erhält Lease #{lease.token} (gültig bis t={lease.ablauf})")
-        return lease
-
-    def _laeuft_ab(self, lease: Lease) -> None:
-        lease.zustand = wechsle(UEBERGAENGE, lease.zustand, "ablaufen")
-        lease.ende = self.now
-        self._merke("Dienst", f"Lease #{lease.token} von {lease.client} läuft ab")
-
-    def _freigeben(self, lease: Lease) -> None:
-        neu = schlage_nach(UEBERGAENGE, lease.zustand, "freigeben")
-        if neu is None:
-            self._merke(lease.client, f"gibt #{lease.token} frei (war schon abgelaufen)")
-            return
-        lease.zustand = neu
-        lease.ende = self.now
-        if self._ablauf is not None:
-            self._ablauf.absagen()
-        self._merke(lease.client, f"gibt #{lease.token} frei")
-
-    # --- the storage ---
-
-    def _schreibe(self, client: Client, gesendet: int) -> Schreibauftrag:
-        lease = client.lease
-        assert lease is not None
-        antwort = self.speicher.schreibe(client.name, client.wert, lease.token)
-        if not isinstance(antwort, bool):
-            raise UngueltigeEingabe(
-                "schreibe(von, wert, token) muss True (angenommen) oder False (abgelehnt) "
-                f"zurückgeben, nicht {antwort!r}."
-            )
-        auftrag = Schreibauftrag(
-            gesendet=gesendet,
-            angekommen=self.now,
-            client=client.name,
-            wert=client.wert,
-            token=lease.token,
-            angenommen=antwort,
-            lease_gueltig=lease.zustand == GUELTIG,
-        )
-        self.auftraege.append(auftrag)
-        urteil = "nimmt an" if antwort else "lehnt ab"
-        self._merke("Speicher", f"{urteil}: {client.wert!r} mit Token #{lease.token}")
-        return auftrag
+        # the clock stops at the last event (the picture's "bei t=…")
+        if not self.cluster.laufe_bis_ruhe(MAX_LAUF):
+            raise SimFehler(f"Die Simulation läuft länger als {MAX_LAUF} Ticks; sie hält an.")
 
     def _merke(self, wer: str, text: str) -> None:
         self.protokoll.append(LeaseEreignis(self.now, wer, text))

@@ -1,0 +1,236 @@
+"""Ein Client der Lektion als Knoten des Clusters: Lease holen, arbeiten, prüfen, schreiben.
+
+``LeaseKnoten`` ist ein ``pysim.cluster.Knoten`` wie der, den die Leserin schreibt. Er fragt den
+Sperrdienst (``lease``, ``pysim.cluster.LeaseDienst``) mit ``acquire`` nach der Lease; ist sie
+belegt (Fehler 11), fragt er nach ``wiederholen`` Ticks wieder. Mit der Lease (``acquire_ok``
+mit ``token`` und ``ttl``) arbeitet er ``arbeit`` Ticks, prüft mit seiner eigenen Uhr, ob sie
+noch gilt (``prueft``), schickt einen Tick später ``write`` mit seinem Token an den Speicher
+(``fence-kv``, ``pysim.cluster.FencingKV``, oder der Speicher einer ``LeaseSim``) und gibt die
+Lease frei, sobald der Speicher antwortet (``write_ok`` oder Fehler 22). Sagt seine Uhr, die
+Lease sei abgelaufen, gibt er auf und schreibt nicht.
+
+Wie er arbeitet, sagt seine ``Einstellung`` (``start``, ``arbeit``, ``drift``, ``pausen``,
+``prueft``, ``wiederholen``, ``wert``). Seine Uhr geht ``drift`` Ticks je 1000 Ticks falsch, abgerundet wie in ``pysim.uhren`` (die
+Drift einer Störung ``uhr`` des Clusters rundet zur Null hin und gäbe andere Zahlen). Seine
+Pausen (``pausen``: Paare ``(beginn, dauer)``) hält er selbst ein: Was er in einer Pause tun
+wollte, tut er an ihrem Ende, in der Reihenfolge, in der er es plante; die Antworten, die in
+der Pause ankommen, nimmt er an (die Pause-Störung des Clusters hielte auch sie an, und ihr
+Ende liefe vor allem anderen seines Ticks).
+
+Welcher Zustand auf welches Ereignis folgen darf, steht in ``UEBERGAENGE`` (``pysim.leases``,
+die einzige Stelle dieser Regeln). ``rolle`` ist ``"Halter"``, solange er mit einer Lease
+handelt (sie hält oder mit ihr schreibt): Eine Störung ``absturz:[Halter]`` trifft ihn.
+``zustand()`` zeigt seinen Stand und Token; ``ein_halter`` ist die Invariante „höchstens ein
+Knoten handelt mit einer Lease“ für ``Cluster.invariante``.
+
+Was er notiert, geht an seine ``AUFSICHT`` (die ``LeaseSim``, die mitschreibt), ohne sie ins
+Protokoll des Laufs (``self.notiz``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from ..cluster import Knoten, Nachricht
+from ..cluster.cluster import Zustaende
+from ..uebergaenge import schlage_nach
+
+#: Zustände eines Clients.
+BEREIT = "bereit"  # will die Lease
+HAELT = "hält"  # hat eine Lease bekommen und arbeitet
+SCHREIBT = "schreibt"  # hat geprüft (oder nicht) und schickt den Schreibauftrag
+FERTIG = "fertig"  # die Antwort des Speichers ist da
+AUFGEGEBEN = "aufgegeben"  # seine Uhr sagte: Lease abgelaufen
+
+#: Zustände einer Lease (beim Sperrdienst).
+GUELTIG = "gültig"
+ABGELAUFEN = "abgelaufen"
+FREIGEGEBEN = "freigegeben"
+
+#: (Zustand, Ereignis) -> neuer Zustand. ``None``: erlaubt, aber nichts ändert sich (eine
+#: belegte Sperre, eine Freigabe, die zu spät kommt). Was fehlt, kann nicht passieren.
+UEBERGAENGE: dict[tuple[str, str], str | None] = {
+    # Client
+    (BEREIT, "erhalten"): HAELT,
+    (BEREIT, "belegt"): None,
+    (HAELT, "pruefung_ok"): SCHREIBT,
+    (HAELT, "pruefung_abgelaufen"): AUFGEGEBEN,
+    (HAELT, "ohne_pruefung"): SCHREIBT,
+    (SCHREIBT, "angenommen"): FERTIG,
+    (SCHREIBT, "abgelehnt"): FERTIG,
+    # Lease
+    (GUELTIG, "ablaufen"): ABGELAUFEN,
+    (GUELTIG, "freigeben"): FREIGEGEBEN,
+    (ABGELAUFEN, "freigeben"): None,  # too late: the service already let it go
+}
+
+#: Die Rolle eines Knotens, der mit einer Lease handelt (``absturz:[Halter]``).
+HALTER = "Halter"
+
+
+class Aufsicht(Protocol):
+    """Wer mitschreibt, was ein ``LeaseKnoten`` tut (``LeaseSim``): eine Zeile je Schritt."""
+
+    def notiere(self, zeit: int, knoten: str, text: str) -> None:
+        """``knoten`` tat eben (``zeit``: seine Uhr ohne Drift), was ``text`` sagt."""
+        ...
+
+
+def nach_pause(pausen: tuple[tuple[int, int], ...], t: int) -> int:
+    """Der erste Tick ab ``t``, der in keiner der ``pausen`` liegt."""
+    weiter = True
+    while weiter:
+        weiter = False
+        for b, d in pausen:
+            if b <= t < b + d:
+                t = b + d
+                weiter = True
+    return t
+
+
+@dataclass(frozen=True)
+class Einstellung:
+    """Wie ein ``LeaseKnoten`` arbeitet (siehe das Modul; ``wert=None``: „<id> schreibt“)."""
+
+    start: int = 0
+    arbeit: int = 3
+    drift: int = 0
+    pausen: tuple[tuple[int, int], ...] = ()
+    prueft: bool = True
+    wiederholen: int = 2
+    wert: Any = None
+
+
+class LeaseKnoten(Knoten):
+    """Ein Client, der einmal mit der Lease schreiben will (siehe das Modul). Wie er arbeitet,
+    sagt ``einstellung()`` (Standard: ``EINSTELLUNG``; ``LeaseSim`` gibt jedem Knoten seine)."""
+
+    EINSTELLUNG = Einstellung()
+    SPERRDIENST = "lease"
+    SPEICHER = "fence-kv"
+    SCHLUESSEL = "daten"
+    AUFSICHT: Aufsicht | None = None
+
+    def einstellung(self) -> Einstellung:
+        """Wie dieser Knoten arbeitet (zum Überschreiben, etwa je ``self.id``)."""
+        return self.EINSTELLUNG
+
+    def beim_start(self) -> None:
+        self.e = self.einstellung()
+        self.stand = BEREIT
+        self.token: int | None = None
+        self.ttl: int | None = None
+        #: Echte Zeit, zu der er aufhörte, mit seiner Lease zu handeln.
+        self.glaubt_bis: int | None = None
+        self._erhalten_uhr = 0  # what its own clock showed when it asked for the lease
+        jetzt = self.uhr()
+        self._plane(max(self.e.start, jetzt) - jetzt, self._anfordern)
+
+    # --- its clock, its pauses, its rules ---
+
+    def lokale_uhr(self) -> int:
+        """Was seine Uhr zeigt: die Zeit plus ``drift`` Ticks je 1000, abgerundet."""
+        t = self.uhr()
+        return t + (t * self.e.drift) // 1000
+
+    def _plane(self, in_ticks: int, schritt: Callable[[], None]) -> None:
+        jetzt = self.uhr()
+        self.spaeter(nach_pause(self.e.pausen, jetzt + in_ticks) - jetzt, schritt)
+
+    def _wechsel(self, ereignis: str) -> None:
+        neu = schlage_nach(UEBERGAENGE, self.stand, ereignis)
+        if neu is not None:
+            self.stand = neu
+
+    def _notiere(self, text: str) -> None:
+        if self.AUFSICHT is not None:
+            self.AUFSICHT.notiere(self.uhr(), self.id, text)
+        else:
+            self.notiz(text)
+
+    def wert(self) -> Any:
+        """Was er schreibt."""
+        return f"{self.id} schreibt" if self.e.wert is None else self.e.wert
+
+    # --- its steps ---
+
+    def _anfordern(self) -> None:
+        self._erhalten_uhr = self.lokale_uhr()
+        self._netz.sende(self.SPERRDIENST, {"type": "acquire"}, f"{self.id}.sende", True)
+
+    def bei_acquire_ok(self, nachricht: Nachricht) -> None:
+        if self.stand != BEREIT:  # a late or doubled grant
+            return
+        self._wechsel("erhalten")
+        self.token, self.ttl = nachricht["token"], nachricht["ttl"]
+        self.rolle = HALTER
+        self._plane(self.e.arbeit, self._pruefen)
+
+    def bei_error(self, nachricht: Nachricht) -> None:
+        code = nachricht.body.get("code")
+        if code == 11 and self.stand == BEREIT:
+            self._wechsel("belegt")
+            self._plane(self.e.wiederholen, self._anfordern)
+        elif code == 22 and self.stand == SCHREIBT:
+            self._fertig("abgelehnt")
+        else:
+            self._notiere(f"Fehler {code}: {nachricht.body.get('text', '')}")
+
+    def _pruefen(self) -> None:
+        if not self.e.prueft:
+            self._wechsel("ohne_pruefung")
+            self._notiere("schreibt, ohne die Lease zu prüfen")
+            self._plane(1, self._senden)
+            return
+        vergangen = self.lokale_uhr() - self._erhalten_uhr
+        if vergangen >= (self.ttl or 0):
+            self._wechsel("pruefung_abgelaufen")
+            self.glaubt_bis, self.rolle = self.uhr(), None
+            self._notiere(
+                f"prüft: Uhr sagt {vergangen} Ticks seit der Lease (ttl {self.ttl}), "
+                "abgelaufen; gibt auf"
+            )
+            return
+        self._wechsel("pruefung_ok")
+        self._notiere(
+            f"prüft: Uhr sagt {vergangen} Ticks seit der Lease (ttl {self.ttl}), noch gültig"
+        )
+        self._plane(1, self._senden)
+
+    def _senden(self) -> None:
+        self.glaubt_bis = self.uhr()
+        wert = self.wert()
+        self._notiere(f"schickt {wert!r} mit Token #{self.token}")
+        # the value as it is (a reader's object too), not a JSON copy: ``frisch``
+        body = {"type": "write", "key": self.SCHLUESSEL, "value": wert, "token": self.token}
+        self._netz.sende(self.SPEICHER, body, f"{self.id}.sende", True)
+
+    def bei_write_ok(self, nachricht: Nachricht) -> None:
+        if self.stand == SCHREIBT:
+            self._fertig("angenommen")
+
+    def _fertig(self, ereignis: str) -> None:
+        self._wechsel(ereignis)
+        self.rolle = None
+        body = {"type": "release", "token": self.token}
+        self._netz.sende(self.SPERRDIENST, body, f"{self.id}.sende", True)
+
+    def zustand(self) -> Mapping[str, object]:
+        """Stand und Token (für das Bild und ``ein_halter``)."""
+        return {"stand": self.stand, "token": self.token}
+
+
+def ein_halter(zustaende: Zustaende) -> bool | str:
+    """Invariante für ``Cluster.invariante``: Höchstens ein Knoten handelt mit einer Lease (er
+    hält sie oder schreibt mit ihr); sonst der Grund, mit Knoten und Token. Ein abgestürzter
+    Knoten zählt mit dem, was er zuletzt zeigte (wie bei jeder Invariante des Clusters)."""
+    halter = [
+        f"{k} (#{z.get('token')})"
+        for k, z in zustaende.items()
+        if z.get("stand") in (HAELT, SCHREIBT)
+    ]
+    if len(halter) <= 1:
+        return True
+    return f"{' und '.join(halter)} handeln zugleich mit einer Lease"
