@@ -86,11 +86,18 @@ class Zeit:
         """Wie ``schedule``, aber der Termin läuft vor allen gewöhnlichen Terminen seines Ticks
         (mehrere solche untereinander in der Reihenfolge, in der sie eingetragen wurden)."""
         pruefe_ganzzahl(delay, "Die Verzögerung", 0)
+        return self._eintragen_zuerst(self._now + delay, callback, args)
+
+    def _eintragen_zuerst(
+        self, zeit: int, aktion: Callable[..., Any], argumente: tuple[Any, ...]
+    ) -> Termin:
+        """``schedule_zuerst`` without the check, as ``_eintragen`` (``zeit`` not before ``now``):
+        the arrival of a message of latency 0 in ``Cluster(sofort=True)``."""
         nummer = self._zuerst
         self._zuerst = nummer + 1
-        termin = Termin(self, self._now + delay, nummer, callback, args)
+        termin = Termin(self, zeit, nummer, aktion, argumente)
         self._offen += 1
-        heapq.heappush(self._heap, (self._now + delay, nummer, termin))
+        heapq.heappush(self._heap, (zeit, nummer, termin))
         return termin
 
     def _eintragen(

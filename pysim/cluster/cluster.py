@@ -356,10 +356,15 @@ class Cluster:
         if client:
             self._clients.add(name)
 
-    def neuer_knoten(self, klasse: type[Knoten] | None = None) -> str:
+    def neuer_knoten(
+        self, klasse: type[Knoten] | None = None, *, speicher: Mapping[str, Any] | None = None
+    ) -> str:
         """Ein weiterer Knoten (der nächste Name: n4 nach n1 bis n3), gleich gestartet, der
         Klasse ``klasse`` (ohne: die des Clusters). Gibt seinen Namen zurück. Knoten, die schon
-        laufen, sehen ihn in ``self.knoten`` erst nach ihrem nächsten Start."""
+        laufen, sehen ihn in ``self.knoten`` erst nach ihrem nächsten Start. ``speicher``: was
+        er schon beim ersten Start in ``self.speicher`` findet (eine Kopie), wie eine Datei auf
+        seiner Platte: etwa die Einstellung, die ihm eine Front wie ``pysim.leases.LeaseSim``
+        mitgibt."""
         klasse = klasse if klasse is not None else self._klasse
         if not (isinstance(klasse, type) and issubclass(klasse, Knoten)):
             raise UngueltigeEingabe(
@@ -369,7 +374,7 @@ class Cluster:
         if knoten in self._bekannt:
             raise UngueltigeEingabe(f"Den Namen „{knoten}“ gibt es im Cluster schon.")
         self.ids.append(knoten)
-        self._plaetze[knoten] = _Platz(klasse)
+        self._plaetze[knoten] = _Platz(klasse, speicher=dict(speicher) if speicher else {})
         self._bekannt.add(knoten)
         try:
             self._starte(knoten)
@@ -458,7 +463,7 @@ class Cluster:
         )
         self.sendungen.append(sendung)
         self._gezaehlt += 1
-        zeit.schedule_zuerst(0, self._ankunft, sendung)
+        zeit._eintragen_zuerst(ankunft, self._ankunft, (sendung,))
         return sendung
 
     def _ist_client(self, name: str) -> bool:

@@ -288,7 +288,8 @@ class LeaseDienst:
             antwort = _fehler(10, f"lease kennt „{typ}“ nicht, nur acquire und release")
         if "msg_id" in nachricht.body:
             antwort["in_reply_to"] = nachricht.body["msg_id"]
-        self.cluster.sende(self.name, wer, antwort)
+        # built here, of numbers and texts only: it goes out without a copy (``frisch``)
+        self.cluster._sende(self.name, wer, antwort, self.name, True)
 
     def _laeuft_ab(self) -> None:
         halter, self.halter, self._ablauf = self.halter, None, None

@@ -10,7 +10,9 @@ Lease frei, sobald der Speicher antwortet (``write_ok`` oder Fehler 22). Sagt se
 Lease sei abgelaufen, gibt er auf und schreibt nicht.
 
 Wie er arbeitet, sagt seine ``Einstellung`` (``start``, ``arbeit``, ``drift``, ``pausen``,
-``prueft``, ``wiederholen``, ``wert``). Seine Uhr geht ``drift`` Ticks je 1000 Ticks falsch, abgerundet wie in ``pysim.uhren`` (die
+``prueft``, ``wiederholen``, ``wert``): die in ``self.speicher["einstellung"]``, wenn eine Front
+sie ihm dort mitgab (``Cluster.neuer_knoten(speicher=…)``, wie ``LeaseSim``), sonst
+``EINSTELLUNG``. Seine Uhr geht ``drift`` Ticks je 1000 Ticks falsch, abgerundet wie in ``pysim.uhren`` (die
 Drift einer Störung ``uhr`` des Clusters rundet zur Null hin und gäbe andere Zahlen). Seine
 Pausen (``pausen``: Paare ``(beginn, dauer)``) hält er selbst ein: Was er in einer Pause tun
 wollte, tut er an ihrem Ende, in der Reihenfolge, in der er es plante; die Antworten, die in
@@ -23,8 +25,8 @@ handelt (sie hält oder mit ihr schreibt): Eine Störung ``absturz:[Halter]`` tr
 ``zustand()`` zeigt seinen Stand und Token; ``ein_halter`` ist die Invariante „höchstens ein
 Knoten handelt mit einer Lease“ für ``Cluster.invariante``.
 
-Was er notiert, geht an seine ``AUFSICHT`` (die ``LeaseSim``, die mitschreibt), ohne sie ins
-Protokoll des Laufs (``self.notiz``).
+Was er notiert, geht an seine Aufsicht (``self.speicher["aufsicht"]``, sonst ``AUFSICHT``: bei
+``LeaseSim`` ihr Protokoll), ohne sie ins Protokoll des Laufs (``self.notiz``).
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from typing import Any, Protocol
 
 from ..cluster import Knoten, Nachricht
 from ..cluster.cluster import Zustaende
+from ..fehler import pruefe_ganzzahl
 from ..uebergaenge import schlage_nach
 
 #: Zustände eines Clients.
@@ -114,30 +117,45 @@ class LeaseKnoten(Knoten):
     AUFSICHT: Aufsicht | None = None
 
     def einstellung(self) -> Einstellung:
-        """Wie dieser Knoten arbeitet (zum Überschreiben, etwa je ``self.id``)."""
-        return self.EINSTELLUNG
+        """Wie dieser Knoten arbeitet: ``self.speicher["einstellung"]``, sonst ``EINSTELLUNG``
+        (zum Überschreiben, etwa je ``self.id``)."""
+        einstellung: Einstellung = self.speicher.get("einstellung", self.EINSTELLUNG)
+        return einstellung
 
     def beim_start(self) -> None:
         self.e = self.einstellung()
+        self._aufsicht: Aufsicht | None = self.speicher.get("aufsicht", self.AUFSICHT)
         self.stand = BEREIT
         self.token: int | None = None
         self.ttl: int | None = None
         #: Echte Zeit, zu der er aufhörte, mit seiner Lease zu handeln.
         self.glaubt_bis: int | None = None
         self._erhalten_uhr = 0  # what its own clock showed when it asked for the lease
-        jetzt = self.uhr()
+        # This incarnation's gate, read once: every step asks the clock, plans and sends (a
+        # zufallssim run makes about 40 such calls; benchmarks/README.md, issue 50).
+        netz = self._netz
+        self._uhr, self._sende, self._timer = netz.uhr, netz.sende, netz.spaeter
+        self._wer = f"{self.id}.sende"
+        # its timers skip ``spaeter``'s check of each delay: checked here once
+        pruefe_ganzzahl(self.e.arbeit, "arbeit", 0)
+        pruefe_ganzzahl(self.e.wiederholen, "wiederholen", 1)
+        jetzt = self._uhr()
         self._plane(max(self.e.start, jetzt) - jetzt, self._anfordern)
 
     # --- its clock, its pauses, its rules ---
 
     def lokale_uhr(self) -> int:
         """Was seine Uhr zeigt: die Zeit plus ``drift`` Ticks je 1000, abgerundet."""
-        t = self.uhr()
+        t = self._uhr()
         return t + (t * self.e.drift) // 1000
 
     def _plane(self, in_ticks: int, schritt: Callable[[], None]) -> None:
-        jetzt = self.uhr()
-        self.spaeter(nach_pause(self.e.pausen, jetzt + in_ticks) - jetzt, schritt)
+        # the gate's timer without ``spaeter``'s check: the delay is never negative
+        pausen = self.e.pausen
+        if pausen:
+            jetzt = self._uhr()
+            in_ticks = nach_pause(pausen, jetzt + in_ticks) - jetzt
+        self._timer(in_ticks, schritt)
 
     def _wechsel(self, ereignis: str) -> None:
         neu = schlage_nach(UEBERGAENGE, self.stand, ereignis)
@@ -145,8 +163,8 @@ class LeaseKnoten(Knoten):
             self.stand = neu
 
     def _notiere(self, text: str) -> None:
-        if self.AUFSICHT is not None:
-            self.AUFSICHT.notiere(self.uhr(), self.id, text)
+        if self._aufsicht is not None:
+            self._aufsicht.notiere(self._uhr(), self.id, text)
         else:
             self.notiz(text)
 
@@ -158,7 +176,7 @@ class LeaseKnoten(Knoten):
 
     def _anfordern(self) -> None:
         self._erhalten_uhr = self.lokale_uhr()
-        self._netz.sende(self.SPERRDIENST, {"type": "acquire"}, f"{self.id}.sende", True)
+        self._sende(self.SPERRDIENST, {"type": "acquire"}, self._wer, True)
 
     def bei_acquire_ok(self, nachricht: Nachricht) -> None:
         if self.stand != BEREIT:  # a late or doubled grant
@@ -205,7 +223,7 @@ class LeaseKnoten(Knoten):
         self._notiere(f"schickt {wert!r} mit Token #{self.token}")
         # the value as it is (a reader's object too), not a JSON copy: ``frisch``
         body = {"type": "write", "key": self.SCHLUESSEL, "value": wert, "token": self.token}
-        self._netz.sende(self.SPEICHER, body, f"{self.id}.sende", True)
+        self._sende(self.SPEICHER, body, self._wer, True)
 
     def bei_write_ok(self, nachricht: Nachricht) -> None:
         if self.stand == SCHREIBT:
@@ -215,7 +233,7 @@ class LeaseKnoten(Knoten):
         self._wechsel(ereignis)
         self.rolle = None
         body = {"type": "release", "token": self.token}
-        self._netz.sende(self.SPERRDIENST, body, f"{self.id}.sende", True)
+        self._sende(self.SPERRDIENST, body, self._wer, True)
 
     def zustand(self) -> Mapping[str, object]:
         """Stand und Token (für das Bild und ``ein_halter``)."""

@@ -100,14 +100,22 @@ MAX_LAUF = 10_000
 #: Every link's latency is fixed (0, or a client's ``latenz`` to the store): nothing is drawn.
 _UNBENUTZT = random.Random(0)
 
-
-def _fest(spanne: tuple[int, int]) -> tuple[int, ...]:
-    """The cluster's ``netz_wurf``: one copy, arriving after the link's (fixed) latency."""
-    return (spanne[0],)
-
-
 #: The store's name on the cluster (a service speaking fence-kv's ``write`` with a token).
 SPEICHER_NAME = "speicher"
+
+#: One copy, arriving at once (``Cluster(sofort=True)``): every link but a write's.
+_SOFORT = (0,)
+
+
+class _SimKnoten(LeaseKnoten):
+    """LeaseSim's node: ``LeaseKnoten`` writing to the store service ``speicher``; its
+    settings and the front's watcher come in its ``speicher`` (``neuer_knoten(speicher=…)``).
+    One class for every simulation (a class per simulation cost more than a run's events)."""
+
+    SPEICHER = SPEICHER_NAME
+
+
+_SimKnoten.__qualname__ = _SimKnoten.__name__ = "LeaseKnoten"
 
 
 @dataclass(eq=False)
@@ -407,15 +415,15 @@ class LeaseSim(AufDerZeit):
         self.protokoll: list[LeaseEreignis] = []
         self._name: dict[str, str] = {}  # node ID -> client name
         self._aufsicht = _Aufsicht(self.protokoll, self._name)
-        self._einstellungen: dict[str, Einstellung] = {}  # node ID -> its client's settings
+        self._zum_speicher: dict[str, tuple[int]] = {}  # node ID -> its write's latency
         #: Der Cluster, auf dem die Clients als Knoten laufen (``pysim.cluster.Cluster``).
         self.cluster = Cluster(
-            self._knotenklasse(),
+            _SimKnoten,
             0,
             latenz=(0, 0),
             zeit=self.zeit,
             netz_zufall=_UNBENUTZT,
-            netz_wurf=_fest,
+            netz_leitung=self._leitung,
             max_ereignisse=2**62,
             code_der_leserin=False,
             sofort=True,
@@ -423,19 +431,11 @@ class LeaseSim(AufDerZeit):
         self._sperrdienst = _Sperrdienst(self)
         self._speicherdienst = _Speicherdienst(self)
 
-    def _knotenklasse(self) -> type[LeaseKnoten]:
-        """This simulation's node class: each node's settings by its ID, and the watcher."""
-        einstellungen, aufsicht = self._einstellungen, self._aufsicht
-
-        class SimKnoten(LeaseKnoten):
-            SPEICHER = SPEICHER_NAME
-            AUFSICHT = aufsicht
-
-            def einstellung(self) -> Einstellung:
-                return einstellungen[self.id]
-
-        SimKnoten.__qualname__ = SimKnoten.__name__ = "LeaseKnoten"
-        return SimKnoten
+    def _leitung(self, von: str, zu: str) -> tuple[int, ...]:
+        """The cluster's ``netz_leitung``: a client's write takes its ``latenz`` ticks to the
+        store; everything else (to and from the lock service, the store's answer) arrives at
+        once. One copy, never lost."""
+        return self._zum_speicher[von] if zu == SPEICHER_NAME else _SOFORT
 
     @property
     def fencing(self) -> bool:
@@ -486,14 +486,16 @@ class LeaseSim(AufDerZeit):
             wert=f"{name} schreibt" if wert is None else wert,
         )
         self.clients[name] = c
-        self._einstellungen[f"n{len(self.cluster.ids) + 1}"] = Einstellung(
-            c.start, c.arbeit, c.drift, c.pausen, c.prueft, c.wiederholen, c.wert
-        )
         c.knoten = f"n{len(self.cluster.ids) + 1}"
         self._name[c.knoten] = name
-        self.cluster.neuer_knoten()
         # its writes take ``latenz`` ticks to the store; the store's answer comes at once
-        self.cluster.latenz_zwischen(c.knoten, SPEICHER_NAME, (latenz, latenz), nur_hin=True)
+        self._zum_speicher[c.knoten] = (latenz,)
+        einstellung = Einstellung(
+            c.start, c.arbeit, c.drift, c.pausen, c.prueft, c.wiederholen, c.wert
+        )
+        self.cluster.neuer_knoten(
+            speicher={"einstellung": einstellung, "aufsicht": self._aufsicht}
+        )
         return c
 
     def __getitem__(self, name: str) -> Client:
