@@ -395,9 +395,13 @@ class Cluster:
 
     # --- sending ---------------------------------------------------------------------------------
 
-    def sende(self, src: str, dest: str, body: dict[str, Any]) -> Sendung | None:
-        """Schickt eine Nachricht ins Netz (für Clients und Dienste; Knoten nehmen ``self.sende``)."""
-        return self._sende(src, dest, body, src)
+    def sende(
+        self, src: str, dest: str, body: dict[str, Any], *, frisch: bool = False
+    ) -> Sendung | None:
+        """Schickt eine Nachricht ins Netz (für Clients und Dienste; Knoten nehmen ``self.sende``).
+        ``frisch``: ``body`` ist eigens für diese Nachricht gebaut und wird nie mehr geändert
+        (etwa die Antwort des Sperrdienstes): Er geht ohne Kopie hinaus."""
+        return self._sende(src, dest, body, src, frisch)
 
     def _sende(
         self, src: str, dest: str, body: object, wer: str, frisch: bool = False

@@ -289,7 +289,7 @@ class LeaseDienst:
         if "msg_id" in nachricht.body:
             antwort["in_reply_to"] = nachricht.body["msg_id"]
         # built here, of numbers and texts only: it goes out without a copy (``frisch``)
-        self.cluster._sende(self.name, wer, antwort, self.name, True)
+        self.cluster.sende(self.name, wer, antwort, frisch=True)
 
     def _laeuft_ab(self) -> None:
         halter, self.halter, self._ablauf = self.halter, None, None

@@ -369,6 +369,7 @@ class _Speicherdienst:
             {"type": "write_ok"}
             if antwort
             else {"type": "error", "code": 22, "text": f"Token {token} ist zu alt"},
+            frisch=True,
         )
 
 

@@ -24,7 +24,7 @@ def _dienste() -> tuple[Cluster, LeaseDienst, FencingKV, list[tuple[str, dict[st
     cluster = Cluster(Still, 3, seed=1)
     lease, speicher = LeaseDienst(cluster), FencingKV(cluster)
     antworten: list[tuple[str, dict[str, Any]]] = []
-    cluster.sende = lambda src, dest, body: antworten.append((dest, body))  # type: ignore[method-assign]
+    cluster.sende = lambda src, dest, body, **_: antworten.append((dest, body))  # type: ignore[method-assign]
     return cluster, lease, speicher, antworten
 
 

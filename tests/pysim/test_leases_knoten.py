@@ -170,7 +170,7 @@ def test_an_expiry_appointment_keeps_the_lease_for_a_request_entered_before_it(
 ) -> None:
     cluster = Cluster(Knoten, 2)
     antworten: list[tuple[str, dict[str, Any]]] = []
-    cluster.sende = lambda src, dest, body: antworten.append((dest, body))  # type: ignore[method-assign]
+    cluster.sende = lambda src, dest, body, **_: antworten.append((dest, body))  # type: ignore[method-assign]
     # n2 asks in the lease's last tick, entered before n1 got the lease
     cluster.zeit.schedule(10, lambda: dienst.empfang(Nachricht("n2", "lease", {"type": "acquire"})))
     dienst = _Mitschrift(cluster, ttl=10, ablauf_als_termin=termin)
