@@ -93,6 +93,19 @@ def nach_pause(pausen: tuple[tuple[int, int], ...], t: int) -> int:
     return t
 
 
+class _Schritt:
+    """A client's next step after a wait: what its gate's ``warte`` resumes
+    (``pysim.prozess.Fortsetzung``). An error in a step is pysim's own and ends the run."""
+
+    __slots__ = ("schritt",)
+
+    def __init__(self, schritt: Callable[[], None]) -> None:
+        self.schritt = schritt
+
+    def weiter(self, wert: Any = None, fehler: BaseException | None = None) -> None:
+        self.schritt()
+
+
 @dataclass(frozen=True)
 class Einstellung:
     """Wie ein ``LeaseKnoten`` arbeitet (siehe das Modul; ``wert=None``: „<id> schreibt“)."""
@@ -134,7 +147,7 @@ class LeaseKnoten(Knoten):
         # This incarnation's gate, read once: every step asks the clock, plans and sends (a
         # zufallssim run makes about 40 such calls; benchmarks/README.md, issue 50).
         netz = self._netz
-        self._uhr, self._sende, self._timer = netz.uhr, netz.sende, netz.spaeter
+        self._uhr, self._sende, self._warte = netz.uhr, netz.sende, netz.warte
         self._wer = f"{self.id}.sende"
         # its timers skip ``spaeter``'s check of each delay: checked here once
         pruefe_ganzzahl(self.e.arbeit, "arbeit", 0)
@@ -150,12 +163,13 @@ class LeaseKnoten(Knoten):
         return t + (t * self.e.drift) // 1000
 
     def _plane(self, in_ticks: int, schritt: Callable[[], None]) -> None:
-        # the gate's timer without ``spaeter``'s check: the delay is never negative
+        # the gate's wait without ``warte``'s check (the delay is never negative) and without
+        # a cancellable timer (``spaeter``): a client never cancels a step
         pausen = self.e.pausen
         if pausen:
             jetzt = self._uhr()
             in_ticks = nach_pause(pausen, jetzt + in_ticks) - jetzt
-        self._timer(in_ticks, schritt)
+        self._warte(in_ticks, _Schritt(schritt))
 
     def _wechsel(self, ereignis: str) -> None:
         neu = schlage_nach(UEBERGAENGE, self.stand, ereignis)
