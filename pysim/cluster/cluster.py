@@ -282,7 +282,7 @@ class Cluster:
         self._netz_zufall = (
             netz_zufall if netz_zufall is not None else random.Random(seed * 7919 + 1)
         )
-        self.zufall = random.Random(seed * 7919 + 2)  # services and workloads draw from here
+        self._zufall: random.Random | None = None  # ``zufall``, made when first drawn from
         #: What becomes of a message between nodes: the latency of each copy, () when lost.
         # None: the plain case, one copy with a latency drawn inline (the hot path of Raft's
         # checks; the same draw as ``_wuerfle`` makes without loss and duplicates)
@@ -344,6 +344,15 @@ class Cluster:
                 self._starte(knoten)
         finally:
             grenze.aus()
+
+    @property
+    def zufall(self) -> random.Random:
+        """Woraus Dienste und Lasten würfeln (aus ``seed``). Erst beim ersten Wurf angelegt: Ein
+        Cluster, der nie würfelt (``pysim.leases.LeaseSim``), spart die Saat."""
+        zufall = self._zufall
+        if zufall is None:
+            zufall = self._zufall = random.Random(self.seed * 7919 + 2)
+        return zufall
 
     # --- endpoints ------------------------------------------------------------------------------
 

@@ -241,6 +241,9 @@ class LeaseDienst:
     name = "lease"
     #: How long a lease lasts, in ticks of the cluster's true time (without ``ttl``).
     TTL = 5
+    #: Answers a ``release`` with ``release_ok``. ``pysim.leases.LeaseSim``'s lock service does
+    #: not: its clients wait for no answer (a message less per client and run).
+    BESTAETIGT_FREIGABE = True
 
     def __init__(
         self, cluster: Cluster, ttl: int | None = None, *, ablauf_als_termin: bool = False
@@ -283,6 +286,8 @@ class LeaseDienst:
                     self._ablauf.absagen()
                     self._ablauf = None
             self.freigegeben(wer, nachricht.body.get("token"), galt)
+            if not self.BESTAETIGT_FREIGABE:
+                return
             antwort = {"type": "release_ok"}
         else:
             antwort = _fehler(10, f"lease kennt „{typ}“ nicht, nur acquire und release")

@@ -285,7 +285,10 @@ class Client:
 
 class _Sperrdienst(LeaseDienst):
     """The cluster's lock service with LeaseSim's ttl and expiry appointment, recording its
-    grants (``Lease``, state rules from ``UEBERGAENGE``) and log lines for the front."""
+    grants (``Lease``, state rules from ``UEBERGAENGE``) and log lines for the front. A
+    release gets no answer: the clients wait for none."""
+
+    BESTAETIGT_FREIGABE = False
 
     def __init__(self, sim: LeaseSim) -> None:
         super().__init__(sim.cluster, sim.ttl, ablauf_als_termin=True)
