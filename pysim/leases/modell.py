@@ -497,9 +497,7 @@ class LeaseSim(AufDerZeit):
         einstellung = Einstellung(
             c.start, c.arbeit, c.drift, c.pausen, c.prueft, c.wiederholen, c.wert
         )
-        self.cluster.neuer_knoten(
-            speicher={"einstellung": einstellung, "aufsicht": self._aufsicht}
-        )
+        self.cluster.neuer_knoten(speicher={"einstellung": einstellung, "aufsicht": self._aufsicht})
         return c
 
     def __getitem__(self, name: str) -> Client:
