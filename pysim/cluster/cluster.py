@@ -470,7 +470,7 @@ class Cluster:
 
     def _unterwegs_sofort(self, nachricht: Nachricht, ankunft: int, kopie: int) -> Sendung:
         """``_unterwegs`` of a cluster made with ``sofort``: a copy with latency 0 arrives right
-        after the event that sent it (``Zeit.schedule_zuerst``), before the rest of its tick."""
+        after the event that sent it (first in its tick), before the rest of its tick."""
         zeit = self.zeit
         if ankunft != zeit._now:
             return Cluster._unterwegs(self, nachricht, ankunft, kopie)
