@@ -227,7 +227,11 @@ class Cluster:
       würfelt hier wie ihr altes Netz, damit ihre Läufe dieselben bleiben,
     - ``code_der_leserin``: ``False`` für Knoten, die pysim selbst mitbringt (``RaftKnoten``
       hinter ``RaftSim``): Ihr Code läuft ohne Grenze an Schleifendurchläufen, und was er
-      druckt, geht an ``sys.stdout`` des Aufrufers statt ins ``protokoll``.
+      druckt, geht an ``sys.stdout`` des Aufrufers statt ins ``protokoll``,
+    - ``sendungen_behalten``: ``False`` für eine Front, die nur zeigt, was unterwegs ist, und
+      zählt, was gesendet wurde (``RaftSim``): ``sendungen`` bleibt leer, ``unterwegs()`` und
+      ``gesendet()`` sagen es trotzdem; ``zaehle`` gibt es dann nicht. Der Lauf bleibt derselbe,
+      er hält nur nicht jede Nachricht fest (Speicher, und Arbeit für Pythons Garbage Collector).
     """
 
     def __init__(
@@ -246,6 +250,7 @@ class Cluster:
         netz_zufall: random.Random | None = None,
         netz_wurf: Callable[[tuple[int, int]], tuple[int, ...]] | None = None,
         code_der_leserin: bool = True,
+        sendungen_behalten: bool = True,
     ) -> None:
         if not (isinstance(klasse, type) and issubclass(klasse, Knoten)):
             raise UngueltigeEingabe(
@@ -283,7 +288,13 @@ class Cluster:
         self._bekannt: set[str] = set(self._plaetze)
         self.getrennt: set[tuple[str, str]] = set()  # (from, to) pairs the receiver drops
         self._verliert: dict[str, int] = {}  # node -> the tick its services' replies are lost
+        #: Every message sent, with its fate (empty with ``sendungen_behalten=False``).
         self.sendungen: list[Sendung] = []
+        # What ``sendungen`` holds is kept only when asked to; numbered in both cases.
+        self._behalten = bool(sendungen_behalten)
+        self._nummer = 0
+        #: Messages between nodes sent so far (counted only when ``sendungen`` is not kept).
+        self._zwischen_knoten = 0
         self.fehler: list[HandlerFehler] = []
         self.ereignisse: list[Ereignis] = []
         #: What the nodes noted and printed, with tick and node (``pysim.cluster.protokoll``).
@@ -356,13 +367,17 @@ class Cluster:
         jetzt = zeit._now
         if src in clients or dest in clients:  # a client sits beside its node: latency 0
             # positional: the dataclass's __init__ takes them faster than by keyword
-            sendung = Sendung(len(self.sendungen), nachricht, jetzt, jetzt, "", 1, self._ursache)
-            self.sendungen.append(sendung)
+            sendung = Sendung(self._nummer, nachricht, jetzt, jetzt, "", 1, self._ursache)
+            self._nummer += 1
+            if self._behalten:
+                self.sendungen.append(sendung)
             self._gezaehlt += 1
             zeit._eintragen(jetzt, self._ankunft, (sendung,))
         else:
             spanne = self._latenzen.get((src, dest), self.latenz) if self._latenzen else self.latenz
             if self._wurf is None:  # no loss, no duplicates, no front's draw: one copy
+                if not self._behalten and src in self._plaetze and dest in self._plaetze:
+                    self._zwischen_knoten += 1
                 sendung = self._unterwegs(
                     nachricht, jetzt + zwischen(self._netz_zufall, *spanne), 1
                 )
@@ -370,9 +385,13 @@ class Cluster:
                 # the network's draw (``_wuerfle``, or a front's ``netz_wurf``): each copy's
                 # latency, none when the message is lost
                 dauern = self._wurf(spanne)
+                if not self._behalten and src in self._plaetze and dest in self._plaetze:
+                    self._zwischen_knoten += len(dauern) or 1
                 if not dauern:
-                    sendung = Sendung(len(self.sendungen), nachricht, jetzt, None, VERLOREN)
-                    self.sendungen.append(sendung)
+                    sendung = Sendung(self._nummer, nachricht, jetzt, None, VERLOREN)
+                    self._nummer += 1
+                    if self._behalten:
+                        self.sendungen.append(sendung)
                     return sendung
                 sendung = self._unterwegs(nachricht, jetzt + dauern[0], 1)
                 for kopie in range(2, len(dauern) + 1):
@@ -384,10 +403,10 @@ class Cluster:
     def _unterwegs(self, nachricht: Nachricht, ankunft: int, kopie: int) -> Sendung:
         """One copy of a message on the wire between nodes: kept, counted, its arrival entered."""
         zeit = self.zeit
-        sendung = Sendung(
-            len(self.sendungen), nachricht, zeit._now, ankunft, "", kopie, self._ursache
-        )
-        self.sendungen.append(sendung)
+        sendung = Sendung(self._nummer, nachricht, zeit._now, ankunft, "", kopie, self._ursache)
+        self._nummer += 1
+        if self._behalten:  # else only the calendar holds it, until it arrives
+            self.sendungen.append(sendung)
         self._gezaehlt += 1
         zeit._eintragen(ankunft, self._ankunft, (sendung,))
         return sendung
@@ -993,8 +1012,33 @@ class Cluster:
             self._pruefe_invarianten(termin)
         zeit.run(until=bis)
 
+    def unterwegs(self) -> list[Sendung]:
+        """Die Nachrichten, die gerade unterwegs sind, in der Reihenfolge, in der sie gesendet
+        wurden (auch mit ``sendungen_behalten=False``: Der Kalender der Uhr hält sie)."""
+        ankunft = Cluster._ankunft
+        auf_der_leitung = [
+            termin.argumente[0]
+            for _, _, termin in self.zeit._heap
+            if not termin.abgesagt
+            and getattr(termin.aktion, "__func__", None) is ankunft
+            and getattr(termin.aktion, "__self__", None) is self
+        ]
+        return sorted(auf_der_leitung, key=lambda s: s.nummer)
+
+    def gesendet(self) -> int:
+        """Wie viele Nachrichten zwischen Knoten bisher gesendet wurden (jede Kopie eines
+        Duplikats zählt, wie in ``zaehle``)."""
+        if not self._behalten:
+            return self._zwischen_knoten
+        return self.zaehle()["gesendet"]
+
     def zaehle(self) -> dict[str, int]:
         """Wie viele Nachrichten zwischen Knoten gesendet wurden und was aus ihnen wurde."""
+        if not self._behalten:
+            raise UngueltigeEingabe(
+                "Dieser Cluster behält seine Sendungen nicht (sendungen_behalten=False): Was aus "
+                "ihnen wurde, zählt nur ein Cluster, der sie behält; gesendet() zählt sie."
+            )
         zaehlung = {"gesendet": 0, ZUGESTELLT: 0, VERLOREN: 0, GETRENNT: 0, EMPFAENGER_AUS: 0}
         for sendung in self.sendungen:
             n = sendung.nachricht

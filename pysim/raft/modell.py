@@ -329,8 +329,6 @@ class RaftSim(AufDerZeit):
         self._nummer = 0
         self._pausiert_bis: dict[str, int | None] = {}
         self._speicher: dict[str, dict[str, Any]] = {}
-        self._erste_offene = 0  # sendungen before it have all arrived
-        self._gezaehlt = (0, 0)  # (sendungen looked at, of them between nodes)
         #: Der Cluster, auf dem die Knoten laufen (``pysim.cluster.Cluster``).
         self.cluster = Cluster(
             self._klasse,
@@ -341,6 +339,8 @@ class RaftSim(AufDerZeit):
             netz_zufall=self._zufall,
             max_ereignisse=2**62,
             code_der_leserin=False,
+            # the picture shows only what is on the wire and a count: no history to keep
+            sendungen_behalten=False,
         )
         self.namen = list(self.cluster.ids)
         for name in self.namen:
@@ -434,29 +434,17 @@ class RaftSim(AufDerZeit):
     @property
     def unterwegs(self) -> list[Nachricht]:
         """Die Nachrichten zwischen Knoten, die gerade unterwegs sind (``gesendet`` zählt alle)."""
-        sendungen = self.cluster.sendungen
-        i = self._erste_offene
-        while i < len(sendungen) and sendungen[i].schicksal:
-            i += 1
-        self._erste_offene = i
         knoten = self._speicher
         return [
             _nachricht(s)
-            for s in sendungen[i:]
-            if not s.schicksal and s.nachricht.src in knoten and s.nachricht.dest in knoten
+            for s in self.cluster.unterwegs()
+            if s.nachricht.src in knoten and s.nachricht.dest in knoten
         ]
 
     @property
     def gesendet(self) -> int:
         """Wie viele Nachrichten zwischen Knoten bisher gesendet wurden."""
-        sendungen = self.cluster.sendungen
-        angesehen, zahl = self._gezaehlt
-        knoten = self._speicher
-        for s in sendungen[angesehen:]:
-            if s.nachricht.src in knoten and s.nachricht.dest in knoten:
-                zahl += 1
-        self._gezaehlt = (len(sendungen), zahl)
-        return zahl
+        return self.cluster.gesendet()
 
     def getrennt(self, a: str, b: str) -> bool:
         """Trennt die Partition ``a`` und ``b`` gerade?"""

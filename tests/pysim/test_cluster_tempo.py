@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from pysim.cluster import Cluster, Knoten, Nachricht
 from pysim.cluster.cluster import zwischen
+from pysim.fehler import UngueltigeEingabe
 from pysim.raft import RaftSim
 
 
@@ -156,3 +157,82 @@ def test_a_readers_node_still_sends_a_copy_of_its_body() -> None:
     cluster = Cluster(Sammler, 2)
     gesendet = [s.nachricht.body["werte"] for s in cluster.sendungen]
     assert gesendet == [[1, 2], [1, 2]]  # a reader's node: the body as it was when sent
+
+
+class Plaudernd(Knoten):
+    """Tells every other node its clock every 3 ticks, and answers a client's ping."""
+
+    def beim_start(self) -> None:
+        self.alle(3, self.plaudere)
+
+    def plaudere(self) -> None:
+        for k in self.knoten:
+            if k != self.id:
+                self.sende(k, {"type": "uhr", "uhr": self.uhr()})
+
+    def bei_uhr(self, nachricht: Nachricht) -> None:
+        pass
+
+    def bei_ping(self, nachricht: Nachricht) -> None:
+        self.antworte(nachricht, {"type": "pong"})
+
+
+def _auf_der_leitung(cluster: Cluster) -> list[tuple[int, str, str, int, int | None, int]]:
+    return [
+        (s.nummer, s.nachricht.src, s.nachricht.dest, s.gesendet, s.ankunft, s.kopie)
+        for s in cluster.unterwegs()
+    ]
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    st.integers(0, 10_000),
+    st.sampled_from([(0.0, 0.0), (0.2, 0.3)]),
+    st.lists(st.integers(1, 15), min_size=1, max_size=8),
+)
+def test_a_cluster_that_keeps_no_sendungen_runs_the_same_and_knows_what_is_on_the_wire(
+    seed: int, netz: tuple[float, float], schritte: list[int]
+) -> None:
+    """``sendungen_behalten=False`` (RaftSim's cluster): the same run, ``unterwegs()`` and
+    ``gesendet()`` as a cluster that keeps every message, and ``sendungen`` stays empty."""
+    verlust, duplikat = netz
+    behaelt, vergisst = (
+        Cluster(Plaudernd, 3, seed=seed, verlust=verlust, duplikat=duplikat, **extra)
+        for extra in ({}, {"sendungen_behalten": False})
+    )
+    for cluster in (behaelt, vergisst):
+        cluster.anmelden("c1", lambda n: None, client=True)
+    for i, ticks in enumerate(schritte):
+        for cluster in (behaelt, vergisst):
+            if i % 2:
+                cluster.trenne(["n1"])
+            else:
+                cluster.heile()
+            cluster.sende("c1", f"n{1 + i % 3}", {"type": "ping"})
+            cluster.laufe(cluster.zeit.now + ticks)
+        erwartet = [
+            (s.nummer, s.nachricht.src, s.nachricht.dest, s.gesendet, s.ankunft, s.kopie)
+            for s in behaelt.sendungen
+            if not s.schicksal
+        ]
+        assert _auf_der_leitung(behaelt) == erwartet
+        assert _auf_der_leitung(vergisst) == erwartet
+        assert vergisst.gesendet() == behaelt.gesendet() == behaelt.zaehle()["gesendet"]
+    assert vergisst.sendungen == [] and len(behaelt.sendungen) > 0
+
+
+def test_a_cluster_that_keeps_no_sendungen_does_not_count_their_fates() -> None:
+    cluster = Cluster(Plaudernd, 2, sendungen_behalten=False)
+    cluster.laufe(10)
+    with pytest.raises(UngueltigeEingabe, match="behält seine Sendungen nicht"):
+        cluster.zaehle()
+
+
+def test_raft_keeps_no_message_history_but_shows_what_is_on_the_wire() -> None:
+    sim = RaftSim(3, seed=1)
+    sim.tick(40)
+    sim.schreibe("c1", 5)
+    sim.tick(1)
+    assert sim.cluster.sendungen == []  # nothing for the collector to walk, run after run
+    assert sim.gesendet > 0
+    assert sim.unterwegs and all(n.gesendet <= sim.now < n.ankunft for n in sim.unterwegs)
