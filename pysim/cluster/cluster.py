@@ -61,6 +61,7 @@ from .knoten import (
     FehlerAntwort,
     KeineAntwort,
     Knoten,
+    Timer,
     falsch_gewartet,
     nur_eigene_api,
 )
@@ -518,6 +519,29 @@ class Cluster:
         self._wecker(knoten, ticks, self._alle, knoten, ticks, aktion)
         self._rufe(knoten, aktion)
 
+    def _verschobener_timer(
+        self,
+        knoten: str,
+        inkarnation: int,
+        timer: _Timer,
+        faellig: int,
+        nummer: int,
+        aktion: Callable[[], Any],
+    ) -> None:
+        """A timer's old time, after ``Timer.verschiebe`` moved it later: no event of the node
+        (no budget, no gate), only the entry at its new time, with the number it was given
+        when it was moved (so it runs where a new timer set then would run). Of a crashed
+        incarnation nothing is entered: it would do nothing."""
+        platz = self._plaetze[knoten]
+        if platz.inkarnation != inkarnation:
+            return
+        platz.timer[timer._nummer] = self.zeit._eintragen_als(
+            faellig,
+            nummer,
+            self._wecker_an,
+            (knoten, inkarnation, self._rufe_timer, knoten, timer, aktion),
+        )
+
     def _rufe_timer(self, knoten: str, timer: _Timer, aktion: Callable[[], Any]) -> None:
         """``Knoten.spaeter``'s timer: not if it was cancelled (also while a pause held it)."""
         self._plaetze[knoten].timer.pop(timer._nummer, None)
@@ -960,7 +984,7 @@ class Cluster:
         if funktion is Cluster._ankunft:
             n = argumente[0].nachricht
             return f"der Ankunft von „{kurz(n.typ, 40)}“ von {n.src} bei {n.dest}"
-        if funktion is Cluster._an or funktion is Cluster._wecker_an:
+        if funktion in (Cluster._an, Cluster._wecker_an, Cluster._verschobener_timer):
             return f"einem Timer von {argumente[0]}"
         if isinstance(ziel, Stoerung):
             return f"der Störung „{ziel.als_text()}“"
@@ -1206,7 +1230,7 @@ class _Timer:
         nur_eigene_api(name)
 
     def __dir__(self) -> list[str]:
-        return ["absagen"]
+        return ["absagen", "verschiebe"]
 
     def __repr__(self) -> str:
         return "<Timer, abgesagt>" if self._abgesagt else "<Timer>"
@@ -1221,6 +1245,42 @@ class _Timer:
         termin = platz.timer.pop(self._nummer, None)
         if termin is not None:
             termin.absagen()
+
+    def verschiebe(self, ticks: int, aktion: Callable[[], Any]) -> Timer:
+        """Wie ``absagen()`` und danach ``spaeter(ticks, aktion)``, mit demselben Lauf, nur
+        billiger (Raft startet so bei jeder Nachricht des Leaders seine Frist neu): Der Timer
+        ruft ``aktion`` in ``ticks`` Ticks. Gibt den Timer zurück, der jetzt gilt (diesen,
+        oder, lief er schon oder war er abgesagt, einen neuen)."""
+        tor = self._tor
+        platz: _Platz = _lies(tor, "_platz")
+        termin = None if self._abgesagt else platz.timer.get(self._nummer)
+        if (
+            termin is None
+            or termin.erledigt  # due already, its call held back by a pause
+            or not platz.laeuft
+            or platz.inkarnation != _lies(tor, "_inkarnation")
+        ):
+            self.absagen()
+            neu: Timer = _lies(tor, "spaeter")(ticks, aktion)
+            return neu
+        cluster: Cluster = _lies(tor, "_cluster")
+        zeit = cluster.zeit
+        cluster._gezaehlt += 1  # counted as the new timer it stands for
+        faellig = zeit._now + ticks
+        nummer = zeit._reserviere()  # the place in its tick of a timer set now
+        knoten = _lies(tor, "_knoten")
+        if faellig < termin.zeit:  # sooner than its entry: a new entry, the old one out
+            termin.absagen()
+            platz.timer[self._nummer] = zeit._eintragen_als(
+                faellig,
+                nummer,
+                cluster._wecker_an,
+                (knoten, platz.inkarnation, cluster._rufe_timer, knoten, self, aktion),
+            )
+        else:  # later (as a timeout restarted): the entry, when due, enters it anew
+            termin.aktion = cluster._verschobener_timer
+            termin.argumente = (knoten, platz.inkarnation, self, faellig, nummer, aktion)
+        return self
 
 
 # The timer's slots set directly (its __setattr__ is the German error for a node's code).

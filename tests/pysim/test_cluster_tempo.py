@@ -74,7 +74,7 @@ def test_an_uncancelled_timer_due_in_a_pause_runs_after_it() -> None:
 def test_the_timer_leads_nowhere_and_says_so_in_german() -> None:
     cluster = Cluster(Abgesagt, 1)
     timer = _instanz(cluster).erster
-    assert dir(timer) == ["absagen"]
+    assert dir(timer) == ["absagen", "verschiebe"]
     assert repr(timer) == "<Timer, abgesagt>"
     for name in ("_termin", "termin", "cluster", "_cluster", "__dict__"):
         with pytest.raises(AttributeError, match="eigenen Aufrufe"):
@@ -236,3 +236,80 @@ def test_raft_keeps_no_message_history_but_shows_what_is_on_the_wire() -> None:
     assert sim.cluster.sendungen == []  # nothing for the collector to walk, run after run
     assert sim.gesendet > 0
     assert sim.unterwegs and all(n.gesendet <= sim.now < n.ankunft for n in sim.unterwegs)
+
+
+class Frist(Knoten):
+    """Restarts one timeout at every ping (``ticks`` in the message), as Raft's follower does
+    at every AppendEntries; every 3 ticks it notes the clock, so same-tick order shows."""
+
+    VERSCHIEBEN = True
+
+    def beim_start(self) -> None:
+        self.frist: Any = None
+        self.nr = 0
+        self.alle(3, lambda: self.notiz(f"alle {self.uhr()}"))
+
+    def bei_ping(self, nachricht: Nachricht) -> None:
+        self.nr += 1
+        nr, ticks = self.nr, nachricht["ticks"]
+
+        def ab() -> None:
+            self.notiz(f"frist {nr} bei {self.uhr()}")
+            self.sende("n2" if self.id == "n1" else "n1", {"type": "gemerkt", "nr": nr})
+
+        if self.frist is not None and self.VERSCHIEBEN:
+            self.frist = self.frist.verschiebe(ticks, ab)
+        else:
+            if self.frist is not None:
+                self.frist.absagen()
+            self.frist = self.spaeter(ticks, ab)
+
+    def bei_gemerkt(self, nachricht: Nachricht) -> None:
+        self.notiz(f"gemerkt {nachricht['nr']} bei {self.uhr()}")
+
+
+class FristNeu(Frist):
+    VERSCHIEBEN = False
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.integers(0, 6),  # ticks before
+            st.integers(1, 2),  # node
+            st.integers(0, 12),  # the timeout's ticks
+            st.sampled_from(["", "", "pause", "weiter", "absturz", "neustart"]),
+        ),
+        min_size=1,
+        max_size=25,
+    ),
+    st.booleans(),
+)
+def test_a_moved_timer_runs_as_a_cancelled_one_and_a_new_one_would(
+    schritte: list[tuple[int, int, int, str]], leserin: bool
+) -> None:
+    """``Timer.verschiebe`` (Raft's election timeout at every heartbeat): the same run as
+    ``absagen()`` and ``spaeter(…)``, in every tick and order, with pauses and crashes."""
+    laeufe = []
+    for klasse in (Frist, FristNeu):
+        cluster = Cluster(klasse, 2, seed=3, code_der_leserin=leserin)
+        cluster.anmelden("c1", lambda n: None, client=True)
+        for warten, knoten, ticks, stoerung in schritte:
+            cluster.laufe(cluster.zeit.now + warten)
+            name = f"n{knoten}"
+            if stoerung == "pause":
+                cluster.pausiere(name)
+            elif stoerung == "weiter":
+                cluster.fortsetzen(name)
+            elif stoerung == "absturz":
+                cluster.absturz(name)
+            elif stoerung == "neustart":
+                cluster.neustart(name)
+            cluster.sende("c1", name, {"type": "ping", "ticks": ticks})
+        cluster.fortsetzen("n1")
+        cluster.fortsetzen("n2")
+        cluster.laufe(cluster.zeit.now + 30)
+        zeilen = [(z.zeit, z.knoten, z.text) for z in cluster.protokoll.zeilen()]
+        laeufe.append((zeilen, cluster.protokoll.geschrieben, cluster.zeit.geplant))
+    assert laeufe[0] == laeufe[1]
