@@ -146,6 +146,15 @@ class _Abbruch(BaseException):
         self.fehler = fehler
 
 
+class _Halt(BaseException):
+    """Ends ``RaftSim._tick_bis_verletzung`` before the first event of the tick after the
+    first violation (a BaseException: the cluster keeps a node's ordinary ones)."""
+
+
+def _halt() -> None:
+    raise _Halt
+
+
 class _Aufsicht:
     """What RaftSim watches from outside the nodes (``knoten.Aufsicht``): its log of events,
     every leader of a term, every committed entry, and the violations of safety. It holds
@@ -159,6 +168,8 @@ class _Aufsicht:
         #: lowest term of a node that saw it committed (every leader of a later term has it).
         self.festgeschrieben: dict[int, tuple[Eintrag, int, int]] = {}
         self.verletzungen: list[str] = []
+        #: Called at every violation while set (``RaftSim._tick_bis_verletzung``).
+        self.bei_verletzung: Callable[[], None] | None = None
 
     def notiere(self, zeit: int, text: str) -> None:
         self.protokoll.append((zeit, text))
@@ -167,14 +178,12 @@ class _Aufsicht:
         namen = self.leader_je_term.setdefault(term, [])
         namen.append(knoten)
         if len(namen) > 1:
-            self.verletzungen.append(
-                f"Zwei Leader in Term {term}: {', '.join(namen[:-1])} und {namen[-1]}."
-            )
+            self._melde(f"Zwei Leader in Term {term}: {', '.join(namen[:-1])} und {namen[-1]}.")
         for index, (eintrag, _, gesehen) in sorted(self.festgeschrieben.items()):
             if gesehen >= term:
                 continue  # a stale candidate's late win: it leads an older term
             if index > len(log) or log[index - 1] != eintrag:
-                self.verletzungen.append(
+                self._melde(
                     f"Der committete Eintrag {index} ({eintrag.beschreibe()}) fehlt im "
                     f"Log von {knoten}, Leader in Term {term}."
                 )
@@ -184,7 +193,7 @@ class _Aufsicht:
         if frueher is None:
             self.festgeschrieben[i] = (e, zeit, term)
         elif frueher[0] != e:
-            self.verletzungen.append(
+            self._melde(
                 f"Eintrag {i} ist auf {knoten} committet als ({e.beschreibe()}), "
                 f"vorher als ({frueher[0].beschreibe()})."
             )
@@ -192,7 +201,12 @@ class _Aufsicht:
             self.festgeschrieben[i] = (frueher[0], frueher[1], term)
 
     def verletzung(self, zeit: int, text: str) -> None:
+        self._melde(text)
+
+    def _melde(self, text: str) -> None:
         self.verletzungen.append(text)
+        if self.bei_verletzung is not None:
+            self.bei_verletzung()
 
     def regelfehler(self, fehler: SimFehler) -> None:
         raise _Abbruch(fehler)
@@ -639,6 +653,31 @@ class RaftSim(AufDerZeit):
             zeit.run(until=zeit._now + n)
         except _Abbruch as abbruch:
             raise abbruch.fehler from abbruch.fehler.__cause__
+
+    def _tick_bis_verletzung(self, n: int) -> bool:
+        """``tick(n)``, stopped at the end of the tick in which the first violation of safety
+        appears, as ``n`` calls of ``tick(1)`` with a look after each would stop (the checks
+        of ``pruefe_wahl``: one run of the clock instead of a call per tick). True: stopped
+        there (or the last tick brought one)."""
+        zeit = self.zeit
+        halt: list[Termin] = []
+
+        def plane_halt() -> None:  # before every event of the next tick (RaftSim has no
+            # other appointment that runs first in its tick)
+            self._aufsicht.bei_verletzung = None
+            halt.append(zeit.schedule_zuerst(1, _halt))
+
+        self._aufsicht.bei_verletzung = plane_halt
+        try:
+            self.tick(n)
+        except _Halt:
+            zeit._now -= 1  # the halt's tick has begun, none of its events ran
+            return True
+        finally:
+            self._aufsicht.bei_verletzung = None
+            for termin in halt:
+                termin.absagen()  # still pending when the violation came in the last tick
+        return bool(self.verletzungen)
 
     def status(self) -> str:
         """Eine Zeile je Knoten: Rolle, Term, Stimme, Commit-Index, Log."""

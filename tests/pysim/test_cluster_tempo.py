@@ -313,3 +313,42 @@ def test_a_moved_timer_runs_as_a_cancelled_one_and_a_new_one_would(
         zeilen = [(z.zeit, z.knoten, z.text) for z in cluster.protokoll.zeilen()]
         laeufe.append((zeilen, cluster.protokoll.geschrieben, cluster.zeit.geplant))
     assert laeufe[0] == laeufe[1]
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 10_000), st.integers(1, 400), st.booleans())
+def test_raft_stops_at_the_first_violation_as_a_look_after_every_tick_would(
+    seed: int, ticks: int, fuenf: bool
+) -> None:
+    """``RaftSim._tick_bis_verletzung`` (``pruefe_wahl``'s run of the clock): the same tick,
+    state and picture as ``tick(1)`` with a look at ``verletzungen`` after each."""
+
+    def zwei_leader(a: Any) -> bool:
+        return bool(a.term == a.mein_term)  # a vote for everyone: two leaders
+
+    def sim() -> RaftSim:
+        s = RaftSim(5 if fuenf else 3, seed=seed, stimmregel=zwei_leader)
+        s.tick(seed % 7)
+        s.schreibe("c1", 1)
+        return s
+
+    schrittweise = sim()
+    for _ in range(ticks):
+        schrittweise.tick(1)
+        if schrittweise.verletzungen:
+            break
+    am_stueck = sim()
+    angehalten = am_stueck._tick_bis_verletzung(ticks)
+    assert angehalten == bool(schrittweise.verletzungen)
+    assert am_stueck.now == schrittweise.now
+    assert am_stueck.zeit.geplant == schrittweise.zeit.geplant
+    assert (am_stueck.status(), am_stueck.protokoll, am_stueck.verletzungen, am_stueck.verlauf) == (
+        schrittweise.status(),
+        schrittweise.protokoll,
+        schrittweise.verletzungen,
+        schrittweise.verlauf,
+    )
+    assert am_stueck.bild().svg == schrittweise.bild().svg
+    am_stueck.tick(30)  # and it runs on from there as the other does
+    schrittweise.tick(30)
+    assert am_stueck.status() == schrittweise.status()
