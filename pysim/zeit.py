@@ -112,6 +112,23 @@ class Zeit:
         heapq.heappush(self._heap, (zeit, nummer, termin))
         return termin
 
+    def _reserviere(self) -> int:
+        """The number an appointment entered now would get, kept for one entered later with
+        ``_eintragen_als``: it runs in its tick where one entered now would have run (a timer
+        moved later, ``pysim.cluster``'s ``Timer.verschiebe``, keeps the order of a new one)."""
+        nummer = self._zaehler
+        self._zaehler = nummer + 1
+        return nummer
+
+    def _eintragen_als(
+        self, zeit: int, nummer: int, aktion: Callable[..., Any], argumente: tuple[Any, ...]
+    ) -> Termin:
+        """``_eintragen`` with a number ``_reserviere`` gave earlier (``zeit`` not before now)."""
+        termin = Termin(self, zeit, nummer, aktion, argumente)
+        self._offen += 1
+        heapq.heappush(self._heap, (zeit, nummer, termin))
+        return termin
+
     def peek(self) -> int | None:
         """Der Tick des nächsten Termins, oder ``None``, wenn keiner aussteht."""
         self._verwerfe_abgesagte()

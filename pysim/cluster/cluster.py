@@ -63,6 +63,7 @@ from .knoten import (
     FehlerAntwort,
     KeineAntwort,
     Knoten,
+    Timer,
     falsch_gewartet,
     nur_eigene_api,
 )
@@ -239,7 +240,11 @@ class Cluster:
       gleich nach dem Ereignis an, das sie schickte, vor den anderen Ereignissen ihres Ticks,
       wie ein Funktionsaufruf (ohne: am Ende ihres Ticks); eine Front wie
       ``pysim.leases.LeaseSim``, deren Sperrdienst ohne Laufzeit antwortet, behält so ihre
-      Reihenfolge.
+      Reihenfolge,
+    - ``sendungen_behalten``: ``False`` für eine Front, die nur zeigt, was unterwegs ist, und
+      zählt, was gesendet wurde (``RaftSim``): ``sendungen`` bleibt leer, ``unterwegs()`` und
+      ``gesendet()`` sagen es trotzdem; ``zaehle`` gibt es dann nicht. Der Lauf bleibt derselbe,
+      er hält nur nicht jede Nachricht fest (Speicher, und Arbeit für Pythons Garbage Collector).
 
     ``anzahl`` darf 0 sein: Knoten kommen dann mit ``neuer_knoten`` dazu.
     """
@@ -263,6 +268,7 @@ class Cluster:
         weitere: Mapping[str, type[Knoten]] | None = None,
         code_der_leserin: bool = True,
         sofort: bool = False,
+        sendungen_behalten: bool = True,
     ) -> None:
         if not (isinstance(klasse, type) and issubclass(klasse, Knoten)):
             raise UngueltigeEingabe(
@@ -311,7 +317,13 @@ class Cluster:
         self._bekannt: set[str] = set(self._plaetze)
         self.getrennt: set[tuple[str, str]] = set()  # (from, to) pairs the receiver drops
         self._verliert: dict[str, int] = {}  # node -> the tick its services' replies are lost
+        #: Every message sent, with its fate (empty with ``sendungen_behalten=False``).
         self.sendungen: list[Sendung] = []
+        # What ``sendungen`` holds is kept only when asked to; numbered in both cases.
+        self._behalten = bool(sendungen_behalten)
+        self._nummer = 0
+        #: Messages between nodes sent so far (counted only when ``sendungen`` is not kept).
+        self._zwischen_knoten = 0
         self.fehler: list[HandlerFehler] = []
         self.ereignisse: list[Ereignis] = []
         #: What the nodes noted and printed, with tick and node (``pysim.cluster.protokoll``).
@@ -337,6 +349,7 @@ class Cluster:
         #: ``sofort``: the arrivals of latency 0 not yet handed over, in the order they were
         #: sent (one appointment, ``_liefere_sofort``, hands them over one after the other).
         self._sofort: list[Sendung] = []
+        self._liefert = False  # ``_liefere_sofort`` is handing them over
         if sofort:  # an instance attribute: the default hot path stays as it is
             self._unterwegs = self._unterwegs_sofort  # type: ignore[method-assign]
         try:
@@ -432,13 +445,17 @@ class Cluster:
         jetzt = zeit._now
         if src in clients or dest in clients:  # a client sits beside its node: latency 0
             # positional: the dataclass's __init__ takes them faster than by keyword
-            sendung = Sendung(len(self.sendungen), nachricht, jetzt, jetzt, "", 1, self._ursache)
-            self.sendungen.append(sendung)
+            sendung = Sendung(self._nummer, nachricht, jetzt, jetzt, "", 1, self._ursache)
+            self._nummer += 1
+            if self._behalten:
+                self.sendungen.append(sendung)
             self._gezaehlt += 1
             zeit._eintragen(jetzt, self._ankunft, (sendung,))
         else:
             spanne = self._latenzen.get((src, dest), self.latenz) if self._latenzen else self.latenz
             if self._wurf is None:  # no loss, no duplicates, no front's draw: one copy
+                if not self._behalten and src in self._plaetze and dest in self._plaetze:
+                    self._zwischen_knoten += 1
                 sendung = self._unterwegs(
                     nachricht, jetzt + zwischen(self._netz_zufall, *spanne), 1
                 )
@@ -446,9 +463,13 @@ class Cluster:
                 # the network's draw (``_wuerfle``, or a front's ``netz_wurf``): each copy's
                 # latency, none when the message is lost
                 dauern = self._wurf(spanne) if self._leitung is None else self._leitung(src, dest)
+                if not self._behalten and src in self._plaetze and dest in self._plaetze:
+                    self._zwischen_knoten += len(dauern) or 1
                 if not dauern:
-                    sendung = Sendung(len(self.sendungen), nachricht, jetzt, None, VERLOREN)
-                    self.sendungen.append(sendung)
+                    sendung = Sendung(self._nummer, nachricht, jetzt, None, VERLOREN)
+                    self._nummer += 1
+                    if self._behalten:
+                        self.sendungen.append(sendung)
                     return sendung
                 sendung = self._unterwegs(nachricht, jetzt + dauern[0], 1)
                 for kopie in range(2, len(dauern) + 1):
@@ -460,10 +481,10 @@ class Cluster:
     def _unterwegs(self, nachricht: Nachricht, ankunft: int, kopie: int) -> Sendung:
         """One copy of a message on the wire between nodes: kept, counted, its arrival entered."""
         zeit = self.zeit
-        sendung = Sendung(
-            len(self.sendungen), nachricht, zeit._now, ankunft, "", kopie, self._ursache
-        )
-        self.sendungen.append(sendung)
+        sendung = Sendung(self._nummer, nachricht, zeit._now, ankunft, "", kopie, self._ursache)
+        self._nummer += 1
+        if self._behalten:  # else only the calendar holds it, until it arrives
+            self.sendungen.append(sendung)
         self._gezaehlt += 1
         zeit._eintragen(ankunft, self._ankunft, (sendung,))
         return sendung
@@ -474,10 +495,10 @@ class Cluster:
         zeit = self.zeit
         if ankunft != zeit._now:
             return Cluster._unterwegs(self, nachricht, ankunft, kopie)
-        sendung = Sendung(
-            len(self.sendungen), nachricht, zeit._now, ankunft, "", kopie, self._ursache
-        )
-        self.sendungen.append(sendung)
+        sendung = Sendung(self._nummer, nachricht, zeit._now, ankunft, "", kopie, self._ursache)
+        self._nummer += 1
+        if self._behalten:
+            self.sendungen.append(sendung)
         self._gezaehlt += 1
         if self._invarianten or self.beobachter is not None:
             # each arrival its own event: invariants are checked after it, and the targeted
@@ -489,19 +510,19 @@ class Cluster:
         # sending right after the event that sent the first (LeaseSim: 2 to 3 per appointment).
         wartend = self._sofort
         wartend.append(sendung)
-        if len(wartend) == 1:
+        if len(wartend) == 1 and not self._liefert:
             zeit._eintragen_zuerst(ankunft, self._liefere_sofort, ())
         return sendung
 
     def _liefere_sofort(self) -> None:
         """Hands over the waiting arrivals of latency 0, those they send on the way too."""
         wartend = self._sofort
+        self._liefert = True
         try:
-            i = 0
-            while i < len(wartend):
-                self._ankunft(wartend[i])
-                i += 1
+            while wartend:  # one taken off before it arrives: ``unterwegs`` lists the rest
+                self._ankunft(wartend.pop(0))
         finally:
+            self._liefert = False
             wartend.clear()
 
     def _ist_client(self, name: str) -> bool:
@@ -614,6 +635,29 @@ class Cluster:
         """``Knoten.alle``: the next timer first (a handler that raises keeps its interval)."""
         self._wecker(knoten, ticks, self._alle, knoten, ticks, aktion)
         self._rufe(knoten, aktion)
+
+    def _verschobener_timer(
+        self,
+        knoten: str,
+        inkarnation: int,
+        timer: _Timer,
+        faellig: int,
+        nummer: int,
+        aktion: Callable[[], Any],
+    ) -> None:
+        """A timer's old time, after ``Timer.verschiebe`` moved it later: no event of the node
+        (no budget, no gate), only the entry at its new time, with the number it was given
+        when it was moved (so it runs where a new timer set then would run). Of a crashed
+        incarnation nothing is entered: it would do nothing."""
+        platz = self._plaetze[knoten]
+        if platz.inkarnation != inkarnation:
+            return
+        platz.timer[timer._nummer] = self.zeit._eintragen_als(
+            faellig,
+            nummer,
+            self._wecker_an,
+            (knoten, inkarnation, self._rufe_timer, knoten, timer, aktion),
+        )
 
     def _rufe_timer(self, knoten: str, timer: _Timer, aktion: Callable[[], Any]) -> None:
         """``Knoten.spaeter``'s timer: not if it was cancelled (also while a pause held it)."""
@@ -1070,7 +1114,7 @@ class Cluster:
         if funktion is Cluster._ankunft:
             n = argumente[0].nachricht
             return f"der Ankunft von „{kurz(n.typ, 40)}“ von {n.src} bei {n.dest}"
-        if funktion is Cluster._an or funktion is Cluster._wecker_an:
+        if funktion in (Cluster._an, Cluster._wecker_an, Cluster._verschobener_timer):
             return f"einem Timer von {argumente[0]}"
         if isinstance(ziel, Stoerung):
             return f"der Störung „{ziel.als_text()}“"
@@ -1147,8 +1191,34 @@ class Cluster:
             self._pruefe_invarianten(termin)
         zeit.run(until=bis)
 
+    def unterwegs(self) -> list[Sendung]:
+        """Die Nachrichten, die gerade unterwegs sind, in der Reihenfolge, in der sie gesendet
+        wurden (auch mit ``sendungen_behalten=False``: Der Kalender der Uhr hält sie)."""
+        ankunft = Cluster._ankunft
+        auf_der_leitung = [
+            termin.argumente[0]
+            for _, _, termin in self.zeit._heap
+            if not termin.abgesagt
+            and getattr(termin.aktion, "__func__", None) is ankunft
+            and getattr(termin.aktion, "__self__", None) is self
+        ]
+        auf_der_leitung += self._sofort  # ``sofort``: arrivals of latency 0 not handed over yet
+        return sorted(auf_der_leitung, key=lambda s: s.nummer)
+
+    def gesendet(self) -> int:
+        """Wie viele Nachrichten zwischen Knoten bisher gesendet wurden (jede Kopie eines
+        Duplikats zählt, wie in ``zaehle``)."""
+        if not self._behalten:
+            return self._zwischen_knoten
+        return self.zaehle()["gesendet"]
+
     def zaehle(self) -> dict[str, int]:
         """Wie viele Nachrichten zwischen Knoten gesendet wurden und was aus ihnen wurde."""
+        if not self._behalten:
+            raise UngueltigeEingabe(
+                "Dieser Cluster behält seine Sendungen nicht (sendungen_behalten=False): Was aus "
+                "ihnen wurde, zählt nur ein Cluster, der sie behält; gesendet() zählt sie."
+            )
         zaehlung = {"gesendet": 0, ZUGESTELLT: 0, VERLOREN: 0, GETRENNT: 0, EMPFAENGER_AUS: 0}
         for sendung in self.sendungen:
             n = sendung.nachricht
@@ -1316,7 +1386,7 @@ class _Timer:
         nur_eigene_api(name)
 
     def __dir__(self) -> list[str]:
-        return ["absagen"]
+        return ["absagen", "verschiebe"]
 
     def __repr__(self) -> str:
         return "<Timer, abgesagt>" if self._abgesagt else "<Timer>"
@@ -1331,6 +1401,42 @@ class _Timer:
         termin = platz.timer.pop(self._nummer, None)
         if termin is not None:
             termin.absagen()
+
+    def verschiebe(self, ticks: int, aktion: Callable[[], Any]) -> Timer:
+        """Wie ``absagen()`` und danach ``spaeter(ticks, aktion)``, mit demselben Lauf, nur
+        billiger (Raft startet so bei jeder Nachricht des Leaders seine Frist neu): Der Timer
+        ruft ``aktion`` in ``ticks`` Ticks. Gibt den Timer zurück, der jetzt gilt (diesen,
+        oder, lief er schon oder war er abgesagt, einen neuen)."""
+        tor = self._tor
+        platz: _Platz = _lies(tor, "_platz")
+        termin = None if self._abgesagt else platz.timer.get(self._nummer)
+        if (
+            termin is None
+            or termin.erledigt  # due already, its call held back by a pause
+            or not platz.laeuft
+            or platz.inkarnation != _lies(tor, "_inkarnation")
+        ):
+            self.absagen()
+            neu: Timer = _lies(tor, "spaeter")(ticks, aktion)
+            return neu
+        cluster: Cluster = _lies(tor, "_cluster")
+        zeit = cluster.zeit
+        cluster._gezaehlt += 1  # counted as the new timer it stands for
+        faellig = zeit._now + ticks
+        nummer = zeit._reserviere()  # the place in its tick of a timer set now
+        knoten = _lies(tor, "_knoten")
+        if faellig < termin.zeit:  # sooner than its entry: a new entry, the old one out
+            termin.absagen()
+            platz.timer[self._nummer] = zeit._eintragen_als(
+                faellig,
+                nummer,
+                cluster._wecker_an,
+                (knoten, platz.inkarnation, cluster._rufe_timer, knoten, self, aktion),
+            )
+        else:  # later (as a timeout restarted): the entry, when due, enters it anew
+            termin.aktion = cluster._verschobener_timer
+            termin.argumente = (knoten, platz.inkarnation, self, faellig, nummer, aktion)
+        return self
 
 
 # The timer's slots set directly (its __setattr__ is the German error for a node's code).

@@ -95,6 +95,11 @@ class Timer(Protocol):
         """Streicht den Timer; ein zweites Mal, oder nachdem er lief, ändert es nichts."""
         ...
 
+    def verschiebe(self, ticks: int, aktion: Callable[[], Any]) -> Timer:
+        """Wie ``absagen()`` und danach ``spaeter(ticks, aktion)`` (derselbe Lauf, billiger):
+        gibt den Timer zurück, der jetzt gilt."""
+        ...
+
 
 class Netzzugang(Protocol):
     """Genau das, was ein Knoten vom Cluster bekommt (der Cluster gibt jedem Knoten bei jedem

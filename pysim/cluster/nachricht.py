@@ -133,6 +133,9 @@ def kopie(wert: Any) -> Any:
         return {kopie(v) for v in wert}
     if wert is None or isinstance(wert, str | int | float | bytes | frozenset):
         return wert
+    kopierer = None if isinstance(wert, type) else getattr(wert, "__deepcopy__", None)
+    if kopierer is not None:  # what deepcopy calls (a CRDT's state), without its machinery
+        return kopierer({})
     return copy.deepcopy(wert)  # anything else the reader sends (a deque, an object)
 
 

@@ -329,13 +329,14 @@ class RaftKnoten(Knoten):
         # ``_timer_ab``, inlined: every AppendEntries restarts the timeout
         self.uhr_nr += 1
         nr = self.uhr_nr
-        if self._frist is not None:
-            self._frist.absagen()
         if self._herz is not None:
             self._herz.absagen()
             self._herz = None
         self.frist_bis = self._uhr() + dauer
-        self._frist = self._netz_spaeter(dauer, lambda: self._frist_ab(nr))
+        if self._frist is not None:  # the same run as absagen() and a new timer, cheaper
+            self._frist = self._frist.verschiebe(dauer, lambda: self._frist_ab(nr))
+        else:
+            self._frist = self._netz_spaeter(dauer, lambda: self._frist_ab(nr))
 
     def _timer_ab(self) -> None:
         """The pending timers are stale from now on (a new number) and cancelled."""

@@ -146,6 +146,15 @@ class _Abbruch(BaseException):
         self.fehler = fehler
 
 
+class _Halt(BaseException):
+    """Ends ``RaftSim._tick_bis_verletzung`` before the first event of the tick after the
+    first violation (a BaseException: the cluster keeps a node's ordinary ones)."""
+
+
+def _halt() -> None:
+    raise _Halt
+
+
 class _Aufsicht:
     """What RaftSim watches from outside the nodes (``knoten.Aufsicht``): its log of events,
     every leader of a term, every committed entry, and the violations of safety. It holds
@@ -159,6 +168,8 @@ class _Aufsicht:
         #: lowest term of a node that saw it committed (every leader of a later term has it).
         self.festgeschrieben: dict[int, tuple[Eintrag, int, int]] = {}
         self.verletzungen: list[str] = []
+        #: Called at every violation while set (``RaftSim._tick_bis_verletzung``).
+        self.bei_verletzung: Callable[[], None] | None = None
 
     def notiere(self, zeit: int, text: str) -> None:
         self.protokoll.append((zeit, text))
@@ -167,14 +178,12 @@ class _Aufsicht:
         namen = self.leader_je_term.setdefault(term, [])
         namen.append(knoten)
         if len(namen) > 1:
-            self.verletzungen.append(
-                f"Zwei Leader in Term {term}: {', '.join(namen[:-1])} und {namen[-1]}."
-            )
+            self._melde(f"Zwei Leader in Term {term}: {', '.join(namen[:-1])} und {namen[-1]}.")
         for index, (eintrag, _, gesehen) in sorted(self.festgeschrieben.items()):
             if gesehen >= term:
                 continue  # a stale candidate's late win: it leads an older term
             if index > len(log) or log[index - 1] != eintrag:
-                self.verletzungen.append(
+                self._melde(
                     f"Der committete Eintrag {index} ({eintrag.beschreibe()}) fehlt im "
                     f"Log von {knoten}, Leader in Term {term}."
                 )
@@ -184,7 +193,7 @@ class _Aufsicht:
         if frueher is None:
             self.festgeschrieben[i] = (e, zeit, term)
         elif frueher[0] != e:
-            self.verletzungen.append(
+            self._melde(
                 f"Eintrag {i} ist auf {knoten} committet als ({e.beschreibe()}), "
                 f"vorher als ({frueher[0].beschreibe()})."
             )
@@ -192,7 +201,12 @@ class _Aufsicht:
             self.festgeschrieben[i] = (frueher[0], frueher[1], term)
 
     def verletzung(self, zeit: int, text: str) -> None:
+        self._melde(text)
+
+    def _melde(self, text: str) -> None:
         self.verletzungen.append(text)
+        if self.bei_verletzung is not None:
+            self.bei_verletzung()
 
     def regelfehler(self, fehler: SimFehler) -> None:
         raise _Abbruch(fehler)
@@ -329,8 +343,6 @@ class RaftSim(AufDerZeit):
         self._nummer = 0
         self._pausiert_bis: dict[str, int | None] = {}
         self._speicher: dict[str, dict[str, Any]] = {}
-        self._erste_offene = 0  # sendungen before it have all arrived
-        self._gezaehlt = (0, 0)  # (sendungen looked at, of them between nodes)
         #: Der Cluster, auf dem die Knoten laufen (``pysim.cluster.Cluster``).
         self.cluster = Cluster(
             self._klasse,
@@ -341,6 +353,8 @@ class RaftSim(AufDerZeit):
             netz_zufall=self._zufall,
             max_ereignisse=2**62,
             code_der_leserin=False,
+            # the picture shows only what is on the wire and a count: no history to keep
+            sendungen_behalten=False,
         )
         self.namen = list(self.cluster.ids)
         for name in self.namen:
@@ -434,29 +448,17 @@ class RaftSim(AufDerZeit):
     @property
     def unterwegs(self) -> list[Nachricht]:
         """Die Nachrichten zwischen Knoten, die gerade unterwegs sind (``gesendet`` zählt alle)."""
-        sendungen = self.cluster.sendungen
-        i = self._erste_offene
-        while i < len(sendungen) and sendungen[i].schicksal:
-            i += 1
-        self._erste_offene = i
         knoten = self._speicher
         return [
             _nachricht(s)
-            for s in sendungen[i:]
-            if not s.schicksal and s.nachricht.src in knoten and s.nachricht.dest in knoten
+            for s in self.cluster.unterwegs()
+            if s.nachricht.src in knoten and s.nachricht.dest in knoten
         ]
 
     @property
     def gesendet(self) -> int:
         """Wie viele Nachrichten zwischen Knoten bisher gesendet wurden."""
-        sendungen = self.cluster.sendungen
-        angesehen, zahl = self._gezaehlt
-        knoten = self._speicher
-        for s in sendungen[angesehen:]:
-            if s.nachricht.src in knoten and s.nachricht.dest in knoten:
-                zahl += 1
-        self._gezaehlt = (len(sendungen), zahl)
-        return zahl
+        return self.cluster.gesendet()
 
     def getrennt(self, a: str, b: str) -> bool:
         """Trennt die Partition ``a`` und ``b`` gerade?"""
@@ -651,6 +653,31 @@ class RaftSim(AufDerZeit):
             zeit.run(until=zeit._now + n)
         except _Abbruch as abbruch:
             raise abbruch.fehler from abbruch.fehler.__cause__
+
+    def _tick_bis_verletzung(self, n: int) -> bool:
+        """``tick(n)``, stopped at the end of the tick in which the first violation of safety
+        appears, as ``n`` calls of ``tick(1)`` with a look after each would stop (the checks
+        of ``pruefe_wahl``: one run of the clock instead of a call per tick). True: stopped
+        there (or the last tick brought one)."""
+        zeit = self.zeit
+        halt: list[Termin] = []
+
+        def plane_halt() -> None:  # before every event of the next tick (RaftSim has no
+            # other appointment that runs first in its tick)
+            self._aufsicht.bei_verletzung = None
+            halt.append(zeit.schedule_zuerst(1, _halt))
+
+        self._aufsicht.bei_verletzung = plane_halt
+        try:
+            self.tick(n)
+        except _Halt:
+            zeit._now -= 1  # the halt's tick has begun, none of its events ran
+            return True
+        finally:
+            self._aufsicht.bei_verletzung = None
+            for termin in halt:
+                termin.absagen()  # still pending when the violation came in the last tick
+        return bool(self.verletzungen)
 
     def status(self) -> str:
         """Eine Zeile je Knoten: Rolle, Term, Stimme, Commit-Index, Log."""

@@ -169,6 +169,11 @@ def _laufe(
     clients = 0
 
     def ticke(t: int) -> bool:
+        if beobachte is None and not sim.verletzungen:  # the loop below, without a call per tick
+            if anhalten:
+                return sim._tick_bis_verletzung(t)
+            sim.tick(t)
+            return False
         for _ in range(t):
             sim.tick(1)
             if beobachte is not None:

@@ -148,3 +148,13 @@ def test_a_chain_of_arrivals_takes_one_appointment() -> None:
     sim.lauf(0)  # acquire, its acquire_ok: one appointment
     assert sim.zeit._zuerst - zuerst_vorher == 1
     assert [s.nachricht.typ for s in sim.cluster.sendungen] == ["acquire", "acquire_ok"]
+
+
+def test_arrivals_of_latency_0_not_handed_over_yet_are_on_their_way() -> None:
+    cluster = Cluster(_Still, 1, latenz=(0, 0), sofort=True)
+    cluster.anmelden("dienst", lambda n: None)
+    erste = cluster.sende("dienst", "n1", {"type": "a"})
+    zweite = cluster.sende("dienst", "n1", {"type": "b"})
+    assert cluster.unterwegs() == [erste, zweite]
+    cluster.laufe(0)
+    assert cluster.unterwegs() == []
