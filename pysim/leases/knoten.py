@@ -20,9 +20,9 @@ der Pause ankommen, nimmt er an (die Pause-Störung des Clusters hielte auch sie
 Ende liefe vor allem anderen seines Ticks).
 
 Welcher Zustand auf welches Ereignis folgen darf, steht in ``UEBERGAENGE`` (``pysim.leases``,
-die einzige Stelle dieser Regeln). ``rolle`` ist ``"Halter"``, solange er mit einer Lease
-handelt (sie hält oder mit ihr schreibt): Eine Störung ``absturz:[Halter]`` trifft ihn.
-``zustand()`` zeigt seinen Stand und Token; ``ein_halter`` ist die Invariante „höchstens ein
+die einzige Stelle dieser Regeln). ``rolle`` ist ``"Inhaber"``, solange er mit einer Lease
+handelt (sie hält oder mit ihr schreibt): Eine Störung ``absturz:[Inhaber]`` trifft ihn.
+``zustand()`` zeigt seinen Stand und Token; ``ein_inhaber`` ist die Invariante „höchstens ein
 Knoten handelt mit einer Lease“ für ``Cluster.invariante``.
 
 Was er notiert, geht an seine Aufsicht (``self.speicher["aufsicht"]``, sonst ``AUFSICHT``: bei
@@ -69,8 +69,8 @@ UEBERGAENGE: dict[tuple[str, str], str | None] = {
     (ABGELAUFEN, "freigeben"): None,  # too late: the service already let it go
 }
 
-#: Die Rolle eines Knotens, der mit einer Lease handelt (``absturz:[Halter]``).
-HALTER = "Halter"
+#: Die Rolle eines Knotens, der mit einer Lease handelt (``absturz:[Inhaber]``).
+INHABER = "Inhaber"
 
 
 class Aufsicht(Protocol):
@@ -197,7 +197,7 @@ class LeaseKnoten(Knoten):
             return
         self._wechsel("erhalten")
         self.token, self.ttl = nachricht["token"], nachricht["ttl"]
-        self.rolle = HALTER
+        self.rolle = INHABER
         self._plane(self.e.arbeit, self._pruefen)
 
     def bei_error(self, nachricht: Nachricht) -> None:
@@ -250,11 +250,11 @@ class LeaseKnoten(Knoten):
         self._sende(self.SPERRDIENST, body, self._wer, True)
 
     def zustand(self) -> Mapping[str, object]:
-        """Stand und Token (für das Bild und ``ein_halter``)."""
+        """Stand und Token (für das Bild und ``ein_inhaber``)."""
         return {"stand": self.stand, "token": self.token}
 
 
-def ein_halter(zustaende: Zustaende) -> bool | str:
+def ein_inhaber(zustaende: Zustaende) -> bool | str:
     """Invariante für ``Cluster.invariante``: Höchstens ein Knoten handelt mit einer Lease (er
     hält sie oder schreibt mit ihr); sonst der Grund, mit Knoten und Token. Ein abgestürzter
     Knoten zählt mit dem, was er zuletzt zeigte (wie bei jeder Invariante des Clusters)."""

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from pysim.cluster import Cluster, FencingKV, Knoten, LeaseDienst, Nachricht, plan_aus_text
 from pysim.cluster.cluster import InvarianteVerletzt
-from pysim.leases import FERTIG, HALTER, LeaseKnoten, LeaseSim, ein_halter
+from pysim.leases import FERTIG, INHABER, LeaseKnoten, LeaseSim, ein_inhaber
 
 
 def _cluster(ttl: int = 30, plan: str = "", invariante: bool = True) -> tuple[Cluster, FencingKV]:
@@ -21,7 +21,7 @@ def _cluster(ttl: int = 30, plan: str = "", invariante: bool = True) -> tuple[Cl
     LeaseDienst(cluster, ttl=ttl)
     speicher = FencingKV(cluster)
     if invariante:
-        cluster.invariante("ein Halter", ein_halter)
+        cluster.invariante("ein Inhaber", ein_inhaber)
     for stoerung in plan_aus_text(plan, cluster.ids):
         cluster.zeit.schedule_zuerst(stoerung.zeit, stoerung.anwenden, cluster)
     return cluster, speicher
@@ -47,12 +47,12 @@ def test_lease_nodes_on_a_plain_cluster_take_turns_and_the_invariant_holds() -> 
 
 def test_a_fault_aimed_at_the_lease_holder_crashes_it_and_the_lease_runs_out() -> None:
     # without the invariant: a crashed node shows what it showed last (the holder's state)
-    cluster, speicher = _cluster(ttl=20, plan="5:absturz:[Halter]", invariante=False)
+    cluster, speicher = _cluster(ttl=20, plan="5:absturz:[Inhaber]", invariante=False)
     cluster.laufe(200)
     absturz = cluster.ereignisse[0]
-    assert absturz.art == "absturz" and absturz.text.endswith("(Rolle Halter)")
+    assert absturz.art == "absturz" and absturz.text.endswith("(Rolle Inhaber)")
     (getroffen,) = absturz.knoten
-    assert cluster.getroffen[HALTER] == [getroffen] and not cluster.laeuft(getroffen)
+    assert cluster.getroffen[INHABER] == [getroffen] and not cluster.laeuft(getroffen)
     # its lease (#1) was never released: the others wait until the service lets it expire
     andere = [_objekt(cluster, k) for k in cluster.ids if k != getroffen]
     assert sorted(o.token or 0 for o in andere) == [2, 3]
@@ -60,11 +60,11 @@ def test_a_fault_aimed_at_the_lease_holder_crashes_it_and_the_lease_runs_out() -
 
 
 def test_the_invariant_stops_the_run_when_a_paused_holder_wakes_beside_a_new_one() -> None:
-    cluster, _ = _cluster(ttl=6, plan="5:pause:[Halter];20:weiter:[Halter]")
+    cluster, _ = _cluster(ttl=6, plan="5:pause:[Inhaber];20:weiter:[Inhaber]")
     with pytest.raises(InvarianteVerletzt, match="handeln zugleich mit einer Lease"):
         cluster.laufe(200)
     verletzung = cluster.verletzung
-    assert verletzung is not None and verletzung.name == "ein Halter"
+    assert verletzung is not None and verletzung.name == "ein Inhaber"
     assert 6 <= verletzung.zeit < 20  # while the old holder is still paused
     halter = [k for k, z in verletzung.zustaende.items() if z["stand"] in ("hält", "schreibt")]
     assert len(halter) == 2
@@ -79,7 +79,7 @@ def test_without_faults_and_with_a_long_ttl_every_node_writes_once_in_token_orde
         cluster = Cluster(LeaseKnoten, 3, seed=seed, latenz=(1, latenz), code_der_leserin=False)
         LeaseDienst(cluster, ttl=50)
         speicher = FencingKV(cluster)
-        cluster.invariante("ein Halter", ein_halter)
+        cluster.invariante("ein Inhaber", ein_inhaber)
         cluster.laufe(400)
         return cluster, speicher
 
@@ -97,7 +97,7 @@ def test_leasesim_clients_are_nodes_and_an_invariant_sees_the_paused_writer() ->
     sim.client("a", arbeit=4, pausen=[(5, 12)])
     sim.client("b", start=2)
     assert sim.cluster.ids == ["n1", "n2"] and sim["b"].knoten == "n2"
-    sim.cluster.invariante("ein Halter", ein_halter)
+    sim.cluster.invariante("ein Inhaber", ein_inhaber)
     with pytest.raises(InvarianteVerletzt):
         sim.lauf()
     verletzung = sim.cluster.verletzung
