@@ -54,6 +54,9 @@ Operationen, mit den Indizes ihrer Ereignisse), ``entschieden``, ``angaben``.
 - ``broadcast(history, geheilt=…, knoten=…)``: ``broadcast`` und ``read`` (mit ``node``).
 - ``zaehler(history, geheilt=…)``: ``add`` und ``read`` eines Grow-only Counters.
 - ``kafka_log(history)``: ``send``, ``poll``, ``commit_offsets``, ``list_committed_offsets``.
+- ``transaktionen(history, stufe="serialisierbar")``: ``txn`` mit Mikro-Operationen
+  ``["r", k, v]``/``["w", k, v]``; Anomalien (G0, G1a, G1b, G1c, Lost Update, G-single,
+  G2-item) wie Jepsens Elle, mit dem Kreis der Abhängigkeiten.
 - ``kennzahlen(history, nachrichten=None)``: Latenz p50/p99/max, Verfügbarkeit, Nachrichten
   je Operation.
 """
@@ -64,6 +67,7 @@ from .eindeutig import eindeutige_ids
 from .kafka import kafka_log
 from .kennzahlen import Kennzahlen, kennzahlen
 from .linearisierbar import MAX_SCHRITTE, linearisierbar, linearisierungspunkte
+from .transaktionen import transaktionen
 from .urteil import Urteil
 from .verlauf import Operation, UngueltigerVerlauf, operationen
 from .zaehler import zaehler
@@ -82,5 +86,6 @@ __all__ = [
     "linearisierbar",
     "linearisierungspunkte",
     "operationen",
+    "transaktionen",
     "zaehler",
 ]
