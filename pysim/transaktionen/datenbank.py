@@ -273,6 +273,14 @@ class Datenbank:
             if self._sichtbar_fuer(v, None, self._bestaetigt)
         }
 
+    def ids(self) -> list[int]:
+        """Jede id, die je eine Version hatte (auch gelöschte und verworfene), sortiert."""
+        return sorted(self._zeilen)
+
+    def von(self, nr: int) -> Transaktion:
+        """Die Transaktion mit der Nummer ``nr`` (``Version.xmin``/``xmax``; 0: der Anfang)."""
+        return self._tx[nr]
+
     def versionen(self, schluessel: int) -> list[Version]:
         """Alle Versionen der Zeile ``schluessel``, älteste zuerst (auch abgebrochene)."""
         return list(self._zeilen.get(schluessel, ()))

@@ -105,6 +105,7 @@ def test_jede_konsole_zeigt_ihr_modell_als_modell() -> None:
         "raft": "sim",
         "replik": "speicher",
         "saga": "sim",
+        "sql": "db",
     }
     assert set(KINDS) == set(eigener_name)
     for kind, neue_konsole in KINDS.items():
