@@ -1,7 +1,7 @@
 """Das Bild der Datenbank: jede Zeile mit ihren Versionen, die Sperren, wer auf wen wartet.
 
 Je Zeile (id) ihre Versionen von links (älteste) nach rechts: der Wert und die Sitzung, die ihn
-schrieb. Eine bestätigte Version ist gefüllt, eine offene gestrichelt umrandet, eine verworfene
+schrieb. Eine committete Version ist gefüllt, eine offene gestrichelt umrandet, eine verworfene
 (ihre Transaktion brach ab) blass; eine ersetzte oder gelöschte trägt, wer sie ersetzte.
 Rechts steht, wer die Zeile gesperrt hat. Darunter jede Sitzung mit ihrer Transaktion (Stufe,
 Zustand) und, wenn sie wartet, auf wen.
@@ -15,7 +15,7 @@ from .datenbank import ABGEBROCHEN, AKTIV, BESTAETIGT, Datenbank, Version
 #: The legend, the same in every picture.
 LEGENDE = Legende(
     (
-        Eintrag("bestätigt", fuellung="cell", rand="fg"),
+        Eintrag("committet", fuellung="cell", rand="fg"),
         Eintrag(
             "offen (nur ihre Transaktion sieht sie)", fuellung="bg", rand="accent", gestrichelt=True
         ),

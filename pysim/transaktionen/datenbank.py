@@ -5,23 +5,23 @@ Eine Tabelle ``test(id, value)``, anfangs ``(1, 10), (2, 20)`` (wie in Hermitage
 Stufen, wie PostgreSQL sie baut:
 
 - **read committed** (die Voreinstellung): Jeder Befehl sieht einen frischen Schnappschuss der
-  bestätigten Daten. Wer eine Zeile ändert, sperrt sie bis zu seinem Ende; ein zweiter Schreiber
+  committeten Daten. Wer eine Zeile ändert, sperrt sie bis zu seinem Ende; ein zweiter Schreiber
   wartet. Endet der erste mit ``commit``, nimmt der zweite die neue Version der Zeile und prüft
   sein ``where`` an ihr noch einmal (so kann ein ``delete … where value = 20`` eine Zeile
   verfehlen, die jetzt 30 hat, und eine andere, die jetzt 20 hat, nicht sehen).
 - **repeatable read** (Snapshot Isolation): ein Schnappschuss je Transaktion, genommen beim
   ersten Lesen oder Schreiben. Hat eine andere Transaktion die Zeile seitdem geändert und
-  bestätigt, scheitert das Ändern mit 40001 („could not serialize access due to concurrent
+  committet, scheitert das Ändern mit 40001 („could not serialize access due to concurrent
   update“): Der erste Schreiber gewinnt.
 - **serializable** (Serializable Snapshot Isolation): dazu merkt sich die Datenbank, wer was
   gelesen hat, und die rw-Abhängigkeiten zwischen gleichzeitigen Transaktionen (T1 las, was T2
   danach schrieb). Entsteht die gefährliche Struktur T_in →rw T_pivot →rw T_out, deren T_out
-  zuerst bestätigt hat, scheitert eine von ihnen mit 40001 („… read/write dependencies among
+  zuerst committet hat, scheitert eine von ihnen mit 40001 („… read/write dependencies among
   transactions“).
 
 Ein Fehler in einer Transaktion bricht sie ab (ihre Sperren sind frei); die Sitzung nimmt dann
 nur noch ``rollback`` (oder ``commit``, das wie ``rollback`` wirkt). Ein Befehl außerhalb einer
-Transaktion ist eine eigene (``read committed``, sofort bestätigt).
+Transaktion ist eine eigene (``read committed``, sofort committet).
 
 Vereinfacht: eine Tabelle ohne Indexe; ein Lesen über ``id`` merkt sich die ids, jedes andere
 Lesen die ganze Tabelle (PostgreSQL sperrt beim Durchsuchen einer kleinen Tabelle ohne Index
@@ -40,7 +40,7 @@ from .sql import READ_COMMITTED, SERIALIZABLE, Befehl, lies
 
 #: Transaction states.
 AKTIV = "aktiv"
-BESTAETIGT = "bestätigt"
+BESTAETIGT = "committet"
 ABGEBROCHEN = "abgebrochen"
 
 #: SQLSTATE codes and PostgreSQL's own message, with the German sentence the course shows.
@@ -49,7 +49,7 @@ FEHLER_TEXTE = {
         "40001",
         "could not serialize access due to concurrent update",
         "Eine andere Transaktion hat die Zeile {zeile} seit dem Schnappschuss dieser "
-        "Transaktion geändert und bestätigt: Der erste Schreiber gewinnt, diese Transaktion "
+        "Transaktion geändert und committet: Der erste Schreiber gewinnt, diese Transaktion "
         "ist abgebrochen.",
     ),
     "40001s": (
@@ -117,6 +117,9 @@ class Ergebnis:
     hinweis: str | None = None
     #: What a ``commit``/``rollback`` let go on: the results of the statements that waited.
     geweckt: list[Ergebnis] = field(default_factory=list)
+    #: The number of the transaction the statement ran in (``Datenbank.von``); ``None`` for a
+    #: ``begin``, ``commit`` or ``rollback`` that changed nothing.
+    transaktion: int | None = None
 
     def __str__(self) -> str:
         if self.wartet:
@@ -221,15 +224,18 @@ class Datenbank:
         ergebnis = Ergebnis(sitzung, b.text)
         self.verlauf.append(ergebnis)
         tx = self._sitzungen.get(sitzung)
+        if tx is not None:
+            ergebnis.transaktion = tx.nr
         if b.art == "begin":
             if tx is not None:
                 ergebnis.hinweis = "Es läuft schon eine Transaktion; nichts geändert."
             else:
-                self._beginne(sitzung, b.stufe or READ_COMMITTED)
+                ergebnis.transaktion = self._beginne(sitzung, b.stufe or READ_COMMITTED).nr
             return ergebnis
         if b.art in ("commit", "abort"):
             if tx is None:
                 ergebnis.hinweis = "Es läuft keine Transaktion; nichts geändert."
+                ergebnis.transaktion = None
                 return ergebnis
             if tx.status == ABGEBROCHEN or b.art == "abort":
                 if b.art == "commit":
@@ -261,11 +267,12 @@ class Datenbank:
         if tx is None:
             tx = self._beginne(sitzung, READ_COMMITTED)
             tx.autocommit = True
+            ergebnis.transaktion = tx.nr
         self._fuehre_aus(tx, b, ergebnis)
         return ergebnis
 
     def tabelle(self) -> dict[int, int]:
-        """Die bestätigten Zeilen, wie ein neuer Befehl außerhalb jeder Transaktion sie sähe."""
+        """Die committeten Zeilen, wie ein neuer Befehl außerhalb jeder Transaktion sie sähe."""
         return {
             k: v.wert
             for k, vs in sorted(self._zeilen.items())
@@ -582,7 +589,7 @@ class Datenbank:
                         continue
                 return (
                     f"{ein.sitzung} las, was {pivot.sitzung} danach schrieb, und "
-                    f"{pivot.sitzung} las, was {aus.sitzung} danach schrieb und zuerst bestätigte"
+                    f"{pivot.sitzung} las, was {aus.sitzung} danach schrieb und zuerst committete"
                 )
         return None
 

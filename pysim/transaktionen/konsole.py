@@ -64,7 +64,7 @@ class SqlKonsole(BasisKonsole[Datenbank]):
     def _status(self, aufruf: Aufruf) -> ConsoleResult:
         db = self.db
         tabelle = ", ".join(f"{k} => {v}" for k, v in db.tabelle().items()) or "leer"
-        zeilen = [f"Bestätigt: {tabelle}"]
+        zeilen = [f"Committet: {tabelle}"]
         for i in range(1, self.sitzungen + 1):
             s = f"T{i}"
             tx = db.transaktion(s)
@@ -110,7 +110,7 @@ BEFEHLE = setze_befehle(
         *(_sitzung(n) for n in range(1, MAX_SITZUNGEN + 1)),
         befehl(
             "status",
-            "die bestätigten Zeilen, jede Sitzung, die Sperren und wer wartet",
+            "die committeten Zeilen, jede Sitzung, die Sperren und wer wartet",
             SqlKonsole._status,
         ),
     ],

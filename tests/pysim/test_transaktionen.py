@@ -484,3 +484,19 @@ def test_serializable_hat_fuer_alles_bestaetigte_eine_serielle_reihenfolge(
         if ende == tabelle and all(seriell.get(k) == v for k, v in beobachtet.items()):
             return
     pytest.fail(f"keine serielle Reihenfolge für {bestaetigt}: {db.verlauf}")
+
+
+def test_jedes_ergebnis_nennt_seine_transaktion() -> None:
+    db = Datenbank()
+    nummern = [
+        db.sql(s, b).transaktion
+        for s, b in [
+            ("T1", "begin"),
+            ("T1", "select * from test"),
+            ("T2", "select * from test"),
+            ("T1", "commit"),
+            ("T1", "commit"),
+        ]
+    ]
+    assert nummern == [1, 1, 2, 1, None]
+    assert db.von(1).sitzung == "T1" and db.von(2).autocommit

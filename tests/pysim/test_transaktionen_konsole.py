@@ -61,14 +61,14 @@ def test_das_bild_zeigt_versionen_sperren_und_wer_wartet() -> None:
     assert svg is not None
     for teil in (
         "<title>Die Tabelle test: Versionen, Sperren, Sitzungen</title>",
-        "Zeile 1: 10 von Anfang (bestätigt), 11 von T1 (aktiv).",
+        "Zeile 1: 10 von Anfang (committet), 11 von T1 (aktiv).",
         "T1 sperrt Zeile 1. T2 wartet auf T1.",
         "gesperrt: T1",
         "T2: read committed, offen — wartet auf T1",
         "ersetzt: T1",
     ):
         assert teil in svg, teil
-    assert "Zeile 3: 30 von T3 (bestätigt)." in svg
+    assert "Zeile 3: 30 von T3 (committet)." in svg
 
 
 @pytest.mark.parametrize(
