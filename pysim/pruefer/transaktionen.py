@@ -37,6 +37,12 @@ STUFEN: dict[str, tuple[str, ...]] = {
     "snapshot isolation": ("G0", "G1a", "G1b", "G1c", "Lost Update", "G-single"),
     "serialisierbar": ("G0", "G1a", "G1b", "G1c", "Lost Update", "G-single", "G2-item"),
 }
+#: Each level as a verdict names it.
+STUFEN_NAMEN = {
+    "read committed": "Read Committed",
+    "snapshot isolation": "Snapshot Isolation",
+    "serialisierbar": "Serialisierbarkeit",
+}
 #: What each anomaly is called in a sentence.
 NAMEN = {
     "G0": "G0 (Dirty Write: ein Kreis aus Überschreibungen)",
@@ -59,7 +65,8 @@ class _Txn:
 
     @property
     def text(self) -> str:
-        return f"T{self.op.index} ({wer(self.op)})"
+        """``Client c7 (#12)``: who ran it and the index of its ``invoke`` in the history."""
+        return f"{wer(self.op)} (#{self.op.index})"
 
     def externe_lesungen(self) -> list[tuple[Schluessel, Hashable]]:
         """Reads of a key before this transaction wrote it (the others are internal)."""
@@ -110,11 +117,11 @@ def transaktionen(
     txns = [_Txn(op, _mops(op)) for op in ops]
     befunde = _befunde(txns, STUFEN[stufe])
     angaben = {"transaktionen": len(txns), "anomalien": [b.text.split(":")[0] for b in befunde]}
+    name = STUFEN_NAMEN[stufe]
     return aus_befunden(
         befunde,
-        f"Nicht {stufe}: ",
-        f"{stufe.capitalize()}: keine der verbotenen Anomalien in {len(txns)} Transaktionen "
-        "gefunden.",
+        f"{name} verletzt:",
+        f"{name} eingehalten: keine verbotene Anomalie in {len(txns)} Transaktionen.",
         angaben,
     )
 

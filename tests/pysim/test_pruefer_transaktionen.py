@@ -109,7 +109,7 @@ def test_der_kreis_nennt_transaktionen_und_kanten() -> None:
             (OK, [["r", "x", None], ["r", "y", None], ["w", "y", 2]]),
         )
     )
-    assert "G2-item: T0 (Prozess 0) →rw T2 (Prozess 1) →rw T0 (Prozess 0)." in u.erklaerung
+    assert "G2-item: Prozess 0 (#0) →rw Prozess 1 (#2) →rw Prozess 0 (#0)." in u.erklaerung
 
 
 def test_unbekannter_wert_und_inneres_lesen_sind_auf_jeder_stufe_fehler() -> None:
