@@ -27,6 +27,8 @@ LEGENDE = Legende(
 MAX_VERSIONEN = 6
 _ZELLE_B, _ZELLE_H, _ABSTAND = 76, 34, 10
 _LINKS, _OBEN, _ZEILE = 56, 30, 48
+#: Narrower than this, the lines about the sessions and the legend would not fit.
+_MIN_BREITE = 360
 
 
 def _wer(db: Datenbank, nr: int) -> str:
@@ -36,7 +38,9 @@ def _wer(db: Datenbank, nr: int) -> str:
 def bild(db: Datenbank) -> Bild:
     """Das Bild des jetzigen Zustands von ``db``."""
     zeilen = db.ids()
-    breite = _LINKS + MAX_VERSIONEN * (_ZELLE_B + _ABSTAND) + 130
+    # as wide as the row with the most versions needs, so a phone shows it near its own size
+    spalten = max([2, *(min(MAX_VERSIONEN, len(db.versionen(k))) for k in zeilen)])
+    breite = max(_MIN_BREITE, _LINKS + spalten * (_ZELLE_B + _ABSTAND) + 100)
     sitzungen = sorted({e.sitzung for e in db.verlauf}, key=lambda s: (len(s), s))
     hoehe = _OBEN + len(zeilen) * _ZEILE + 16 + len(sitzungen) * 20 + 8 + LEGENDE.hoehe(breite) + 8
     beschreibung = _beschreibung(db, zeilen, sitzungen)
