@@ -115,8 +115,12 @@ def transaktionen(
     ops = operationen(history)
     nur(ops, ("txn",), "transaktionen")
     txns = [_Txn(op, _mops(op)) for op in ops]
-    befunde = _befunde(txns, STUFEN[stufe])
-    angaben = {"transaktionen": len(txns), "anomalien": [b.text.split(":")[0] for b in befunde]}
+    befunde, kreise = _befunde(txns, STUFEN[stufe])
+    angaben = {
+        "transaktionen": len(txns),
+        "anomalien": [b.text.split(":")[0] for b in befunde],
+        "kreise": kreise,
+    }
     name = STUFEN_NAMEN[stufe]
     return aus_befunden(
         befunde,
@@ -126,7 +130,9 @@ def transaktionen(
     )
 
 
-def _befunde(txns: Sequence[_Txn], verboten: Sequence[str]) -> list[Befund]:
+def _befunde(
+    txns: Sequence[_Txn], verboten: Sequence[str]
+) -> tuple[list[Befund], list[dict[str, object]]]:
     schreiber: dict[tuple[Schluessel, Hashable], _Txn] = {}
     zwischen: dict[tuple[Schluessel, Hashable], _Txn] = {}
     for t in txns:
@@ -260,8 +266,9 @@ def _befunde(txns: Sequence[_Txn], verboten: Sequence[str]) -> list[Befund]:
                     )
                 )
     nr = {id(t): t for t in knoten}
-    befunde += _kreise(knoten, kanten, nr, verboten)
-    return befunde
+    kreise = _kreise(knoten, kanten, nr, verboten)
+    befunde += [b for b, _ in kreise]
+    return befunde, [k for _, k in kreise]
 
 
 def _kreise(
@@ -269,9 +276,10 @@ def _kreise(
     kanten: Mapping[tuple[int, int], str],
     nr: Mapping[int, _Txn],
     verboten: Sequence[str],
-) -> list[Befund]:
+) -> list[tuple[Befund, dict[str, object]]]:
     """The first cycle of each forbidden kind, found as Elle does: G0 among ww edges, G1c
-    among ww and wr, G-single as one rw edge closed by ww/wr, G2-item by two or more rw."""
+    among ww and wr, G-single as one rw edge closed by ww/wr, G2-item by two or more rw.
+    Each with the cycle for ``kreis_bild``: its transactions in order and the edge after each."""
     reihenfolge = [id(t) for t in knoten]
     aus: dict[int, list[tuple[int, str]]] = {i: [] for i in reihenfolge}
     for (a, b), art in kanten.items():
@@ -309,7 +317,7 @@ def _kreise(
             teile.append(f"→{art} {nr[b].text}")
         return " ".join(teile)
 
-    befunde: list[Befund] = []
+    befunde: list[tuple[Befund, dict[str, object]]] = []
     gesucht = [
         ("G0", "ww", None),
         ("G1c", "ww wr", "wr"),
@@ -343,7 +351,13 @@ def _kreise(
                     key=lambda o: o.index,
                 )
             )
-            befunde.append(Befund(f"{anomalie}: {gefunden}.", zeugen))
+            schritte = [(b, art), *zurueck]
+            kreis: dict[str, object] = {
+                "anomalie": anomalie,
+                "transaktionen": [nr[a].text] + [nr[x].text for x, _ in schritte[:-1]],
+                "kanten": [k for _, k in schritte],
+            }
+            befunde.append((Befund(f"{anomalie}: {gefunden}.", zeugen), kreis))
             break
     return befunde
 

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pysim.fehler import UngueltigeEingabe
 from pysim.pruefer import UngueltigerVerlauf, transaktionen
 
 Mop = list[object]
@@ -213,3 +214,41 @@ def test_liest_jede_transaktion_vor_dem_schreiben_findet_der_pruefer_alles(
 ) -> None:
     """Complete where the version order can be known: every writer read the key first."""
     assert transaktionen(_h(txns)).ok == _serialisierbar(txns)
+
+
+def test_der_kreis_als_bild_nennt_transaktionen_und_kanten() -> None:
+    from pysim.pruefer.kreisbild import kreis_bild
+
+    u = transaktionen(
+        verlauf(
+            (OK, [["w", "x", 1]]),
+            (OK, [["r", "x", 1], ["w", "y", 2]]),
+            (OK, [["r", "y", 2], ["r", "z", None]]),
+            (OK, [["r", "z", None], ["w", "z", 5], ["r", "x", None]]),
+        )
+    )
+    kreis = u.angaben["kreise"][0]  # type: ignore[index]
+    assert kreis["kanten"] == ["rw", "rw", "wr", "wr"]
+    svg = kreis_bild(u).svg
+    assert svg.count('class="') == 0 and svg.count("<rect") == 5  # background and 4 boxes
+    assert "<title>Der Kreis der Anomalie G2-item</title>" in svg
+    assert "Prozess 3 (#6) ersetzte, was Prozess 2 (#4) gelesen hatte." in svg
+    assert svg.count("stroke-dasharray") == 2  # the two rw edges
+
+
+def test_ein_urteil_ohne_kreis_hat_kein_bild() -> None:
+    from pysim.pruefer.kreisbild import kreis_bild
+
+    u = transaktionen(verlauf((OK, [["w", "x", 1]])))
+    with pytest.raises(UngueltigeEingabe, match="keinen Kreis"):
+        kreis_bild(u)
+    with pytest.raises(UngueltigeEingabe, match="Nummer 0 bis 0"):
+        kreis_bild(
+            transaktionen(
+                verlauf(
+                    (OK, [["r", "x", None], ["r", "y", None], ["w", "x", 1]]),
+                    (OK, [["r", "x", None], ["r", "y", None], ["w", "y", 2]]),
+                )
+            ),
+            nummer=3,
+        )
