@@ -67,6 +67,11 @@ def _row(rpc: Rpc) -> str:
 
 def render_messages(last: str) -> str:
     """The HTML of the block for the workload ``last``."""
+    if not FORMEN[last]:  # a workload without clients (challenge 8, stage 1)
+        return (
+            f'<div class="lk-nachrichten" data-last="{escape(last)}"><p>In dieser Last schicken '
+            "keine Clients Anfragen: Es zählen nur die Nachrichten zwischen den Knoten.</p></div>"
+        )
     codes = ", ".join(str(code) for code in endgueltige_codes())
     error = beispiel("error", FEHLER_FELDER)
     error_fields = ", ".join(_fields(FEHLER_FELDER))

@@ -599,6 +599,8 @@ FORMEN: dict[str, tuple[Rpc, ...]] = {
             "fragt die gespeicherten Positionen ab",
         ),
     ),
+    # Challenge 8, stage 1 (``pysim.raft.herausforderung``): elections only, no client asks.
+    "raft-wahl": (),
 }
 
 
