@@ -599,9 +599,10 @@ FORMEN: dict[str, tuple[Rpc, ...]] = {
             "fragt die gespeicherten Positionen ab",
         ),
     ),
-    # Challenge 8, stage 1 (``pysim.raft.herausforderung``): elections only, no client asks.
-    "raft-wahl": (),
 }
+#: Workloads whose clients ask nothing (challenge 8, stage 1, ``pysim.raft.herausforderung``:
+#: elections only); the page's ``nachrichten`` block says so instead of a table.
+OHNE_CLIENTS = frozenset({"raft-wahl"})
 
 
 def formen(last: str) -> tuple[Rpc, ...]:

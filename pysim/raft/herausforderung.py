@@ -151,6 +151,9 @@ class RaftWahl(Last):
 
 def lebendig(zustaende: Zustaende, geheilt: int, jetzt: int) -> pruefer.Urteil:
     """Nach dem Heilen: genau ein Leader, und alle Knoten in seinem Term."""
+    fehlt = _fehlt(zustaende)  # a run with no event checked no invariant
+    if fehlt is not None:
+        return pruefer.Urteil(False, fehlt)
     seit = f"{jetzt - geheilt} Ticks nach dem Heilen (t={jetzt})"
     leader = [k for k, z in zustaende.items() if z.get("rolle") == LEADER]
     terme = {k: z.get("term") for k, z in zustaende.items()}
