@@ -559,6 +559,8 @@ FORMEN: dict[str, tuple[Rpc, ...]] = {
     ),
     "lin-kv": (LESEN_KV, SCHREIBEN_KV, CAS_KV),
     "lease-kv": (LESEN_KV, SCHREIBEN_KV, CAS_KV),
+    # challenge 8, stage 2 (``pysim.raft.herausforderung.RaftLog``): through Raft's log, no cas
+    "raft-kv": (LESEN_KV, SCHREIBEN_KV),
     "kafka": (
         Rpc(
             "send",

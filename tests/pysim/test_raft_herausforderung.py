@@ -18,7 +18,17 @@ from lessonkit.runtime import challenges
 from lessonkit.runtime.challenges import VORSPANN, Vorgabe, vorgabe_aus_optionen
 from pysim.cluster import Knoten, lauf
 from pysim.cluster.lauf import verkleinere
-from pysim.raft.herausforderung import EIN_LEADER, EINE_STIMME, TERM_WAECHST, RaftWahl, _Beobachter
+from pysim.raft.herausforderung import (
+    EIN_LEADER,
+    EINE_STIMME,
+    LEADER_COMPLETENESS,
+    LOG_MATCHING,
+    STATE_MACHINE,
+    TERM_WAECHST,
+    RaftWahl,
+    _Beobachter,
+    _LogBeobachter,
+)
 from pysim.raft.knoten import RaftKnoten
 from tests.conftest import ROOT
 from tests.lessonkit.seiten import convert
@@ -248,3 +258,117 @@ def test_a_challenge_may_run_the_raft_workload_and_an_unknown_one_names_it() -> 
     assert vorgabe_aus_optionen({"last": "raft-wahl"}).neue_last().name == "raft-wahl"
     with pytest.raises(ValueError, match="raft-wahl"):
         vorgabe_aus_optionen({"last": "raft"})
+
+
+# --- stage 2's checks (workload raft-kv): the invariants on the logs ------------------------------
+
+
+def _l(*terme: int) -> list[list[object]]:
+    return [[t, "write", 0, i] for i, t in enumerate(terme, start=1)]
+
+
+def _zl(rolle: str, term: int, log: list[list[object]], commit: int = 0) -> dict[str, object]:
+    return {"rolle": rolle, "term": term, "stimme": None, "log": log, "commit": commit}
+
+
+def test_log_matching_names_the_index_the_term_and_where_the_logs_differ() -> None:
+    b = _LogBeobachter()
+    gleich = _l(1, 1, 2)
+    assert b.log_matching({"n1": _zl("Leader", 2, gleich), "n2": _zl("Follower", 2, gleich[:2])})
+    anders = [*gleich[:1], [1, "write", 0, 9], gleich[2]]
+    assert b.log_matching({"n1": _zl("Leader", 2, gleich), "n2": _zl("Follower", 2, anders)}) == (
+        "Index 3: n1 und n2 haben dort einen Eintrag aus Term 2, aber davor verschiedene, an "
+        "Index 2: n1 (Term 1, ['write', 0, 2]), n2 (Term 1, ['write', 0, 9])."
+    )
+    assert b.log_matching(
+        {"n1": _zl("Leader", 2, gleich[:2]), "n2": _zl("Follower", 2, anders[:2])}
+    ) == (
+        "Index 2: n1 und n2 haben dort verschiedene Einträge aus Term 1: n1 (Term 1, "
+        "['write', 0, 2]), n2 (Term 1, ['write', 0, 9])."
+    )
+    # different terms at the end are allowed (a follower behind or a conflict to be cut)
+    assert b.log_matching({"n1": _zl("Leader", 3, _l(1, 3)), "n2": _zl("Follower", 3, _l(1, 2))})
+
+
+def test_state_machine_safety_and_leader_completeness_name_index_and_nodes() -> None:
+    b = _LogBeobachter()
+    assert b.state_machine({"n1": _zl("Leader", 2, _l(1, 2), 2), "n2": _zl("Follower", 2, [])})
+    assert b.state_machine({"n3": _zl("Follower", 3, _l(1, 3), 2)}) == (
+        "Index 2 ist auf n3 committet als (Term 3, ['write', 0, 2]), auf n1 als "
+        "(Term 2, ['write', 0, 2])."
+    )
+    b = _LogBeobachter()
+    b.state_machine({"n1": _zl("Leader", 2, _l(1, 2), 2)})
+    # a late win of term 1 need not have what was committed in term 2
+    assert b.leader_completeness({"n3": _zl("Leader", 1, _l(1))}) is True
+    assert b.leader_completeness({"n3": _zl("Leader", 3, _l(1))}) == (
+        "Term 3: Dem Leader n3 fehlt der committete Eintrag an Index 2 (Term 2, ['write', 0, 2], "
+        "committet auf n1)."
+    )
+
+
+def test_a_node_that_shows_no_log_is_told_what_stage_2_reads() -> None:
+    b = _LogBeobachter()
+    assert "zeigt in zustand() kein „log“" in str(b.log_matching({"n1": _z("Leader", 1)}))
+    zu_weit = {"n1": {**_z("Leader", 1), "log": _l(1), "commit": 2}}
+    assert b.log_matching(zu_weit) == "n1 zeigt „commit“ 2 bei einem Log aus 1 Einträgen."
+
+
+class MitLog(RaftKnoten):
+    """Lesson 10's node showing its log and commit index as stage 2 reads them."""
+
+    def zustand(self) -> dict[str, object]:
+        return {
+            **super().zustand(),
+            "log": [e.als_liste() for e in self.log],
+            "commit": self.commit,
+        }
+
+
+class OhneAktuell(MitLog):
+    """Votes without asking whether the candidate's log is up to date."""
+
+    def stimmt_fuer(self, anfrage: Any) -> bool:
+        return bool(
+            anfrage.term == anfrage.mein_term and anfrage.meine_stimme in (None, anfrage.kandidat)
+        )
+
+
+class OhneVorCheck(MitLog):
+    """A follower that appends the leader's entries without checking prevLogIndex/prevLogTerm."""
+
+    def bei_append_entries(self, n: Any) -> None:
+        d = n.body
+        if d["term"] >= self.term and self.rolle != "Leader" and d["vor_index"] > 0:
+            vor = min(d["vor_index"], len(self.log))
+            d = {**d, "vor_index": vor, "vor_term": self.term_bei(vor)}  # pretend it matched
+            n = type(n)(n.src, n.dest, d)
+        super().bei_append_entries(n)
+
+
+KV = Vorgabe("raft-kv", stoerungen=("teilung", "isolation", "pause", "absturz"), seeds=10)
+
+
+def test_lesson_10s_node_passes_stage_2s_checks() -> None:
+    for seed in range(1, KV.seeds + 1):
+        run = KV.laufe(MitLog, seed)
+        urteil = run.last.pruefe(run)
+        assert urteil.ok, (seed, urteil.erklaerung)
+        assert any(e["type"] == "ok" and e["f"] == "write" for e in run.geschichte), seed
+
+
+@pytest.mark.parametrize(
+    ("klasse", "invariante"),
+    [(OhneAktuell, (LEADER_COMPLETENESS,)), (OhneVorCheck, (LOG_MATCHING, STATE_MACHINE))],
+    ids=["no-up-to-date-check", "no-prev-log-check"],
+)
+def test_stage_2s_checks_catch_a_broken_vote_rule_and_a_follower_without_the_prev_check(
+    klasse: type[Knoten], invariante: tuple[str, ...]
+) -> None:
+    for seed in range(1, KV.seeds + 1):
+        run = KV.laufe(klasse, seed)
+        if run.verletzung is not None:
+            assert run.verletzung.name in invariante, str(run.verletzung)
+            assert re.search(r"Index \d+", run.verletzung.grund), run.verletzung.grund
+            return
+    pytest.fail("Keiner der Läufe verletzt eine Invariante.")
