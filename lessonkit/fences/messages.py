@@ -22,6 +22,7 @@ from lessonkit.fences.kind import FenceError, FenceKind, PageRun
 from pysim.cluster.formen import (
     FEHLER_FELDER,
     FORMEN,
+    OHNE_CLIENTS,
     Feld,
     Rpc,
     beispiel,
@@ -30,7 +31,7 @@ from pysim.cluster.formen import (
 
 
 def _last(value: str) -> str:
-    if value not in FORMEN:
+    if value not in FORMEN and value not in OHNE_CLIENTS:
         names = ", ".join(sorted(FORMEN))
         raise ValueError(f"last=„{value}“ gibt es nicht: {names}.")
     return value
@@ -67,6 +68,11 @@ def _row(rpc: Rpc) -> str:
 
 def render_messages(last: str) -> str:
     """The HTML of the block for the workload ``last``."""
+    if last in OHNE_CLIENTS:  # elections only (challenge 8, stage 1)
+        return (
+            f'<div class="lk-nachrichten" data-last="{escape(last)}"><p>In dieser Last schicken '
+            "keine Clients Anfragen: Es zählen nur die Nachrichten zwischen den Knoten.</p></div>"
+        )
     codes = ", ".join(str(code) for code in endgueltige_codes())
     error = beispiel("error", FEHLER_FELDER)
     error_fields = ", ".join(_fields(FEHLER_FELDER))

@@ -24,6 +24,7 @@ from pysim.cluster.protokoll import SCHICKSAL_TEXT, inhalt_text
 from pysim.cluster.stoerungen import GEZIELT, GEZIELT_TEXT, INHABER_LEASE_TEXT
 from pysim.fehler import SimFehler, UngueltigeEingabe
 from pysim.pruefer import kennzahlen
+from pysim.raft.herausforderung import HERAUSFORDERUNG_LASTEN
 
 if TYPE_CHECKING:  # the browser's Python needs no types at run time
     from typing import TypedDict
@@ -46,6 +47,8 @@ MAX_KNOTEN = 9
 #: network (a broadcast forwarded again on every receipt) ends with a verdict in seconds.
 #: A 9-node broadcast with retries under partitions needs about 12,000.
 MAX_EREIGNISSE = 50_000
+#: The workloads a challenge may run: Maelstrom's (``LASTEN``) and those of challenge 8 (Raft).
+ALLE_LASTEN: dict[str, type[Last]] = {**LASTEN, **HERAUSFORDERUNG_LASTEN}
 #: What a node's code gets without importing it.
 VORSPANN = "from pysim.cluster import *\n"
 
@@ -163,10 +166,10 @@ class Vorgabe:
 
     def neue_last(self) -> Last:
         try:
-            art = LASTEN[self.last]
+            art = ALLE_LASTEN[self.last]
         except KeyError:
             raise UngueltigeEingabe(
-                f"Eine Last „{self.last}“ gibt es nicht. Es gibt: {', '.join(sorted(LASTEN))}."
+                f"Eine Last „{self.last}“ gibt es nicht. Es gibt: {', '.join(sorted(ALLE_LASTEN))}."
             ) from None
         optionen: dict[str, Any] = {
             name: LAST_OPTIONEN[name](wert) for name, wert in self.last_optionen.items()
@@ -197,9 +200,11 @@ def vorgabe_aus_optionen(options: dict[str, Any]) -> Vorgabe:
     """The fence's options (already read one by one) as a ``Vorgabe``; ValueError in German."""
     last = options.get("last")
     if not last:
-        raise ValueError(f'Eine Herausforderung braucht last="…": {", ".join(sorted(LASTEN))}.')
-    if last not in LASTEN:
-        raise ValueError(f"last=„{last}“ gibt es nicht: {', '.join(sorted(LASTEN))}.")
+        raise ValueError(
+            f'Eine Herausforderung braucht last="…": {", ".join(sorted(ALLE_LASTEN))}.'
+        )
+    if last not in ALLE_LASTEN:
+        raise ValueError(f"last=„{last}“ gibt es nicht: {', '.join(sorted(ALLE_LASTEN))}.")
     arten = tuple(a.strip() for a in str(options.get("stoerungen", "")).split(",") if a.strip())
     if arten == ("keine",):
         arten = ()

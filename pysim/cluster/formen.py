@@ -559,6 +559,8 @@ FORMEN: dict[str, tuple[Rpc, ...]] = {
     ),
     "lin-kv": (LESEN_KV, SCHREIBEN_KV, CAS_KV),
     "lease-kv": (LESEN_KV, SCHREIBEN_KV, CAS_KV),
+    # challenge 8, stage 2 (``pysim.raft.herausforderung.RaftLog``): through Raft's log, no cas
+    "raft-kv": (LESEN_KV, SCHREIBEN_KV),
     "kafka": (
         Rpc(
             "send",
@@ -600,6 +602,9 @@ FORMEN: dict[str, tuple[Rpc, ...]] = {
         ),
     ),
 }
+#: Workloads whose clients ask nothing (challenge 8, stage 1, ``pysim.raft.herausforderung``:
+#: elections only); the page's ``nachrichten`` block says so instead of a table.
+OHNE_CLIENTS = frozenset({"raft-wahl"})
 
 
 def formen(last: str) -> tuple[Rpc, ...]:

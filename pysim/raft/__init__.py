@@ -4,7 +4,8 @@ Teile: ``knoten`` (``RaftKnoten``: ein Raft-Knoten auf ``pysim.cluster``, die St
 Methode ``stimmt_fuer``), ``modell`` (``RaftSim``: die Front der Lektion auf einem ``Cluster``
 solcher Knoten), ``regeln`` (Rollen, Ereignisse, die Tabelle), ``bild`` (je Knoten Rolle, Term
 und Log; Netz und Urteil), ``wahlpruefung`` (``pruefe_wahl``: eine Stimmregel durch erzeugte
-Störungspläne).
+Störungspläne), ``herausforderung`` (Herausforderung 8: die Last ``raft-wahl`` und die
+Invarianten von Raft nach jedem Ereignis, für den Raft-Knoten der Leserin).
 """
 
 from __future__ import annotations

@@ -13,6 +13,7 @@ from playwright.sync_api import Browser, Locator, Page, expect
 
 from tests.browser import axe
 from tests.browser.pages import Exercise, python_ready, stored_progress
+from tests.conftest import ROOT
 from tests.pysim.knoten_beispiele import LEASE_OHNE_TOKEN
 
 pytestmark = pytest.mark.browser
@@ -96,9 +97,17 @@ def test_code_that_defines_no_node_gets_a_german_message(page: Page, site_url: s
     )
 
 
-#: The first three challenges and the lease challenge, each with a wrong node a reader might
-#: write first and what the verdict of its failing seed names (the lost or doubled value, the
-#: cas that lost an update).
+def _raft_zwei_stimmen() -> str:
+    """Challenge 8's wrong node that votes for every candidate of its term (a ``fehlversuch``
+    of the page: proved at build, never shipped, so read from the page's source)."""
+    text = (ROOT / "docs" / "herausforderungen" / "raft.md").read_text(encoding="utf-8")
+    versuche = re.findall(r"^--- fehlversuch\n(.*?)(?=^--- |^```$)", text, re.M | re.S)
+    return next(v for v in versuche if "two votes in one term" in v)
+
+
+#: The first three challenges, the lease challenge and Raft's election, each with a wrong node
+#: a reader might write first and what the verdict of its failing seed names (the lost or
+#: doubled value, the cas that lost an update, the second vote in a term).
 ERSTE = [
     pytest.param(
         "herausforderungen/echo/",
@@ -131,6 +140,13 @@ ERSTE = [
         r"Nicht linearisierbar: Schlüssel \[0\]\. CAS \[0\] \d→\d \(Client c\d\) lässt sich "
         r"nicht einordnen",
         id="leader-lease",
+    ),
+    pytest.param(
+        "herausforderungen/raft/",
+        "raft-wahl",
+        _raft_zwei_stimmen(),
+        r"Die Invariante „Eine Stimme je Term“ gilt nicht: n\d gab in Term \d+ zwei Stimmen",
+        id="raft-wahl",
     ),
 ]
 

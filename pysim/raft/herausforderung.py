@@ -1,0 +1,347 @@
+"""Herausforderung 8 „Raft selbst gebaut“: die Last, unter der der Raft-Knoten der Leserin läuft,
+und die Invarianten von Raft, nach jedem Ereignis geprüft.
+
+Stufe 1, ``RaftWahl`` (Last ``raft-wahl``): keine Clients, nur Wahlen unter Netzpartitionen,
+Pausen und Abstürzen. Der Knoten zeigt in ``zustand()``, was die Prüfung liest::
+
+    {"rolle": "Leader", "term": 4, "stimme": "n2"}
+
+(``rolle``: ``"Follower"``, ``"Kandidat"`` oder ``"Leader"``, die Wörter von
+``pysim.raft.regeln``; ``term`` und ``stimme`` wie in ``self.speicher``). ``RaftKnoten``, der
+Knoten von Lektion 10, zeigt dasselbe und besteht dieselbe Prüfung.
+
+Nach jedem Ereignis des Laufs (``Cluster.invariante``) gilt:
+
+- **Ein Leader je Term** (Election Safety, Abbildung 3 des Raft-Papers): In keinem Term werden
+  zwei Knoten Leader, auch nicht nacheinander.
+- **Eine Stimme je Term**: Ein Knoten ändert seine Stimme nicht, solange sein Term gleich bleibt.
+- **Der Term wächst**: Der Term eines Knotens sinkt nie, auch nicht über einen Absturz.
+
+Die erste, die nicht gilt, hält den Lauf an; das Urteil nennt sie mit Term und Knoten. Gilt
+alles, prüft ``pruefe`` am Ende, ``RUHE`` und mehr Ticks nach dem Heilen aller Störungen, die
+Lebendigkeit: Genau ein Knoten ist Leader, und alle Knoten sind in seinem Term.
+
+Stufe 2, ``RaftLog`` (Last ``raft-kv``; die Prüfung steht, die Seite noch nicht): Clients lesen
+und schreiben wie bei ``lin-kv`` (ohne ``cas``), jeder über seinen Knoten. Der Knoten zeigt in
+``zustand()`` zusätzlich ``log`` (die Einträge, jeder eine Liste, die mit seinem Term beginnt)
+und ``commit``. Nach jedem Ereignis gelten die drei Invarianten der Wahl und die der Logs aus
+Abbildung 3 des Papers: **Log Matching** (haben zwei Logs an einem Index Einträge desselben
+Terms, sind sie bis dorthin gleich), **State Machine Safety** (an einem Index wird nirgends
+etwas anderes committet) und **Leader Completeness** (ein Leader eines späteren Terms hat jeden
+committeten Eintrag); am Ende ist der Verlauf der Clients linearisierbar.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from .. import pruefer
+from ..cluster.lasten import Geplant, Last, Register
+from .regeln import LEADER
+
+if TYPE_CHECKING:
+    from ..cluster.cluster import Cluster, Zustaende
+    from ..cluster.lauf import Lauf
+
+__all__ = ["HERAUSFORDERUNG_LASTEN", "INVARIANTEN", "INVARIANTEN_LOG", "RaftLog", "RaftWahl"]
+
+#: The invariants' names, as the verdict says them.
+EIN_LEADER = "Ein Leader je Term"
+EINE_STIMME = "Eine Stimme je Term"
+TERM_WAECHST = "Der Term wächst"
+INVARIANTEN = (EIN_LEADER, EINE_STIMME, TERM_WAECHST)
+#: Stage 2's invariants on the logs (Figure 3 of the Raft paper).
+LOG_MATCHING = "Log Matching"
+STATE_MACHINE = "State Machine Safety"
+LEADER_COMPLETENESS = "Leader Completeness"
+INVARIANTEN_LOG = (LOG_MATCHING, STATE_MACHINE, LEADER_COMPLETENESS)
+
+
+#: What the checks read in every node's ``zustand()``.
+FELDER = ("rolle", "term", "stimme")
+
+
+def _fehlt(zustaende: Zustaende) -> str | None:
+    """What a node does not show in ``zustand()`` that the checks read, in German, or None."""
+    for name, z in zustaende.items():
+        fehlt = [feld for feld in FELDER if feld not in z]
+        if fehlt:
+            zeigt = ", ".join(f"„{k}“" for k in z) or "nichts"
+            return (
+                f"{name} zeigt in zustand() kein „{fehlt[0]}“. Die Prüfung liest dort „rolle“, "
+                f"„term“ und „stimme“; er zeigt: {zeigt}."
+            )
+        if type(z["term"]) is not int:
+            return f"{name} zeigt als „term“ {z['term']!r}, keine ganze Zahl."
+    return None
+
+
+class _Beobachter:
+    """What the invariants remember between two events of a run: the first leader of every
+    term, each node's last term and vote, and the leaders in the order they came."""
+
+    def __init__(self) -> None:
+        self.leader_je_term: dict[int, str] = {}
+        self.zuletzt: dict[str, tuple[int, object]] = {}
+        #: (tick, node, term) of every node that became leader, in order.
+        self.leader: list[tuple[int, str, int]] = []
+        self.uhr: Callable[[], int] = lambda: 0
+
+    def ein_leader(self, zustaende: Zustaende) -> bool | str:
+        for name, z in zustaende.items():
+            if z["rolle"] != LEADER:
+                continue
+            term: Any = z["term"]  # an int: _fehlt checked it first
+            erster = self.leader_je_term.get(term)
+            if erster is None:
+                self.leader_je_term[term] = name
+                self.leader.append((self.uhr(), name, term))
+            elif erster != name:
+                return f"Term {term}: zwei Leader, {erster} und {name}."
+        return True
+
+    def term_waechst(self, zustaende: Zustaende) -> bool | str:
+        fehlt = _fehlt(zustaende)  # the first check of every event: the others read the fields
+        if fehlt is not None:
+            return fehlt
+        for name, z in zustaende.items():
+            vorher = self.zuletzt.get(name)
+            term: Any = z["term"]  # an int: _fehlt checked it first
+            if vorher is not None and term < vorher[0]:
+                return f"{name} war in Term {vorher[0]} und ist jetzt in Term {term}."
+        return True
+
+    def eine_stimme(self, zustaende: Zustaende) -> bool | str:
+        for name, z in zustaende.items():
+            term: Any = z["term"]
+            stimme = z["stimme"]
+            vorher = self.zuletzt.get(name)
+            self.zuletzt[name] = (term, stimme)
+            if vorher is None:
+                continue
+            alt_term, alt_stimme = vorher
+            if term == alt_term and alt_stimme is not None and stimme != alt_stimme:
+                return (
+                    f"{name} gab in Term {term} zwei Stimmen: erst {alt_stimme}, dann "
+                    f"{stimme if stimme is not None else 'keine mehr'}."
+                )
+        return True
+
+
+#: What the log checks read besides ``FELDER``: the log (a list of entries, each a list whose
+#: first item is its term) and the commit index (entries 1 to ``commit`` are committed).
+FELDER_LOG = ("log", "commit")
+
+
+def _fehlt_log(zustaende: Zustaende) -> str | None:
+    """What a node does not show of its log in ``zustand()``, in German, or None."""
+    for name, z in zustaende.items():
+        fehlt = [feld for feld in FELDER_LOG if feld not in z]
+        if fehlt:
+            return (
+                f"{name} zeigt in zustand() kein „{fehlt[0]}“. Die Prüfung der Stufe „Log“ liest "
+                "dort auch „log“ (die Einträge, jeder eine Liste, die mit seinem Term beginnt) "
+                "und „commit“ (bis zu welchem Index committet ist)."
+            )
+        log, commit = z["log"], z["commit"]
+        if not isinstance(log, (list, tuple)) or not all(
+            isinstance(e, (list, tuple)) and e and type(e[0]) is int for e in log
+        ):
+            return f"{name} zeigt als „log“ keine Liste von Einträgen, die mit ihrem Term beginnen."
+        if type(commit) is not int or not 0 <= commit <= len(log):
+            return f"{name} zeigt „commit“ {commit!r} bei einem Log aus {len(log)} Einträgen."
+    return None
+
+
+def _eintrag(e: Any) -> str:
+    return f"Term {e[0]}" + (f", {list(e[1:])}" if len(e) > 1 else "")
+
+
+def _nicht_passend(a: str, b: str, index: int, anders: int, la: Any, lb: Any) -> str:
+    """Log Matching broken: ``a`` and ``b`` have an entry of the same term at ``index`` but
+    differ at ``anders`` (at or before it)."""
+    term = la[index - 1][0]
+    beide = f"{a} ({_eintrag(la[anders - 1])}), {b} ({_eintrag(lb[anders - 1])})"
+    if anders == index:
+        return (
+            f"Index {index}: {a} und {b} haben dort verschiedene Einträge aus Term {term}: {beide}."
+        )
+    return (
+        f"Index {index}: {a} und {b} haben dort einen Eintrag aus Term {term}, aber davor "
+        f"verschiedene, an Index {anders}: {beide}."
+    )
+
+
+class _LogBeobachter:
+    """What the log checks remember: every committed entry (index -> the entry, who committed
+    it first, the lowest term of a node that had it committed) and every leader seen."""
+
+    def __init__(self) -> None:
+        self.committet: dict[int, tuple[tuple[Any, ...], str, int]] = {}
+        self.leader: set[tuple[str, int]] = set()
+
+    def log_matching(self, zustaende: Zustaende) -> bool | str:
+        fehlt = _fehlt_log(zustaende)
+        if fehlt is not None:
+            return fehlt
+        namen = list(zustaende)
+        for i, a in enumerate(namen):
+            for b in namen[i + 1 :]:
+                la: Any = zustaende[a]["log"]
+                lb: Any = zustaende[b]["log"]
+                # the last index where both have an entry of the same term: all before agree
+                for index in range(min(len(la), len(lb)), 0, -1):
+                    if la[index - 1][0] == lb[index - 1][0]:
+                        anders = next((j for j in range(index) if list(la[j]) != list(lb[j])), None)
+                        if anders is not None:
+                            return _nicht_passend(a, b, index, anders + 1, la, lb)
+                        break
+        return True
+
+    def state_machine(self, zustaende: Zustaende) -> bool | str:
+        for name, z in zustaende.items():
+            log: Any = z["log"]
+            term: Any = z["term"]
+            for index in range(1, z["commit"] + 1):  # type: ignore[operator]
+                eintrag = tuple(log[index - 1])
+                frueher = self.committet.get(index)
+                if frueher is None:
+                    self.committet[index] = (eintrag, name, term)
+                elif frueher[0] != eintrag:
+                    return (
+                        f"Index {index} ist auf {name} committet als ({_eintrag(eintrag)}), auf "
+                        f"{frueher[1]} als ({_eintrag(frueher[0])})."
+                    )
+                elif term < frueher[2]:
+                    self.committet[index] = (frueher[0], frueher[1], term)
+        return True
+
+    def leader_completeness(self, zustaende: Zustaende) -> bool | str:
+        for name, z in zustaende.items():
+            if z["rolle"] != LEADER:
+                continue
+            term: Any = z["term"]
+            if (name, term) in self.leader:
+                continue
+            self.leader.add((name, term))
+            log: Any = z["log"]
+            for index, (eintrag, wer, gesehen) in sorted(self.committet.items()):
+                if gesehen >= term:
+                    continue  # a late win of an older term: it need not have it
+                if index > len(log) or tuple(log[index - 1]) != eintrag:
+                    return (
+                        f"Term {term}: Dem Leader {name} fehlt der committete Eintrag an Index "
+                        f"{index} ({_eintrag(eintrag)}, committet auf {wer})."
+                    )
+        return True
+
+
+class RaftWahl(Last):
+    """Stufe 1 „Wahl“: keine Clients; die Invarianten nach jedem Ereignis und am Ende ein
+    Leader, dessen Term alle Knoten haben (siehe das Modul)."""
+
+    name = "raft-wahl"
+
+    def __init__(self) -> None:
+        self._beobachter = _Beobachter()
+
+    def plane(self, zufall: random.Random, dauer: int, clients: int) -> list[Geplant]:
+        return []  # elections only: no client operations
+
+    def vorbereiten(self, cluster: Cluster, senden: Callable[[str, dict[str, Any]], None]) -> None:
+        # one instance serves every run of a challenge: a fresh memory per run
+        beobachter = self._beobachter = _Beobachter()
+        beobachter.uhr = lambda: cluster.zeit.now
+        # In this order: term_waechst reads the last terms that eine_stimme then updates; a
+        # second vote shows before the second leader it makes, and says more about the cause.
+        cluster.invariante(TERM_WAECHST, beobachter.term_waechst)
+        cluster.invariante(EINE_STIMME, beobachter.eine_stimme)
+        cluster.invariante(EIN_LEADER, beobachter.ein_leader)
+
+    @property
+    def leader(self) -> list[tuple[int, str, int]]:
+        """``(tick, knoten, term)`` je Knoten, der im letzten Lauf Leader wurde, der Reihe nach."""
+        return list(self._beobachter.leader)
+
+    def pruefe(self, lauf: Lauf) -> pruefer.Urteil:
+        if lauf.verletzung is not None:
+            return pruefer.Urteil(False, str(lauf.verletzung))
+        return lebendig(lauf.zustaende, lauf.geheilt, lauf.cluster.zeit.now)
+
+
+def lebendig(zustaende: Zustaende, geheilt: int, jetzt: int) -> pruefer.Urteil:
+    """Nach dem Heilen: genau ein Leader, und alle Knoten in seinem Term."""
+    fehlt = _fehlt(zustaende)  # a run with no event checked no invariant
+    if fehlt is not None:
+        return pruefer.Urteil(False, fehlt)
+    seit = f"{jetzt - geheilt} Ticks nach dem Heilen (t={jetzt})"
+    leader = [k for k, z in zustaende.items() if z.get("rolle") == LEADER]
+    terme = {k: z.get("term") for k, z in zustaende.items()}
+    if not leader:
+        liste = ", ".join(
+            f"{k} in Term {t} ({zustaende[k].get('rolle')})" for k, t in terme.items()
+        )
+        return pruefer.Urteil(
+            False, f"Kein Leader {seit}: {liste}. Raft soll bald nach dem Heilen einen wählen."
+        )
+    if len(leader) > 1:
+        liste = " und ".join(f"{k} in Term {terme[k]}" for k in leader)
+        return pruefer.Urteil(
+            False,
+            f"Zwei Leader {seit}: {liste}. Ein Leader, der einen höheren Term sieht, bleibt "
+            "nicht Leader.",
+        )
+    term = terme[leader[0]]
+    andere = [f"{k} in Term {t}" for k, t in terme.items() if t != term]
+    if andere:
+        return pruefer.Urteil(
+            False,
+            f"Nicht alle im Term des Leaders {seit}: {leader[0]} ist Leader in Term "
+            f"{term}, aber {', '.join(andere)}.",
+        )
+    return pruefer.Urteil(
+        True, f"Alle Invarianten galten; {seit} ist {leader[0]} Leader in Term {term}."
+    )
+
+
+class RaftLog(Register):
+    """Stufe 2 „Log“: Clients lesen und schreiben Schlüssel wie bei ``lin-kv`` (ohne ``cas``),
+    jeder über seinen Knoten; geprüft werden die Invarianten der Wahl und der Logs nach jedem
+    Ereignis und am Ende die Linearisierbarkeit des Verlaufs. Der Knoten zeigt in ``zustand()``
+    zusätzlich ``log`` (die Einträge, jeder eine Liste, die mit seinem Term beginnt) und
+    ``commit``."""
+
+    name = "raft-kv"
+
+    def __init__(self, schluessel: int = 2) -> None:
+        super().__init__(schluessel)
+        self._wahl = _Beobachter()
+        self._log = _LogBeobachter()
+
+    def operation(self, zufall: random.Random, nummer: int) -> tuple[str, Any, Any]:
+        key = zufall.randrange(self.schluessel)
+        if zufall.random() < 0.5:
+            return "read", key, None
+        return "write", key, zufall.randint(0, 4)
+
+    def vorbereiten(self, cluster: Cluster, senden: Callable[[str, dict[str, Any]], None]) -> None:
+        wahl = self._wahl = _Beobachter()
+        log = self._log = _LogBeobachter()
+        wahl.uhr = lambda: cluster.zeit.now
+        cluster.invariante(TERM_WAECHST, wahl.term_waechst)
+        cluster.invariante(EINE_STIMME, wahl.eine_stimme)
+        cluster.invariante(EIN_LEADER, wahl.ein_leader)
+        cluster.invariante(LOG_MATCHING, log.log_matching)
+        cluster.invariante(STATE_MACHINE, log.state_machine)
+        cluster.invariante(LEADER_COMPLETENESS, log.leader_completeness)
+
+    def pruefe(self, lauf: Lauf) -> pruefer.Urteil:
+        if lauf.verletzung is not None:
+            return pruefer.Urteil(False, str(lauf.verletzung))
+        return pruefer.linearisierbar(lauf.geschichte)
+
+
+#: The challenge's workloads by name (beside ``pysim.cluster.lasten.LASTEN``).
+HERAUSFORDERUNG_LASTEN: dict[str, type[Last]] = {RaftWahl.name: RaftWahl, RaftLog.name: RaftLog}

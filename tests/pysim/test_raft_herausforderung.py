@@ -1,0 +1,374 @@
+"""Challenge 8, stage 1 (``pysim.raft.herausforderung``, last ``raft-wahl``): the invariants of
+Raft after every event, the liveness at the end, the page's solution as lesson 10's
+``RaftKnoten``, and every wrong attempt of the page failing with the rule it breaks."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from lessonkit.fences.exercises import sections_with_rows
+from lessonkit.runtime import challenges
+from lessonkit.runtime.challenges import VORSPANN, Vorgabe, vorgabe_aus_optionen
+from pysim.cluster import Knoten, lauf
+from pysim.cluster.lauf import verkleinere
+from pysim.raft.herausforderung import (
+    EIN_LEADER,
+    EINE_STIMME,
+    LEADER_COMPLETENESS,
+    LOG_MATCHING,
+    STATE_MACHINE,
+    TERM_WAECHST,
+    RaftWahl,
+    _Beobachter,
+    _LogBeobachter,
+)
+from pysim.raft.knoten import RaftKnoten
+from tests.conftest import ROOT
+from tests.lessonkit.seiten import convert
+
+SEITE = ROOT / "docs" / "herausforderungen" / "raft.md"
+
+
+@cache
+def _block() -> tuple[dict[str, str], list[tuple[str, str]]]:
+    """The page's challenge: its options and its sections (name, text)."""
+    text = SEITE.read_text(encoding="utf-8")
+    kopf, rumpf = re.search(r"^```herausforderung ([^\n]*)\n(.*?)^```$", text, re.M | re.S).groups()
+    optionen = dict(re.findall(r'(\w+)="([^"]*)"', kopf))
+    return optionen, [(name, inhalt) for name, inhalt, _ in sections_with_rows(rumpf)]
+
+
+def _vorgabe() -> Vorgabe:
+    return vorgabe_aus_optionen(_block()[0])
+
+
+def _knoten(code: str) -> type[Knoten]:
+    namespace: dict[str, Any] = {"__name__": "herausforderung"}
+    exec(VORSPANN + code, namespace)
+    return challenges.node_class(namespace)
+
+
+def _teil(name: str) -> list[str]:
+    return [inhalt for n, inhalt in _block()[1] if n == name]
+
+
+# --- the invariants, one by one ---------------------------------------------------------------
+
+
+def _z(rolle: str, term: int, stimme: str | None = None) -> dict[str, object]:
+    return {"rolle": rolle, "term": term, "stimme": stimme}
+
+
+def test_two_leaders_of_one_term_are_named_also_one_after_the_other() -> None:
+    b = _Beobachter()
+    assert b.ein_leader({"n1": _z("Leader", 4, "n1"), "n3": _z("Follower", 4, "n1")}) is True
+    # n1 has moved on to term 5; n3 wins term 4 later: still two leaders of term 4
+    assert (
+        b.ein_leader({"n1": _z("Follower", 5), "n3": _z("Leader", 4, "n3")})
+        == "Term 4: zwei Leader, n1 und n3."
+    )
+
+
+def test_a_second_vote_in_a_term_and_a_falling_term_are_named() -> None:
+    b = _Beobachter()
+    assert b.eine_stimme({"n2": _z("Follower", 3, "n1")}) is True
+    assert b.eine_stimme({"n2": _z("Follower", 3, "n1")}) is True
+    assert b.eine_stimme({"n2": _z("Follower", 3, "n3")}) == (
+        "n2 gab in Term 3 zwei Stimmen: erst n1, dann n3."
+    )
+    b = _Beobachter()
+    b.eine_stimme({"n2": _z("Follower", 3, None)})
+    assert b.eine_stimme({"n2": _z("Follower", 4, "n1")}) is True  # a new term, a new vote
+    assert b.term_waechst({"n2": _z("Follower", 2)}) == "n2 war in Term 4 und ist jetzt in Term 2."
+
+
+def test_a_node_that_does_not_show_what_the_checks_read_is_told_what_is_missing() -> None:
+    b = _Beobachter()
+    assert b.term_waechst({"n1": {"term": 1}}) == (
+        "n1 zeigt in zustand() kein „rolle“. Die Prüfung liest dort „rolle“, „term“ und "
+        "„stimme“; er zeigt: „term“."
+    )
+    assert b.term_waechst({"n1": _z("Follower", "1")}) == (  # type: ignore[arg-type]
+        "n1 zeigt als „term“ '1', keine ganze Zahl."
+    )
+
+
+class OhneZustand(Knoten):
+    """Shows only its speicher (``Knoten.zustand``'s default): no role."""
+
+    def beim_start(self) -> None:
+        self.speicher["term"] = 0
+
+
+def test_a_run_of_a_node_without_the_fields_is_a_verdict_not_an_exception() -> None:
+    run = lauf(OhneZustand, RaftWahl(), seed=1)
+    urteil = run.last.pruefe(run)
+    assert not urteil.ok
+    # no event ran (no timer, no message, no fault): the end says it, not an invariant
+    assert urteil.erklaerung.startswith("n1 zeigt in zustand() kein „rolle“")
+    assert run.verletzung is None
+
+
+class OhneRolle(Knoten):
+    """Has a timer, so that invariants run, but shows only its speicher."""
+
+    def beim_start(self) -> None:
+        self.speicher["term"] = 0
+        self.alle(5, lambda: None)
+
+
+def test_an_invariant_names_the_missing_field_at_the_first_event() -> None:
+    run = lauf(OhneRolle, RaftWahl(), seed=1)
+    assert run.verletzung is not None and run.verletzung.name == TERM_WAECHST
+    assert run.verletzung.zeit == 5
+    assert "zeigt in zustand() kein „rolle“" in run.last.pruefe(run).erklaerung
+
+
+# --- the page: the solution is RaftKnoten's election, the wrong attempts fail --------------------
+
+
+def test_the_page_runs_what_this_module_tests() -> None:
+    vorgabe = _vorgabe()
+    assert vorgabe.last == RaftWahl.name
+    assert set(vorgabe.stoerungen) == {"teilung", "isolation", "pause", "absturz"}
+
+
+class OhneLog(RaftKnoten):
+    """Lesson 10's node with no empty entry of a new leader: without clients its log stays
+    empty, as the stage-1 solution has none (the vote rule's log check then always agrees)."""
+
+    OHNE_LEEREN_EINTRAG = True
+
+
+def test_the_solution_elects_the_same_leaders_at_the_same_ticks_as_lesson_10s_node() -> None:
+    """The reference node is lesson 10's ``RaftKnoten``: the page's solution is its election
+    without a log. On seeds 1 to 100 of the page's faults both pass, elect the same nodes in
+    the same terms at the same ticks, send as many messages and end alike."""
+    vorgabe = _vorgabe()
+    klasse = _knoten(_teil("loesung")[0])
+    for seed in range(1, 101):
+        loesung, referenz = vorgabe.laufe(klasse, seed), vorgabe.laufe(OhneLog, seed)
+        for run in (loesung, referenz):
+            urteil = run.last.pruefe(run)
+            assert urteil.ok, (seed, urteil.erklaerung)
+        assert isinstance(loesung.last, RaftWahl) and isinstance(referenz.last, RaftWahl)
+        assert loesung.last.leader, seed  # somebody was elected
+        assert loesung.last.leader == referenz.last.leader, seed
+        gesendet = [r.cluster.zaehle()["gesendet"] for r in (loesung, referenz)]
+        assert gesendet[0] == gesendet[1], seed
+        assert {k: (z["rolle"], z["term"], z["stimme"]) for k, z in loesung.zustaende.items()} == {
+            k: (z["rolle"], z["term"], z["stimme"]) for k, z in referenz.zustaende.items()
+        }, seed
+
+
+def test_lesson_10s_node_itself_passes_the_stage() -> None:
+    vorgabe = _vorgabe()
+    for seed in range(1, vorgabe.seeds + 1):
+        run = vorgabe.laufe(RaftKnoten, seed)
+        assert run.last.pruefe(run).ok, seed
+
+
+def test_the_solution_keeps_lesson_10s_timers() -> None:
+    klasse = _knoten(_teil("loesung")[0])
+    assert klasse.WAHL_FRIST == RaftKnoten.WAHL_FRIST  # type: ignore[attr-defined]
+    assert klasse.HERZSCHLAG == RaftKnoten.HERZSCHLAG  # type: ignore[attr-defined]
+
+
+#: What each wrong attempt of the page (in its order) breaks: the start of its verdict.
+GEBROCHEN = [
+    "Kein Leader",  # the same timeout everywhere: split votes forever
+    f"Die Invariante „{EINE_STIMME}“ gilt nicht",  # a vote for everyone
+    f"Die Invariante „{EIN_LEADER}“ gilt nicht",  # a leader that keeps its role
+    "Kein Leader",  # a candidate deaf to a higher term
+]
+
+
+@pytest.mark.parametrize("nummer", range(len(GEBROCHEN)))
+def test_every_wrong_attempt_fails_a_seed_of_the_page_with_the_rule_it_breaks(nummer: int) -> None:
+    versuche = _teil("fehlversuch")
+    assert len(versuche) == len(GEBROCHEN)
+    vorgabe = _vorgabe()
+    klasse = _knoten(versuche[nummer])
+    for seed in range(1, vorgabe.seeds + 1):
+        run = vorgabe.laufe(klasse, seed)
+        urteil = run.last.pruefe(run)
+        if not urteil.ok:
+            assert GEBROCHEN[nummer] in urteil.erklaerung, urteil.erklaerung
+            if "Invariante" in GEBROCHEN[nummer]:
+                assert re.search(r"Term \d+", urteil.erklaerung), urteil.erklaerung
+            return
+    pytest.fail("Der Fehlversuch besteht jeden Seed der Seite.")
+
+
+def test_the_start_fails_with_no_leader() -> None:
+    vorgabe = _vorgabe()
+    run = vorgabe.laufe(_knoten(_teil("start")[0]), 1)
+    urteil = run.last.pruefe(run)
+    assert urteil.erklaerung.startswith(
+        "Kein Leader 71 Ticks nach dem Heilen (t=171): n1 in Term 0"
+    )
+
+
+# --- determinism and shrinking ------------------------------------------------------------------
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(1, 10_000))
+def test_the_same_seed_gives_the_same_run(seed: int) -> None:
+    vorgabe = _vorgabe()
+    klasse = _knoten(_teil("loesung")[0])
+    a, b = vorgabe.laufe(klasse, seed), vorgabe.laufe(klasse, seed)
+    assert a.kennung == b.kennung
+    assert a.last.leader == b.last.leader  # type: ignore[attr-defined]
+    assert a.zustaende == b.zustaende
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(1, 200))
+def test_a_shrunk_failing_run_still_fails_and_is_no_larger(seed: int) -> None:
+    klasse = _knoten(_teil("fehlversuch")[1])  # two votes in one term
+    vorgabe = _vorgabe()
+    run = vorgabe.laufe(klasse, seed)
+    if run.last.pruefe(run).ok:
+        return
+    klein = verkleinere(run, lambda r: not r.last.pruefe(r).ok, 60)
+    assert not klein.last.pruefe(klein).ok
+    assert len(klein.stoerungen) <= len(run.stoerungen)
+    assert klein.verletzung is not None and klein.verletzung.name == EINE_STIMME
+
+
+# --- the page's blocks ---------------------------------------------------------------------------
+
+
+def test_the_messages_block_of_a_workload_without_clients_says_so(tmp_path: Path) -> None:
+    soup = convert(tmp_path, '```nachrichten last="raft-wahl"\n```\n')
+    block = soup.select_one('.lk-nachrichten[data-last="raft-wahl"]')
+    assert block is not None and block.select_one("table") is None
+    assert "keine Clients Anfragen" in block.get_text()
+
+
+def test_a_challenge_may_run_the_raft_workload_and_an_unknown_one_names_it() -> None:
+    assert vorgabe_aus_optionen({"last": "raft-wahl"}).neue_last().name == "raft-wahl"
+    with pytest.raises(ValueError, match="raft-wahl"):
+        vorgabe_aus_optionen({"last": "raft"})
+
+
+# --- stage 2's checks (workload raft-kv): the invariants on the logs ------------------------------
+
+
+def _l(*terme: int) -> list[list[object]]:
+    return [[t, "write", 0, i] for i, t in enumerate(terme, start=1)]
+
+
+def _zl(rolle: str, term: int, log: list[list[object]], commit: int = 0) -> dict[str, object]:
+    return {"rolle": rolle, "term": term, "stimme": None, "log": log, "commit": commit}
+
+
+def test_log_matching_names_the_index_the_term_and_where_the_logs_differ() -> None:
+    b = _LogBeobachter()
+    gleich = _l(1, 1, 2)
+    assert b.log_matching({"n1": _zl("Leader", 2, gleich), "n2": _zl("Follower", 2, gleich[:2])})
+    anders = [*gleich[:1], [1, "write", 0, 9], gleich[2]]
+    assert b.log_matching({"n1": _zl("Leader", 2, gleich), "n2": _zl("Follower", 2, anders)}) == (
+        "Index 3: n1 und n2 haben dort einen Eintrag aus Term 2, aber davor verschiedene, an "
+        "Index 2: n1 (Term 1, ['write', 0, 2]), n2 (Term 1, ['write', 0, 9])."
+    )
+    assert b.log_matching(
+        {"n1": _zl("Leader", 2, gleich[:2]), "n2": _zl("Follower", 2, anders[:2])}
+    ) == (
+        "Index 2: n1 und n2 haben dort verschiedene Einträge aus Term 1: n1 (Term 1, "
+        "['write', 0, 2]), n2 (Term 1, ['write', 0, 9])."
+    )
+    # different terms at the end are allowed (a follower behind or a conflict to be cut)
+    assert b.log_matching({"n1": _zl("Leader", 3, _l(1, 3)), "n2": _zl("Follower", 3, _l(1, 2))})
+
+
+def test_state_machine_safety_and_leader_completeness_name_index_and_nodes() -> None:
+    b = _LogBeobachter()
+    assert b.state_machine({"n1": _zl("Leader", 2, _l(1, 2), 2), "n2": _zl("Follower", 2, [])})
+    assert b.state_machine({"n3": _zl("Follower", 3, _l(1, 3), 2)}) == (
+        "Index 2 ist auf n3 committet als (Term 3, ['write', 0, 2]), auf n1 als "
+        "(Term 2, ['write', 0, 2])."
+    )
+    b = _LogBeobachter()
+    b.state_machine({"n1": _zl("Leader", 2, _l(1, 2), 2)})
+    # a late win of term 1 need not have what was committed in term 2
+    assert b.leader_completeness({"n3": _zl("Leader", 1, _l(1))}) is True
+    assert b.leader_completeness({"n3": _zl("Leader", 3, _l(1))}) == (
+        "Term 3: Dem Leader n3 fehlt der committete Eintrag an Index 2 (Term 2, ['write', 0, 2], "
+        "committet auf n1)."
+    )
+
+
+def test_a_node_that_shows_no_log_is_told_what_stage_2_reads() -> None:
+    b = _LogBeobachter()
+    assert "zeigt in zustand() kein „log“" in str(b.log_matching({"n1": _z("Leader", 1)}))
+    zu_weit = {"n1": {**_z("Leader", 1), "log": _l(1), "commit": 2}}
+    assert b.log_matching(zu_weit) == "n1 zeigt „commit“ 2 bei einem Log aus 1 Einträgen."
+
+
+class MitLog(RaftKnoten):
+    """Lesson 10's node showing its log and commit index as stage 2 reads them."""
+
+    def zustand(self) -> dict[str, object]:
+        return {
+            **super().zustand(),
+            "log": [e.als_liste() for e in self.log],
+            "commit": self.commit,
+        }
+
+
+class OhneAktuell(MitLog):
+    """Votes without asking whether the candidate's log is up to date."""
+
+    def stimmt_fuer(self, anfrage: Any) -> bool:
+        return bool(
+            anfrage.term == anfrage.mein_term and anfrage.meine_stimme in (None, anfrage.kandidat)
+        )
+
+
+class OhneVorCheck(MitLog):
+    """A follower that appends the leader's entries without checking prevLogIndex/prevLogTerm."""
+
+    def bei_append_entries(self, n: Any) -> None:
+        d = n.body
+        if d["term"] >= self.term and self.rolle != "Leader" and d["vor_index"] > 0:
+            vor = min(d["vor_index"], len(self.log))
+            d = {**d, "vor_index": vor, "vor_term": self.term_bei(vor)}  # pretend it matched
+            n = type(n)(n.src, n.dest, d)
+        super().bei_append_entries(n)
+
+
+KV = Vorgabe("raft-kv", stoerungen=("teilung", "isolation", "pause", "absturz"), seeds=10)
+
+
+def test_lesson_10s_node_passes_stage_2s_checks() -> None:
+    for seed in range(1, KV.seeds + 1):
+        run = KV.laufe(MitLog, seed)
+        urteil = run.last.pruefe(run)
+        assert urteil.ok, (seed, urteil.erklaerung)
+        assert any(e["type"] == "ok" and e["f"] == "write" for e in run.geschichte), seed
+
+
+@pytest.mark.parametrize(
+    ("klasse", "invariante"),
+    [(OhneAktuell, (LEADER_COMPLETENESS,)), (OhneVorCheck, (LOG_MATCHING, STATE_MACHINE))],
+    ids=["no-up-to-date-check", "no-prev-log-check"],
+)
+def test_stage_2s_checks_catch_a_broken_vote_rule_and_a_follower_without_the_prev_check(
+    klasse: type[Knoten], invariante: tuple[str, ...]
+) -> None:
+    for seed in range(1, KV.seeds + 1):
+        run = KV.laufe(klasse, seed)
+        if run.verletzung is not None:
+            assert run.verletzung.name in invariante, str(run.verletzung)
+            assert re.search(r"Index \d+", run.verletzung.grund), run.verletzung.grund
+            return
+    pytest.fail("Keiner der Läufe verletzt eine Invariante.")
