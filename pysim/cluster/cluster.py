@@ -40,8 +40,9 @@ import traceback
 from collections.abc import Callable, Coroutine, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
+from heapq import heappush
 from pathlib import Path
-from types import CoroutineType, MappingProxyType
+from types import CoroutineType, FunctionType, MappingProxyType
 from typing import Any, Protocol
 
 from ..fehler import (
@@ -67,7 +68,7 @@ from .knoten import (
     falsch_gewartet,
     nur_eigene_api,
 )
-from .nachricht import Nachricht, UngueltigeNachricht, inhalt, neue_nachricht, ziel
+from .nachricht import _BODY, _DEST, _SRC, Nachricht, UngueltigeNachricht, inhalt, ziel
 from .protokoll import NOTIZ, Protokoll
 from .stoerungen import Stoerung
 
@@ -206,6 +207,8 @@ class _Platz:
     #: The pending timers of ``Knoten.spaeter`` by their number (``_Timer`` holds the number,
     #: not the appointment, which leads to the clock and the cluster).
     timer: dict[int, Termin] = field(default_factory=dict)
+    #: Message type -> the handler of ``klasse`` for it (``_handler``), filled as types come.
+    handler: dict[str, Callable[..., Any] | None] = field(default_factory=dict)
 
 
 class Cluster:
@@ -439,7 +442,12 @@ class Cluster:
             dest = ziel(dest, bekannt, wer)
         # A body its sender built for this message alone (``frisch``, pysim's own nodes) needs
         # no copy; a reader's node gets one, as JSON on the wire.
-        nachricht = neue_nachricht(src, dest, body if frisch else inhalt(body, wer))  # type: ignore[arg-type]
+        if not frisch:
+            body = inhalt(body, wer)
+        nachricht: Nachricht = _neu(Nachricht)  # ``neue_nachricht``, inlined
+        _SRC(nachricht, src)
+        _DEST(nachricht, dest)
+        _BODY(nachricht, body)
         clients = self._clients
         zeit = self.zeit
         jetzt = zeit._now
@@ -450,7 +458,7 @@ class Cluster:
             if self._behalten:
                 self.sendungen.append(sendung)
             self._gezaehlt += 1
-            zeit._eintragen(jetzt, self._ankunft, (sendung,))
+            zeit._eintragen_fest(jetzt, self._ankunft, sendung)
         else:
             spanne = self._latenzen.get((src, dest), self.latenz) if self._latenzen else self.latenz
             if self._wurf is None:  # no loss, no duplicates, no front's draw: one copy
@@ -486,7 +494,10 @@ class Cluster:
         if self._behalten:  # else only the calendar holds it, until it arrives
             self.sendungen.append(sendung)
         self._gezaehlt += 1
-        zeit._eintragen(ankunft, self._ankunft, (sendung,))
+        # ``zeit._eintragen_fest``, inlined: every message between nodes comes here
+        nummer = zeit._zaehler
+        zeit._zaehler = nummer + 1
+        heappush(zeit._heap, (ankunft, nummer, self._ankunft, sendung))
         return sendung
 
     def _unterwegs_sofort(self, nachricht: Nachricht, ankunft: int, kopie: int) -> Sendung:
@@ -579,7 +590,32 @@ class Cluster:
         if self.beobachter is not None:
             self._zustellen(sendung)
             return
-        # ``_zustellen`` without a watcher, inlined: every message comes here
+        # pysim's own node (``code_der_leserin=False``), awaiting no reply, and no cause to
+        # carry (only a ``Beobachter`` gives one): its handler from the table of its class,
+        # called here (``_bearbeite`` and ``_rufe`` in one: every message of Raft comes here)
+        if not (
+            platz.offen
+            or self.code_der_leserin
+            or sendung.ursache is not None
+            or self._ursache is not None
+        ):
+            typ = nachricht.body["type"]
+            tabelle = platz.handler
+            handler = (
+                tabelle[typ]
+                if typ in tabelle
+                else tabelle.setdefault(typ, _handler(platz.klasse, typ))
+            )
+            if handler is not None:
+                try:
+                    ergebnis = handler(platz.instanz, nachricht)
+                except (grenze.EndetNicht, Exception) as e:
+                    self._gescheitert(dest, handler, nachricht, e)
+                    return
+                if ergebnis is not None and type(ergebnis) is CoroutineType:
+                    self._prozess(dest, ergebnis, _was(handler, nachricht))
+                return
+        # ``_zustellen`` without a watcher, inlined
         vorher, self._ursache = self._ursache, sendung.ursache
         try:
             self._bearbeite(nachricht)
@@ -655,9 +691,26 @@ class Cluster:
         platz.timer[timer._nummer] = self.zeit._eintragen_als(
             faellig,
             nummer,
-            self._wecker_an,
-            (knoten, inkarnation, self._rufe_timer, knoten, timer, aktion),
+            self._timer_faellig,
+            (knoten, inkarnation, timer, aktion),
         )
+
+    def _timer_faellig(
+        self, knoten: str, inkarnation: int, timer: _Timer, aktion: Callable[[], Any]
+    ) -> None:
+        """A timer of ``Knoten.spaeter`` is due: ``_wecker_an``, ``_an`` and ``_rufe_timer``
+        in one call (Raft's timeouts and heartbeats)."""
+        if self._gezaehlt > self.max_ereignisse:
+            raise self._abgebrochen()
+        platz = self._plaetze[knoten]
+        if platz.inkarnation != inkarnation or not platz.laeuft:
+            return
+        if platz.pausiert:
+            platz.rueckstau.append((self._rufe_timer, (knoten, timer, aktion)))
+            return
+        platz.timer.pop(timer._nummer, None)
+        if not timer._abgesagt:
+            self._rufe(knoten, aktion)
 
     def _rufe_timer(self, knoten: str, timer: _Timer, aktion: Callable[[], Any]) -> None:
         """``Knoten.spaeter``'s timer: not if it was cancelled (also while a pause held it)."""
@@ -734,17 +787,32 @@ class Cluster:
                 ergebnis = self.code(knoten, aktion, *argumente)
             else:  # pysim's own nodes: no budget, no capture (``code``), one call less
                 ergebnis = aktion(*argumente)
-        except grenze.EndetNicht as e:
-            raise self.endet_nicht(
-                knoten, getattr(aktion, "__name__", "Timer"), _was(aktion, was), e
-            ) from None
-        except Exception as e:
-            self._handler_fehler(knoten, _was(aktion, was), e)
+        except (grenze.EndetNicht, Exception) as e:
+            self._gescheitert(knoten, aktion, was, e)
             return
         if ergebnis is not None and type(ergebnis) is CoroutineType:
-            prozess = HandlerProzess(self, knoten, ergebnis, _was(aktion, was))
-            self._plaetze[knoten].prozesse[prozess] = None
-            prozess.weiter()
+            self._prozess(knoten, ergebnis, _was(aktion, was))
+
+    def _gescheitert(
+        self,
+        knoten: str,
+        aktion: Callable[..., Any],
+        was: str | Nachricht,
+        fehler: grenze.EndetNicht | Exception,
+    ) -> None:
+        """A call of a node's code raised: past its loop budget the run stops, anything else
+        is the node's ``HandlerFehler``."""
+        if isinstance(fehler, grenze.EndetNicht):
+            raise self.endet_nicht(
+                knoten, getattr(aktion, "__name__", "Timer"), _was(aktion, was), fehler
+            ) from None
+        self._handler_fehler(knoten, _was(aktion, was), fehler)
+
+    def _prozess(self, knoten: str, coro: CoroutineType[Any, Any, Any], was: str) -> None:
+        """An ``async`` handler's coroutine, run as a ``HandlerProzess`` of its node."""
+        prozess = HandlerProzess(self, knoten, coro, was)
+        self._plaetze[knoten].prozesse[prozess] = None
+        prozess.weiter()
 
     def code(self, knoten: str, aktion: Callable[..., Any], *argumente: Any) -> Any:
         """One call of the code of ``knoten``: within its loop budget (``grenze``), with
@@ -1114,7 +1182,12 @@ class Cluster:
         if funktion is Cluster._ankunft:
             n = argumente[0].nachricht
             return f"der Ankunft von „{kurz(n.typ, 40)}“ von {n.src} bei {n.dest}"
-        if funktion in (Cluster._an, Cluster._wecker_an, Cluster._verschobener_timer):
+        if funktion in (
+            Cluster._an,
+            Cluster._wecker_an,
+            Cluster._timer_faellig,
+            Cluster._verschobener_timer,
+        ):
             return f"einem Timer von {argumente[0]}"
         if isinstance(ziel, Stoerung):
             return f"der Störung „{ziel.als_text()}“"
@@ -1196,11 +1269,13 @@ class Cluster:
         wurden (auch mit ``sendungen_behalten=False``: Der Kalender der Uhr hält sie)."""
         ankunft = Cluster._ankunft
         auf_der_leitung = [
-            termin.argumente[0]
-            for _, _, termin in self.zeit._heap
-            if not termin.abgesagt
-            and getattr(termin.aktion, "__func__", None) is ankunft
-            and getattr(termin.aktion, "__self__", None) is self
+            eintrag[-1] if len(eintrag) == 4 else eintrag[2].argumente[0]
+            for eintrag in self.zeit._heap
+            # (zeit, nummer, aktion, sendung), or a Termin (``sofort``'s arrivals)
+            if (aktion := eintrag[2] if len(eintrag) == 4 else eintrag[2].aktion) is not None
+            and (len(eintrag) == 4 or not eintrag[2].abgesagt)
+            and getattr(aktion, "__func__", None) is ankunft
+            and getattr(aktion, "__self__", None) is self
         ]
         auf_der_leitung += self._sofort  # ``sofort``: arrivals of latency 0 not handed over yet
         return sorted(auf_der_leitung, key=lambda s: s.nummer)
@@ -1262,6 +1337,7 @@ class HandlerProzess(Prozess):
 
 
 _lies = object.__getattribute__
+_neu = object.__new__
 
 
 class _Tor:
@@ -1344,8 +1420,8 @@ class _Tor:
         zeit = cluster.zeit
         platz.timer[nummer] = zeit._eintragen(
             zeit._now + ticks,
-            cluster._wecker_an,
-            (knoten, platz.inkarnation, cluster._rufe_timer, knoten, timer, aktion),
+            cluster._timer_faellig,
+            (knoten, platz.inkarnation, timer, aktion),
         )
         return timer
 
@@ -1430,8 +1506,8 @@ class _Timer:
             platz.timer[self._nummer] = zeit._eintragen_als(
                 faellig,
                 nummer,
-                cluster._wecker_an,
-                (knoten, platz.inkarnation, cluster._rufe_timer, knoten, self, aktion),
+                cluster._timer_faellig,
+                (knoten, platz.inkarnation, self, aktion),
             )
         else:  # later (as a timeout restarted): the entry, when due, enters it anew
             termin.aktion = cluster._verschobener_timer
@@ -1457,9 +1533,29 @@ def zwischen(zufall: random.Random, a: int, b: int) -> int:
     ``randrange(a, b + 1)``, which for ``a <= b`` is ``a + _randbelow(b - a + 1)`` in every
     Python from 3.11 on (CPython and Pyodide; ``tests/pysim/test_cluster_tempo.py``)."""
     if a <= b:
-        zahl: int = a + zufall._randbelow(b - a + 1)  # type: ignore[attr-defined]
-        return zahl
+        n = b - a + 1
+        if zufall.__class__ is not random.Random:  # a subclass may draw otherwise
+            zahl: int = a + zufall._randbelow(n)  # type: ignore[attr-defined]
+            return zahl
+        # ``Random._randbelow_with_getrandbits``, inlined (Python 3.11 to 3.13 alike)
+        k = n.bit_length()
+        r = zufall.getrandbits(k)
+        while r >= n:
+            r = zufall.getrandbits(k)
+        return a + r
     return zufall.randint(a, b)  # raises what randint raises
+
+
+def _handler(klasse: type[Knoten], typ: str) -> Callable[..., Any] | None:
+    """The function ``bei_<typ>`` of ``klasse``, as an instance would find it (pysim's own
+    nodes set no handler of their own), or None when there is none or it is no plain function
+    (then ``_bearbeite`` finds it by name: a missing handler answers with error 10)."""
+    name = "bei_" + typ
+    for art in klasse.__mro__:
+        if name in vars(art):
+            wert = vars(art)[name]
+            return wert if type(wert) is FunctionType else None
+    return None
 
 
 def _was(aktion: Callable[..., Any], was: str | Nachricht) -> str:
