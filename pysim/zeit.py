@@ -124,6 +124,14 @@ class Zeit:
         self._zaehler = nummer + 1
         heapq.heappush(self._heap, (zeit, nummer, aktion, argument))
 
+    def _eintragen_zuerst_fest(
+        self, zeit: int, aktion: Callable[[Any], Any], argument: Any
+    ) -> None:
+        """``_eintragen_zuerst`` without a ``Termin``, as ``_eintragen_fest`` (never cancelled)."""
+        nummer = self._zuerst
+        self._zuerst = nummer + 1
+        heapq.heappush(self._heap, (zeit, nummer, aktion, argument))
+
     def _reserviere(self) -> int:
         """The number an appointment entered now would get, kept for one entered later with
         ``_eintragen_als``: it runs in its tick where one entered now would have run (a timer
@@ -182,7 +190,8 @@ class Zeit:
             while self.step():
                 pass
             return
-        pruefe_ganzzahl(until, "until")
+        if until.__class__ is not int:  # checked only when it is not a plain tick
+            pruefe_ganzzahl(until, "until")
         if until < self._now:
             raise UngueltigeEingabe(
                 f"Die Zeit läuft nur vorwärts: Es ist schon t={self._now}, until={until} liegt davor."

@@ -43,6 +43,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, ClassVar, Protocol
 
 from ..cluster.cluster import zwischen
@@ -334,9 +335,9 @@ class RaftKnoten(Knoten):
             self._herz = None
         self.frist_bis = self._uhr() + dauer
         if self._frist is not None:  # the same run as absagen() and a new timer, cheaper
-            self._frist = self._frist.verschiebe(dauer, lambda: self._frist_ab(nr))
-        else:
-            self._frist = self._netz_spaeter(dauer, lambda: self._frist_ab(nr))
+            self._frist = self._frist.verschiebe(dauer, partial(self._frist_ab, nr))
+        else:  # (a partial, not a lambda: called without a frame of its own)
+            self._frist = self._netz_spaeter(dauer, partial(self._frist_ab, nr))
 
     def _timer_ab(self) -> None:
         """The pending timers are stale from now on (a new number) and cancelled."""
@@ -473,7 +474,7 @@ class RaftKnoten(Knoten):
             return
         for an in self.next_index:
             self._repliziere(an)
-        self._herz = self.spaeter(self.HERZSCHLAG, lambda: self._herzschlag(nr))
+        self._herz = self.spaeter(self.HERZSCHLAG, partial(self._herzschlag, nr))
 
     def _repliziere(self, an: str) -> None:
         vor = self.next_index[an] - 1
