@@ -670,17 +670,11 @@ class Cluster:
 
     def _geweckt(self, wecker: tuple[str, int, Callable[..., Any], tuple[Any, ...]]) -> None:
         """A node's timer (``_wecker``: knoten, inkarnation, aktion, argumente): counted in
-        the event budget, else as ``_an`` (one call, not two: each step of a lease's client)."""
+        the event budget, else as ``_an``."""
         if self._gezaehlt > self.max_ereignisse:
             raise self._abgebrochen()
         knoten, inkarnation, aktion, argumente = wecker
-        platz = self._plaetze[knoten]
-        if platz.inkarnation != inkarnation or not platz.laeuft:
-            return
-        if platz.pausiert:
-            platz.rueckstau.append((aktion, argumente))
-            return
-        aktion(*argumente)
+        self._an(knoten, inkarnation, aktion, *argumente)
 
     # Counted when scheduled, checked when run (first thing in ``_ankunft`` and ``_geweckt``):
     # a node that floods has about as many messages on the wire as it has handled, so its run

@@ -128,6 +128,17 @@ def test_a_cluster_without_history_makes_no_sendung_until_asked_what_is_on_the_w
     ]
 
 
+#: A fault by name, applied to a cluster and a node.
+STOERUNGEN: dict[str, Any] = {
+    "trenne": lambda cluster, name: cluster.trenne([name]),
+    "heile": lambda cluster, name: cluster.heile(),
+    "pause": Cluster.pausiere,
+    "weiter": Cluster.fortsetzen,
+    "absturz": Cluster.absturz,
+    "neustart": Cluster.neustart,
+}
+
+
 @settings(max_examples=30, deadline=None)
 @given(
     st.integers(0, 10_000),
@@ -154,19 +165,8 @@ def test_raft_on_a_cluster_without_history_runs_as_one_that_keeps_it(
     for ticks, knoten, stoerung in schritte:
         stand = []
         for cluster in laeufe:
-            name = f"n{knoten}"
-            if stoerung == "trenne":
-                cluster.trenne([name])
-            elif stoerung == "heile":
-                cluster.heile()
-            elif stoerung == "pause":
-                cluster.pausiere(name)
-            elif stoerung == "weiter":
-                cluster.fortsetzen(name)
-            elif stoerung == "absturz":
-                cluster.absturz(name)
-            elif stoerung == "neustart":
-                cluster.neustart(name)
+            if stoerung:
+                STOERUNGEN[stoerung](cluster, f"n{knoten}")
             cluster.laufe(cluster.zeit.now + ticks)
             unterwegs = [
                 (
