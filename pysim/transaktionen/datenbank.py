@@ -170,6 +170,10 @@ class Transaktion:
     #: wrote after it; ``rw_ein``: those read what this one wrote).
     rw_aus: set[int] = field(default_factory=set)
     rw_ein: set[int] = field(default_factory=set)
+    #: What it read and wrote, in order, for its history (``geschichte``): ``("r", version)``
+    #: for a row a statement read, ``("w", version)`` for a version it wrote, ``("d",
+    #: version)`` for one it deleted.
+    ops: list[tuple[str, Version]] = field(default_factory=list)
 
 
 @dataclass
@@ -396,6 +400,7 @@ class Datenbank:
         sicht = [v for v in self._sicht(tx, schnappschuss) if b.wo.trifft(v.schluessel, v.wert)]
         if b.art == "select" and not b.fuer_update:
             ergebnis.zeilen = {v.schluessel: v.wert for v in sicht}
+            tx.ops += [("r", v) for v in sicht]
             self._fertig(tx, ergebnis)
             return
         self._reihe += 1
@@ -441,6 +446,7 @@ class Datenbank:
             assert ziel is not None
             self._sperren[ziel.schluessel] = tx.nr
             tx.sperren.add(ziel.schluessel)
+            tx.ops.append(("r", ziel))
             if b.art == "select":
                 assert ergebnis.zeilen is not None
                 ergebnis.zeilen[ziel.schluessel] = ziel.wert
@@ -454,6 +460,9 @@ class Datenbank:
                 neu = Version(ziel.schluessel, b.neuer_wert(ziel.wert), tx.nr)
                 ziel.nachfolger = neu
                 self._zeilen[ziel.schluessel].append(neu)
+                tx.ops.append(("w", neu))
+            else:
+                tx.ops.append(("d", ziel))
             tx.schrieb = True
             ergebnis.anzahl += 1
         self._fertig(tx, ergebnis)
@@ -485,7 +494,9 @@ class Datenbank:
             if fehler is not None:
                 self._scheitere(tx, ergebnis, fehler)
                 return
-            self._zeilen.setdefault(k, []).append(Version(k, wert, tx.nr))
+            neu = Version(k, wert, tx.nr)
+            self._zeilen.setdefault(k, []).append(neu)
+            tx.ops.append(("w", neu))
             self._sperren[k] = tx.nr
             tx.sperren.add(k)
             tx.schrieb = True

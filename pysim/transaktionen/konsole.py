@@ -18,8 +18,12 @@ from ..console.befehle import befehl
 from ..console.ergebnis import ConsoleResult
 from ..console.parser import TEXT, Aufruf, Befehl
 from ..fehler import UngueltigeEingabe
+from ..pruefer import transaktionen as pruefe_transaktionen
+from ..pruefer.kreisbild import kreis_bild
+from ..pruefer.transaktionen import STUFEN as PRUEF_STUFEN
 from .bild import bild
 from .datenbank import Datenbank
+from .geschichte import geschichte
 from .sql import READ_COMMITTED, STUFEN
 
 #: At most this many sessions (t1 … t3): the lesson's cases need three.
@@ -81,6 +85,19 @@ class SqlKonsole(BasisKonsole[Datenbank]):
             zeilen.append(f"{s} wartet auf {auf}")
         return self._ok(aufruf, "\n".join(zeilen), bild(db).svg)
 
+    def _pruefe(self, aufruf: Aufruf) -> ConsoleResult:
+        stufe = " ".join((aufruf.rest or "serialisierbar").split()).lower()
+        if stufe not in PRUEF_STUFEN:
+            raise UngueltigeEingabe(
+                f"Die Stufe „{stufe}“ kennt der Prüfer nicht; es gibt "
+                + ", ".join(f"„{s}“" for s in PRUEF_STUFEN)
+                + "."
+            )
+        urteil = pruefe_transaktionen(geschichte(self.db), stufe=stufe)
+        kreise = urteil.angaben.get("kreise")
+        svg = kreis_bild(urteil).svg if kreise else bild(self.db).svg
+        return self._ok(aufruf, urteil.erklaerung, svg)
+
 
 def _sitzung(n: int) -> Befehl:
     return befehl(
@@ -112,6 +129,22 @@ BEFEHLE = setze_befehle(
             "status",
             "die committeten Zeilen, jede Sitzung, die Sperren und wer wartet",
             SqlKonsole._status,
+        ),
+        befehl(
+            "pruefe [<stufe>]",
+            "die beendeten Transaktionen mit dem Prüfer auf Anomalien prüfen",
+            SqlKonsole._pruefe,
+            "pruefe",
+            "pruefe snapshot isolation",
+            erklaerung=(
+                "Stufen: read committed, snapshot isolation, serialisierbar (ohne Angabe). "
+                "Der Prüfer (pysim.pruefer.transaktionen) sieht nur, was jede beendete "
+                "Transaktion las und schrieb, nicht die Datenbank. Findet er einen Kreis, "
+                "zeigt das Bild ihn.",
+            ),
+            rest=TEXT,
+            rest_name="die Stufe",
+            rest_pflicht=False,
         ),
     ],
 )

@@ -28,7 +28,7 @@ HILFE = {
     "raft": "14bcb86ae5350608",
     "replik": "59a5250ec192e445",
     "saga": "3f1d3d20c4b1330c",
-    "sql": "8de24729b541820a",
+    "sql": "1aa6a8032df73bf1",
 }
 
 

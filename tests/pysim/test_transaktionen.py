@@ -17,7 +17,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pysim.fehler import UngueltigeEingabe
+from pysim.pruefer import transaktionen
 from pysim.transaktionen import Datenbank, Ergebnis
+from pysim.transaktionen.geschichte import geschichte
 
 RC = "read committed"
 RR = "repeatable read"
@@ -441,23 +443,17 @@ def _seriell(
     return gelesen, db.tabelle()
 
 
-@settings(max_examples=300, deadline=None)
-@given(
-    programme=st.lists(st.lists(_BEFEHLE, min_size=1, max_size=3), min_size=2, max_size=3),
-    plan=st.lists(st.integers(0, 2), max_size=12),
-)
-def test_serializable_hat_fuer_alles_bestaetigte_eine_serielle_reihenfolge(
-    programme: list[list[str]], plan: list[int]
-) -> None:
-    """Random interleavings at the serializable level; whatever committed must be explained by
-    running the committed transactions one after another in some order (brute force)."""
+def _zufaellig(
+    programme: list[list[str]], plan: list[int], stufe: str
+) -> tuple[Datenbank, list[str], dict[str, list[str]], dict[str, list[Ergebnis]]]:
+    """Random interleavings at ``stufe``: the plan picks whose turn it is, then everyone
+    finishes in name order (a session that waits skips its turn)."""
     db = Datenbank()
     namen = [f"T{i + 1}" for i in range(len(programme))]
     rest = {s: list(p) for s, p in zip(namen, programme, strict=True)}
     ergebnisse: dict[str, list[Ergebnis]] = {s: [] for s in namen}
     for s in namen:
-        db.sql(s, "begin isolation level serializable")
-    # the plan picks whose turn it is; then everyone finishes in name order
+        db.sql(s, f"begin isolation level {stufe}")
     zuege = [namen[i % len(namen)] for i in plan] + [s for _ in range(12) for s in namen]
     for s in zuege:
         if s in db.wartet():
@@ -467,6 +463,21 @@ def test_serializable_hat_fuer_alles_bestaetigte_eine_serielle_reihenfolge(
         elif db.transaktion(s) is not None:
             ergebnisse[s].append(db.sql(s, "commit"))
     assert not db.wartet()
+    return db, namen, rest, ergebnisse
+
+
+_PROGRAMME = st.lists(st.lists(_BEFEHLE, min_size=1, max_size=3), min_size=2, max_size=3)
+_PLAN = st.lists(st.integers(0, 2), max_size=12)
+
+
+@settings(max_examples=300, deadline=None)
+@given(programme=_PROGRAMME, plan=_PLAN)
+def test_serializable_hat_fuer_alles_bestaetigte_eine_serielle_reihenfolge(
+    programme: list[list[str]], plan: list[int]
+) -> None:
+    """Whatever committed at the serializable level must be explained by running the committed
+    transactions one after another in some order (brute force)."""
+    db, namen, rest, ergebnisse = _zufaellig(programme, plan, "serializable")
     bestaetigt = [
         s
         for s in namen
@@ -484,6 +495,26 @@ def test_serializable_hat_fuer_alles_bestaetigte_eine_serielle_reihenfolge(
         if ende == tabelle and all(seriell.get(k) == v for k, v in beobachtet.items()):
             return
     pytest.fail(f"keine serielle Reihenfolge für {bestaetigt}: {db.verlauf}")
+
+
+@settings(max_examples=200, deadline=None)
+@given(programme=_PROGRAMME, plan=_PLAN)
+@pytest.mark.parametrize(
+    ("stufe", "verspricht"),
+    [
+        ("read committed", "read committed"),
+        ("repeatable read", "snapshot isolation"),
+        ("serializable", "serialisierbar"),
+    ],
+)
+def test_der_pruefer_findet_in_keinem_lauf_was_die_stufe_verbietet(
+    stufe: str, verspricht: str, programme: list[list[str]], plan: list[int]
+) -> None:
+    """The model and the checker agree: a run at each level, as a history of its transactions
+    (``geschichte``), shows none of the anomalies that level forbids."""
+    db, *_ = _zufaellig(programme, plan, stufe)
+    urteil = transaktionen(geschichte(db), stufe=verspricht)
+    assert urteil.ok, (urteil.erklaerung, [str(e) for e in db.verlauf])
 
 
 def test_jedes_ergebnis_nennt_seine_transaktion() -> None:

@@ -104,3 +104,51 @@ def test_das_bild_eines_leeren_anfangs_und_viele_versionen() -> None:
     svg = bild(db).svg
     assert "+4 ältere" in svg and "Noch keine Sitzung." not in svg
     assert "Noch keine Sitzung." in bild(Datenbank()).svg
+
+
+def test_pruefe_zeigt_den_kreis_eines_write_skew() -> None:
+    k = SqlKonsole()
+    lauf(
+        k,
+        "t1 begin isolation level repeatable read",
+        "t2 begin isolation level repeatable read",
+        "t1 select * from test",
+        "t2 select * from test",
+        "t1 update test set value = 11 where id = 1",
+        "t2 update test set value = 21 where id = 2",
+        "t1 commit",
+        "t2 commit",
+    )
+    si = k.run("pruefe snapshot isolation")
+    assert si.ok and si.text.startswith("Snapshot Isolation eingehalten")
+    assert si.svg is not None and "Die Tabelle test" in si.svg
+    ser = k.run("pruefe")
+    assert ser.text.startswith("Serialisierbarkeit verletzt: G2-item:")
+    assert ser.svg is not None and "<title>Der Kreis der Anomalie G2-item</title>" in ser.svg
+    falsch = k.run("pruefe repeatable read")
+    assert not falsch.ok and "„snapshot isolation“" in falsch.text
+
+
+def test_die_geschichte_nennt_jeden_wert_mit_seiner_sitzung() -> None:
+    from pysim.transaktionen.geschichte import geschichte
+
+    k = SqlKonsole()
+    lauf(
+        k,
+        "t1 update test set value = 11 where id = 1",
+        "t2 begin",
+        "t2 delete from test where id = 1",
+        "t2 rollback",
+        "t1 update test set value = 11 where id = 1",
+    )
+    ereignisse = [(e["process"], e["type"], e["value"]) for e in geschichte(k.db)]
+    assert ereignisse == [
+        ("Anfang", "invoke", [["w", 1, None], ["w", 2, None]]),
+        ("Anfang", "ok", [["w", 1, "10"], ["w", 2, "20"]]),
+        ("T1", "invoke", [["r", 1, None], ["w", 1, "11 von T1"]]),
+        ("T1", "ok", [["r", 1, "10"], ["w", 1, "11 von T1"]]),
+        ("T2", "invoke", [["r", 1, None], ["w", 1, "gelöscht von T2"]]),
+        ("T2", "fail", [["r", 1, "11 von T1"], ["w", 1, "gelöscht von T2"]]),
+        ("T1", "invoke", [["r", 1, None], ["w", 1, "11 von T1 (2)"]]),
+        ("T1", "ok", [["r", 1, "11 von T1"], ["w", 1, "11 von T1 (2)"]]),
+    ]
