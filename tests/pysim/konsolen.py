@@ -26,6 +26,15 @@ UEBUNG_1 = [
     "receive as C",
 ]
 
+#: Lektion 2: drei Einträge in „orders“, die Gruppe billing hat sie gelesen.
+LOG_LEKTION_2 = [
+    "create topic orders partitions 3",
+    'produce orders key=customer-7 {"order":61,"total":12.40}',
+    'produce orders key=order-62 {"order":62}',
+    'produce orders {"order":63}',
+    "consume orders group billing from-beginning",
+]
+
 
 def vorbereitet(konsole: K, zeilen: Iterable[str]) -> K:
     """``konsole`` after ``zeilen``, each of which must succeed."""
