@@ -173,26 +173,30 @@ def _gezielt(ergebnis: Any, anlass: str) -> list[Stoerung]:
     return [s for s in ergebnis.stoerungen if s.anlass == anlass]
 
 
+def _erste_gezielte(anlass: str, art: str, seeds: range, sonst: str) -> tuple[Any, Stoerung]:
+    """The first run of the leader's register over ``seeds`` with a fault ``art`` aimed at
+    ``anlass``, and that fault; ``sonst`` fails the test when no seed has one."""
+    for seed in seeds:
+        ergebnis = lauf(klasse(LEADER), Register(), seed=seed, stoerungen="zufall", arten=[anlass])
+        for stoerung in _gezielt(ergebnis, anlass):
+            if stoerung.art == art:
+                return ergebnis, stoerung
+    pytest.fail(sonst)
+
+
 def test_leader_isolates_the_leader_while_its_answer_to_a_write_is_on_the_way() -> None:
-    for seed in range(1, 6):
-        ergebnis = lauf(
-            klasse(LEADER), Register(), seed=seed, stoerungen="zufall", arten=["leader"]
-        )
-        isoliert = [s for s in _gezielt(ergebnis, "leader") if s.art == "isoliere"]
-        if not isoliert:
-            continue
-        stoerung = isoliert[0]
-        assert stoerung.seiten[0] == ("n1",)  # the nodes forward to n1: n1 leads
-        # A message n1 sent about a write, still on its way, is lost at the cut.
-        verloren = [
-            s
-            for s in ergebnis.cluster.sendungen
-            if s.nachricht.src == "n1" and s.gesendet < stoerung.zeit and s.schicksal == GETRENNT
-        ]
-        assert any(s.ursache is not None for s in verloren)
-        assert ergebnis.last.pruefe(ergebnis).ok
-        return
-    pytest.fail("no seed isolated the leader")
+    ergebnis, stoerung = _erste_gezielte(
+        "leader", "isoliere", range(1, 6), "no seed isolated the leader"
+    )
+    assert stoerung.seiten[0] == ("n1",)  # the nodes forward to n1: n1 leads
+    # A message n1 sent about a write, still on its way, is lost at the cut.
+    verloren = [
+        s
+        for s in ergebnis.cluster.sendungen
+        if s.nachricht.src == "n1" and s.gesendet < stoerung.zeit and s.schicksal == GETRENNT
+    ]
+    assert any(s.ursache is not None for s in verloren)
+    assert ergebnis.last.pruefe(ergebnis).ok
 
 
 def test_follower_isolates_the_node_the_leader_answers_or_copies_to() -> None:
@@ -324,24 +328,17 @@ def test_antwort_loses_the_reply_to_a_stored_write_and_catches_a_timeout_called_
 
 
 def test_bestaetigung_crashes_the_leader_right_after_it_confirmed_a_write() -> None:
-    for seed in range(1, 9):
-        ergebnis = lauf(
-            klasse(LEADER), Register(), seed=seed, stoerungen="zufall", arten=["bestaetigung"]
-        )
-        abstuerze = [s for s in _gezielt(ergebnis, "bestaetigung") if s.art == "absturz"]
-        if not abstuerze:
-            continue
-        absturz = abstuerze[0]
-        assert absturz.knoten == "n1"
-        bestaetigt = [
-            e
-            for e in ergebnis.geschichte
-            if e["type"] == "ok" and e["f"] in ("write", "cas") and e["time"] == absturz.zeit - 1
-        ]
-        assert bestaetigt
-        assert not scheitert(ergebnis)
-        return
-    pytest.fail("no seed crashed a node after a confirmed write")
+    ergebnis, absturz = _erste_gezielte(
+        "bestaetigung", "absturz", range(1, 9), "no seed crashed a node after a confirmed write"
+    )
+    assert absturz.knoten == "n1"
+    bestaetigt = [
+        e
+        for e in ergebnis.geschichte
+        if e["type"] == "ok" and e["f"] in ("write", "cas") and e["time"] == absturz.zeit - 1
+    ]
+    assert bestaetigt
+    assert not scheitert(ergebnis)
 
 
 #: Snowflake-like ids: the clock, the node, a sequence per tick; the last tick only in memory.
