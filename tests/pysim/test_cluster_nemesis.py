@@ -60,6 +60,11 @@ def scheitert(ergebnis: Any) -> bool:
     return not ergebnis.last.pruefe(ergebnis).ok
 
 
+def _gestoert(quelle: str, last: Any, seed: int, arten: list[str], **mehr: Any) -> Any:
+    """A run of the node class in ``quelle`` under random faults of ``arten``."""
+    return lauf(klasse(quelle), last, seed=seed, stoerungen="zufall", arten=arten, **mehr)
+
+
 def spur(ergebnis: Any) -> tuple[Any, ...]:
     """Everything a run did, to compare two runs event by event."""
     return (
@@ -95,7 +100,7 @@ def test_faults_go_on_until_the_load_ends_and_targeted_ones_wait_in_their_window
 def test_the_final_reads_read_every_key_on_every_node_after_the_rest_and_are_judged() -> None:
     from pysim.cluster.lauf import SCHLUSS_ABSTAND_LEASE
 
-    ergebnis = lauf(klasse(LEADER), Register(), seed=2, stoerungen="zufall", arten=["pause"])
+    ergebnis = _gestoert(LEADER, Register(), 2, ["pause"])
     schluss = [e for e in ergebnis.geschichte if e["process"] >= 10_000]
     gelesen = {(e["node"], e["key"]) for e in schluss if e["type"] == "invoke"}
     assert gelesen == {(k, key) for k in ("n1", "n2", "n3") for key in (0, 1)}
@@ -177,7 +182,7 @@ def _erste_gezielte(anlass: str, art: str, seeds: range, sonst: str) -> tuple[An
     """The first run of the leader's register over ``seeds`` with a fault ``art`` aimed at
     ``anlass``, and that fault; ``sonst`` fails the test when no seed has one."""
     for seed in seeds:
-        ergebnis = lauf(klasse(LEADER), Register(), seed=seed, stoerungen="zufall", arten=[anlass])
+        ergebnis = _gestoert(LEADER, Register(), seed, [anlass])
         for stoerung in _gezielt(ergebnis, anlass):
             if stoerung.art == art:
                 return ergebnis, stoerung
@@ -202,9 +207,7 @@ def test_leader_isolates_the_leader_while_its_answer_to_a_write_is_on_the_way() 
 def test_follower_isolates_the_node_the_leader_answers_or_copies_to() -> None:
     gesehen = set()
     for seed in range(1, 9):
-        ergebnis = lauf(
-            klasse(SYNCHRONE_KOPIEN), Register(), seed=seed, stoerungen="zufall", arten=["follower"]
-        )
+        ergebnis = _gestoert(SYNCHRONE_KOPIEN, Register(), seed, ["follower"])
         for stoerung in _gezielt(ergebnis, "follower"):
             if stoerung.art == "isoliere":
                 gesehen.add(stoerung.seiten[0][0])
@@ -225,25 +228,16 @@ def test_a_targeted_fault_catches_the_wrong_register_the_solution_survives(
     falsch: str, arten: list[str]
 ) -> None:
     seeds = range(1, 16)
-    assert any(
-        scheitert(lauf(klasse(falsch), Register(), seed=s, stoerungen="zufall", arten=arten))
-        for s in seeds
-    )
+    assert any(scheitert(_gestoert(falsch, Register(), s, arten)) for s in seeds)
     for s in seeds:
-        gut = lauf(klasse(LEADER), Register(), seed=s, stoerungen="zufall", arten=arten)
+        gut = _gestoert(LEADER, Register(), s, arten)
         assert not scheitert(gut), gut.kennung
 
 
 def test_inhaber_pauses_the_lease_holder_before_the_lease_or_its_read_arrives() -> None:
     pausen = []
     for seed in range(1, 9):
-        ergebnis = lauf(
-            klasse(LEASE_MIT_TOKEN),
-            LeaseRegister(),
-            seed=seed,
-            stoerungen="zufall",
-            arten=["inhaber"],
-        )
+        ergebnis = _gestoert(LEASE_MIT_TOKEN, LeaseRegister(), seed, ["inhaber"])
         assert not scheitert(ergebnis), ergebnis.kennung
         for stoerung in _gezielt(ergebnis, "inhaber"):
             if stoerung.art != "pause":
@@ -261,14 +255,7 @@ def test_inhaber_pauses_the_lease_holder_before_the_lease_or_its_read_arrives() 
 
 
 def _lease_lauf(quelle: str, seed: int, arten: list[str]) -> Any:
-    return lauf(
-        klasse(quelle),
-        LeaseRegister(),
-        seed=seed,
-        stoerungen="zufall",
-        arten=arten,
-        anzahl_stoerungen=3,
-    )
+    return _gestoert(quelle, LeaseRegister(), seed, arten, anzahl_stoerungen=3)
 
 
 def test_inhaber_lets_the_holder_go_on_when_another_node_gets_the_lease_for_the_same_cas() -> None:
@@ -362,18 +349,10 @@ def test_a_clock_set_back_after_a_restart_catches_an_id_that_keeps_its_last_tick
     None
 ):
     arten = ["absturz", "teilung", "uhr"]
-    assert any(
-        scheitert(
-            lauf(klasse(SCHNEEFLOCKE), EindeutigeIds(), seed=s, stoerungen="zufall", arten=arten)
-        )
-        for s in range(1, 6)
-    )
+    assert any(scheitert(_gestoert(SCHNEEFLOCKE, EindeutigeIds(), s, arten)) for s in range(1, 6))
     ohne_uhr = ["absturz", "teilung"]
     assert not any(
-        scheitert(
-            lauf(klasse(SCHNEEFLOCKE), EindeutigeIds(), seed=s, stoerungen="zufall", arten=ohne_uhr)
-        )
-        for s in range(1, 6)
+        scheitert(_gestoert(SCHNEEFLOCKE, EindeutigeIds(), s, ohne_uhr)) for s in range(1, 6)
     )
 
 
@@ -409,13 +388,7 @@ def test_a_run_with_targeted_faults_replays_from_its_identity_event_by_event(
 
 def test_shrinking_works_over_targeted_faults_and_the_smaller_run_replays() -> None:
     for seed in range(1, 11):
-        start = lauf(
-            klasse(CAS_IM_ARBEITSSPEICHER),
-            Register(),
-            seed=seed,
-            stoerungen="zufall",
-            arten=["bestaetigung"],
-        )
+        start = _gestoert(CAS_IM_ARBEITSSPEICHER, Register(), seed, ["bestaetigung"])
         if scheitert(start) and _gezielt(start, "bestaetigung"):
             break
     else:
@@ -442,9 +415,7 @@ def test_the_picture_names_a_targeted_fault() -> None:
     from pysim.cluster.bild import raumzeit
 
     for seed in range(1, 9):
-        ergebnis = lauf(
-            klasse(LEADER), Register(), seed=seed, stoerungen="zufall", arten=["bestaetigung"]
-        )
+        ergebnis = _gestoert(LEADER, Register(), seed, ["bestaetigung"])
         if _gezielt(ergebnis, "bestaetigung"):
             bild = raumzeit(ergebnis)
             assert "gezielt: nach Speichern" in bild.svg
