@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 import json
 import xml.etree.ElementTree as ET
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
 from pysim.console import ConsoleResult
@@ -42,6 +42,18 @@ def vorbereitet(konsole: K, zeilen: Iterable[str]) -> K:
         r = konsole.run(zeile)
         assert r.ok, (zeile, r.text)
     return konsole
+
+
+def gleicher_zustand(neu: Callable[[], BasisKonsole[Any]], zeilen: Sequence[str]) -> None:
+    """The same lines on two new consoles leave the same state (no set order, no wall clock)."""
+
+    def lauf() -> str:
+        konsole = neu()
+        for zeile in zeilen:
+            konsole.run(zeile)
+        return konsole.state_dump()
+
+    assert lauf() == lauf()
 
 
 def ausfuehren(konsole: BasisKonsole[Any], zeile: str) -> ConsoleResult:

@@ -23,8 +23,14 @@ AUSGANG: dict[str, Callable[[], BasisKonsole[Any]]] = {
     ),
     "queue": lambda: vorbereitet(QueueKonsole(), ["send zahlung-1"]),
     "saga": SagaKonsole,
+    "saga-b7": lambda: vorbereitet(SagaKonsole(), ["stoerung orchestrator zahlung", "start b7"]),
+    "saga-ausgefallen": lambda: vorbereitet(
+        SagaKonsole(), ["stoerung orchestrator zahlung", "start b7", "tick 5"]
+    ),
     "replik": lambda: vorbereitet(ReplikKonsole(), ["write x 1"]),
     "raft": lambda: vorbereitet(RaftKonsole(), ["tick 40"]),
+    "raft-wartet": lambda: vorbereitet(RaftKonsole(), ["tick 40", "write x 1 as a"]),
+    "raft-absturz": lambda: vorbereitet(RaftKonsole(), ["tick 40", "absturz n1"]),
 }
 
 FEHLER = [
@@ -192,6 +198,8 @@ FEHLER = [
     ("saga", "start", "Es fehlt <saga>", "start"),
     ("saga", "start zwei wörter", "Zu viele Wörter", "start"),
     ("saga", "strat b7", "Meintest du `start`?", ""),
+    ("saga-b7", "start b7", "gibt es schon", "start"),
+    ("saga-ausgefallen", "start b8", "neustart", "start"),
     # the replica console after one write
     ("replik", "read x from n7", "Das Replikat „n7“ gibt es nicht", "read"),
     ("replik", "write x", "So geht es", "write"),
@@ -211,6 +219,8 @@ FEHLER = [
     ("raft", "write x 1 to n7", "Den Knoten „n7“ gibt es nicht", "write"),
     ("raft", "tick 500", "von 0 bis 100, nicht 500", "tick"),
     ("raft", "wirte x 1", "Meintest du `write`?", ""),
+    ("raft-wartet", "write x 2 as a", "Der Client a wartet noch auf eine Antwort", "write"),
+    ("raft-absturz", "absturz n1", "schon abgestürzt", "absturz"),
 ]
 
 #: A usage line followed by a note in parentheses: no sentence broken in two.

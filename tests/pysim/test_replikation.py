@@ -19,7 +19,7 @@ from pysim.replikation import (
 )
 from pysim.replikation.konsole import ReplikKonsole
 from pysim.uebergaenge import ZustandsFehler
-from tests.pysim.konsolen import absaetze_ganz, ausfuehren
+from tests.pysim.konsolen import absaetze_ganz, ausfuehren, gleicher_zustand
 from tests.pysim.svg_regeln import NS, allgemeine_regeln
 
 # --- the model ---
@@ -192,13 +192,9 @@ def test_the_rules_table() -> None:
 
 
 def test_the_same_script_gives_the_same_state() -> None:
-    def lauf() -> str:
-        k = ReplikKonsole()
-        for zeile in ("write x 1", "lag n3 5", "write y 2", "absturz n1", "failover", "tick 9"):
-            k.run(zeile)
-        return k.state_dump()
-
-    assert lauf() == lauf()
+    gleicher_zustand(
+        ReplikKonsole, ["write x 1", "lag n3 5", "write y 2", "absturz n1", "failover", "tick 9"]
+    )
 
 
 # --- the picture ---

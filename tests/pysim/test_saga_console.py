@@ -33,17 +33,6 @@ def test_orchestrator_wartet_auf_neustart() -> None:
     assert k.sim.zustand("b7") == "abgeschlossen"
 
 
-def test_doppelter_name_und_ausgefallener_orchestrator() -> None:
-    k = SagaKonsole()
-    ausfuehren(k, "stoerung orchestrator zahlung")
-    ausfuehren(k, "start b7")
-    r = ausfuehren(k, "start b7")
-    assert not r.ok and "gibt es schon" in r.text
-    ausfuehren(k, "tick 5")
-    r = ausfuehren(k, "start b8")
-    assert not r.ok and "neustart" in r.text
-
-
 def test_vervollstaendigung() -> None:
     k = SagaKonsole()
     ausfuehren(k, "start b7")
