@@ -9,16 +9,25 @@ from typing import Any
 
 from pysim.cluster import Knoten
 
-#: Forwards each new value once to its neighbours and forgets about it.
-WEITERSAGER = """\
-class Weitersager(Knoten):
+#: What every broadcast node here starts with: its values, its neighbours, and a read.
+BROADCAST_KOPF = """\
     def beim_start(self):
         self.werte, self.nachbarn = set(), []
 
-    def bei_topology(self, n):
-        self.nachbarn = n["topology"][self.id]
-        self.antworte(n, {"type": "topology_ok"})
+    def bei_topology(self, nachricht):
+        self.nachbarn = nachricht["topology"][self.id]
+        self.antworte(nachricht, {"type": "topology_ok"})
 
+    def bei_read(self, nachricht):
+        body = {"type": "read_ok", "messages": sorted(self.werte)}
+        self.antworte(nachricht, body)
+"""
+
+#: Forwards each new value once to its neighbours and forgets about it.
+WEITERSAGER = (
+    "class Weitersager(Knoten):\n"
+    + BROADCAST_KOPF
+    + """
     def bei_broadcast(self, n):
         if "msg_id" in n.body:
             self.antworte(n, {"type": "broadcast_ok"})
@@ -26,10 +35,8 @@ class Weitersager(Knoten):
             self.werte.add(n["message"])
             for k in self.nachbarn:
                 self.sende(k, {"type": "broadcast", "message": n["message"]})
-
-    def bei_read(self, n):
-        self.antworte(n, {"type": "read_ok", "messages": sorted(self.werte)})
 """
+)
 
 #: Asks neighbour ``k`` until it confirms ``wert``: the retry of a broadcast that passes.
 VERTEILE = """\
