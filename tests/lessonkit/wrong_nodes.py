@@ -22,6 +22,8 @@ from typing import Any
 from tests.pysim.knoten_beispiele import (
     BROADCAST_KOPF,
     FRAGE_LEITER,
+    GCOUNTER_ALLE_5_TICKS,
+    GCOUNTER_BEI_ADD,
     REGISTER_ANWENDEN,
     REGISTER_LEITER,
     REGISTER_WEITERLEITEN,
@@ -278,52 +280,17 @@ class Geteilt(Knoten):
 """
 )
 
-_GCOUNTER_REST = """\
-    def bei_read(self, nachricht):
-        wert = sum(self.stand.values())
-        self.antworte(nachricht, {"type": "read_ok", "value": wert})
-
-    def verbreite(self):
-        for k in self.knoten:
-            if k != self.id:
-                self.sende(k, {"type": "stand", "stand": dict(self.stand)})
-
-    def bei_stand(self, nachricht):
-        for k, n in nachricht["stand"].items():
-            self.stand[k] = max(self.stand.get(k, 0), n)
-"""
-
-GCOUNTER_ON_ADD_ONLY = (
-    """\
-# a G-Counter between the nodes (no seq-kv), state sent only when an add arrives
-class Zaehler(Knoten):
-    def beim_start(self):
-        self.stand = {}
-
-    def bei_add(self, nachricht):
-        self.stand[self.id] = self.stand.get(self.id, 0) + nachricht["delta"]
-        self.antworte(nachricht, {"type": "add_ok"})
-        self.verbreite()
-
-"""
-    + _GCOUNTER_REST
+GCOUNTER_ON_ADD_ONLY = _knoten(
+    "# a G-Counter between the nodes (no seq-kv), state sent only when an add arrives\n",
+    "Zaehler",
+    GCOUNTER_BEI_ADD,
 )
 
-GCOUNTER_IN_MEMORY = (
-    """\
-# a G-Counter sent every 5 ticks, but its own entry lives in memory only:
-# after a restart the node counts from 0 again and max keeps its old count
-class Zaehler(Knoten):
-    def beim_start(self):
-        self.stand = {}
-        self.alle(5, self.verbreite)
-
-    def bei_add(self, nachricht):
-        self.stand[self.id] = self.stand.get(self.id, 0) + nachricht["delta"]
-        self.antworte(nachricht, {"type": "add_ok"})
-
-"""
-    + _GCOUNTER_REST
+GCOUNTER_IN_MEMORY = _knoten(
+    "# a G-Counter sent every 5 ticks, but its own entry lives in memory only:\n"
+    "# after a restart the node counts from 0 again and max keeps its old count\n",
+    "Zaehler",
+    GCOUNTER_ALLE_5_TICKS,
 )
 
 COUNTER_ONE_TOTAL_MAX = """\

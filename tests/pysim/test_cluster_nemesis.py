@@ -42,6 +42,7 @@ from tests.pysim.knoten_beispiele import (
     LEASE_UHR_ALS_TOKEN,
     NUR_BEI_ADD,
     REGISTER_LEITER,
+    Arbeitsspeicher,
     klasse,
 )
 
@@ -117,35 +118,11 @@ def test_the_final_reads_read_every_key_on_every_node_after_the_rest_and_are_jud
     assert len(ok) == 3
 
 
-class Vergesslich(Knoten):
-    """A register that acknowledges writes and keeps them in memory only."""
-
-    def beim_start(self) -> None:
-        self.werte: dict[Any, Any] = {}
-
-    def bei_write(self, n: Nachricht) -> None:
-        self.werte[n["key"]] = n["value"]
-        self.antworte(n, {"type": "write_ok"})
-
-    def bei_read(self, n: Nachricht) -> None:
-        if n["key"] in self.werte:
-            self.antworte(n, {"type": "read_ok", "value": self.werte[n["key"]]})
-        else:
-            self.antworte(n, {"type": "error", "code": 20, "text": "unbekannt"})
-
-    def bei_cas(self, n: Nachricht) -> None:
-        if self.werte.get(n["key"]) != n["from"]:
-            self.antworte(n, {"type": "error", "code": 22, "text": "anderer Wert"})
-            return
-        self.werte[n["key"]] = n["to"]
-        self.antworte(n, {"type": "cas_ok"})
-
-
 def test_a_write_lost_in_a_crash_at_the_end_shows_in_the_final_reads() -> None:
     # One node, crashed after the last write and restarted when the load ends: only the final
     # read can tell.
     ergebnis = lauf(
-        Vergesslich,
+        Arbeitsspeicher,
         Register(schluessel=1),
         knoten=1,
         seed=1,
