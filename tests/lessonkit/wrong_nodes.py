@@ -21,6 +21,7 @@ from typing import Any
 
 from tests.pysim.knoten_beispiele import (
     BROADCAST_KOPF,
+    ECHO,
     FRAGE_LEITER,
     GCOUNTER_ALLE_5_TICKS,
     GCOUNTER_BEI_ADD,
@@ -48,13 +49,9 @@ class WrongNode:
 
 # --- Echo -----------------------------------------------------------------------------------
 
-ECHO_WRONG_TYPE = """\
-# answers with the request's own type: echo instead of echo_ok
-class Zurufer(Knoten):
-    def bei_echo(self, nachricht):
-        body = {"type": "echo", "echo": nachricht["echo"]}
-        self.antworte(nachricht, body)
-"""
+ECHO_WRONG_TYPE = "# answers with the request's own type: echo instead of echo_ok\n" + geaendert(
+    ECHO, '"type": "echo_ok"', '"type": "echo"'
+)
 
 # --- Unique IDs -------------------------------------------------------------------------------
 

@@ -9,6 +9,14 @@ from typing import Any
 
 from pysim.cluster import Knoten, Nachricht
 
+#: The echo challenge's solution: every echo answered with its text.
+ECHO = """\
+class EchoKnoten(Knoten):
+    def bei_echo(self, nachricht):
+        body = {"type": "echo_ok", "echo": nachricht["echo"]}
+        self.antworte(nachricht, body)
+"""
+
 #: What every broadcast node here starts with: its values, its neighbours, and a read.
 BROADCAST_KOPF = """\
     def beim_start(self):
