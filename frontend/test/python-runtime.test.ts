@@ -90,6 +90,15 @@ function worker(index = 0): FakeWorker {
   return made;
 }
 
+/** Python started and ran the page's own (published) cell "1" to its end. */
+async function ranPublishedCell(): Promise<void> {
+  runtime.publish("1");
+  runtime.run(request("1"), () => undefined);
+  await settle();
+  await worker().say(READY);
+  await worker().finish("1");
+}
+
 test("runs wait for Python's start, then reach it one after another", async () => {
   const first = runtime.run(request("a = 1"), () => undefined);
   const second = runtime.run(request("a + 1"), () => undefined);
@@ -209,11 +218,7 @@ for (const [what, code, says, reason] of [
 }
 
 test("a new page resets the namespaces, or restarts when the old page left a run", async () => {
-  runtime.publish("1");
-  runtime.run(request("1"), () => undefined);
-  await settle();
-  await worker().say(READY);
-  await worker().finish("1");
+  await ranPublishedCell();
   runtime.newPage();
   assert.deepEqual(worker().sent.at(-1), { type: "reset" });
   assert.equal(FakeWorker.made.length, 1);
@@ -226,11 +231,7 @@ test("a new page resets the namespaces, or restarts when the old page left a run
 });
 
 test("a worker that ran code the author did not publish serves only its page", async () => {
-  runtime.publish("1");
-  runtime.run(request("1"), () => undefined);
-  await settle();
-  await worker().say(READY);
-  await worker().finish("1");
+  await ranPublishedCell();
   assert.equal(runtime.ranReaderCode, false);
   runtime.run(request("2"), () => undefined); // edited by the reader
   await settle();
