@@ -428,12 +428,6 @@ def test_vorhandenes_log_und_state_dump() -> None:
 # --- Fehler (the refused lines: test_konsolen_fehler.py) ---
 
 
-def test_keine_topics_meldung() -> None:
-    r = LogKonsole().run("read orders")
-    assert "es gibt noch kein Topic" in r.text
-    assert "create topic orders partitions 3" in r.text
-
-
 def test_json_zeiger_steht_an_der_stelle() -> None:
     r = LogKonsole(_log_mit_orders()).run('produce orders {"order":61 "total":1}')
     zeilen = r.text.splitlines()

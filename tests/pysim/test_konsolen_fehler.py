@@ -16,6 +16,7 @@ from tests.pysim.konsolen import LOG_LEKTION_2, absaetze_ganz, ausfuehren, vorbe
 
 #: Where each row starts: a console after a few lines.
 AUSGANG: dict[str, Callable[[], BasisKonsole[Any]]] = {
+    "log-leer": LogKonsole,
     "log": lambda: vorbereitet(LogKonsole(), LOG_LEKTION_2),
     "log-gruppe": lambda: vorbereitet(
         LogKonsole(),
@@ -35,7 +36,13 @@ AUSGANG: dict[str, Callable[[], BasisKonsole[Any]]] = {
 
 FEHLER = [
     # (Ausgang, Zeile, Teil der Meldung, command)
-    # the log console after LOG_LEKTION_2
+    # the log console before anything was created, then after LOG_LEKTION_2
+    (
+        "log-leer",
+        "read orders",
+        "es gibt noch kein Topic.\nLege eins an: create topic orders partitions 3",
+        "read",
+    ),
     ("log", "consum orders group billing", "Meintest du `consume`?", ""),
     ("log", "prodcue orders {}", "Meintest du `produce`?", ""),
     ("log", "xyzzy", "Befehle: create, topics", ""),
