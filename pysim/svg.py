@@ -392,6 +392,30 @@ class Zeichnung:
         return "\n".join(teile)
 
 
+def zeitleisten_zeichnung(
+    fenster: Zeitfenster,
+    legende: Legende,
+    titel: str,
+    beschreibung: str,
+    links: int,
+    pro_tick: int,
+    rechts: int,
+    unten: int,
+    *,
+    mindestbreite: int = 340,
+    titel_y: int = 22,
+) -> tuple[Zeichnung, Callable[[int], int]]:
+    """Der Rahmen jeder Zeitleiste: eine Zeichnung, so breit wie ``fenster`` mit ``pro_tick``
+    zwischen ``links`` und ``rechts`` (mindestens ``mindestbreite``), unter ``unten`` so hoch
+    wie ``zeitleisten_fuss``, mit dem Titel oben links; dazu die Skala (Tick -> x)."""
+    breite = max(links + fenster.ticks * pro_tick + rechts, mindestbreite)
+    z = Zeichnung(
+        breite, unten + zeitleisten_fuss_hoehe(legende, breite, fenster), titel, beschreibung
+    )
+    z.text(12, titel_y, titel, fett=True, groesse=14)
+    return z, fenster.skala(links, pro_tick)
+
+
 class Bild:
     """Ein fertiges Bild. Notebooks und die Konsole zeigen es über ``_repr_svg_``."""
 

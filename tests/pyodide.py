@@ -110,3 +110,26 @@ def run_natively(cells: list[dict[str, Any]]) -> list[dict[str, Any]]:
         return [(await kernel.run(c["session"], c["code"], c["label"])).to_dict() for c in cells]
 
     return run_sync(run_all)
+
+
+def output_natively(code: str) -> str:
+    """What one cell prints in CPython with the build's kernel; the cell must not fail."""
+    [result] = run_natively([{"session": "s", "code": code, "label": "s"}])
+    assert result["error"] is None, result["error"]
+    return "".join(chunk for _, chunk in result["output"])
+
+
+def same_in_pyodide(
+    pyodide: PyodideRunner, name: str, code: str, *, only_output: bool = False
+) -> str:
+    """One cell runs without an error and gives the same result in Pyodide as natively (with
+    ``only_output``: the same output); returns what it printed."""
+    cells = [{"session": name, "code": code, "label": name}]
+    [theirs] = pyodide.run([{"name": name, "cells": cells}])["pages"][0]["results"]
+    [ours] = run_natively(cells)
+    assert ours["error"] is None and theirs["error"] is None, (ours, theirs)
+    if only_output:
+        assert theirs["output"] == ours["output"], "Pyodide weicht von CPython ab"
+    else:
+        assert theirs == ours, "Pyodide weicht von CPython ab"
+    return "".join(chunk for _, chunk in ours["output"])

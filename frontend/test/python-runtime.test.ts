@@ -90,6 +90,15 @@ function worker(index = 0): FakeWorker {
   return made;
 }
 
+/** Python started and ran the page's own (published) cell "1" to its end. */
+async function ranPublishedCell(): Promise<void> {
+  runtime.publish("1");
+  runtime.run(request("1"), () => undefined);
+  await settle();
+  await worker().say(READY);
+  await worker().finish("1");
+}
+
 test("runs wait for Python's start, then reach it one after another", async () => {
   const first = runtime.run(request("a = 1"), () => undefined);
   const second = runtime.run(request("a + 1"), () => undefined);
@@ -192,22 +201,24 @@ test("a flood of messages from the worker ends it: a restart with the reason flu
   assert.deepEqual(chunks, []);
 });
 
-test("Python whose memory is used up is started again with the reason speicher", async () => {
-  const run = runtime.run(request("print(1)"), () => undefined);
-  await settle();
-  await worker().say(READY);
-  await worker().say({ type: "exhausted" });
-  assert.deepEqual(await run, { kind: "restarted", reason: "speicher", by: null });
-  assert.deepEqual(reasons, ["speicher"]);
-  assert.equal(FakeWorker.made.length, 2);
-});
+// What the worker says when Python cannot go on -> the reason the blocks are told.
+for (const [what, code, says, reason] of [
+  ["Python whose memory is used up", "print(1)", { type: "exhausted" }, "speicher"],
+  ["close() in the worker", "import js; js.close()", { type: "closed" }, "beendet"],
+] as const) {
+  test(`${what} restarts Python with the reason ${reason}`, async () => {
+    const run = runtime.run(request(code), () => undefined);
+    await settle();
+    await worker().say(READY);
+    await worker().say(says);
+    assert.deepEqual(await run, { kind: "restarted", reason, by: null });
+    assert.deepEqual(reasons, [reason]);
+    assert.equal(FakeWorker.made.length, 2);
+  });
+}
 
 test("a new page resets the namespaces, or restarts when the old page left a run", async () => {
-  runtime.publish("1");
-  runtime.run(request("1"), () => undefined);
-  await settle();
-  await worker().say(READY);
-  await worker().finish("1");
+  await ranPublishedCell();
   runtime.newPage();
   assert.deepEqual(worker().sent.at(-1), { type: "reset" });
   assert.equal(FakeWorker.made.length, 1);
@@ -220,11 +231,7 @@ test("a new page resets the namespaces, or restarts when the old page left a run
 });
 
 test("a worker that ran code the author did not publish serves only its page", async () => {
-  runtime.publish("1");
-  runtime.run(request("1"), () => undefined);
-  await settle();
-  await worker().say(READY);
-  await worker().finish("1");
+  await ranPublishedCell();
   assert.equal(runtime.ranReaderCode, false);
   runtime.run(request("2"), () => undefined); // edited by the reader
   await settle();
@@ -240,15 +247,6 @@ test("a worker that ran code the author did not publish serves only its page", a
   assert.equal(runtime.ranReaderCode, true, "a challenge's node is the reader's code");
 });
 
-test("close() in the worker restarts Python with the reason beendet", async () => {
-  const run = runtime.run(request("import js; js.close()"), () => undefined);
-  await settle();
-  await worker().say(READY);
-  await worker().say({ type: "closed" });
-  assert.deepEqual(await run, { kind: "restarted", reason: "beendet", by: null });
-  assert.deepEqual(reasons, ["beendet"]);
-  assert.equal(FakeWorker.made.length, 2);
-});
 
 test("a failed start says why and what the reader can do", () => {
   const text = unavailableText("Der Python-Worker ließ sich nicht starten.");

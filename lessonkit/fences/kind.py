@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from lessonkit.build.blocks import Block, PageState
+from lessonkit.build.errors import LessonError
 from lessonkit.runtime.consoles import ConsoleSessions
 from lessonkit.runtime.kernel import Kernel
 
@@ -56,6 +57,12 @@ class FenceError(ValueError):
         self.row = row
 
 
+def refuse_body(src: str, fence: str, source: str) -> None:
+    """Refuse a body in a fence that takes none; ``source`` says where its content comes from."""
+    if src.strip():
+        raise FenceError(f"Der Block „{fence}“ bleibt leer: {source}")
+
+
 class FenceKind(Generic[B, R]):
     """One kind of fence. Subclasses override what their blocks need.
 
@@ -69,6 +76,9 @@ class FenceKind(Generic[B, R]):
     options: Options
     #: True for exercises: the progress overview (``fortschritt``) counts them by their id.
     exercise: bool = False
+    #: For a kind of which a page holds one block at most: the block's class and the German
+    #: message for a second one (at its line), naming the first one's line as ``{line}``.
+    one_per_page: tuple[type[Block], str] | None = None
 
     def __init__(self, options: Options) -> None:
         self.options = options
@@ -83,7 +93,14 @@ class FenceKind(Generic[B, R]):
 
     @classmethod
     def validate_page(cls, blocks: list[Block], path: str) -> None:
-        """Refuse a page whose blocks contradict each other (before anything runs)."""
+        """Refuse a page whose blocks contradict each other (before anything runs); here, a
+        second block where ``one_per_page`` allows one."""
+        if cls.one_per_page is None:
+            return
+        kind, says = cls.one_per_page
+        found = [block for block in blocks if isinstance(block, kind)]
+        if len(found) > 1:
+            raise LessonError(path, found[1].line, says.format(line=found[0].line))
 
     @classmethod
     async def prepare(cls, run: PageRun) -> None:

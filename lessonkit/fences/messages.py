@@ -18,7 +18,7 @@ from html import escape
 from typing import Any
 
 from lessonkit.build.blocks import MessagesBlock
-from lessonkit.fences.kind import FenceError, FenceKind, PageRun
+from lessonkit.fences.kind import FenceError, FenceKind, PageRun, refuse_body
 from pysim.cluster.formen import (
     FEHLER_FELDER,
     FORMEN,
@@ -97,10 +97,7 @@ class MessagesKind(FenceKind[MessagesBlock, str]):
         super().__init__({"last": _last})
 
     def make(self, slot: int, line: int, src: str, options: dict[str, Any]) -> MessagesBlock:
-        if src.strip():
-            raise FenceError(
-                "Der Block „nachrichten“ bleibt leer: Die Tabelle kommt aus pysim.cluster.formen."
-            )
+        refuse_body(src, "nachrichten", "Die Tabelle kommt aus pysim.cluster.formen.")
         last = options.get("last")
         if not last:
             names = ", ".join(sorted(FORMEN))

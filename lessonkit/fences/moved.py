@@ -20,7 +20,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from lessonkit.build.blocks import Block, MovedBlock
+from lessonkit.build.blocks import MovedBlock
 from lessonkit.build.errors import LessonError
 from lessonkit.build.pagedata import data_element, site_path
 from lessonkit.fences.kind import FenceError, FenceKind, PageRun
@@ -43,6 +43,12 @@ def earlier_paths(markdown: str) -> list[str]:
 
 class MovedKind(FenceKind[MovedBlock, str]):
     """``umgezogen``: one page path (relative to docs/) per line, none of them this page."""
+
+    one_per_page = (
+        MovedBlock,
+        "Der Block „umgezogen“ steht zweimal auf der Seite (auch in Zeile {line}): "
+        "Nenne alle früheren Seiten in einem Block.",
+    )
 
     def __init__(self) -> None:
         super().__init__({})
@@ -68,17 +74,6 @@ class MovedKind(FenceKind[MovedBlock, str]):
 
     def label(self, block: MovedBlock, count: Callable[[str], int]) -> str:
         return "Umzug"
-
-    @classmethod
-    def validate_page(cls, blocks: list[Block], path: str) -> None:
-        moved = [block for block in blocks if isinstance(block, MovedBlock)]
-        if len(moved) > 1:
-            raise LessonError(
-                path,
-                moved[1].line,
-                f"Der Block „umgezogen“ steht zweimal auf der Seite (auch in Zeile {moved[0].line}): "
-                "Nenne alle früheren Seiten in einem Block.",
-            )
 
     async def run(self, block: MovedBlock, run: PageRun) -> str:
         here = site_path(run.page.relative_path)

@@ -31,7 +31,7 @@ from lessonkit.build.blocks import WorkbenchBlock
 from lessonkit.build.contract import FaultChoice, WorkbenchData, WorkloadChoice
 from lessonkit.build.errors import LessonError
 from lessonkit.build.pagedata import data_element, site_path
-from lessonkit.fences.kind import FenceError, FenceKind, PageRun
+from lessonkit.fences.kind import FenceKind, PageRun, refuse_body
 from lessonkit.runtime import challenges, workbench
 from lessonkit.runtime.challenges import Vorgabe
 from pysim.cluster import FENSTER, GEZIELT
@@ -358,32 +358,27 @@ async def prove_start(name: str, angebot: Angebot) -> str | None:
 class WorkbenchKind(FenceKind[WorkbenchBlock, WorkbenchData]):
     """``werkbank``: no body; ``last`` names the workload the form starts with."""
 
+    #: Its choices and drafts are kept per page.
+    one_per_page = (
+        WorkbenchBlock,
+        "Eine Seite hat höchstens eine Werkbank; die erste steht in Zeile {line}.",
+    )
+
     def __init__(self) -> None:
         super().__init__({"last": _last})
 
     def make(self, slot: int, line: int, src: str, options: dict[str, Any]) -> WorkbenchBlock:
-        if src.strip():
-            raise FenceError(
-                "Der Block „werkbank“ bleibt leer: Lasten, Startknoten und Störungen kommen "
-                "aus lessonkit/fences/workbench.py."
-            )
+        refuse_body(
+            src,
+            "werkbank",
+            "Lasten, Startknoten und Störungen kommen aus lessonkit/fences/workbench.py.",
+        )
         return WorkbenchBlock(
             slot=slot, line=line, last=options.get("last", workbench.VOREINSTELLUNG["last"])
         )
 
     def label(self, block: WorkbenchBlock, count: Callable[[str], int]) -> str:
         return "Werkbank"
-
-    @classmethod
-    def validate_page(cls, blocks: list[Any], path: str) -> None:
-        """One workbench per page: its choices and drafts are kept per page."""
-        found = [block for block in blocks if isinstance(block, WorkbenchBlock)]
-        if len(found) > 1:
-            raise LessonError(
-                path,
-                found[1].line,
-                f"Eine Seite hat höchstens eine Werkbank; die erste steht in Zeile {found[0].line}.",
-            )
 
     async def run(self, block: WorkbenchBlock, run: PageRun) -> WorkbenchData:
         missing = sorted(set(LASTEN) - set(ANGEBOT))

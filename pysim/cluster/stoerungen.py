@@ -427,25 +427,17 @@ def zufaelliger_nemesis(
             continue
         if art in ("teilung", "mehrheit", "isolation", "bruecke") and len(ids) < 2:
             continue
-        if art == "teilung":
+        if art in ("teilung", "mehrheit"):
             gemischt = ids[:]
             zufall.shuffle(gemischt)
-            schnitt = 1 + zufall.randrange(len(ids) - 1)
+            if art == "teilung":
+                schnitt = 1 + zufall.randrange(len(ids) - 1)
+            else:
+                schnitt = len(ids) // 2 + 1
             plan.append(
                 Stoerung(
                     start,
-                    "teile",
-                    seiten=(tuple(sorted(gemischt[:schnitt])), tuple(sorted(gemischt[schnitt:]))),
-                )
-            )
-        elif art == "mehrheit":
-            gemischt = ids[:]
-            zufall.shuffle(gemischt)
-            schnitt = len(ids) // 2 + 1
-            plan.append(
-                Stoerung(
-                    start,
-                    "mehrheit",
+                    "teile" if art == "teilung" else "mehrheit",
                     seiten=(tuple(sorted(gemischt[:schnitt])), tuple(sorted(gemischt[schnitt:]))),
                 )
             )

@@ -278,6 +278,16 @@ class LWWRegister(Crdt):
 Vektor = tuple[tuple[str, int], ...]
 
 
+def _unveraenderlich(wert: Any, satz: str) -> None:
+    """Refuses a value that cannot be hashed: a set keeps it, a dict would not stay the same."""
+    try:
+        hash(wert)
+    except TypeError:
+        raise UngueltigeEingabe(
+            f"{satz} (Text, Zahl, Tupel), nicht {type(wert).__name__}."
+        ) from None
+
+
 def _vektor(v: Mapping[str, int]) -> Vektor:
     return tuple(sorted((k, n) for k, n in v.items() if n))
 
@@ -310,13 +320,7 @@ class MVRegister(Crdt):
 
     def setze(self, wert: Any) -> None:
         """Schreibt ``wert``; er ersetzt alle Werte, die dieses Replikat gerade sieht."""
-        try:
-            hash(wert)
-        except TypeError:
-            raise UngueltigeEingabe(
-                f"Ein MVRegister speichert nur unveränderliche Werte (Text, Zahl, Tupel), "
-                f"nicht {type(wert).__name__}."
-            ) from None
+        _unveraenderlich(wert, "Ein MVRegister speichert nur unveränderliche Werte")
         neu: dict[str, int] = {}
         for _, v in self._eintraege:
             for k, n in v:
@@ -391,13 +395,7 @@ class ORSet(Crdt):
 
     def hinzufuegen(self, element: Hashable) -> None:
         """Fügt ``element`` mit einer neuen, eindeutigen Marke hinzu."""
-        try:
-            hash(element)
-        except TypeError:
-            raise UngueltigeEingabe(
-                f"Ein ORSet speichert nur unveränderliche Elemente (Text, Zahl, Tupel), "
-                f"nicht {type(element).__name__}."
-            ) from None
+        _unveraenderlich(element, "Ein ORSet speichert nur unveränderliche Elemente")
         eigene = [n for _, (k, n) in self._marken if k == self.knoten]
         marke = (self.knoten, max(eigene, default=0) + 1)
         self._marken = self._marken | {(element, marke)}

@@ -15,15 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..svg import (
-    Bild,
-    Eintrag,
-    Legende,
-    Zeichnung,
-    Zeitfenster,
-    textbreite,
-    zeitleisten_fuss_hoehe,
-)
+from ..svg import Bild, Eintrag, Legende, Zeitfenster, textbreite, zeitleisten_zeichnung
 
 if TYPE_CHECKING:
     from .modell import ZahlungsSim
@@ -84,15 +76,14 @@ def zeitleiste(sim: ZahlungsSim) -> Bild:
     namen = [*(c.name for c in gezeigt), "Server"]
     links = 12 + max(textbreite(n, 11, mono=True) for n in namen) + 10
     rechts = 92
-    breite = max(links + (spanne - anfang) * pro_tick + rechts, 340)
     y_server = OBEN + len(gezeigt) * ZEILE + (18 if weggelassen else 0)
     unten = y_server + 24
-    hoehe = unten + zeitleisten_fuss_hoehe(LEGENDE, breite, f)
     n = sim.anzahl_buchungen()
     titel = f"Zahlungen bei t={jetzt}: {n} {'Buchung' if n == 1 else 'Buchungen'}"
-    z = Zeichnung(breite, hoehe, titel, beschreibung(sim))
-    z.text(12, 22, titel, fett=True, groesse=14)
-    x = f.skala(links, pro_tick)
+    z, x = zeitleisten_zeichnung(
+        f, LEGENDE, titel, beschreibung(sim), links, pro_tick, rechts, unten
+    )
+    breite = z.breite
 
     bahn = {c.name: OBEN + i * ZEILE for i, c in enumerate(gezeigt)}
     if weggelassen:

@@ -83,6 +83,11 @@ def _zahl(wert: object, name: str, minimum: float, maximum: float | None = None)
     return float(wert)
 
 
+def _anteil(zaehler: float, nenner: float) -> float:
+    """``zaehler / nenner``; 0.0 before anything happened (a run without time or requests)."""
+    return zaehler / nenner if nenner else 0.0
+
+
 class Anfrage:
     """Eine Anfrage eines Clients, mit allen ihren Versuchen."""
 
@@ -260,31 +265,31 @@ class Ergebnis:
     @property
     def im_system_mittel(self) -> float:
         """L: wie viele Versuche im Mittel beim Dienst waren (wartend oder in Arbeit)."""
-        return self.flaeche / self.dauer if self.dauer else 0.0
+        return _anteil(self.flaeche, self.dauer)
 
     @property
     def ankunftsrate(self) -> float:
         """λ: angenommene Versuche pro Sekunde."""
-        return self.angenommen * 1000 / self.dauer if self.dauer else 0.0
+        return _anteil(self.angenommen * 1000, self.dauer)
 
     @property
     def verweilzeit_mittel(self) -> float:
         """W: wie lange ein angenommener Versuch im Mittel beim Dienst blieb, in ms."""
-        return self.verweilsumme / self.angenommen if self.angenommen else 0.0
+        return _anteil(self.verweilsumme, self.angenommen)
 
     @property
     def auslastung(self) -> float:
         """Anteil der Zeit, in der die Worker arbeiteten (0 bis 1)."""
-        return self.beschaeftigt / (self.worker * self.dauer) if self.dauer else 0.0
+        return _anteil(self.beschaeftigt, self.worker * self.dauer)
 
     @property
     def durchsatz(self) -> float:
         """Erfolgreiche Anfragen pro Sekunde, über die Zeit, in der Anfragen kamen."""
-        return self.erfolgreich * 1000 / self.ankunftsdauer if self.ankunftsdauer else 0.0
+        return _anteil(self.erfolgreich * 1000, self.ankunftsdauer)
 
     @property
     def erfolgsquote(self) -> float:
-        return self.erfolgreich / self.anfragen if self.anfragen else 0.0
+        return _anteil(self.erfolgreich, self.anfragen)
 
     # --- Ausgabe --------------------------------------------------------------------------------
 

@@ -15,7 +15,17 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 
-from .urteil import Befund, Urteil, aus_befunden, sortiert, und, wer, wert, zeiten
+from .urteil import (
+    Befund,
+    Urteil,
+    aus_befunden,
+    sortiert,
+    spaeter_und_fehl,
+    und,
+    wer,
+    wert,
+    zeiten,
+)
 from .verlauf import Operation, UngueltigerVerlauf, einfrieren, nur, operationen
 
 
@@ -113,11 +123,8 @@ def _erfunden(
                 continue
             gemeldet.add(v)
             satz = f"{wer(r)} las bei Knoten {r.knoten} den Wert {wert(v)} ({zeiten(r)}), "
-            fehl = [b for b in kandidaten if b.typ == "fail"]
-            spaeter = [b for b in kandidaten if b.typ != "fail"]
+            spaeter, fehl, wann = spaeter_und_fehl(kandidaten, r)
             if spaeter:
-                # Within the tick the read ended in, "later" is the history's order.
-                wann = "danach, ebenfalls bei" if spaeter[0].beginn == r.ende else "bei"
                 satz += f"dessen Broadcast ({wer(spaeter[0])}) erst {wann} t={spaeter[0].beginn} begann."
             elif fehl:
                 satz += (

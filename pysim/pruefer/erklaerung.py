@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from .grund import Grund
 from .modell import Modell
-from .urteil import eindeutig, name, und, wer, wert, zahl, zeiten
+from .urteil import eindeutig, name, spaeter_und_fehl, und, wer, wert, zahl, zeiten
 from .verlauf import Operation
 
 #: So viele Operationen nennt ein Satz beim Namen; alle stehen in den Zeugen.
@@ -163,11 +163,8 @@ def _quellen(
             saetze.append(_Quelle(f"Der Wert {wert(v)} stammt von {liste}.", moeglich, True))
             continue
         satz = f"Den Wert {wert(v)} hat bis t={leser.ende} niemand geschrieben."
-        spaeter = [w for w in schreiber if w.typ != "fail"]
-        fehl = [w for w in schreiber if w.typ == "fail"]
+        spaeter, fehl, wann = spaeter_und_fehl(schreiber, leser)
         if spaeter:
-            # Within the tick the read ended in, "later" is the history's order.
-            wann = "danach, ebenfalls bei" if spaeter[0].beginn == leser.ende else "bei"
             satz += f" {_op(modell, spaeter[0])} begann erst {wann} t={spaeter[0].beginn}."
         if fehl:
             satz += (

@@ -117,6 +117,19 @@ def zeiten(op: Operation) -> str:
     return f"t={op.beginn}" if op.ende == op.beginn else f"t={op.beginn}–{op.ende}"
 
 
+def spaeter_und_fehl(
+    ops: Iterable[Operation], leser: Operation
+) -> tuple[list[Operation], list[Operation], str]:
+    """Why none of ``ops`` wrote what ``leser`` read: those that began only after it ended and
+    those that failed, and the words for when the first later one began."""
+    ops = list(ops)
+    spaeter = [o for o in ops if o.typ != "fail"]
+    fehl = [o for o in ops if o.typ == "fail"]
+    # Within the tick the read ended in, "later" is the history's order.
+    wann = "danach, ebenfalls bei" if spaeter and spaeter[0].beginn == leser.ende else "bei"
+    return spaeter, fehl, wann
+
+
 def wer(op: Operation) -> str:
     """Who ran ``op``: its client's name when the history has one (the picture's), else the
     process number."""

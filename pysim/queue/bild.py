@@ -13,16 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..svg import (
-    Bild,
-    Eintrag,
-    Legende,
-    Zeichnung,
-    Zeitfenster,
-    kuerze,
-    textbreite,
-    zeitleisten_fuss_hoehe,
-)
+from ..svg import Bild, Eintrag, Legende, Zeitfenster, kuerze, textbreite, zeitleisten_zeichnung
 from .regeln import AUSGELIEFERT, BESTAETIGT, IN_DLQ, WIEDER_SICHTBAR
 
 if TYPE_CHECKING:
@@ -151,13 +142,22 @@ def zeitleiste(q: Queue, max_zeilen: int = 12) -> Bild:
             ueber = x(jetzt) + b + 4 + textbreite(label, 10) - x(spanne)
             versuche = max(e.versuch for e in verlaeufe[i])
             rechts = max(rechts, ueber + 8 + textbreite(f"{versuche}× ausgeliefert", 11) + 12)
-    breite = max(links + f.ticks * pro_tick + rechts, 480)
     zeilen = max(len(gezeigt), 1)
     unten = OBEN + zeilen * ZEILE + (20 if len(ids) > len(gezeigt) else 0)
-    hoehe = unten + zeitleisten_fuss_hoehe(LEGENDE, breite, f)
     titel = f"Zeitleiste der Queue „{q.name}“ bei t={jetzt}"
-    z = Zeichnung(breite, hoehe, titel, beschreibung(q, max_zeilen))
-    z.text(12, 20, titel, fett=True, groesse=14)
+    z, _ = zeitleisten_zeichnung(
+        f,
+        LEGENDE,
+        titel,
+        beschreibung(q, max_zeilen),
+        links,
+        pro_tick,
+        rechts,
+        unten,
+        mindestbreite=480,
+        titel_y=20,
+    )
+    breite = z.breite
 
     if not gezeigt:
         z.text(links, OBEN + 18, "Noch keine Nachricht gesendet.", farbe_name="muted")

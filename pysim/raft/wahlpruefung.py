@@ -51,6 +51,7 @@ __all__ = [
     "Plan",
     "Schritt",
     "Wahlbefund",
+    "alles_heilen",
     "erzeuge_plan",
     "fuehre_aus",
     "pruefe_wahl",
@@ -116,6 +117,14 @@ class Schritt:
 
 #: Ein Störungsplan: die Schritte nacheinander.
 Plan = tuple[Schritt, ...]
+
+
+def alles_heilen(sim: RaftSim) -> None:
+    """Das Ende der Störungen: heilt das Netz und startet jeden abgestürzten Knoten neu."""
+    sim.heile()
+    for name, k in sim.knoten.items():
+        if k.rolle == ABGESTUERZT:
+            sim.neustart(name)
 
 
 def erzeuge_plan(seed: int, knoten: int = 3, schritte: int = 30) -> Plan:
@@ -208,10 +217,7 @@ def _laufe(
                 sim.schreibe(client, s.zahl, an=leader)
             else:
                 sim.lies(client, an=leader)
-    sim.heile()
-    for name, k in sim.knoten.items():
-        if k.rolle == ABGESTUERZT:
-            sim.neustart(name)
+    alles_heilen(sim)
     if ticke(NACHLAUF) or sim.verletzungen:
         return _Lauf(sim, sim.verletzungen[0])
     urteil = linearisierbar(sim.verlauf)

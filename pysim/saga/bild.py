@@ -14,15 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..svg import (
-    Bild,
-    Eintrag,
-    Legende,
-    Zeichnung,
-    Zeitfenster,
-    textbreite,
-    zeitleisten_fuss_hoehe,
-)
+from ..svg import Bild, Eintrag, Legende, Zeitfenster, textbreite, zeitleisten_zeichnung
 
 if TYPE_CHECKING:
     from .modell import SagaSim
@@ -108,15 +100,14 @@ def zeitleiste(sim: SagaSim, saga: str | None) -> Bild:
     pro_tick = max(6, min(30, 170 // f.ticks))
     links = 12 + max(textbreite(n, 11) for n in [*namen, "Orchestrator"]) + 8
     rechts = 100  # the state now, e.g. "wird kompensiert"
-    breite = max(links + (spanne - anfang) * pro_tick + rechts, 340)
     unten = OBEN + (len(namen) + 1) * ZEILE
-    hoehe = unten + zeitleisten_fuss_hoehe(LEGENDE, breite, f)
     zustand = sim.zustand(saga) if saga is not None else "–"
     titel = f"Saga „{saga}“ bei t={jetzt}: {zustand}" if saga else f"Saga-Simulation bei t={jetzt}"
-    z = Zeichnung(breite, hoehe, titel, beschreibung(sim, saga))
-    z.text(12, 22, titel, fett=True, groesse=14)
+    z, x = zeitleisten_zeichnung(
+        f, LEGENDE, titel, beschreibung(sim, saga), links, pro_tick, rechts, unten
+    )
+    breite = z.breite
 
-    x = f.skala(links, pro_tick)
     verlauf = sim.zustandsverlauf.get(saga, []) if saga is not None else []
     schritte = sim.schritte(saga) if saga is not None else {}
     for i, name in enumerate(namen):

@@ -75,6 +75,12 @@ class Cell:
         return cls(page.locator("[data-lk-cell]:not([hidden])").nth(number - 1))
 
     @classmethod
+    def on(cls, page: Page, url: str, number: int) -> Cell:
+        """Goes to ``url`` and gives its n-th visible cell."""
+        page.goto(url)
+        return cls.number(page, number)
+
+    @classmethod
     def with_code(cls, page: Page, text: str) -> Cell:
         """The first visible cell whose code contains ``text``."""
         return cls(page.locator("[data-lk-cell]:not([hidden])").filter(has_text=text).first)
@@ -139,6 +145,15 @@ class Console:
     @classmethod
     def first(cls, page: Page, kind: str = "log") -> Console:
         return cls(page.locator(f"[data-lk-console][data-kind={kind}]").first)
+
+    @classmethod
+    def used_once(cls, page: Page, url: str) -> Console:
+        """Goes to ``url`` and gives its first log console after one command (``topics``):
+        mounted, with Python ready."""
+        page.goto(url)
+        console = cls.first(page)
+        console.command("topics")
+        return console
 
     @classmethod
     def titled(cls, page: Page, title: str) -> Console:

@@ -28,8 +28,7 @@ def test_cell_runs_and_shows_its_output(page: Page, site_url: str) -> None:
 
 
 def test_second_cell_sees_the_first_cells_variables(page: Page, site_url: str) -> None:
-    page.goto(site_url + FIRST_STEPS)
-    second = Cell.number(page, 2)
+    second = Cell.on(page, site_url + FIRST_STEPS, 2)
     second.run()  # runs cell 1 first, automatically
     expect(second.output).to_have_text("Jetzt sind es 4 Bestellungen.\n")
     expect(Cell.number(page, 1).root).to_have_attribute("data-state", "done")
@@ -38,8 +37,7 @@ def test_second_cell_sees_the_first_cells_variables(page: Page, site_url: str) -
 
 
 def test_exception_shows_a_short_traceback(page: Page, site_url: str) -> None:
-    page.goto(site_url + FIRST_STEPS)
-    target = Cell.number(page, 3)
+    target = Cell.on(page, site_url + FIRST_STEPS, 3)
     target.run()
     error = target.error
     expect(error).to_contain_text("Zelle 3, Zeile 4")
@@ -48,8 +46,7 @@ def test_exception_shows_a_short_traceback(page: Page, site_url: str) -> None:
 
 
 def test_endless_loop_is_stopped_and_the_next_run_works(page: Page, site_url: str) -> None:
-    page.goto(site_url + FIRST_STEPS)
-    target = Cell.number(page, 6)
+    target = Cell.on(page, site_url + FIRST_STEPS, 6)
     target.start_code("while True:\n    pass")
     # Stopp while Python still loads only cancels the waiting run (issue 17): loaded first.
     python_ready(page)
@@ -65,8 +62,7 @@ def test_endless_loop_is_stopped_and_the_next_run_works(page: Page, site_url: st
 
 
 def test_picture_from_repr_svg_is_shown_safely(page: Page, site_url: str) -> None:
-    page.goto(site_url + FIRST_STEPS)
-    target = Cell.number(page, 4)
+    target = Cell.on(page, site_url + FIRST_STEPS, 4)
     target.run_live()
     svg = target.svg
     expect(svg).to_be_visible()
@@ -75,8 +71,7 @@ def test_picture_from_repr_svg_is_shown_safely(page: Page, site_url: str) -> Non
 
 
 def test_script_inside_a_picture_does_not_run(page: Page, site_url: str) -> None:
-    page.goto(site_url + FIRST_STEPS)
-    target = Cell.number(page, 5)
+    target = Cell.on(page, site_url + FIRST_STEPS, 5)
     target.editor().fill(
         "class Boese:\n"
         "    def _repr_svg_(self):\n"
@@ -106,8 +101,7 @@ def test_mermaid_draws_a_diagram_only_when_it_comes_into_view(
 
 
 def test_keyboard_alone_runs_a_cell(page: Page, site_url: str) -> None:
-    page.goto(site_url + FIRST_STEPS)
-    target = Cell.number(page, 1)
+    target = Cell.on(page, site_url + FIRST_STEPS, 1)
     target.editor().focus()
     page.keyboard.press("Control+End")
     page.keyboard.type("\nprint('per Tastatur')")
@@ -122,8 +116,7 @@ def test_keyboard_alone_runs_a_cell(page: Page, site_url: str) -> None:
 
 
 def test_edited_code_survives_a_reload(page: Page, site_url: str) -> None:
-    page.goto(site_url + FIRST_STEPS)
-    second = Cell.number(page, 2)
+    second = Cell.on(page, site_url + FIRST_STEPS, 2)
     second.editor().click()
     page.keyboard.press("Control+End")
     page.keyboard.type("\nprint('meine Änderung')")

@@ -184,9 +184,7 @@ def test_with_a_mouse_the_hint_names_the_keys_and_no_touch_buttons_show(
 def test_a_huge_pasted_line_is_cut_before_it_is_sent_and_when_it_is_shown(
     page: Page, site_url: str
 ) -> None:
-    page.goto(site_url + FIRST_STEPS)
-    log = Console.first(page)
-    log.command("topics")
+    log = Console.used_once(page, site_url + FIRST_STEPS)
     # The input line takes no more than twice what Python accepts; Python refuses that.
     assert log.box.get_attribute("maxlength") == "4000"
     log.box.fill("x" * 100_000)
@@ -212,9 +210,7 @@ def test_a_huge_pasted_line_is_cut_before_it_is_sent_and_when_it_is_shown(
 
 
 def test_the_transcript_keeps_its_newest_entries_with_a_note(page: Page, site_url: str) -> None:
-    page.goto(site_url + FIRST_STEPS)
-    log = Console.first(page)
-    log.command("topics")
+    log = Console.used_once(page, site_url + FIRST_STEPS)
     log.submit_burst(400)
     expect(log.entries.last).to_have_text(re.compile(r"^\$ # Befehl 399\s*$"))
     kept = log.log.evaluate("(log) => log.childElementCount")

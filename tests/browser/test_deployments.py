@@ -81,6 +81,14 @@ def no_service_worker(browser: Browser) -> Iterator[BrowserContext]:
     context.close()
 
 
+def first_steps_ready(context: BrowserContext, host: Host) -> Page:
+    """A new tab on the host's first steps page, once Python answers there."""
+    page = context.new_page()
+    page.goto(host.url + FIRST_STEPS)
+    python_ready(page)
+    return page
+
+
 def page_version(page: Page) -> str:
     return page.locator('meta[name="lessonkit-version"]').get_attribute("content") or ""
 
@@ -124,18 +132,14 @@ def test_an_old_page_from_the_browsers_cache_runs_its_own_runtime(
     lesson visited before opens in a new tab from the browser's cache. Its worker came
     with it, and the runtime's names come with the worker: its console answers."""
     old = version_of(host.site)
-    first = no_service_worker.new_page()
-    first.goto(host.url + FIRST_STEPS)
-    python_ready(first)
+    first = first_steps_ready(no_service_worker, host)
     use_console(first)
     first.close()
 
     renamed_in_page_script(host.site)
     deploy(host.site, NEW, packages=rename_console_run)
 
-    page = no_service_worker.new_page()
-    page.goto(host.url + FIRST_STEPS)
-    python_ready(page)
+    page = first_steps_ready(no_service_worker, host)
     assert page.evaluate("window.lessonkit.version") == page_version(page) == old
     # The same context kept the first tab's command: it runs again first, on this runtime.
     use_console(page, offset=2)
@@ -150,9 +154,7 @@ def test_an_old_page_with_a_new_worker_reloads_once_and_keeps_the_readers_work(
     """The old page and page script from the browser's cache, the worker new from the
     network: the worker says so before it loads anything, the page reloads into the new
     deployment, and the draft and console command from before are there."""
-    page = no_service_worker.new_page()
-    page.goto(host.url + FIRST_STEPS)
-    python_ready(page)
+    page = first_steps_ready(no_service_worker, host)
     use_console(page)
     cell = Cell.number(page, 1)
     editor = cell.editor()
@@ -178,9 +180,7 @@ def test_when_the_server_keeps_sending_the_old_page_the_page_says_so_and_stops(
 ) -> None:
     """The host's pages are still the old ones (say a cache in front of it has not caught
     up) while the worker is new: one reload, then a German notice, no loop, no Python."""
-    page = no_service_worker.new_page()
-    page.goto(host.url + FIRST_STEPS)
-    python_ready(page)
+    first_steps_ready(no_service_worker, host)  # an old tab, open while the new one lands
     deploy(host.site, NEW, only=("assets/generated/js/**/*.js",))  # pages stay the old ones
 
     other = no_service_worker.new_page()
@@ -198,9 +198,7 @@ def test_when_the_server_keeps_sending_the_old_page_the_page_says_so_and_stops(
 def test_an_old_page_with_a_new_stylesheet_reloads_into_the_new_deployment(
     no_service_worker: BrowserContext, host: Host
 ) -> None:
-    page = no_service_worker.new_page()
-    page.goto(host.url + FIRST_STEPS)
-    python_ready(page)
+    first_steps_ready(no_service_worker, host)  # an old tab, open while the new one lands
     deploy(host.site, NEW)
     other = no_service_worker.new_page()
     other.goto(host.url + FIRST_STEPS)
@@ -328,9 +326,7 @@ KEPT_WASM = """async () => {
 def test_the_kept_webassembly_goes_into_the_sites_cache_below_a_sub_path(
     no_service_worker: BrowserContext, host: Host
 ) -> None:
-    page = no_service_worker.new_page()
-    page.goto(host.url + FIRST_STEPS)
-    python_ready(page)
+    page = first_steps_ready(no_service_worker, host)
     # Where it went before: one folder too deep. An entry left there is dropped.
     page.evaluate(
         """async (url) => (await caches.open("lessonkit:/kurs/assets/:memory"))

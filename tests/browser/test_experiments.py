@@ -115,8 +115,7 @@ def test_an_endless_loop_in_a_predictions_run_can_be_stopped(page: Page, site_ur
 
 
 def test_os_exit_ends_only_the_cell_and_python_stays(page: Page, site_url: str) -> None:
-    page.goto(site_url + FIRST_STEPS)
-    target = Cell.number(page, 6)
+    target = Cell.on(page, site_url + FIRST_STEPS, 6)
     target.run_code("x = 7", "done")
     target.run_code("import os\nos._exit(0)", "error")
     expect(target.error).to_contain_text("os._exit() beendet hier nicht Python")
@@ -128,8 +127,7 @@ def test_os_exit_ends_only_the_cell_and_python_stays(page: Page, site_url: str) 
 def test_python_that_dies_under_a_cell_restarts_with_a_notice(
     page: Page, site_url: str, code: str
 ) -> None:
-    page.goto(site_url + FIRST_STEPS)
-    target = Cell.number(page, 6)
+    target = Cell.on(page, site_url + FIRST_STEPS, 6)
     target.editor().fill(code)
     target.start()
     expect(target.root).to_have_attribute("data-state", "error")
@@ -140,8 +138,7 @@ def test_python_that_dies_under_a_cell_restarts_with_a_notice(
 
 
 def test_python_neu_starten_repairs_what_the_readers_code_broke(page: Page, site_url: str) -> None:
-    page.goto(site_url + FIRST_STEPS)
-    target = Cell.number(page, 6)
+    target = Cell.on(page, site_url + FIRST_STEPS, 6)
     target.run_code("import builtins\ndel builtins.print", "done")
     target.run_code("print('hallo')", "error")
     expect(target.error).to_contain_text("NameError")

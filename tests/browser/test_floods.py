@@ -27,8 +27,7 @@ def test_output_that_switches_streams_on_every_write_arrives_in_a_few_messages(
     page: Page, site_url: str
 ) -> None:
     page.add_init_script(COUNT_OUTPUT_MESSAGES)
-    page.goto(site_url + FIRST_STEPS)
-    target = Cell.number(page, 6)
+    target = Cell.on(page, site_url + FIRST_STEPS, 6)
     target.run_code(SWITCHING_STREAMS)
     expect(target.text).to_contain_text("Ausgabe gekürzt")
     assert target.text.inner_text().startswith("ab" * 500)
@@ -78,8 +77,7 @@ len(behalten) > 0
 
 
 def test_python_whose_memory_is_used_up_is_restarted_with_a_note(page: Page, site_url: str) -> None:
-    page.goto(site_url + FIRST_STEPS)
-    target = Cell.number(page, 6)
+    target = Cell.on(page, site_url + FIRST_STEPS, 6)
     target.run_code(USE_UP_MEMORY)
     # Which run finds no memory depends on the heap's layout (the package's files change
     # it): the filling run itself, when what it does after the loop fails (state `error`),

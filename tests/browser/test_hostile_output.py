@@ -79,8 +79,7 @@ def test_direction_switching_characters_in_output_are_shown_as_code_points(
     page: Page, site_url: str
 ) -> None:
     # Raw, U+202E mirrored the rest of the line: "datei-exe.gnp" read as a picture's name.
-    page.goto(site_url + FIRST_STEPS)
-    target = Cell.number(page, 6)
+    target = Cell.on(page, site_url + FIRST_STEPS, 6)
     code = (
         "import sys\n"
         "print('datei-\\u202egnp.exe, ende')\n"

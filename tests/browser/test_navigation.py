@@ -71,8 +71,7 @@ def test_python_survives_three_lessons_and_back_and_forward(
 
 
 def test_a_cell_left_running_does_not_block_the_next_page(page: Page, site_url: str) -> None:
-    page.goto(site_url + FIRST_STEPS)
-    target = Cell.number(page, 1)
+    target = Cell.on(page, site_url + FIRST_STEPS, 1)
     target.start_code("while True:\n    pass")
     # Instant navigation is Material's: its script comes once Python is ready.
     page.wait_for_function("() => typeof window.document$ === 'object'")

@@ -212,8 +212,7 @@ def test_python_cannot_write_the_origin_private_file_system(page: Page, site_url
 
 
 def test_close_restarts_python_with_a_german_note(page: Page, site_url: str) -> None:
-    page.goto(site_url + FIRST_STEPS)
-    target = Cell.number(page, 6)
+    target = Cell.on(page, site_url + FIRST_STEPS, 6)
     target.run_code("import js\njs.self.close()", "error")
     expect(target.output).to_contain_text("Dieser Lauf hat Python beendet (close() des Workers)")
     expect(python_bar(page)).to_contain_text("Code hat Python beendet (close())")

@@ -16,9 +16,7 @@ KEPT = "() => Object.keys(localStorage).filter((k) => k.includes(':consoles:'))"
 def test_more_commands_than_the_page_keeps_are_said_to_be_not_kept(
     page: Page, site_url: str
 ) -> None:
-    page.goto(site_url + FIRST_STEPS)
-    log = Console.first(page)
-    log.command("topics")
+    log = Console.used_once(page, site_url + FIRST_STEPS)
     assert page.evaluate(KEPT) != []
     log.submit_burst(500)
     note = log.log.locator(".lk-console__note", has_text="Mehr als 500 Befehle")

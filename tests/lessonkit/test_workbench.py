@@ -24,6 +24,7 @@ from pysim.cluster import FENSTER
 from pysim.cluster.lasten import LASTEN
 from pysim.cluster.stoerungen import GEZIELT_TEXT
 from tests.lessonkit.seiten import convert
+from tests.pysim.knoten_beispiele import ECHO
 
 PAGE = "herausforderungen/werkbank.md"
 
@@ -129,12 +130,6 @@ def test_every_workload_and_fault_kind_has_its_entry_and_the_starting_code_fits_
             assert len(line) <= MAX_CODE_CHARS, (name, line)
 
 
-RICHTIGES_ECHO = """\
-class EchoKnoten(Knoten):
-    def bei_echo(self, nachricht):
-        body = {"type": "echo_ok", "echo": nachricht["echo"]}
-        self.antworte(nachricht, body)
-"""
 STUMMES_ECHO = """\
 class EchoKnoten(Knoten):
     def bei_echo(self, nachricht):
@@ -145,7 +140,7 @@ class EchoKnoten(Knoten):
 @pytest.mark.parametrize(
     ("start", "says"),
     [
-        (RICHTIGES_ECHO, "besteht alle 3 Läufe"),
+        (ECHO, "besteht alle 3 Läufe"),
         (STUMMES_ECHO, "in keinem der 3 Läufe bekam ein Client eine Antwort"),
         ("x = 1", "läuft nicht"),
     ],
@@ -203,7 +198,7 @@ def test_ausfuehren_judges_the_forms_seed_and_shows_the_whole_run() -> None:
 
 
 def test_ausfuehren_of_a_passing_node_still_draws_its_run() -> None:
-    answer = call(RICHTIGES_ECHO, {**workbench.VOREINSTELLUNG, "seed": "7"})
+    answer = call(ECHO, {**workbench.VOREINSTELLUNG, "seed": "7"})
     outcome = answer["ergebnis"]
     assert outcome["ok"] is True and outcome["urteil"] == [] and outcome["seed"] == 7
     assert outcome["svg"].startswith("<svg")
@@ -216,7 +211,7 @@ def test_pruefen_runs_seed_after_seed_and_shrinks_the_one_that_fails() -> None:
     assert outcome["ok"] is False
     assert outcome["operationen"] < (outcome["operationen_vorher"] or 0)
     # A passed seed of Prüfen is one line on the page: no picture to draw or send.
-    passed = call(RICHTIGES_ECHO, {**workbench.VOREINSTELLUNG, "seed": "2"}, pruefen=True)
+    passed = call(ECHO, {**workbench.VOREINSTELLUNG, "seed": "2"}, pruefen=True)
     assert passed["ergebnis"]["ok"] is True and passed["ergebnis"]["svg"] == ""
 
 

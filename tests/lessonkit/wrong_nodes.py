@@ -20,7 +20,11 @@ from pathlib import Path
 from typing import Any
 
 from tests.pysim.knoten_beispiele import (
+    BROADCAST_KOPF,
+    ECHO,
     FRAGE_LEITER,
+    GCOUNTER_ALLE_5_TICKS,
+    GCOUNTER_BEI_ADD,
     REGISTER_ANWENDEN,
     REGISTER_LEITER,
     REGISTER_WEITERLEITEN,
@@ -45,13 +49,9 @@ class WrongNode:
 
 # --- Echo -----------------------------------------------------------------------------------
 
-ECHO_WRONG_TYPE = """\
-# answers with the request's own type: echo instead of echo_ok
-class Zurufer(Knoten):
-    def bei_echo(self, nachricht):
-        body = {"type": "echo", "echo": nachricht["echo"]}
-        self.antworte(nachricht, body)
-"""
+ECHO_WRONG_TYPE = "# answers with the request's own type: echo instead of echo_ok\n" + geaendert(
+    ECHO, '"type": "echo_ok"', '"type": "echo"'
+)
 
 # --- Unique IDs -------------------------------------------------------------------------------
 
@@ -109,18 +109,12 @@ class Zufall(Knoten):
 
 # --- Broadcast --------------------------------------------------------------------------------
 
-_BROADCAST_HEAD = """\
-    def beim_start(self):
-        self.werte, self.nachbarn = set(), []
 
-    def bei_topology(self, nachricht):
-        self.nachbarn = nachricht["topology"][self.id]
-        self.antworte(nachricht, {"type": "topology_ok"})
+def _knoten(kommentar: str, klasse: str, *teile: str) -> str:
+    """A node class ``klasse`` made of ``teile`` (its methods' source), below ``kommentar``,
+    which says what is wrong with it."""
+    return kommentar + f"class {klasse}(Knoten):\n" + "".join(teile)
 
-    def bei_read(self, nachricht):
-        body = {"type": "read_ok", "messages": sorted(self.werte)}
-        self.antworte(nachricht, body)
-"""
 
 #: A broadcast handler's start: answer, keep a new value, then for each neighbour k …
 _BROADCAST_NEW_VALUE = """
@@ -150,30 +144,26 @@ class Verteiler(Knoten):
         self.antworte(nachricht, {"type": "read_ok", "messages": self.werte})
 """
 
-BROADCAST_ONE_HOP = (
-    """\
-# tells its neighbours what its own clients sent, and they tell nobody
-class Verteiler(Knoten):
-"""
-    + _BROADCAST_HEAD
-    + """
+BROADCAST_ONE_HOP = _knoten(
+    "# tells its neighbours what its own clients sent, and they tell nobody\n",
+    "Verteiler",
+    BROADCAST_KOPF,
+    """
     def bei_broadcast(self, nachricht):
         self.antworte(nachricht, {"type": "broadcast_ok"})
         self.werte.add(nachricht["message"])
         if nachricht.src.startswith("c"):
             for k in self.nachbarn:
                 self.sende(k, {"type": "broadcast", "message": nachricht["message"]})
-"""
+""",
 )
 
-BROADCAST_FULL_SET_ON_NEW = (
-    """\
-# sends the whole set to every neighbour when a new value arrives, no retries:
-# after the last partition heals, nothing new arrives and nobody sends again
-class Verteiler(Knoten):
-"""
-    + _BROADCAST_HEAD
-    + """
+BROADCAST_FULL_SET_ON_NEW = _knoten(
+    "# sends the whole set to every neighbour when a new value arrives, no retries:\n"
+    "# after the last partition heals, nothing new arrives and nobody sends again\n",
+    "Verteiler",
+    BROADCAST_KOPF,
+    """
     def bei_broadcast(self, nachricht):
         self.antworte(nachricht, {"type": "broadcast_ok"})
         self.neu({nachricht["message"]})
@@ -187,33 +177,29 @@ class Verteiler(Knoten):
         self.werte |= werte
         for k in self.nachbarn:
             self.sende(k, {"type": "gossip", "werte": sorted(self.werte)})
-"""
+""",
 )
 
-BROADCAST_THREE_TRIES = (
+BROADCAST_THREE_TRIES = _knoten(
+    "# asks each neighbour until it confirms, but gives up after three tries\n",
+    "Verteiler",
+    BROADCAST_KOPF,
+    _BROADCAST_NEW_VALUE,
     """\
-# asks each neighbour until it confirms, but gives up after three tries
-class Verteiler(Knoten):
-"""
-    + _BROADCAST_HEAD
-    + _BROADCAST_NEW_VALUE
-    + """\
             if k != nachricht.src:
                 self.spaeter(0, lambda k=k: self.verteile(k, wert))
 
-"""
-    + geaendert(VERTEILE, "while True:", "for _ in range(3):")
+""",
+    geaendert(VERTEILE, "while True:", "for _ in range(3):"),
 )
 
-BROADCAST_RETRY_AT_ORIGIN_ONLY = (
+BROADCAST_RETRY_AT_ORIGIN_ONLY = _knoten(
+    "# the node a client asked retries until its neighbours confirm; the others\n"
+    "# pass a value on once, without retries\n",
+    "Verteiler",
+    BROADCAST_KOPF,
+    _BROADCAST_NEW_VALUE,
     """\
-# the node a client asked retries until its neighbours confirm; the others
-# pass a value on once, without retries
-class Verteiler(Knoten):
-"""
-    + _BROADCAST_HEAD
-    + _BROADCAST_NEW_VALUE
-    + """\
             if k == nachricht.src:
                 continue
             if nachricht.src.startswith("c"):
@@ -221,8 +207,8 @@ class Verteiler(Knoten):
             else:
                 self.sende(k, {"type": "broadcast", "message": wert})
 
-"""
-    + VERTEILE
+""",
+    VERTEILE,
 )
 
 # --- Counter (seq-kv) and the CRDT counter ----------------------------------------------------
@@ -291,52 +277,17 @@ class Geteilt(Knoten):
 """
 )
 
-_GCOUNTER_REST = """\
-    def bei_read(self, nachricht):
-        wert = sum(self.stand.values())
-        self.antworte(nachricht, {"type": "read_ok", "value": wert})
-
-    def verbreite(self):
-        for k in self.knoten:
-            if k != self.id:
-                self.sende(k, {"type": "stand", "stand": dict(self.stand)})
-
-    def bei_stand(self, nachricht):
-        for k, n in nachricht["stand"].items():
-            self.stand[k] = max(self.stand.get(k, 0), n)
-"""
-
-GCOUNTER_ON_ADD_ONLY = (
-    """\
-# a G-Counter between the nodes (no seq-kv), state sent only when an add arrives
-class Zaehler(Knoten):
-    def beim_start(self):
-        self.stand = {}
-
-    def bei_add(self, nachricht):
-        self.stand[self.id] = self.stand.get(self.id, 0) + nachricht["delta"]
-        self.antworte(nachricht, {"type": "add_ok"})
-        self.verbreite()
-
-"""
-    + _GCOUNTER_REST
+GCOUNTER_ON_ADD_ONLY = _knoten(
+    "# a G-Counter between the nodes (no seq-kv), state sent only when an add arrives\n",
+    "Zaehler",
+    GCOUNTER_BEI_ADD,
 )
 
-GCOUNTER_IN_MEMORY = (
-    """\
-# a G-Counter sent every 5 ticks, but its own entry lives in memory only:
-# after a restart the node counts from 0 again and max keeps its old count
-class Zaehler(Knoten):
-    def beim_start(self):
-        self.stand = {}
-        self.alle(5, self.verbreite)
-
-    def bei_add(self, nachricht):
-        self.stand[self.id] = self.stand.get(self.id, 0) + nachricht["delta"]
-        self.antworte(nachricht, {"type": "add_ok"})
-
-"""
-    + _GCOUNTER_REST
+GCOUNTER_IN_MEMORY = _knoten(
+    "# a G-Counter sent every 5 ticks, but its own entry lives in memory only:\n"
+    "# after a restart the node counts from 0 again and max keeps its old count\n",
+    "Zaehler",
+    GCOUNTER_ALLE_5_TICKS,
 )
 
 COUNTER_ONE_TOTAL_MAX = """\
@@ -467,27 +418,23 @@ _KAFKA_LOG = """\
         self.antworte(nachricht, body)
 """
 
-KAFKA_COMMIT_BLIND_WRITE = (
-    """\
-# the logs with cas, the commits by a blind write: a late, smaller commit wins
-class Log(Knoten):
-"""
-    + _KAFKA_LOG
-    + """
+KAFKA_COMMIT_BLIND_WRITE = _knoten(
+    "# the logs with cas, the commits by a blind write: a late, smaller commit wins\n",
+    "Log",
+    _KAFKA_LOG,
+    """
     async def bei_commit_offsets(self, nachricht):
         for k, o in nachricht["offsets"].items():
             await self.frage("lin-kv", {"type": "write", "key": "commit-" + k, "value": o})
         self.antworte(nachricht, {"type": "commit_offsets_ok"})
-"""
+""",
 )
 
-KAFKA_COMMIT_CAS_NO_MAX = (
-    """\
-# the commits by cas, but without the check that a position never goes back
-class Log(Knoten):
-"""
-    + _KAFKA_LOG
-    + """
+KAFKA_COMMIT_CAS_NO_MAX = _knoten(
+    "# the commits by cas, but without the check that a position never goes back\n",
+    "Log",
+    _KAFKA_LOG,
+    """
     async def bei_commit_offsets(self, nachricht):
         for k, o in nachricht["offsets"].items():
             key = "commit-" + k
@@ -496,7 +443,7 @@ class Log(Knoten):
                 if await self.tausche(key, alt, o):
                     break
         self.antworte(nachricht, {"type": "commit_offsets_ok"})
-"""
+""",
 )
 
 KAFKA_OFFSET_READ_AGAIN = (

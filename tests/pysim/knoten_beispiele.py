@@ -7,18 +7,35 @@ from __future__ import annotations
 
 from typing import Any
 
-from pysim.cluster import Knoten
+from pysim.cluster import Knoten, Nachricht
 
-#: Forwards each new value once to its neighbours and forgets about it.
-WEITERSAGER = """\
-class Weitersager(Knoten):
+#: The echo challenge's solution: every echo answered with its text.
+ECHO = """\
+class EchoKnoten(Knoten):
+    def bei_echo(self, nachricht):
+        body = {"type": "echo_ok", "echo": nachricht["echo"]}
+        self.antworte(nachricht, body)
+"""
+
+#: What every broadcast node here starts with: its values, its neighbours, and a read.
+BROADCAST_KOPF = """\
     def beim_start(self):
         self.werte, self.nachbarn = set(), []
 
-    def bei_topology(self, n):
-        self.nachbarn = n["topology"][self.id]
-        self.antworte(n, {"type": "topology_ok"})
+    def bei_topology(self, nachricht):
+        self.nachbarn = nachricht["topology"][self.id]
+        self.antworte(nachricht, {"type": "topology_ok"})
 
+    def bei_read(self, nachricht):
+        body = {"type": "read_ok", "messages": sorted(self.werte)}
+        self.antworte(nachricht, body)
+"""
+
+#: Forwards each new value once to its neighbours and forgets about it.
+WEITERSAGER = (
+    "class Weitersager(Knoten):\n"
+    + BROADCAST_KOPF
+    + """
     def bei_broadcast(self, n):
         if "msg_id" in n.body:
             self.antworte(n, {"type": "broadcast_ok"})
@@ -26,10 +43,8 @@ class Weitersager(Knoten):
             self.werte.add(n["message"])
             for k in self.nachbarn:
                 self.sende(k, {"type": "broadcast", "message": n["message"]})
-
-    def bei_read(self, n):
-        self.antworte(n, {"type": "read_ok", "messages": sorted(self.werte)})
 """
+)
 
 #: Asks neighbour ``k`` until it confirms ``wert``: the retry of a broadcast that passes.
 VERTEILE = """\
@@ -121,53 +136,77 @@ Flut = klasse(WEITERSAGER)
 MitWiederholung = klasse(MIT_WIEDERHOLUNG)
 
 
-#: A G-counter that tells the others its state only when an add arrives (lesson 11, Übung 4).
-NUR_BEI_ADD = klasse(
-    """
-class NurBeiAdd(Knoten):
-    def beim_start(self):
-        self.stand = {}
-
-    def bei_add(self, n):
-        self.stand[self.id] = self.stand.get(self.id, 0) + n["delta"]
-        self.antworte(n, {"type": "add_ok"})
-        for k in self.knoten:
-            if k != self.id:
-                self.sende(k, {"type": "stand", "stand": dict(self.stand)})
-
-    def bei_stand(self, n):
-        for k, wert in n["stand"].items():
-            self.stand[k] = max(self.stand.get(k, 0), wert)
-
-    def bei_read(self, n):
-        self.antworte(n, {"type": "read_ok", "value": sum(self.stand.values())})
-"""
-)
-#: The same counter, but it sends its state every 5 ticks (the lesson's solution).
-ALLE_5_TICKS = klasse(
-    """
-class Verbreiter(Knoten):
-    def beim_start(self):
-        self.stand = {}
-        self.alle(5, self.verbreite)
+#: A G-counter's methods but its start and its add: read, tell the others, merge by max.
+_GCOUNTER_REST = """\
+    def bei_read(self, nachricht):
+        wert = sum(self.stand.values())
+        self.antworte(nachricht, {"type": "read_ok", "value": wert})
 
     def verbreite(self):
         for k in self.knoten:
             if k != self.id:
                 self.sende(k, {"type": "stand", "stand": dict(self.stand)})
 
-    def bei_add(self, n):
-        self.stand[self.id] = self.stand.get(self.id, 0) + n["delta"]
-        self.antworte(n, {"type": "add_ok"})
-
-    def bei_stand(self, n):
-        for k, wert in n["stand"].items():
-            self.stand[k] = max(self.stand.get(k, 0), wert)
-
-    def bei_read(self, n):
-        self.antworte(n, {"type": "read_ok", "value": sum(self.stand.values())})
+    def bei_stand(self, nachricht):
+        for k, n in nachricht["stand"].items():
+            self.stand[k] = max(self.stand.get(k, 0), n)
 """
+
+#: A G-counter that tells the others its state only when an add arrives (lesson 11, Übung 4).
+GCOUNTER_BEI_ADD = (
+    """\
+    def beim_start(self):
+        self.stand = {}
+
+    def bei_add(self, nachricht):
+        self.stand[self.id] = self.stand.get(self.id, 0) + nachricht["delta"]
+        self.antworte(nachricht, {"type": "add_ok"})
+        self.verbreite()
+
+"""
+    + _GCOUNTER_REST
 )
+#: The same counter, but it sends its state every 5 ticks (the lesson's solution).
+GCOUNTER_ALLE_5_TICKS = (
+    """\
+    def beim_start(self):
+        self.stand = {}
+        self.alle(5, self.verbreite)
+
+    def bei_add(self, nachricht):
+        self.stand[self.id] = self.stand.get(self.id, 0) + nachricht["delta"]
+        self.antworte(nachricht, {"type": "add_ok"})
+
+"""
+    + _GCOUNTER_REST
+)
+NUR_BEI_ADD = klasse("class NurBeiAdd(Knoten):\n" + GCOUNTER_BEI_ADD)
+ALLE_5_TICKS = klasse("class Verbreiter(Knoten):\n" + GCOUNTER_ALLE_5_TICKS)
+
+
+class Arbeitsspeicher(Knoten):
+    """A register on each node that acknowledges writes and keeps them in memory only: with
+    one node linearizable until it crashes, with three not."""
+
+    def beim_start(self) -> None:
+        self.werte: dict[Any, Any] = {}
+
+    def bei_write(self, n: Nachricht) -> None:
+        self.werte[n["key"]] = n["value"]
+        self.antworte(n, {"type": "write_ok"})
+
+    def bei_read(self, n: Nachricht) -> None:
+        if n["key"] in self.werte:
+            self.antworte(n, {"type": "read_ok", "value": self.werte[n["key"]]})
+        else:
+            self.antworte(n, {"type": "error", "code": 20, "text": "unbekannt"})
+
+    def bei_cas(self, n: Nachricht) -> None:
+        if self.werte.get(n["key"]) != n["from"]:
+            self.antworte(n, {"type": "error", "code": 22, "text": "anderer Wert"})
+            return
+        self.werte[n["key"]] = n["to"]
+        self.antworte(n, {"type": "cas_ok"})
 
 
 class Endlos(Knoten):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 import json
 import xml.etree.ElementTree as ET
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
 from pysim.console import ConsoleResult
@@ -26,6 +26,15 @@ UEBUNG_1 = [
     "receive as C",
 ]
 
+#: Lektion 2: drei Einträge in „orders“, die Gruppe billing hat sie gelesen.
+LOG_LEKTION_2 = [
+    "create topic orders partitions 3",
+    'produce orders key=customer-7 {"order":61,"total":12.40}',
+    'produce orders key=order-62 {"order":62}',
+    'produce orders {"order":63}',
+    "consume orders group billing from-beginning",
+]
+
 
 def vorbereitet(konsole: K, zeilen: Iterable[str]) -> K:
     """``konsole`` after ``zeilen``, each of which must succeed."""
@@ -33,6 +42,18 @@ def vorbereitet(konsole: K, zeilen: Iterable[str]) -> K:
         r = konsole.run(zeile)
         assert r.ok, (zeile, r.text)
     return konsole
+
+
+def gleicher_zustand(neu: Callable[[], BasisKonsole[Any]], zeilen: Sequence[str]) -> None:
+    """The same lines on two new consoles leave the same state (no set order, no wall clock)."""
+
+    def lauf() -> str:
+        konsole = neu()
+        for zeile in zeilen:
+            konsole.run(zeile)
+        return konsole.state_dump()
+
+    assert lauf() == lauf()
 
 
 def ausfuehren(konsole: BasisKonsole[Any], zeile: str) -> ConsoleResult:

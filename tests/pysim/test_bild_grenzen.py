@@ -10,7 +10,9 @@ group in 200 topics with 60 members 1.4 MB (13,600 elements).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -87,16 +89,6 @@ def test_200_groups_draw_six_and_name_the_rest() -> None:
         svg = ausfuehren(c, zeile).svg
         assert svg is not None
         im_rahmen(svg)
-
-
-def test_up_to_six_groups_are_all_drawn_without_a_summary() -> None:
-    c = log_mit_gruppen(MAX_GRUPPEN)
-    svg = ausfuehren(c, "topics").svg
-    assert svg is not None
-    assert texte(svg, "weitere-gruppen") == []
-    assert "Nicht gezeigt" not in beschreibung(svg)
-    for n in range(MAX_GRUPPEN):
-        assert f"Gruppe „g{n:03d}“" in beschreibung(svg)
 
 
 @settings(max_examples=25, deadline=None)
@@ -185,14 +177,33 @@ def test_a_group_in_200_topics_draws_six_and_names_the_rest() -> None:
     assert genannt == {f"t{t:03d}" for t in range(200)}
 
 
-def test_a_group_in_few_topics_draws_them_all_without_a_summary() -> None:
-    c = gruppe_in_topics(MAX_TOPICS)
-    svg = ausfuehren(c, "describe group g").svg
+@pytest.mark.parametrize(
+    ("konsole", "zeile", "weitere", "genannt"),
+    [
+        (
+            lambda: log_mit_gruppen(MAX_GRUPPEN),
+            "topics",
+            "weitere-gruppen",
+            [f"Gruppe „g{n:03d}“" for n in range(MAX_GRUPPEN)],
+        ),
+        (
+            lambda: gruppe_in_topics(MAX_TOPICS),
+            "describe group g",
+            "weitere-topics",
+            [f"Topic „t{t:03d}“" for t in range(MAX_TOPICS)],
+        ),
+    ],
+    ids=["six-groups", "six-topics"],
+)
+def test_up_to_the_limit_all_are_drawn_without_a_summary(
+    konsole: Callable[[], LogKonsole], zeile: str, weitere: str, genannt: list[str]
+) -> None:
+    svg = ausfuehren(konsole(), zeile).svg
     assert svg is not None
-    assert texte(svg, "weitere-topics") == []
+    assert texte(svg, weitere) == []
     assert "Nicht gezeigt" not in beschreibung(svg)
-    for t in range(MAX_TOPICS):
-        assert f"Topic „t{t:03d}“" in beschreibung(svg)
+    for name in genannt:
+        assert name in beschreibung(svg)
 
 
 def test_a_group_in_big_topics_draws_fewer_of_them() -> None:

@@ -42,6 +42,7 @@ from tests.pysim.knoten_beispiele import (
     LEASE_UHR_ALS_TOKEN,
     NUR_BEI_ADD,
     REGISTER_LEITER,
+    Arbeitsspeicher,
     klasse,
 )
 
@@ -58,6 +59,11 @@ SYNCHRONE_KOPIEN = REGISTER_SYNC_LOCAL_READS
 
 def scheitert(ergebnis: Any) -> bool:
     return not ergebnis.last.pruefe(ergebnis).ok
+
+
+def _gestoert(quelle: str, last: Any, seed: int, arten: list[str], **mehr: Any) -> Any:
+    """A run of the node class in ``quelle`` under random faults of ``arten``."""
+    return lauf(klasse(quelle), last, seed=seed, stoerungen="zufall", arten=arten, **mehr)
 
 
 def spur(ergebnis: Any) -> tuple[Any, ...]:
@@ -95,7 +101,7 @@ def test_faults_go_on_until_the_load_ends_and_targeted_ones_wait_in_their_window
 def test_the_final_reads_read_every_key_on_every_node_after_the_rest_and_are_judged() -> None:
     from pysim.cluster.lauf import SCHLUSS_ABSTAND_LEASE
 
-    ergebnis = lauf(klasse(LEADER), Register(), seed=2, stoerungen="zufall", arten=["pause"])
+    ergebnis = _gestoert(LEADER, Register(), 2, ["pause"])
     schluss = [e for e in ergebnis.geschichte if e["process"] >= 10_000]
     gelesen = {(e["node"], e["key"]) for e in schluss if e["type"] == "invoke"}
     assert gelesen == {(k, key) for k in ("n1", "n2", "n3") for key in (0, 1)}
@@ -112,35 +118,11 @@ def test_the_final_reads_read_every_key_on_every_node_after_the_rest_and_are_jud
     assert len(ok) == 3
 
 
-class Vergesslich(Knoten):
-    """A register that acknowledges writes and keeps them in memory only."""
-
-    def beim_start(self) -> None:
-        self.werte: dict[Any, Any] = {}
-
-    def bei_write(self, n: Nachricht) -> None:
-        self.werte[n["key"]] = n["value"]
-        self.antworte(n, {"type": "write_ok"})
-
-    def bei_read(self, n: Nachricht) -> None:
-        if n["key"] in self.werte:
-            self.antworte(n, {"type": "read_ok", "value": self.werte[n["key"]]})
-        else:
-            self.antworte(n, {"type": "error", "code": 20, "text": "unbekannt"})
-
-    def bei_cas(self, n: Nachricht) -> None:
-        if self.werte.get(n["key"]) != n["from"]:
-            self.antworte(n, {"type": "error", "code": 22, "text": "anderer Wert"})
-            return
-        self.werte[n["key"]] = n["to"]
-        self.antworte(n, {"type": "cas_ok"})
-
-
 def test_a_write_lost_in_a_crash_at_the_end_shows_in_the_final_reads() -> None:
     # One node, crashed after the last write and restarted when the load ends: only the final
     # read can tell.
     ergebnis = lauf(
-        Vergesslich,
+        Arbeitsspeicher,
         Register(schluessel=1),
         knoten=1,
         seed=1,
@@ -173,34 +155,36 @@ def _gezielt(ergebnis: Any, anlass: str) -> list[Stoerung]:
     return [s for s in ergebnis.stoerungen if s.anlass == anlass]
 
 
+def _erste_gezielte(anlass: str, art: str, seeds: range, sonst: str) -> tuple[Any, Stoerung]:
+    """The first run of the leader's register over ``seeds`` with a fault ``art`` aimed at
+    ``anlass``, and that fault; ``sonst`` fails the test when no seed has one."""
+    for seed in seeds:
+        ergebnis = _gestoert(LEADER, Register(), seed, [anlass])
+        for stoerung in _gezielt(ergebnis, anlass):
+            if stoerung.art == art:
+                return ergebnis, stoerung
+    pytest.fail(sonst)
+
+
 def test_leader_isolates_the_leader_while_its_answer_to_a_write_is_on_the_way() -> None:
-    for seed in range(1, 6):
-        ergebnis = lauf(
-            klasse(LEADER), Register(), seed=seed, stoerungen="zufall", arten=["leader"]
-        )
-        isoliert = [s for s in _gezielt(ergebnis, "leader") if s.art == "isoliere"]
-        if not isoliert:
-            continue
-        stoerung = isoliert[0]
-        assert stoerung.seiten[0] == ("n1",)  # the nodes forward to n1: n1 leads
-        # A message n1 sent about a write, still on its way, is lost at the cut.
-        verloren = [
-            s
-            for s in ergebnis.cluster.sendungen
-            if s.nachricht.src == "n1" and s.gesendet < stoerung.zeit and s.schicksal == GETRENNT
-        ]
-        assert any(s.ursache is not None for s in verloren)
-        assert ergebnis.last.pruefe(ergebnis).ok
-        return
-    pytest.fail("no seed isolated the leader")
+    ergebnis, stoerung = _erste_gezielte(
+        "leader", "isoliere", range(1, 6), "no seed isolated the leader"
+    )
+    assert stoerung.seiten[0] == ("n1",)  # the nodes forward to n1: n1 leads
+    # A message n1 sent about a write, still on its way, is lost at the cut.
+    verloren = [
+        s
+        for s in ergebnis.cluster.sendungen
+        if s.nachricht.src == "n1" and s.gesendet < stoerung.zeit and s.schicksal == GETRENNT
+    ]
+    assert any(s.ursache is not None for s in verloren)
+    assert ergebnis.last.pruefe(ergebnis).ok
 
 
 def test_follower_isolates_the_node_the_leader_answers_or_copies_to() -> None:
     gesehen = set()
     for seed in range(1, 9):
-        ergebnis = lauf(
-            klasse(SYNCHRONE_KOPIEN), Register(), seed=seed, stoerungen="zufall", arten=["follower"]
-        )
+        ergebnis = _gestoert(SYNCHRONE_KOPIEN, Register(), seed, ["follower"])
         for stoerung in _gezielt(ergebnis, "follower"):
             if stoerung.art == "isoliere":
                 gesehen.add(stoerung.seiten[0][0])
@@ -221,25 +205,16 @@ def test_a_targeted_fault_catches_the_wrong_register_the_solution_survives(
     falsch: str, arten: list[str]
 ) -> None:
     seeds = range(1, 16)
-    assert any(
-        scheitert(lauf(klasse(falsch), Register(), seed=s, stoerungen="zufall", arten=arten))
-        for s in seeds
-    )
+    assert any(scheitert(_gestoert(falsch, Register(), s, arten)) for s in seeds)
     for s in seeds:
-        gut = lauf(klasse(LEADER), Register(), seed=s, stoerungen="zufall", arten=arten)
+        gut = _gestoert(LEADER, Register(), s, arten)
         assert not scheitert(gut), gut.kennung
 
 
 def test_inhaber_pauses_the_lease_holder_before_the_lease_or_its_read_arrives() -> None:
     pausen = []
     for seed in range(1, 9):
-        ergebnis = lauf(
-            klasse(LEASE_MIT_TOKEN),
-            LeaseRegister(),
-            seed=seed,
-            stoerungen="zufall",
-            arten=["inhaber"],
-        )
+        ergebnis = _gestoert(LEASE_MIT_TOKEN, LeaseRegister(), seed, ["inhaber"])
         assert not scheitert(ergebnis), ergebnis.kennung
         for stoerung in _gezielt(ergebnis, "inhaber"):
             if stoerung.art != "pause":
@@ -257,14 +232,7 @@ def test_inhaber_pauses_the_lease_holder_before_the_lease_or_its_read_arrives() 
 
 
 def _lease_lauf(quelle: str, seed: int, arten: list[str]) -> Any:
-    return lauf(
-        klasse(quelle),
-        LeaseRegister(),
-        seed=seed,
-        stoerungen="zufall",
-        arten=arten,
-        anzahl_stoerungen=3,
-    )
+    return _gestoert(quelle, LeaseRegister(), seed, arten, anzahl_stoerungen=3)
 
 
 def test_inhaber_lets_the_holder_go_on_when_another_node_gets_the_lease_for_the_same_cas() -> None:
@@ -324,24 +292,17 @@ def test_antwort_loses_the_reply_to_a_stored_write_and_catches_a_timeout_called_
 
 
 def test_bestaetigung_crashes_the_leader_right_after_it_confirmed_a_write() -> None:
-    for seed in range(1, 9):
-        ergebnis = lauf(
-            klasse(LEADER), Register(), seed=seed, stoerungen="zufall", arten=["bestaetigung"]
-        )
-        abstuerze = [s for s in _gezielt(ergebnis, "bestaetigung") if s.art == "absturz"]
-        if not abstuerze:
-            continue
-        absturz = abstuerze[0]
-        assert absturz.knoten == "n1"
-        bestaetigt = [
-            e
-            for e in ergebnis.geschichte
-            if e["type"] == "ok" and e["f"] in ("write", "cas") and e["time"] == absturz.zeit - 1
-        ]
-        assert bestaetigt
-        assert not scheitert(ergebnis)
-        return
-    pytest.fail("no seed crashed a node after a confirmed write")
+    ergebnis, absturz = _erste_gezielte(
+        "bestaetigung", "absturz", range(1, 9), "no seed crashed a node after a confirmed write"
+    )
+    assert absturz.knoten == "n1"
+    bestaetigt = [
+        e
+        for e in ergebnis.geschichte
+        if e["type"] == "ok" and e["f"] in ("write", "cas") and e["time"] == absturz.zeit - 1
+    ]
+    assert bestaetigt
+    assert not scheitert(ergebnis)
 
 
 #: Snowflake-like ids: the clock, the node, a sequence per tick; the last tick only in memory.
@@ -365,18 +326,10 @@ def test_a_clock_set_back_after_a_restart_catches_an_id_that_keeps_its_last_tick
     None
 ):
     arten = ["absturz", "teilung", "uhr"]
-    assert any(
-        scheitert(
-            lauf(klasse(SCHNEEFLOCKE), EindeutigeIds(), seed=s, stoerungen="zufall", arten=arten)
-        )
-        for s in range(1, 6)
-    )
+    assert any(scheitert(_gestoert(SCHNEEFLOCKE, EindeutigeIds(), s, arten)) for s in range(1, 6))
     ohne_uhr = ["absturz", "teilung"]
     assert not any(
-        scheitert(
-            lauf(klasse(SCHNEEFLOCKE), EindeutigeIds(), seed=s, stoerungen="zufall", arten=ohne_uhr)
-        )
-        for s in range(1, 6)
+        scheitert(_gestoert(SCHNEEFLOCKE, EindeutigeIds(), s, ohne_uhr)) for s in range(1, 6)
     )
 
 
@@ -412,13 +365,7 @@ def test_a_run_with_targeted_faults_replays_from_its_identity_event_by_event(
 
 def test_shrinking_works_over_targeted_faults_and_the_smaller_run_replays() -> None:
     for seed in range(1, 11):
-        start = lauf(
-            klasse(CAS_IM_ARBEITSSPEICHER),
-            Register(),
-            seed=seed,
-            stoerungen="zufall",
-            arten=["bestaetigung"],
-        )
+        start = _gestoert(CAS_IM_ARBEITSSPEICHER, Register(), seed, ["bestaetigung"])
         if scheitert(start) and _gezielt(start, "bestaetigung"):
             break
     else:
@@ -445,9 +392,7 @@ def test_the_picture_names_a_targeted_fault() -> None:
     from pysim.cluster.bild import raumzeit
 
     for seed in range(1, 9):
-        ergebnis = lauf(
-            klasse(LEADER), Register(), seed=seed, stoerungen="zufall", arten=["bestaetigung"]
-        )
+        ergebnis = _gestoert(LEADER, Register(), seed, ["bestaetigung"])
         if _gezielt(ergebnis, "bestaetigung"):
             bild = raumzeit(ergebnis)
             assert "gezielt: nach Speichern" in bild.svg

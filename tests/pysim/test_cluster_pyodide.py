@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from tests.pyodide import PyodideRunner, run_natively
+from tests.pyodide import PyodideRunner, output_natively, same_in_pyodide
 from tests.pysim.knoten_beispiele import LEASE_MIT_TOKEN, WEITERSAGER
 
 LAUF_VORLAGE = """
@@ -37,25 +37,14 @@ LAUF = LAUF_VORLAGE.replace("{weitersager}", WEITERSAGER)
 
 
 def test_the_run_fails_and_shrinks_natively() -> None:
-    [ergebnis] = run_natively([{"session": "c", "code": LAUF, "label": "lauf"}])
-    assert ergebnis["error"] is None, ergebnis["error"]
-    daten = json.loads("".join(chunk for _, chunk in ergebnis["output"]))
+    daten = json.loads(output_natively(LAUF))
     assert daten["nachrichten"]["verloren"] > 0
     assert "/o" in daten["klein"]
 
 
-def gleich_in_pyodide(pyodide: PyodideRunner, name: str, code: str) -> None:
-    """One cell gives the same output in Pyodide as natively (and runs without error)."""
-    cells = [{"session": name, "code": code, "label": name}]
-    [theirs] = pyodide.run([{"name": name, "cells": cells}])["pages"][0]["results"]
-    [ours] = run_natively(cells)
-    assert ours["error"] is None, ours["error"]
-    assert theirs == ours
-
-
 @pytest.mark.pyodide
 def test_a_cluster_run_is_the_same_in_cpython_and_pyodide(pyodide: PyodideRunner) -> None:
-    gleich_in_pyodide(pyodide, "cluster", LAUF)
+    same_in_pyodide(pyodide, "cluster", LAUF)
 
 
 GEZIELT = (
@@ -84,12 +73,7 @@ except AttributeError as e:
 def test_targeted_faults_and_the_node_s_gate_are_the_same_in_pyodide(
     pyodide: PyodideRunner,
 ) -> None:
-    cells = [{"session": "g", "code": GEZIELT, "label": "gezielt"}]
-    [theirs] = pyodide.run([{"name": "gezielt", "cells": cells}])["pages"][0]["results"]
-    [ours] = run_natively(cells)
-    assert ours["error"] is None, ours["error"]
-    assert theirs == ours
-    text = "".join(chunk for _, chunk in ours["output"])
+    text = same_in_pyodide(pyodide, "gezielt", GEZIELT)
     assert "@inhaber" in text or "@bestaetigung" in text
     assert "True True" in text
     assert "Ein Knoten sieht den Cluster nur durch seine eigenen" in text
@@ -119,12 +103,7 @@ print(werkzeug is None or monitoring.get_events(werkzeug) == 0)
 def test_an_endless_handler_ends_alike_in_pyodide_and_counts_only_while_a_run_runs(
     pyodide: PyodideRunner,
 ) -> None:
-    cells = [{"session": "e", "code": ENDLOS, "label": "endlos"}]
-    [theirs] = pyodide.run([{"name": "endlos", "cells": cells}])["pages"][0]["results"]
-    [ours] = run_natively(cells)
-    assert ours["error"] is None and theirs["error"] is None, (ours, theirs)
-    assert theirs["output"] == ours["output"]
-    text = "".join(chunk for _, chunk in theirs["output"])
+    text = same_in_pyodide(pyodide, "endlos", ENDLOS, only_output=True)
     assert text == "Der Handler bei_broadcast von n1 endet nicht\nTrue\n"
 
 
@@ -152,12 +131,7 @@ for zeile in ergebnis.protokoll:
 
 @pytest.mark.pyodide
 def test_what_a_node_prints_is_kept_in_the_run_alike_in_pyodide(pyodide: PyodideRunner) -> None:
-    cells = [{"session": "a", "code": AUSGABEN, "label": "ausgaben"}]
-    [theirs] = pyodide.run([{"name": "ausgaben", "cells": cells}])["pages"][0]["results"]
-    [ours] = run_natively(cells)
-    assert ours["error"] is None and theirs["error"] is None, (ours, theirs)
-    assert theirs["output"] == ours["output"]
-    text = "".join(chunk for _, chunk in theirs["output"])
+    text = same_in_pyodide(pyodide, "ausgaben", AUSGABEN, only_output=True)
     # Nothing the nodes printed reached the cell's own output: only the cell's lines.
     assert text.startswith("True\nt=0 n1: start n1\nt=0 n2: start n2\n"), text
     assert "n1: echo hallo 0\n" in text and "(gekürzt: 400 Zeichen, gezeigt 300)" in text
@@ -216,9 +190,7 @@ print(json.dumps({
 
 
 def test_a_protocol_run_with_majorities_roles_slow_links_and_invariants_runs_natively() -> None:
-    [ergebnis] = run_natively([{"session": "p", "code": PROTOKOLL, "label": "protokoll"}])
-    assert ergebnis["error"] is None, ergebnis["error"]
-    daten = json.loads("".join(chunk for _, chunk in ergebnis["output"]))
+    daten = json.loads(output_natively(PROTOKOLL))
     assert "n1 stürzt ab (Rolle leader)" in daten["ereignisse"]
     assert any("Leitung zwischen n2 und n3 n4 langsam" in e for e in daten["ereignisse"])
     assert any("keine Mehrheit" in z for z in daten["protokoll"])
@@ -227,4 +199,4 @@ def test_a_protocol_run_with_majorities_roles_slow_links_and_invariants_runs_nat
 
 @pytest.mark.pyodide
 def test_a_protocol_run_is_the_same_in_cpython_and_pyodide(pyodide: PyodideRunner) -> None:
-    gleich_in_pyodide(pyodide, "protokoll", PROTOKOLL)
+    same_in_pyodide(pyodide, "protokoll", PROTOKOLL)

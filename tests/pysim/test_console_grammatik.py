@@ -6,6 +6,7 @@ only asks for more (``EingabeFehlt``), never to a line it rejects.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -90,22 +91,13 @@ def test_log_completion_leads_to_lines_the_parser_accepts(data: st.DataObject) -
     pruefe_gang(log_konsole(), data)
 
 
+@pytest.mark.parametrize("konsole", [queue_konsole, saga_konsole, raft_konsole])
 @settings(max_examples=80, deadline=None)
 @given(data=st.data())
-def test_queue_completion_leads_to_lines_the_parser_accepts(data: st.DataObject) -> None:
-    pruefe_gang(queue_konsole(), data)
-
-
-@settings(max_examples=80, deadline=None)
-@given(data=st.data())
-def test_saga_completion_leads_to_lines_the_parser_accepts(data: st.DataObject) -> None:
-    pruefe_gang(saga_konsole(), data)
-
-
-@settings(max_examples=80, deadline=None)
-@given(data=st.data())
-def test_raft_completion_leads_to_lines_the_parser_accepts(data: st.DataObject) -> None:
-    pruefe_gang(raft_konsole(), data)
+def test_completion_leads_to_lines_the_parser_accepts(
+    konsole: Callable[[], BasisKonsole[Any]], data: st.DataObject
+) -> None:
+    pruefe_gang(konsole(), data)
 
 
 @pytest.mark.parametrize(

@@ -9,21 +9,13 @@ import pytest
 
 from pysim import Log
 from pysim.console import ConsoleResult, LogKonsole
-from tests.pysim.konsolen import absaetze_ganz, ausfuehren, vorbereitet
+from tests.pysim.konsolen import LOG_LEKTION_2, absaetze_ganz, ausfuehren, vorbereitet
 
 NS = "{http://www.w3.org/2000/svg}"
 
-VORBEREITUNG = [
-    "create topic orders partitions 3",
-    'produce orders key=customer-7 {"order":61,"total":12.40}',
-    'produce orders key=order-62 {"order":62}',
-    'produce orders {"order":63}',
-    "consume orders group billing from-beginning",
-]
-
 
 def konsole(*zeilen: str) -> LogKonsole:
-    return vorbereitet(LogKonsole(), [*VORBEREITUNG, *zeilen])
+    return vorbereitet(LogKonsole(), [*LOG_LEKTION_2, *zeilen])
 
 
 def texte(svg: str) -> list[str]:
@@ -433,107 +425,7 @@ def test_vorhandenes_log_und_state_dump() -> None:
     ]
 
 
-# --- Fehler ---
-
-FEHLER = [
-    # (Zeile, Teil der Meldung, command)
-    ("consum orders group billing", "Meintest du `consume`?", ""),
-    ("prodcue orders {}", "Meintest du `produce`?", ""),
-    ("xyzzy", "Befehle: create, topics", ""),
-    ("consume orders", "Es fehlt `group <gruppe>`.", "consume"),
-    ("consume group billing", "Es fehlt <topic> (vor `group`).", "consume"),
-    ("consume orders group", "Nach `group` fehlt <gruppe>.", "consume"),
-    ("create orders partitions 3", "Nach `create` kommt das Wort `topic`", "create"),
-    ("create", "Nach `create` fehlt das Wort `topic`.", "create"),
-    ("create topic", "Es fehlt <topic>.", "create"),
-    ("describe billing", "Nach `describe` kommt das Wort `group`", "describe"),
-    ("reset group billing", "Es fehlt `to <0|earliest|latest>`.", "reset"),
-    ("reset group billing to", "Nach `to` fehlt", "reset"),
-    (
-        "reset group billing to anfang",
-        "Nach `to` kommt 0 (oder eine andere Zahl), earliest oder latest",
-        "reset",
-    ),
-    ("reset group billing to -1", "nicht „-1“", "reset"),
-    ("seek orders group billing partition 0", "Es fehlt `to <offset>`.", "seek"),
-    ("seek orders group billing to 0", "Es fehlt `partition <n>`.", "seek"),
-    ("seek orders partition 0 to 0", "Es fehlt `group <gruppe>`.", "seek"),
-    ("seek orders group billing partition 3 to 0", "Partitionen 0 bis 2, nicht 3.", "seek"),
-    ("seek orders group billing partition 0 to -1", "nicht „-1“", "seek"),
-    ("seek orders group billing partition 0 to 2", "seek geht auf 0 bis 1, nicht auf 2.", "seek"),
-    ("seek orders group billing as b-9 partition 0 to 0", "war nie Mitglied", "seek"),
-    ("seek orders group nix partition 0 to 0", "Vorhandene Gruppen: „billing“.", "seek"),
-    ("topics extra", "Zu viele Wörter: „extra“ gehört nicht zu `topics`.", "topics"),
-    ("groups x", "Zu viele Wörter", "groups"),
-    ("offsets orders extra", "Zu viele Wörter", "offsets"),
-    ("clear all", "Zu viele Wörter", "clear"),
-    ("consume orders group billing frm-beginning", "Meintest du `from-beginning`?", "consume"),
-    ("consume orders group billing max 2 max 3", "`max` steht zweimal da.", "consume"),
-    (
-        "consume orders group billing max drei",
-        "Nach `max` kommt eine ganze Zahl ab 1, nicht „drei“.",
-        "consume",
-    ),
-    (
-        "consume orders group billing max 0",
-        "Nach `max` kommt eine ganze Zahl ab 1, nicht 0.",
-        "consume",
-    ),
-    ("consume orders group billing max 99999999999", "ist zu groß", "consume"),
-    ("create topic x partitions 0", "von 1 bis 12, nicht 0", "create"),
-    ("create topic x partitions 13", "von 1 bis 12, nicht 13", "create"),
-    ("create topic x partitions 2.5", "nicht „2.5“", "create"),
-    ("create topic x partitions ٣", "nicht „٣“", "create"),
-    ("read orders partition 3", "hat die Partitionen 0 bis 2, nicht 3.", "read"),
-    ("read orders from -1", "nicht „-1“", "read"),
-    ("read orders partition", "Nach `partition` fehlt <n>.", "read"),
-    ('produce orders {"order":61 "total":1}', "Hier fehlt ein Komma.", "produce"),
-    ('produce orders {"order":61,}', "Dieses Komma ist zu viel", "produce"),
-    ("produce orders [1,2,]", "Dieses Komma ist zu viel", "produce"),
-    ("produce orders hallo", 'Ein Text steht in doppelten Anführungszeichen: "hallo"', "produce"),
-    ("produce orders {'a':1}", "doppelte Anführungszeichen", "produce"),
-    ('produce orders {"a":1} key=x', "Der Schlüssel kommt vor den Wert", "produce"),
-    ('produce orders {"a":"x', "Dieser Text endet nicht", "produce"),
-    ("produce orders NaN", "NaN gibt es in JSON nicht", "produce"),
-    ("produce orders 1e999", "ist zu groß", "produce"),
-    ("produce orders " + "1" * 100, "ist zu lang", "produce"),
-    ("produce orders " + "[" * 50 + "]" * 50, "zu tief verschachtelt", "produce"),
-    ("produce orders", "Es fehlt der Wert (JSON)", "produce"),
-    ("produce orders key=customer-7", "Es fehlt der Wert (JSON)", "produce"),
-    ("produce orders key= {}", "Nach `key=` fehlt der Schlüssel", "produce"),
-    ("produce orders key customer-7 {}", "Schreib den Schlüssel ohne Leerzeichen", "produce"),
-    ('produce order {"a":1}', "Das Topic „order“ gibt es nicht. Meintest du „orders“?", "produce"),
-    ("read nix", "Vorhandene Topics: „orders“.", "read"),
-    ("describe group bill", "Die Gruppe „bill“ gibt es nicht. Meintest du „billing“?", "describe"),
-    ("reset group nix to 0", "Vorhandene Gruppen: „billing“.", "reset"),
-    (
-        "create topic orders partitions 2",
-        "Das Topic „orders“ gibt es schon (mit 3 Partitionen).",
-        "create",
-    ),
-    ("create topic or/ders", "besteht aus Buchstaben", "create"),
-    ("consume orders group bil<l>", "Ein Gruppenname besteht aus Buchstaben", "consume"),
-    ("consume orders group billing as " + "x" * 41, "zu lang", "consume"),
-    ("hilfe nix", "Den Befehl „nix“ gibt es nicht.", "hilfe"),
-    ("hilfe consume extra", "ist zu viel", "hilfe"),
-    ("x" * 2001, "Die Zeile ist zu lang", ""),
-    ("topics\ncreate topic a", "nur einen Befehl auf einmal", ""),
-]
-
-
-@pytest.mark.parametrize(("zeile", "meldung", "command"), FEHLER)
-def test_fehler(zeile: str, meldung: str, command: str) -> None:
-    c = konsole()
-    r = ausfuehren(c, zeile)
-    assert not r.ok
-    assert meldung in r.text.replace("\n", " ") or meldung in r.text, r.text
-    assert r.command == command
-
-
-def test_keine_topics_meldung() -> None:
-    r = LogKonsole().run("read orders")
-    assert "es gibt noch kein Topic" in r.text
-    assert "create topic orders partitions 3" in r.text
+# --- Fehler (the refused lines: test_konsolen_fehler.py) ---
 
 
 def test_json_zeiger_steht_an_der_stelle() -> None:

@@ -14,7 +14,7 @@ from pysim.idempotenz import UEBERGAENGE, UnbekannteZahlung, ZahlungsSim
 from pysim.idempotenz import bild as idem_bild
 from pysim.idempotenz.regeln import ATOMAR, GETRENNT, OHNE, ZUSTAENDE
 from pysim.uebergaenge import ZustandsFehler, schlage_nach
-from tests.pyodide import PyodideRunner, run_natively
+from tests.pyodide import PyodideRunner, output_natively, same_in_pyodide
 from tests.pysim.svg_regeln import allgemeine_regeln
 
 
@@ -343,22 +343,11 @@ print(json.dumps(aus, ensure_ascii=False))
 """
 
 
-def zellen() -> list[dict[str, Any]]:
-    return [{"session": "idempotenz", "code": SKRIPT, "label": "idempotenz"}]
-
-
 def test_skript_laeuft_nativ() -> None:
-    [ergebnis] = run_natively(zellen())
-    assert ergebnis["error"] is None, ergebnis["error"]
-    aus = json.loads("".join(chunk for _, chunk in ergebnis["output"]))
+    aus = json.loads(output_natively(SKRIPT))
     assert [a[0] for a in aus] == ["ohne", "getrennt", "atomar"]
 
 
 @pytest.mark.pyodide
 def test_gleich_in_cpython_und_pyodide(pyodide: PyodideRunner) -> None:
-    cells = zellen()
-    antwort = pyodide.run([{"name": "idempotenz", "cells": cells}])
-    [theirs] = antwort["pages"][0]["results"]
-    [ours] = run_natively(cells)
-    assert ours["error"] is None, ours["error"]
-    assert theirs == ours, "Pyodide weicht von CPython ab"
+    same_in_pyodide(pyodide, "idempotenz", SKRIPT)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pysim.cluster import Broadcast, Knoten, Nachricht, Register, Stoerung, lauf
 from pysim.pruefer import broadcast, kennzahlen, linearisierbar
+from tests.pysim.knoten_beispiele import Arbeitsspeicher
 
 TRENNUNG = [Stoerung(10, "teile", seiten=(("n1", "n2"), ("n3",))), Stoerung(40, "heile")]
 
@@ -30,27 +31,6 @@ class Weitersager(Knoten):
         self.antworte(n, {"type": "read_ok", "messages": sorted(self.werte)})
 
 
-class EigenesRegister(Knoten):
-    """Jeder Knoten hält sein eigenes Register: mit einem Knoten linearisierbar, mit drei nicht."""
-
-    def beim_start(self) -> None:
-        self.daten: dict[object, object] = {}
-
-    def bei_read(self, n: Nachricht) -> None:
-        self.antworte(n, {"type": "read_ok", "value": self.daten.get(n["key"])})
-
-    def bei_write(self, n: Nachricht) -> None:
-        self.daten[n["key"]] = n["value"]
-        self.antworte(n, {"type": "write_ok"})
-
-    def bei_cas(self, n: Nachricht) -> None:
-        if self.daten.get(n["key"]) != n["from"]:
-            self.antworte(n, {"type": "error", "code": 22, "text": "erwartet anderes"})
-            return
-        self.daten[n["key"]] = n["to"]
-        self.antworte(n, {"type": "cas_ok"})
-
-
 def test_broadcast_ohne_wiederholung_verliert_in_der_trennung() -> None:
     ergebnis = lauf(Weitersager, Broadcast("alle"), knoten=3, seed=1, dauer=60, stoerungen=TRENNUNG)
     u = broadcast(ergebnis.geschichte, geheilt=60)
@@ -63,9 +43,9 @@ def test_broadcast_ohne_wiederholung_verliert_in_der_trennung() -> None:
 
 
 def test_register_je_knoten_ist_nur_mit_einem_knoten_linearisierbar() -> None:
-    einer = lauf(EigenesRegister, Register(), knoten=1, seed=2, dauer=80)
+    einer = lauf(Arbeitsspeicher, Register(), knoten=1, seed=2, dauer=80)
     assert linearisierbar(einer.geschichte).ok
-    drei = lauf(EigenesRegister, Register(), knoten=3, seed=2, dauer=80)
+    drei = lauf(Arbeitsspeicher, Register(), knoten=3, seed=2, dauer=80)
     u = linearisierbar(drei.geschichte)
     assert not u.ok and u.entschieden
     assert u.erklaerung.startswith("Nicht linearisierbar: Schlüssel [")

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import pytest
 
-from tests.pyodide import PyodideRunner, run_natively
+from tests.pyodide import PyodideRunner, output_natively, same_in_pyodide
 
 #: Builds its histories itself: only pysim is on Pyodide's path, not the tests.
 SKRIPT = """
@@ -63,14 +62,8 @@ print(kennzahlen(register, nachrichten=40))
 """
 
 
-def zellen() -> list[dict[str, Any]]:
-    return [{"session": "pruefer", "code": SKRIPT, "label": "pruefer"}]
-
-
 def test_skript_laeuft_nativ() -> None:
-    [ergebnis] = run_natively(zellen())
-    assert ergebnis["error"] is None, ergebnis["error"]
-    zeilen = "".join(chunk for _, chunk in ergebnis["output"]).splitlines()
+    zeilen = output_natively(SKRIPT).splitlines()
     urteile = [json.loads(z) for z in zeilen[:-1]]
     assert [u[0] for u in urteile] == [False, True, False, False, False, False, False]
     assert urteile[2][1] is False  # the budget stopped it
@@ -79,9 +72,4 @@ def test_skript_laeuft_nativ() -> None:
 
 @pytest.mark.pyodide
 def test_urteile_gleich_in_cpython_und_pyodide(pyodide: PyodideRunner) -> None:
-    cells = zellen()
-    antwort = pyodide.run([{"name": "pruefer", "cells": cells}])
-    [theirs] = antwort["pages"][0]["results"]
-    [ours] = run_natively(cells)
-    assert ours["error"] is None, ours["error"]
-    assert theirs == ours, "Pyodide weicht von CPython ab"
+    same_in_pyodide(pyodide, "pruefer", SKRIPT)

@@ -18,7 +18,7 @@ from pysim import Log, SimFehler, UngueltigeEingabe
 from pysim.console import LogKonsole
 from pysim.fehler import CommitAbgelehnt, NichtZugeteilt
 from pysim.log import regeln
-from tests.pysim.konsolen import absaetze_ganz, vorbereitet
+from tests.pysim.konsolen import vorbereitet
 
 EINSTELLUNGEN = settings(
     max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow]
@@ -522,36 +522,6 @@ def test_konsole_commit_tick_timeout_leave() -> None:
     assert c.run("session-timeout aus").ok and c.log.session_timeout is None
     r = c.run("leave group g g-1")
     assert r.ok and "niemand: Kein Mitglied liest" in r.text
-
-
-@pytest.mark.parametrize(
-    ("zeile", "meldung"),
-    [
-        ("tick x", "ganze Zahl"),
-        ("tick 101", "von 0 bis 100"),
-        ("max-poll 0", "von 1 bis 100"),
-        ("max-poll nie", "ganze Zahl"),
-        ("session-timeout 101", "von 1 bis 100"),
-        ("absturz group billing billing-9", "kein Mitglied der Gruppe"),
-        ("absturz billing billing-1", "das Wort `group`"),
-        ("leave group billing billing-9", "kein Mitglied der Gruppe"),
-        ("leave group nope x", "gibt es nicht"),
-        ("leave billing billing-1", "das Wort `group`"),
-        ("commit orders", "Es fehlt `group <gruppe>`."),
-        ("commit orders group billing as billing-9", "war nie Mitglied"),
-        ("commit orders group billing", "noch nicht gelesen"),
-    ],
-)
-def test_konsole_fehler(zeile: str, meldung: str) -> None:
-    c = LogKonsole()
-    c.run("create topic orders partitions 3")
-    c.run("create topic stock")
-    c.run("consume stock group billing")
-    vorher = c.state_dump()
-    r = c.run(zeile)
-    assert not r.ok and meldung in r.text, r.text
-    assert c.state_dump() == vorher
-    absaetze_ganz(r.text)
 
 
 # --- Eigenschaften ---

@@ -25,6 +25,7 @@ from pysim.raft import (
 from pysim.raft import (
     AKTIONEN as PLAN_AKTIONEN,
 )
+from pysim.raft.wahlpruefung import alles_heilen
 
 AKTIONEN = ("absturz", "neustart", "trenne", "heile", "pausiere", "schreibe", "lies")
 
@@ -113,11 +114,7 @@ def laufe(seed: int, n: int, schritte: list[tuple[int, str, int, int]]) -> tuple
                 sim.schreibe(client, nummer, an=an)
             else:
                 sim.lies(client, an=an)
-    # the faults end: everything heals and every node runs again
-    sim.heile()
-    for name, k in sim.knoten.items():
-        if k.rolle == ABGESTUERZT:
-            sim.neustart(name)
+    alles_heilen(sim)
     ticke(200)
     return sim, blick
 

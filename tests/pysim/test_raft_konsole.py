@@ -9,7 +9,7 @@ from lessonkit.runtime.consoles import KINDS
 from pysim.console import arten
 from pysim.raft import LEADER, RaftSim
 from pysim.raft.konsole import RaftKonsole
-from tests.pysim.konsolen import absaetze_ganz, ausfuehren, vorbereitet
+from tests.pysim.konsolen import absaetze_ganz, ausfuehren, gleicher_zustand, vorbereitet
 
 from .svg_regeln import NS, allgemeine_regeln
 
@@ -112,39 +112,10 @@ def test_the_verdict_names_a_violation() -> None:
     assert r.text.splitlines()[1].startswith("  Zwei Leader in Term 1: ")
 
 
-@pytest.mark.parametrize(
-    ("zeile", "teil"),
-    [
-        ("partition n9", "Den Knoten „n9“ gibt es nicht. Es gibt: n1, n2, n3."),
-        ("partition n1 n1", "Nenne n1 nur einmal"),
-        ("heal", "Es gibt keine Netzpartition"),
-        ("neustart n1", "n1 läuft doch"),
-        ("pause n1 0", "0"),
-        ("pause n1 500", "von 1 bis 200, nicht 500"),
-        ("write x", "Es fehlt <wert>."),
-        ("write x 1 to n7", "Den Knoten „n7“ gibt es nicht"),
-        ("tick 500", "von 0 bis 100, nicht 500"),
-        ("wirte x 1", "Meintest du `write`?"),
-    ],
-)
-def test_errors_are_german_and_change_nothing(zeile: str, teil: str) -> None:
-    k = gewaehlt()
-    r = ausfuehren(k, zeile)
-    assert not r.ok and teil in r.text, r.text
-
-
-def test_a_waiting_client_and_a_crashed_node_are_refused() -> None:
-    k = gewaehlt()
-    ausfuehren(k, "write x 1 as a")
-    r = ausfuehren(k, "write x 2 as a")
-    assert not r.ok and "Der Client a wartet noch auf eine Antwort" in r.text
-    ausfuehren(k, "absturz n1")
-    r = ausfuehren(k, "absturz n1")
-    assert not r.ok and "schon abgestürzt" in r.text
-    r = ausfuehren(k, "partition n1 n2 ")
-    assert r.ok  # two of three alone: the third is the other side
-    r = ausfuehren(RaftKonsole(knoten=3), "partition n1 n2")
-    assert r.ok
+def test_two_of_three_nodes_alone_are_a_partition_the_third_is_the_other_side() -> None:
+    k = vorbereitet(gewaehlt(), ["write x 1 as a", "absturz n1"])
+    assert ausfuehren(k, "partition n1 n2 ").ok
+    assert ausfuehren(RaftKonsole(knoten=3), "partition n1 n2").ok
 
 
 def test_the_picture_shows_ring_messages_logs_and_commit() -> None:
@@ -162,13 +133,10 @@ def test_the_picture_shows_ring_messages_logs_and_commit() -> None:
 
 
 def test_the_same_script_gives_the_same_state() -> None:
-    def lauf() -> str:
-        k = RaftKonsole(knoten=5, seed=4)
-        for zeile in ("tick 50", "write x 1", "partition n1 n2", "tick 40", "heal", "tick 30"):
-            k.run(zeile)
-        return k.state_dump()
-
-    assert lauf() == lauf()
+    gleicher_zustand(
+        lambda: RaftKonsole(knoten=5, seed=4),
+        ["tick 50", "write x 1", "partition n1 n2", "tick 40", "heal", "tick 30"],
+    )
 
 
 def test_completion() -> None:

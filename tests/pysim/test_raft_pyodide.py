@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from tests.pyodide import PyodideRunner, run_natively
+from tests.pyodide import PyodideRunner, output_natively, same_in_pyodide
 
 LAUF = """
 import hashlib, json
@@ -63,26 +63,18 @@ print(json.dumps([befund.ok, str(befund), len(befund.bild().svg)]))
 
 
 def test_the_run_works_natively() -> None:
-    [ergebnis] = run_natively([{"session": "r", "code": LAUF, "label": "raft"}])
-    assert ergebnis["error"] is None, ergebnis["error"]
-    daten = json.loads("".join(chunk for _, chunk in ergebnis["output"]))
+    daten = json.loads(output_natively(LAUF))
     assert daten["urteil"] is True
     assert any("Leader" in text for _, text in daten["protokoll"])
 
 
 @pytest.mark.pyodide
 def test_a_raft_run_is_the_same_in_cpython_and_pyodide(pyodide: PyodideRunner) -> None:
-    cells = [{"session": "r", "code": LAUF, "label": "raft"}]
-    [theirs] = pyodide.run([{"name": "raft", "cells": cells}])["pages"][0]["results"]
-    [ours] = run_natively(cells)
-    assert ours["error"] is None, ours["error"]
-    assert theirs == ours
+    same_in_pyodide(pyodide, "raft", LAUF)
 
 
 def test_the_console_and_the_checker_work_natively() -> None:
-    [ergebnis] = run_natively([{"session": "r", "code": KONSOLE, "label": "raft-konsole"}])
-    assert ergebnis["error"] is None, ergebnis["error"]
-    zeilen = "".join(chunk for _, chunk in ergebnis["output"]).splitlines()
+    zeilen = output_natively(KONSOLE).splitlines()
     antworten = [json.loads(z) for z in zeilen[:19]]
     assert [ok for ok, _, _ in antworten].count(False) == 1  # partition n9
     befund = json.loads(zeilen[-1])
@@ -91,8 +83,4 @@ def test_the_console_and_the_checker_work_natively() -> None:
 
 @pytest.mark.pyodide
 def test_the_console_and_the_checker_are_the_same_in_pyodide(pyodide: PyodideRunner) -> None:
-    cells = [{"session": "r", "code": KONSOLE, "label": "raft-konsole"}]
-    [theirs] = pyodide.run([{"name": "raft-konsole", "cells": cells}])["pages"][0]["results"]
-    [ours] = run_natively(cells)
-    assert ours["error"] is None, ours["error"]
-    assert theirs == ours
+    same_in_pyodide(pyodide, "raft-konsole", KONSOLE)

@@ -256,18 +256,19 @@ export class Challenge {
   async run(): Promise<void> {
     const { data, runtime } = this.host;
     const code = this.source();
+    await this.showRun("Seed 1 läuft …", () =>
+      runtime.call("challenge.seed", { code, vorgabe: data.vorgabe, seed: 1, pruefung: data.pruefung, urteilen: false }),
+    );
+  }
+
+  /** One run in place of what the page showed (the last verdict too): `running` meanwhile. */
+  private async showRun(running: string, call: () => Promise<SeedOutcomeData>): Promise<void> {
     this.host.clearVerdict();
     this.clear();
-    this.status.textContent = "Seed 1 läuft …";
+    this.status.textContent = running;
     try {
-      const outcome = await runtime.call("challenge.seed", {
-        code,
-        vorgabe: data.vorgabe,
-        seed: 1,
-        pruefung: data.pruefung,
-        urteilen: false,
-      });
-      this.results.append(seedResult(outcome, data.label));
+      const outcome = await call();
+      this.results.append(seedResult(outcome, this.host.data.label));
       this.status.textContent = outcome.error === null ? "Fertig" : "Fehler";
     } catch (error) {
       throw this.interrupted(error);
@@ -297,21 +298,9 @@ export class Challenge {
       }
       this.noteOnReplay(wrong === null ? "" : `Diese Kennung lässt sich hier nicht wiederholen: ${wrong}`);
       if (wrong !== null) return;
-      this.host.clearVerdict();
-      this.clear();
-      this.status.textContent = "Der Lauf läuft noch einmal …";
-      try {
-        const outcome = await runtime.call("challenge.replay", {
-          code,
-          vorgabe: data.vorgabe,
-          kennung,
-          pruefung: data.pruefung,
-        });
-        this.results.append(seedResult(outcome, data.label));
-        this.status.textContent = outcome.error === null ? "Fertig" : "Fehler";
-      } catch (error) {
-        throw this.interrupted(error);
-      }
+      await this.showRun("Der Lauf läuft noch einmal …", () =>
+        runtime.call("challenge.replay", { code, vorgabe: data.vorgabe, kennung, pruefung: data.pruefung }),
+      );
     }, "wiederhol den Lauf noch einmal", "running");
   }
 
