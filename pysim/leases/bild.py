@@ -13,15 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..svg import (
-    Bild,
-    Eintrag,
-    Legende,
-    Zeichnung,
-    Zeitfenster,
-    textbreite,
-    zeitleisten_fuss_hoehe,
-)
+from ..svg import Bild, Eintrag, Legende, Zeitfenster, textbreite, zeitleisten_zeichnung
 
 if TYPE_CHECKING:
     from .modell import Client, LeaseSim
@@ -102,17 +94,13 @@ def zeitleiste(sim: LeaseSim) -> Bild:
     spanne, anfang = f.ende, f.anfang
     pro_tick = max(4, min(24, 240 // max(f.ticks, 1)))
     links = 12 + max([textbreite(c.name, 11, mono=True) for c in gezeigt] + [20]) + 8
-    rechts = 84
-    breite = max(links + (spanne - anfang) * pro_tick + rechts, 340)
     rest = 18 if len(clients) > len(gezeigt) else 0
     unten = OBEN + max(len(gezeigt), 1) * ZEILE + rest
-    hoehe = unten + zeitleisten_fuss_hoehe(LEGENDE, breite, f)
     art = "mit Fencing" if sim.fencing else "ohne Fencing"
     titel = f"Leases {art} bei t={jetzt}"
-    z = Zeichnung(breite, hoehe, titel, beschreibung(sim))
-    z.text(12, 22, titel, fett=True, groesse=14)
+    z, x = zeitleisten_zeichnung(f, LEGENDE, titel, beschreibung(sim), links, pro_tick, 84, unten)
+    breite = z.breite
     z.text(12, 38, f"ttl {sim.ttl} Ticks", groesse=11, farbe_name="muted")
-    x = f.skala(links, pro_tick)
 
     for i, c in enumerate(gezeigt):
         y = OBEN + i * ZEILE + 8
