@@ -62,31 +62,32 @@ def spiele(skript: str, stufe: str) -> Datenbank:
     return db
 
 
-G0 = """
+#: The first updater of row 1 commits; what becomes of the second (``{t2}``) and after.
+_G0_ANFANG = """
 T1: begin
 T2: begin
 T1: update test set value = 11 where id = 1
 T2: update test set value = 12 where id = 1 -> wartet
 T1: update test set value = 21 where id = 2
-T1: commit -> ok; T2 ok
+T1: commit -> ok; T2 {t2}
 T1: select * from test -> {1: 11, 2: 21}
-T2: update test set value = 22 where id = 2
+"""
+
+G0 = (
+    _G0_ANFANG.replace("{t2}", "ok")
+    + """T2: update test set value = 22 where id = 2
 T2: commit
 T1: select * from test -> {1: 12, 2: 22}
 """
+)
 
-G0_SNAPSHOT = """
-T1: begin
-T2: begin
-T1: update test set value = 11 where id = 1
-T2: update test set value = 12 where id = 1 -> wartet
-T1: update test set value = 21 where id = 2
-T1: commit -> ok; T2 40001
-T1: select * from test -> {1: 11, 2: 21}
-T2: update test set value = 22 where id = 2 -> 25P02
+G0_SNAPSHOT = (
+    _G0_ANFANG.replace("{t2}", "40001")
+    + """T2: update test set value = 22 where id = 2 -> 25P02
 T2: abort
 T1: select * from test -> {1: 11, 2: 21}
 """
+)
 
 G1A = """
 T1: begin
@@ -122,15 +123,20 @@ T1: commit
 T2: commit
 """
 
-OTV = """
+#: T2 waits for T1's lock on row 1; T1 commits, and T2 goes on (``{t2}``).
+_OTV_ANFANG = """
 T1: begin
 T2: begin
 T3: begin
 T1: update test set value = 11 where id = 1
 T1: update test set value = 19 where id = 2
 T2: update test set value = 12 where id = 1 -> wartet
-T1: commit -> ok; T2 ok
-T3: select * from test where id = 1 -> {1: 11}
+T1: commit -> ok; T2 {t2}
+"""
+
+OTV = (
+    _OTV_ANFANG.replace("{t2}", "ok")
+    + """T3: select * from test where id = 1 -> {1: 11}
 T2: update test set value = 18 where id = 2
 T3: select * from test where id = 2 -> {2: 19}
 T2: commit
@@ -138,20 +144,16 @@ T3: select * from test where id = 2 -> {2: 18}
 T3: select * from test where id = 1 -> {1: 12}
 T3: commit
 """
+)
 
-OTV_SNAPSHOT = """
-T1: begin
-T2: begin
-T3: begin
-T1: update test set value = 11 where id = 1
-T1: update test set value = 19 where id = 2
-T2: update test set value = 12 where id = 1 -> wartet
-T1: commit -> ok; T2 40001
-T3: select * from test -> {1: 11, 2: 19}
+OTV_SNAPSHOT = (
+    _OTV_ANFANG.replace("{t2}", "40001")
+    + """T3: select * from test -> {1: 11, 2: 19}
 T2: abort
 T3: select * from test -> {1: 11, 2: 19}
 T3: commit
 """
+)
 
 PMP = """
 T1: begin
