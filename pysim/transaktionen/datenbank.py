@@ -36,7 +36,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from ..fehler import UngueltigeEingabe
-from .sql import READ_COMMITTED, SERIALIZABLE, Befehl, lies
+from .sql import READ_COMMITTED, SERIALIZABLE, Befehl, lies_alle
 
 #: Transaction states.
 AKTIV = "aktiv"
@@ -218,13 +218,18 @@ class Datenbank:
         if not isinstance(sitzung, str) or not sitzung.strip():
             raise UngueltigeEingabe(f"Eine Sitzung hat einen Namen wie „T1“, nicht {sitzung!r}.")
         sitzung = sitzung.strip()
-        b = lies(befehl)
+        befehle = lies_alle(befehl)
         if sitzung in self._offen:
             offen = self._offen[sitzung]
             raise UngueltigeEingabe(
                 f"{sitzung} wartet noch auf {self._tx[offen.wartet_auf].sitzung} "
                 f"(„{offen.befehl.text}“) und nimmt keinen Befehl an, bis die endet."
             )
+        for b in befehle[:-1]:  # begin, set transaction …: never waits
+            self._einer(sitzung, b)
+        return self._einer(sitzung, befehle[-1])
+
+    def _einer(self, sitzung: str, b: Befehl) -> Ergebnis:
         ergebnis = Ergebnis(sitzung, b.text)
         self.verlauf.append(ergebnis)
         tx = self._sitzungen.get(sitzung)

@@ -156,13 +156,42 @@ def _bedingung(text: str, roh: str | None) -> Bedingung:
     )
 
 
+#: Statements that only steer a transaction: they never wait, so others may follow them.
+STEUERUNG = ("begin", "commit", "abort", "stufe")
+
+
+def ohne_kommentar(text: str) -> str:
+    """``text`` ohne SQL-Kommentare (``-- …`` bis zum Zeilenende), wie Hermitage sie schreibt."""
+    return "\n".join(zeile.split("--", 1)[0] for zeile in text.splitlines())
+
+
+def lies_alle(text: object) -> list[Befehl]:
+    """Die Befehle eines Aufrufs, durch ``;`` getrennt, Kommentare (``-- T1``) entfernt.
+    Mehrere gehen nur, wenn alle außer dem letzten die Transaktion steuern (``begin; set
+    transaction isolation level …``): Nur die warten nie."""
+    if not isinstance(text, str):
+        return [lies(text)]
+    teile = [t for t in ohne_kommentar(text).split(";") if t.strip()]
+    if len(teile) <= 1:
+        return [lies(teile[0] if teile else text)]
+    befehle = [lies(t) for t in teile]
+    if any(b.art not in STEUERUNG for b in befehle[:-1]):
+        raise _fehler(
+            text,
+            "Mehrere Befehle in einem Aufruf gehen nur, wenn alle außer dem letzten begin, "
+            "commit, rollback oder set transaction sind (etwa „begin; set transaction "
+            "isolation level serializable“); schreibe die anderen nacheinander.",
+        )
+    return befehle
+
+
 def lies(text: object) -> Befehl:
     """Erkennt einen Befehl (``UngueltigeEingabe`` mit Beispielen, wenn es keiner ist)."""
     if not isinstance(text, str):
         raise UngueltigeEingabe(
             f"Ein SQL-Befehl ist ein Text wie „{BEISPIELE[2]}“, nicht {type(text).__name__}."
         )
-    sauber = " ".join(text.strip().rstrip(";").split()).lower()
+    sauber = " ".join(ohne_kommentar(text).strip().rstrip(";").split()).lower()
     if not sauber:
         raise _fehler(text, "Das ist leer.")
     if ";" in sauber:

@@ -402,7 +402,7 @@ def test_select_for_update_verhindert_das_verlorene_update() -> None:
         ("update test set value = value * 2", "Ein Update setzt"),
         ("insert into test (id, value) values 3, 30", "Werte stehen als"),
         ("select * from test where value % 0 = 1", "Durch 0 kann man nicht teilen"),
-        ("begin; commit", "Ein Aufruf ist ein Befehl"),
+        ("select * from test; commit", "Mehrere Befehle in einem Aufruf gehen nur"),
         ("   ", "Das ist leer"),
         (42, "Ein SQL-Befehl ist ein Text"),
     ],
@@ -533,3 +533,16 @@ def test_jedes_ergebnis_nennt_seine_transaktion() -> None:
     ]
     assert nummern == [1, 1, 2, 1, None]
     assert db.von(1).sitzung == "T1" and db.von(2).autocommit
+
+
+def test_zeilen_wie_in_hermitage_mit_kommentar_und_begin_davor() -> None:
+    db = Datenbank()
+    r = db.sql("T1", "begin; set transaction isolation level repeatable read; -- T1")
+    assert r.befehl == "set transaction isolation level repeatable read"
+    assert db.transaktion("T1").stufe == "repeatable read"  # type: ignore[union-attr]
+    assert [e.befehl for e in db.verlauf] == [
+        "begin",
+        "set transaction isolation level repeatable read",
+    ]
+    r = db.sql("T1", "update test set value = 11 where id = 1; -- T1, BLOCKS")
+    assert r.anzahl == 1
