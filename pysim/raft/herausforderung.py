@@ -21,14 +21,16 @@ Die erste, die nicht gilt, hält den Lauf an; das Urteil nennt sie mit Term und 
 alles, prüft ``pruefe`` am Ende, ``RUHE`` und mehr Ticks nach dem Heilen aller Störungen, die
 Lebendigkeit: Genau ein Knoten ist Leader, und alle Knoten sind in seinem Term.
 
-Stufe 2, ``RaftLog`` (Last ``raft-kv``; die Prüfung steht, die Seite noch nicht): Clients lesen
+Stufe 2, ``RaftLog`` (Last ``raft-kv``, Seite ``docs/herausforderungen/raft-log.md``): Clients lesen
 und schreiben wie bei ``lin-kv`` (ohne ``cas``), jeder über seinen Knoten. Der Knoten zeigt in
 ``zustand()`` zusätzlich ``log`` (die Einträge, jeder eine Liste, die mit seinem Term beginnt)
 und ``commit``. Nach jedem Ereignis gelten die drei Invarianten der Wahl und die der Logs aus
 Abbildung 3 des Papers: **Log Matching** (haben zwei Logs an einem Index Einträge desselben
 Terms, sind sie bis dorthin gleich), **State Machine Safety** (an einem Index wird nirgends
 etwas anderes committet) und **Leader Completeness** (ein Leader eines späteren Terms hat jeden
-committeten Eintrag); am Ende ist der Verlauf der Clients linearisierbar.
+committeten Eintrag). Am Ende, nach dem Heilen, gilt die Lebendigkeit der Wahl (wie in Stufe 1),
+der Leader hat einen Eintrag seines Terms committet, jedes letzte Lesen der Clients
+(``Register.abschluss``) hat eine Antwort bekommen, und der Verlauf ist linearisierbar.
 """
 
 from __future__ import annotations
