@@ -5,6 +5,7 @@ Raft after every event, the liveness at the end, the page's solution as lesson 1
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,7 @@ from lessonkit.fences.exercises import sections_with_rows
 from lessonkit.runtime import challenges
 from lessonkit.runtime.challenges import VORSPANN, Vorgabe, vorgabe_aus_optionen
 from pysim.cluster import Knoten, lauf
-from pysim.cluster.lauf import verkleinere
+from pysim.cluster.lauf import Lauf, verkleinere
 from pysim.raft.herausforderung import (
     EIN_LEADER,
     EINE_STIMME,
@@ -145,6 +146,19 @@ def test_the_page_runs_what_this_module_tests() -> None:
     assert set(vorgabe.stoerungen) == {"teilung", "isolation", "pause", "absturz"}
 
 
+def _neben_referenz(seite: Path, referenz: type[Knoten]) -> Iterator[tuple[int, Lauf, Lauf]]:
+    """Seeds 1 to 100 of the page's faults: the page's solution and the reference node, run
+    side by side, both passing."""
+    vorgabe = _vorgabe(seite)
+    klasse = _knoten(_teil("loesung", seite)[0])
+    for seed in range(1, 101):
+        laeufe = vorgabe.laufe(klasse, seed), vorgabe.laufe(referenz, seed)
+        for run in laeufe:
+            urteil = run.last.pruefe(run)
+            assert urteil.ok, (seed, urteil.erklaerung)
+        yield seed, *laeufe
+
+
 class OhneLog(RaftKnoten):
     """Lesson 10's node with no empty entry of a new leader: without clients its log stays
     empty, as the stage-1 solution has none (the vote rule's log check then always agrees)."""
@@ -156,13 +170,7 @@ def test_the_solution_elects_the_same_leaders_at_the_same_ticks_as_lesson_10s_no
     """The reference node is lesson 10's ``RaftKnoten``: the page's solution is its election
     without a log. On seeds 1 to 100 of the page's faults both pass, elect the same nodes in
     the same terms at the same ticks, send as many messages and end alike."""
-    vorgabe = _vorgabe()
-    klasse = _knoten(_teil("loesung")[0])
-    for seed in range(1, 101):
-        loesung, referenz = vorgabe.laufe(klasse, seed), vorgabe.laufe(OhneLog, seed)
-        for run in (loesung, referenz):
-            urteil = run.last.pruefe(run)
-            assert urteil.ok, (seed, urteil.erklaerung)
+    for seed, loesung, referenz in _neben_referenz(SEITE, OhneLog):
         assert isinstance(loesung.last, RaftWahl) and isinstance(referenz.last, RaftWahl)
         assert loesung.last.leader, seed  # somebody was elected
         assert loesung.last.leader == referenz.last.leader, seed
@@ -404,14 +412,8 @@ def test_the_log_solution_runs_like_lesson_10s_node() -> None:
     its log) both pass, elect the same leaders at the same ticks, send as many messages, end
     with logs of the same terms and commit indexes, and give the clients the same answers at
     the same ticks."""
-    vorgabe = _vorgabe(SEITE_LOG)
-    klasse = _knoten(_teil("loesung", SEITE_LOG)[0])
     geschrieben = 0
-    for seed in range(1, 101):
-        loesung, referenz = vorgabe.laufe(klasse, seed), vorgabe.laufe(MitLog, seed)
-        for run in (loesung, referenz):
-            urteil = run.last.pruefe(run)
-            assert urteil.ok, (seed, urteil.erklaerung)
+    for seed, loesung, referenz in _neben_referenz(SEITE_LOG, MitLog):
         assert isinstance(loesung.last, RaftLog) and isinstance(referenz.last, RaftLog)
         assert loesung.last._wahl.leader == referenz.last._wahl.leader, seed
         gesendet = [r.cluster.zaehle()["gesendet"] for r in (loesung, referenz)]
