@@ -21,14 +21,16 @@ Die erste, die nicht gilt, hält den Lauf an; das Urteil nennt sie mit Term und 
 alles, prüft ``pruefe`` am Ende, ``RUHE`` und mehr Ticks nach dem Heilen aller Störungen, die
 Lebendigkeit: Genau ein Knoten ist Leader, und alle Knoten sind in seinem Term.
 
-Stufe 2, ``RaftLog`` (Last ``raft-kv``; die Prüfung steht, die Seite noch nicht): Clients lesen
+Stufe 2, ``RaftLog`` (Last ``raft-kv``, Seite ``docs/herausforderungen/raft-log.md``): Clients lesen
 und schreiben wie bei ``lin-kv`` (ohne ``cas``), jeder über seinen Knoten. Der Knoten zeigt in
 ``zustand()`` zusätzlich ``log`` (die Einträge, jeder eine Liste, die mit seinem Term beginnt)
 und ``commit``. Nach jedem Ereignis gelten die drei Invarianten der Wahl und die der Logs aus
 Abbildung 3 des Papers: **Log Matching** (haben zwei Logs an einem Index Einträge desselben
 Terms, sind sie bis dorthin gleich), **State Machine Safety** (an einem Index wird nirgends
 etwas anderes committet) und **Leader Completeness** (ein Leader eines späteren Terms hat jeden
-committeten Eintrag); am Ende ist der Verlauf der Clients linearisierbar.
+committeten Eintrag). Am Ende, nach dem Heilen, gilt die Lebendigkeit der Wahl (wie in Stufe 1),
+der Leader hat einen Eintrag seines Terms committet, jedes letzte Lesen der Clients
+(``Register.abschluss``) hat eine Antwort bekommen, und der Verlauf ist linearisierbar.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import pruefer
 from ..cluster.lasten import Geplant, Last, Register
+from ..cluster.lauf import RUHE
 from .regeln import LEADER
 
 if TYPE_CHECKING:
@@ -340,7 +343,43 @@ class RaftLog(Register):
     def pruefe(self, lauf: Lauf) -> pruefer.Urteil:
         if lauf.verletzung is not None:
             return pruefer.Urteil(False, str(lauf.verletzung))
+        wahl = lebendig(lauf.zustaende, lauf.geheilt, lauf.cluster.zeit.now)
+        if not wahl.ok:
+            return wahl
+        leer = _fortschritt(lauf)
+        if leer is not None:
+            return leer
         return pruefer.linearisierbar(lauf.geschichte)
+
+
+def _fortschritt(lauf: Lauf) -> pruefer.Urteil | None:
+    """Liveness of the log (``lebendig`` found exactly one leader): at the end the leader has
+    committed an entry of its own term, and the clients had at least one write and one read
+    answered."""
+    leader, z = next((k, z) for k, z in lauf.zustaende.items() if z.get("rolle") == LEADER)
+    log: Any = z["log"]
+    commit: Any = z["commit"]
+    if not any(e[0] == z["term"] for e in log[:commit]):
+        return pruefer.Urteil(
+            False,
+            f"Am Ende (t={lauf.cluster.zeit.now}) hat der Leader {leader} in Term {z['term']} "
+            f"keinen Eintrag seines Terms committet (Log: {len(log)} Einträge, Commit-Index "
+            f"{commit}). Ein Leader schickt AppendEntries, bis eine Mehrheit seine Einträge hat.",
+        )
+    # the final reads (``Register.abschluss``; their processes start at 10,000)
+    offen = [
+        e for e in lauf.geschichte if e["process"] >= 10_000 and e["type"] not in ("invoke", "ok")
+    ]
+    offen = [e for e in offen if e["type"] == "info"]
+    if offen:
+        e = offen[0]
+        return pruefer.Urteil(
+            False,
+            f"Das letzte Lesen von Schlüssel {e['key']} über {e['node']}, {RUHE} Ticks nach dem "
+            f"Heilen, bekam keine Antwort. Ein Leader antwortet, sobald die Anfrage committet und "
+            "angewendet ist; ein Knoten, der nicht Leader ist, sofort mit Fehler 11.",
+        )
+    return None
 
 
 #: The challenge's workloads by name (beside ``pysim.cluster.lasten.LASTEN``).

@@ -97,17 +97,18 @@ def test_code_that_defines_no_node_gets_a_german_message(page: Page, site_url: s
     )
 
 
-def _raft_zwei_stimmen() -> str:
-    """Challenge 8's wrong node that votes for every candidate of its term (a ``fehlversuch``
-    of the page: proved at build, never shipped, so read from the page's source)."""
-    text = (ROOT / "docs" / "herausforderungen" / "raft.md").read_text(encoding="utf-8")
+def _fehlversuch(seite: str, merkmal: str) -> str:
+    """A wrong node of challenge 8 (a ``fehlversuch`` of the page: proved at build, never
+    shipped, so read from the page's source), found by a phrase of its first comment."""
+    text = (ROOT / "docs" / "herausforderungen" / seite).read_text(encoding="utf-8")
     versuche = re.findall(r"^--- fehlversuch\n(.*?)(?=^--- |^```$)", text, re.M | re.S)
-    return next(v for v in versuche if "two votes in one term" in v)
+    return next(v for v in versuche if merkmal in v)
 
 
-#: The first three challenges, the lease challenge and Raft's election, each with a wrong node
-#: a reader might write first and what the verdict of its failing seed names (the lost or
-#: doubled value, the cas that lost an update, the second vote in a term).
+#: The first three challenges, the lease challenge and Raft's election and log, each with a
+#: wrong node a reader might write first and what the verdict of its failing seed names (the
+#: lost or doubled value, the cas that lost an update, the second vote in a term, the
+#: committed entry a new leader lacks).
 ERSTE = [
     pytest.param(
         "herausforderungen/echo/",
@@ -144,9 +145,17 @@ ERSTE = [
     pytest.param(
         "herausforderungen/raft/",
         "raft-wahl",
-        _raft_zwei_stimmen(),
+        _fehlversuch("raft.md", "two votes in one term"),
         r"Die Invariante „Eine Stimme je Term“ gilt nicht: n\d gab in Term \d+ zwei Stimmen",
         id="raft-wahl",
+    ),
+    pytest.param(
+        "herausforderungen/raft-log/",
+        "raft-log",
+        _fehlversuch("raft-log.md", "without the up-to-date check"),
+        r"Die Invariante „Leader Completeness“ gilt nicht: Term \d+: Dem Leader n\d fehlt der "
+        r"committete Eintrag an Index \d+",
+        id="raft-log",
     ),
 ]
 

@@ -5,6 +5,7 @@ Raft after every event, the liveness at the end, the page's solution as lesson 1
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,7 @@ from lessonkit.fences.exercises import sections_with_rows
 from lessonkit.runtime import challenges
 from lessonkit.runtime.challenges import VORSPANN, Vorgabe, vorgabe_aus_optionen
 from pysim.cluster import Knoten, lauf
-from pysim.cluster.lauf import verkleinere
+from pysim.cluster.lauf import Lauf, verkleinere
 from pysim.raft.herausforderung import (
     EIN_LEADER,
     EINE_STIMME,
@@ -25,6 +26,7 @@ from pysim.raft.herausforderung import (
     LOG_MATCHING,
     STATE_MACHINE,
     TERM_WAECHST,
+    RaftLog,
     RaftWahl,
     _Beobachter,
     _LogBeobachter,
@@ -36,17 +38,21 @@ from tests.lessonkit.seiten import convert
 SEITE = ROOT / "docs" / "herausforderungen" / "raft.md"
 
 
+#: Stage 2's page.
+SEITE_LOG = ROOT / "docs" / "herausforderungen" / "raft-log.md"
+
+
 @cache
-def _block() -> tuple[dict[str, str], list[tuple[str, str]]]:
-    """The page's challenge: its options and its sections (name, text)."""
-    text = SEITE.read_text(encoding="utf-8")
+def _block(seite: Path = SEITE) -> tuple[dict[str, str], list[tuple[str, str]]]:
+    """A page's challenge: its options and its sections (name, text)."""
+    text = seite.read_text(encoding="utf-8")
     kopf, rumpf = re.search(r"^```herausforderung ([^\n]*)\n(.*?)^```$", text, re.M | re.S).groups()
     optionen = dict(re.findall(r'(\w+)="([^"]*)"', kopf))
     return optionen, [(name, inhalt) for name, inhalt, _ in sections_with_rows(rumpf)]
 
 
-def _vorgabe() -> Vorgabe:
-    return vorgabe_aus_optionen(_block()[0])
+def _vorgabe(seite: Path = SEITE) -> Vorgabe:
+    return vorgabe_aus_optionen(_block(seite)[0])
 
 
 def _knoten(code: str) -> type[Knoten]:
@@ -55,8 +61,8 @@ def _knoten(code: str) -> type[Knoten]:
     return challenges.node_class(namespace)
 
 
-def _teil(name: str) -> list[str]:
-    return [inhalt for n, inhalt in _block()[1] if n == name]
+def _teil(name: str, seite: Path = SEITE) -> list[str]:
+    return [inhalt for n, inhalt in _block(seite)[1] if n == name]
 
 
 # --- the invariants, one by one ---------------------------------------------------------------
@@ -140,6 +146,19 @@ def test_the_page_runs_what_this_module_tests() -> None:
     assert set(vorgabe.stoerungen) == {"teilung", "isolation", "pause", "absturz"}
 
 
+def _neben_referenz(seite: Path, referenz: type[Knoten]) -> Iterator[tuple[int, Lauf, Lauf]]:
+    """Seeds 1 to 100 of the page's faults: the page's solution and the reference node, run
+    side by side, both passing."""
+    vorgabe = _vorgabe(seite)
+    klasse = _knoten(_teil("loesung", seite)[0])
+    for seed in range(1, 101):
+        laeufe = vorgabe.laufe(klasse, seed), vorgabe.laufe(referenz, seed)
+        for run in laeufe:
+            urteil = run.last.pruefe(run)
+            assert urteil.ok, (seed, urteil.erklaerung)
+        yield seed, *laeufe
+
+
 class OhneLog(RaftKnoten):
     """Lesson 10's node with no empty entry of a new leader: without clients its log stays
     empty, as the stage-1 solution has none (the vote rule's log check then always agrees)."""
@@ -151,13 +170,7 @@ def test_the_solution_elects_the_same_leaders_at_the_same_ticks_as_lesson_10s_no
     """The reference node is lesson 10's ``RaftKnoten``: the page's solution is its election
     without a log. On seeds 1 to 100 of the page's faults both pass, elect the same nodes in
     the same terms at the same ticks, send as many messages and end alike."""
-    vorgabe = _vorgabe()
-    klasse = _knoten(_teil("loesung")[0])
-    for seed in range(1, 101):
-        loesung, referenz = vorgabe.laufe(klasse, seed), vorgabe.laufe(OhneLog, seed)
-        for run in (loesung, referenz):
-            urteil = run.last.pruefe(run)
-            assert urteil.ok, (seed, urteil.erklaerung)
+    for seed, loesung, referenz in _neben_referenz(SEITE, OhneLog):
         assert isinstance(loesung.last, RaftWahl) and isinstance(referenz.last, RaftWahl)
         assert loesung.last.leader, seed  # somebody was elected
         assert loesung.last.leader == referenz.last.leader, seed
@@ -372,3 +385,140 @@ def test_stage_2s_checks_catch_a_broken_vote_rule_and_a_follower_without_the_pre
             assert re.search(r"Index \d+", run.verletzung.grund), run.verletzung.grund
             return
     pytest.fail("Keiner der Läufe verletzt eine Invariante.")
+
+
+# --- stage 2's page: the solution is lesson 10's node, the wrong attempts fail ---------------------
+
+
+def test_stage_2s_page_runs_raft_kv_with_the_leader_cut_off() -> None:
+    vorgabe = _vorgabe(SEITE_LOG)
+    assert vorgabe.last == RaftLog.name
+    assert "leader" in vorgabe.stoerungen and vorgabe.anzahl_stoerungen == 1
+
+
+def _verlauf(run: Any) -> list[tuple[Any, ...]]:
+    return [(e["type"], e["f"], e["key"], e["value"], e["time"], e["node"]) for e in run.geschichte]
+
+
+def _logs(run: Any) -> dict[str, tuple[Any, ...]]:
+    return {
+        k: (z["rolle"], z["term"], z["commit"], [e[0] for e in z["log"]])  # type: ignore[union-attr]
+        for k, z in run.zustaende.items()
+    }
+
+
+def test_the_log_solution_runs_like_lesson_10s_node() -> None:
+    """On seeds 1 to 100 of stage 2's faults the page's solution and lesson 10's node (showing
+    its log) both pass, elect the same leaders at the same ticks, send as many messages, end
+    with logs of the same terms and commit indexes, and give the clients the same answers at
+    the same ticks."""
+    geschrieben = 0
+    for seed, loesung, referenz in _neben_referenz(SEITE_LOG, MitLog):
+        assert isinstance(loesung.last, RaftLog) and isinstance(referenz.last, RaftLog)
+        assert loesung.last._wahl.leader == referenz.last._wahl.leader, seed
+        gesendet = [r.cluster.zaehle()["gesendet"] for r in (loesung, referenz)]
+        assert gesendet[0] == gesendet[1], seed
+        assert _logs(loesung) == _logs(referenz), seed
+        assert _verlauf(loesung) == _verlauf(referenz), seed
+        geschrieben += any(e[0] == "ok" and e[1] == "write" for e in _verlauf(loesung))
+    assert geschrieben >= 90  # not a run without clients: most runs confirm a write
+
+
+def test_a_node_that_is_not_leader_names_the_leader_it_knows() -> None:
+    vorgabe = _vorgabe(SEITE_LOG)
+    run = vorgabe.laufe(_knoten(_teil("loesung", SEITE_LOG)[0]), 1)
+    fehler = [e for e in run.geschichte if e["type"] == "fail"]
+    assert fehler and all(e["error"][0] == 11 for e in fehler)
+    antworten = [
+        s.nachricht.body
+        for s in run.cluster.sendungen
+        if s.nachricht.body.get("type") == "error" and s.nachricht.body.get("code") == 11
+    ]
+    assert any(b.get("leader") in ("n1", "n2", "n3") for b in antworten)
+
+
+#: What each wrong attempt of stage 2's page (in its order) breaks.
+GEBROCHEN_LOG = [
+    (f"„{LEADER_COMPLETENESS}“",),  # no up-to-date check in the vote
+    (f"„{LOG_MATCHING}“", f"„{STATE_MACHINE}“"),  # no prevLogIndex/prevLogTerm check
+    ("Nicht linearisierbar",),  # a leader reading from its own state
+]
+
+
+@pytest.mark.parametrize("nummer", range(len(GEBROCHEN_LOG)))
+def test_every_wrong_attempt_of_stage_2_fails_a_seed_with_the_rule_it_breaks(nummer: int) -> None:
+    versuche = _teil("fehlversuch", SEITE_LOG)
+    assert len(versuche) == len(GEBROCHEN_LOG)
+    vorgabe = _vorgabe(SEITE_LOG)
+    klasse = _knoten(versuche[nummer])
+    for seed in range(1, vorgabe.seeds + 1):
+        run = vorgabe.laufe(klasse, seed)
+        urteil = run.last.pruefe(run)
+        if not urteil.ok:
+            assert any(regel in urteil.erklaerung for regel in GEBROCHEN_LOG[nummer]), (
+                urteil.erklaerung
+            )
+            if run.verletzung is not None:
+                assert re.search(r"Index \d+", urteil.erklaerung), urteil.erklaerung
+            return
+    pytest.fail("Der Fehlversuch besteht jeden Seed der Seite.")
+
+
+def test_stage_2s_start_fails() -> None:
+    vorgabe = _vorgabe(SEITE_LOG)
+    run = vorgabe.laufe(_knoten(_teil("start", SEITE_LOG)[0]), 1)
+    assert not run.last.pruefe(run).ok
+
+
+class KeinLeerer(MitLog):
+    """No empty entry of a new leader: a leader elected after the clients' last write has no
+    entry of its own term to commit."""
+
+    OHNE_LEEREN_EINTRAG = True
+
+
+class Stumm(MitLog):
+    """Puts a read into the log but never answers it."""
+
+    def bei_read(self, n: Any) -> None:
+        pass
+
+
+def test_stage_2_wants_the_final_reads_answered_and_an_entry_of_the_leaders_term_committed() -> (
+    None
+):
+    vorgabe = _vorgabe(SEITE_LOG)
+    run = vorgabe.laufe(Stumm, 1)
+    assert run.verletzung is None
+    assert run.last.pruefe(run).erklaerung.startswith("Das letzte Lesen von Schlüssel 0 über n1, ")
+    urteile = [vorgabe.laufe(KeinLeerer, seed) for seed in range(1, 6)]
+    assert any(
+        r.last.pruefe(r).erklaerung.startswith("Am Ende (t=171) hat der Leader ") for r in urteile
+    )
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(1, 10_000))
+def test_the_same_seed_gives_the_same_run_of_stage_2(seed: int) -> None:
+    vorgabe = _vorgabe(SEITE_LOG)
+    klasse = _knoten(_teil("loesung", SEITE_LOG)[0])
+    a, b = vorgabe.laufe(klasse, seed), vorgabe.laufe(klasse, seed)
+    assert a.kennung == b.kennung
+    assert a.geschichte == b.geschichte
+    assert a.zustaende == b.zustaende
+
+
+@settings(max_examples=5, deadline=None)
+@given(seed=st.integers(1, 100))
+def test_a_shrunk_run_of_a_follower_without_the_prev_check_still_breaks_the_same_rule(
+    seed: int,
+) -> None:
+    vorgabe = _vorgabe(SEITE_LOG)
+    run = vorgabe.laufe(_knoten(_teil("fehlversuch", SEITE_LOG)[1]), seed)
+    if run.verletzung is None:
+        return
+    klein = verkleinere(run, lambda r: r.verletzung is not None, 60)
+    assert klein.verletzung is not None
+    assert klein.verletzung.name in (LOG_MATCHING, STATE_MACHINE)
+    assert len(klein.geplant) <= len(run.geplant)
+    assert len(klein.stoerungen) <= len(run.stoerungen)
