@@ -10,6 +10,7 @@ import pytest
 
 from pysim.console import LogKonsole, QueueKonsole, SagaKonsole
 from pysim.console.basis import BasisKonsole
+from pysim.partitionen.konsole import PartitionsKonsole
 from pysim.raft.konsole import RaftKonsole
 from pysim.replikation.konsole import ReplikKonsole
 from tests.pysim.konsolen import LOG_LEKTION_2, absaetze_ganz, ausfuehren, vorbereitet
@@ -32,6 +33,8 @@ AUSGANG: dict[str, Callable[[], BasisKonsole[Any]]] = {
     "raft": lambda: vorbereitet(RaftKonsole(), ["tick 40"]),
     "raft-wartet": lambda: vorbereitet(RaftKonsole(), ["tick 40", "write x 1 as a"]),
     "raft-absturz": lambda: vorbereitet(RaftKonsole(), ["tick 40", "absturz n1"]),
+    "partition": lambda: vorbereitet(PartitionsKonsole(), ["fuelle 20"]),
+    "partition-leer": PartitionsKonsole,
 }
 
 FEHLER = [
@@ -228,6 +231,18 @@ FEHLER = [
     ("raft", "wirte x 1", "Meintest du `write`?", ""),
     ("raft-wartet", "write x 2 as a", "Der Client a wartet noch auf eine Antwort", "write"),
     ("raft-absturz", "absturz n1", "schon abgestürzt", "absturz"),
+    # the partition console with 20 keys on n1, n2, n3
+    ("partition", "dazu n1", "Den Knoten n1 gibt es schon.", "dazu"),
+    ("partition", "dazu N4", "beginnt mit einem Buchstaben", "dazu"),
+    ("partition", "weg n9", "Den Knoten „n9“ gibt es nicht. Es gibt: n1, n2, n3.", "weg"),
+    ("partition", "schreibe user$1", "Buchstaben, Ziffern und : . _ - { } #", "schreibe"),
+    ("partition", "strategie zufall", "Die Strategie „zufall“ gibt es nicht", "strategie"),
+    ("partition", "vergleiche n2", "Den Knoten n2 gibt es schon", "vergleiche"),
+    ("partition", "heiss user:999 30", "Den Schlüssel user:999 gibt es nicht", "heiss"),
+    ("partition", "heiss user:1 130", "von 0 bis 100, nicht 130", "heiss"),
+    ("partition", "fuelle 20000", "von 1 bis 10000, nicht 20000", "fuelle"),
+    ("partition", "dazuu n4", "Meintest du `dazu`?", ""),
+    ("partition-leer", "vergleiche n4", "Noch keine Schlüssel", "vergleiche"),
 ]
 
 #: A usage line followed by a note in parentheses: no sentence broken in two.
