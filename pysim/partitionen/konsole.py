@@ -279,8 +279,5 @@ KONSOLE = KonsolenArt(
     modell="p",
     beschreibung="Schlüssel auf Knoten verteilen, Knoten dazunehmen und wegnehmen, heiße "
     "Schlüssel (Lektion „Partitionierung und Sharding“)",
-    optionen=(
-        KonsolenOption("strategie", "slots", "modulo, ring, slots oder bereiche"),
-        KonsolenOption("knoten", "3", "so viele Knoten am Anfang (n1, n2, …)"),
-    ),
+    optionen=(KonsolenOption("knoten", "3", "so viele Knoten am Anfang (n1, n2, …)"),),
 )
