@@ -11,32 +11,7 @@ gehen, heiße Schlüssel, Sekundärindizes und wie eine Anfrage ihren Knoten err
 - ``konsole``: die Partitions-Konsole der Lektion, ``bild`` ihr Bild.
 """
 
-from .verteilung import (
-    REDIS_SLOTS,
-    STRATEGIEN,
-    Bereiche,
-    Modulo,
-    Ring,
-    Slots,
-    Umzug,
-    Verteilung,
-    hash_tag,
-    slot,
-    streuwert,
-    umzug,
-)
+from . import verteilung
+from .verteilung import *  # noqa: F403  (the public names are verteilung's)
 
-__all__ = [
-    "REDIS_SLOTS",
-    "STRATEGIEN",
-    "Bereiche",
-    "Modulo",
-    "Ring",
-    "Slots",
-    "Umzug",
-    "Verteilung",
-    "hash_tag",
-    "slot",
-    "streuwert",
-    "umzug",
-]
+__all__ = verteilung.__all__

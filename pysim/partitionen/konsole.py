@@ -18,7 +18,7 @@ from ..console.art import KonsolenArt, KonsolenOption
 from ..console.basis import BasisKonsole, setze_befehle
 from ..console.befehle import befehl
 from ..console.ergebnis import ConsoleResult
-from ..console.parser import ZAHL, Art, Aufruf, EingabeFehler, Wert
+from ..console.parser import ZAHL, Art, Aufruf, EingabeFehler, Leser, Wert
 from ..console.werte import tabelle, waehle_namen
 from ..fehler import UngueltigeEingabe
 from .bild import bild
@@ -26,28 +26,31 @@ from .last import ticks
 from .modell import MAX_SCHLUESSEL, Partitionierung
 from .verteilung import MAX_KNOTEN, STRATEGIEN
 
+
+def _muster(muster: str, regel: str) -> Leser:
+    """A reader that takes a word matching ``muster`` and refuses others with ``regel``."""
+    form = re.compile(muster)
+
+    def lies(_k: Any, text: str, _w: dict[str, Any]) -> str:
+        if not form.fullmatch(text):
+            raise EingabeFehler(f"{regel}, nicht „{text[:40]}“.")
+        return text
+
+    return lies
+
+
 #: A key: letters, digits and what key names use (``user:17``, ``{user1}.name``, ``promi#3``).
-_SCHLUESSEL = re.compile(r"[A-Za-z0-9:._{}#-]{1,40}")
+_lies_schluessel = _muster(
+    r"[A-Za-z0-9:._{}#-]{1,40}",
+    "Ein Schlüssel hat 1 bis 40 Zeichen: Buchstaben, Ziffern und : . _ - { } #, "
+    "z. B. „user:17“ oder „{user1}.name“",
+)
 #: A node's name: ``n4``, ``db-2``.
-_KNOTEN = re.compile(r"[a-z][a-z0-9-]{0,11}")
-
-
-def _lies_schluessel(_k: Any, text: str, _w: dict[str, Any]) -> str:
-    if not _SCHLUESSEL.fullmatch(text):
-        raise EingabeFehler(
-            "Ein Schlüssel hat 1 bis 40 Zeichen: Buchstaben, Ziffern und : . _ - { } #, "
-            f"z. B. „user:17“ oder „{{user1}}.name“, nicht „{text[:40]}“."
-        )
-    return text
-
-
-def _lies_neuer_knoten(_k: Any, text: str, _w: dict[str, Any]) -> str:
-    if not _KNOTEN.fullmatch(text):
-        raise EingabeFehler(
-            "Ein Knoten heißt mit Kleinbuchstaben, Ziffern und Bindestrich, beginnt mit einem "
-            f"Buchstaben und hat höchstens 12 Zeichen, z. B. „n4“, nicht „{text[:40]}“."
-        )
-    return text
+_lies_neuer_knoten = _muster(
+    r"[a-z][a-z0-9-]{0,11}",
+    "Ein Knoten heißt mit Kleinbuchstaben, Ziffern und Bindestrich, beginnt mit einem "
+    "Buchstaben und hat höchstens 12 Zeichen, z. B. „n4“",
+)
 
 
 def _lies_strategie(_k: Any, text: str, _w: dict[str, Any]) -> str:
