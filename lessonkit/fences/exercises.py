@@ -315,6 +315,9 @@ class Challenge(Exercise):
                     "Der Fehlversuch besteht alle Seeds: Diese falsche Lösung ginge durch.",
                     self.row_of("fehlversuch", 0, attempt.row),
                 )
+            problem = _wrong_rule(attempt, error, outcomes)
+            if problem is not None:
+                return problem
         return None
 
     def data(self) -> ChallengeData:
@@ -915,6 +918,31 @@ def _verify_console(task: ConsoleTask) -> Problem | None:
         if problem is not None:
             return problem
     return None
+
+
+def _wrong_rule(
+    attempt: WrongAttempt, error: str | None, outcomes: list[SeedOutcomeData]
+) -> Problem | None:
+    """A challenge's wrong attempt that names rules (``--- fehlversuch „Ein Leader je Term“``)
+    must fail its first failing seed with a verdict naming one of them: the verdict a reader
+    with this mistake sees. None when it does (or names none)."""
+    if not attempt.names:
+        return None
+    if error is not None:
+        gesagt = error
+    else:
+        gescheitert = next(outcome for outcome in outcomes if not outcome["ok"])
+        gesagt = " ".join(gescheitert["urteil"])
+        if any(name in gesagt for name in attempt.names):
+            return None
+    genannt = " oder ".join(f"„{name}“" for name in attempt.names)
+    wo = "läuft nicht" if error is not None else f"scheitert bei Seed {gescheitert['seed']}"
+    return (
+        f"Der Fehlversuch soll an {genannt} scheitern, aber er {wo}, und das Urteil nennt "
+        f"keine davon:\n{gesagt}\nSchärfe Störungen oder Seeds, bis er an seiner Regel "
+        "scheitert, oder nenne die Regel, die er bricht.",
+        attempt.row,
+    )
 
 
 def _wrong_attempt_passes(
