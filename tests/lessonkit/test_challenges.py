@@ -518,4 +518,6 @@ def test_a_wrong_attempt_that_names_a_rule_must_fail_with_that_rule(tmp_path: Pa
     # the verdict it got instead, so that the author sees which rule it breaks
     assert "fehlen" in message or "kennt" in message
     # named with a rule its verdict names: the page builds
-    convert(tmp_path, page(BROADCAST, extra="--- fehlversuch „Ein Leader je Term“ „fehlen“\n" + START))
+    convert(
+        tmp_path, page(BROADCAST, extra="--- fehlversuch „Ein Leader je Term“ „fehlen“\n" + START)
+    )
