@@ -31,6 +31,13 @@ etwas anderes committet) und **Leader Completeness** (ein Leader eines späteren
 committeten Eintrag). Am Ende, nach dem Heilen, gilt die Lebendigkeit der Wahl (wie in Stufe 1),
 der Leader hat einen Eintrag seines Terms committet, jedes letzte Lesen der Clients
 (``Register.abschluss``) hat eine Antwort bekommen, und der Verlauf ist linearisierbar.
+
+Stufe 3, ``RaftAbsturz`` (Last ``raft-absturz``, Seite ``docs/herausforderungen/raft-absturz.md``):
+dieselben Clients und Invarianten unter Abstürzen und Neustarts. Die Beobachter gehören der
+Last, nicht dem Knoten: Sie sehen über einen Neustart hinweg, ob ein Knoten seinen Term (**Der
+Term wächst**), seine Stimme (**Eine Stimme je Term**) oder committete Einträge (**Leader
+Completeness**, **State Machine Safety**) verloren hat. Am Ende gilt zusätzlich: Jeder Knoten hat
+die Einträge, die der Leader committet hat (ein neu gestarteter ist wieder dabei).
 """
 
 from __future__ import annotations
@@ -48,7 +55,14 @@ if TYPE_CHECKING:
     from ..cluster.cluster import Cluster, Zustaende
     from ..cluster.lauf import Lauf
 
-__all__ = ["HERAUSFORDERUNG_LASTEN", "INVARIANTEN", "INVARIANTEN_LOG", "RaftLog", "RaftWahl"]
+__all__ = [
+    "HERAUSFORDERUNG_LASTEN",
+    "INVARIANTEN",
+    "INVARIANTEN_LOG",
+    "RaftAbsturz",
+    "RaftLog",
+    "RaftWahl",
+]
 
 #: The invariants' names, as the verdict says them.
 EIN_LEADER = "Ein Leader je Term"
@@ -382,5 +396,46 @@ def _fortschritt(lauf: Lauf) -> pruefer.Urteil | None:
     return None
 
 
+class RaftAbsturz(RaftLog):
+    """Stufe 3 „Absturz“: dieselben Clients und Invarianten wie ``RaftLog``, unter Abstürzen
+    und Neustarts. Am Ende gilt zusätzlich: Jeder Knoten, auch einer, der abgestürzt war, hat
+    die Einträge, die der Leader committet hat (er ist wieder dabei)."""
+
+    name = "raft-absturz"
+
+    def pruefe(self, lauf: Lauf) -> pruefer.Urteil:
+        urteil = super().pruefe(lauf)
+        if not urteil.ok:
+            return urteil
+        zurueck = _nicht_dabei(lauf)
+        return urteil if zurueck is None else zurueck
+
+
+def _nicht_dabei(lauf: Lauf) -> pruefer.Urteil | None:
+    """A node whose log lacks an entry the leader committed, after the healing (``RaftLog``'s
+    checks found exactly one leader), as a verdict; None when every node has them all."""
+    leader, z = next((k, z) for k, z in lauf.zustaende.items() if z.get("rolle") == LEADER)
+    log: Any = z["log"]
+    commit: Any = z["commit"]
+    for name, andere in lauf.zustaende.items():
+        seiner: Any = andere["log"]
+        index = next(
+            (i for i in range(1, commit + 1) if i > len(seiner) or seiner[i - 1] != log[i - 1]),
+            None,
+        )
+        if index is not None:
+            return pruefer.Urteil(
+                False,
+                f"{RUHE} Ticks nach dem Heilen (t={lauf.cluster.zeit.now}) fehlt {name} der "
+                f"Eintrag an Index {index} ({_eintrag(log[index - 1])}), den der Leader {leader} "
+                f"in Term {z['term']} committet hat: {name} ist nicht wieder dabei.",
+            )
+    return None
+
+
 #: The challenge's workloads by name (beside ``pysim.cluster.lasten.LASTEN``).
-HERAUSFORDERUNG_LASTEN: dict[str, type[Last]] = {RaftWahl.name: RaftWahl, RaftLog.name: RaftLog}
+HERAUSFORDERUNG_LASTEN: dict[str, type[Last]] = {
+    RaftWahl.name: RaftWahl,
+    RaftLog.name: RaftLog,
+    RaftAbsturz.name: RaftAbsturz,
+}
