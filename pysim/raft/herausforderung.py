@@ -426,7 +426,8 @@ def _nicht_dabei(lauf: Lauf) -> pruefer.Urteil | None:
         if index is not None:
             return pruefer.Urteil(
                 False,
-                f"{RUHE} Ticks nach dem Heilen (t={lauf.cluster.zeit.now}) fehlt {name} der "
+                f"{lauf.cluster.zeit.now - lauf.geheilt} Ticks nach dem Heilen "
+                f"(t={lauf.cluster.zeit.now}) fehlt {name} der "
                 f"Eintrag an Index {index} ({_eintrag(log[index - 1])}), den der Leader {leader} "
                 f"in Term {z['term']} committet hat: {name} ist nicht wieder dabei.",
             )
