@@ -28,6 +28,7 @@ from pysim.raft.herausforderung import (
     STATE_MACHINE,
     TERM_WAECHST,
     RaftAbsturz,
+    RaftFigur8,
     RaftLog,
     RaftWahl,
     _Beobachter,
@@ -684,3 +685,82 @@ def test_a_shrunk_run_of_a_node_that_forgets_its_log_still_loses_a_committed_ent
     assert klein.verletzung.name in (LEADER_COMPLETENESS, STATE_MACHINE)
     assert len(klein.geplant) <= len(run.geplant)
     assert len(klein.stoerungen) <= len(run.stoerungen)
+
+
+# --- stage 4 "Figur 8": the director's sequence, the old-term count loses a committed entry -----
+
+
+class OhneLeeren(Weiter):
+    """Lesson 10's node passing requests on, without the empty entry of a new leader (as the
+    paper's Figure 2 and 8 have it)."""
+
+    OHNE_LEEREN_EINTRAG = True
+
+
+class AlteTerme(OhneLeeren):
+    """The same, committing an entry of an earlier term once a majority has it."""
+
+    ALTE_TERME_ZAEHLEN = True
+
+
+def _block_figur8() -> tuple[Vorgabe, dict[str, list[str]]]:
+    """Stage 4's block: the second ``herausforderung`` of stage 3's page."""
+    text = SEITE_ABSTURZ.read_text(encoding="utf-8")
+    bloecke = re.findall(r"^```herausforderung ([^\n]*)\n(.*?)^```$", text, re.M | re.S)
+    kopf, rumpf = next(b for b in bloecke if 'id="raft-figur8"' in b[0])
+    teile: dict[str, list[str]] = {}
+    for name, inhalt, _ in sections_with_rows(rumpf):
+        teile.setdefault(name, []).append(inhalt)
+    return vorgabe_aus_optionen(dict(re.findall(r'(\w+)="([^"]*)"', kopf))), teile
+
+
+def test_the_director_plays_figure_8_to_its_end_on_every_seed_of_the_page() -> None:
+    vorgabe, teile = _block_figur8()
+    assert vorgabe.last == RaftFigur8.name and vorgabe.knoten == 5 and not vorgabe.stoerungen
+    klasse = _knoten(teile["loesung"][0])
+    for seed in range(1, vorgabe.seeds + 1):
+        run = vorgabe.laufe(klasse, seed)
+        assert run.last.pruefe(run).ok, seed
+        regie = run.last.regie  # type: ignore[attr-defined]
+        assert regie.schritt == 7, seed  # every step happened
+        texte = [e.text for e in run.cluster.ereignisse]
+        assert sum("stürzt ab" in t for t in texte) >= 3, texte
+
+
+def test_counting_replicas_of_an_older_term_loses_a_committed_entry_on_every_seed() -> None:
+    """Without the director's sequence 300 random runs never showed it (stage 2's page); with it
+    lesson 10's node with ``ALTE_TERME_ZAEHLEN`` loses the entry on each of the page's seeds,
+    and the verdict names the leader, the index and the entry's term."""
+    vorgabe, teile = _block_figur8()
+    for klasse in (AlteTerme, _knoten(teile["fehlversuch"][0]), _knoten(teile["start"][0])):
+        for seed in range(1, vorgabe.seeds + 1):
+            run = vorgabe.laufe(klasse, seed)
+            assert run.verletzung is not None, seed
+            assert run.verletzung.name == LEADER_COMPLETENESS, str(run.verletzung)
+            assert re.search(
+                r"Term \d+: Dem Leader n\d fehlt der committete Eintrag an Index 1 \(Term \d+, ",
+                run.verletzung.grund,
+            ), run.verletzung.grund
+
+
+def test_the_figure_8_solution_runs_like_lesson_10s_node_without_the_empty_entry() -> None:
+    vorgabe, teile = _block_figur8()
+    klasse = _knoten(teile["loesung"][0])
+    for seed in range(1, 21):
+        loesung, referenz = vorgabe.laufe(klasse, seed), vorgabe.laufe(OhneLeeren, seed)
+        urteile = [r.last.pruefe(r) for r in (loesung, referenz)]
+        assert urteile[0].erklaerung == urteile[1].erklaerung, seed
+        gesendet = [r.cluster.zaehle()["gesendet"] for r in (loesung, referenz)]
+        assert gesendet[0] == gesendet[1], seed
+        assert _logs(loesung) == _logs(referenz), seed
+        assert _verlauf(loesung) == _verlauf(referenz), seed
+
+
+@settings(max_examples=4, deadline=None)
+@given(seed=st.integers(1, 10_000))
+def test_the_same_seed_gives_the_same_figure_8(seed: int) -> None:
+    vorgabe, _ = _block_figur8()
+    a, b = vorgabe.laufe(AlteTerme, seed), vorgabe.laufe(AlteTerme, seed)
+    assert a.kennung == b.kennung
+    assert [e.text for e in a.cluster.ereignisse] == [e.text for e in b.cluster.ereignisse]
+    assert str(a.verletzung) == str(b.verletzung)
