@@ -449,23 +449,27 @@ GEBROCHEN_LOG = [
 ]
 
 
-@pytest.mark.parametrize("nummer", range(len(GEBROCHEN_LOG)))
-def test_every_wrong_attempt_of_stage_2_fails_a_seed_with_the_rule_it_breaks(nummer: int) -> None:
-    versuche = _teil("fehlversuch", SEITE_LOG)
-    assert len(versuche) == len(GEBROCHEN_LOG)
-    vorgabe = _vorgabe(SEITE_LOG)
+def _erstes_urteil(seite: Path, nummer: int, anzahl: int) -> tuple[Lauf, Any]:
+    """The first seed of the page on which its wrong attempt ``nummer`` (of ``anzahl``) fails:
+    the run and its verdict."""
+    versuche = _teil("fehlversuch", seite)
+    assert len(versuche) == anzahl
+    vorgabe = _vorgabe(seite)
     klasse = _knoten(versuche[nummer])
     for seed in range(1, vorgabe.seeds + 1):
         run = vorgabe.laufe(klasse, seed)
         urteil = run.last.pruefe(run)
         if not urteil.ok:
-            assert any(regel in urteil.erklaerung for regel in GEBROCHEN_LOG[nummer]), (
-                urteil.erklaerung
-            )
-            if run.verletzung is not None:
-                assert re.search(r"Index \d+", urteil.erklaerung), urteil.erklaerung
-            return
+            return run, urteil
     pytest.fail("Der Fehlversuch besteht jeden Seed der Seite.")
+
+
+@pytest.mark.parametrize("nummer", range(len(GEBROCHEN_LOG)))
+def test_every_wrong_attempt_of_stage_2_fails_a_seed_with_the_rule_it_breaks(nummer: int) -> None:
+    run, urteil = _erstes_urteil(SEITE_LOG, nummer, len(GEBROCHEN_LOG))
+    assert any(regel in urteil.erklaerung for regel in GEBROCHEN_LOG[nummer]), urteil.erklaerung
+    if run.verletzung is not None:
+        assert re.search(r"Index \d+", urteil.erklaerung), urteil.erklaerung
 
 
 def test_stage_2s_start_fails() -> None:
@@ -501,31 +505,7 @@ def test_stage_2_wants_the_final_reads_answered_and_an_entry_of_the_leaders_term
     )
 
 
-@settings(max_examples=8, deadline=None)
-@given(seed=st.integers(1, 10_000))
-def test_the_same_seed_gives_the_same_run_of_stage_2(seed: int) -> None:
-    vorgabe = _vorgabe(SEITE_LOG)
-    klasse = _knoten(_teil("loesung", SEITE_LOG)[0])
-    a, b = vorgabe.laufe(klasse, seed), vorgabe.laufe(klasse, seed)
-    assert a.kennung == b.kennung
-    assert a.geschichte == b.geschichte
-    assert a.zustaende == b.zustaende
-
-
-@settings(max_examples=5, deadline=None)
-@given(seed=st.integers(1, 100))
-def test_a_shrunk_run_of_a_follower_without_the_prev_check_still_breaks_the_same_rule(
-    seed: int,
-) -> None:
-    vorgabe = _vorgabe(SEITE_LOG)
-    run = vorgabe.laufe(_knoten(_teil("fehlversuch", SEITE_LOG)[1]), seed)
-    if run.verletzung is None:
-        return
-    klein = verkleinere(run, lambda r: r.verletzung is not None, 60)
-    assert klein.verletzung is not None
-    assert klein.verletzung.name in (LOG_MATCHING, STATE_MACHINE)
-    assert len(klein.geplant) <= len(run.geplant)
-    assert len(klein.stoerungen) <= len(run.stoerungen)
+# (the same seed and shrinking for stages 2 and 3: below stage 3's tests, which define its page)
 
 
 # --- stage 3 "Absturz": the page, the checks across a restart, forwarding to the leader ---------
@@ -611,19 +591,10 @@ GEBROCHEN_ABSTURZ = [
 
 @pytest.mark.parametrize("nummer", range(len(GEBROCHEN_ABSTURZ)))
 def test_every_wrong_attempt_of_stage_3_fails_a_seed_with_the_rule_it_breaks(nummer: int) -> None:
-    versuche = _teil("fehlversuch", SEITE_ABSTURZ)
-    assert len(versuche) == len(GEBROCHEN_ABSTURZ)
-    vorgabe = _vorgabe(SEITE_ABSTURZ)
-    klasse = _knoten(versuche[nummer])
-    for seed in range(1, vorgabe.seeds + 1):
-        run = vorgabe.laufe(klasse, seed)
-        urteil = run.last.pruefe(run)
-        if not urteil.ok:
-            assert GEBROCHEN_ABSTURZ[nummer] in urteil.erklaerung, urteil.erklaerung
-            assert re.search(r"(Term|Index) \d+", urteil.erklaerung), urteil.erklaerung
-            assert "neustart" in run.kennung
-            return
-    pytest.fail("Der Fehlversuch besteht jeden Seed der Seite.")
+    run, urteil = _erstes_urteil(SEITE_ABSTURZ, nummer, len(GEBROCHEN_ABSTURZ))
+    assert GEBROCHEN_ABSTURZ[nummer] in urteil.erklaerung, urteil.erklaerung
+    assert re.search(r"(Term|Index) \d+", urteil.erklaerung), urteil.erklaerung
+    assert "neustart" in run.kennung
 
 
 def test_stage_3s_start_forgets_its_term_at_the_first_restart() -> None:
@@ -660,29 +631,38 @@ def test_a_restarted_node_without_the_committed_entries_is_not_back() -> None:
     assert _nicht_dabei(ende([[1, "noop"], eintrag, [3, "noop"]])) is None
 
 
+@pytest.mark.parametrize("seite", [SEITE_LOG, SEITE_ABSTURZ], ids=["log", "absturz"])
 @settings(max_examples=6, deadline=None)
 @given(seed=st.integers(1, 10_000))
-def test_the_same_seed_gives_the_same_run_of_stage_3(seed: int) -> None:
-    vorgabe = _vorgabe(SEITE_ABSTURZ)
-    klasse = _knoten(_teil("loesung", SEITE_ABSTURZ)[0])
+def test_the_same_seed_gives_the_same_run_of_stages_2_and_3(seite: Path, seed: int) -> None:
+    vorgabe = _vorgabe(seite)
+    klasse = _knoten(_teil("loesung", seite)[0])
     a, b = vorgabe.laufe(klasse, seed), vorgabe.laufe(klasse, seed)
     assert a.kennung == b.kennung
     assert a.geschichte == b.geschichte
     assert a.zustaende == b.zustaende
 
 
+@pytest.mark.parametrize(
+    ("seite", "nummer", "regeln"),
+    [
+        (SEITE_LOG, 1, (LOG_MATCHING, STATE_MACHINE)),  # a follower without the prevLog check
+        (SEITE_ABSTURZ, 2, (LEADER_COMPLETENESS, STATE_MACHINE)),  # the log only in memory
+    ],
+    ids=["log-ohne-vor-check", "absturz-log-vergessen"],
+)
 @settings(max_examples=5, deadline=None)
-@given(seed=st.integers(1, 60))
-def test_a_shrunk_run_of_a_node_that_forgets_its_log_still_loses_a_committed_entry(
-    seed: int,
+@given(seed=st.integers(1, 100))
+def test_a_shrunk_run_of_a_wrong_attempt_still_breaks_the_same_rule(
+    seite: Path, nummer: int, regeln: tuple[str, ...], seed: int
 ) -> None:
-    vorgabe = _vorgabe(SEITE_ABSTURZ)
-    run = vorgabe.laufe(_knoten(_teil("fehlversuch", SEITE_ABSTURZ)[2]), seed)
+    vorgabe = _vorgabe(seite)
+    run = vorgabe.laufe(_knoten(_teil("fehlversuch", seite)[nummer]), seed)
     if run.verletzung is None:
         return
     klein = verkleinere(run, lambda r: r.verletzung is not None, 60)
     assert klein.verletzung is not None
-    assert klein.verletzung.name in (LEADER_COMPLETENESS, STATE_MACHINE)
+    assert klein.verletzung.name in regeln
     assert len(klein.geplant) <= len(run.geplant)
     assert len(klein.stoerungen) <= len(run.stoerungen)
 
