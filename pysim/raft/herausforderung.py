@@ -505,7 +505,11 @@ class _Regie:
 
     def _hat(self, z: Mapping[str, object], term: int) -> bool:
         log: Any = z.get("log")
-        return isinstance(log, list) and len(log) >= self.index and log[self.index - 1][0] == term
+        return (
+            isinstance(log, (list, tuple))
+            and len(log) >= self.index
+            and log[self.index - 1][0] == term
+        )
 
     def __call__(self, zustaende: Zustaende) -> bool:
         ids = list(self.cluster.ids)
