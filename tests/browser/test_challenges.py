@@ -165,6 +165,14 @@ ERSTE = [
         r"Die Invariante „Eine Stimme je Term“ gilt nicht: n\d gab in Term \d+ zwei Stimmen",
         id="raft-absturz",
     ),
+    pytest.param(
+        "herausforderungen/raft-absturz/",
+        "raft-figur8",
+        _fehlversuch("raft-absturz.md", "counting replicas of older terms"),
+        r"Die Invariante „Leader Completeness“ gilt nicht: Term \d+: Dem Leader n\d fehlt der "
+        r"committete Eintrag an Index 1",
+        id="raft-figur8",
+    ),
 ]
 
 
