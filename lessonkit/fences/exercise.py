@@ -138,7 +138,8 @@ CHALLENGE = ExerciseKind(
     {
         "id": read.exercise_id,
         "last": read.matching(
-            r"^[a-z-]{1,30}$", 'last=„{value}“ ist kein Name einer Last, z. B. last="broadcast".'
+            r"^[a-z][a-z0-9-]{0,29}$",
+            'last=„{value}“ ist kein Name einer Last, z. B. last="broadcast".',
         ),
         "knoten": read.positive_int("knoten"),
         "dauer": read.positive_int("dauer"),

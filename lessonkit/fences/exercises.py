@@ -47,6 +47,7 @@ from lessonkit.runtime.checks import (
     check_console,
     compare_prediction,
     evaluate,
+    run_checks,
 )
 from lessonkit.runtime.consoles import ARTEN, ConsoleSessions, strip_expectation
 from lessonkit.runtime.kernel import Kernel
@@ -315,7 +316,27 @@ class Challenge(Exercise):
                     "Der Fehlversuch besteht alle Seeds: Diese falsche Lösung ginge durch.",
                     self.row_of("fehlversuch", 0, attempt.row),
                 )
+            failing = next((o["seed"] for o in outcomes if not o["ok"]), None)
+            checks = await self._failing_checks(attempt, failing)
+            problem = _wrong_rule(attempt, error, outcomes, checks)
+            if problem is not None:
+                return problem
         return None
+
+    async def _failing_checks(self, attempt: WrongAttempt, seed: int | None) -> set[str]:
+        """The author's checks (``@pruefe`` names of ``--- pruefung``) that fail on ``seed``,
+        the first the wrong attempt fails: a name after ``--- fehlversuch`` may be one."""
+        if not attempt.names or not self.pruefung.strip() or seed is None:
+            return set()
+        klasse, _ = await challenges.load_node(attempt.text)
+        if klasse is None:
+            return set()
+        try:
+            run = self.vorgabe.laufe(klasse, seed)
+        except SimFehler:  # a run that floods: its verdict names no check
+            return set()
+        checks = run_checks(self.pruefung, {"__name__": "__main__", "lauf": run})
+        return {check.name for check in checks if not check.ok}
 
     def data(self) -> ChallengeData:
         return {
@@ -915,6 +936,35 @@ def _verify_console(task: ConsoleTask) -> Problem | None:
         if problem is not None:
             return problem
     return None
+
+
+def _wrong_rule(
+    attempt: WrongAttempt,
+    error: str | None,
+    outcomes: list[SeedOutcomeData],
+    failing_checks: set[str],
+) -> Problem | None:
+    """A challenge's wrong attempt that names rules (``--- fehlversuch „Ein Leader je Term“``)
+    must fail its first failing seed with a verdict naming one of them, or with one of the
+    author's checks of that name (``failing_checks``): the verdict a reader with this mistake
+    sees. None when it does (or names none)."""
+    if not attempt.names:
+        return None
+    if error is not None:
+        gesagt = error
+    else:
+        gescheitert = next(outcome for outcome in outcomes if not outcome["ok"])
+        gesagt = " ".join(gescheitert["urteil"])
+        if any(name in gesagt or name in failing_checks for name in attempt.names):
+            return None
+    genannt = " oder ".join(f"„{name}“" for name in attempt.names)
+    wo = "läuft nicht" if error is not None else f"scheitert bei Seed {gescheitert['seed']}"
+    return (
+        f"Der Fehlversuch soll an {genannt} scheitern, aber er {wo}, und das Urteil nennt "
+        f"keine davon:\n{gesagt}\nSchärfe Störungen oder Seeds, bis er an seiner Regel "
+        "scheitert, oder nenne die Regel, die er bricht.",
+        attempt.row,
+    )
 
 
 def _wrong_attempt_passes(

@@ -117,10 +117,12 @@ class Vorgabe:
             art if gezogen.count(art) == 1 else f"{art} ({gezogen.count(art)}-mal so oft)"
             for art in arten
         ]
+        # a workload may bring its own faults (challenge 8's Figure 8): it says which
+        eigene = str(getattr(ALLE_LASTEN.get(self.last), "eigene_stoerungen", ""))
         stoerungen = (
             f"je Lauf {self.anzahl_stoerungen} Störungen ({', '.join(genannt)})"
             if self.stoerungen
-            else "ohne Störungen"
+            else eigene or "ohne Störungen"
         )
         if "nachlauf" in self.stoerungen:
             stoerungen += (

@@ -561,6 +561,10 @@ FORMEN: dict[str, tuple[Rpc, ...]] = {
     "lease-kv": (LESEN_KV, SCHREIBEN_KV, CAS_KV),
     # challenge 8, stage 2 (``pysim.raft.herausforderung.RaftLog``): through Raft's log, no cas
     "raft-kv": (LESEN_KV, SCHREIBEN_KV),
+    # stage 3 (``RaftAbsturz``): the same operations under crashes and restarts
+    "raft-absturz": (LESEN_KV, SCHREIBEN_KV),
+    # stage 4 (``RaftFigur8``): only the final reads; the director's writes are not a client's
+    "raft-figur8": (LESEN_KV, SCHREIBEN_KV),
     "kafka": (
         Rpc(
             "send",

@@ -31,24 +31,46 @@ etwas anderes committet) und **Leader Completeness** (ein Leader eines späteren
 committeten Eintrag). Am Ende, nach dem Heilen, gilt die Lebendigkeit der Wahl (wie in Stufe 1),
 der Leader hat einen Eintrag seines Terms committet, jedes letzte Lesen der Clients
 (``Register.abschluss``) hat eine Antwort bekommen, und der Verlauf ist linearisierbar.
+
+Stufe 3, ``RaftAbsturz`` (Last ``raft-absturz``, Seite ``docs/herausforderungen/raft-absturz.md``):
+dieselben Clients und Invarianten unter Abstürzen und Neustarts. Die Beobachter gehören der
+Last, nicht dem Knoten: Sie sehen über einen Neustart hinweg, ob ein Knoten seinen Term (**Der
+Term wächst**), seine Stimme (**Eine Stimme je Term**) oder committete Einträge (**Leader
+Completeness**, **State Machine Safety**) verloren hat. Am Ende gilt zusätzlich: Jeder Knoten hat
+die Einträge, die der Leader committet hat (ein neu gestarteter ist wieder dabei).
+
+Stufe 4, ``RaftFigur8`` (Last ``raft-figur8``, optional, auf derselben Seite): fünf Knoten, keine
+Clients bis zu den letzten Lesen; eine Regie (``_Regie``) führt die Folge aus Abbildung 8 des
+Papers herbei, jeden Schritt, sobald die Knoten so weit sind. Ein Leader, der einen Eintrag eines
+früheren Terms committet, weil eine Mehrheit ihn hat, verliert ihn an einen späteren Leader
+(**Leader Completeness**).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from .. import pruefer
 from ..cluster.lasten import Geplant, Last, Register
 from ..cluster.lauf import RUHE
+from ..cluster.stoerungen import Stoerung
 from .regeln import LEADER
 
 if TYPE_CHECKING:
     from ..cluster.cluster import Cluster, Zustaende
     from ..cluster.lauf import Lauf
 
-__all__ = ["HERAUSFORDERUNG_LASTEN", "INVARIANTEN", "INVARIANTEN_LOG", "RaftLog", "RaftWahl"]
+__all__ = [
+    "HERAUSFORDERUNG_LASTEN",
+    "INVARIANTEN",
+    "INVARIANTEN_LOG",
+    "RaftAbsturz",
+    "RaftFigur8",
+    "RaftLog",
+    "RaftWahl",
+]
 
 #: The invariants' names, as the verdict says them.
 EIN_LEADER = "Ein Leader je Term"
@@ -382,5 +404,188 @@ def _fortschritt(lauf: Lauf) -> pruefer.Urteil | None:
     return None
 
 
+class RaftAbsturz(RaftLog):
+    """Stufe 3 „Absturz“: dieselben Clients und Invarianten wie ``RaftLog``, unter Abstürzen
+    und Neustarts. Am Ende gilt zusätzlich: Jeder Knoten, auch einer, der abgestürzt war, hat
+    die Einträge, die der Leader committet hat (er ist wieder dabei)."""
+
+    name = "raft-absturz"
+
+    def pruefe(self, lauf: Lauf) -> pruefer.Urteil:
+        urteil = super().pruefe(lauf)
+        if not urteil.ok:
+            return urteil
+        zurueck = _nicht_dabei(lauf)
+        return urteil if zurueck is None else zurueck
+
+
+def _nicht_dabei(lauf: Lauf) -> pruefer.Urteil | None:
+    """A node whose log lacks an entry the leader committed, after the healing (``RaftLog``'s
+    checks found exactly one leader), as a verdict; None when every node has them all."""
+    leader, z = next((k, z) for k, z in lauf.zustaende.items() if z.get("rolle") == LEADER)
+    log: Any = z["log"]
+    commit: Any = z["commit"]
+    for name, andere in lauf.zustaende.items():
+        seiner: Any = andere["log"]
+        index = next(
+            (i for i in range(1, commit + 1) if i > len(seiner) or seiner[i - 1] != log[i - 1]),
+            None,
+        )
+        if index is not None:
+            return pruefer.Urteil(
+                False,
+                f"{lauf.cluster.zeit.now - lauf.geheilt} Ticks nach dem Heilen "
+                f"(t={lauf.cluster.zeit.now}) fehlt {name} der "
+                f"Eintrag an Index {index} ({_eintrag(log[index - 1])}), den der Leader {leader} "
+                f"in Term {z['term']} committet hat: {name} ist nicht wieder dabei.",
+            )
+    return None
+
+
+#: Figure 8's director: the key its own writes go to (the clients' final reads read key 0 only,
+#: so no read meets a value no client wrote).
+FIGUR8_SCHLUESSEL = "figur8"
+#: Ticks the director waits, once a majority has the old entry, for the acknowledgements to
+#: reach the leader (a message takes 1 to 5 ticks).
+FIGUR8_WARTEN = 6
+
+
+class _Regie:
+    """Figure 8 of the Raft paper as a run: after every event it reads the nodes' states and
+    sets off the next step when the one before is there (like a targeted nemesis, but of five
+    steps). ``n`` is a node's name; ``i`` the index of the old entry, ``T1`` its term.
+
+    0. A leader L1 is there: the network splits into L1 with one follower F and the rest, and
+       a write goes to L1 (index i, term T1).
+    1. F has the entry: L1 crashes.
+    2. The rest elects L2: it is cut off alone, and a write goes to it (index i, term T2 > T1).
+    3. L2 has it: L2 crashes, the network heals, L1 restarts.
+    4. L1 or F leads (L3) and has sent the entry of T1 to a majority; FIGUR8_WARTEN ticks later
+       L3 crashes, L2 restarts, and F is cut off, so that only L2 can win: its last entry's
+       term T2 beats the others' T1. Had L3 committed index i by counting its replicas (an
+       entry of an older term), L2 lacks a committed entry: Leader Completeness.
+    """
+
+    def __init__(self, cluster: Cluster, senden: Callable[[str, dict[str, Any]], None]) -> None:
+        self.cluster, self.senden = cluster, senden
+        self.schritt = 0
+        self.unten: set[str] = set()
+        self.l1 = self.f = self.l2 = ""
+        self.index = self.term1 = self.term2 = 0
+
+    def _jetzt(self, art: str, knoten: str = "", *seiten: list[str]) -> None:
+        self._spaeter(0, (art, knoten, *seiten))
+
+    def _spaeter(self, ticks: int, *schritte: tuple[Any, ...], danach: int | None = None) -> None:
+        """The faults ``(art, knoten, *seiten)`` first thing in the tick ``ticks`` from now, then
+        step ``danach``: at a tick, not at whichever event of that tick comes first (a node
+        that orders its timers differently sees the same faults at the same moment)."""
+        for art, knoten, *_ in schritte:
+            if art == "absturz":
+                self.unten.add(knoten)
+            elif art == "neustart":
+                self.unten.discard(knoten)
+        self.cluster.zeit.schedule_zuerst(ticks, self._ausfuehren, schritte, danach)
+
+    def _ausfuehren(self, schritte: tuple[tuple[Any, ...], ...], danach: int | None) -> None:
+        jetzt = self.cluster.zeit.now
+        for art, knoten, *seiten in schritte:
+            Stoerung(jetzt, art, knoten, tuple(tuple(s) for s in seiten)).anwenden(self.cluster)
+        if danach is not None:
+            self.schritt = danach
+
+    def _schreibe(self, an: str) -> None:
+        self.senden(an, {"type": "write", "key": FIGUR8_SCHLUESSEL, "value": self.schritt})
+
+    def _leader(self, zustaende: Zustaende, unter: Iterable[str]) -> str | None:
+        return next(
+            (k for k in unter if k not in self.unten and zustaende[k].get("rolle") == LEADER),
+            None,
+        )
+
+    def _hat(self, z: Mapping[str, object], term: int) -> bool:
+        log: Any = z.get("log")
+        return (
+            isinstance(log, (list, tuple))
+            and len(log) >= self.index
+            and log[self.index - 1][0] == term
+        )
+
+    def __call__(self, zustaende: Zustaende) -> bool:
+        ids = list(self.cluster.ids)
+        if self.schritt == 0:
+            l1 = self._leader(zustaende, ids)
+            if l1 is not None:
+                self.l1, self.f = l1, next(k for k in ids if k != l1)
+                z1: Any = zustaende[l1]
+                self.index, self.term1 = len(z1["log"]) + 1, z1["term"]
+                self._jetzt("teile", "", [l1, self.f], [k for k in ids if k not in (l1, self.f)])
+                self._schreibe(l1)
+                self.schritt = 1
+        elif self.schritt == 1:
+            if self._hat(zustaende[self.f], self.term1):
+                self._jetzt("absturz", self.l1)
+                self.schritt = 2
+        elif self.schritt == 2:
+            rest = [k for k in ids if k not in (self.l1, self.f)]
+            l2 = self._leader(zustaende, rest)
+            if l2 is not None:
+                self.l2, self.term2 = l2, zustaende[l2]["term"]  # type: ignore[assignment]
+                andere = [k for k in rest if k != l2]
+                self._jetzt("teile", "", [l2], [self.l1, self.f], andere)
+                self._schreibe(l2)
+                self.schritt = 3
+        elif self.schritt == 3:
+            if self._hat(zustaende[self.l2], self.term2):
+                self._jetzt("absturz", self.l2)
+                # what L2 sent of its entry is lost at the cut: heal once it has arrived
+                self._spaeter(FIGUR8_WARTEN, ("heile", ""), ("neustart", self.l1), danach=5)
+                self.schritt = 4
+        elif self.schritt == 5:
+            l3 = self._leader(zustaende, [self.l1, self.f])
+            haben = sum(self._hat(z, self.term1) for z in zustaende.values())
+            if l3 is not None and haben > len(ids) // 2:
+                # the acknowledgements reach L3; then only L2 can win
+                andere = [k for k in ids if k not in (self.l1, self.f)]
+                self._spaeter(
+                    FIGUR8_WARTEN,
+                    ("absturz", l3),
+                    ("neustart", self.l2),
+                    ("teile", "", andere, [self.f]),
+                    danach=7,
+                )
+                self.schritt = 6
+        return True
+
+
+class RaftFigur8(RaftAbsturz):
+    """Stufe 4 „Figur 8“ (optional): fünf Knoten, keine Clients bis zum Schluss; eine Regie
+    (``_Regie``) führt die Folge aus Abbildung 8 des Raft-Papers herbei, Schritt für Schritt, wenn
+    der Zustand der Knoten so weit ist. Ein Leader, der einen Eintrag eines früheren Terms
+    committet, weil eine Mehrheit ihn hat, verliert ihn (Leader Completeness); wer nur Einträge
+    des eigenen Terms zählt, besteht. Geprüft wird wie in Stufe 3."""
+
+    name = "raft-figur8"
+    #: What the page says of the run's faults (``Vorgabe.beschreibung``): they are the director's.
+    eigene_stoerungen = (
+        "die Störungen aus Abbildung 8 des Raft-Papers, Schritt für Schritt herbeigeführt "
+        "(drei Netzpartitionen, drei Abstürze, zwei Neustarts)"
+    )
+
+    def plane(self, zufall: random.Random, dauer: int, clients: int) -> list[Geplant]:
+        return []  # the director writes; the clients read at the end
+
+    def vorbereiten(self, cluster: Cluster, senden: Callable[[str, dict[str, Any]], None]) -> None:
+        super().vorbereiten(cluster, senden)
+        self.regie = _Regie(cluster, senden)
+        # registered last: it acts on what the checks of the same event have seen
+        cluster.invariante("Regie: Abbildung 8", self.regie)
+
+
 #: The challenge's workloads by name (beside ``pysim.cluster.lasten.LASTEN``).
-HERAUSFORDERUNG_LASTEN: dict[str, type[Last]] = {RaftWahl.name: RaftWahl, RaftLog.name: RaftLog}
+HERAUSFORDERUNG_LASTEN: dict[str, type[Last]] = {
+    RaftWahl.name: RaftWahl,
+    RaftLog.name: RaftLog,
+    RaftAbsturz.name: RaftAbsturz,
+    RaftFigur8.name: RaftFigur8,
+}

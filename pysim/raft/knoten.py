@@ -23,7 +23,9 @@ Die Nachrichten, wie bei Maelstrom ein ``body`` mit ``type`` und ``term``:
   Der Leader antwortet ``write_ok`` oder ``read_ok`` (``value``), sobald er die Operation
   angewendet hat. Ein Knoten, der nicht Leader ist, antwortet mit Fehler 11
   (``temporarily-unavailable``: sicher nicht geschehen); ein Leader, der sein Amt verliert, mit
-  Fehler 13 (``crash``: unbestimmt, ob es geschah).
+  Fehler 13 (``crash``: unbestimmt, ob es geschah). Mit ``WEITERLEITEN = True`` (Herausforderung 8,
+  Stufe 3) reicht ein Knoten, der den Leader kennt, die Anfrage an ihn weiter (``weitergeleitet``:
+  nur einmal) und dessen Antwort zurück, wie in Maelstroms Raft-Anleitung.
 
 Die Stimmregel ist eine Methode: ``stimmt_fuer(anfrage)`` bekommt eine ``Stimmanfrage`` und gibt
 ``True`` oder ``False``; sie ist ``raft_stimmregel``, bis eine Unterklasse sie überschreibt::
@@ -41,12 +43,12 @@ Die Election-Timeouts würfelt der Knoten aus ``zufall()``, zwischen ``WAHL_FRIS
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
 from ..cluster.cluster import zwischen
-from ..cluster.knoten import Knoten, Timer
+from ..cluster.knoten import FehlerAntwort, KeineAntwort, Knoten, Timer
 from ..cluster.nachricht import Nachricht as Sendung
 from ..fehler import SimFehler
 from .regeln import FOLLOWER, KANDIDAT, LEADER, uebergang
@@ -74,6 +76,9 @@ SENDE = "RaftKnoten.sende"
 #: Error codes a node answers a client with (Maelstrom's table, ``pysim.cluster.FEHLERCODES``).
 NICHT_LEADER = 11  # temporarily-unavailable: definite, it did not happen
 ABGESETZT = 13  # crash: indefinite, it may have happened
+#: Ticks a forwarding node waits for the leader's answer (``RaftKnoten.WEITERLEITEN``): less
+#: than a client's 30, so that a late answer still reaches the client.
+WEITER_TIMEOUT = 20
 
 
 #: An entry in words and short: (for messages, for the picture and the status).
@@ -202,6 +207,10 @@ class RaftKnoten(Knoten):
     #: a leader that counts replicas of entries of earlier terms.
     OHNE_LEEREN_EINTRAG: ClassVar[bool] = False
     ALTE_TERME_ZAEHLEN: ClassVar[bool] = False
+    #: Challenge 8, stage 3: a node that is not leader passes a client's request on to the
+    #: leader it knows and the leader's answer back (a proxy, as in Maelstrom's Raft guide)
+    #: instead of answering error 11. Off in lesson 10 and stage 2, whose outputs show error 11.
+    WEITERLEITEN: ClassVar[bool] = False
     #: Who watches the run from outside (``RaftSim``), or None.
     AUFSICHT: ClassVar[Aufsicht | None] = None
     #: Follower, Kandidat or Leader (``pysim.raft.regeln``); faults aimed at a role read it
@@ -610,22 +619,42 @@ class RaftKnoten(Knoten):
 
     # --- clients ------------------------------------------------------------------------------
 
-    def bei_write(self, n: Sendung) -> None:
-        self._bei_client(n, "write", n.body.get("value"))
+    def bei_write(self, n: Sendung) -> Coroutine[Any, Any, None] | None:
+        return self._bei_client(n, "write", n.body.get("value"))
 
-    def bei_read(self, n: Sendung) -> None:
-        self._bei_client(n, "read", None)
+    def bei_read(self, n: Sendung) -> Coroutine[Any, Any, None] | None:
+        return self._bei_client(n, "read", None)
 
-    def _bei_client(self, n: Sendung, f: str, wert: Any) -> None:
+    def _bei_client(self, n: Sendung, f: str, wert: Any) -> Coroutine[Any, Any, None] | None:
         if self.rolle != LEADER:
+            leader = self.leader_bekannt
+            if self.WEITERLEITEN and leader is not None and not n.body.get("weitergeleitet"):
+                # a coroutine: the cluster runs it as this handler, waiting for the leader
+                return self._weiterleiten(n, leader)
             self.antworte(n, {"type": "error", "code": NICHT_LEADER, "text": "nicht Leader"})
-            return
+            return None
         msg_id = n.body["msg_id"]
         log = self.log
         log.append(Eintrag(self.term, f, n.body["key"], wert, n.src, msg_id))
         self.offen[len(log)] = (n.src, msg_id)
         for an in self.next_index:
             self._repliziere(an)
+        return None
+
+    async def _weiterleiten(self, n: Sendung, leader: str) -> None:
+        """Passes a client's request on to ``leader`` (once: a forwarded request is not
+        forwarded again) and its answer, an error too, back to the client. Without an answer
+        it says nothing: nobody knows whether the request happened, and the client's timeout
+        makes it ``info``."""
+        try:
+            antwort = await self.frage(leader, {**n.body, "weitergeleitet": True}, WEITER_TIMEOUT)
+            body = dict(antwort.body)
+        except FehlerAntwort as e:
+            body = dict(e.body)
+        except KeineAntwort:
+            return
+        body.pop("in_reply_to", None)
+        self.antworte(n, body)
 
     def __repr__(self) -> str:
         return (

@@ -101,11 +101,12 @@ def _fehlversuch(seite: str, merkmal: str) -> str:
     """A wrong node of challenge 8 (a ``fehlversuch`` of the page: proved at build, never
     shipped, so read from the page's source), found by a phrase of its first comment."""
     text = (ROOT / "docs" / "herausforderungen" / seite).read_text(encoding="utf-8")
-    versuche = re.findall(r"^--- fehlversuch\n(.*?)(?=^--- |^```$)", text, re.M | re.S)
+    # the line may name the rule the attempt must fail with: --- fehlversuch „…“
+    versuche = re.findall(r"^--- fehlversuch[^\n]*\n(.*?)(?=^--- |^```$)", text, re.M | re.S)
     return next(v for v in versuche if merkmal in v)
 
 
-#: The first three challenges, the lease challenge and Raft's election and log, each with a
+#: The first three challenges, the lease challenge and Raft's election, log and crashes, each with a
 #: wrong node a reader might write first and what the verdict of its failing seed names (the
 #: lost or doubled value, the cas that lost an update, the second vote in a term, the
 #: committed entry a new leader lacks).
@@ -156,6 +157,21 @@ ERSTE = [
         r"Die Invariante „Leader Completeness“ gilt nicht: Term \d+: Dem Leader n\d fehlt der "
         r"committete Eintrag an Index \d+",
         id="raft-log",
+    ),
+    pytest.param(
+        "herausforderungen/raft-absturz/",
+        "raft-absturz",
+        _fehlversuch("raft-absturz.md", "the vote only in memory"),
+        r"Die Invariante „Eine Stimme je Term“ gilt nicht: n\d gab in Term \d+ zwei Stimmen",
+        id="raft-absturz",
+    ),
+    pytest.param(
+        "herausforderungen/raft-absturz/",
+        "raft-figur8",
+        _fehlversuch("raft-absturz.md", "counting replicas of older terms"),
+        r"Die Invariante „Leader Completeness“ gilt nicht: Term \d+: Dem Leader n\d fehlt der "
+        r"committete Eintrag an Index 1",
+        id="raft-figur8",
     ),
 ]
 

@@ -505,3 +505,19 @@ def test_a_register_run_shows_when_each_operation_took_effect_and_what_the_nodes
     assert klasse is not None
     outcome = challenges.seed_outcome(klasse, broadcast, 1, "", urteilen=False, zeigen=True)
     assert outcome["svg"].startswith("<svg") and "linearisierungspunkt" not in outcome["svg"]
+
+
+def test_a_wrong_attempt_that_names_a_rule_must_fail_with_that_rule(tmp_path: Path) -> None:
+    """``--- fehlversuch „Name“`` in a challenge: the verdict of its first failing seed (what a
+    reader with this mistake sees) names the rule, else the build says which verdict came."""
+    with pytest.raises(LessonError) as caught:
+        convert(tmp_path, page(BROADCAST, extra="--- fehlversuch „Ein Leader je Term“\n" + START))
+    message = caught.value.message
+    assert "Der Fehlversuch soll an „Ein Leader je Term“ scheitern" in message
+    assert "scheitert bei Seed 1" in message
+    # the verdict it got instead, so that the author sees which rule it breaks
+    assert "fehlen" in message or "kennt" in message
+    # named with a rule its verdict names: the page builds
+    convert(
+        tmp_path, page(BROADCAST, extra="--- fehlversuch „Ein Leader je Term“ „fehlen“\n" + START)
+    )
