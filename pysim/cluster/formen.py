@@ -479,15 +479,12 @@ NACHRICHTEN = Abbildung(
 #: A transaction of ``txn-rw-register`` (Maelstrom's doc/workloads.md): micro-operations
 #: ``[f, key, value]``, ``f`` "r" or "w"; the course's keys and values are ints (or None for a
 #: read not filled in / a key never written): the transaction checker compares them.
-MIKRO_OP = Liste(
-    name='eine Mikro-Operation ["r" oder "w", Schlüssel, Wert]',
-    liste="eine Liste von Mikro-Operationen",
-    element=JSON,
-)
-TXN = Liste(
-    name='eine Liste von Mikro-Operationen ["r" oder "w", Schlüssel, Wert]',
-    liste="eine Liste von Transaktionen",
-    element=MIKRO_OP,
+TXN = liste(
+    Liste(
+        name='eine Mikro-Operation ["r" oder "w", Schlüssel, Wert]',
+        liste='eine Liste von Mikro-Operationen ["r" oder "w", Schlüssel, Wert]',
+        element=JSON,
+    )
 )
 
 #: Each workload's operations, by the workload's name (``Last.name``), as Maelstrom's
