@@ -119,18 +119,27 @@ def _passt(aufruf: Sequence[Any], antwort: Sequence[Any]) -> str | None:
 
 
 def endstand(
-    ops: Sequence[Operation],
+    ops: Sequence[Operation], history: Sequence[Mapping[str, Any]] = ()
 ) -> tuple[dict[Any, Any] | None, str | None, tuple[Operation, ...]]:
     """The final reads (processes from 10,000 on): ``(stand, None, ())`` when every node
-    answered and all agree, else ``(None, sentence, witnesses)`` in German."""
+    answered and all agree, else ``(None, sentence, witnesses)`` in German. ``history``: the
+    events of ``ops``, to say what a final read got instead of an answer."""
     schluss = [op for op in ops if isinstance(op.prozess, int) and op.prozess >= _SCHLUSS]
     stand: dict[Any, tuple[Any, str]] = {}
     for op in schluss:
         if op.typ != "ok":
+            fehler = _fehler(op, history)
+            bekam = (
+                "eine Antwort in falscher Form"
+                if isinstance(fehler, list | tuple) and fehler[0] == FORMFEHLER
+                else f"Fehler {fehler[0]}"
+                if isinstance(fehler, list | tuple)
+                else "keine Antwort"
+            )
             return (
                 None,
-                f"Das letzte Lesen auf {op.knoten}, {RUHE} Ticks nach dem Heilen, bekam keine "
-                "Antwort; ein Knoten antwortet auf jede Transaktion.",
+                f"Das letzte Lesen auf {op.knoten}, {RUHE} Ticks nach dem Heilen, bekam {bekam}; "
+                "ein Knoten antwortet auf jede Transaktion mit txn_ok.",
                 (op,),
             )
     for op in schluss:
@@ -172,7 +181,7 @@ def urteil(
                     "ausgefüllt.",
                     (op,),
                 )
-    stand, nicht_einig, einig_zeugen = endstand(ops)
+    stand, nicht_einig, einig_zeugen = endstand(ops, history)
     anomalien = pruefer.transaktionen(history, stufe=isolation, endstand=stand)
     saetze: list[str] = []
     zeugen: list[Operation] = []
@@ -191,6 +200,13 @@ def urteil(
     return pruefer.Urteil(False, " ".join(saetze), tuple(zeugen), angaben=anomalien.angaben)
 
 
+def _fehler(op: Operation, history: Sequence[Mapping[str, Any]]) -> Any:
+    """The ``error`` of the event that ended ``op`` (``[code, text]``), or None."""
+    if op.index_ende is None or op.index_ende >= len(history):
+        return None
+    return history[op.index_ende].get("error")
+
+
 def _wer(op: Operation) -> str:
     return f"Client {op.client}" if op.client else f"Prozess {op.prozess}"
 
@@ -201,20 +217,16 @@ def _verfuegbarkeit(
     """Total availability: every client transaction answered (a malformed answer is said by
     the form check already), at most ``ABBRUECHE_HOECHSTENS`` of them aborted."""
     eigene = [op for op in ops if not (isinstance(op.prozess, int) and op.prozess >= _SCHLUSS)]
-
-    def fehler(op: Operation) -> Any:
-        return None if op.index_ende is None else history[op.index_ende].get("error")
-
     offen = [
         op
         for op in eigene
         if op.typ == "info"
-        and not (isinstance(fehler(op), list | tuple) and fehler(op)[0] == FORMFEHLER)
+        and not (isinstance(f := _fehler(op, history), list | tuple) and f[0] == FORMFEHLER)
     ]
     if offen:
         op = offen[0]
         mehr = f" (und {len(offen) - 1} weitere)" if len(offen) > 1 else ""
-        code = fehler(op)
+        code = _fehler(op, history)
         grund = (
             f"bekam Fehler {code[0]}" if isinstance(code, list | tuple) else "bekam keine Antwort"
         )

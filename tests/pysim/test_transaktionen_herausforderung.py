@@ -259,3 +259,29 @@ def test_a_run_on_the_plain_cluster_api_reads_the_workload_by_name() -> None:
     run = lauf(_knoten(_teil("transaktionen-1", "loesung")[0]), TxnRwRegister(), knoten=1, seed=3)
     assert run.last.pruefe(run).ok
     assert run.kennung.startswith("txn-rw-register/k1/s3/")
+
+
+def test_the_clients_ask_as_the_messages_table_says_and_a_malformed_reply_is_named_once() -> None:
+    import random
+
+    from pysim.cluster.formen import pruefe_anfrage
+
+    last = TxnRwRegister(3)
+    for g in last.plane(random.Random(3), 200, 3):
+        assert pruefe_anfrage(last.form(g.f), last.anfrage(g.f, g.key, g.value)) is None
+
+    class Zahl(Knoten):
+        def bei_txn(self, n: Any) -> None:
+            self.antworte(n, {"type": "txn_ok", "txn": 5})
+
+    run = lauf(Zahl, TxnRwRegister(), knoten=1, seed=1)
+    teile = challenges.judge(run, Vorgabe("txn-rw-register", knoten=1), "")
+    falsch = [t.erklaerung for t in teile if not t.ok]
+    assert falsch[0].startswith("Client c1, txn bei t=")
+    assert "„txn“" in falsch[0]
+    # the replies in the wrong form are not counted again as unanswered
+    assert not any("Nicht total verfügbar" in satz for satz in falsch), falsch
+    assert falsch[1] == (
+        "Das letzte Lesen auf n1, 40 Ticks nach dem Heilen, bekam eine Antwort in falscher "
+        "Form; ein Knoten antwortet auf jede Transaktion mit txn_ok."
+    )
