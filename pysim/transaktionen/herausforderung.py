@@ -8,9 +8,9 @@ Jeder Client schickt seinem Knoten Transaktionen aus Mikro-Operationen::
 und erwartet ``txn_ok`` mit derselben Liste, die Lesen ausgefüllt (``["r", 1, 20]``; ``None``,
 wenn der Schlüssel nie geschrieben wurde). Eine Transaktion darf der Knoten abbrechen (Fehler 30,
 ``txn-conflict``: sicher nicht geschehen), aber höchstens ``ABBRUECHE_HOECHSTENS`` der
-Transaktionen eines Laufs (ab ``ABBRUECHE_AB`` Transaktionen). Jeder geschriebene Wert kommt je Lauf nur einmal vor (Operation
-``n``, Mikro-Operation ``i``: ``10 * (n + 1) + i``), so weiß der Prüfer, wer schrieb, was
-jemand las.
+Transaktionen eines Laufs (ab ``ABBRUECHE_AB`` Transaktionen). Jeder geschriebene Wert kommt je
+Lauf nur einmal vor (Operation ``n``, Mikro-Operation ``i``: ``10 * (n + 1) + i``), so weiß der
+Prüfer, wer schrieb, was jemand las.
 
 Nach dem Heilen aller Störungen und ``RUHE`` Ticks Ruhe liest auf jedem Knoten ein letzter
 Client jeden Schlüssel (eine Transaktion). Sind die Knoten sich nicht einig, ist das ein eigenes
@@ -37,7 +37,7 @@ from ..cluster.lasten import Last
 from ..cluster.lauf import RUHE
 from ..fehler import UngueltigeEingabe
 from ..pruefer.transaktionen import STUFEN
-from ..pruefer.urteil import wert
+from ..pruefer.urteil import name, wert
 from ..pruefer.verlauf import Operation, operationen
 
 if TYPE_CHECKING:
@@ -99,11 +99,12 @@ class TxnRwRegister(Last):
 
     def abschluss(self, knoten: list[str]) -> list[tuple[str, str, Any, Any]]:
         """Nach dem Heilen und ``RUHE`` Ticks liest jeder Knoten jeden Schlüssel."""
-        alle = [["r", k, None] for k in range(self.schluessel)]
-        return [(k, "txn", None, alle) for k in knoten]
+        return [
+            (k, "txn", None, [["r", key, None] for key in range(self.schluessel)]) for k in knoten
+        ]
 
     def pruefe(self, lauf: Lauf) -> pruefer.Urteil:
-        return urteil(lauf.geschichte, self.isolation, geheilt=lauf.geheilt)
+        return urteil(lauf.geschichte, self.isolation)
 
 
 def _passt(aufruf: Sequence[Any], antwort: Sequence[Any]) -> str | None:
@@ -152,7 +153,7 @@ def endstand(
                 return (
                     None,
                     f"Nicht konvergiert: Nach dem Heilen und {RUHE} Ticks Ruhe hat Schlüssel "
-                    f"{wert(k)} auf {stand[k][1]} den Wert {wert(stand[k][0])}, auf {op.knoten} "
+                    f"{name(k)} auf {stand[k][1]} den Wert {wert(stand[k][0])}, auf {op.knoten} "
                     f"den Wert {wert(v)}. Total verfügbar heißt: Jeder Knoten antwortet allein, "
                     "und nach dem Heilen gleichen sie sich an.",
                     (anderer, op),
@@ -161,9 +162,7 @@ def endstand(
     return {k: v for k, (v, _) in stand.items()}, None, ()
 
 
-def urteil(
-    history: Sequence[Mapping[str, Any]], isolation: str, *, geheilt: int | None = None
-) -> pruefer.Urteil:
+def urteil(history: Sequence[Mapping[str, Any]], isolation: str) -> pruefer.Urteil:
     """Das Urteil über einen Lauf von ``txn-rw-register``: Antworten, die nicht zur Anfrage
     passen, dann die Anomalien der Stufe (mit dem Endstand, wenn die Knoten sich einig sind),
     ob sie sich einig wurden, und die totale Verfügbarkeit; alles, was fehlt, in einem Urteil."""

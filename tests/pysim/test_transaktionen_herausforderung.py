@@ -114,7 +114,7 @@ def test_nodes_that_disagree_at_the_end_are_named_with_key_and_values() -> None:
     u = urteil(h, "read uncommitted")
     assert not u.ok
     assert u.erklaerung.startswith(
-        "Nicht konvergiert: Nach dem Heilen und 40 Ticks Ruhe hat Schlüssel 0 auf n1 den Wert "
+        "Nicht konvergiert: Nach dem Heilen und 40 Ticks Ruhe hat Schlüssel [0] auf n1 den Wert "
         "10, auf n2 den Wert 20."
     )
 
