@@ -161,6 +161,12 @@ CHALLENGE = ExerciseKind(
             r"^(alle|linie|gitter)$", "topologie=„{value}“: „alle“, „linie“ oder „gitter“."
         ),
         "schluessel": read.positive_int("schluessel"),
+        # txn-rw-register: the level the transaction checker demands
+        "isolation": read.matching(
+            r"^(read uncommitted|read committed|snapshot isolation|serialisierbar)$",
+            "isolation=„{value}“: „read uncommitted“, „read committed“, „snapshot isolation“ "
+            "oder „serialisierbar“.",
+        ),
     },
     make_challenge,
 )

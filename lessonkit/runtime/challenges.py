@@ -25,6 +25,7 @@ from pysim.cluster.stoerungen import GEZIELT, GEZIELT_TEXT, INHABER_LEASE_TEXT
 from pysim.fehler import SimFehler, UngueltigeEingabe
 from pysim.pruefer import kennzahlen
 from pysim.raft.herausforderung import HERAUSFORDERUNG_LASTEN
+from pysim.transaktionen.herausforderung import HERAUSFORDERUNG_LASTEN as TXN_LASTEN
 
 if TYPE_CHECKING:  # the browser's Python needs no types at run time
     from typing import TypedDict
@@ -47,8 +48,9 @@ MAX_KNOTEN = 9
 #: network (a broadcast forwarded again on every receipt) ends with a verdict in seconds.
 #: A 9-node broadcast with retries under partitions needs about 12,000.
 MAX_EREIGNISSE = 50_000
-#: The workloads a challenge may run: Maelstrom's (``LASTEN``) and those of challenge 8 (Raft).
-ALLE_LASTEN: dict[str, type[Last]] = {**LASTEN, **HERAUSFORDERUNG_LASTEN}
+#: The workloads a challenge may run: Maelstrom's (``LASTEN``), those of challenge 8 (Raft) and
+#: of the challenge "Transaktionen".
+ALLE_LASTEN: dict[str, type[Last]] = {**LASTEN, **HERAUSFORDERUNG_LASTEN, **TXN_LASTEN}
 #: What a node's code gets without importing it.
 VORSPANN = "from pysim.cluster import *\n"
 
@@ -195,7 +197,7 @@ class Vorgabe:
 
 
 #: Options of a workload's constructor that the fence takes (``topologie="linie"``).
-LAST_OPTIONEN = {"topologie": str, "schluessel": int}
+LAST_OPTIONEN = {"topologie": str, "schluessel": int, "isolation": str}
 
 
 def vorgabe_aus_optionen(options: dict[str, Any]) -> Vorgabe:

@@ -476,6 +476,17 @@ NACHRICHTEN = Abbildung(
     ),
 )
 
+#: A transaction of ``txn-rw-register`` (Maelstrom's doc/workloads.md): micro-operations
+#: ``[f, key, value]``, ``f`` "r" or "w"; the course's keys and values are ints (or None for a
+#: read not filled in / a key never written): the transaction checker compares them.
+TXN = liste(
+    Liste(
+        name='eine Mikro-Operation ["r" oder "w", Schlüssel, Wert]',
+        liste='eine Liste von Mikro-Operationen ["r" oder "w", Schlüssel, Wert]',
+        element=JSON,
+    )
+)
+
 #: Each workload's operations, by the workload's name (``Last.name``), as Maelstrom's
 #: doc/workloads.md declares them; where the course is stricter (a broadcast message and a
 #: counter's value are ints, a register's value is an int or None: what the clients send), the
@@ -565,6 +576,31 @@ FORMEN: dict[str, tuple[Rpc, ...]] = {
     "raft-absturz": (LESEN_KV, SCHREIBEN_KV),
     # stage 4 (``RaftFigur8``): only the final reads; the director's writes are not a client's
     "raft-figur8": (LESEN_KV, SCHREIBEN_KV),
+    # the challenge "Transaktionen" (``pysim.transaktionen.herausforderung``)
+    "txn-rw-register": (
+        Rpc(
+            "txn",
+            (
+                Feld(
+                    "txn",
+                    TXN,
+                    [["r", 1, None], ["w", 1, 30]],
+                    "die Mikro-Operationen, der Reihe nach",
+                ),
+            ),
+            "txn_ok",
+            (
+                Feld(
+                    "txn",
+                    TXN,
+                    [["r", 1, 20], ["w", 1, 30]],
+                    "dieselben Mikro-Operationen, jedes Lesen mit seinem Wert",
+                ),
+            ),
+            "führt eine Transaktion aus",
+            (Fehler(30, "Die Transaktion wurde abgebrochen (txn-conflict); nichts ist geschehen"),),
+        ),
+    ),
     "kafka": (
         Rpc(
             "send",

@@ -54,9 +54,10 @@ Operationen, mit den Indizes ihrer Ereignisse), ``entschieden``, ``angaben``.
 - ``broadcast(history, geheilt=…, knoten=…)``: ``broadcast`` und ``read`` (mit ``node``).
 - ``zaehler(history, geheilt=…)``: ``add`` und ``read`` eines Grow-only Counters.
 - ``kafka_log(history)``: ``send``, ``poll``, ``commit_offsets``, ``list_committed_offsets``.
-- ``transaktionen(history, stufe="serialisierbar")``: ``txn`` mit Mikro-Operationen
-  ``["r", k, v]``/``["w", k, v]``; Anomalien (G0, G1a, G1b, G1c, Lost Update, G-single,
-  G2-item) wie Jepsens Elle, mit dem Kreis der Abhängigkeiten.
+- ``transaktionen(history, stufe="serialisierbar", endstand=None)``: ``txn`` mit
+  Mikro-Operationen ``["r", k, v]``/``["w", k, v]``; Anomalien (G0, G1a, G1b, G1c, Lost
+  Update, G-single, G2-item) wie Jepsens Elle, mit dem Kreis der Abhängigkeiten;
+  ``endstand``: der Wert jedes Schlüssels am Ende, die letzte Version.
 - ``kennzahlen(history, nachrichten=None)``: Latenz p50/p99/max, Verfügbarkeit, Nachrichten
   je Operation.
 """

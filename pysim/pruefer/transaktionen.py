@@ -18,8 +18,20 @@ Transaktion schrieb), **G1b** (ein Zwischenstand einer Transaktion gelesen), **G
 aus ww und wr), **Lost Update** (zwei lasen dieselbe Version und überschrieben sie beide),
 **G-single** (ein Kreis mit genau einer rw-Kante: Read Skew), **G2-item** (ein Kreis mit mehreren
 rw-Kanten: Write Skew). Auf jeder Stufe ein Fehler: ein gelesener Wert, den niemand schrieb,
-und ein Lesen, das das eigene Schreiben davor nicht sieht. ``stufe`` sagt, was verboten ist: ``read committed`` (G0, G1a–c),
-``snapshot isolation`` (dazu Lost Update und G-single), ``serialisierbar`` (alles).
+und ein Lesen, das das eigene Schreiben davor nicht sieht. ``stufe`` sagt, was verboten ist:
+``read uncommitted`` (nur G0), ``read committed`` (G0, G1a–c), ``snapshot isolation`` (dazu Lost
+Update und G-single), ``serialisierbar`` (alles).
+
+**Der Endstand** (``endstand={key: wert}``, freiwillig): was jeder genannte Schlüssel am Ende hat,
+nachdem alle Störungen geheilt sind und die Knoten sich einig wurden (die Last liest es mit einem
+letzten Lesen auf jedem Knoten). Daraus schließt der Prüfer: Jede andere bestätigte Schreibung
+des Schlüssels liegt vor dieser letzten Version (``ww`` zu ihrem Schreiber, ``rw`` von jedem,
+der eine frühere las). Ohne das bliebe ein Dirty Write unsichtbar, wenn niemand vor dem Schreiben
+las: zwei Transaktionen, die beide ``x`` und ``y`` schreiben, und am Ende hat ``x`` den Wert der
+einen, ``y`` den der anderen. Ist der Endstand ``None``, obwohl eine bestätigte Transaktion den
+Schlüssel schrieb, ist das ein eigener Fehler („Verloren“), ebenso ein Endstand, den niemand
+schrieb. So schließt der Prüfer nur, was in jeder seriellen Reihenfolge gilt, die mit diesem
+Stand endet (``tests/pysim/test_pruefer_transaktionen.py`` prüft es gegen alle Reihenfolgen).
 """
 
 from __future__ import annotations
@@ -33,12 +45,14 @@ from .verlauf import Operation, UngueltigerVerlauf, einfrieren, nur, operationen
 
 #: What each level forbids, in the order the checker looks.
 STUFEN: dict[str, tuple[str, ...]] = {
+    "read uncommitted": ("G0",),
     "read committed": ("G0", "G1a", "G1b", "G1c"),
     "snapshot isolation": ("G0", "G1a", "G1b", "G1c", "Lost Update", "G-single"),
     "serialisierbar": ("G0", "G1a", "G1b", "G1c", "Lost Update", "G-single", "G2-item"),
 }
 #: Each level as a verdict names it.
 STUFEN_NAMEN = {
+    "read uncommitted": "Read Uncommitted",
     "read committed": "Read Committed",
     "snapshot isolation": "Snapshot Isolation",
     "serialisierbar": "Serialisierbarkeit",
@@ -103,9 +117,13 @@ def _mops(op: Operation) -> tuple[tuple[str, Schluessel, Hashable], ...]:
 
 
 def transaktionen(
-    history: Sequence[Mapping[str, object]], *, stufe: str = "serialisierbar"
+    history: Sequence[Mapping[str, object]],
+    *,
+    stufe: str = "serialisierbar",
+    endstand: Mapping[object, object] | None = None,
 ) -> Urteil:
-    """Sucht in ``history`` die Anomalien, die ``stufe`` verbietet (siehe oben)."""
+    """Sucht in ``history`` die Anomalien, die ``stufe`` verbietet; ``endstand``: was jeder
+    genannte Schlüssel am Ende hat (siehe oben)."""
     if stufe not in STUFEN:
         raise UngueltigeEingabe(
             f"Die Stufe „{stufe}“ kennt der Prüfer nicht; es gibt "
@@ -115,7 +133,8 @@ def transaktionen(
     ops = operationen(history)
     nur(ops, ("txn",), "transaktionen")
     txns = [_Txn(op, _mops(op)) for op in ops]
-    befunde, kreise = _befunde(txns, STUFEN[stufe])
+    ende = {einfrieren(k, None): einfrieren(v, None) for k, v in (endstand or {}).items()}
+    befunde, kreise = _befunde(txns, STUFEN[stufe], ende)
     angaben = {
         "transaktionen": len(txns),
         "anomalien": [b.text.split(":")[0] for b in befunde],
@@ -131,7 +150,9 @@ def transaktionen(
 
 
 def _befunde(
-    txns: Sequence[_Txn], verboten: Sequence[str]
+    txns: Sequence[_Txn],
+    verboten: Sequence[str],
+    endstand: Mapping[Schluessel, Hashable] | None = None,
 ) -> tuple[list[Befund], list[dict[str, object]]]:
     schreiber: dict[tuple[Schluessel, Hashable], _Txn] = {}
     zwischen: dict[tuple[Schluessel, Hashable], _Txn] = {}
@@ -220,6 +241,7 @@ def _befunde(
             nach.setdefault((k, None), [])
             if (k, v) not in nach[(k, None)]:
                 nach[(k, None)].append((k, v))
+    befunde += _endstand(endstand or {}, schreiber, zwischen, knoten, nach)
     kanten: dict[tuple[int, int], str] = {}
 
     def kante(a: _Txn, b: _Txn, art: str) -> None:
@@ -269,6 +291,51 @@ def _befunde(
     kreise = _kreise(knoten, kanten, nr, verboten)
     befunde += [b for b, _ in kreise]
     return befunde, [k for _, k in kreise]
+
+
+def _endstand(
+    endstand: Mapping[Schluessel, Hashable],
+    schreiber: Mapping[tuple[Schluessel, Hashable], _Txn],
+    zwischen: Mapping[tuple[Schluessel, Hashable], _Txn],
+    knoten: Sequence[_Txn],
+    nach: dict[tuple[Schluessel, Hashable], list[tuple[Schluessel, Hashable]]],
+) -> list[Befund]:
+    """The final state as a source of version order: every other write of a key by a
+    transaction in the graph precedes its final version (added to ``nach``). A final None
+    where a committed transaction wrote the key, or a final value nobody wrote, is a finding."""
+    im_graph = {id(t) for t in knoten}
+    befunde: list[Befund] = []
+    for k, ende in sorted(endstand.items(), key=lambda e: repr(e[0])):
+        geschrieben = sorted(
+            ((v, w) for (k2, v), w in schreiber.items() if k2 == k and id(w) in im_graph),
+            key=lambda e: e[1].op.index,
+        )
+        if ende is None:
+            bestaetigt = [(v, w) for v, w in geschrieben if w.op.typ == "ok"]
+            if bestaetigt:
+                v, w = bestaetigt[0]
+                befunde.append(
+                    Befund(
+                        f"Verloren: {w.text} schrieb {name(k)} = {wert(v)} und wurde bestätigt, "
+                        f"aber am Ende hat {name(k)} keinen Wert (None).",
+                        (w.op,),
+                    )
+                )
+            continue
+        if (k, ende) not in schreiber:
+            if (k, ende) not in zwischen:
+                befunde.append(
+                    Befund(
+                        f"Unbekannter Endstand: Am Ende hat {name(k)} den Wert {wert(ende)}, "
+                        "den niemand schrieb.",
+                        (),
+                    )
+                )
+            continue  # an intermediate value: the final reads name it (G1b)
+        for v, _ in geschrieben:
+            if v != ende and (k, ende) not in nach.setdefault((k, v), []):
+                nach[(k, v)].append((k, ende))
+    return befunde
 
 
 def _kreise(

@@ -11,7 +11,8 @@ Isolation, serializable als Serializable Snapshot Isolation). Sitzungen schicken
     r.wartet            # True: T1 hält die Sperre der Zeile 1
 
 Teile: ``sql`` (die Befehle, die die Datenbank versteht), ``datenbank`` (Versionen, Sperren,
-Schnappschüsse, rw-Abhängigkeiten).
+Schnappschüsse, rw-Abhängigkeiten); ``herausforderung`` (die Last ``txn-rw-register`` der
+Herausforderung „Transaktionen“, nicht hier importiert: Sie braucht ``pysim.cluster``).
 """
 
 from __future__ import annotations

@@ -106,10 +106,10 @@ def _fehlversuch(seite: str, merkmal: str) -> str:
     return next(v for v in versuche if merkmal in v)
 
 
-#: The first three challenges, the lease challenge and Raft's election, log and crashes, each with a
-#: wrong node a reader might write first and what the verdict of its failing seed names (the
-#: lost or doubled value, the cas that lost an update, the second vote in a term, the
-#: committed entry a new leader lacks).
+#: The first three challenges, the lease challenge, Raft's election, log and crashes and the
+#: transactions' stage 2, each with a wrong node a reader might write first and what the verdict
+#: of its failing seed names (the lost or doubled value, the cas that lost an update, the second
+#: vote in a term, the committed entry a new leader lacks, the cycle of overwrites).
 ERSTE = [
     pytest.param(
         "herausforderungen/echo/",
@@ -172,6 +172,13 @@ ERSTE = [
         r"Die Invariante „Leader Completeness“ gilt nicht: Term \d+: Dem Leader n\d fehlt der "
         r"committete Eintrag an Index 1",
         id="raft-figur8",
+    ),
+    pytest.param(
+        "herausforderungen/transaktionen/",
+        "transaktionen-2",
+        _fehlversuch("transaktionen.md", "applies each write before the commit"),
+        r"Read Uncommitted verletzt: G0: Client c\d \(#\d+\) →ww Client c\d \(#\d+\) →ww",
+        id="transaktionen",
     ),
 ]
 

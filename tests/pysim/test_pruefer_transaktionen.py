@@ -145,9 +145,11 @@ def test_ein_wert_zweimal_geschrieben_ist_ein_falscher_verlauf() -> None:
 # --- against brute force ---
 
 
-def _serialisierbar(txns: list[list[tuple[str, str, int | None]]]) -> bool:
+def _serialisierbar(
+    txns: list[list[tuple[str, str, int | None]]], ende: dict[str, int | None] | None = None
+) -> bool:
     """Is there an order of the (committed) transactions in which every read sees the state
-    the ones before it left (and its own writes)?"""
+    the ones before it left (and its own writes), and that ends in ``ende`` (when given)?"""
     for reihenfolge in itertools.permutations(range(len(txns))):
         stand: dict[str, int | None] = {}
         passt = True
@@ -160,7 +162,7 @@ def _serialisierbar(txns: list[list[tuple[str, str, int | None]]]) -> bool:
                     break
             if not passt:
                 break
-        if passt:
+        if passt and all(stand.get(k) == v for k, v in (ende or {}).items()):
             return True
     return False
 
@@ -252,3 +254,75 @@ def test_ein_urteil_ohne_kreis_hat_kein_bild() -> None:
             ),
             nummer=3,
         )
+
+
+# --- the final state (``endstand``) ---
+
+#: T1 and T2 both write x and y without reading first; at the end x has T2's value, y T1's.
+_G0_OHNE_LESEN = [
+    (OK, [["w", "x", 1], ["w", "y", 1]]),
+    (OK, [["w", "x", 2], ["w", "y", 2]]),
+]
+
+
+def test_ohne_endstand_bleibt_ein_dirty_write_ohne_lesen_unsichtbar() -> None:
+    assert transaktionen(verlauf(*_G0_OHNE_LESEN), stufe="read uncommitted").ok
+
+
+def test_der_endstand_ordnet_die_versionen_und_zeigt_den_dirty_write() -> None:
+    u = transaktionen(verlauf(*_G0_OHNE_LESEN), stufe="read uncommitted", endstand={"x": 2, "y": 1})
+    assert not u.ok
+    assert u.erklaerung.startswith("Read Uncommitted verletzt: G0: Prozess 0 (#0) →ww")
+    assert u.angaben["kreise"][0]["kanten"] == ["ww", "ww"]  # type: ignore[index]
+    # the same final state from one transaction: no cycle
+    assert transaktionen(
+        verlauf(*_G0_OHNE_LESEN), stufe="read uncommitted", endstand={"x": 2, "y": 2}
+    ).ok
+
+
+def test_ein_endstand_none_nach_bestaetigtem_schreiben_ist_verloren() -> None:
+    u = transaktionen(
+        verlauf((OK, [["w", "x", 1]]), ("info", [["w", "y", 2]])),
+        stufe="read uncommitted",
+        endstand={"x": None, "y": None},
+    )
+    assert u.erklaerung == (
+        "Read Uncommitted verletzt: Verloren: Prozess 0 (#0) schrieb x = 1 und wurde "
+        "bestätigt, aber am Ende hat x keinen Wert (None)."
+    )
+
+
+def test_ein_endstand_den_niemand_schrieb_wird_genannt() -> None:
+    u = transaktionen(verlauf((OK, [["w", "x", 1]])), endstand={"x": 7})
+    assert "Unbekannter Endstand: Am Ende hat x den Wert 7, den niemand schrieb." in u.erklaerung
+
+
+def test_read_uncommitted_verbietet_nur_g0() -> None:
+    g1a = verlauf(("fail", [["w", "x", 1]]), (OK, [["r", "x", 1]]))
+    assert transaktionen(g1a, stufe="read uncommitted").ok
+    assert not transaktionen(g1a, stufe="read committed").ok
+
+
+@st.composite
+def _mit_endstand(
+    draw: st.DrawFn,
+) -> tuple[list[list[tuple[str, str, int | None]]], dict[str, int | None]]:
+    txns = draw(_verlaeufe(lesen_vor_schreiben=False))
+    werte: dict[str, list[int | None]] = {"x": [None], "y": [None]}
+    for t in txns:
+        for f, k, v in t:
+            if f == "w":
+                werte[k].append(v)
+    schluessel = draw(st.lists(st.sampled_from("xy"), max_size=2, unique=True))
+    return txns, {k: draw(st.sampled_from(werte[k])) for k in schluessel}
+
+
+@settings(max_examples=400, deadline=None)
+@given(_mit_endstand())
+def test_mit_endstand_ist_jeder_befund_wirklich_nicht_serialisierbar(
+    fall: tuple[list[list[tuple[str, str, int | None]]], dict[str, int | None]],
+) -> None:
+    """Sound with the inference: a finding means no serial order ends in that final state."""
+    txns, ende = fall
+    if not transaktionen(_h(txns), endstand=ende).ok:
+        assert not _serialisierbar(txns, ende)
