@@ -1,6 +1,6 @@
 """Die Partitions-Konsole der Lektion „Partitionierung und Sharding“.
 
-    >>> k = PartitionsKonsole()
+    >>> k = PartitionKonsole()
     >>> print(k.run("schreibe user:17 Ada").text)
     user:17 → Slot 8 → n3
 
@@ -57,15 +57,15 @@ def _lies_strategie(_k: Any, text: str, _w: dict[str, Any]) -> str:
     return waehle_namen(text, list(STRATEGIEN), "Die Strategie")
 
 
-def _schluessel(k: PartitionsKonsole, _w: dict[str, Any]) -> list[str]:
+def _schluessel(k: PartitionKonsole, _w: dict[str, Any]) -> list[str]:
     return sorted(k.p.daten)[:20]
 
 
-def _knoten(k: PartitionsKonsole, _w: dict[str, Any]) -> list[str]:
+def _knoten(k: PartitionKonsole, _w: dict[str, Any]) -> list[str]:
     return list(k.p.verteilung.knoten)
 
 
-def _lies_knoten(k: PartitionsKonsole, text: str, _w: dict[str, Any]) -> str:
+def _lies_knoten(k: PartitionKonsole, text: str, _w: dict[str, Any]) -> str:
     return waehle_namen(text, list(k.p.verteilung.knoten), "Den Knoten")
 
 
@@ -79,8 +79,8 @@ STRATEGIE = Wert(
 )
 
 
-class PartitionsKonsole(BasisKonsole[Partitionierung]):
-    """Die Partitions-Konsole: ``PartitionsKonsole().run("fuelle 100")``.
+class PartitionKonsole(BasisKonsole[Partitionierung]):
+    """Die Partitions-Konsole: ``PartitionKonsole().run("fuelle 100")``.
 
     ``strategie``: ``modulo``, ``ring``, ``slots`` (12 Slots) oder ``bereiche``; ``knoten``: so
     viele Knoten ``n1`` … am Anfang.
@@ -195,12 +195,12 @@ class PartitionsKonsole(BasisKonsole[Partitionierung]):
 
 
 BEFEHLE = setze_befehle(
-    PartitionsKonsole,
+    PartitionKonsole,
     [
         befehl(
             "schreibe <schlüssel> [<wert>]",
             "einen Schlüssel schreiben und sehen, wo er landet",
-            PartitionsKonsole._schreibe,
+            PartitionKonsole._schreibe,
             "schreibe user:17 Ada",
             "schreibe {user1}.name Ada",
             erklaerung="Der Knoten hängt nur vom Schlüssel ab, nie vom Wert. Bei Slots zählt "
@@ -213,21 +213,21 @@ BEFEHLE = setze_befehle(
         befehl(
             "fuelle <anzahl>",
             "viele Schlüssel auf einmal schreiben: user:1, user:2, …",
-            PartitionsKonsole._fuelle,
+            PartitionKonsole._fuelle,
             "fuelle 100",
             positionen=(Wert("anzahl", "<anzahl>", ZAHL, 1, MAX_SCHLUESSEL),),
         ),
         befehl(
             "lies <schlüssel>",
             "wo ein Schlüssel liegt und was drinsteht",
-            PartitionsKonsole._lies,
+            PartitionKonsole._lies,
             "lies user:17",
             positionen=(SCHLUESSEL,),
         ),
         befehl(
             "dazu <knoten>",
             "einen Knoten dazunehmen und sehen, was umzieht",
-            PartitionsKonsole._dazu,
+            PartitionKonsole._dazu,
             "dazu n4",
             erklaerung=f"Höchstens {MAX_KNOTEN} Knoten. Das Bild zeigt, was gerade einzog.",
             positionen=(NEUER_KNOTEN,),
@@ -235,14 +235,14 @@ BEFEHLE = setze_befehle(
         befehl(
             "weg <knoten>",
             "einen Knoten wegnehmen; die anderen übernehmen seine Schlüssel",
-            PartitionsKonsole._weg,
+            PartitionKonsole._weg,
             "weg n2",
             positionen=(KNOTEN,),
         ),
         befehl(
             "strategie <strategie>",
             "dieselben Schlüssel nach einer anderen Strategie verteilen",
-            PartitionsKonsole._strategie,
+            PartitionKonsole._strategie,
             "strategie ring",
             erklaerung="Strategien: modulo (Streuwert % n), ring (konsistentes Hashing, 8 "
             "Marken je Knoten), slots (12 feste Slots), bereiche (a–e, e–i, … nach der "
@@ -252,7 +252,7 @@ BEFEHLE = setze_befehle(
         befehl(
             "vergleiche <knoten>",
             "je Strategie zählen, was umzöge, käme dieser Knoten dazu",
-            PartitionsKonsole._vergleiche,
+            PartitionKonsole._vergleiche,
             "vergleiche n4",
             erklaerung="Nur gerechnet: Verteilung und Schlüssel bleiben, wie sie sind.",
             positionen=(NEUER_KNOTEN,),
@@ -260,7 +260,7 @@ BEFEHLE = setze_befehle(
         befehl(
             "heiss <schlüssel> <prozent>",
             "2000 Anfragen schicken, so viel Prozent davon an einen Schlüssel",
-            PartitionsKonsole._heiss,
+            PartitionKonsole._heiss,
             "heiss user:1 30",
             erklaerung="Jeder Knoten schafft anderthalbmal seinen gerechten Teil je Tick. Zusammen "
             "reicht das immer; der Knoten des heißen Schlüssels staut trotzdem.",
@@ -269,7 +269,7 @@ BEFEHLE = setze_befehle(
         befehl(
             "status",
             "die Strategie und die Schlüssel je Knoten",
-            PartitionsKonsole._status,
+            PartitionKonsole._status,
         ),
     ],
 )
@@ -278,7 +278,7 @@ BEFEHLE = setze_befehle(
 #: Diese Konsole für ``lessonkit``: der Block ``partition-konsole``, ``kind="partition"``.
 KONSOLE = KonsolenArt(
     name="partition",
-    klasse=PartitionsKonsole,
+    klasse=PartitionKonsole,
     modell="p",
     beschreibung="Schlüssel auf Knoten verteilen, Knoten dazunehmen und wegnehmen, heiße "
     "Schlüssel (Lektion „Partitionierung und Sharding“)",

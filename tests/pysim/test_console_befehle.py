@@ -24,6 +24,7 @@ from pysim.console.parser import Befehl, EingabeFehler
 #: before the tables became declarative: the reader sees these texts, they must not move.
 HILFE = {
     "log": "a293faf9a47e99f6",
+    "partition": "ff3ea269c41a32ac",
     "queue": "4192c60217a4761e",
     "raft": "14bcb86ae5350608",
     "replik": "59a5250ec192e445",

@@ -10,7 +10,7 @@ import pytest
 
 from pysim.console import LogKonsole, QueueKonsole, SagaKonsole
 from pysim.console.basis import BasisKonsole
-from pysim.partitionen.konsole import PartitionsKonsole
+from pysim.partitionen.konsole import PartitionKonsole
 from pysim.raft.konsole import RaftKonsole
 from pysim.replikation.konsole import ReplikKonsole
 from tests.pysim.konsolen import LOG_LEKTION_2, absaetze_ganz, ausfuehren, vorbereitet
@@ -33,8 +33,8 @@ AUSGANG: dict[str, Callable[[], BasisKonsole[Any]]] = {
     "raft": lambda: vorbereitet(RaftKonsole(), ["tick 40"]),
     "raft-wartet": lambda: vorbereitet(RaftKonsole(), ["tick 40", "write x 1 as a"]),
     "raft-absturz": lambda: vorbereitet(RaftKonsole(), ["tick 40", "absturz n1"]),
-    "partition": lambda: vorbereitet(PartitionsKonsole(), ["fuelle 20"]),
-    "partition-leer": PartitionsKonsole,
+    "partition": lambda: vorbereitet(PartitionKonsole(), ["fuelle 20"]),
+    "partition-leer": PartitionKonsole,
 }
 
 FEHLER = [

@@ -109,7 +109,7 @@ def test_each_simulation_folder_holds_its_parts() -> None:
 
 def test_every_console_module_ends_with_its_descriptor() -> None:
     found = arten()
-    assert list(found) == ["log", "queue", "raft", "replik", "saga", "sql"]
+    assert list(found) == ["log", "partition", "queue", "raft", "replik", "saga", "sql"]
     for name, art in found.items():
         assert isinstance(art, KonsolenArt)
         assert issubclass(art.klasse, BasisKonsole)

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from pysim.fehler import UngueltigeEingabe
 from pysim.partitionen import Bereiche, Modulo, Ring, Slots, hash_tag, slot, streuwert, umzug
 from pysim.partitionen.index import GLOBAL, LOKAL, Katalog
-from pysim.partitionen.konsole import PartitionsKonsole
+from pysim.partitionen.konsole import PartitionKonsole
 from pysim.partitionen.last import anfragen, belaste, salze
 from pysim.partitionen.routing import CLIENT, KNOTEN, SCHICHT, Client
 from pysim.partitionen.verteilung import Verteilung
@@ -249,7 +249,7 @@ def test_a_client_with_an_old_map_is_moved_once_then_asks_directly() -> None:
 
 
 def test_the_console_shows_what_moves() -> None:
-    k = PartitionsKonsole()
+    k = PartitionKonsole()
     assert k.run("fuelle 100").ok
     r = k.run("dazu n4")
     assert r.ok and "von 100 Schlüsseln ziehen um" in r.text and "→ n4" in r.text
@@ -268,6 +268,6 @@ def test_the_console_shows_what_moves() -> None:
 
 def test_the_console_is_deterministic() -> None:
     zeilen = ["fuelle 50", "schreibe {user1}.name Ada", "dazu n4", "heiss user:3 40", "weg n1"]
-    eins, zwei = PartitionsKonsole(), PartitionsKonsole()
+    eins, zwei = PartitionKonsole(), PartitionKonsole()
     assert [eins.run(z).text for z in zeilen] == [zwei.run(z).text for z in zeilen]
     assert eins.run("status").svg == zwei.run("status").svg

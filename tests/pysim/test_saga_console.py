@@ -63,6 +63,7 @@ def test_jede_konsole_zeigt_ihr_modell_als_modell() -> None:
     """Exercise checks read every kind's model the same way (``modell``)."""
     eigener_name = {
         "log": "log",
+        "partition": "p",
         "queue": "queue",
         "raft": "sim",
         "replik": "speicher",
