@@ -14,6 +14,8 @@ eigene Laufzeit haben (``latenz_zwischen``, in beide Richtungen oder nur in eine
 Dienst, bis ``heile``): ein Replikat, das hinterherhinkt; ohne solche Leitungen wird gewürfelt
 wie zuvor. Eine Front kann jede Leitung selbst bestimmen (``netz_leitung``), erfährt jede
 Nachricht, die ein Empfänger verwirft (``bei_verworfen``), und gibt ihren Knoten Arbeit (``rufe``).
+Was ein Failover ist (``failover``, eine Störung wie ein Absturz), sagt die Front
+(``bei_failover``): Sie befördert einen Follower ihres Protokolls.
 
 Invarianten (``invariante``, wie die Zustandsprädikate von DSLabs) prüft der Cluster nach jedem
 Ereignis (Zustellung, Timer, Störung) an dem, was jeder Knoten zeigt (``zustaende``, aus
@@ -177,7 +179,7 @@ class Ereignis:
     """Etwas, das der Nemesis tat (für das Bild); was ein Knoten notiert, steht im ``protokoll``."""
 
     zeit: int
-    art: str  # "absturz", "neustart", "pause", "weiter", "teilung", "heilung", "uhr", "verlust"
+    art: str  # "absturz", "neustart", "pause", "weiter", "teilung", "heilung", "uhr", "verlust", "failover"
     knoten: tuple[str, ...]
     text: str
     #: Why the nemesis chose it, for a targeted fault (``stoerungen.ANLASS``), else "".
@@ -335,6 +337,9 @@ class Cluster:
         #: Called with each message the receiver drops (a partition, a crashed receiver): a
         #: front that shows drops as events with their reason (``pysim.replikation``).
         self.bei_verworfen: Callable[[Sendung], None] | None = None
+        #: A failover away from a leader (``failover``, the fault): the front promotes the
+        #: follower it is given (or, given "", the one it chooses) and returns its name.
+        self.bei_failover: Callable[[str, str], str] | None = None
         #: Sees every message (the targeted nemesis); set before the run starts.
         self.beobachter: Beobachter | None = None
         #: The client's write the code running now works for (see ``Sendung.ursache``).
@@ -1053,6 +1058,30 @@ class Cluster:
                 "verlust",
                 (knoten,),
                 f"Antworten eines Dienstes an {knoten} gehen verloren",
+            )
+        )
+
+    def failover(self, knoten: str, nach: str = "") -> None:
+        """Ein Failover (die Störung ``failover``): ``knoten`` wird als Leader abgelöst, die
+        Front des Clusters befördert ``nach`` (ohne: den Follower, den sie wählt). Was das im
+        Protokoll heißt, weiß nur die Front (``bei_failover``, etwa ``ReplikSpeicher``); ein
+        Cluster ohne sie kennt keinen Failover."""
+        self._platz(knoten)
+        if nach:
+            self._platz(nach)
+        if self.bei_failover is None:
+            raise UngueltigeEingabe(
+                f"Ein Failover (weg von {knoten}) braucht ein Protokoll mit Leader, das weiß, wen "
+                "es befördert (etwa ReplikSpeicher); dieser Cluster hat keins. Für einen Leader, "
+                "der ausfällt, nimm „absturz“."
+            )
+        neu = self.bei_failover(knoten, nach)
+        self.ereignisse.append(
+            Ereignis(
+                self.zeit.now,
+                "failover",
+                (knoten, neu),
+                f"Failover: {neu} löst {knoten} als Leader ab",
             )
         )
 
