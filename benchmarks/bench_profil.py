@@ -14,75 +14,44 @@ Node.js (Paket und Speicherabbild dieses Baums, ``tests/pyodide.py``), sonst CPy
 
 from __future__ import annotations
 
-import inspect
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-#: The runs, as source: CPython runs it here, Pyodide in a cell.
+#: Profile and times of the runs, as source (the runs are ``bench_ab_pysim.py``'s).
 LAEUFE = r"""
 import cProfile
-import gc
 import io
 import pstats
-import time
-
-from pysim.leases import zufallssim
-from pysim.raft import RaftSim
-from pysim.replikation import ReplikSpeicher
-
-
-def leases():
-    for seed in range(200):
-        zufallssim(seed, seed % 2 == 0)
-
-
-REPLIKATION
-
-def raft():
-    sim = RaftSim(5, seed=3)
-    for runde in range(200):
-        sim.tick(90)
-        sim.schreibe(f"c{runde}", runde)
-        if runde % 7 == 3:
-            leader = sim.leader()
-            if leader is not None:
-                sim.trenne([leader])
-        if runde % 7 == 5:
-            sim.heile()
-        sim.tick(10)
-    assert not sim.verletzungen
-
-
-LAEUFE = {"leases": leases, "replikation": replikation_lauf, "raft": raft}
 
 
 def profil(namen, zeilen):
+    laeufe = alle_faelle("pysim")
     for name in namen:
         p = cProfile.Profile()
         gc.collect()
         p.enable()
-        LAEUFE[name]()
+        laeufe[name]()
         p.disable()
         puffer = io.StringIO()
         stats = pstats.Stats(p, stream=puffer)
         stats.sort_stats("tottime").print_stats(zeilen)
-        text = puffer.getvalue()
-        # keep the table, drop pstats' preamble and the long archive paths
-        text = text.replace("/lib/python3.13/site-packages/", "").replace(str(ROOT), "")
+        text = puffer.getvalue().replace(str(ROOT), "")
         print(f"=== {name}")
-        print(text[text.index("   ncalls"):] if "   ncalls" in text else text)
+        # the table, without pstats' preamble
+        print(text[text.index("   ncalls") :] if "   ncalls" in text else text)
 
 
 def zeiten(namen, wiederholungen):
+    laeufe = alle_faelle("pysim")
     for name in namen:
         alle = []
         for _ in range(wiederholungen):
             gc.collect()
             start = time.process_time()
-            LAEUFE[name]()
+            laeufe[name]()
             alle.append((time.process_time() - start) * 1000)
         folge = " ".join(f"{t:.0f}" for t in alle)
         print(f"{name:12} {min(alle):9.1f} ms   (der Reihe nach: {folge})")
@@ -90,10 +59,9 @@ def zeiten(namen, wiederholungen):
 
 
 def quelle(root: str) -> str:
-    from bench_crdt_replik import replikation_lauf
+    from bench_ab_pysim import quelle as faelle
 
-    text = inspect.getsource(replikation_lauf).replace("-> None", "")
-    return f"ROOT = {root!r}\n" + LAEUFE.replace("REPLIKATION", text)
+    return f"ROOT = {root!r}\n" + faelle() + LAEUFE
 
 
 def main() -> None:
