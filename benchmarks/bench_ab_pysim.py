@@ -17,7 +17,8 @@ mit Paket und Speicherabbild dieses Baums (``tests/pyodide.py``).
 Fälle: ``wahl`` (``pruefe_wahl``, 40 Pläne, 3 Knoten), ``wahl5`` (10 Pläne, 5 Knoten),
 ``zwei`` (zwei Stimmen je Term: Befund und Verkleinern), ``raft`` (``RaftSim``, 5 Knoten,
 20 000 Ticks), ``leases`` (``zufallssim``, 200 Seeds), ``replikation`` (der lange Lauf von
-``bench_crdt_replik.py``).
+``bench_crdt_replik.py``), ``register-leader`` und ``leader-lease`` (die Lösung der Seite,
+jeder Seed ihrer Prüfung ein Lauf wie dort, ohne Urteil und Bild).
 """
 
 from __future__ import annotations
@@ -47,7 +48,29 @@ def alle_faelle(p):
     def zufall():
         return [leases.zufallssim(seed, seed % 2 == 0) is not None for seed in range(200)]
 
+    lauf = importlib.import_module(p + ".cluster.lauf").lauf
+    lasten = importlib.import_module(p + ".cluster.lasten").LASTEN
+    stufen = {}
+    for stufe, (loesung, v) in STUFEN.items():
+        namen = {}
+        exec(f"from {p}.cluster import *\n" + loesung.replace("pysim.", p + "."), namen)
+        # the class the solution defines (an exec'd class's module is "builtins")
+        knoten = next(
+            k for k in namen.values() if isinstance(k, type) and k.__module__ == "builtins"
+        )
+
+        def stufe_lauf(knoten=knoten, v=v):
+            return [
+                len(lauf(knoten, lasten[v["last"]](), knoten=v["knoten"], seed=seed,
+                         dauer=v["dauer"], stoerungen="zufall", arten=v["arten"],
+                         anzahl_stoerungen=v["anzahl"], timeout=v["timeout"]).geschichte)
+                for seed in range(1, v["seeds"] + 1)
+            ]
+
+        stufen[stufe] = stufe_lauf
+
     return {
+        **stufen,
         "wahl": raft_faelle[0],
         "wahl5": raft_faelle[1],
         "zwei": raft_faelle[2],
@@ -76,6 +99,31 @@ def abwechselnd(namen, runden):
 """
 
 
+def stufen() -> dict[str, tuple[str, dict[str, object]]]:
+    """The solutions of challenges 6 and 7 (``register-leader``, ``leader-lease``) with what a
+    seed's run takes (the page's fence, as the build reads it)."""
+    from tests.lessonkit.wrong_nodes import page_challenges
+
+    ergebnis = {}
+    for c in page_challenges():
+        e = c.exercise
+        if e.id in ("register-leader", "leader-lease"):
+            v = e.vorgabe
+            ergebnis[e.id] = (
+                e.loesung,
+                {
+                    "last": v.last,
+                    "knoten": v.knoten,
+                    "dauer": v.dauer,
+                    "arten": tuple(v.stoerungen),
+                    "anzahl": v.anzahl_stoerungen,
+                    "timeout": v.timeout,
+                    "seeds": v.seeds,
+                },
+            )
+    return ergebnis
+
+
 def quelle() -> str:
     """``FAELLE`` with what it takes from the other benchmarks, as one text."""
     sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -83,7 +131,7 @@ def quelle() -> str:
     from bench_raft import FAELLE as RAFT
 
     replikation = inspect.getsource(replikation_lauf).replace(" -> None", "")
-    return f"REPLIKATION = {replikation!r}\n" + RAFT + FAELLE
+    return f"REPLIKATION = {replikation!r}\nSTUFEN = {stufen()!r}\n" + RAFT + FAELLE
 
 
 def dateien(alt: Path) -> dict[str, str]:
