@@ -1287,7 +1287,8 @@ class Cluster:
         Ereignis und wirft ``InvarianteVerletzt`` bei der ersten, die nicht gilt)."""
         if self.verletzung is not None:
             raise InvarianteVerletzt(self.verletzung)
-        grenze.an()
+        if self.code_der_leserin:  # pysim's own nodes run without a budget: no events to arm
+            grenze.an()
         self._im_lauf = True
         try:
             if self._invarianten:
@@ -1306,7 +1307,8 @@ class Cluster:
             raise InvarianteVerletzt(self.verletzung)
         pruefe_ganzzahl(hoechstens, "hoechstens")
         zeit = self.zeit
-        grenze.an()
+        if self.code_der_leserin:  # as ``laufe``
+            grenze.an()
         self._im_lauf = True
         try:
             while (naechste := zeit.peek()) is not None:

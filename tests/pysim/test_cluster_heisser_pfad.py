@@ -200,3 +200,19 @@ def test_zwischen_draws_what_randint_draws_for_a_subclass_too(
         assert [zwischen(eins, a, a + breite) for _ in range(20)] == [
             zwei.randint(a, a + breite) for _ in range(20)
         ]
+
+
+def test_only_a_cluster_of_the_readers_nodes_arms_the_loop_budget(monkeypatch: Any) -> None:
+    """``grenze.an`` switches ``sys.monitoring``'s events on (Pyodide); pysim's own nodes run
+    without a budget, so their runs leave them off (benchmarks/README.md, session 19)."""
+    from pysim.cluster import grenze
+    from pysim.leases import zufallssim
+
+    gerufen: list[str] = []
+    monkeypatch.setattr(grenze, "an", lambda: gerufen.append("an"))
+    zufallssim(3, True)  # a LeaseSim: a cluster of pysim's own nodes, run by laufe_bis_ruhe
+    cluster = Cluster(Knoten, 2, code_der_leserin=False)
+    cluster.laufe(10)
+    assert gerufen == []
+    Cluster(Knoten, 2).laufe(10)
+    assert gerufen == ["an"]
