@@ -12,9 +12,10 @@ Wiederholungen, in Millisekunden Rechenzeit dieses Prozesses (``time.process_tim
 Maschine, die nebenher anderes tut, stabiler als die Uhr).
 
 ``--pyodide ALT``: dieselben Fälle in Pyodide unter Node.js (Paket und Speicherabbild der
-Seite, ``tests/pyodide.py``), einmal mit ``pysim.raft`` dieses Baums und einmal mit den
-Dateien von ``pysim/raft/`` aus dem Ordner ``ALT`` (z. B. ``git archive main pysim/raft``
-ausgepackt), die als ``pysim.raftalt`` daneben geladen werden.
+Seite, ``tests/pyodide.py``), mit ``pysim.raft`` dieses Baums und mit den Dateien von
+``pysim/raft/`` aus dem Ordner ``ALT`` (z. B. ``git archive main pysim/raft`` ausgepackt), die
+als ``pysim.raftalt`` daneben geladen werden, im Wechsel wie ``--alt`` (bis Sitzung 19 erst alle
+Wiederholungen des einen, dann des anderen: Eine Last, die mitten im Lauf kam, traf nur einen).
 
 ``--alt ALT``: in CPython alt und neu im Wechsel, Wiederholung um Wiederholung (auf einer
 Maschine, die nebenher anderes tut, wandern die Zeiten von Minute zu Minute; im Wechsel
@@ -115,7 +116,8 @@ for name, text in {dateien!r}.items():
 pysim.__path__.append("/tmp/alt")
 import pysim.raft as neu
 alt = importlib.import_module("pysim.raftalt")
-print(json.dumps({{"vorher": miss(alt, {wiederholungen}), "nachher": miss(neu, {wiederholungen})}}))
+zeilen = im_wechsel(alt, neu, {wiederholungen})
+print(json.dumps({{"vorher": [(n, v) for n, v, _ in zeilen], "nachher": [(n, w) for n, _, w in zeilen]}}))
 """
     )
     text = output_of_cell(zelle)

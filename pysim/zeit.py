@@ -8,7 +8,9 @@ aus, in CPython wie in Pyodide. Ein Termin, der mit ``schedule_zuerst`` eingetra
 allen gewöhnlichen Terminen seines Ticks (untereinander wieder in der Reihenfolge des Eintragens):
 So steht eine Störung am Anfang ihres Ticks, gleich, wann sie eingetragen wurde.
 
-Das Vorbild ist SimPy: ein Heap aus ``(zeit, laufende_nummer, termin)``. Modelle, die eine Uhr
+Das Vorbild ist SimPy: ein Heap aus ``(zeit, laufende_nummer, termin)``; was nie abgesagt
+wird (die Ankunft einer Nachricht im Cluster), steht dort ohne ``Termin`` als ``(zeit,
+laufende_nummer, aktion, argument)``, wie bei SimPy. Modelle, die eine Uhr
 teilen (``Queue(zeit=uhr)``, ``FakeNetz(zeit=uhr)``, ``EventStore(zeit=uhr)``), tragen
 ihre Termine in denselben Kalender ein und sehen alles in einer Reihenfolge. Code, der auf
 etwas wartet (``async``/``await``), läuft als ``pysim.prozess.Prozess`` auf dieser Uhr.
@@ -60,11 +62,15 @@ class Zeit:
 
     def __init__(self, start: int = 0) -> None:
         self._now = pruefe_ganzzahl(start, "Die Startzeit", 0)
-        self._heap: list[tuple[int, int, Termin]] = []
+        #: ``(zeit, nummer, termin)``, or ``(zeit, nummer, aktion, argument)`` for an entry that
+        #: is never cancelled (``_eintragen_fest``); numbers are unique, so the heap compares
+        #: only the first two.
+        self._heap: list[tuple[Any, ...]] = []
         self._zaehler = 0
         #: Numbers of the appointments that run first in their tick: below every ordinary one.
         self._zuerst = -(2**62)
-        self._offen = 0
+        # Every entry in the heap is pending or cancelled (a run pops what it runs), so the
+        # pending ones need no counter of their own: ``geplant`` subtracts the cancelled.
         self._abgesagt_im_heap = 0
 
     @property
@@ -75,7 +81,7 @@ class Zeit:
     @property
     def geplant(self) -> int:
         """Wie viele Termine noch ausstehen (abgesagte zählen nicht)."""
-        return self._offen
+        return len(self._heap) - self._abgesagt_im_heap
 
     def schedule(self, delay: int, callback: Callable[..., Any], *args: Any) -> Termin:
         """Trägt ``callback(*args)`` für den Tick ``now + delay`` ein und gibt den Termin zurück."""
@@ -96,7 +102,6 @@ class Zeit:
         nummer = self._zuerst
         self._zuerst = nummer + 1
         termin = Termin(self, zeit, nummer, aktion, argumente)
-        self._offen += 1
         heapq.heappush(self._heap, (zeit, nummer, termin))
         return termin
 
@@ -108,9 +113,24 @@ class Zeit:
         nummer = self._zaehler
         termin = Termin(self, zeit, nummer, aktion, argumente)
         self._zaehler = nummer + 1
-        self._offen += 1
         heapq.heappush(self._heap, (zeit, nummer, termin))
         return termin
+
+    def _eintragen_fest(self, zeit: int, aktion: Callable[[Any], Any], argument: Any) -> None:
+        """``aktion(argument)`` at ``zeit`` (not before ``now``), never cancelled: no ``Termin``,
+        only ``(zeit, nummer, aktion, argument)`` in the heap (SimPy's entry). The arrival of
+        every message in ``pysim.cluster`` comes here: one object and one frame less each."""
+        nummer = self._zaehler
+        self._zaehler = nummer + 1
+        heapq.heappush(self._heap, (zeit, nummer, aktion, argument))
+
+    def _eintragen_zuerst_fest(
+        self, zeit: int, aktion: Callable[[Any], Any], argument: Any
+    ) -> None:
+        """``_eintragen_zuerst`` without a ``Termin``, as ``_eintragen_fest`` (never cancelled)."""
+        nummer = self._zuerst
+        self._zuerst = nummer + 1
+        heapq.heappush(self._heap, (zeit, nummer, aktion, argument))
 
     def _reserviere(self) -> int:
         """The number an appointment entered now would get, kept for one entered later with
@@ -125,7 +145,6 @@ class Zeit:
     ) -> Termin:
         """``_eintragen`` with a number ``_reserviere`` gave earlier (``zeit`` not before now)."""
         termin = Termin(self, zeit, nummer, aktion, argumente)
-        self._offen += 1
         heapq.heappush(self._heap, (zeit, nummer, termin))
         return termin
 
@@ -137,17 +156,28 @@ class Zeit:
     def naechster(self) -> Termin | None:
         """Der nächste fällige Termin (ohne ihn auszuführen), oder ``None``, wenn keiner aussteht."""
         self._verwerfe_abgesagte()
-        return self._heap[0][2] if self._heap else None
+        if not self._heap:
+            return None
+        eintrag = self._heap[0]
+        if len(eintrag) == 3:
+            termin: Termin = eintrag[2]
+            return termin
+        # an entry without a Termin (``_eintragen_fest``): a Termin to read, not to cancel
+        zeit, nummer, aktion, argument = eintrag
+        return Termin(self, zeit, nummer, aktion, (argument,))
 
     def step(self) -> bool:
         """Führt den nächsten Termin aus (die Uhr springt auf seine Zeit). ``False``: keiner da."""
         self._verwerfe_abgesagte()
         if not self._heap:
             return False
-        zeit, _, termin = heapq.heappop(self._heap)
-        self._now = zeit
+        eintrag = heapq.heappop(self._heap)
+        self._now = eintrag[0]
+        if len(eintrag) == 4:
+            eintrag[2](eintrag[3])
+            return True
+        termin = eintrag[2]
         termin.erledigt = True
-        self._offen -= 1
         termin.aktion(*termin.argumente)
         return True
 
@@ -160,26 +190,35 @@ class Zeit:
             while self.step():
                 pass
             return
-        pruefe_ganzzahl(until, "until")
+        if until.__class__ is not int:  # checked only when it is not a plain tick
+            pruefe_ganzzahl(until, "until")
         if until < self._now:
             raise UngueltigeEingabe(
                 f"Die Zeit läuft nur vorwärts: Es ist schon t={self._now}, until={until} liegt davor."
             )
-        # step() inlined: a queue's timeouts make this the hot loop of a long run.
+        # step() inlined: a queue's timeouts and a cluster's messages make this the hot loop.
         heap = self._heap  # rebuilt in place only (see _abgesagt), so this name stays valid
+        pop = heapq.heappop
         while heap:
-            zeit, _, termin = heap[0]
-            if termin.abgesagt:
-                heapq.heappop(heap)
-                self._abgesagt_im_heap -= 1
-                continue
-            if zeit > until:
-                break
-            heapq.heappop(heap)
-            self._now = zeit
-            termin.erledigt = True
-            self._offen -= 1
-            termin.aktion(*termin.argumente)
+            eintrag = heap[0]
+            termin = eintrag[2]  # a Termin, or the action of an entry without one
+            if termin.__class__ is Termin:
+                if termin.abgesagt:
+                    pop(heap)
+                    self._abgesagt_im_heap -= 1
+                    continue
+                if eintrag[0] > until:
+                    break
+                pop(heap)
+                self._now = eintrag[0]
+                termin.erledigt = True
+                termin.aktion(*termin.argumente)
+            else:  # ``_eintragen_fest``: (zeit, nummer, aktion, argument)
+                if eintrag[0] > until:
+                    break
+                pop(heap)
+                self._now = eintrag[0]
+                termin(eintrag[3])
         self._now = until
 
     def tick(self, n: int = 1) -> None:
@@ -189,7 +228,7 @@ class Zeit:
 
     def _verwerfe_abgesagte(self) -> None:
         heap = self._heap
-        while heap and heap[0][2].abgesagt:
+        while heap and len(heap[0]) == 3 and heap[0][2].abgesagt:
             heapq.heappop(heap)
             self._abgesagt_im_heap -= 1
 
@@ -198,16 +237,15 @@ class Zeit:
         more than half of it, rebuild the heap without them (as asyncio does with its
         cancelled timers), so a model that cancels most of what it schedules (a queue whose
         messages are acked) keeps the heap, and the memory it holds, small."""
-        self._offen -= 1
         self._abgesagt_im_heap += 1
         heap = self._heap
         if self._abgesagt_im_heap > 64 and 2 * self._abgesagt_im_heap > len(heap):
-            heap[:] = [e for e in heap if not e[2].abgesagt]
+            heap[:] = [e for e in heap if len(e) == 4 or not e[2].abgesagt]
             heapq.heapify(heap)
             self._abgesagt_im_heap = 0
 
     def __repr__(self) -> str:
-        return f"Zeit(t={self._now}, geplante Termine: {self._offen})"
+        return f"Zeit(t={self._now}, geplante Termine: {self.geplant})"
 
 
 class AufDerZeit:

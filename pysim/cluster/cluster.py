@@ -14,6 +14,8 @@ eigene Laufzeit haben (``latenz_zwischen``, in beide Richtungen oder nur in eine
 Dienst, bis ``heile``): ein Replikat, das hinterherhinkt; ohne solche Leitungen wird gewürfelt
 wie zuvor. Eine Front kann jede Leitung selbst bestimmen (``netz_leitung``), erfährt jede
 Nachricht, die ein Empfänger verwirft (``bei_verworfen``), und gibt ihren Knoten Arbeit (``rufe``).
+Was ein Failover ist (``failover``, eine Störung wie ein Absturz), sagt die Front
+(``bei_failover``): Sie befördert einen Follower ihres Protokolls.
 
 Invarianten (``invariante``, wie die Zustandsprädikate von DSLabs) prüft der Cluster nach jedem
 Ereignis (Zustellung, Timer, Störung) an dem, was jeder Knoten zeigt (``zustaende``, aus
@@ -40,8 +42,9 @@ import traceback
 from collections.abc import Callable, Coroutine, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
+from heapq import heappush
 from pathlib import Path
-from types import CoroutineType, MappingProxyType
+from types import CoroutineType, FunctionType, MappingProxyType
 from typing import Any, Protocol
 
 from ..fehler import (
@@ -67,7 +70,7 @@ from .knoten import (
     falsch_gewartet,
     nur_eigene_api,
 )
-from .nachricht import Nachricht, UngueltigeNachricht, inhalt, neue_nachricht, ziel
+from .nachricht import _BODY, _DEST, _SRC, Nachricht, UngueltigeNachricht, inhalt, ziel
 from .protokoll import NOTIZ, Protokoll
 from .stoerungen import Stoerung
 
@@ -176,7 +179,7 @@ class Ereignis:
     """Etwas, das der Nemesis tat (für das Bild); was ein Knoten notiert, steht im ``protokoll``."""
 
     zeit: int
-    art: str  # "absturz", "neustart", "pause", "weiter", "teilung", "heilung", "uhr", "verlust"
+    art: str  # "absturz", "neustart", "pause", "weiter", "teilung", "heilung", "uhr", "verlust", "failover"
     knoten: tuple[str, ...]
     text: str
     #: Why the nemesis chose it, for a targeted fault (``stoerungen.ANLASS``), else "".
@@ -206,6 +209,8 @@ class _Platz:
     #: The pending timers of ``Knoten.spaeter`` by their number (``_Timer`` holds the number,
     #: not the appointment, which leads to the clock and the cluster).
     timer: dict[int, Termin] = field(default_factory=dict)
+    #: Message type -> the handler of ``klasse`` for it (``_handler``), filled as types come.
+    handler: dict[str, Callable[..., Any] | None] = field(default_factory=dict)
 
 
 class Cluster:
@@ -332,6 +337,9 @@ class Cluster:
         #: Called with each message the receiver drops (a partition, a crashed receiver): a
         #: front that shows drops as events with their reason (``pysim.replikation``).
         self.bei_verworfen: Callable[[Sendung], None] | None = None
+        #: A failover away from a leader (``failover``, the fault): the front promotes the
+        #: follower it is given (or, given "", the one it chooses) and returns its name.
+        self.bei_failover: Callable[[str, str], str] | None = None
         #: Sees every message (the targeted nemesis); set before the run starts.
         self.beobachter: Beobachter | None = None
         #: The client's write the code running now works for (see ``Sendung.ursache``).
@@ -425,7 +433,9 @@ class Cluster:
     ) -> Sendung | None:
         """Schickt eine Nachricht ins Netz (für Clients und Dienste; Knoten nehmen ``self.sende``).
         ``frisch``: ``body`` ist eigens für diese Nachricht gebaut und wird nie mehr geändert
-        (etwa die Antwort des Sperrdienstes): Er geht ohne Kopie hinaus."""
+        (etwa die Antwort des Sperrdienstes): Er geht ohne Kopie hinaus. Gibt die ``Sendung``
+        zurück (``None`` bei ``sendungen_behalten=False`` für eine Nachricht zu einem Knoten:
+        Sie bleibt ohne eigene ``Sendung``, bis jemand ``unterwegs()`` fragt)."""
         return self._sende(src, dest, body, src, frisch)
 
     def _sende(
@@ -439,10 +449,16 @@ class Cluster:
             dest = ziel(dest, bekannt, wer)
         # A body its sender built for this message alone (``frisch``, pysim's own nodes) needs
         # no copy; a reader's node gets one, as JSON on the wire.
-        nachricht = neue_nachricht(src, dest, body if frisch else inhalt(body, wer))  # type: ignore[arg-type]
+        if not frisch:
+            body = inhalt(body, wer)
+        nachricht: Nachricht = _neu(Nachricht)  # ``neue_nachricht``, inlined
+        _SRC(nachricht, src)
+        _DEST(nachricht, dest)
+        _BODY(nachricht, body)
         clients = self._clients
         zeit = self.zeit
         jetzt = zeit._now
+        sendung: Sendung | None
         if src in clients or dest in clients:  # a client sits beside its node: latency 0
             # positional: the dataclass's __init__ takes them faster than by keyword
             sendung = Sendung(self._nummer, nachricht, jetzt, jetzt, "", 1, self._ursache)
@@ -450,7 +466,7 @@ class Cluster:
             if self._behalten:
                 self.sendungen.append(sendung)
             self._gezaehlt += 1
-            zeit._eintragen(jetzt, self._ankunft, (sendung,))
+            zeit._eintragen_fest(jetzt, self._ankunft, sendung)
         else:
             spanne = self._latenzen.get((src, dest), self.latenz) if self._latenzen else self.latenz
             if self._wurf is None:  # no loss, no duplicates, no front's draw: one copy
@@ -474,22 +490,32 @@ class Cluster:
                 sendung = self._unterwegs(nachricht, jetzt + dauern[0], 1)
                 for kopie in range(2, len(dauern) + 1):
                     self._unterwegs(nachricht, jetzt + dauern[kopie - 1], kopie)
-        if self.beobachter is not None:
+        if self.beobachter is not None and sendung is not None:  # (with a watcher: never None)
             self.beobachter.gesendet(sendung)
         return sendung
 
-    def _unterwegs(self, nachricht: Nachricht, ankunft: int, kopie: int) -> Sendung:
-        """One copy of a message on the wire between nodes: kept, counted, its arrival entered."""
+    def _unterwegs(self, nachricht: Nachricht, ankunft: int, kopie: int) -> Sendung | None:
+        """One copy of a message on the wire between nodes: kept, counted, its arrival entered.
+        Without a history to keep, a watcher or a cause, it is no ``Sendung`` but a tuple
+        (``_ankunft_leicht``; ``None`` is returned): RaftSim's every message."""
         zeit = self.zeit
+        self._gezaehlt += 1
+        # ``zeit._eintragen_fest``, inlined: every message between nodes comes here
+        nummer = zeit._zaehler
+        zeit._zaehler = nummer + 1
+        if not self._behalten and self._ursache is None and self.beobachter is None:
+            leicht = (nachricht, zeit._now, self._nummer, kopie)
+            self._nummer += 1
+            heappush(zeit._heap, (ankunft, nummer, self._ankunft_leicht, leicht))
+            return None
         sendung = Sendung(self._nummer, nachricht, zeit._now, ankunft, "", kopie, self._ursache)
         self._nummer += 1
         if self._behalten:  # else only the calendar holds it, until it arrives
             self.sendungen.append(sendung)
-        self._gezaehlt += 1
-        zeit._eintragen(ankunft, self._ankunft, (sendung,))
+        heappush(zeit._heap, (ankunft, nummer, self._ankunft, sendung))
         return sendung
 
-    def _unterwegs_sofort(self, nachricht: Nachricht, ankunft: int, kopie: int) -> Sendung:
+    def _unterwegs_sofort(self, nachricht: Nachricht, ankunft: int, kopie: int) -> Sendung | None:
         """``_unterwegs`` of a cluster made with ``sofort``: a copy with latency 0 arrives right
         after the event that sent it (first in its tick), before the rest of its tick."""
         zeit = self.zeit
@@ -511,10 +537,10 @@ class Cluster:
         wartend = self._sofort
         wartend.append(sendung)
         if len(wartend) == 1 and not self._liefert:
-            zeit._eintragen_zuerst(ankunft, self._liefere_sofort, ())
+            zeit._eintragen_zuerst_fest(ankunft, self._liefere_sofort, None)
         return sendung
 
-    def _liefere_sofort(self) -> None:
+    def _liefere_sofort(self, _: None = None) -> None:
         """Hands over the waiting arrivals of latency 0, those they send on the way too."""
         wartend = self._sofort
         self._liefert = True
@@ -524,9 +550,6 @@ class Cluster:
         finally:
             self._liefert = False
             wartend.clear()
-
-    def _ist_client(self, name: str) -> bool:
-        return name in self._clients
 
     def _wuerfle(self, spanne: tuple[int, int]) -> tuple[int, ...]:
         """The network's draw for a message between nodes: the latency of each copy (none:
@@ -553,7 +576,7 @@ class Cluster:
             and self._verliert.get(dest) == self.zeit.now
             and nachricht.src in self._empfaenger
         ):
-            if not self._ist_client(nachricht.src):  # a service's reply, lost (``verliere``)
+            if nachricht.src not in self._clients:  # a service's reply, lost (``verliere``)
                 sendung.schicksal = VERLOREN
                 return
         platz = self._plaetze.get(dest)
@@ -561,7 +584,7 @@ class Cluster:
             sendung.schicksal = ZUGESTELLT
             # A service answers for the write its request worked for; a client works for none.
             vorher = self._ursache
-            self._ursache = None if self._ist_client(dest) else sendung.ursache
+            self._ursache = None if dest in self._clients else sendung.ursache
             try:
                 self._empfaenger[dest](nachricht)
             finally:
@@ -579,12 +602,63 @@ class Cluster:
         if self.beobachter is not None:
             self._zustellen(sendung)
             return
-        # ``_zustellen`` without a watcher, inlined: every message comes here
+        # pysim's own node (``code_der_leserin=False``), awaiting no reply, and no cause to
+        # carry (only a ``Beobachter`` gives one): its handler from the table of its class,
+        # called here (``_bearbeite`` and ``_rufe`` in one: every message of Raft comes here)
+        if not (
+            platz.offen
+            or self.code_der_leserin
+            or sendung.ursache is not None
+            or self._ursache is not None
+        ):
+            tabelle, typ = platz.handler, nachricht.body["type"]
+            handler = tabelle[typ] if typ in tabelle else _handler(platz, typ)
+            if handler is not None:
+                self._rufe_handler(handler, platz, nachricht)
+                return
+        # ``_zustellen`` without a watcher, inlined
         vorher, self._ursache = self._ursache, sendung.ursache
         try:
             self._bearbeite(nachricht)
         finally:
             self._ursache = vorher
+
+    def _ankunft_leicht(self, leicht: tuple[Nachricht, int, int, int]) -> None:
+        """The arrival of a message sent without a ``Sendung`` (``_unterwegs``: nachricht,
+        gesendet, nummer, kopie): to a running node's handler from its table, or else (a
+        partition, the receiver crashed, paused or awaiting a reply, the budget spent) as
+        the ``Sendung`` it stands for through ``_ankunft``."""
+        nachricht = leicht[0]
+        platz = self._plaetze.get(nachricht.dest)
+        if (
+            platz is None
+            or platz.pausiert
+            or not platz.laeuft
+            or platz.offen
+            or self.code_der_leserin
+            or self._verliert
+            or self.beobachter is not None
+            or self._gezaehlt > self.max_ereignisse
+            or (self.getrennt and (nachricht.src, nachricht.dest) in self.getrennt)
+        ):
+            self._ankunft(_sendung_aus(leicht, self.zeit._now))
+            return
+        tabelle, typ = platz.handler, nachricht.body["type"]
+        handler = tabelle[typ] if typ in tabelle else _handler(platz, typ)
+        if handler is None:  # none of its class's own: by name (``getattr``), or error 10
+            self._bearbeite(nachricht)
+            return
+        self._rufe_handler(handler, platz, nachricht)
+
+    def _rufe_handler(self, handler: Callable[..., Any], platz: _Platz, n: Nachricht) -> None:
+        """``_rufe`` for a handler of pysim's own node from its table (``_handler``)."""
+        try:
+            ergebnis = handler(platz.instanz, n)
+        except (grenze.EndetNicht, Exception) as e:
+            self._gescheitert(n.dest, handler, n, e)
+            return
+        if ergebnis is not None and type(ergebnis) is CoroutineType:
+            self._prozess(n.dest, ergebnis, _was(handler, n))
 
     # --- a node's gate: crashed nodes get nothing, paused ones later -----------------------------
 
@@ -599,15 +673,15 @@ class Cluster:
             return
         aktion(*argumente)
 
-    def _wecker_an(
-        self, knoten: str, inkarnation: int, aktion: Callable[..., Any], *argumente: Any
-    ) -> None:
-        """A node's timer (``_wecker``): counted in the event budget, else as ``_an``."""
+    def _geweckt(self, wecker: tuple[str, int, Callable[..., Any], tuple[Any, ...]]) -> None:
+        """A node's timer (``_wecker``: knoten, inkarnation, aktion, argumente): counted in
+        the event budget, else as ``_an``."""
         if self._gezaehlt > self.max_ereignisse:
             raise self._abgebrochen()
+        knoten, inkarnation, aktion, argumente = wecker
         self._an(knoten, inkarnation, aktion, *argumente)
 
-    # Counted when scheduled, checked when run (first thing in ``_ankunft`` and ``_wecker_an``):
+    # Counted when scheduled, checked when run (first thing in ``_ankunft`` and ``_geweckt``):
     # a node that floods has about as many messages on the wire as it has handled, so its run
     # ends after half the work (and the reader's verdict comes twice as soon;
     # benchmarks/README.md, issue 47).
@@ -619,16 +693,15 @@ class Cluster:
             "jede Antwort mit einer neuen Nachricht beantwortet)."
         )
 
-    def _wecker(
-        self, knoten: str, ticks: int, aktion: Callable[..., Any], *argumente: Any
-    ) -> Termin:
-        """A node's timer: runs ``aktion`` unless the node crashed meanwhile; late if paused."""
+    def _wecker(self, knoten: str, ticks: int, aktion: Callable[..., Any], *argumente: Any) -> None:
+        """A node's timer: runs ``aktion`` unless the node crashed meanwhile; late if paused.
+        Never cancelled (``Knoten.spaeter`` has its own): an entry without a ``Termin``."""
         self._gezaehlt += 1
         zeit = self.zeit
-        return zeit._eintragen(
+        zeit._eintragen_fest(
             zeit._now + ticks,
-            self._wecker_an,
-            (knoten, self._plaetze[knoten].inkarnation, aktion, *argumente),
+            self._geweckt,
+            (knoten, self._plaetze[knoten].inkarnation, aktion, argumente),
         )
 
     def _alle(self, knoten: str, ticks: int, aktion: Callable[[], Any]) -> None:
@@ -655,9 +728,38 @@ class Cluster:
         platz.timer[timer._nummer] = self.zeit._eintragen_als(
             faellig,
             nummer,
-            self._wecker_an,
-            (knoten, inkarnation, self._rufe_timer, knoten, timer, aktion),
+            self._timer_faellig,
+            (knoten, inkarnation, timer, aktion),
         )
+
+    def _timer_faellig(
+        self, knoten: str, inkarnation: int, timer: _Timer, aktion: Callable[[], Any]
+    ) -> None:
+        """A timer of ``Knoten.spaeter`` is due: ``_geweckt`` and ``_rufe_timer`` in one call
+        (Raft's timeouts and heartbeats)."""
+        platz = self._plaetze[knoten]
+        if (
+            platz.pausiert
+            or not platz.laeuft
+            or platz.inkarnation != inkarnation
+            or self._gezaehlt > self.max_ereignisse
+        ):  # over budget, crashed, or paused: as any timer of the node
+            self._geweckt((knoten, inkarnation, self._rufe_timer, (knoten, timer, aktion)))
+            return
+        platz.timer.pop(timer._nummer, None)
+        if timer._abgesagt:
+            return
+        if self.code_der_leserin:
+            self._rufe(knoten, aktion)
+            return
+        # pysim's own node: ``_rufe`` without its frame (Raft's timeouts and heartbeats)
+        try:
+            ergebnis = aktion()
+        except (grenze.EndetNicht, Exception) as e:
+            self._gescheitert(knoten, aktion, "", e)
+            return
+        if ergebnis is not None and type(ergebnis) is CoroutineType:
+            self._prozess(knoten, ergebnis, _was(aktion, ""))
 
     def _rufe_timer(self, knoten: str, timer: _Timer, aktion: Callable[[], Any]) -> None:
         """``Knoten.spaeter``'s timer: not if it was cancelled (also while a pause held it)."""
@@ -734,17 +836,32 @@ class Cluster:
                 ergebnis = self.code(knoten, aktion, *argumente)
             else:  # pysim's own nodes: no budget, no capture (``code``), one call less
                 ergebnis = aktion(*argumente)
-        except grenze.EndetNicht as e:
-            raise self.endet_nicht(
-                knoten, getattr(aktion, "__name__", "Timer"), _was(aktion, was), e
-            ) from None
-        except Exception as e:
-            self._handler_fehler(knoten, _was(aktion, was), e)
+        except (grenze.EndetNicht, Exception) as e:
+            self._gescheitert(knoten, aktion, was, e)
             return
         if ergebnis is not None and type(ergebnis) is CoroutineType:
-            prozess = HandlerProzess(self, knoten, ergebnis, _was(aktion, was))
-            self._plaetze[knoten].prozesse[prozess] = None
-            prozess.weiter()
+            self._prozess(knoten, ergebnis, _was(aktion, was))
+
+    def _gescheitert(
+        self,
+        knoten: str,
+        aktion: Callable[..., Any],
+        was: str | Nachricht,
+        fehler: grenze.EndetNicht | Exception,
+    ) -> None:
+        """A call of a node's code raised: past its loop budget the run stops, anything else
+        is the node's ``HandlerFehler``."""
+        if isinstance(fehler, grenze.EndetNicht):
+            raise self.endet_nicht(
+                knoten, getattr(aktion, "__name__", "Timer"), _was(aktion, was), fehler
+            ) from None
+        self._handler_fehler(knoten, _was(aktion, was), fehler)
+
+    def _prozess(self, knoten: str, coro: CoroutineType[Any, Any, Any], was: str) -> None:
+        """An ``async`` handler's coroutine, run as a ``HandlerProzess`` of its node."""
+        prozess = HandlerProzess(self, knoten, coro, was)
+        self._plaetze[knoten].prozesse[prozess] = None
+        prozess.weiter()
 
     def code(self, knoten: str, aktion: Callable[..., Any], *argumente: Any) -> Any:
         """One call of the code of ``knoten``: within its loop budget (``grenze``), with
@@ -867,7 +984,7 @@ class Cluster:
         for _, termin in platz.offen.values():
             termin.absagen()
         platz.offen.clear()
-        # its timers still run, and do nothing (``_wecker_an``): counted events stay counted
+        # its timers still run, and do nothing (``_geweckt``, ``_timer_faellig``): counted events stay counted
         platz.timer.clear()
         self.ereignisse.append(
             Ereignis(self.zeit.now, "absturz", (knoten,), f"{knoten} stürzt ab {grund}".strip())
@@ -941,6 +1058,30 @@ class Cluster:
                 "verlust",
                 (knoten,),
                 f"Antworten eines Dienstes an {knoten} gehen verloren",
+            )
+        )
+
+    def failover(self, knoten: str, nach: str = "") -> None:
+        """Ein Failover (die Störung ``failover``): ``knoten`` wird als Leader abgelöst, die
+        Front des Clusters befördert ``nach`` (ohne: den Follower, den sie wählt). Was das im
+        Protokoll heißt, weiß nur die Front (``bei_failover``, etwa ``ReplikSpeicher``); ein
+        Cluster ohne sie kennt keinen Failover."""
+        self._platz(knoten)
+        if nach:
+            self._platz(nach)
+        if self.bei_failover is None:
+            raise UngueltigeEingabe(
+                f"Ein Failover (weg von {knoten}) braucht ein Protokoll mit Leader, das weiß, wen "
+                "es befördert (etwa ReplikSpeicher); dieser Cluster hat keins. Für einen Leader, "
+                "der ausfällt, nimm „absturz“."
+            )
+        neu = self.bei_failover(knoten, nach)
+        self.ereignisse.append(
+            Ereignis(
+                self.zeit.now,
+                "failover",
+                (knoten, neu),
+                f"Failover: {neu} löst {knoten} als Leader ab",
             )
         )
 
@@ -1111,11 +1252,13 @@ class Cluster:
         aktion, argumente = termin.aktion, termin.argumente
         funktion = getattr(aktion, "__func__", None)
         ziel = getattr(aktion, "__self__", None)
-        if funktion is Cluster._ankunft:
-            n = argumente[0].nachricht
+        if funktion in (Cluster._ankunft, Cluster._ankunft_leicht):
+            n = argumente[0].nachricht if funktion is Cluster._ankunft else argumente[0][0]
             return f"der Ankunft von „{kurz(n.typ, 40)}“ von {n.src} bei {n.dest}"
-        if funktion in (Cluster._an, Cluster._wecker_an, Cluster._verschobener_timer):
+        if funktion in (Cluster._an, Cluster._timer_faellig, Cluster._verschobener_timer):
             return f"einem Timer von {argumente[0]}"
+        if funktion is Cluster._geweckt:
+            return f"einem Timer von {argumente[0][0]}"
         if isinstance(ziel, Stoerung):
             return f"der Störung „{ziel.als_text()}“"
         return f"einem Ereignis um t={termin.zeit}"
@@ -1144,7 +1287,8 @@ class Cluster:
         Ereignis und wirft ``InvarianteVerletzt`` bei der ersten, die nicht gilt)."""
         if self.verletzung is not None:
             raise InvarianteVerletzt(self.verletzung)
-        grenze.an()
+        if self.code_der_leserin:  # pysim's own nodes run without a budget: no events to arm
+            grenze.an()
         self._im_lauf = True
         try:
             if self._invarianten:
@@ -1163,7 +1307,8 @@ class Cluster:
             raise InvarianteVerletzt(self.verletzung)
         pruefe_ganzzahl(hoechstens, "hoechstens")
         zeit = self.zeit
-        grenze.an()
+        if self.code_der_leserin:  # as ``laufe``
+            grenze.an()
         self._im_lauf = True
         try:
             while (naechste := zeit.peek()) is not None:
@@ -1194,14 +1339,22 @@ class Cluster:
     def unterwegs(self) -> list[Sendung]:
         """Die Nachrichten, die gerade unterwegs sind, in der Reihenfolge, in der sie gesendet
         wurden (auch mit ``sendungen_behalten=False``: Der Kalender der Uhr hält sie)."""
-        ankunft = Cluster._ankunft
-        auf_der_leitung = [
-            termin.argumente[0]
-            for _, _, termin in self.zeit._heap
-            if not termin.abgesagt
-            and getattr(termin.aktion, "__func__", None) is ankunft
-            and getattr(termin.aktion, "__self__", None) is self
-        ]
+        auf_der_leitung: list[Sendung] = []
+        for eintrag in self.zeit._heap:
+            # (zeit, nummer, aktion, sendung), or a Termin (``sofort``'s arrivals)
+            if len(eintrag) == 4:
+                aktion, sendung = eintrag[2], eintrag[3]
+            elif not eintrag[2].abgesagt:
+                aktion, sendung = eintrag[2].aktion, eintrag[2].argumente[0]
+            else:
+                continue
+            if getattr(aktion, "__self__", None) is not self:
+                continue
+            funktion = getattr(aktion, "__func__", None)
+            if funktion is Cluster._ankunft:
+                auf_der_leitung.append(sendung)
+            elif funktion is Cluster._ankunft_leicht:
+                auf_der_leitung.append(_sendung_aus(sendung, eintrag[0]))
         auf_der_leitung += self._sofort  # ``sofort``: arrivals of latency 0 not handed over yet
         return sorted(auf_der_leitung, key=lambda s: s.nummer)
 
@@ -1262,26 +1415,28 @@ class HandlerProzess(Prozess):
 
 
 _lies = object.__getattribute__
+_neu = object.__new__
 
 
 class _Tor:
     """A node's ``Netzzugang``: everything it may do, and nothing to follow to the cluster,
     another node or the history. What it holds is reachable only from pysim's own methods
-    (``object.__getattribute__``); a node's code that reaches further (``self._netz.cluster``,
-    ``self._netz.__dict__``) gets the German error naming what a node may use. A new gate at
-    every start: the gate of a crashed incarnation does nothing any more."""
+    (``_innen``, read with its slot's getter ``_INNEN``); a node's code that reaches further
+    (``self._netz.cluster``, ``self._netz.__dict__``) gets the German error naming what a node
+    may use. A new gate at every start: the gate of a crashed incarnation does nothing any
+    more. One slot, read once per call: a read past ``__getattribute__``
+    (``object.__getattribute__``) costs about as much as a call of a Python function, and
+    every message and timer of a node comes through here (benchmarks/README.md, session 18)."""
 
-    __slots__ = ("_cluster", "_inkarnation", "_knoten", "_platz")
+    #: ``_innen``: (cluster, knoten, inkarnation, platz), the last outlasting every crash.
+    __slots__ = ("_innen",)
     #: The names a node's code may read on its gate (the methods of ``Netzzugang``).
     OFFEN = frozenset(
         {"speicher", "sende", "frage", "warte", "spaeter", "alle", "uhr", "notiz", "__class__"}
     )
 
     def __init__(self, cluster: Cluster, knoten: str, inkarnation: int) -> None:
-        object.__setattr__(self, "_cluster", cluster)
-        object.__setattr__(self, "_knoten", knoten)
-        object.__setattr__(self, "_inkarnation", inkarnation)
-        object.__setattr__(self, "_platz", cluster._plaetze[knoten])  # outlasts every crash
+        object.__setattr__(self, "_innen", (cluster, knoten, inkarnation, cluster._plaetze[knoten]))
 
     def __getattribute__(self, name: str) -> Any:
         if name in _Tor.OFFEN:
@@ -1295,77 +1450,72 @@ class _Tor:
         return sorted(_Tor.OFFEN - {"__class__"})
 
     def __repr__(self) -> str:
-        return f"<Netzzugang von {_lies(self, '_knoten')}>"
+        return f"<Netzzugang von {_INNEN(self)[1]}>"
 
     def _lebt(self) -> Cluster | None:
         """The cluster, while this gate's incarnation runs (else None: a crashed node's gate)."""
-        platz: _Platz = _lies(self, "_platz")
-        if platz.laeuft and platz.inkarnation == _lies(self, "_inkarnation"):
-            cluster: Cluster = _lies(self, "_cluster")
-            return cluster
-        return None
+        cluster, _, inkarnation, platz = _INNEN(self)
+        return cluster if platz.laeuft and platz.inkarnation == inkarnation else None
 
     @property
     def speicher(self) -> dict[str, Any]:
-        cluster: Cluster = _lies(self, "_cluster")
-        return cluster._plaetze[_lies(self, "_knoten")].speicher
+        platz: _Platz = _INNEN(self)[3]
+        return platz.speicher
 
     def sende(self, ziel: str, body: object, wer: str, frisch: bool = False) -> None:
-        platz: _Platz = _lies(self, "_platz")  # ``_lebt``, inlined: every message comes here
-        if platz.laeuft and platz.inkarnation == _lies(self, "_inkarnation"):
-            _lies(self, "_cluster")._sende(_lies(self, "_knoten"), ziel, body, wer, frisch)
+        cluster, knoten, inkarnation, platz = _INNEN(self)  # ``_lebt``, inlined: every message
+        if platz.laeuft and platz.inkarnation == inkarnation:
+            cluster._sende(knoten, ziel, body, wer, frisch)
 
     def frage(
         self, ziel: str, body: dict[str, Any], timeout: int, fortsetzung: Fortsetzung
     ) -> None:
-        cluster = _lies(self, "_lebt")()
+        cluster = _Tor._lebt(self)
         if cluster is not None:
-            cluster._frage(_lies(self, "_knoten"), ziel, body, timeout, fortsetzung)
+            cluster._frage(_INNEN(self)[1], ziel, body, timeout, fortsetzung)
 
     def warte(self, ticks: int, fortsetzung: Fortsetzung) -> None:
-        cluster = _lies(self, "_lebt")()
-        if cluster is not None:
-            cluster._wecker(_lies(self, "_knoten"), ticks, fortsetzung.weiter, None)
+        cluster, knoten, inkarnation, platz = _INNEN(self)  # each step of a lease's client
+        if platz.laeuft and platz.inkarnation == inkarnation:
+            cluster._wecker(knoten, ticks, fortsetzung.weiter, None)
 
     def spaeter(self, ticks: int, aktion: Callable[[], Any]) -> _Timer:
-        platz: _Platz = _lies(self, "_platz")  # ``_lebt``, inlined: Raft's timeouts come here
-        if not platz.laeuft or platz.inkarnation != _lies(self, "_inkarnation"):
+        cluster, knoten, inkarnation, platz = _INNEN(self)  # Raft's timeouts come here
+        if not platz.laeuft or platz.inkarnation != inkarnation:
             return _neuer_timer(self, 0)
-        cluster: Cluster = _lies(self, "_cluster")
         cluster._timer_nr += 1
         nummer = cluster._timer_nr
         timer: _Timer = object.__new__(_Timer)
         _TOR(timer, self)
         _NUMMER(timer, nummer)
         _ABGESAGT(timer, False)
-        knoten = _lies(self, "_knoten")
         # ``Cluster._wecker``, inlined: counted, then entered for the node's incarnation
         cluster._gezaehlt += 1
         zeit = cluster.zeit
         platz.timer[nummer] = zeit._eintragen(
             zeit._now + ticks,
-            cluster._wecker_an,
-            (knoten, platz.inkarnation, cluster._rufe_timer, knoten, timer, aktion),
+            cluster._timer_faellig,
+            (knoten, platz.inkarnation, timer, aktion),
         )
         return timer
 
     def alle(self, ticks: int, aktion: Callable[[], Any]) -> None:
-        cluster = _lies(self, "_lebt")()
+        cluster = _Tor._lebt(self)
         if cluster is not None:
-            knoten = _lies(self, "_knoten")
+            knoten = _INNEN(self)[1]
             cluster._wecker(knoten, ticks, cluster._alle, knoten, ticks, aktion)
 
     def uhr(self) -> int:
-        platz: _Platz = _lies(self, "_platz")
-        jetzt: int = _lies(self, "_cluster").zeit._now
+        cluster, _, _, platz = _INNEN(self)
+        jetzt: int = cluster.zeit._now
         if platz.versatz or platz.drift:  # as ``Cluster._lokale_zeit``
             return jetzt + platz.versatz + int((jetzt - platz.drift_seit) * platz.drift)
         return jetzt
 
     def notiz(self, text: str) -> None:
-        cluster = _lies(self, "_lebt")()
+        cluster = _Tor._lebt(self)
         if cluster is not None:
-            cluster._notiz(_lies(self, "_knoten"), text)
+            cluster._notiz(_INNEN(self)[1], text)
 
 
 class _Timer:
@@ -1397,7 +1547,7 @@ class _Timer:
         if self._abgesagt:
             return
         _ABGESAGT(self, True)
-        platz: _Platz = _lies(self._tor, "_platz")
+        platz: _Platz = _INNEN(self._tor)[3]
         termin = platz.timer.pop(self._nummer, None)
         if termin is not None:
             termin.absagen()
@@ -1408,36 +1558,37 @@ class _Timer:
         ruft ``aktion`` in ``ticks`` Ticks. Gibt den Timer zurück, der jetzt gilt (diesen,
         oder, lief er schon oder war er abgesagt, einen neuen)."""
         tor = self._tor
-        platz: _Platz = _lies(tor, "_platz")
+        cluster, knoten, inkarnation, platz = _INNEN(tor)
         termin = None if self._abgesagt else platz.timer.get(self._nummer)
         if (
             termin is None
             or termin.erledigt  # due already, its call held back by a pause
             or not platz.laeuft
-            or platz.inkarnation != _lies(tor, "_inkarnation")
+            or platz.inkarnation != inkarnation
         ):
             self.absagen()
-            neu: Timer = _lies(tor, "spaeter")(ticks, aktion)
-            return neu
-        cluster: Cluster = _lies(tor, "_cluster")
+            return _Tor.spaeter(tor, ticks, aktion)
         zeit = cluster.zeit
         cluster._gezaehlt += 1  # counted as the new timer it stands for
         faellig = zeit._now + ticks
         nummer = zeit._reserviere()  # the place in its tick of a timer set now
-        knoten = _lies(tor, "_knoten")
         if faellig < termin.zeit:  # sooner than its entry: a new entry, the old one out
             termin.absagen()
             platz.timer[self._nummer] = zeit._eintragen_als(
                 faellig,
                 nummer,
-                cluster._wecker_an,
-                (knoten, platz.inkarnation, cluster._rufe_timer, knoten, self, aktion),
+                cluster._timer_faellig,
+                (knoten, platz.inkarnation, self, aktion),
             )
         else:  # later (as a timeout restarted): the entry, when due, enters it anew
             termin.aktion = cluster._verschobener_timer
             termin.argumente = (knoten, platz.inkarnation, self, faellig, nummer, aktion)
         return self
 
+
+#: ``_Tor._innen`` read directly (its slot's getter; the gate's ``__getattribute__`` is the
+#: German error for a node's code).
+_INNEN: Callable[[_Tor], tuple[Cluster, str, int, _Platz]] = vars(_Tor)["_innen"].__get__
 
 # The timer's slots set directly (its __setattr__ is the German error for a node's code).
 _ABGESAGT, _NUMMER, _TOR = (vars(_Timer)[name].__set__ for name in _Timer.__slots__)
@@ -1457,9 +1608,38 @@ def zwischen(zufall: random.Random, a: int, b: int) -> int:
     ``randrange(a, b + 1)``, which for ``a <= b`` is ``a + _randbelow(b - a + 1)`` in every
     Python from 3.11 on (CPython and Pyodide; ``tests/pysim/test_cluster_tempo.py``)."""
     if a <= b:
-        zahl: int = a + zufall._randbelow(b - a + 1)  # type: ignore[attr-defined]
-        return zahl
+        n = b - a + 1
+        if zufall.__class__ is not random.Random:  # a subclass may draw otherwise
+            zahl: int = a + zufall._randbelow(n)  # type: ignore[attr-defined]
+            return zahl
+        # ``Random._randbelow_with_getrandbits``, inlined (Python 3.11 to 3.13 alike)
+        k = n.bit_length()
+        r = zufall.getrandbits(k)
+        while r >= n:
+            r = zufall.getrandbits(k)
+        return a + r
     return zufall.randint(a, b)  # raises what randint raises
+
+
+def _handler(platz: _Platz, typ: str) -> Callable[..., Any] | None:
+    """The function ``bei_<typ>`` of the node's class, as an instance would find it (pysim's
+    own nodes set no handler of their own), or None when there is none or it is no plain
+    function (then ``_bearbeite`` finds it by name: a missing handler answers with error 10).
+    Kept in the node's table (``_Platz.handler``): looked up once per type."""
+    name, handler = "bei_" + typ, None
+    for art in platz.klasse.__mro__:
+        if name in vars(art):
+            wert = vars(art)[name]
+            handler = wert if type(wert) is FunctionType else None
+            break
+    platz.handler[typ] = handler
+    return handler
+
+
+def _sendung_aus(leicht: tuple[Nachricht, int, int, int], ankunft: int) -> Sendung:
+    """The ``Sendung`` a message sent without one stands for (``Cluster._unterwegs``)."""
+    nachricht, gesendet, nummer, kopie = leicht
+    return Sendung(nummer, nachricht, gesendet, ankunft, "", kopie, None)
 
 
 def _was(aktion: Callable[..., Any], was: str | Nachricht) -> str:

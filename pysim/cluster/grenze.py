@@ -9,8 +9,9 @@ daraus ``LaufAbgebrochen`` mit einer Meldung, die Handler und Knoten nennt.
 Wie gezählt wird, hängt von Python ab (gemessen, siehe benchmarks/README.md):
 
 - ab Python 3.12 (Pyodide im Browser) mit ``sys.monitoring``, Ereignis ``JUMP``: an, solange
-  ein Cluster läuft (``an``/``aus``), sonst aus, damit die Schleifen anderer Zellen nichts
-  kostet; jeder Sprung, der nicht zurück im Code der Leserin führt, schaltet sich beim ersten
+  ein Cluster mit Knoten der Leserin läuft (``an``/``aus``; einer mit pysims eigenen Knoten,
+  ``code_der_leserin=False``, schaltet sie nicht an), sonst aus, damit die Schleifen anderer
+  Zellen nichts kosten; jeder Sprung, der nicht zurück im Code der Leserin führt, schaltet sich beim ersten
   Mal ab (``DISABLE``) und kostet danach nichts;
 - in Python 3.11 (der Build) mit ``sys.settrace``, nur während ein Aufruf läuft: eine Zeile,
   die nicht hinter der vorigen liegt, ist ein Sprung zurück.

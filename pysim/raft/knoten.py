@@ -45,6 +45,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, ClassVar, Protocol
 
 from ..cluster.cluster import zwischen
@@ -343,9 +344,9 @@ class RaftKnoten(Knoten):
             self._herz = None
         self.frist_bis = self._uhr() + dauer
         if self._frist is not None:  # the same run as absagen() and a new timer, cheaper
-            self._frist = self._frist.verschiebe(dauer, lambda: self._frist_ab(nr))
-        else:
-            self._frist = self._netz_spaeter(dauer, lambda: self._frist_ab(nr))
+            self._frist = self._frist.verschiebe(dauer, partial(self._frist_ab, nr))
+        else:  # (a partial, not a lambda: called without a frame of its own)
+            self._frist = self._netz_spaeter(dauer, partial(self._frist_ab, nr))
 
     def _timer_ab(self) -> None:
         """The pending timers are stale from now on (a new number) and cancelled."""
@@ -482,38 +483,44 @@ class RaftKnoten(Knoten):
             return
         for an in self.next_index:
             self._repliziere(an)
-        self._herz = self.spaeter(self.HERZSCHLAG, lambda: self._herzschlag(nr))
+        self._herz = self.spaeter(self.HERZSCHLAG, partial(self._herzschlag, nr))
 
     def _repliziere(self, an: str) -> None:
         vor = self.next_index[an] - 1
-        self._sende(
+        log = self.speicher["log"]
+        # ``_sende``, inlined: every heartbeat sends one to each follower
+        self._netz_sende(
             an,
-            "append_entries",
             {
                 "vor_index": vor,
-                "vor_term": self.term_bei(vor),
+                "vor_term": log[vor - 1].term if vor > 0 else 0,  # ``term_bei``
                 # ``Eintrag.als_liste``, inlined: a lagging follower gets the whole rest
-                "eintraege": [
-                    [e.term, e.f, e.key, e.value, e.client, e.nummer] for e in self.log[vor:]
-                ],
+                "eintraege": [[e.term, e.f, e.key, e.value, e.client, e.nummer] for e in log[vor:]],
                 "commit": self.commit,
+                "type": "append_entries",
+                "term": self.speicher["term"],
             },
+            SENDE,
+            True,
         )
 
     def bei_append_entries(self, n: Sendung) -> None:
-        self._vor_dem_handler(n)
         d = n.body
-        if d["term"] < self.term or self.rolle == LEADER:
+        term = d["term"]
+        if term > self.speicher["term"]:  # ``_vor_dem_handler``, inlined (every heartbeat)
+            self._neuer_term(term)
+        if term < self.speicher["term"] or self.rolle == LEADER:
             # a leader hears another leader of its own term only after a broken vote rule
             # made two; it keeps its log
             self._sende(n.src, "append_entries_res", {"erfolg": False, "index": 0})
             return
-        self._rolle("leader_gesehen")
+        if self.rolle != FOLLOWER:  # a follower stays one (``regeln.UEBERGAENGE``)
+            self._rolle("leader_gesehen")
         self.leader_bekannt = n.src
         self._starte_frist()
-        log = self.log
+        log = self.speicher["log"]
         vor = d["vor_index"]
-        if vor > len(log) or self.term_bei(vor) != d["vor_term"]:
+        if vor > len(log) or (log[vor - 1].term if vor > 0 else 0) != d["vor_term"]:
             hinweis = min(vor - 1, len(log))
             self._sende(n.src, "append_entries_res", {"erfolg": False, "index": hinweis})
             return
@@ -542,9 +549,10 @@ class RaftKnoten(Knoten):
         self._sende(n.src, "append_entries_res", {"erfolg": True, "index": letzter_neuer})
 
     def bei_append_entries_res(self, n: Sendung) -> None:
-        self._vor_dem_handler(n)
         d = n.body
-        if self.rolle != LEADER or d["term"] != self.term:
+        if d["term"] > self.speicher["term"]:  # ``_vor_dem_handler``, inlined
+            self._neuer_term(d["term"])
+        if self.rolle != LEADER or d["term"] != self.speicher["term"]:
             return
         von = n.src
         if d["erfolg"]:
@@ -558,7 +566,10 @@ class RaftKnoten(Knoten):
             self._repliziere(von)
 
     def _pruefe_commit(self) -> None:
-        log, term = self.log, self.term
+        log = self.speicher["log"]
+        if len(log) <= self.commit:  # nothing new to count (most heartbeats' answers)
+            return
+        term = self.speicher["term"]
         for index in range(len(log), self.commit, -1):
             if log[index - 1].term != term and not self.ALTE_TERME_ZAEHLEN:
                 break  # only entries of the current term count (Raft, section 5.4.2)

@@ -9,7 +9,11 @@ der Leader sofort (asynchron); mit ``sync=k`` erst, wenn k Follower den Eintrag 
 Failover: ``failover()`` befördert einen Follower. Er beginnt eine neue Epoche und schickt jedem
 anderen Replikat sein Log; wer mehr hat, verwirft es. Was der neue Leader nicht hatte, ist weg,
 auch wenn der alte Leader es schon bestätigt hatte. Ein abgetrennter alter Leader hält sich
-weiter für den Leader, bis ihn die Nachricht erreicht (Split Brain).
+weiter für den Leader, bis ihn die Nachricht erreicht (Split Brain). Ein Failover ist eine
+Störung des Clusters wie ein Absturz (``failover`` in ``pysim.cluster.stoerungen``): ``plane``
+plant ihn mit Abstürzen und Neustarts auf die Uhr, auch für die Rolle ``[Leader]``
+(``"30:absturz:[Leader];32:failover:[Leader]"``); der Cluster fragt den Speicher, wen er befördert
+(``Cluster.bei_failover``).
 
 Quorum-Modus (``quorum(n, w, r)``): kein Leader. Der Koordinator des Clients schickt ein
 Schreiben mit einer neuen Version an alle n Replikate und bestätigt nach w Antworten; ein Lesen
@@ -39,12 +43,13 @@ wieder verbunden ist, bekommt vom Leader sofort sein ganzes Log.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..cluster import Cluster
 from ..cluster.cluster import Sendung
+from ..cluster.stoerungen import Stoerung, plan_aus_text
 from ..fehler import (
     SimFehler,
     UnbekannterKnoten,
@@ -102,6 +107,8 @@ __all__ = [
     "pruefe_wert",
 ]
 
+#: The faults ``ReplikSpeicher.plane`` schedules.
+_GEPLANT = ("failover", "absturz", "neustart")
 #: So viele Repliken hat ein Speicher höchstens.
 MAX_REPLIKEN = 7
 #: So viele Ticks braucht eine Nachricht höchstens.
@@ -281,6 +288,8 @@ class ReplikSpeicher(AufDerZeit):
 
     cluster: Cluster
     _aufsicht: _Aufsicht
+    #: What the last failover did (``failover`` returns it).
+    _letzter_failover: Failover
 
     def __init__(
         self,
@@ -320,6 +329,7 @@ class ReplikSpeicher(AufDerZeit):
         """A cluster of ``anzahl`` replicas and the coordinator on this store's clock."""
         if hasattr(self, "cluster"):  # a new n on the same clock: the old cluster falls silent
             self.cluster.bei_verworfen = None
+            self.cluster.bei_failover = None
             self._aufsicht.aktiv = False
             self._nummer_basis += len(self.cluster.sendungen)
         aufsicht = self._aufsicht = _Aufsicht(self.zeit, self._ereignisse)
@@ -340,6 +350,7 @@ class ReplikSpeicher(AufDerZeit):
             code_der_leserin=False,
         )
         self.cluster.bei_verworfen = self._verworfen
+        self.cluster.bei_failover = self._befoerdere
         self._erste_offene = 0
         namen = self.cluster.ids[:anzahl]
         self._speicher: dict[str, dict[str, Any]] = {}
@@ -560,10 +571,20 @@ class ReplikSpeicher(AufDerZeit):
         self._knoten(leader.name).sende_log(ziele)
 
     def failover(self, neu: str | None = None) -> Failover:
-        """Befördert ``neu`` (ohne: den Follower, der läuft und am weitesten ist) zum Leader."""
+        """Befördert ``neu`` (ohne: den Follower, der läuft und am weitesten ist) zum Leader.
+
+        Der Failover ist die Störung ``failover`` des Clusters (``pysim.cluster.stoerungen``),
+        jetzt angewandt; ``plane`` plant sie für später, auch für die Rolle ``[Leader]``."""
         self._nur(LEADER_MODUS, "failover")
         alt = self.leader
         assert alt is not None
+        gewaehlt = self._nachfolger(alt, neu)
+        Stoerung(self.now, "failover", alt, nach=gewaehlt).anwenden(self.cluster)
+        return self._letzter_failover
+
+    def _nachfolger(self, alt: str, neu: str | None) -> str:
+        """Who a failover away from ``alt`` promotes: ``neu``, checked, or the running follower
+        that is furthest ahead (the first of them by name)."""
         kandidaten = [
             r for r in self._repliken.values() if r.rolle == FOLLOWER and not r.ausgefallen
         ]
@@ -573,20 +594,31 @@ class ReplikSpeicher(AufDerZeit):
                     "Kein Follower läuft: Niemand kann Leader werden. Starte einen neu "
                     "(`neustart <replikat>`)."
                 )
-            gewaehlt = max(kandidaten, key=lambda r: (r.stand, -self.namen.index(r.name)))
-        else:
-            gewaehlt = self.replik(neu)
-            if gewaehlt.name == alt:
-                raise UngueltigeEingabe(f"{alt} ist schon der Leader.")
-            if gewaehlt.ausgefallen:
-                raise UngueltigeEingabe(
-                    f"{gewaehlt.name} ist ausgefallen und kann nicht Leader werden. "
-                    f"Es laufen: {aufzaehlung(r.name for r in kandidaten)}."
-                )
-            if gewaehlt.rolle != FOLLOWER:
-                raise UngueltigeEingabe(
-                    f"{gewaehlt.name} ist kein Follower (sondern {gewaehlt.rolle})."
-                )
+            return max(kandidaten, key=lambda r: (r.stand, -self.namen.index(r.name))).name
+        gewaehlt = self.replik(neu)
+        if gewaehlt.name == alt:
+            raise UngueltigeEingabe(f"{alt} ist schon der Leader.")
+        if gewaehlt.ausgefallen:
+            raise UngueltigeEingabe(
+                f"{gewaehlt.name} ist ausgefallen und kann nicht Leader werden. "
+                f"Es laufen: {aufzaehlung(r.name for r in kandidaten)}."
+            )
+        if gewaehlt.rolle != FOLLOWER:
+            raise UngueltigeEingabe(
+                f"{gewaehlt.name} ist kein Follower (sondern {gewaehlt.rolle})."
+            )
+        return gewaehlt.name
+
+    def _befoerdere(self, alt: str, nach: str) -> str:
+        """``Cluster.bei_failover``: the failover fault on this store. ``alt`` must be the
+        leader clients write to; ``nach`` ("": chosen as ``failover()`` chooses) becomes leader
+        of a new epoch and sends its log to every other replica."""
+        self._nur(LEADER_MODUS, "failover")
+        if alt != self.leader:
+            raise UngueltigeEingabe(
+                f"Ein Failover löst den Leader ab: Das ist {self.leader}, nicht {alt}."
+            )
+        gewaehlt = self._repliken[self._nachfolger(alt, nach or None)]
         epoche = max(r.epoche for r in self._repliken.values()) + 1
         behalten = {(e.epoche, e.lsn) for e in gewaehlt.log}
         verloren: dict[tuple[int, int], Eintrag] = {}
@@ -601,7 +633,57 @@ class ReplikSpeicher(AufDerZeit):
         self._ereignis(text)
         # the failover as the cluster sees it: the chosen node promotes itself and sends its log
         self._knoten(gewaehlt.name).befoerdere(epoche)
-        return Failover(alt, gewaehlt.name, epoche, liste, bestaetigt)
+        self._letzter_failover = Failover(alt, gewaehlt.name, epoche, liste, bestaetigt)
+        return gewaehlt.name
+
+    def plane(self, plan: str | Iterable[Stoerung]) -> None:
+        """Plant Störungen auf der Uhr des Speichers: ``"40:failover:[Leader]"`` (ein Failover
+        weg von dem, der dann Leader ist), ``"30:absturz:[Leader];32:failover:[Leader];60:neustart:[Leader]"``
+        (der Leader fällt aus, ein Follower übernimmt, der alte kommt zurück) oder eine Liste
+        von ``Stoerung``. Jede geschieht zu ihrem Tick vor allem anderen dort, wie im Störplan
+        eines Clusters. Geplant werden ``failover``, ``absturz`` und ``neustart``; ein Absturz
+        oder Neustart, der nichts ändern kann (schon ausgefallen, läuft schon), bleibt aus."""
+        self._nur(LEADER_MODUS, "plane")
+        stoerungen = plan_aus_text(plan, self.namen) if isinstance(plan, str) else list(plan)
+        for stoerung in stoerungen:
+            if not isinstance(stoerung, Stoerung) or stoerung.art not in _GEPLANT:
+                was = stoerung.als_text() if isinstance(stoerung, Stoerung) else repr(stoerung)
+                raise UngueltigeEingabe(
+                    f"Geplant werden hier {aufzaehlung(_GEPLANT)}, nicht „{was}“: Netz und Lag "
+                    "ändern trenne, heile und setze_lag."
+                )
+            if stoerung.zeit < self.now:
+                raise UngueltigeEingabe(
+                    f"Die Störung „{stoerung.als_text()}“ läge vor jetzt (t={self.now})."
+                )
+        for stoerung in stoerungen:
+            self.zeit.schedule_zuerst(stoerung.zeit - self.now, self._stoere, stoerung)
+
+    def _stoere(self, stoerung: Stoerung) -> None:
+        """A planned fault at its tick: a failover through the cluster (and back through
+        ``_befoerdere``), a crash or restart through this store's own methods (its events, the
+        log a restarted replica gets)."""
+        if self.modus != LEADER_MODUS or self.cluster.bei_failover is None:
+            return  # planned before the store changed to quorum mode
+        if stoerung.art == "failover":
+            stoerung.anwenden(self.cluster)
+            return
+        rolle = stoerung.rolle
+        if not rolle:
+            knoten = [stoerung.knoten]
+        elif stoerung.art == "absturz":
+            knoten = self.cluster.getroffen[rolle] = self.cluster.rollen(rolle)
+        else:
+            knoten = self.cluster.getroffen.get(rolle, [])
+        for name in knoten:
+            if self.replik(name).ausgefallen == (stoerung.art == "absturz"):
+                self._ereignis(f"Die Störung „{stoerung.als_text()}“ bleibt aus ({name}).")
+            elif stoerung.art == "absturz":
+                self.absturz(name)
+            else:
+                self.neustart(name)
+        if not knoten:
+            self._ereignis(f"Die Störung „{stoerung.als_text()}“ bleibt aus: Keiner ist {rolle}.")
 
     # --- Operationen der Clients ---
 
