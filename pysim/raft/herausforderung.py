@@ -148,10 +148,14 @@ class _Beobachter:
                 continue
             alt_term, alt_stimme = vorher
             if term == alt_term and alt_stimme is not None and stimme != alt_stimme:
-                return (
-                    f"{name} gab in Term {term} zwei Stimmen: erst {alt_stimme}, dann "
-                    f"{stimme if stimme is not None else 'keine mehr'}."
-                )
+                if stimme is None:
+                    # a restart that forgot the vote: the second vote is not cast yet, but
+                    # nothing stops it any more
+                    return (
+                        f"{name} vergaß in Term {term} seine Stimme für {alt_stimme}: Jetzt "
+                        "könnte er im selben Term einem zweiten Kandidaten zustimmen."
+                    )
+                return f"{name} gab in Term {term} zwei Stimmen: erst {alt_stimme}, dann {stimme}."
         return True
 
 
