@@ -50,7 +50,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass, field
 from typing import Any, Protocol
 
 from ..cluster import Cluster, LeaseDienst, Nachricht
@@ -214,40 +214,28 @@ def _pruefe_pausen(pausen: object) -> tuple[tuple[int, int], ...]:
     return tuple(sorted(ergebnis))
 
 
+@dataclass(eq=False, repr=False)
 class Client:
     """Ein Client, der einmal mit der Lease schreiben will. Entsteht über ``LeaseSim.client``.
 
     Die Einstellungen stehen hier; was er gerade ist (``zustand``, ``lease``, ``glaubt_bis``),
     liest die Ansicht aus seinem Knoten auf dem Cluster (``knoten``: seine ID, n1, n2, …)."""
 
-    def __init__(
-        self,
-        sim: LeaseSim,
-        name: str,
-        *,
-        start: int,
-        arbeit: int,
-        drift: int,
-        pausen: tuple[tuple[int, int], ...],
-        prueft: bool,
-        latenz: int,
-        wiederholen: int,
-        wert: Any,
-    ) -> None:
-        self.sim = sim
-        self.name = name
-        self.start = start
-        self.arbeit = arbeit
-        self.drift = drift
-        self.pausen = pausen
-        self.prueft = prueft
-        self.latenz = latenz
-        self.wiederholen = wiederholen
-        self.wert = wert
-        #: Was der Speicher zu seinem Schreibauftrag sagte (``None``: noch nichts).
-        self.ergebnis: Schreibauftrag | None = None
-        self.knoten = ""  # its node's ID, set once the node runs
-        self._gemeldet = False  # the log names the first refusal of its wait only
+    sim: LeaseSim
+    name: str
+    _: KW_ONLY
+    start: int
+    arbeit: int
+    drift: int
+    pausen: tuple[tuple[int, int], ...]
+    prueft: bool
+    latenz: int
+    wiederholen: int
+    wert: Any
+    #: Was der Speicher zu seinem Schreibauftrag sagte (``None``: noch nichts).
+    ergebnis: Schreibauftrag | None = field(default=None, init=False)
+    knoten: str = field(default="", init=False)  # its node's ID, set once the node runs
+    _gemeldet: bool = field(default=False, init=False)  # the log names its wait's first refusal
 
     def _objekt(self) -> LeaseKnoten:
         objekt = self.sim.cluster.objekt(self.knoten)

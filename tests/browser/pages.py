@@ -275,6 +275,12 @@ class Exercise:
             self.root.locator(".lk-exercise__data").get_attribute("data-lk-json") or "{}"
         )
 
+    @property
+    def seeds(self) -> list[int]:
+        """The seeds a challenge's ``Prüfen`` runs, as the build wrote them."""
+        seeds: list[int] = self.data["vorgabe"]["seeds"]
+        return seeds
+
     def press_check(self) -> None:
         """Press "Übung n prüfen" without waiting for anything."""
         self.root.get_by_role("button", name=CHECK).click()

@@ -30,8 +30,7 @@ def test_a_node_without_retries_fails_with_the_lost_value_named_then_the_solutio
 ) -> None:
     page.goto(site_url + BROADCAST)
     task = Exercise.mounted(page, "broadcast-teilung")
-    data = task.data
-    seeds = data["vorgabe"]["seeds"]
+    seeds = task.seeds
     # The node a reader brings from stage 2 (its solution): it sends each value once and
     # never again, so a partition loses it. Stage 3 starts from stage 1's starting code.
     task.replace_code(Exercise.by_id(page, "broadcast-viele").data["loesung"])
@@ -62,7 +61,7 @@ def test_a_node_without_retries_fails_with_the_lost_value_named_then_the_solutio
     expect(task.root.locator(".lk-challenge__seed")).to_have_count(1, timeout=SLOW)
     expect(task.root.locator(".lk-challenge__id code")).to_have_text(kennung)
 
-    task.replace_code(data["loesung"])
+    task.replace_code(task.data["loesung"])
     expect(task.check()).to_have_text(SOLVED.format(seeds=seeds), timeout=SLOW)
     expect(task.root.locator(".lk-challenge__passed")).to_have_text(
         f"✓ Seeds 1–{seeds}: alle {seeds} Läufe bestanden"
@@ -189,8 +188,7 @@ def test_the_first_challenges_fail_with_the_value_named_then_the_typed_solution_
 ) -> None:
     page.goto(site_url + adresse)
     task = Exercise.mounted(page, aufgabe)
-    data = task.data
-    seeds = data["vorgabe"]["seeds"]
+    seeds = task.seeds
     if falsch is not None:
         task.replace_code(falsch)
 
@@ -204,7 +202,7 @@ def test_the_first_challenges_fail_with_the_value_named_then_the_typed_solution_
     )
     task.expect_unsolved()
 
-    task.replace_code(data["loesung"])
+    task.replace_code(task.data["loesung"])
     expect(task.check()).to_have_text(SOLVED.format(seeds=seeds), timeout=SLOW)
     task.expect_solved()
 
@@ -240,8 +238,7 @@ def test_an_endless_handler_gets_a_german_verdict_and_the_page_stays_usable(
 ) -> None:
     page.goto(site_url + BROADCAST)
     task = Exercise.mounted(page, "broadcast-teilung")
-    data = task.data
-    seeds = data["vorgabe"]["seeds"]
+    seeds = task.seeds
 
     task.replace_code(ENDLOS)
     task.press_check()
@@ -257,7 +254,7 @@ def test_an_endless_handler_gets_a_german_verdict_and_the_page_stays_usable(
     task.expect_unsolved()
 
     # The same page, the same Python: the solution passes right after.
-    task.replace_code(data["loesung"])
+    task.replace_code(task.data["loesung"])
     expect(task.check()).to_have_text(SOLVED.format(seeds=seeds), timeout=SLOW)
     task.expect_solved()
 
@@ -419,8 +416,7 @@ def test_stopp_during_a_check_leaves_no_line_that_says_it_runs_and_enter_waits_m
 ) -> None:
     page.goto(site_url + ECHO)
     task = Exercise.mounted(page, "echo")
-    data = task.data
-    seeds = data["vorgabe"]["seeds"]
+    seeds = task.seeds
     task.replace_code(RECHNER)
     python_ready(page)  # Stopp while Python loads only cancels the waiting check
     check = task.root.get_by_role("button", name=CHECK)
@@ -446,7 +442,7 @@ def test_stopp_during_a_check_leaves_no_line_that_says_it_runs_and_enter_waits_m
     expect(task.root.locator(".lk-challenge__seed")).to_have_count(0)
 
     # The page goes on: the solution passes in the new Python.
-    task.replace_code(data["loesung"])
+    task.replace_code(task.data["loesung"])
     expect(task.check()).to_have_text(SOLVED.format(seeds=seeds), timeout=SLOW)
     expect(status).to_have_text(f"{seeds} von {seeds} Läufen bestanden.")
 
@@ -456,8 +452,7 @@ def test_each_action_replaces_what_the_last_one_showed_and_a_wrong_identity_chan
 ) -> None:
     page.goto(site_url + ECHO)
     task = Exercise.mounted(page, "echo")
-    data = task.data
-    seeds = data["vorgabe"]["seeds"]
+    seeds = task.seeds
     status = challenge_status(task)
     results = task.root.locator(".lk-challenge__results")
     heads = results.locator(".lk-challenge__head")
@@ -514,13 +509,13 @@ def test_each_action_replaces_what_the_last_one_showed_and_a_wrong_identity_chan
     expect(status).to_have_text("Fertig", timeout=SLOW)
 
     # Solved once stays in the progress; the border follows the latest verdict.
-    task.replace_code(data["loesung"])
+    task.replace_code(task.data["loesung"])
     expect(task.check()).to_have_text(SOLVED.format(seeds=seeds), timeout=SLOW)
     task.expect_solved()
     head = task.root.locator(".lk-exercise__head")
     solved_border = task.root.evaluate("node => getComputedStyle(node).borderLeftColor")
     assert "gelöst ✓" in head.evaluate("node => getComputedStyle(node, '::after').content")
-    task.replace_code(data["start"])
+    task.replace_code(task.data["start"])
     expect(task.check()).to_have_text(re.compile(r"^✗ Seed 1 scheitert\."), timeout=SLOW)
     task.expect_solved()  # solved once, for good
     expect(task.root).to_have_attribute("data-latest", "wrong")
