@@ -257,6 +257,7 @@ class _Zeilenende(Exception):
         self.kandidaten = list(kandidaten)
 
 
+@dataclass
 class _Gang:
     """Ein Gang einer Zeile durch die Grammatik eines Befehls.
 
@@ -265,16 +266,16 @@ class _Gang:
     jedem Ende an und gibt zurück, was dort stehen dürfte.
     """
 
-    def __init__(
-        self, befehl: Befehl, tokens: Sequence[Token], zeile: str, konsole: Any, vorschau: bool
-    ) -> None:
-        self.befehl = befehl
-        self.tokens = tokens
-        self.zeile = zeile
-        self.konsole = konsole
-        self.vorschau = vorschau
-        self.aufruf = Aufruf(befehl)
-        self.i = 1  # tokens[0] is the command's name
+    befehl: Befehl
+    tokens: Sequence[Token]
+    zeile: str
+    konsole: Any
+    vorschau: bool
+    aufruf: Aufruf = field(init=False)
+    i: int = field(default=1, init=False)  # tokens[0] is the command's name
+
+    def __post_init__(self) -> None:
+        self.aufruf = Aufruf(self.befehl)
 
     # --- Ende der Zeile ---
 
