@@ -21,6 +21,43 @@ const generated = join(docs, "assets/generated");
 // `<meta name="lessonkit-version">`, lessonkit/build/csp.py). The version hashes the bundles
 // themselves, so they are built with a placeholder of the version's length (source maps
 // stay right), the version is computed over that output, then written over the placeholder.
+/** `import text from "./file?raw"`: the file's text (the reader's declarations, reader/knoten.d.ts). */
+const rawPlugin = {
+  name: "raw",
+  setup(build) {
+    build.onResolve({ filter: /\?raw$/ }, (args) => ({
+      path: join(args.resolveDir, args.path.slice(0, -"?raw".length)),
+      namespace: "raw",
+    }));
+    build.onLoad({ filter: /.*/, namespace: "raw" }, (args) => ({
+      contents: readFileSync(args.path, "utf8"),
+      loader: "text",
+    }));
+  },
+};
+
+/** The TypeScript node runtime for Node.js (pysim/cluster/ts_knoten.py's `NodeGegenstelle`):
+ * not served, so it goes to .cache; typescript-js stays in node_modules. */
+async function buildTsNodeServer() {
+  await esbuild.build({
+    absWorkingDir: root,
+    entryPoints: ["frontend/src/tsnode/server.ts"],
+    outfile: ".cache/tsnode/server.mjs",
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: ["node20"],
+    external: ["typescript-js"],
+    plugins: [rawPlugin],
+    logLevel: "warning",
+  });
+}
+if (process.argv.includes("--tsnode")) {
+  await buildTsNodeServer();
+  process.exit(0);
+}
+await buildTsNodeServer();
+
 const VERSION_PLACEHOLDER = "lk0version0here0";
 // runtime.json is baked into the Python worker as well (it fetched it with `no-cache`
 // before): the names of the runtime files come with the worker of one deployment, never
