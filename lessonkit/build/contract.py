@@ -183,6 +183,9 @@ class ChallengeData(ExerciseBase):
     start: str
     pruefung: str
     loesung: str
+    #: The same node in TypeScript (``--- start-ts``/``--- loesung-ts``), null without them.
+    start_ts: str | None
+    loesung_ts: str | None
     vorgabe: ChallengeSpec
 
 

@@ -21,7 +21,7 @@ from typing import Any
 
 import markdown
 
-from lessonkit.build import links
+from lessonkit.build import links, tsnode
 from lessonkit.build.blocks import Block
 from lessonkit.build.contract import (
     ChallengeData,
@@ -51,14 +51,19 @@ from lessonkit.runtime.checks import (
 )
 from lessonkit.runtime.consoles import ARTEN, ConsoleSessions, strip_expectation
 from lessonkit.runtime.kernel import Kernel
+from pysim.cluster import Knoten
+from pysim.cluster.ts_knoten import UebersetzungsFehler, ts_knoten_klasse
 from pysim.fehler import SimFehler
 
-_SECTION = re.compile(r"^--- ?([a-zäöü]+)\s*$")
+_SECTION = re.compile(r"^--- ?([a-zäöü]+(?:-ts)?)\s*$")
 #: A wrong attempt may name the checks it must fail: ``--- fehlversuch „Name“``.
-_WRONG_NAMED = re.compile(r"^--- ?(fehlversuch)\s+(\S.*?)\s*$")
+_WRONG_NAMED = re.compile(r"^--- ?(fehlversuch(?:-ts)?)\s+(\S.*?)\s*$")
 _CHECK_NAME = re.compile(r'„([^“”]*)[“”]|"([^"]*)"')
 #: Sections that may stand any number of times.
-REPEATABLE = ("hinweis", "fehlversuch")
+REPEATABLE = ("hinweis", "fehlversuch", "fehlversuch-ts")
+#: A challenge's TypeScript sections (``start-ts``, ``loesung-ts``, ``fehlversuch-ts``): left out
+#: of the digest like wrong attempts, so adding a TypeScript rendering keeps Python drafts.
+TS_SECTIONS = ("start-ts", "loesung-ts", "fehlversuch-ts")
 
 
 def _section_line(line: str) -> tuple[str, str] | None:
@@ -256,13 +261,17 @@ class Challenge(Exercise):
     hinweise: list[str] = field(default_factory=list)
     erklaerung: str = ""
     vorgabe: Vorgabe = field(default_factory=lambda: Vorgabe("echo"))
+    #: The same node in TypeScript (``--- start-ts``/``--- loesung-ts``; empty: Python only).
+    start_ts: str = ""
+    loesung_ts: str = ""
+    fehlversuche_ts: list[WrongAttempt] = field(default_factory=list)
 
     async def _outcomes(
-        self, code: str, bis_zum_ersten_fehler: bool = False
+        self, code: str, bis_zum_ersten_fehler: bool = False, sprache: str = "python"
     ) -> tuple[str | None, list[SeedOutcomeData]]:
         """Every seed's outcome; ``bis_zum_ersten_fehler`` (code that must fail): up to the
         first failing seed, unshrunk (the build only needs to know that one fails)."""
-        klasse, error = await challenges.load_node(code)
+        klasse, error = await _load(code, sprache)
         if klasse is None:
             return error, []
         outcomes: list[SeedOutcomeData] = []
@@ -321,14 +330,70 @@ class Challenge(Exercise):
             problem = _wrong_rule(attempt, error, outcomes, checks)
             if problem is not None:
                 return problem
+        return await self._verify_ts() if self.loesung_ts else None
+
+    async def _verify_ts(self) -> Problem | None:
+        """The TypeScript sections, as the Python ones: each type-checks (strict, against the
+        runtime's declarations), the solution passes every seed, the start and every
+        ``fehlversuch-ts`` fail one, with the same checks and seeds."""
+        for section, code, head in [
+            ("loesung-ts", self.loesung_ts, None),
+            ("start-ts", self.start_ts, None),
+            *[("fehlversuch-ts", a.text, a.row) for a in self.fehlversuche_ts],
+        ]:
+            fehler = ts_type_errors(code)
+            if fehler:
+                line = fehler[0][0]
+                return (
+                    f"Der TypeScript-Code in `--- {section}` hat Typfehler (strict):\n"
+                    + "\n".join(f"Zeile {z}: {t}" for z, t in fehler[:5]),
+                    self.row_of(section, max(line, 1) - 1, head),
+                )
+        error, outcomes = await self._outcomes(self.loesung_ts, sprache="typescript")
+        if error is not None:
+            return (f"Die TypeScript-Lösung läuft nicht:\n{error}", self.rows.get("loesung-ts"))
+        for outcome in outcomes:
+            if not outcome["ok"]:
+                return (
+                    f"Die TypeScript-Lösung scheitert bei Seed {outcome['seed']}: "
+                    f"{' '.join(outcome['urteil'])}\nDer kleinste Lauf: {outcome['kennung']}",
+                    self.rows.get("loesung-ts"),
+                )
+        error, outcomes = await self._outcomes(
+            self.start_ts, bis_zum_ersten_fehler=True, sprache="typescript"
+        )
+        if error is not None:
+            return (f"Der TypeScript-Startcode läuft nicht:\n{error}", self.rows.get("start-ts"))
+        if all(outcome["ok"] for outcome in outcomes):
+            return (
+                f"Der TypeScript-Startcode besteht schon alle {self.vorgabe.seeds} Seeds.",
+                self.rows.get("start-ts"),
+            )
+        for attempt in self.fehlversuche_ts:
+            error, outcomes = await self._outcomes(
+                attempt.text, bis_zum_ersten_fehler=True, sprache="typescript"
+            )
+            if error is None and all(outcome["ok"] for outcome in outcomes):
+                return (
+                    "Der TypeScript-Fehlversuch besteht alle Seeds: Diese falsche Lösung ginge "
+                    "durch.",
+                    self.row_of("fehlversuch-ts", 0, attempt.row),
+                )
+            failing = next((o["seed"] for o in outcomes if not o["ok"]), None)
+            checks = await self._failing_checks(attempt, failing, "typescript")
+            problem = _wrong_rule(attempt, error, outcomes, checks)
+            if problem is not None:
+                return problem
         return None
 
-    async def _failing_checks(self, attempt: WrongAttempt, seed: int | None) -> set[str]:
+    async def _failing_checks(
+        self, attempt: WrongAttempt, seed: int | None, sprache: str = "python"
+    ) -> set[str]:
         """The author's checks (``@pruefe`` names of ``--- pruefung``) that fail on ``seed``,
         the first the wrong attempt fails: a name after ``--- fehlversuch`` may be one."""
         if not attempt.names or not self.pruefung.strip() or seed is None:
             return set()
-        klasse, _ = await challenges.load_node(attempt.text)
+        klasse, _ = await _load(attempt.text, sprache)
         if klasse is None:
             return set()
         try:
@@ -348,6 +413,8 @@ class Challenge(Exercise):
             "start": self.start,
             "pruefung": self.pruefung,
             "loesung": self.loesung,
+            "start_ts": self.start_ts or None,
+            "loesung_ts": self.loesung_ts or None,
             "vorgabe": self.vorgabe.als_dict(),
         }
 
@@ -513,15 +580,16 @@ def _hints(found: list[tuple[str, str]]) -> list[str]:
     return [text for name, text in found if name == "hinweis"]
 
 
-def _wrong_attempts(src: str, fence: str) -> list[WrongAttempt]:
-    """The ``--- fehlversuch`` sections, each with the check names its line gives."""
+def _wrong_attempts(src: str, fence: str, section: str = "fehlversuch") -> list[WrongAttempt]:
+    """The ``--- fehlversuch`` sections (or ``--- fehlversuch-ts``), each with the check names
+    its line gives."""
     attempts = []
     lines = src.splitlines()
     for name, text, row in sections_with_rows(src):
-        if name != "fehlversuch":
+        if name != section:
             continue
         if not text.strip():
-            raise FenceError("Der Abschnitt `--- fehlversuch` ist leer.", row)
+            raise FenceError(f"Der Abschnitt `--- {section}` ist leer.", row)
         after = _section_line(lines[row])
         given = after[1] if after else ""
         names = [a or b for a, b in _CHECK_NAME.findall(given)]
@@ -550,7 +618,7 @@ def _visible_src(src: str) -> str:
     for line in src.splitlines(keepends=True):
         head = _section_line(line.rstrip("\r\n"))
         if head:
-            inside = head[0] == "fehlversuch"
+            inside = head[0] == "fehlversuch" or head[0] in TS_SECTIONS
         if not inside:
             kept.append(line)
     return "".join(kept)
@@ -619,6 +687,9 @@ SECTIONS: dict[str, dict[str, bool]] = {
         "loesung": True,
         "erklaerung": False,
         "fehlversuch": False,
+        "start-ts": False,
+        "loesung-ts": False,
+        "fehlversuch-ts": False,
     },
 }
 
@@ -656,16 +727,43 @@ def make_code_task(slot: int, line: int, src: str, options: dict[str, Any]) -> C
 def make_challenge(slot: int, line: int, src: str, options: dict[str, Any]) -> Challenge:
     found = sections(src)
     parts = _single(src, SECTIONS["herausforderung"], "herausforderung")
+    start_ts, loesung_ts = parts.get("start-ts", ""), parts.get("loesung-ts", "")
+    fehlversuche_ts = _wrong_attempts(src, "herausforderung", "fehlversuch-ts")
+    if bool(start_ts.strip()) != bool(loesung_ts.strip()) or (fehlversuche_ts and not start_ts):
+        raise FenceError(
+            "Eine Herausforderung in TypeScript braucht beide Abschnitte, `--- start-ts` und "
+            "`--- loesung-ts` (`--- fehlversuch-ts` nur mit ihnen)."
+        )
     return Challenge(
         **_common(src, slot, line, options, "herausforderung"),
         aufgabe=parts.get("aufgabe", ""),
         start=parts["start"],
         pruefung=parts.get("pruefung", ""),
         loesung=parts["loesung"],
+        start_ts=start_ts,
+        loesung_ts=loesung_ts,
+        fehlversuche_ts=fehlversuche_ts,
         hinweise=_hints(found),
         erklaerung=parts.get("erklaerung", ""),
         vorgabe=_challenge_setup(options),
     )
+
+
+async def _load(code: str, sprache: str) -> tuple[type[Knoten] | None, str | None]:
+    """The node class of a challenge's code in ``sprache`` (``python``/``typescript``), or the
+    German error why there is none. TypeScript runs in the build's one Node.js process."""
+    if sprache == "python":
+        return await challenges.load_node(code)
+    try:
+        return ts_knoten_klasse(code, tsnode.gegenstelle()), None
+    except UebersetzungsFehler as e:
+        return None, f"{e} (Zeile {e.zeile})" if e.zeile else str(e)
+
+
+def ts_type_errors(code: str) -> list[tuple[int, str]]:
+    """``code``'s TypeScript errors (strict, against the runtime's declarations): (line, text)."""
+    antwort = tsnode.gegenstelle().rufe({"op": "check", "code": code})
+    return [(int(d["line"]), f"TS{d['code']}: {d['message']}") for d in antwort["diagnostics"]]
 
 
 def _challenge_setup(options: dict[str, Any]) -> Vorgabe:

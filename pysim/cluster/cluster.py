@@ -1654,7 +1654,10 @@ def _was(aktion: Callable[..., Any], was: str | Nachricht) -> str:
 def _zeile_der_leserin(fehler: BaseException) -> tuple[int | None, str]:
     """The innermost frame of the traceback outside pysim: the line of the reader's code (a
     TypeScript node's error brings its own line, ``ts_knoten.TsFehler``)."""
-    zeile, code = getattr(fehler, "zeile_der_leserin", None), getattr(fehler, "code_der_leserin", "")
+    zeile, code = (
+        getattr(fehler, "zeile_der_leserin", None),
+        getattr(fehler, "code_der_leserin", ""),
+    )
     if zeile is not None:
         return zeile, code
     for frame in traceback.extract_tb(fehler.__traceback__):

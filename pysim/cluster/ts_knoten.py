@@ -20,7 +20,8 @@ from __future__ import annotations
 import json
 import re
 import weakref
-from collections.abc import Callable, Coroutine, Mapping
+from collections.abc import Callable, Mapping
+from types import CoroutineType
 from typing import Any, ClassVar, Protocol
 
 from ..fehler import UngueltigeEingabe
@@ -241,12 +242,12 @@ class TsKnoten(Knoten):
 
     # --- one step in JavaScript, then what it did here ----------------------------------------
 
-    def _schritt(self, anfrage: dict[str, Any], name: str) -> Coroutine[Any, Any, None] | None:
+    def _schritt(self, anfrage: dict[str, Any], name: str) -> CoroutineType[Any, Any, None] | None:
         """Runs one step; a handler that now waits goes on as a coroutine (a ``Prozess``)."""
         warten = self._fuehre_aus(anfrage)
         if warten is None:
             return None
-        coro = self._weiter(warten)
+        coro: CoroutineType[Any, Any, None] = self._weiter(warten)
         coro.__name__ = name  # the budget's message names the handler
         return coro
 
@@ -331,9 +332,7 @@ class TsKnoten(Knoten):
         def aktion() -> Any:
             if einmal:
                 self._timer.pop(nummer, None)
-            return self._schritt(
-                {"op": "timer", "inst": self._objekt, "timer": nummer}, "Timer"
-            )
+            return self._schritt({"op": "timer", "inst": self._objekt, "timer": nummer}, "Timer")
 
         aktion.__name__ = "later" if einmal else "every"
         return aktion

@@ -164,6 +164,9 @@ export interface ChallengeData {
   start: string;
   pruefung: string;
   loesung: string;
+  /** The same node in TypeScript (`--- start-ts`/`--- loesung-ts`), null without them. */
+  start_ts: string | null;
+  loesung_ts: string | null;
   vorgabe: ChallengeSpec;
 }
 
