@@ -22,7 +22,7 @@ import re
 import weakref
 from collections.abc import Callable, Mapping
 from types import CoroutineType
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Protocol, cast
 
 from ..fehler import UngueltigeEingabe
 from ..prozess import Erstes, Wartbar
@@ -247,7 +247,7 @@ class TsKnoten(Knoten):
         warten = self._fuehre_aus(anfrage)
         if warten is None:
             return None
-        coro: CoroutineType[Any, Any, None] = self._weiter(warten)
+        coro = cast(CoroutineType[Any, Any, None], self._weiter(warten))
         coro.__name__ = name  # the budget's message names the handler
         return coro
 
