@@ -247,7 +247,7 @@ class TsKnoten(Knoten):
         warten = self._fuehre_aus(anfrage)
         if warten is None:
             return None
-        coro = cast(CoroutineType[Any, Any, None], self._weiter(warten))
+        coro = cast("CoroutineType[Any, Any, None]", self._weiter(warten))
         coro.__name__ = name  # the budget's message names the handler
         return coro
 
