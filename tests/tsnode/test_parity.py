@@ -28,9 +28,9 @@ GEFORDERT = {
     "zaehler",
     "zaehler-absturz",
     "kafka-log",
-    "register",
-    "register-cas",
-    "lease",
+    "register-leader",
+    "register-leader-absturz",
+    "leader-lease",
 }
 
 
