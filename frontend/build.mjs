@@ -41,8 +41,12 @@ const rawPlugin = {
 async function buildTsNodeServer() {
   await esbuild.build({
     absWorkingDir: root,
-    entryPoints: ["frontend/src/tsnode/server.ts"],
-    outfile: ".cache/tsnode/server.mjs",
+    entryPoints: {
+      server: "frontend/src/tsnode/server.ts",
+      "node-bridge": "frontend/src/tsnode/node-bridge.ts",
+    },
+    outdir: ".cache/tsnode",
+    outExtension: { ".js": ".mjs" },
     bundle: true,
     platform: "node",
     format: "esm",

@@ -135,14 +135,16 @@ const JSON_HINT = "Zwischen Knoten reisen nur JSON-Werte (Zahlen, Texte, true/fa
 /** `value` as JSON or a German error naming where it is not JSON. */
 export function asJson(value: unknown, where: string): Json {
   const seen = new Set<object>();
+  // `path` is where in the value (`werte[2]`), empty at its top
   const walk = (v: unknown, path: string): Json => {
+    const what = path === "" ? "der Wert" : `„${path}“`;
     if (v === null || typeof v === "string" || typeof v === "boolean") return v;
     if (typeof v === "number") {
       if (Number.isFinite(v)) return v;
-      throw new ReaderError(`${where}: ${path} ist ${String(v)}, das ist kein JSON. ${JSON_HINT}`);
+      throw new ReaderError(`${where}: ${what} ist ${String(v)}, das ist kein JSON. ${JSON_HINT}`);
     }
     if (typeof v === "object") {
-      if (seen.has(v)) throw new ReaderError(`${where}: ${path} enthält sich selbst. ${JSON_HINT}`);
+      if (seen.has(v)) throw new ReaderError(`${where}: ${what} enthält sich selbst. ${JSON_HINT}`);
       seen.add(v);
       try {
         if (Array.isArray(v)) return v.map((item, i) => walk(item, `${path}[${i}]`));
@@ -150,23 +152,23 @@ export function asJson(value: unknown, where: string): Json {
         if (proto !== Object.prototype && proto !== null) {
           const kind = (v as { constructor?: { name?: string } }).constructor?.name ?? "Objekt";
           throw new ReaderError(
-            `${where}: ${path} ist ein ${kind}, kein einfaches Objekt. ${JSON_HINT}` +
+            `${where}: ${what} ist ein ${kind}, kein einfaches Objekt. ${JSON_HINT}` +
               (kind === "Set" || kind === "Map" ? ` Aus einem ${kind} wird eines mit [...x].` : ""),
           );
         }
         const out: { [key: string]: Json } = {};
         for (const [key, item] of Object.entries(v)) {
           if (item === undefined) continue; // as JSON.stringify: a field without a value is left out
-          out[key] = walk(item, `${path}.${key}`);
+          out[key] = walk(item, path === "" ? key : `${path}.${key}`);
         }
         return out;
       } finally {
         seen.delete(v);
       }
     }
-    throw new ReaderError(`${where}: ${path} ist ${typeof v}, das ist kein JSON. ${JSON_HINT}`);
+    throw new ReaderError(`${where}: ${what} ist ${typeof v === "undefined" ? "undefined" : `ein Wert vom Typ ${typeof v}`}, das ist kein JSON. ${JSON_HINT}`);
   };
-  return walk(value, "der Wert");
+  return walk(value, "");
 }
 
 function asBody(value: unknown, where: string): { [key: string]: Json } {
@@ -594,13 +596,12 @@ export class Engine {
     if (e instanceof BudgetExceeded) {
       return { budget: { line: e.line, code: (source[e.line - 1] ?? "").trim(), name: "" } };
     }
-    let line = e instanceof ReaderError && e.line !== null ? e.line : lineOfError(e, inst.prog.compiled.lines);
+    const line = e instanceof ReaderError && e.line !== null ? e.line : lineOfError(e, inst.prog.compiled.lines);
     let message = errorMessage(e);
     let name = errorName(e);
     if (e instanceof RangeError && /call stack/i.test(message)) {
       name = "RecursionError";
       message = "Zu tiefe Rekursion: Der Aufrufstapel ist voll (eine Funktion ruft sich ohne Ende selbst auf?).";
-      line = line ?? null;
     }
     return { error: { name, message, line, code: line === null ? "" : (source[line - 1] ?? "").trim() } };
   }
@@ -639,10 +640,13 @@ function errorMessage(e: unknown): string {
   return `geworfen wurde ${safeText(e)}, kein Error`;
 }
 
-/** The reader's line of an error: the first frame in knoten.js, through the source map. */
+/** The reader's line of an error: the first frame in knoten.js the source map knows (a
+ * frame in code the transformer added, `__schritt`, has none: the next frame's call). */
 function lineOfError(e: unknown, lines: LineMap): number | null {
   const stack = e instanceof Error ? String(e.stack) : "";
-  const m = /knoten\.js:(\d+):(\d+)/.exec(stack);
-  if (!m) return null;
-  return sourceLine(lines, Number(m[1]) - BODY_OFFSET, Number(m[2]));
+  for (const m of stack.matchAll(/knoten\.js:(\d+):(\d+)/g)) {
+    const line = sourceLine(lines, Number(m[1]) - BODY_OFFSET, Number(m[2]));
+    if (line !== null) return line;
+  }
+  return null;
 }
