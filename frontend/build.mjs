@@ -163,6 +163,9 @@ const outputs = result.outputFiles.map(({ path, contents: bytes }) => {
 // The precache manifest: path -> SHA-256 of the bytes this build made. The service
 // worker serves a cached file only when it still has these bytes (anything on the
 // origin can write into the Cache API).
+// `lazy`: shell files not fetched on install, only kept once a page asks for them: the
+// TypeScript node runtime's chunk (TypeScript's compiler, 1 MB gzip), which only a reader
+// who picks TypeScript needs.
 const offline = {
   version: versionHex,
   precache: Object.fromEntries(
@@ -171,6 +174,7 @@ const offline = {
       .sort()
       .map((path) => [path, createHash("sha256").update(read(path)).digest("hex")]),
   ),
+  lazy: precache.map(siteRelative).filter((path) => /\/chunks\/tsnode-worker-[^/]*\.js$/.test(path)).sort(),
 };
 // For the build's last step (lessonkit/build/csp.py), which stamps every page with the
 // version it belongs to; not part of the version itself, and never requested by pages.

@@ -307,6 +307,8 @@ class SeedArgs(TypedDict):
     pruefung: str
     #: False: ``Ausführen`` (the run and its picture, no verdict).
     urteilen: bool
+    #: The language of ``code``: the worker loads the TypeScript runtime for "typescript".
+    sprache: Literal["python", "typescript"]
 
 
 class ReplayArgs(TypedDict):
@@ -314,6 +316,7 @@ class ReplayArgs(TypedDict):
     vorgabe: ChallengeSpec
     kennung: str
     pruefung: str
+    sprache: Literal["python", "typescript"]
 
 
 class CheckIdArgs(TypedDict):

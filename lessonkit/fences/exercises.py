@@ -52,7 +52,6 @@ from lessonkit.runtime.checks import (
 from lessonkit.runtime.consoles import ARTEN, ConsoleSessions, strip_expectation
 from lessonkit.runtime.kernel import Kernel
 from pysim.cluster import Knoten
-from pysim.cluster.ts_knoten import UebersetzungsFehler, ts_knoten_klasse
 from pysim.fehler import SimFehler
 
 _SECTION = re.compile(r"^--- ?([a-zäöü]+(?:-ts)?)\s*$")
@@ -752,12 +751,8 @@ def make_challenge(slot: int, line: int, src: str, options: dict[str, Any]) -> C
 async def _load(code: str, sprache: str) -> tuple[type[Knoten] | None, str | None]:
     """The node class of a challenge's code in ``sprache`` (``python``/``typescript``), or the
     German error why there is none. TypeScript runs in the build's one Node.js process."""
-    if sprache == "python":
-        return await challenges.load_node(code)
-    try:
-        return ts_knoten_klasse(code, tsnode.gegenstelle()), None
-    except UebersetzungsFehler as e:
-        return None, f"{e} (Zeile {e.zeile})" if e.zeile else str(e)
+    gegenstelle = tsnode.gegenstelle() if sprache == "typescript" else None
+    return await challenges.load_node(code, sprache, gegenstelle)
 
 
 def ts_type_errors(code: str) -> list[tuple[int, str]]:

@@ -275,6 +275,8 @@ export interface SeedArgs {
   pruefung: string;
   /** False: `Ausführen` (the run and its picture, no verdict). */
   urteilen: boolean;
+  /** The language of `code`: the worker loads the TypeScript runtime for "typescript". */
+  sprache: "python" | "typescript";
 }
 
 export interface ReplayArgs {
@@ -282,6 +284,7 @@ export interface ReplayArgs {
   vorgabe: ChallengeSpec;
   kennung: string;
   pruefung: string;
+  sprache: "python" | "typescript";
 }
 
 /** An identity the reader pasted, checked before `Lauf wiederholen` changes anything. */

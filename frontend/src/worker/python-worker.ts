@@ -198,7 +198,24 @@ async function boot(): Promise<Python> {
   sealWorkerScope(); // before any reader code: no caches, storage or nested workers
   post({ type: "ready", seconds: (performance.now() - started) / 1000, stages });
   readyNow();
-  return { kernel, bridge, exhausted: () => memoryExhausted(pyodide) };
+  return { kernel, bridge, exhausted: () => memoryExhausted(pyodide), pyodide };
+}
+
+/** The TypeScript node runtime, loaded once, on the first call that asks for TypeScript
+ * (`sprache: "typescript"`): its chunk holds TypeScript's compiler (benchmarks/README.md). */
+let tsNodeLoaded: Promise<void> | null = null;
+function tsNode(py: Python): Promise<void> {
+  tsNodeLoaded ??= import("../tsnode/tsnode-worker").then(({ handle }) => {
+    py.pyodide.registerJsModule("lessonkit_tsnode", { handle });
+  });
+  tsNodeLoaded.catch(() => {
+    tsNodeLoaded = null; // a failed load (offline) may be tried again
+  });
+  return tsNodeLoaded;
+}
+
+function asksForTypeScript(args: unknown): boolean {
+  return typeof args === "object" && args !== null && (args as { sprache?: unknown }).sprache === "typescript";
 }
 
 /** What Python must still be able to get for a run (output, a result, a traceback). */
@@ -266,6 +283,7 @@ interface Python {
   bridge: PyProxy;
   /** Python's memory is used up (see memoryExhausted). */
   exhausted: () => boolean;
+  pyodide: PyodideInterface;
 }
 
 /** A run or call failed, maybe for want of memory: if so, the page restarts Python
@@ -301,6 +319,7 @@ async function handle(message: ToWorker): Promise<void> {
   }
   if (message.type === "call") {
     try {
+      if (asksForTypeScript(message.args)) await tsNode(py);
       const value = (await py.bridge.call(message.name, JSON.stringify(message.args))) as string;
       post({ type: "value", id: message.id, value: JSON.parse(value) as unknown });
     } catch (error) {
