@@ -45,11 +45,16 @@ ECHO_PY = (
 )
 
 WORKER = """
+self.onerror = (e) => { postMessage({ error: String(e.message ?? e) }); };
+self.addEventListener("unhandledrejection", (e) => postMessage({ error: String(e.reason) }));
 const t0 = performance.now();
 const m = await import("./js/chunks/%(chunk)s");
 const t1 = performance.now();
 const ask = (request) => JSON.parse(m.handle(JSON.stringify(request)));
 const compiled = ask({ op: "compile", code: %(code)s });
+if (!("prog" in compiled)) {
+  postMessage({ error: JSON.stringify(compiled) });
+} else {
 const t2 = performance.now();
 const started = ask({ op: "start", prog: compiled.prog, id: "n1", nodeIds: ["n1"], store: {},
                       clock: 0, budget: 100000 });
@@ -59,12 +64,17 @@ for (let i = 0; i < 1000; i++) {
 }
 const t3 = performance.now();
 postMessage({ importMs: t1 - t0, compileMs: t2 - t1, thousandStepsMs: t3 - t2 });
+}
 """
 
-PAGE = """<!doctype html><meta charset="utf-8"><title>bench</title><script type="module">
+PAGE = """<!doctype html><meta charset="utf-8"><title>bench</title>%(csp)s<script type="module">
 const start = performance.now();
-const worker = new Worker("bench-worker.js", { type: "module" });
-worker.onmessage = (e) => { window.result = { ...e.data, totalMs: performance.now() - start }; };
+// As the site makes Python's worker: a blob whose one line imports the script, so the worker
+// has the page's policy (runtime/sandboxed-worker.ts).
+const line = `import ${JSON.stringify(new URL("bench-worker.js", location.href).href)};`;
+const blob = URL.createObjectURL(new Blob([line], { type: "text/javascript" }));
+const worker = new Worker(blob, { type: "module" });
+worker.onmessage = (e) => { window.result ??= { ...e.data, totalMs: performance.now() - start }; };
 worker.onerror = (e) => { window.result = { error: String(e.message) }; };
 </script>"""
 
@@ -87,13 +97,21 @@ def sizes(path: Path) -> dict[str, int]:
     }
 
 
-def chromium(runs: int, link: tuple[float, float] | None) -> None:
+def site_policy() -> str:
+    """The site's Content-Security-Policy meta element (overrides/main.html)."""
+    for line in (ROOT / "overrides" / "main.html").read_text().splitlines():
+        if 'http-equiv="Content-Security-Policy"' in line:
+            return line.strip()
+    raise SystemExit("overrides/main.html hat keine Content-Security-Policy mehr.")
+
+
+def chromium(runs: int, link: tuple[float, float] | None, csp: bool = False) -> None:
     from playwright.sync_api import sync_playwright
 
     datei = chunk()
     folder = Path(tempfile.mkdtemp())
     shutil.copytree(JS, folder / "js")
-    (folder / "bench.html").write_text(PAGE)
+    (folder / "bench.html").write_text(PAGE % {"csp": site_policy() if csp else ""})
     (folder / "bench-worker.js").write_text(
         WORKER % {"chunk": datei.name, "code": json.dumps(ECHO_TS)}
     )
@@ -106,11 +124,12 @@ def chromium(runs: int, link: tuple[float, float] | None) -> None:
                 context = browser.new_context()  # a fresh HTTP cache: the first visit
                 page = context.new_page()
                 server.sent.clear()
-                page.goto(server.url + "bench.html")
+                page.goto(server.url + "bench.html", wait_until="commit")
                 page.wait_for_function("() => window.result !== undefined", timeout=120_000)
                 result = page.evaluate("window.result")
                 if "error" in result:
-                    raise SystemExit(f"Im Worker: {result['error']}")
+                    print(f"Im Worker: {result['error']}")
+                    return
                 result["gesendet"] = sum(n for pfad, n, _, _ in server.sent if "/js/" in pfad)
                 ergebnisse.append(result)
                 context.close()
@@ -118,7 +137,7 @@ def chromium(runs: int, link: tuple[float, float] | None) -> None:
     finally:
         server.close()
     print(f"Chunk {datei.name}: " + ", ".join(f"{k} {v:,} B" for k, v in sizes(datei).items()))
-    wie = f"über {link[0]:g} Mbit/s + {link[1]:g} ms" if link else "über 127.0.0.1"
+    wie = f"über {link[0] / 1e6:g} Mbit/s + {link[1] * 1000:g} ms" if link else "über 127.0.0.1"
     print(f"Chromium, erster Besuch {wie}, Median von {runs}:")
     for name in ("totalMs", "importMs", "compileMs", "thousandStepsMs"):
         print(f"  {name}: {statistics.median(r[name] for r in ergebnisse):.0f} ms")
@@ -126,7 +145,7 @@ def chromium(runs: int, link: tuple[float, float] | None) -> None:
 
 
 PYODIDE = """
-import json, time, asyncio
+import json, time
 from lessonkit_tsnode import handle
 from pysim.cluster.ts_knoten import PyodideGegenstelle, ts_knoten_klasse
 from lessonkit.runtime import challenges
@@ -136,7 +155,9 @@ zeiten = {}
 t = time.perf_counter()
 ts = ts_knoten_klasse(%(ts)r, g)
 zeiten["ts_uebersetzen"] = time.perf_counter() - t
-py, _ = asyncio.run(challenges.load_node(%(py)r))
+namensraum = {"__name__": "bench"}  # no asyncio.run in Pyodide under Node: exec, not load_node
+exec(challenges.VORSPANN + %(py)r, namensraum)
+py = challenges.node_class(namensraum)
 for name, klasse in (("python", py), ("typescript", ts)):
     for seed in (1, 2, 3):
         t = time.perf_counter()
@@ -161,9 +182,12 @@ def pyodide() -> None:
             cwd=ROOT,
             capture_output=True,
             text=True,
-            check=True,
+            check=False,
         )
         gesamt = time.perf_counter() - t
+    if lauf.returncode != 0:
+        kurz = [z[:300] for z in lauf.stderr.splitlines()]
+        raise SystemExit("Pyodide unter Node.js scheiterte:\n" + "\n".join(kurz[-12:]))
     zeiten = json.loads(lauf.stdout.strip().splitlines()[-1])
     print(f"Pyodide unter Node.js (Prozess {gesamt:.1f} s):")
     print(f"  TypeScript übersetzen (erstes Mal): {zeiten['ts_uebersetzen'] * 1000:.0f} ms")
@@ -177,9 +201,15 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--link", help="MBIT,MS: a slow link (tests/siteserver.py)")
     parser.add_argument("--no-pyodide", action="store_true")
+    parser.add_argument(
+        "--csp", action="store_true", help="under the site's Content-Security-Policy"
+    )
     args = parser.parse_args()
-    link = tuple(float(x) for x in args.link.split(",")) if args.link else None
-    chromium(args.runs, link)  # type: ignore[arg-type]
+    link = None
+    if args.link:
+        mbit, ms = (float(x) for x in args.link.split(","))
+        link = (mbit * 1e6, ms / 1000)  # StaticServer: bits per second, seconds
+    chromium(args.runs, link, args.csp)
     if not args.no_pyodide:
         pyodide()
 

@@ -482,6 +482,17 @@ export class Engine {
         {}, requireBlocked, timersAbsent, timersAbsent, timersAbsent,
       ) as new () => NodeBase;
     } catch (e) {
+      if (e instanceof EvalError) {
+        // the page's Content-Security-Policy forbids `new Function` (ARCHITECTURE.md, issue 55)
+        return {
+          compileError: {
+            message:
+              "Diese Seite darf übersetzten Code nicht ausführen (ihre Content-Security-Policy " +
+              "erlaubt kein 'unsafe-eval'): TypeScript-Knoten laufen hier noch nicht.",
+            line: null,
+          },
+        };
+      }
       const line = e instanceof ReaderError ? e.line : lineOfError(e, compiled.lines);
       return { compileError: { message: `${errorName(e)}: ${errorMessage(e)}`, line } };
     }
