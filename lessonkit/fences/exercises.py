@@ -292,49 +292,68 @@ class Challenge(Exercise):
             self.vorgabe.neue_last()
         except SimFehler as e:
             return (str(e), None)
-        error, outcomes = await self._outcomes(self.loesung)
+        problem = await self._prove("python", self.loesung, self.start, self.fehlversuche)
+        if problem is not None or not self.loesung_ts:
+            return problem
+        problem = self._ts_type_errors()
+        if problem is not None:
+            return problem
+        return await self._prove("typescript", self.loesung_ts, self.start_ts, self.fehlversuche_ts)
+
+    async def _prove(
+        self, sprache: str, loesung: str, start: str, fehlversuche: list[WrongAttempt]
+    ) -> Problem | None:
+        """The solution passes every seed, the start and every wrong attempt fail one (in
+        ``sprache``: the Python sections, or the TypeScript ones, ``--- loesung-ts`` …)."""
+        ts = "-ts" if sprache == "typescript" else ""
+        vor = "TypeScript-" if ts else ""
+        error, outcomes = await self._outcomes(loesung, sprache=sprache)
         if error is not None:
             line = _cell_row(error, "Dein Code")
-            return (f"Die Lösung läuft nicht:\n{error}", _in_section(self, "loesung", line))
+            return (
+                f"Die {vor}Lösung läuft nicht:\n{error}",
+                _in_section(self, "loesung" + ts, line),
+            )
         for outcome in outcomes:
             if not outcome["ok"]:
                 return (
-                    f"Die Lösung scheitert bei Seed {outcome['seed']}: "
+                    f"Die {vor}Lösung scheitert bei Seed {outcome['seed']}: "
                     f"{' '.join(outcome['urteil'])}\nDer kleinste Lauf: {outcome['kennung']}",
-                    self.rows.get("loesung"),
+                    self.rows.get("loesung" + ts),
                 )
-        error, outcomes = await self._outcomes(self.start, bis_zum_ersten_fehler=True)
+        error, outcomes = await self._outcomes(start, bis_zum_ersten_fehler=True, sprache=sprache)
         if error is not None:
             line = _cell_row(error, "Dein Code")
             return (
-                f"Der Startcode läuft nicht:\n{error}\nLeser sollen mit Code beginnen, der läuft und "
-                "an einem Seed scheitert.",
-                _in_section(self, "start", line),
+                f"Der {vor}Startcode läuft nicht:\n{error}\nLeser sollen mit Code beginnen, der "
+                "läuft und an einem Seed scheitert.",
+                _in_section(self, "start" + ts, line),
             )
         if all(outcome["ok"] for outcome in outcomes):
             return (
-                f"Der Startcode besteht schon alle {self.vorgabe.seeds} Seeds: eine Herausforderung, "
-                "die nicht scheitern kann. Mehr Seeds, mehr Störungen oder eine strengere Prüfung.",
-                self.rows.get("start"),
+                f"Der {vor}Startcode besteht schon alle {self.vorgabe.seeds} Seeds: eine "
+                "Herausforderung, die nicht scheitern kann. Mehr Seeds, mehr Störungen oder eine "
+                "strengere Prüfung.",
+                self.rows.get("start" + ts),
             )
-        for attempt in self.fehlversuche:
-            error, outcomes = await self._outcomes(attempt.text, bis_zum_ersten_fehler=True)
+        for attempt in fehlversuche:
+            error, outcomes = await self._outcomes(
+                attempt.text, bis_zum_ersten_fehler=True, sprache=sprache
+            )
             if error is None and all(outcome["ok"] for outcome in outcomes):
                 return (
-                    "Der Fehlversuch besteht alle Seeds: Diese falsche Lösung ginge durch.",
-                    self.row_of("fehlversuch", 0, attempt.row),
+                    f"Der {vor}Fehlversuch besteht alle Seeds: Diese falsche Lösung ginge durch.",
+                    self.row_of("fehlversuch" + ts, 0, attempt.row),
                 )
             failing = next((o["seed"] for o in outcomes if not o["ok"]), None)
-            checks = await self._failing_checks(attempt, failing)
+            checks = await self._failing_checks(attempt, failing, sprache)
             problem = _wrong_rule(attempt, error, outcomes, checks)
             if problem is not None:
                 return problem
-        return await self._verify_ts() if self.loesung_ts else None
+        return None
 
-    async def _verify_ts(self) -> Problem | None:
-        """The TypeScript sections, as the Python ones: each type-checks (strict, against the
-        runtime's declarations), the solution passes every seed, the start and every
-        ``fehlversuch-ts`` fail one, with the same checks and seeds."""
+    def _ts_type_errors(self) -> Problem | None:
+        """Every TypeScript section type-checks (strict, against the runtime's declarations)."""
         for section, code, head in [
             ("loesung-ts", self.loesung_ts, None),
             ("start-ts", self.start_ts, None),
@@ -348,41 +367,6 @@ class Challenge(Exercise):
                     + "\n".join(f"Zeile {z}: {t}" for z, t in fehler[:5]),
                     self.row_of(section, max(line, 1) - 1, head),
                 )
-        error, outcomes = await self._outcomes(self.loesung_ts, sprache="typescript")
-        if error is not None:
-            return (f"Die TypeScript-Lösung läuft nicht:\n{error}", self.rows.get("loesung-ts"))
-        for outcome in outcomes:
-            if not outcome["ok"]:
-                return (
-                    f"Die TypeScript-Lösung scheitert bei Seed {outcome['seed']}: "
-                    f"{' '.join(outcome['urteil'])}\nDer kleinste Lauf: {outcome['kennung']}",
-                    self.rows.get("loesung-ts"),
-                )
-        error, outcomes = await self._outcomes(
-            self.start_ts, bis_zum_ersten_fehler=True, sprache="typescript"
-        )
-        if error is not None:
-            return (f"Der TypeScript-Startcode läuft nicht:\n{error}", self.rows.get("start-ts"))
-        if all(outcome["ok"] for outcome in outcomes):
-            return (
-                f"Der TypeScript-Startcode besteht schon alle {self.vorgabe.seeds} Seeds.",
-                self.rows.get("start-ts"),
-            )
-        for attempt in self.fehlversuche_ts:
-            error, outcomes = await self._outcomes(
-                attempt.text, bis_zum_ersten_fehler=True, sprache="typescript"
-            )
-            if error is None and all(outcome["ok"] for outcome in outcomes):
-                return (
-                    "Der TypeScript-Fehlversuch besteht alle Seeds: Diese falsche Lösung ginge "
-                    "durch.",
-                    self.row_of("fehlversuch-ts", 0, attempt.row),
-                )
-            failing = next((o["seed"] for o in outcomes if not o["ok"]), None)
-            checks = await self._failing_checks(attempt, failing, "typescript")
-            problem = _wrong_rule(attempt, error, outcomes, checks)
-            if problem is not None:
-                return problem
         return None
 
     async def _failing_checks(
