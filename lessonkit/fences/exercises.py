@@ -601,10 +601,27 @@ def _visible_src(src: str) -> str:
     for line in src.splitlines(keepends=True):
         head = _section_line(line.rstrip("\r\n"))
         if head:
-            inside = head[0] == "fehlversuch" or head[0] in TS_SECTIONS
+            inside = head[0] == "fehlversuch"
         if not inside:
             kept.append(line)
     return "".join(kept)
+
+
+def _without_typescript(src: str) -> str:
+    """The fence's body as it was before it had TypeScript sections (``TS_SECTIONS``): the
+    same text to the byte, so adding a TypeScript rendering keeps every digest."""
+    kept: list[str] = []
+    inside = False
+    for line in src.splitlines(keepends=True):
+        head = _section_line(line.rstrip("\r\n"))
+        if head:
+            inside = head[0] in TS_SECTIONS
+        if not inside:
+            kept.append(line)
+    text = "".join(kept)
+    if text != src and not src.endswith("\n") and text.endswith("\n"):
+        text = text[:-1]  # the last section lost its end: the body had no line end there
+    return text
 
 
 def _digest(type_: str, options: dict[str, Any], src: str) -> str:
@@ -615,7 +632,7 @@ def _common(src: str, slot: int, line: int, options: dict[str, Any], type_: str)
     exercise_id = options.get("id")
     if not exercise_id:
         raise FenceError(f'Eine Übung braucht eine id, z. B. ```{type_} id="uebung-1"```.')
-    seen = _visible_src(src)
+    seen = _visible_src(_without_typescript(src))
     # What the reader sees decides the digest, not where it stands: an edit above the
     # exercise keeps the reader's progress. Until 2026-12 the fence's line (lkline) was
     # hashed too; progress stored under that digest is still taken (``digest_before``).
