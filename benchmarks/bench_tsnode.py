@@ -63,7 +63,17 @@ for (let i = 0; i < 1000; i++) {
         msg: { src: "c1", dest: "n1", body: { type: "echo", msg_id: i, echo: "x" } } });
 }
 const t3 = performance.now();
-postMessage({ importMs: t1 - t0, compileMs: t2 - t1, thousandStepsMs: t3 - t2 });
+const t4 = performance.now();
+const data = await import("./js/chunks/%(check)s");
+m.useCheck(data.checkData);
+const t5 = performance.now();
+const first = ask({ op: "check", code: %(bad)s });
+const t6 = performance.now();
+const again = ask({ op: "check", code: %(code)s });
+const t7 = performance.now();
+postMessage({ importMs: t1 - t0, compileMs: t2 - t1, thousandStepsMs: t3 - t2,
+              checkImportMs: t5 - t4, firstCheckMs: t6 - t5, secondCheckMs: t7 - t6,
+              diagnostics: first.diagnostics, clean: again.diagnostics.length });
 }
 """
 
@@ -79,12 +89,10 @@ worker.onerror = (e) => { window.result = { error: String(e.message) }; };
 </script>"""
 
 
-def chunk() -> Path:
-    found = sorted((JS / "chunks").glob("tsnode-worker-*.js"))
+def chunk(name: str = "tsnode-worker") -> Path:
+    found = sorted((JS / "chunks").glob(f"{name}-*.js"))
     if len(found) != 1:
-        raise SystemExit(
-            "Erst `node frontend/build.mjs`: kein (oder mehr als ein) tsnode-worker-Chunk."
-        )
+        raise SystemExit(f"Erst `node frontend/build.mjs`: kein (oder mehr als ein) {name}-Chunk.")
     return found[0]
 
 
@@ -113,7 +121,13 @@ def chromium(runs: int, link: tuple[float, float] | None, csp: bool = False) -> 
     shutil.copytree(JS, folder / "js")
     (folder / "bench.html").write_text(PAGE % {"csp": site_policy() if csp else ""})
     (folder / "bench-worker.js").write_text(
-        WORKER % {"chunk": datei.name, "code": json.dumps(ECHO_TS)}
+        WORKER
+        % {
+            "chunk": datei.name,
+            "check": chunk("tsnode-check").name,
+            "code": json.dumps(ECHO_TS),
+            "bad": json.dumps(ECHO_TS.replace("msg.body.echo", "msg.body.echo * 2")),
+        }
     )
     server = StaticServer(folder, gzip=True, link=link)
     ergebnisse: list[dict[str, float]] = []
@@ -130,18 +144,38 @@ def chromium(runs: int, link: tuple[float, float] | None, csp: bool = False) -> 
                 if "error" in result:
                     print(f"Im Worker: {result['error']}")
                     return
-                result["gesendet"] = sum(n for pfad, n, _, _ in server.sent if "/js/" in pfad)
+                result["gesendet"] = sum(
+                    n
+                    for pfad, n, _, _ in server.sent
+                    if "/js/" in pfad and "tsnode-check" not in pfad
+                )
+                result["gesendet_pruefung"] = sum(
+                    n for pfad, n, _, _ in server.sent if "tsnode-check" in pfad
+                )
                 ergebnisse.append(result)
                 context.close()
             browser.close()
     finally:
         server.close()
-    print(f"Chunk {datei.name}: " + ", ".join(f"{k} {v:,} B" for k, v in sizes(datei).items()))
+    for teil in (datei, chunk("tsnode-check")):
+        print(f"Chunk {teil.name}: " + ", ".join(f"{k} {v:,} B" for k, v in sizes(teil).items()))
     wie = f"über {link[0] / 1e6:g} Mbit/s + {link[1] * 1000:g} ms" if link else "über 127.0.0.1"
     print(f"Chromium, erster Besuch {wie}, Median von {runs}:")
-    for name in ("totalMs", "importMs", "compileMs", "thousandStepsMs"):
+    for name in (
+        "totalMs",
+        "importMs",
+        "compileMs",
+        "thousandStepsMs",
+        "checkImportMs",
+        "firstCheckMs",
+        "secondCheckMs",
+    ):
         print(f"  {name}: {statistics.median(r[name] for r in ergebnisse):.0f} ms")
     print(f"  gesendet (gzip wie ein statischer Host): {ergebnisse[0]['gesendet']:,} B")
+    print(f"  dazu für die Typprüfung: {ergebnisse[0]['gesendet_pruefung']:,} B")
+    meldung = ergebnisse[0]["diagnostics"][0]
+    print(f"  erste Meldung: Zeile {meldung['line']}, TS{meldung['code']}: {meldung['message']}")
+    print(f"  Meldungen für den richtigen Knoten: {ergebnisse[0]['clean']}")
 
 
 PYODIDE = """

@@ -10,9 +10,11 @@ import * as esbuild from "esbuild";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
+import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
+const requireHere = createRequire(import.meta.url);
 const docs = join(root, "docs");
 const generated = join(docs, "assets/generated");
 
@@ -25,14 +27,36 @@ const generated = join(docs, "assets/generated");
 const rawPlugin = {
   name: "raw",
   setup(build) {
-    build.onResolve({ filter: /\?raw$/ }, (args) => ({
-      path: join(args.resolveDir, args.path.slice(0, -"?raw".length)),
-      namespace: "raw",
-    }));
+    build.onResolve({ filter: /\?raw$/ }, (args) => {
+      const path = args.path.slice(0, -"?raw".length);
+      // a relative path from the importing file, a package's file through node_modules
+      return { path: path.startsWith(".") ? join(args.resolveDir, path) : requireHere.resolve(path), namespace: "raw" };
+    });
     build.onLoad({ filter: /.*/, namespace: "raw" }, (args) => ({
       contents: readFileSync(args.path, "utf8"),
       loader: "text",
     }));
+  },
+};
+
+/** `import libs from "tsnode-libs"`: TypeScript's lib files a reader's node is checked against
+ * (`lib.es2022.d.ts` and every file it references), name -> text, for the browser's check. */
+const tsLibsPlugin = {
+  name: "tsnode-libs",
+  setup(build) {
+    build.onResolve({ filter: /^tsnode-libs$/ }, () => ({ path: "tsnode-libs", namespace: "tsnode-libs" }));
+    build.onLoad({ filter: /.*/, namespace: "tsnode-libs" }, () => {
+      const dir = dirname(requireHere.resolve("typescript-js/lib/lib.es2022.d.ts"));
+      const libs = {};
+      const todo = ["lib.es2022.d.ts"];
+      while (todo.length > 0) {
+        const name = todo.pop();
+        if (name in libs) continue;
+        libs[name] = readFileSync(join(dir, name), "utf8");
+        for (const [, ref] of libs[name].matchAll(/\/\/\/ <reference lib="([^"]+)"/g)) todo.push(`lib.${ref}.d.ts`);
+      }
+      return { contents: `export default ${JSON.stringify(libs)};`, loader: "js" };
+    });
   },
 };
 
@@ -85,6 +109,7 @@ const result = await esbuild.build({
   minify: true,
   sourcemap: true,
   chunkNames: "chunks/[name]-[hash]",
+  plugins: [rawPlugin, tsLibsPlugin],
   legalComments: "linked",
   logLevel: "warning",
   define: { LESSONKIT_BUILD: JSON.stringify(VERSION_PLACEHOLDER), LESSONKIT_RUNTIME: JSON.stringify(runtime ? JSON.stringify(runtime) : "") },
@@ -174,7 +199,7 @@ const offline = {
       .sort()
       .map((path) => [path, createHash("sha256").update(read(path)).digest("hex")]),
   ),
-  lazy: precache.map(siteRelative).filter((path) => /\/chunks\/tsnode-worker-[^/]*\.js$/.test(path)).sort(),
+  lazy: precache.map(siteRelative).filter((path) => /\/chunks\/tsnode-(worker|check)-[^/]*\.js$/.test(path)).sort(),
 };
 // For the build's last step (lessonkit/build/csp.py), which stamps every page with the
 // version it belongs to; not part of the version itself, and never requested by pages.

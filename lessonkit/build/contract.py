@@ -319,6 +319,23 @@ class ReplayArgs(TypedDict):
     sprache: Literal["python", "typescript"]
 
 
+class TypeCheckArgs(TypedDict):
+    """A reader's TypeScript node to check (strict) before it runs."""
+
+    code: str
+
+
+class TsDiagnostic(TypedDict):
+    """A type error of a reader's TypeScript node, in German (TypeScript's own messages)."""
+
+    #: Line and column in the reader's code (1-based; 0 when the error is not in it).
+    line: int
+    column: int
+    #: TypeScript's number for it (2322: a type that does not fit).
+    code: int
+    message: str
+
+
 class CheckIdArgs(TypedDict):
     """An identity the reader pasted, checked before ``Lauf wiederholen`` changes anything."""
 
@@ -430,6 +447,7 @@ CALLS: dict[str, tuple[type, Any]] = {
     "challenge.seed": (SeedArgs, SeedOutcomeData),
     "challenge.replay": (ReplayArgs, SeedOutcomeData),
     "challenge.check_id": (CheckIdArgs, str | None),
+    "typescript.check": (TypeCheckArgs, list[TsDiagnostic]),
     "workbench.seed": (WorkbenchArgs, WorkbenchOutcomeData),
 }
 
@@ -465,6 +483,8 @@ SHAPES: list[type] = [
     SeedArgs,
     ReplayArgs,
     CheckIdArgs,
+    TypeCheckArgs,
+    TsDiagnostic,
     SeedFigures,
     RunLogLine,
     RunMessage,

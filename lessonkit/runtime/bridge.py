@@ -35,6 +35,7 @@ if TYPE_CHECKING:  # the browser's Python needs no types at run time
         PredictionOutcomeData,
         SeedOutcomeData,
         TaskOutcomeData,
+        TsDiagnostic,
         WorkbenchOutcomeData,
     )
 
@@ -203,6 +204,18 @@ def _ts_gegenstelle(sprache: str) -> Gegenstelle | None:
     return _ts
 
 
+def _typescript_check(code: str) -> list[TsDiagnostic]:
+    """The reader's TypeScript node checked (strict, against the runtime's declarations),
+    each error in German with its line: the page shows them before a run."""
+    gegenstelle = _ts_gegenstelle("typescript")
+    assert gegenstelle is not None
+    antwort = gegenstelle.rufe({"op": "check", "code": code})
+    if "fault" in antwort:
+        raise RuntimeError(str(antwort["fault"]))
+    diagnosen: list[TsDiagnostic] = antwort["diagnostics"]
+    return diagnosen
+
+
 def _challenge_check_id(vorgabe: ChallengeSpec, kennung: str) -> str | None:
     """What is wrong with an identity the reader pasted (German), or None: the page asks
     before ``Lauf wiederholen`` clears anything, so a wrong identity changes nothing."""
@@ -232,6 +245,7 @@ CALLS: dict[str, Callable[..., Any]] = {
     "challenge.seed": _challenge_seed,
     "challenge.replay": _challenge_replay,
     "challenge.check_id": _challenge_check_id,
+    "typescript.check": _typescript_check,
     "workbench.seed": _workbench_seed,
 }
 

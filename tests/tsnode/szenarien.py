@@ -246,6 +246,19 @@ def uebersetzung(gegenstelle: Gegenstelle) -> dict[str, Any]:
     return ergebnisse
 
 
+def typpruefung(gegenstelle: Gegenstelle) -> Any:
+    """A node with two type errors, checked strictly: German messages with their lines."""
+    code = (
+        "class A extends Node {\n"
+        "  onEcho(msg: Message) {\n"
+        "    const n: number = msg.body.echo;\n"
+        "    this.reply(msg, { typ: 'echo_ok' });\n"
+        "  }\n"
+        "}\n"
+    )
+    return gegenstelle.rufe({"op": "check", "code": code})["diagnostics"]
+
+
 ALLE = {
     "warten": warten,
     "gruppen": gruppen,
@@ -254,6 +267,7 @@ ALLE = {
     "budget": budget,
     "fehler": fehler,
     "uebersetzung": uebersetzung,
+    "typpruefung": typpruefung,
 }
 
 

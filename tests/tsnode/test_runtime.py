@@ -108,6 +108,16 @@ def test_code_that_does_not_compile_or_defines_no_node_is_said_in_german(
     assert "export class B" in fehler["zwei"][0]
 
 
+def test_the_check_answers_each_error_with_line_column_and_code(
+    ergebnisse: dict[str, Any],
+) -> None:
+    fehler = ergebnisse["typpruefung"]
+    assert [(f["line"], f["column"], f["code"]) for f in fehler] == [(3, 11, 2322), (4, 21, 2345)]
+    assert fehler[0]["message"] == (
+        'Der Typ "unknown" kann dem Typ "number" nicht zugewiesen werden.'
+    )
+
+
 def test_type_errors_are_german_with_their_line() -> None:
     code = (
         "class A extends Node {\n"

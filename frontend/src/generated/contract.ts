@@ -293,6 +293,21 @@ export interface CheckIdArgs {
   kennung: string;
 }
 
+/** A reader's TypeScript node to check (strict) before it runs. */
+export interface TypeCheckArgs {
+  code: string;
+}
+
+/** A type error of a reader's TypeScript node, in German (TypeScript's own messages). */
+export interface TsDiagnostic {
+  /** Line and column in the reader's code (1-based; 0 when the error is not in it). */
+  line: number;
+  column: number;
+  /** TypeScript's number for it (2322: a type that does not fit). */
+  code: number;
+  message: string;
+}
+
 export interface SeedFigures {
   nachrichten: number;
   /** Lost in the network, at a partition or at a crashed receiver. */
@@ -399,6 +414,7 @@ export interface Calls {
   "challenge.seed": { args: SeedArgs; result: SeedOutcomeData };
   "challenge.replay": { args: ReplayArgs; result: SeedOutcomeData };
   "challenge.check_id": { args: CheckIdArgs; result: string | null };
+  "typescript.check": { args: TypeCheckArgs; result: TsDiagnostic[] };
   "workbench.seed": { args: WorkbenchArgs; result: WorkbenchOutcomeData };
 }
 

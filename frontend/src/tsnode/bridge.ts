@@ -6,18 +6,22 @@ import type { Answer, Request } from "./protocol";
 import { Engine } from "./runtime";
 
 /** A handler of requests as JSON text. `env`: where the type check finds TypeScript's lib
- * files (none: `check` answers that it is not available here). */
-export function makeHandler(env: CheckEnvironment | null): (text: string) => string {
+ * files, or a function that gives it once it is loaded (the browser's check chunk); none:
+ * `check` answers that it is not available here. */
+export function makeHandler(
+  env: CheckEnvironment | null | (() => CheckEnvironment | null),
+): (text: string) => string {
   const engine = new Engine();
   return (text: string): string => {
     let answer: Answer;
     try {
       const request = JSON.parse(text) as Request;
       if (request.op === "check") {
+        const found = typeof env === "function" ? env() : env;
         answer =
-          env === null
+          found === null
             ? { fault: "Die Typprüfung ist hier nicht geladen." }
-            : { diagnostics: checkNode(request.code, env) };
+            : { diagnostics: checkNode(request.code, found) };
       } else {
         answer = engine.handle(request);
       }

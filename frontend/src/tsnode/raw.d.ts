@@ -3,3 +3,9 @@ declare module "*?raw" {
   const text: string;
   export default text;
 }
+
+// TypeScript's lib files by name (frontend/build.mjs's `tsnode-libs` plugin).
+declare module "tsnode-libs" {
+  const libs: Record<string, string>;
+  export default libs;
+}

@@ -202,20 +202,34 @@ async function boot(): Promise<Python> {
 }
 
 /** The TypeScript node runtime, loaded once, on the first call that asks for TypeScript
- * (`sprache: "typescript"`): its chunk holds TypeScript's compiler (benchmarks/README.md). */
-let tsNodeLoaded: Promise<void> | null = null;
-function tsNode(py: Python): Promise<void> {
-  tsNodeLoaded ??= import("../tsnode/tsnode-worker").then(({ handle }) => {
-    py.pyodide.registerJsModule("lessonkit_tsnode", { handle });
+ * (`sprache: "typescript"`, or `typescript.check`): its chunk holds TypeScript's compiler;
+ * the check's data (lib files, German messages) is a second chunk, loaded for the first
+ * check (benchmarks/README.md). */
+let tsNodeLoaded: Promise<typeof import("../tsnode/tsnode-worker")> | null = null;
+let tsCheckLoaded: Promise<void> | null = null;
+function tsNode(py: Python, check: boolean): Promise<void> {
+  tsNodeLoaded ??= import("../tsnode/tsnode-worker").then((runtime) => {
+    py.pyodide.registerJsModule("lessonkit_tsnode", { handle: runtime.handle });
+    return runtime;
   });
   tsNodeLoaded.catch(() => {
     tsNodeLoaded = null; // a failed load (offline) may be tried again
   });
-  return tsNodeLoaded;
+  if (!check) return tsNodeLoaded.then(() => undefined);
+  tsCheckLoaded ??= Promise.all([tsNodeLoaded, import("../tsnode/tsnode-check")]).then(([runtime, data]) => {
+    runtime.useCheck(data.checkData);
+  });
+  tsCheckLoaded.catch(() => {
+    tsCheckLoaded = null;
+  });
+  return tsCheckLoaded;
 }
 
-function asksForTypeScript(args: unknown): boolean {
-  return typeof args === "object" && args !== null && (args as { sprache?: unknown }).sprache === "typescript";
+function asksForTypeScript(name: string, args: unknown): boolean {
+  return (
+    name === "typescript.check" ||
+    (typeof args === "object" && args !== null && (args as { sprache?: unknown }).sprache === "typescript")
+  );
 }
 
 /** What Python must still be able to get for a run (output, a result, a traceback). */
@@ -319,7 +333,7 @@ async function handle(message: ToWorker): Promise<void> {
   }
   if (message.type === "call") {
     try {
-      if (asksForTypeScript(message.args)) await tsNode(py);
+      if (asksForTypeScript(message.name, message.args)) await tsNode(py, message.name === "typescript.check");
       const value = (await py.bridge.call(message.name, JSON.stringify(message.args))) as string;
       post({ type: "value", id: message.id, value: JSON.parse(value) as unknown });
     } catch (error) {
