@@ -160,11 +160,16 @@ def _cluster(gegenstelle: Gegenstelle, code: str, knoten: int = 1, **optionen: A
 def warten(gegenstelle: Gegenstelle) -> dict[str, Any]:
     """An ask answered, timed out behind a partition, answered with error 10."""
     ergebnisse: dict[str, Any] = {}
-    for fall in ("antwort", "teile", "ohne_handler"):
+    for fall in ("antwort", "teile", "ohne_handler", "eigener_timeout"):
         code = FRAGER.replace("onEcho(", "nichtEcho(") if fall == "ohne_handler" else FRAGER
+        if fall == "eigener_timeout":  # the class's own TIMEOUT when ask names none
+            code = code.replace(
+                "class Frager extends Node {", "class Frager extends Node {\n  static TIMEOUT = 5;"
+            )
+            code = code.replace(", { timeout: 8 })", ")")
         cluster = _cluster(gegenstelle, code, 2, seed=2)
         cluster.anmelden("c1", lambda n: None, client=True)
-        if fall == "teile":
+        if fall in ("teile", "eigener_timeout"):
             cluster.trenne(["n1"], ["n2"])
         cluster.sende("c1", "n1", {"type": "los", "ziel": "n2"})
         cluster.laufe(30)

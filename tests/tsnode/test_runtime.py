@@ -24,6 +24,7 @@ def test_an_ask_gets_its_reply_a_timeout_or_an_error_reply(ergebnisse: dict[str,
         "antwort": ["antwort echo_ok t=6"],
         "teile": ["keine: n1 bekam von n2 binnen 8 Ticks keine Antwort auf „echo“."],
         "ohne_handler": ["fehler 10"],
+        "eigener_timeout": ["keine: n1 bekam von n2 binnen 5 Ticks keine Antwort auf „echo“."],
     }
 
 

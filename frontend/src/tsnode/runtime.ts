@@ -231,12 +231,13 @@ export class NodeBase {
     step().effects.push(["send", m.src, out, "antworte"]);
   }
   ask(dest: unknown, body: unknown, options?: { timeout?: number }): Pending {
-    const timeout = options?.timeout;
+    // without a timeout: the class's `static TIMEOUT` (20 unless the node sets its own)
+    const timeout = options?.timeout ?? (this.constructor as typeof NodeBase).TIMEOUT;
     return new Pending({
       kind: "ask",
       dest: String(dest),
       body: asBody(body, `${this.id}.ask`),
-      timeout: timeout === undefined ? null : wholeNumber(timeout, "Der Timeout", 1),
+      timeout: wholeNumber(timeout, "Der Timeout", 1),
     });
   }
   sleep(ticks: unknown): Pending {
