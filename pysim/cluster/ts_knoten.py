@@ -230,7 +230,8 @@ class TsKnoten(Knoten):
                 "prog": self._programm,
                 "id": self.id,
                 "nodeIds": list(self.knoten),
-                "store": self.speicher,
+                # pairs: a JSON object would lose the order of integer-like keys
+                "store": [[str(k), v] for k, v in self.speicher.items()],
             },
             "onStart",
         )
@@ -297,7 +298,7 @@ class TsKnoten(Knoten):
             self.speicher.update(antwort["store"])
         self.rolle = antwort["role"]
         if "state" in antwort:
-            self._zustand = antwort["state"]
+            self._zustand = dict(antwort["state"])
         ausgang: dict[str, Any] = antwort["outcome"]
         if "wait" in ausgang:
             return ausgang

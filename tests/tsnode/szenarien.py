@@ -86,6 +86,16 @@ class Merker extends Node {
 }
 """
 
+REIHENFOLGE = """
+class Ordner extends Node {
+  onSetze(msg: Message) {
+    for (const k of msg.body.keys as number[]) this.store[k] = k * 10;
+    delete this.store[msg.body.weg as number];
+    this.note(Object.keys(this.store).join(","));
+  }
+}
+"""
+
 ENDLOS = """
 class Endlos extends Node {
   onLos(msg: Message) {
@@ -206,6 +216,21 @@ def absturz(gegenstelle: Gegenstelle) -> Any:
     return [{k: a.get(k) for k in ("type", "fluechtig", "gespeichert")} for a in antworten]
 
 
+def reihenfolge(gegenstelle: Gegenstelle) -> Any:
+    """The store keeps the order its keys were set in, integer-like ones too, as a Python
+    dict, across a restart: what JavaScript sees, the store and the panel's state."""
+    cluster = _cluster(gegenstelle, REIHENFOLGE)
+    cluster.anmelden("c1", lambda n: None, client=True)
+    cluster.sende("c1", "n1", {"type": "setze", "keys": [2, 0, 1], "weg": 0})
+    cluster.laufe(1)
+    cluster.absturz("n1")
+    cluster.neustart("n1")
+    cluster.sende("c1", "n1", {"type": "setze", "keys": [0], "weg": 7})
+    cluster.laufe(2)
+    notizen = [z.text for z in cluster.protokoll.zeilen() if z.knoten == "n1"]
+    return [notizen, list(cluster._plaetze["n1"].speicher), list(cluster.zustaende()["n1"])]
+
+
 def budget(gegenstelle: Gegenstelle) -> str:
     cluster = _cluster(gegenstelle, ENDLOS)
     cluster.anmelden("c1", lambda n: None, client=True)
@@ -269,6 +294,7 @@ ALLE = {
     "gruppen": gruppen,
     "timer": timer,
     "absturz": absturz,
+    "reihenfolge": reihenfolge,
     "budget": budget,
     "fehler": fehler,
     "uebersetzung": uebersetzung,

@@ -43,13 +43,16 @@ def _gleich(challenge: Challenge, python: str, typescript: str) -> None:
     assert py is not None, fehler
     ts = ts_knoten_klasse(typescript, tsnode.gegenstelle())
     for seed in range(1, challenge.vorgabe.seeds + 1):
-        a = challenges.seed_outcome(py, challenge.vorgabe, seed, challenge.pruefung)
-        b = challenges.seed_outcome(ts, challenge.vorgabe, seed, challenge.pruefung)
+        # zeigen: the picture, the messages and the log of a passing run too
+        a = challenges.seed_outcome(py, challenge.vorgabe, seed, challenge.pruefung, zeigen=True)
+        b = challenges.seed_outcome(ts, challenge.vorgabe, seed, challenge.pruefung, zeigen=True)
         wo = f"{challenge.id}, Seed {seed}"
         assert (a["ok"], a["urteil"]) == (b["ok"], b["urteil"]), wo
         assert a["kennung"] == b["kennung"], wo
-        assert a["svg"] == b["svg"], wo
+        assert a["svg"] and a["svg"] == b["svg"], wo
         assert a["kennzahlen"] == b["kennzahlen"], wo
+        assert a["nachrichten"] == b["nachrichten"], wo
+        assert a["protokoll"] == b["protokoll"], wo
 
 
 @pytest.mark.parametrize("challenge", CHALLENGES, ids=lambda c: c.id)
@@ -60,3 +63,14 @@ def test_the_typescript_solution_runs_as_the_python_one(challenge: Challenge) ->
 @pytest.mark.parametrize("challenge", CHALLENGES, ids=lambda c: c.id)
 def test_the_typescript_start_fails_as_the_python_one(challenge: Challenge) -> None:
     _gleich(challenge, challenge.start, challenge.start_ts)
+
+
+def test_a_rendering_that_differs_in_a_detail_is_told_apart() -> None:
+    """The comparison can fail: sorting numbers as text (JavaScript's default `sort()`) puts
+    10 before 9 in a gossip message, and the run's messages, which the picture shows, differ
+    though both nodes pass."""
+    sparsam = next(c for c in CHALLENGES if c.id == "broadcast-sparsam")
+    falsch = sparsam.loesung_ts.replace("fehlt.sort((a, b) => a - b);", "fehlt.sort();")
+    assert falsch != sparsam.loesung_ts
+    with pytest.raises(AssertionError):
+        _gleich(sparsam, sparsam.loesung, falsch)

@@ -68,6 +68,14 @@ def test_a_crash_loses_the_fields_and_keeps_the_store(ergebnisse: dict[str, Any]
     ]
 
 
+def test_the_store_keeps_the_order_its_keys_were_set_in_as_a_python_dict(
+    ergebnisse: dict[str, Any],
+) -> None:
+    # keys 2, 0, 1 set, 0 deleted; after a restart 0 set again: a plain JavaScript object
+    # would say "0,1,2" (integer-like keys first, ascending)
+    assert ergebnisse["reihenfolge"] == [["2,1", "2,1,0"], ["2", "1", "0"], ["2", "1", "0"]]
+
+
 def test_an_endless_handler_ends_the_run_with_the_budget_message(
     ergebnisse: dict[str, Any],
 ) -> None:

@@ -46,11 +46,12 @@ export type Outcome =
 /** The answer to every request that runs the reader's code. */
 export interface StepAnswer {
   effects: Effect[];
-  /** The node's store as JSON when it changed in this step (else absent). */
-  store?: { [key: string]: Json };
+  /** The node's store as JSON pairs in the order its keys were set, when it changed in
+   * this step (else absent): a JSON object would put integer-like keys first. */
+  store?: Array<[string, Json]>;
   role: string | null;
-  /** `state()`'s result when the class defines it. */
-  state?: { [key: string]: Json };
+  /** `state()`'s result when the class defines it, as pairs in its own order. */
+  state?: Array<[string, Json]>;
   outcome: Outcome;
 }
 
@@ -76,7 +77,8 @@ export type Request =
       prog: number;
       id: string;
       nodeIds: string[];
-      store: { [key: string]: Json };
+      /** The store's pairs in the order of its keys (Python's dict order). */
+      store: Array<[string, Json]>;
       clock: number;
       budget: number;
     }

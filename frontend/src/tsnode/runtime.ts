@@ -179,6 +179,48 @@ function asBody(value: unknown, where: string): { [key: string]: Json } {
   return json;
 }
 
+/**
+ * `this.store` keeps its keys in the order they were first set, as a Python dict does: a
+ * plain object puts keys that look like integers ("0", "1") first, in ascending order, and
+ * the picture's panel and the run's messages would then differ from the Python node's
+ * (register: `this.werte = this.store`, keys 1 then 0). A Proxy whose `ownKeys` gives the
+ * order of insertion (Object.keys, for…in, JSON.stringify follow it); nested objects are
+ * plain.
+ */
+export function orderedObject(pairs: Array<[string, unknown]>): { [key: string]: unknown } {
+  const target: { [key: string]: unknown } = {};
+  const order: string[] = [];
+  for (const [key, value] of pairs) {
+    if (!Object.prototype.hasOwnProperty.call(target, key)) order.push(key);
+    target[key] = value;
+  }
+  return new Proxy(target, {
+    defineProperty(t, key, descriptor) {
+      if (typeof key === "string" && !Object.prototype.hasOwnProperty.call(t, key)) order.push(key);
+      return Reflect.defineProperty(t, key, descriptor);
+    },
+    deleteProperty(t, key) {
+      const index = typeof key === "string" ? order.indexOf(key) : -1;
+      if (index >= 0) order.splice(index, 1);
+      return Reflect.deleteProperty(t, key);
+    },
+    ownKeys(t) {
+      const own = Reflect.ownKeys(t);
+      // every own key once: the recorded order, then any the traps did not see (symbols)
+      return [...order.filter((k) => own.includes(k)), ...own.filter((k) => typeof k !== "string" || !order.includes(k))];
+    },
+  });
+}
+
+/** An object's own entries as JSON pairs, in its own order (`orderedObject`'s too). */
+function asJsonPairs(value: unknown, where: string): Array<[string, Json]> {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw new ReaderError(`${where} ist ein Objekt (Schlüssel → JSON-Wert), nicht ${describe(value)}.`);
+  }
+  const json = asJson(value, where) as { [key: string]: Json };
+  return Object.keys(value).filter((key) => key in json).map((key) => [key, json[key]!]);
+}
+
 function wholeNumber(value: unknown, what: string, least: number): number {
   if (typeof value !== "number" || !Number.isInteger(value) || value < least) {
     throw new ReaderError(`${what} muss eine ganze Zahl ab ${least} sein, nicht ${String(value)}.`);
@@ -211,7 +253,7 @@ export class NodeBase {
   static TIMEOUT = 20;
   id = "";
   nodeIds: string[] = [];
-  store: { [key: string]: unknown } = {};
+  store: { [key: string]: unknown } = orderedObject([]);
   role: string | null = null;
 
   state(): { [key: string]: unknown } {
@@ -519,6 +561,7 @@ export class Engine {
     if (prog === undefined) throw new Error(`unknown program ${request.prog}`);
     const id = ++this.nextInst;
     const storeText = JSON.stringify(request.store);
+    const storePairs = request.store;
     // The instance exists before its constructor runs, so a step can record what it does.
     const inst: Instance = { node: undefined as unknown as NodeBase, prog, tasks: new Map(), timers: new Map(), storeText };
     this.instances.set(id, inst);
@@ -526,7 +569,7 @@ export class Engine {
       i.node = new prog.cls(); // its constructor may not send: `step()` refuses while node is unset
       i.node.id = request.id;
       i.node.nodeIds = [...request.nodeIds];
-      i.node.store = JSON.parse(storeText) as { [key: string]: unknown };
+      i.node.store = orderedObject(storePairs);
       const start = (i.node as unknown as Record<string, unknown>)["onStart"];
       return typeof start === "function" ? (start as Handler).call(i.node) : undefined;
     }, "start");
@@ -563,16 +606,16 @@ export class Engine {
     if (inst.node === undefined) return answer;
     answer.role = typeof inst.node.role === "string" ? inst.node.role : null;
     try {
-      const storeJson = asJson(inst.node.store, `${inst.node.id}: this.store`);
+      const storeJson = asJsonPairs(inst.node.store, `${inst.node.id}: this.store`);
       const text = JSON.stringify(storeJson);
       if (text !== inst.storeText) {
         inst.storeText = text;
-        answer.store = storeJson as { [key: string]: Json };
+        answer.store = storeJson;
       }
       if (inst.prog.methods.includes("state")) {
         current = s;
         try {
-          answer.state = asJson(inst.node.state(), `${inst.node.id}.state()`) as { [key: string]: Json };
+          answer.state = asJsonPairs(inst.node.state(), `${inst.node.id}.state()`);
         } finally {
           current = null;
         }
