@@ -212,8 +212,12 @@ export function orderedObject(pairs: Array<[string, unknown]>): { [key: string]:
   });
 }
 
-/** An object's own entries as JSON pairs, in its own order (`orderedObject`'s too). */
+/** An object's own entries as JSON pairs, in its own order (`orderedObject`'s too); a Map's
+ * in its order of insertion (`state()` may return one: TypeScript's ordered dict). */
 function asJsonPairs(value: unknown, where: string): Array<[string, Json]> {
+  if (value instanceof Map) {
+    return [...value].map(([key, item]) => [String(key), asJson(item, `${where}: „${String(key)}“`)]);
+  }
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     throw new ReaderError(`${where} ist ein Objekt (Schlüssel → JSON-Wert), nicht ${describe(value)}.`);
   }
@@ -256,7 +260,7 @@ export class NodeBase {
   store: { [key: string]: unknown } = orderedObject([]);
   role: string | null = null;
 
-  state(): { [key: string]: unknown } {
+  state(): { [key: string]: unknown } | Map<string | number, unknown> {
     return this.store;
   }
   send(dest: unknown, body: unknown): void {

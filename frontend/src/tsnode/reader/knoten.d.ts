@@ -64,8 +64,10 @@ declare abstract class Node {
 
   /** Nach dem Start und jedem Neustart (zum Überschreiben; darf `async` sein). */
   onStart?(): void | Promise<void>;
-  /** Was das Bild neben dem Knoten zeigt und eine Invariante prüft. Standard: `this.store`. */
-  state(): { [key: string]: unknown };
+  /** Was das Bild neben dem Knoten zeigt und eine Invariante prüft. Standard: `this.store`.
+   * Eine `Map` behält die Reihenfolge ihrer Schlüssel (ein Objekt stellt Zahlen-Schlüssel
+   * aufsteigend voran). */
+  state(): { [key: string]: unknown } | Map<string | number, unknown>;
 
   /** Schickt `body` an `dest` und wartet auf nichts (das Netz kann sie verlieren). */
   send(dest: string, body: Body): void;
