@@ -174,7 +174,7 @@ def ts_knoten_klasse(code: str, gegenstelle: Gegenstelle) -> type[Knoten]:
         fehler = antwort["compileError"]
         raise UebersetzungsFehler(str(fehler["message"]), fehler["line"])
     _pruefe(antwort)
-    return type(
+    klasse = type(
         str(antwort["className"]),
         (TsKnoten,),
         {
@@ -184,6 +184,8 @@ def ts_knoten_klasse(code: str, gegenstelle: Gegenstelle) -> type[Knoten]:
             "__module__": __name__,
         },
     )
+    weakref.finalize(klasse, _vergessen.append, (gegenstelle, "progs", int(antwort["prog"])))
+    return klasse
 
 
 def _pruefe(antwort: Mapping[str, Any]) -> None:
@@ -290,7 +292,7 @@ class TsKnoten(Knoten):
         _pruefe(antwort)
         if "inst" in antwort:
             self._objekt = antwort["inst"]
-            weakref.finalize(self, _vergessen.append, (self._gegenstelle, antwort["inst"]))
+            weakref.finalize(self, _vergessen.append, (self._gegenstelle, "insts", antwort["inst"]))
         for wirkung in antwort["effects"]:
             self._wirke(wirkung)
         if "store" in antwort:
@@ -339,13 +341,20 @@ class TsKnoten(Knoten):
         return aktion
 
 
-#: Objects in JavaScript whose stand-ins are gone: dropped with the next request.
-_vergessen: list[tuple[Gegenstelle, int]] = []
+#: Objects and programs in JavaScript whose stand-ins are gone (a ``TsKnoten``, a class of
+#: ``ts_knoten_klasse``): dropped with the next start of a node.
+_vergessen: list[tuple[Gegenstelle, str, int]] = []
 
 
 def vergiss_alte(gegenstelle: Gegenstelle) -> None:
-    """Tells ``gegenstelle`` which of its objects no stand-in needs any more."""
-    alte = [inst for g, inst in _vergessen if g is gegenstelle]
+    """Tells ``gegenstelle`` which of its objects and programs no stand-in needs any more."""
+    alte = [(art, nummer) for g, art, nummer in _vergessen if g is gegenstelle]
     if alte:
-        _vergessen[:] = [(g, i) for g, i in _vergessen if g is not gegenstelle]
-        gegenstelle.rufe({"op": "drop", "insts": alte})
+        _vergessen[:] = [eintrag for eintrag in _vergessen if eintrag[0] is not gegenstelle]
+        gegenstelle.rufe(
+            {
+                "op": "drop",
+                "insts": [n for art, n in alte if art == "insts"],
+                "progs": [n for art, n in alte if art == "progs"],
+            }
+        )

@@ -96,6 +96,16 @@ class Ordner extends Node {
 }
 """
 
+OBEN = """
+let gezaehlt = 0; // the module's top level: anew at every load, as a Python node's module
+class Zaehlt extends Node {
+  onLos(msg: Message) {
+    gezaehlt += 1;
+    this.note(`${gezaehlt}`);
+  }
+}
+"""
+
 ENDLOS = """
 class Endlos extends Node {
   onLos(msg: Message) {
@@ -231,6 +241,19 @@ def reihenfolge(gegenstelle: Gegenstelle) -> Any:
     return [notizen, list(cluster._plaetze["n1"].speicher), list(cluster.zustaende()["n1"])]
 
 
+def neu_geladen(gegenstelle: Gegenstelle) -> list[list[str]]:
+    """The same code loaded twice: what its top level keeps starts anew with each load."""
+    ergebnisse = []
+    for _ in range(2):
+        cluster = _cluster(gegenstelle, OBEN)
+        cluster.anmelden("c1", lambda n: None, client=True)
+        for _ in range(2):
+            cluster.sende("c1", "n1", {"type": "los"})
+        cluster.laufe(1)
+        ergebnisse.append([z.text for z in cluster.protokoll.zeilen()])
+    return ergebnisse
+
+
 def budget(gegenstelle: Gegenstelle) -> str:
     cluster = _cluster(gegenstelle, ENDLOS)
     cluster.anmelden("c1", lambda n: None, client=True)
@@ -295,6 +318,7 @@ ALLE = {
     "timer": timer,
     "absturz": absturz,
     "reihenfolge": reihenfolge,
+    "neu_geladen": neu_geladen,
     "budget": budget,
     "fehler": fehler,
     "uebersetzung": uebersetzung,

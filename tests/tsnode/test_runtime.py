@@ -76,6 +76,11 @@ def test_the_store_keeps_the_order_its_keys_were_set_in_as_a_python_dict(
     assert ergebnisse["reihenfolge"] == [["2,1", "2,1,0"], ["2", "1", "0"], ["2", "1", "0"]]
 
 
+def test_each_load_runs_the_code_anew(ergebnisse: dict[str, Any]) -> None:
+    # a seed in the browser loads the node anew: no count carried from the seed before
+    assert ergebnisse["neu_geladen"] == [["1", "2"], ["1", "2"]]
+
+
 def test_an_endless_handler_ends_the_run_with_the_budget_message(
     ergebnisse: dict[str, Any],
 ) -> None:

@@ -85,7 +85,8 @@ export type Request =
   | { op: "deliver"; inst: number; msg: Json; clock: number; budget: number }
   | { op: "resume"; inst: number; task: number; with: Resumption; clock: number; budget: number }
   | { op: "timer"; inst: number; timer: number; clock: number; budget: number }
-  | { op: "drop"; insts: number[] };
+  /** Objects and loaded programs whose Python stand-ins are gone. */
+  | { op: "drop"; insts: number[]; progs?: number[] };
 
 export type Answer =
   | StepAnswer

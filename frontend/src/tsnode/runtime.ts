@@ -475,7 +475,7 @@ const timersAbsent = (): never => {
 
 export class Engine {
   private programs = new Map<number, Program>();
-  private byCode = new Map<string, number>();
+  private byCode = new Map<string, Compiled>();
   private instances = new Map<number, Instance>();
   private nextProg = 0;
   private nextInst = 0;
@@ -507,19 +507,23 @@ export class Engine {
         }, "timer");
       case "drop":
         for (const inst of request.insts) this.instances.delete(inst);
+        for (const prog of request.progs ?? []) this.programs.delete(prog);
         return { dropped: request.insts.length };
     }
   }
 
   private compile(code: string): CompiledInfo | { compileError: { message: string; line: number | null } } {
-    const known = this.byCode.get(code);
-    if (known !== undefined) return this.info(known);
-    let compiled: Compiled;
-    try {
-      compiled = compileNode(code);
-    } catch (e) {
-      if (e instanceof CompileError) return { compileError: { message: e.message, line: e.line } };
-      throw e;
+    // Transpiled once per code; evaluated anew at every load, as Python runs a node's code
+    // anew for each `load_node`: what its top level keeps (a counter) starts fresh.
+    let compiled = this.byCode.get(code);
+    if (compiled === undefined) {
+      try {
+        compiled = compileNode(code);
+      } catch (e) {
+        if (e instanceof CompileError) return { compileError: { message: e.message, line: e.line } };
+        throw e;
+      }
+      this.byCode.set(code, compiled);
     }
     let cls: new () => NodeBase;
     try {
@@ -551,7 +555,6 @@ export class Engine {
     }
     const prog = ++this.nextProg;
     this.programs.set(prog, { cls, compiled, methods: methods.sort() });
-    this.byCode.set(code, prog);
     return this.info(prog);
   }
 
