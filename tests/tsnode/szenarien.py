@@ -299,17 +299,20 @@ def uebersetzung(gegenstelle: Gegenstelle) -> dict[str, Any]:
     return ergebnisse
 
 
+#: A node with two type errors: an unknown field as a number, a body without "type".
+TYPFEHLER = (
+    "class A extends Node {\n"
+    "  onEcho(msg: Message) {\n"
+    "    const n: number = msg.body.echo;\n"
+    "    this.reply(msg, { typ: 'echo_ok' });\n"
+    "  }\n"
+    "}\n"
+)
+
+
 def typpruefung(gegenstelle: Gegenstelle) -> Any:
-    """A node with two type errors, checked strictly: German messages with their lines."""
-    code = (
-        "class A extends Node {\n"
-        "  onEcho(msg: Message) {\n"
-        "    const n: number = msg.body.echo;\n"
-        "    this.reply(msg, { typ: 'echo_ok' });\n"
-        "  }\n"
-        "}\n"
-    )
-    return gegenstelle.rufe({"op": "check", "code": code})["diagnostics"]
+    """``TYPFEHLER`` checked strictly: German messages with their lines."""
+    return gegenstelle.rufe({"op": "check", "code": TYPFEHLER})["diagnostics"]
 
 
 ALLE = {

@@ -133,14 +133,7 @@ def test_the_check_answers_each_error_with_line_column_and_code(
 
 
 def test_type_errors_are_german_with_their_line() -> None:
-    code = (
-        "class A extends Node {\n"
-        "  onEcho(msg: Message) {\n"
-        "    const n: number = msg.body.echo;\n"
-        "    this.reply(msg, { typ: 'echo_ok' });\n"
-        "  }\n"
-        "}\n"
-    )
+    code = szenarien.TYPFEHLER
     fehler = ts_type_errors(code)
     assert [zeile for zeile, _ in fehler] == [3, 4]
     assert 'kann dem Typ "number" nicht zugewiesen werden' in fehler[0][1]
