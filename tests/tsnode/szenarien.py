@@ -133,6 +133,14 @@ class Knoten1 extends Node {
   }
 }
 """,
+    "settimeout": """
+class Knoten1 extends Node {
+  onLos(msg: Message) {
+    const spaeter = 5;
+    setTimeout(() => this.note("x"), spaeter);
+  }
+}
+""",
     "rekursion": """
 class Knoten1 extends Node {
   tief(n: number): number {

@@ -96,6 +96,7 @@ def test_an_endless_handler_ends_the_run_with_the_budget_message(
     [
         ("json", "n1.send: „werte“ ist ein Set, kein einfaches Objekt.", 4),
         ("promise", "nicht auf ein Promise: setTimeout, fetch und Promises gibt es", 5),
+        ("settimeout", "setTimeout, setInterval und fetch gibt es im Cluster nicht", 5),
         ("rekursion", "RecursionError: Zu tiefe Rekursion", 4),
         ("wurf", "TypeError: kaputt", 5),
         ("ohne_await", "Eine async-Methode lief ohne await", None),
