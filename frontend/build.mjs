@@ -10,9 +10,11 @@ import * as esbuild from "esbuild";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
+import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
+const requireHere = createRequire(import.meta.url);
 const docs = join(root, "docs");
 const generated = join(docs, "assets/generated");
 
@@ -21,6 +23,69 @@ const generated = join(docs, "assets/generated");
 // `<meta name="lessonkit-version">`, lessonkit/build/csp.py). The version hashes the bundles
 // themselves, so they are built with a placeholder of the version's length (source maps
 // stay right), the version is computed over that output, then written over the placeholder.
+/** `import text from "./file?raw"`: the file's text (the reader's declarations, reader/knoten.d.ts). */
+const rawPlugin = {
+  name: "raw",
+  setup(build) {
+    build.onResolve({ filter: /\?raw$/ }, (args) => {
+      const path = args.path.slice(0, -"?raw".length);
+      // a relative path from the importing file, a package's file through node_modules
+      return { path: path.startsWith(".") ? join(args.resolveDir, path) : requireHere.resolve(path), namespace: "raw" };
+    });
+    build.onLoad({ filter: /.*/, namespace: "raw" }, (args) => ({
+      contents: readFileSync(args.path, "utf8"),
+      loader: "text",
+    }));
+  },
+};
+
+/** `import libs from "tsnode-libs"`: TypeScript's lib files a reader's node is checked against
+ * (`lib.es2022.d.ts` and every file it references), name -> text, for the browser's check. */
+const tsLibsPlugin = {
+  name: "tsnode-libs",
+  setup(build) {
+    build.onResolve({ filter: /^tsnode-libs$/ }, () => ({ path: "tsnode-libs", namespace: "tsnode-libs" }));
+    build.onLoad({ filter: /.*/, namespace: "tsnode-libs" }, () => {
+      const dir = dirname(requireHere.resolve("typescript-js/lib/lib.es2022.d.ts"));
+      const libs = {};
+      const todo = ["lib.es2022.d.ts"];
+      while (todo.length > 0) {
+        const name = todo.pop();
+        if (name in libs) continue;
+        libs[name] = readFileSync(join(dir, name), "utf8");
+        for (const [, ref] of libs[name].matchAll(/\/\/\/ <reference lib="([^"]+)"/g)) todo.push(`lib.${ref}.d.ts`);
+      }
+      return { contents: `export default ${JSON.stringify(libs)};`, loader: "js" };
+    });
+  },
+};
+
+/** The TypeScript node runtime for Node.js (pysim/cluster/ts_knoten.py's `NodeGegenstelle`):
+ * not served, so it goes to .cache; typescript-js stays in node_modules. */
+async function buildTsNodeServer() {
+  await esbuild.build({
+    absWorkingDir: root,
+    entryPoints: {
+      server: "frontend/src/tsnode/server.ts",
+      "node-bridge": "frontend/src/tsnode/node-bridge.ts",
+    },
+    outdir: ".cache/tsnode",
+    outExtension: { ".js": ".mjs" },
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: ["node20"],
+    external: ["typescript-js"],
+    plugins: [rawPlugin],
+    logLevel: "warning",
+  });
+}
+if (process.argv.includes("--tsnode")) {
+  await buildTsNodeServer();
+  process.exit(0);
+}
+await buildTsNodeServer();
+
 const VERSION_PLACEHOLDER = "lk0version0here0";
 // runtime.json is baked into the Python worker as well (it fetched it with `no-cache`
 // before): the names of the runtime files come with the worker of one deployment, never
@@ -44,6 +109,7 @@ const result = await esbuild.build({
   minify: true,
   sourcemap: true,
   chunkNames: "chunks/[name]-[hash]",
+  plugins: [rawPlugin, tsLibsPlugin],
   legalComments: "linked",
   logLevel: "warning",
   define: { LESSONKIT_BUILD: JSON.stringify(VERSION_PLACEHOLDER), LESSONKIT_RUNTIME: JSON.stringify(runtime ? JSON.stringify(runtime) : "") },
@@ -122,6 +188,9 @@ const outputs = result.outputFiles.map(({ path, contents: bytes }) => {
 // The precache manifest: path -> SHA-256 of the bytes this build made. The service
 // worker serves a cached file only when it still has these bytes (anything on the
 // origin can write into the Cache API).
+// `lazy`: shell files not fetched on install, only kept once a page asks for them: the
+// TypeScript node runtime's chunk (TypeScript's compiler, 1 MB gzip), which only a reader
+// who picks TypeScript needs.
 const offline = {
   version: versionHex,
   precache: Object.fromEntries(
@@ -130,6 +199,7 @@ const offline = {
       .sort()
       .map((path) => [path, createHash("sha256").update(read(path)).digest("hex")]),
   ),
+  lazy: precache.map(siteRelative).filter((path) => /\/chunks\/tsnode-(worker|check)-[^/]*\.js$/.test(path)).sort(),
 };
 // For the build's last step (lessonkit/build/csp.py), which stamps every page with the
 // version it belongs to; not part of the version itself, and never requested by pages.

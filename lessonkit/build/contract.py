@@ -183,6 +183,9 @@ class ChallengeData(ExerciseBase):
     start: str
     pruefung: str
     loesung: str
+    #: The same node in TypeScript (``--- start-ts``/``--- loesung-ts``), null without them.
+    start_ts: str | None
+    loesung_ts: str | None
     vorgabe: ChallengeSpec
 
 
@@ -304,6 +307,8 @@ class SeedArgs(TypedDict):
     pruefung: str
     #: False: ``Ausführen`` (the run and its picture, no verdict).
     urteilen: bool
+    #: The language of ``code``: the worker loads the TypeScript runtime for "typescript".
+    sprache: Literal["python", "typescript"]
 
 
 class ReplayArgs(TypedDict):
@@ -311,6 +316,24 @@ class ReplayArgs(TypedDict):
     vorgabe: ChallengeSpec
     kennung: str
     pruefung: str
+    sprache: Literal["python", "typescript"]
+
+
+class TypeCheckArgs(TypedDict):
+    """A reader's TypeScript node to check (strict) before it runs."""
+
+    code: str
+
+
+class TsDiagnostic(TypedDict):
+    """A type error of a reader's TypeScript node, in German (TypeScript's own messages)."""
+
+    #: Line and column in the reader's code (1-based; 0 when the error is not in it).
+    line: int
+    column: int
+    #: TypeScript's number for it (2322: a type that does not fit).
+    code: int
+    message: str
 
 
 class CheckIdArgs(TypedDict):
@@ -424,6 +447,7 @@ CALLS: dict[str, tuple[type, Any]] = {
     "challenge.seed": (SeedArgs, SeedOutcomeData),
     "challenge.replay": (ReplayArgs, SeedOutcomeData),
     "challenge.check_id": (CheckIdArgs, str | None),
+    "typescript.check": (TypeCheckArgs, list[TsDiagnostic]),
     "workbench.seed": (WorkbenchArgs, WorkbenchOutcomeData),
 }
 
@@ -459,6 +483,8 @@ SHAPES: list[type] = [
     SeedArgs,
     ReplayArgs,
     CheckIdArgs,
+    TypeCheckArgs,
+    TsDiagnostic,
     SeedFigures,
     RunLogLine,
     RunMessage,

@@ -21,7 +21,7 @@ from typing import Any
 
 import markdown
 
-from lessonkit.build import links
+from lessonkit.build import links, tsnode
 from lessonkit.build.blocks import Block
 from lessonkit.build.contract import (
     ChallengeData,
@@ -51,14 +51,18 @@ from lessonkit.runtime.checks import (
 )
 from lessonkit.runtime.consoles import ARTEN, ConsoleSessions, strip_expectation
 from lessonkit.runtime.kernel import Kernel
+from pysim.cluster import Knoten
 from pysim.fehler import SimFehler
 
-_SECTION = re.compile(r"^--- ?([a-zäöü]+)\s*$")
+_SECTION = re.compile(r"^--- ?([a-zäöü]+(?:-ts)?)\s*$")
 #: A wrong attempt may name the checks it must fail: ``--- fehlversuch „Name“``.
-_WRONG_NAMED = re.compile(r"^--- ?(fehlversuch)\s+(\S.*?)\s*$")
+_WRONG_NAMED = re.compile(r"^--- ?(fehlversuch(?:-ts)?)\s+(\S.*?)\s*$")
 _CHECK_NAME = re.compile(r'„([^“”]*)[“”]|"([^"]*)"')
 #: Sections that may stand any number of times.
-REPEATABLE = ("hinweis", "fehlversuch")
+REPEATABLE = ("hinweis", "fehlversuch", "fehlversuch-ts")
+#: A challenge's TypeScript sections (``start-ts``, ``loesung-ts``, ``fehlversuch-ts``): left out
+#: of the digest like wrong attempts, so adding a TypeScript rendering keeps Python drafts.
+TS_SECTIONS = ("start-ts", "loesung-ts", "fehlversuch-ts")
 
 
 def _section_line(line: str) -> tuple[str, str] | None:
@@ -256,13 +260,17 @@ class Challenge(Exercise):
     hinweise: list[str] = field(default_factory=list)
     erklaerung: str = ""
     vorgabe: Vorgabe = field(default_factory=lambda: Vorgabe("echo"))
+    #: The same node in TypeScript (``--- start-ts``/``--- loesung-ts``; empty: Python only).
+    start_ts: str = ""
+    loesung_ts: str = ""
+    fehlversuche_ts: list[WrongAttempt] = field(default_factory=list)
 
     async def _outcomes(
-        self, code: str, bis_zum_ersten_fehler: bool = False
+        self, code: str, bis_zum_ersten_fehler: bool = False, sprache: str = "python"
     ) -> tuple[str | None, list[SeedOutcomeData]]:
         """Every seed's outcome; ``bis_zum_ersten_fehler`` (code that must fail): up to the
         first failing seed, unshrunk (the build only needs to know that one fails)."""
-        klasse, error = await challenges.load_node(code)
+        klasse, error = await _load(code, sprache)
         if klasse is None:
             return error, []
         outcomes: list[SeedOutcomeData] = []
@@ -284,51 +292,91 @@ class Challenge(Exercise):
             self.vorgabe.neue_last()
         except SimFehler as e:
             return (str(e), None)
-        error, outcomes = await self._outcomes(self.loesung)
+        problem = await self._prove("python", self.loesung, self.start, self.fehlversuche)
+        if problem is not None or not self.loesung_ts:
+            return problem
+        problem = self._ts_type_errors()
+        if problem is not None:
+            return problem
+        return await self._prove("typescript", self.loesung_ts, self.start_ts, self.fehlversuche_ts)
+
+    async def _prove(
+        self, sprache: str, loesung: str, start: str, fehlversuche: list[WrongAttempt]
+    ) -> Problem | None:
+        """The solution passes every seed, the start and every wrong attempt fail one (in
+        ``sprache``: the Python sections, or the TypeScript ones, ``--- loesung-ts`` …)."""
+        ts = "-ts" if sprache == "typescript" else ""
+        vor = "TypeScript-" if ts else ""
+        error, outcomes = await self._outcomes(loesung, sprache=sprache)
         if error is not None:
             line = _cell_row(error, "Dein Code")
-            return (f"Die Lösung läuft nicht:\n{error}", _in_section(self, "loesung", line))
+            return (
+                f"Die {vor}Lösung läuft nicht:\n{error}",
+                _in_section(self, "loesung" + ts, line),
+            )
         for outcome in outcomes:
             if not outcome["ok"]:
                 return (
-                    f"Die Lösung scheitert bei Seed {outcome['seed']}: "
+                    f"Die {vor}Lösung scheitert bei Seed {outcome['seed']}: "
                     f"{' '.join(outcome['urteil'])}\nDer kleinste Lauf: {outcome['kennung']}",
-                    self.rows.get("loesung"),
+                    self.rows.get("loesung" + ts),
                 )
-        error, outcomes = await self._outcomes(self.start, bis_zum_ersten_fehler=True)
+        error, outcomes = await self._outcomes(start, bis_zum_ersten_fehler=True, sprache=sprache)
         if error is not None:
             line = _cell_row(error, "Dein Code")
             return (
-                f"Der Startcode läuft nicht:\n{error}\nLeser sollen mit Code beginnen, der läuft und "
-                "an einem Seed scheitert.",
-                _in_section(self, "start", line),
+                f"Der {vor}Startcode läuft nicht:\n{error}\nLeser sollen mit Code beginnen, der "
+                "läuft und an einem Seed scheitert.",
+                _in_section(self, "start" + ts, line),
             )
         if all(outcome["ok"] for outcome in outcomes):
             return (
-                f"Der Startcode besteht schon alle {self.vorgabe.seeds} Seeds: eine Herausforderung, "
-                "die nicht scheitern kann. Mehr Seeds, mehr Störungen oder eine strengere Prüfung.",
-                self.rows.get("start"),
+                f"Der {vor}Startcode besteht schon alle {self.vorgabe.seeds} Seeds: eine "
+                "Herausforderung, die nicht scheitern kann. Mehr Seeds, mehr Störungen oder eine "
+                "strengere Prüfung.",
+                self.rows.get("start" + ts),
             )
-        for attempt in self.fehlversuche:
-            error, outcomes = await self._outcomes(attempt.text, bis_zum_ersten_fehler=True)
+        for attempt in fehlversuche:
+            error, outcomes = await self._outcomes(
+                attempt.text, bis_zum_ersten_fehler=True, sprache=sprache
+            )
             if error is None and all(outcome["ok"] for outcome in outcomes):
                 return (
-                    "Der Fehlversuch besteht alle Seeds: Diese falsche Lösung ginge durch.",
-                    self.row_of("fehlversuch", 0, attempt.row),
+                    f"Der {vor}Fehlversuch besteht alle Seeds: Diese falsche Lösung ginge durch.",
+                    self.row_of("fehlversuch" + ts, 0, attempt.row),
                 )
             failing = next((o["seed"] for o in outcomes if not o["ok"]), None)
-            checks = await self._failing_checks(attempt, failing)
+            checks = await self._failing_checks(attempt, failing, sprache)
             problem = _wrong_rule(attempt, error, outcomes, checks)
             if problem is not None:
                 return problem
         return None
 
-    async def _failing_checks(self, attempt: WrongAttempt, seed: int | None) -> set[str]:
+    def _ts_type_errors(self) -> Problem | None:
+        """Every TypeScript section type-checks (strict, against the runtime's declarations)."""
+        for section, code, head in [
+            ("loesung-ts", self.loesung_ts, None),
+            ("start-ts", self.start_ts, None),
+            *[("fehlversuch-ts", a.text, a.row) for a in self.fehlversuche_ts],
+        ]:
+            fehler = ts_type_errors(code)
+            if fehler:
+                line = fehler[0][0]
+                return (
+                    f"Der TypeScript-Code in `--- {section}` hat Typfehler (strict):\n"
+                    + "\n".join(f"Zeile {z}: {t}" for z, t in fehler[:5]),
+                    self.row_of(section, max(line, 1) - 1, head),
+                )
+        return None
+
+    async def _failing_checks(
+        self, attempt: WrongAttempt, seed: int | None, sprache: str = "python"
+    ) -> set[str]:
         """The author's checks (``@pruefe`` names of ``--- pruefung``) that fail on ``seed``,
         the first the wrong attempt fails: a name after ``--- fehlversuch`` may be one."""
         if not attempt.names or not self.pruefung.strip() or seed is None:
             return set()
-        klasse, _ = await challenges.load_node(attempt.text)
+        klasse, _ = await _load(attempt.text, sprache)
         if klasse is None:
             return set()
         try:
@@ -348,6 +396,8 @@ class Challenge(Exercise):
             "start": self.start,
             "pruefung": self.pruefung,
             "loesung": self.loesung,
+            "start_ts": self.start_ts or None,
+            "loesung_ts": self.loesung_ts or None,
             "vorgabe": self.vorgabe.als_dict(),
         }
 
@@ -513,15 +563,16 @@ def _hints(found: list[tuple[str, str]]) -> list[str]:
     return [text for name, text in found if name == "hinweis"]
 
 
-def _wrong_attempts(src: str, fence: str) -> list[WrongAttempt]:
-    """The ``--- fehlversuch`` sections, each with the check names its line gives."""
+def _wrong_attempts(src: str, fence: str, section: str = "fehlversuch") -> list[WrongAttempt]:
+    """The ``--- fehlversuch`` sections (or ``--- fehlversuch-ts``), each with the check names
+    its line gives."""
     attempts = []
     lines = src.splitlines()
     for name, text, row in sections_with_rows(src):
-        if name != "fehlversuch":
+        if name != section:
             continue
         if not text.strip():
-            raise FenceError("Der Abschnitt `--- fehlversuch` ist leer.", row)
+            raise FenceError(f"Der Abschnitt `--- {section}` ist leer.", row)
         after = _section_line(lines[row])
         given = after[1] if after else ""
         names = [a or b for a, b in _CHECK_NAME.findall(given)]
@@ -556,6 +607,23 @@ def _visible_src(src: str) -> str:
     return "".join(kept)
 
 
+def _without_typescript(src: str) -> str:
+    """The fence's body as it was before it had TypeScript sections (``TS_SECTIONS``): the
+    same text to the byte, so adding a TypeScript rendering keeps every digest."""
+    kept: list[str] = []
+    inside = False
+    for line in src.splitlines(keepends=True):
+        head = _section_line(line.rstrip("\r\n"))
+        if head:
+            inside = head[0] in TS_SECTIONS
+        if not inside:
+            kept.append(line)
+    text = "".join(kept)
+    if text != src and not src.endswith("\n") and text.endswith("\n"):
+        text = text[:-1]  # the last section lost its end: the body had no line end there
+    return text
+
+
 def _digest(type_: str, options: dict[str, Any], src: str) -> str:
     return hashlib.sha256(f"{type_}\n{sorted(options.items())}\n{src}".encode()).hexdigest()[:12]
 
@@ -564,7 +632,7 @@ def _common(src: str, slot: int, line: int, options: dict[str, Any], type_: str)
     exercise_id = options.get("id")
     if not exercise_id:
         raise FenceError(f'Eine Übung braucht eine id, z. B. ```{type_} id="uebung-1"```.')
-    seen = _visible_src(src)
+    seen = _visible_src(_without_typescript(src))
     # What the reader sees decides the digest, not where it stands: an edit above the
     # exercise keeps the reader's progress. Until 2026-12 the fence's line (lkline) was
     # hashed too; progress stored under that digest is still taken (``digest_before``).
@@ -619,6 +687,9 @@ SECTIONS: dict[str, dict[str, bool]] = {
         "loesung": True,
         "erklaerung": False,
         "fehlversuch": False,
+        "start-ts": False,
+        "loesung-ts": False,
+        "fehlversuch-ts": False,
     },
 }
 
@@ -656,16 +727,39 @@ def make_code_task(slot: int, line: int, src: str, options: dict[str, Any]) -> C
 def make_challenge(slot: int, line: int, src: str, options: dict[str, Any]) -> Challenge:
     found = sections(src)
     parts = _single(src, SECTIONS["herausforderung"], "herausforderung")
+    start_ts, loesung_ts = parts.get("start-ts", ""), parts.get("loesung-ts", "")
+    fehlversuche_ts = _wrong_attempts(src, "herausforderung", "fehlversuch-ts")
+    if bool(start_ts.strip()) != bool(loesung_ts.strip()) or (fehlversuche_ts and not start_ts):
+        raise FenceError(
+            "Eine Herausforderung in TypeScript braucht beide Abschnitte, `--- start-ts` und "
+            "`--- loesung-ts` (`--- fehlversuch-ts` nur mit ihnen)."
+        )
     return Challenge(
         **_common(src, slot, line, options, "herausforderung"),
         aufgabe=parts.get("aufgabe", ""),
         start=parts["start"],
         pruefung=parts.get("pruefung", ""),
         loesung=parts["loesung"],
+        start_ts=start_ts,
+        loesung_ts=loesung_ts,
+        fehlversuche_ts=fehlversuche_ts,
         hinweise=_hints(found),
         erklaerung=parts.get("erklaerung", ""),
         vorgabe=_challenge_setup(options),
     )
+
+
+async def _load(code: str, sprache: str) -> tuple[type[Knoten] | None, str | None]:
+    """The node class of a challenge's code in ``sprache`` (``python``/``typescript``), or the
+    German error why there is none. TypeScript runs in the build's one Node.js process."""
+    gegenstelle = tsnode.gegenstelle() if sprache == "typescript" else None
+    return await challenges.load_node(code, sprache, gegenstelle)
+
+
+def ts_type_errors(code: str) -> list[tuple[int, str]]:
+    """``code``'s TypeScript errors (strict, against the runtime's declarations): (line, text)."""
+    antwort = tsnode.gegenstelle().rufe({"op": "check", "code": code})
+    return [(int(d["line"]), f"TS{d['code']}: {d['message']}") for d in antwort["diagnostics"]]
 
 
 def _challenge_setup(options: dict[str, Any]) -> Vorgabe:

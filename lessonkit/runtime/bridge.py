@@ -17,13 +17,14 @@ import inspect
 import json
 import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, Literal, TextIO
 
 from lessonkit.runtime import challenges, workbench
 from lessonkit.runtime.checks import check_code, check_console, predict, prepare
 from lessonkit.runtime.consoles import ConsoleSessions
 from lessonkit.runtime.integrity import JudgingRecord
 from lessonkit.runtime.kernel import Kernel, TextStream, cell_streams
+from pysim.cluster.ts_knoten import Gegenstelle, PyodideGegenstelle
 from pysim.fehler import SimFehler
 
 if TYPE_CHECKING:  # the browser's Python needs no types at run time
@@ -34,6 +35,7 @@ if TYPE_CHECKING:  # the browser's Python needs no types at run time
         PredictionOutcomeData,
         SeedOutcomeData,
         TaskOutcomeData,
+        TsDiagnostic,
         WorkbenchOutcomeData,
     )
 
@@ -153,10 +155,15 @@ def _check_console(
 
 
 async def _challenge_seed(
-    code: str, vorgabe: ChallengeSpec, seed: int, pruefung: str, urteilen: bool
+    code: str,
+    vorgabe: ChallengeSpec,
+    seed: int,
+    pruefung: str,
+    urteilen: bool,
+    sprache: Literal["python", "typescript"] = "python",
 ) -> SeedOutcomeData:
     """One seed of a challenge: ``Prüfen`` calls it once per seed (progress per seed)."""
-    klasse, error = await challenges.load_node(code)
+    klasse, error = await challenges.load_node(code, sprache, _ts_gegenstelle(sprache))
     if klasse is None:
         return challenges.failed_to_load(error or "", seed)
     return challenges.seed_outcome(
@@ -165,16 +172,48 @@ async def _challenge_seed(
 
 
 async def _challenge_replay(
-    code: str, vorgabe: ChallengeSpec, kennung: str, pruefung: str
+    code: str,
+    vorgabe: ChallengeSpec,
+    kennung: str,
+    pruefung: str,
+    sprache: Literal["python", "typescript"] = "python",
 ) -> SeedOutcomeData:
     """The run a reader pasted (its identity), judged again."""
-    klasse, error = await challenges.load_node(code)
+    klasse, error = await challenges.load_node(code, sprache, _ts_gegenstelle(sprache))
     if klasse is None:
         return challenges.failed_to_load(error or "")
     try:
         return challenges.replay(klasse, challenges.Vorgabe.aus_dict(vorgabe), kennung, pruefung)
     except SimFehler as e:
         return challenges.failed_to_load(str(e))
+
+
+_ts: Gegenstelle | None = None
+
+
+def _ts_gegenstelle(sprache: str) -> Gegenstelle | None:
+    """For TypeScript: the runtime the worker registered as the JavaScript module
+    ``lessonkit_tsnode`` before this call (worker/python-worker.ts ``tsNode``)."""
+    global _ts
+    if sprache != "typescript":
+        return None
+    if _ts is None:
+        from lessonkit_tsnode import handle  # type: ignore[import-not-found]
+
+        _ts = PyodideGegenstelle(handle)
+    return _ts
+
+
+def _typescript_check(code: str) -> list[TsDiagnostic]:
+    """The reader's TypeScript node checked (strict, against the runtime's declarations),
+    each error in German with its line: the page shows them before a run."""
+    gegenstelle = _ts_gegenstelle("typescript")
+    assert gegenstelle is not None
+    antwort = gegenstelle.rufe({"op": "check", "code": code})
+    if "fault" in antwort:
+        raise RuntimeError(str(antwort["fault"]))
+    diagnosen: list[TsDiagnostic] = antwort["diagnostics"]
+    return diagnosen
 
 
 def _challenge_check_id(vorgabe: ChallengeSpec, kennung: str) -> str | None:
@@ -206,6 +245,7 @@ CALLS: dict[str, Callable[..., Any]] = {
     "challenge.seed": _challenge_seed,
     "challenge.replay": _challenge_replay,
     "challenge.check_id": _challenge_check_id,
+    "typescript.check": _typescript_check,
     "workbench.seed": _workbench_seed,
 }
 

@@ -22,6 +22,7 @@ from pysim.cluster.lasten import LASTEN, Last
 from pysim.cluster.lauf import Grenzen, Lauf, lauf, lauf_aus_kennung, lies_kennung, verkleinere
 from pysim.cluster.protokoll import SCHICKSAL_TEXT, inhalt_text
 from pysim.cluster.stoerungen import GEZIELT, GEZIELT_TEXT, INHABER_LEASE_TEXT
+from pysim.cluster.ts_knoten import Gegenstelle, UebersetzungsFehler, ts_knoten_klasse
 from pysim.fehler import SimFehler, UngueltigeEingabe
 from pysim.pruefer import kennzahlen
 from pysim.raft.herausforderung import HERAUSFORDERUNG_LASTEN
@@ -388,8 +389,21 @@ def _bestanden(teile: list[Urteilsteil]) -> bool:
     return all(teil.ok for teil in teile)
 
 
-async def load_node(code: str) -> tuple[type[Knoten] | None, str | None]:
-    """Run the reader's code like a cell (German errors with its own lines); its node class."""
+async def load_node(
+    code: str, sprache: str = "python", gegenstelle: Gegenstelle | None = None
+) -> tuple[type[Knoten] | None, str | None]:
+    """Run the reader's code like a cell (German errors with its own lines); its node class.
+    TypeScript (``sprache="typescript"``) is compiled by the runtime ``gegenstelle`` reaches
+    (``pysim.cluster.ts_knoten``) and its node stands in as a ``Knoten``."""
+    if sprache == "typescript":
+        if gegenstelle is None:
+            return None, "TypeScript ist hier nicht geladen."
+        try:
+            return ts_knoten_klasse(code, gegenstelle), None
+        except UebersetzungsFehler as e:
+            return None, str(e)
+    if sprache != "python":
+        return None, f"Eine Sprache „{sprache}“ gibt es nicht: python oder typescript."
     kernel = Kernel()
     namespace = kernel.namespace("herausforderung")
     exec(VORSPANN, namespace)

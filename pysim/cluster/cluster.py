@@ -37,6 +37,7 @@ Schreiben eines Clients, dessen Bearbeitung sie auslöste (oder ``None``).
 from __future__ import annotations
 
 import random
+import re
 import sys
 import traceback
 from collections.abc import Callable, Coroutine, Iterable, Mapping
@@ -886,7 +887,8 @@ class Cluster:
         self, knoten: str, name: str, was: str, e: grenze.EndetNicht
     ) -> LaufAbgebrochen:
         """The German message when one call of the reader's code used up its lines."""
-        art = "Handler" if name.startswith("bei_") else "Aufruf von"
+        # a Python handler is bei_<typ>, a TypeScript one on<Typ> (pysim/cluster/ts_knoten.py)
+        art = "Handler" if name.startswith("bei_") or re.match(r"on[A-Z]", name) else "Aufruf von"
         wo = f"Zeile {e.zeile}" + (f" („{kurz(e.code, 60)}“)" if e.code else "")
         wofuer = "" if was.endswith("()") else f" für {was}"
         grenze_ = f"{self.max_schritte:,}".replace(",", ".")
@@ -1650,8 +1652,14 @@ def _was(aktion: Callable[..., Any], was: str | Nachricht) -> str:
 
 
 def _zeile_der_leserin(fehler: BaseException) -> tuple[int | None, str]:
-    """The innermost frame of the traceback outside pysim: the line of the reader's code."""
-    zeile, code = None, ""
+    """The innermost frame of the traceback outside pysim: the line of the reader's code (a
+    TypeScript node's error brings its own line, ``ts_knoten.TsFehler``)."""
+    zeile, code = (
+        getattr(fehler, "zeile_der_leserin", None),
+        getattr(fehler, "code_der_leserin", ""),
+    )
+    if zeile is not None:
+        return zeile, code
     for frame in traceback.extract_tb(fehler.__traceback__):
         if not str(Path(frame.filename).resolve()).startswith(_PYSIM) or frame.filename.startswith(
             "<"

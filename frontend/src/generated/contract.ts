@@ -164,6 +164,9 @@ export interface ChallengeData {
   start: string;
   pruefung: string;
   loesung: string;
+  /** The same node in TypeScript (`--- start-ts`/`--- loesung-ts`), null without them. */
+  start_ts: string | null;
+  loesung_ts: string | null;
   vorgabe: ChallengeSpec;
 }
 
@@ -272,6 +275,8 @@ export interface SeedArgs {
   pruefung: string;
   /** False: `Ausführen` (the run and its picture, no verdict). */
   urteilen: boolean;
+  /** The language of `code`: the worker loads the TypeScript runtime for "typescript". */
+  sprache: "python" | "typescript";
 }
 
 export interface ReplayArgs {
@@ -279,12 +284,28 @@ export interface ReplayArgs {
   vorgabe: ChallengeSpec;
   kennung: string;
   pruefung: string;
+  sprache: "python" | "typescript";
 }
 
 /** An identity the reader pasted, checked before `Lauf wiederholen` changes anything. */
 export interface CheckIdArgs {
   vorgabe: ChallengeSpec;
   kennung: string;
+}
+
+/** A reader's TypeScript node to check (strict) before it runs. */
+export interface TypeCheckArgs {
+  code: string;
+}
+
+/** A type error of a reader's TypeScript node, in German (TypeScript's own messages). */
+export interface TsDiagnostic {
+  /** Line and column in the reader's code (1-based; 0 when the error is not in it). */
+  line: number;
+  column: number;
+  /** TypeScript's number for it (2322: a type that does not fit). */
+  code: number;
+  message: string;
 }
 
 export interface SeedFigures {
@@ -393,6 +414,7 @@ export interface Calls {
   "challenge.seed": { args: SeedArgs; result: SeedOutcomeData };
   "challenge.replay": { args: ReplayArgs; result: SeedOutcomeData };
   "challenge.check_id": { args: CheckIdArgs; result: string | null };
+  "typescript.check": { args: TypeCheckArgs; result: TsDiagnostic[] };
   "workbench.seed": { args: WorkbenchArgs; result: WorkbenchOutcomeData };
 }
 

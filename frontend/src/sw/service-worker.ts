@@ -9,6 +9,8 @@
  * - `precache`: the runtime shell, relative to the site root, each with the SHA-256 of
  *   its bytes: the page bundle and its chunks, the Python worker, runtime.json with the
  *   package zip and memory snapshot it names, Pyodide's files, mermaid.
+ * - `lazy`: those of them not fetched on install, kept (checked the same way) once a page
+ *   asks for them: the TypeScript node runtime's chunk.
  *
  * Two caches, named per site (offline/protocol.ts: two course sites on one origin keep
  * their own):
@@ -63,7 +65,7 @@ interface SiteRecord {
 }
 
 declare const self: ServiceWorkerGlobalScope & { LESSONKIT_RECORD?: SiteRecord };
-declare const OFFLINE: { version: string; precache: Record<string, string> };
+declare const OFFLINE: { version: string; precache: Record<string, string>; lazy?: string[] };
 
 const root = new URL(self.registration.scope);
 const generated = new URL("assets/generated/", root).pathname;
@@ -220,10 +222,13 @@ async function shellFile(url: URL, event?: ExtendableEvent): Promise<Response> {
   return fetchShellFile(key, cache, event);
 }
 
+/** Shell files kept only once asked for (OFFLINE.lazy: the TypeScript runtime's chunk). */
+const LAZY = new Set(OFFLINE.lazy ?? []);
+
 async function precache(): Promise<void> {
   const cache = await caches.open(SHELL);
   await Promise.all(
-    [...MANIFEST.keys()].map(async (path) => {
+    [...MANIFEST.keys()].filter((path) => !LAZY.has(path)).map(async (path) => {
       const url = new URL(path, root);
       const response = await shellFile(url);
       if (!(await cache.match(url, MATCH))) throw new Error(`${url.pathname}: HTTP ${response.status} or not this version`);

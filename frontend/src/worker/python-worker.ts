@@ -198,7 +198,38 @@ async function boot(): Promise<Python> {
   sealWorkerScope(); // before any reader code: no caches, storage or nested workers
   post({ type: "ready", seconds: (performance.now() - started) / 1000, stages });
   readyNow();
-  return { kernel, bridge, exhausted: () => memoryExhausted(pyodide) };
+  return { kernel, bridge, exhausted: () => memoryExhausted(pyodide), pyodide };
+}
+
+/** The TypeScript node runtime, loaded once, on the first call that asks for TypeScript
+ * (`sprache: "typescript"`, or `typescript.check`): its chunk holds TypeScript's compiler;
+ * the check's data (lib files, German messages) is a second chunk, loaded for the first
+ * check (benchmarks/README.md). */
+let tsNodeLoaded: Promise<typeof import("../tsnode/tsnode-worker")> | null = null;
+let tsCheckLoaded: Promise<void> | null = null;
+function tsNode(py: Python, check: boolean): Promise<void> {
+  tsNodeLoaded ??= import("../tsnode/tsnode-worker").then((runtime) => {
+    py.pyodide.registerJsModule("lessonkit_tsnode", { handle: runtime.handle });
+    return runtime;
+  });
+  tsNodeLoaded.catch(() => {
+    tsNodeLoaded = null; // a failed load (offline) may be tried again
+  });
+  if (!check) return tsNodeLoaded.then(() => undefined);
+  tsCheckLoaded ??= Promise.all([tsNodeLoaded, import("../tsnode/tsnode-check")]).then(([runtime, data]) => {
+    runtime.useCheck(data.checkData);
+  });
+  tsCheckLoaded.catch(() => {
+    tsCheckLoaded = null;
+  });
+  return tsCheckLoaded;
+}
+
+function asksForTypeScript(name: string, args: unknown): boolean {
+  return (
+    name === "typescript.check" ||
+    (typeof args === "object" && args !== null && (args as { sprache?: unknown }).sprache === "typescript")
+  );
 }
 
 /** What Python must still be able to get for a run (output, a result, a traceback). */
@@ -266,6 +297,7 @@ interface Python {
   bridge: PyProxy;
   /** Python's memory is used up (see memoryExhausted). */
   exhausted: () => boolean;
+  pyodide: PyodideInterface;
 }
 
 /** A run or call failed, maybe for want of memory: if so, the page restarts Python
@@ -301,6 +333,7 @@ async function handle(message: ToWorker): Promise<void> {
   }
   if (message.type === "call") {
     try {
+      if (asksForTypeScript(message.name, message.args)) await tsNode(py, message.name === "typescript.check");
       const value = (await py.bridge.call(message.name, JSON.stringify(message.args))) as string;
       post({ type: "value", id: message.id, value: JSON.parse(value) as unknown });
     } catch (error) {

@@ -189,6 +189,7 @@ export class Challenge {
       seed,
       pruefung: data.pruefung,
       urteilen: true,
+      sprache: "python", // the page's language choice comes with the editor (issue 55)
     });
   }
 
@@ -257,7 +258,14 @@ export class Challenge {
     const { data, runtime } = this.host;
     const code = this.source();
     await this.showRun("Seed 1 läuft …", () =>
-      runtime.call("challenge.seed", { code, vorgabe: data.vorgabe, seed: 1, pruefung: data.pruefung, urteilen: false }),
+      runtime.call("challenge.seed", {
+        code,
+        vorgabe: data.vorgabe,
+        seed: 1,
+        pruefung: data.pruefung,
+        urteilen: false,
+        sprache: "python",
+      }),
     );
   }
 
@@ -299,7 +307,7 @@ export class Challenge {
       this.noteOnReplay(wrong === null ? "" : `Diese Kennung lässt sich hier nicht wiederholen: ${wrong}`);
       if (wrong !== null) return;
       await this.showRun("Der Lauf läuft noch einmal …", () =>
-        runtime.call("challenge.replay", { code, vorgabe: data.vorgabe, kennung, pruefung: data.pruefung }),
+        runtime.call("challenge.replay", { code, vorgabe: data.vorgabe, kennung, pruefung: data.pruefung, sprache: "python" }),
       );
     }, "wiederhol den Lauf noch einmal", "running");
   }
