@@ -243,7 +243,7 @@ test("a worker that ran code the author did not publish serves only its page", a
   await worker().say(READY);
   void runtime.call("challenge.check_id", { vorgabe: {} as never, kennung: "x" });
   assert.equal(runtime.ranReaderCode, false, "a call without the reader's code");
-  void runtime.call("challenge.seed", { code: "", vorgabe: {} as never, seed: 1, pruefung: "", urteilen: true });
+  void runtime.call("challenge.seed", { code: "", sprache: "python", vorgabe: {} as never, seed: 1, pruefung: "", urteilen: true });
   assert.equal(runtime.ranReaderCode, true, "a challenge's node is the reader's code");
 });
 

@@ -183,6 +183,9 @@ class ChallengeData(ExerciseBase):
     start: str
     pruefung: str
     loesung: str
+    #: The same node in TypeScript (``--- start-ts``/``--- loesung-ts``), null without them.
+    start_ts: str | None
+    loesung_ts: str | None
     vorgabe: ChallengeSpec
 
 
@@ -297,8 +300,13 @@ class PrepareArgs(TypedDict):
     vorbereitung: str
 
 
+#: The language of a challenge's node: the reader picks it on the page.
+Sprache = Literal["python", "typescript"]
+
+
 class SeedArgs(TypedDict):
     code: str
+    sprache: Sprache
     vorgabe: ChallengeSpec
     seed: int
     pruefung: str
@@ -308,9 +316,24 @@ class SeedArgs(TypedDict):
 
 class ReplayArgs(TypedDict):
     code: str
+    sprache: Sprache
     vorgabe: ChallengeSpec
     kennung: str
     pruefung: str
+
+
+class TsCheckArgs(TypedDict):
+    """A TypeScript node checked for type errors (strict) before it runs."""
+
+    code: str
+
+
+class TsProblem(TypedDict):
+    """One type error of a TypeScript node, said in German, at its line (from 1)."""
+
+    line: int
+    column: int
+    message: str
 
 
 class CheckIdArgs(TypedDict):
@@ -424,6 +447,7 @@ CALLS: dict[str, tuple[type, Any]] = {
     "challenge.seed": (SeedArgs, SeedOutcomeData),
     "challenge.replay": (ReplayArgs, SeedOutcomeData),
     "challenge.check_id": (CheckIdArgs, str | None),
+    "challenge.ts_check": (TsCheckArgs, list[TsProblem]),
     "workbench.seed": (WorkbenchArgs, WorkbenchOutcomeData),
 }
 
@@ -458,6 +482,8 @@ SHAPES: list[type] = [
     CheckConsoleArgs,
     SeedArgs,
     ReplayArgs,
+    TsCheckArgs,
+    TsProblem,
     CheckIdArgs,
     SeedFigures,
     RunLogLine,

@@ -164,6 +164,9 @@ export interface ChallengeData {
   start: string;
   pruefung: string;
   loesung: string;
+  /** The same node in TypeScript (`--- start-ts`/`--- loesung-ts`), null without them. */
+  start_ts: string | null;
+  loesung_ts: string | null;
   vorgabe: ChallengeSpec;
 }
 
@@ -267,6 +270,7 @@ export interface CheckConsoleArgs {
 
 export interface SeedArgs {
   code: string;
+  sprache: "python" | "typescript";
   vorgabe: ChallengeSpec;
   seed: number;
   pruefung: string;
@@ -276,9 +280,22 @@ export interface SeedArgs {
 
 export interface ReplayArgs {
   code: string;
+  sprache: "python" | "typescript";
   vorgabe: ChallengeSpec;
   kennung: string;
   pruefung: string;
+}
+
+/** A TypeScript node checked for type errors (strict) before it runs. */
+export interface TsCheckArgs {
+  code: string;
+}
+
+/** One type error of a TypeScript node, said in German, at its line (from 1). */
+export interface TsProblem {
+  line: number;
+  column: number;
+  message: string;
 }
 
 /** An identity the reader pasted, checked before `Lauf wiederholen` changes anything. */
@@ -393,6 +410,7 @@ export interface Calls {
   "challenge.seed": { args: SeedArgs; result: SeedOutcomeData };
   "challenge.replay": { args: ReplayArgs; result: SeedOutcomeData };
   "challenge.check_id": { args: CheckIdArgs; result: string | null };
+  "challenge.ts_check": { args: TsCheckArgs; result: TsProblem[] };
   "workbench.seed": { args: WorkbenchArgs; result: WorkbenchOutcomeData };
 }
 
