@@ -8,16 +8,14 @@
  * a TypeScript node is type-checked (strict) before it runs: its errors stand at their lines
  * in the editor and in the feedback, and nothing runs.
  */
-import type { ChallengeData, TsProblem } from "../../generated/contract";
+import type { ChallengeData } from "../../generated/contract";
 import type { PythonRuntime } from "../../runtime/python";
 import { EditorExercise } from "./base";
 import { Challenge, type NodeSource } from "./challenge";
 import { LanguageChoice, type NodeLanguage, chooseLanguage, onLanguageChange, storedLanguage } from "./language";
 import type { Progress } from "./progress";
 import { checkVerdict, runs, seedRange } from "./seeds";
-
-/** How many type errors the feedback lists (the editor marks every one). */
-const LISTED = 5;
+import { typeErrors } from "./type-errors";
 
 export class ChallengeExercise extends EditorExercise<ChallengeData> {
   private readonly challenge: Challenge;
@@ -148,15 +146,4 @@ export class ChallengeExercise extends EditorExercise<ChallengeData> {
     this.feedback.verdict(kind, text);
     this.settle(kind === "right");
   }
-}
-
-/** The feedback for a node with type errors: how many, then the first few at their lines. */
-export function typeErrors(problems: TsProblem[]): { head: string; lines: string } {
-  const count = problems.length === 1 ? "einen Typfehler" : `${problems.length} Typfehler`;
-  const listed = problems.slice(0, LISTED).map((p) => `Zeile ${p.line}: ${p.message}`);
-  const more = problems.length > LISTED ? [`… und ${problems.length - LISTED} weitere (im Editor markiert).`] : [];
-  return {
-    head: `Dein TypeScript hat ${count} und läuft so noch nicht (im Editor an der Zeile markiert).`,
-    lines: [...listed, ...more].join("\n"),
-  };
 }
