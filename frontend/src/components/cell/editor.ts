@@ -1,5 +1,7 @@
 /**
- * The code editor of a cell or exercise: CodeMirror 6 with Python support.
+ * The code editor of a cell or exercise: CodeMirror 6 with Python support, or TypeScript's
+ * for a challenge's node written in TypeScript (`language`, switchable: `setLanguage`), and
+ * problems shown at their line (`showProblems`: a TypeScript node's type errors in German).
  *
  * Loaded on demand (a separate chunk), so pages without cells never download
  * it. Colours come from Material's code-highlight CSS variables through
@@ -12,9 +14,11 @@
  * screen (a phone's keyboard has neither Tab nor Esc) it says what works there.
  */
 import { defaultKeymap, history, historyKeymap, indentWithTab } from "@codemirror/commands";
+import { javascript } from "@codemirror/lang-javascript";
 import { python } from "@codemirror/lang-python";
+import { type Diagnostic, lintGutter, setDiagnostics } from "@codemirror/lint";
 import { bracketMatching, indentOnInput, indentUnit, syntaxHighlighting } from "@codemirror/language";
-import { Compartment, EditorState, RangeSetBuilder } from "@codemirror/state";
+import { Compartment, EditorState, type Extension, RangeSetBuilder } from "@codemirror/state";
 import {
   Decoration,
   type DecorationSet,
@@ -28,9 +32,20 @@ import {
 } from "@codemirror/view";
 import { classHighlighter } from "@lezer/highlight";
 
+/** The languages an editor writes: Python everywhere, TypeScript for a challenge's node. */
+export type EditorLanguage = "python" | "typescript";
+
+/** A problem at a line of the reader's code (1-based), said in German. */
+export interface LineProblem {
+  line: number;
+  column?: number;
+  message: string;
+}
+
 export interface EditorOptions {
   code: string;
   label: string;
+  language?: EditorLanguage;
   readOnly?: boolean;
   onRun: () => void;
   onChange: (code: string) => void;
@@ -40,7 +55,18 @@ export interface CellEditor {
   getCode(): string;
   setCode(code: string): void;
   setReadOnly(readOnly: boolean): void;
+  /** Another language, with its code (a challenge's node in Python or TypeScript). */
+  setLanguage(language: EditorLanguage, code: string): void;
+  /** Marks each problem at its line (none: the marks go). */
+  showProblems(problems: LineProblem[]): void;
   focus(): void;
+}
+
+/** What an editor in `language` highlights and indents with, and what it is called. */
+function languageSupport(language: EditorLanguage): { extensions: Extension[]; name: string } {
+  return language === "typescript"
+    ? { extensions: [indentUnit.of("  "), javascript({ typescript: true })], name: "TypeScript" }
+    : { extensions: [indentUnit.of("    "), python()], name: "Python" };
 }
 
 /** What Tab does now, in the hint under the editor. */
@@ -114,6 +140,11 @@ export function createEditor(parent: HTMLElement, options: EditorOptions): CellE
   };
   // Predictions (a later feature) show code read-only until answered.
   const readOnly = new Compartment();
+  const languageSlot = new Compartment();
+  const label = new Compartment();
+  const labelled = (name: string): Extension =>
+    EditorView.contentAttributes.of({ "aria-label": `${name}-Code von ${options.label}` });
+  const first = languageSupport(options.language ?? "python");
   const view = new EditorView({
     parent,
     state: EditorState.create({
@@ -127,8 +158,8 @@ export function createEditor(parent: HTMLElement, options: EditorOptions): CellE
         highlightActiveLine(),
         EditorView.lineWrapping,
         hangingIndent,
-        indentUnit.of("    "),
-        python(),
+        languageSlot.of(first.extensions),
+        lintGutter(),
         syntaxHighlighting(classHighlighter),
         keymap.of([
           { key: "Shift-Enter", run },
@@ -138,8 +169,8 @@ export function createEditor(parent: HTMLElement, options: EditorOptions): CellE
           ...historyKeymap,
           indentWithTab,
         ]),
+        label.of(labelled(first.name)),
         EditorView.contentAttributes.of({
-          "aria-label": `Python-Code von ${options.label}`,
           "aria-describedby": hint.id,
           // In the tab order anyway (contenteditable); said explicitly, axe counts the
           // editor as keyboard access to its box if it ever scrolls.
@@ -163,6 +194,25 @@ export function createEditor(parent: HTMLElement, options: EditorOptions): CellE
     getCode: () => view.state.doc.toString(),
     setCode: (code) => view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: code } }),
     setReadOnly: (value) => view.dispatch({ effects: readOnly.reconfigure(EditorState.readOnly.of(value)) }),
+    setLanguage: (language, code) => {
+      const support = languageSupport(language);
+      view.dispatch({
+        changes: { from: 0, to: view.state.doc.length, insert: code },
+        effects: [languageSlot.reconfigure(support.extensions), label.reconfigure(labelled(support.name))],
+      });
+      view.dispatch(setDiagnostics(view.state, []));
+    },
+    showProblems: (problems) => view.dispatch(setDiagnostics(view.state, problems.map((p) => atLine(view, p)))),
     focus: () => view.focus(),
   };
+}
+
+/** A problem as CodeMirror's lint marks it: from its column (or the line's first
+ * non-blank character) to the line's end; a line past the end marks the last one. */
+function atLine(view: EditorView, problem: LineProblem): Diagnostic {
+  const doc = view.state.doc;
+  const line = doc.line(Math.min(Math.max(problem.line, 1), doc.lines));
+  const indent = /^\s*/.exec(line.text)?.[0].length ?? 0;
+  const column = problem.column !== undefined ? Math.min(Math.max(problem.column - 1, 0), line.length) : indent;
+  return { from: line.from + column, to: line.to, severity: "error", message: problem.message };
 }

@@ -3,7 +3,7 @@
  * feedback, progress, hints, the hidden solution and "Lösung zeigen", tries; an editor's
  * draft for the kinds whose answer is code (`EditorExercise`).
  */
-import type { CellEditor } from "../cell/editor";
+import type { CellEditor, EditorLanguage } from "../cell/editor";
 import type { Prerequisites } from "../cell/order";
 import { button, confirmInPage, setAvailable } from "../controls";
 import { storageWarning } from "../notice";
@@ -176,6 +176,7 @@ export abstract class Exercise<D extends ExerciseData = ExerciseData> {
       // Only the reader's own work carries over: tries and a shown solution were the old version's.
       const work: Partial<Progress> = {};
       if (stale.draft !== undefined) work.draft = stale.draft;
+      if (stale.draft_ts !== undefined) work.draft_ts = stale.draft_ts;
       if (stale.answer !== undefined) work.answer = stale.answer;
       this.save(work);
       box.remove();
@@ -302,10 +303,17 @@ function solutionButton(label: string): HTMLButtonElement {
 }
 
 /** Replace the static code of `host` with an editor (loaded on demand). */
-export async function editorIn(host: HTMLElement, code: string, label: string, onRun: () => void, onChange: (code: string) => void): Promise<CellEditor> {
+export async function editorIn(
+  host: HTMLElement,
+  code: string,
+  label: string,
+  onRun: () => void,
+  onChange: (code: string) => void,
+  language: EditorLanguage = "python",
+): Promise<CellEditor> {
   const { createEditor } = await import("../cell/editor");
   host.replaceChildren();
-  return createEditor(host, { code, label, onRun, onChange });
+  return createEditor(host, { code, label, onRun, onChange, language });
 }
 
 /** Runs the cells of a session above a block that have not run (the page's cells). */
@@ -322,18 +330,38 @@ export abstract class EditorExercise<D extends CodeTaskData | ChallengeData> ext
   constructor(root: HTMLElement, data: D, runtime: PythonRuntime, runTitle: string) {
     super(root, data, runtime);
     const { current } = this.progress.load();
-    this.code = current?.draft ?? this.data.start ?? "";
+    this.code = this.draftIn(current) ?? this.startCode();
     this.runButton = button("Ausführen", "lk-button--try", runTitle, `${this.data.label} ausführen`);
     this.checkButton.before(this.runButton);
     this.resetButton = button("Zurücksetzen", "lk-button--reset", "Startcode wiederherstellen", `${this.data.label} zurücksetzen`);
     this.resetButton.addEventListener("click", () => {
-      this.code = this.data.start ?? "";
+      this.code = this.startCode();
       this.editor?.setCode(this.code);
-      this.save({ draft: this.code });
+      this.save(this.draftChange(this.code));
       this.feedback.clear();
       this.clearRun();
     });
     void this.mountEditor();
+  }
+
+  /** The language the editor's code is in (a challenge may be written in TypeScript). */
+  protected language(): EditorLanguage {
+    return "python";
+  }
+
+  /** The author's starting code in the editor's language. */
+  protected startCode(): string {
+    return this.data.start ?? "";
+  }
+
+  /** The reader's draft in the editor's language, as `progress` keeps it. */
+  protected draftIn(progress: Progress | null): string | undefined {
+    return progress?.draft;
+  }
+
+  /** What the progress keeps of `code`, the draft in the editor's language. */
+  protected draftChange(code: string): Partial<Progress> {
+    return { draft: code };
   }
 
   /** What `Zurücksetzen` clears besides the verdict: the last run's output. */
@@ -347,16 +375,24 @@ export abstract class EditorExercise<D extends CodeTaskData | ChallengeData> ext
   private async mountEditor(): Promise<void> {
     const host = this.root.querySelector<HTMLElement>(".lk-exercise__code");
     if (!host) return;
-    this.editor = await editorIn(host, this.code, this.data.label, () => void this.guard(() => this.check()), (code) => {
-      this.code = code;
-      this.save({ draft: code });
-    });
+    this.editor = await editorIn(
+      host,
+      this.code,
+      this.data.label,
+      () => void this.guard(() => this.check()),
+      (code) => {
+        this.code = code;
+        this.save(this.draftChange(code));
+      },
+      this.language(),
+    );
   }
 
   protected override restore(progress: Progress): void {
-    if (progress.draft === undefined) return;
-    this.code = progress.draft;
-    this.editor?.setCode(progress.draft);
+    const draft = this.draftIn(progress);
+    if (draft === undefined) return;
+    this.code = draft;
+    this.editor?.setCode(draft);
   }
 
   protected override busy(on: boolean, state: "checking" | "running" = "checking"): void {

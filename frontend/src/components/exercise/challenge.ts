@@ -20,6 +20,13 @@ import { figures } from "./figures";
 import { runDetails } from "./runview";
 import { MORE, moreVerdict, progressText, runSeeds, runs, type SeedsResult, seedRange } from "./seeds";
 import { element } from "../dom";
+import type { NodeLanguage } from "./language";
+
+/** The reader's node as a check runs it: the editor's code and the language it is in. */
+export interface NodeSource {
+  code: string;
+  sprache: NodeLanguage;
+}
 
 /** What a challenge needs of the exercise it lives in (./index.ts). */
 export interface ChallengeHost {
@@ -108,10 +115,10 @@ export class Challenge {
   /** No check or run is going on (`setAvailable`): only then may the replay box start one. */
   private idle = true;
 
-  /** `source`: the reader's code as it is now (the editor's). */
+  /** `source`: the reader's node as it is now (the editor's code and its language). */
   constructor(
     private readonly host: ChallengeHost,
-    private readonly source: () => string,
+    private readonly source: () => NodeSource,
   ) {
     this.nextSeed = host.data.vorgabe.seeds + 1;
     this.results = element("div", "lk-challenge__results");
@@ -180,16 +187,15 @@ export class Challenge {
     }
   }
 
-  /** One seed of `code`, judged, as the page shows it. */
-  private judge(seed: number, code: string): Promise<SeedOutcomeData> {
+  /** One seed of `node`, judged, as the page shows it. */
+  private judge(seed: number, node: NodeSource): Promise<SeedOutcomeData> {
     const { data, runtime } = this.host;
     return runtime.call("challenge.seed", {
-      code,
+      ...node,
       vorgabe: data.vorgabe,
       seed,
       pruefung: data.pruefung,
       urteilen: true,
-      sprache: "python", // the page's language choice comes with the editor (issue 55)
     });
   }
 
@@ -208,14 +214,14 @@ export class Challenge {
    * check), one after the other, until one fails. */
   async check(): Promise<SeedsResult> {
     const total = this.host.data.vorgabe.seeds;
-    const code = this.source();
+    const node = this.source();
     this.clear();
     this.nextSeed = total + 1;
     this.status.textContent = progressText(0, total);
     // Stopp restarts Python: the call in flight rejects and ends the loop (the exercise says so).
     let result: SeedsResult;
     try {
-      result = await runSeeds(1, total, (seed) => this.judge(seed, code), (passed) => {
+      result = await runSeeds(1, total, (seed) => this.judge(seed, node), (passed) => {
         this.status.textContent = progressText(passed, total);
       });
     } catch (error) {
@@ -236,13 +242,13 @@ export class Challenge {
   private async more(): Promise<void> {
     const first = this.nextSeed;
     const last = first + MORE - 1;
-    const code = this.source();
+    const node = this.source();
     this.nextSeed = last + 1;
     this.host.clearVerdict();
     this.clear();
     this.status.textContent = `Weitere Läufe (${seedRange(first, last)}): ${progressText(0, MORE)}`;
     try {
-      const result = await runSeeds(first, last, (seed) => this.judge(seed, code), (passed) => {
+      const result = await runSeeds(first, last, (seed) => this.judge(seed, node), (passed) => {
         this.status.textContent = `Weitere Läufe (${seedRange(first, last)}): ${progressText(passed, MORE)}`;
       });
       this.results.append(element("p", "lk-challenge__more-verdict", moreVerdict(result, last)));
@@ -256,16 +262,9 @@ export class Challenge {
   /** Ausführen: the first seed, its picture and figures, no verdict (the last one goes). */
   async run(): Promise<void> {
     const { data, runtime } = this.host;
-    const code = this.source();
+    const node = this.source();
     await this.showRun("Seed 1 läuft …", () =>
-      runtime.call("challenge.seed", {
-        code,
-        vorgabe: data.vorgabe,
-        seed: 1,
-        pruefung: data.pruefung,
-        urteilen: false,
-        sprache: "python",
-      }),
+      runtime.call("challenge.seed", { ...node, vorgabe: data.vorgabe, seed: 1, pruefung: data.pruefung, urteilen: false }),
     );
   }
 
@@ -297,7 +296,7 @@ export class Challenge {
     }
     const { data, runtime } = this.host;
     await this.host.act(async () => {
-      const code = this.source();
+      const node = this.source();
       let wrong: string | null;
       try {
         wrong = await runtime.call("challenge.check_id", { vorgabe: data.vorgabe, kennung });
@@ -307,7 +306,7 @@ export class Challenge {
       this.noteOnReplay(wrong === null ? "" : `Diese Kennung lässt sich hier nicht wiederholen: ${wrong}`);
       if (wrong !== null) return;
       await this.showRun("Der Lauf läuft noch einmal …", () =>
-        runtime.call("challenge.replay", { code, vorgabe: data.vorgabe, kennung, pruefung: data.pruefung, sprache: "python" }),
+        runtime.call("challenge.replay", { ...node, vorgabe: data.vorgabe, kennung, pruefung: data.pruefung }),
       );
     }, "wiederhol den Lauf noch einmal", "running");
   }

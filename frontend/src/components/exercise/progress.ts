@@ -21,6 +21,8 @@ export interface Progress {
   digest: string;
   solved: boolean;
   draft?: string;
+  /** A challenge's node written in TypeScript (`draft` holds the Python one). */
+  draft_ts?: string;
   answer?: string;
   /** Wrong answers checked so far (an invalid one does not count). */
   tries?: number;
@@ -65,11 +67,12 @@ function optionalBoolean(value: unknown): boolean {
 /** Only a value with exactly the types this file writes counts as progress. */
 function isProgress(value: unknown): value is Progress {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
-  const { digest, solved, draft, answer, tries, revealed } = value as Record<string, unknown>;
+  const { digest, solved, draft, draft_ts, answer, tries, revealed } = value as Record<string, unknown>;
   return (
     typeof digest === "string" &&
     typeof solved === "boolean" &&
     optionalString(draft) &&
+    optionalString(draft_ts) &&
     optionalString(answer) &&
     optionalCount(tries) &&
     optionalBoolean(revealed)
