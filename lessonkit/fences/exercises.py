@@ -33,7 +33,7 @@ from lessonkit.build.contract import (
     SeedOutcomeData,
 )
 from lessonkit.build.pagedata import data_element
-from lessonkit.build.render import highlight_python
+from lessonkit.build.render import highlight_python, highlight_typescript
 from lessonkit.fences.console import build_options
 from lessonkit.fences.kind import FenceError
 from lessonkit.fences.options import LINE_OPTION
@@ -402,7 +402,15 @@ class Challenge(Exercise):
         }
 
     def body(self, console_html: str) -> list[str]:
-        solution = highlight_python(self.loesung) + md(self.erklaerung)
+        code = highlight_python(self.loesung)
+        if self.loesung_ts:
+            # Both languages' solutions; the page shows the reader's (without JavaScript: Python).
+            code = (
+                f'<div data-lk-solution-language="python">{code}</div>'
+                '<div data-lk-solution-language="typescript" hidden>'
+                f"{highlight_typescript(self.loesung_ts)}</div>"
+            )
+        solution = code + md(self.erklaerung)
         return [
             f'<div class="lk-exercise__text">{md(self.aufgabe)}</div>',
             f'<p class="lk-challenge__setup">{escape(self.vorgabe.beschreibung())}</p>',
