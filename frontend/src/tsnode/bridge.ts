@@ -7,11 +7,12 @@ import { Engine } from "./runtime";
 
 /** A handler of requests as JSON text. `env`: where the type check finds TypeScript's lib
  * files, or a function that gives it once it is loaded (the browser's check chunk); none:
- * `check` answers that it is not available here. */
+ * `check` answers that it is not available here. `engine`: the browser's loads nodes as
+ * modules (tsnode-worker.ts). */
 export function makeHandler(
   env: CheckEnvironment | null | (() => CheckEnvironment | null),
+  engine: Engine = new Engine(),
 ): (text: string) => string {
-  const engine = new Engine();
   return (text: string): string => {
     let answer: Answer;
     try {

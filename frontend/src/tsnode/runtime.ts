@@ -451,7 +451,7 @@ function requireBlocked(): never {
   throw new ReaderError("Ein Knoten im Cluster lädt keine Module: Alles, was er braucht, steht in seiner Datei.");
 }
 
-const GLOBALS = [
+export const GLOBALS = [
   "Node", "NoReply", "ErrorReply", "TooFewReplies", "__awaiter", "__warte", "__schritt",
   "console", "exports", "require", "setTimeout", "setInterval", "fetch",
 ] as const;
@@ -467,6 +467,36 @@ const BODY_OFFSET = (() => {
   return 2;
 })();
 
+/** A compiled node made runnable: called with the values of `GLOBALS`, it gives the class. */
+export type Factory = (...globals: unknown[]) => unknown;
+
+/** The text of a node's factory, the same for every loader: strict, as an ES module is. */
+export function factoryBody(compiled: Compiled): string {
+  return `"use strict";\n${compiled.js}\nreturn ${compiled.className};\n`;
+}
+
+/**
+ * How a compiled node becomes a `Factory`. Node.js (the build, the tests): `new Function`.
+ * The browser's Python worker runs under the page's Content-Security-Policy, which evaluates
+ * no strings: there the node is imported as an ES module from a `blob:` address beforehand
+ * (`tsnode-worker.ts` `prepare`), and the loader hands out what that import made.
+ */
+export interface Loader {
+  factory(compiled: Compiled): Factory;
+  /** Lines before the compiled code's first line in what the engine runs (error lines). */
+  readonly offset: number;
+  /** Stack frames of the reader's code: `…:line:column` after this. */
+  readonly frame: RegExp;
+}
+
+/** The loader of Node.js: `new Function` over `factoryBody`. */
+export const FUNCTION_LOADER: Loader = {
+  factory: (compiled) =>
+    new Function(...GLOBALS, `${factoryBody(compiled)}//# sourceURL=knoten.js`) as Factory,
+  offset: BODY_OFFSET + 1,
+  frame: /knoten\.js:(\d+):(\d+)/g,
+};
+
 const timersAbsent = (): never => {
   throw new ReaderError(
     "setTimeout, setInterval und fetch gibt es im Cluster nicht: Nimm this.later(…), this.every(…) oder this.ask(…).",
@@ -474,6 +504,8 @@ const timersAbsent = (): never => {
 };
 
 export class Engine {
+  constructor(private readonly loader: Loader = FUNCTION_LOADER) {}
+
   private programs = new Map<number, Program>();
   private byCode = new Map<string, Compiled>();
   private instances = new Map<number, Instance>();
@@ -512,22 +544,29 @@ export class Engine {
     }
   }
 
-  private compile(code: string): CompiledInfo | { compileError: { message: string; line: number | null } } {
-    // Transpiled once per code; evaluated anew at every load, as Python runs a node's code
-    // anew for each `load_node`: what its top level keeps (a counter) starts fresh.
+  /** `code` transpiled (once per code), or where it does not compile. */
+  compiled(code: string): Compiled | CompileError {
     let compiled = this.byCode.get(code);
     if (compiled === undefined) {
       try {
         compiled = compileNode(code);
       } catch (e) {
-        if (e instanceof CompileError) return { compileError: { message: e.message, line: e.line } };
+        if (e instanceof CompileError) return e;
         throw e;
       }
       this.byCode.set(code, compiled);
     }
+    return compiled;
+  }
+
+  private compile(code: string): CompiledInfo | { compileError: { message: string; line: number | null } } {
+    // Transpiled once per code; evaluated anew at every load, as Python runs a node's code
+    // anew for each `load_node`: what its top level keeps (a counter) starts fresh.
+    const compiled = this.compiled(code);
+    if (compiled instanceof CompileError) return { compileError: { message: compiled.message, line: compiled.line } };
     let cls: new () => NodeBase;
     try {
-      const factory = new Function(...GLOBALS, `${compiled.js}\nreturn ${compiled.className};\n//# sourceURL=knoten.js`);
+      const factory = this.loader.factory(compiled);
       cls = factory(
         NodeBase, NoReply, ErrorReply, TooFewReplies, awaiter, warte, budgetCheck, readerConsole,
         {}, requireBlocked, timersAbsent, timersAbsent, timersAbsent,
@@ -544,7 +583,7 @@ export class Engine {
           },
         };
       }
-      const line = e instanceof ReaderError ? e.line : lineOfError(e, compiled.lines);
+      const line = e instanceof ReaderError ? e.line : lineOfError(e, compiled.lines, this.loader);
       return { compileError: { message: `${errorName(e)}: ${errorMessage(e)}`, line } };
     }
     const methods: string[] = [];
@@ -658,7 +697,7 @@ export class Engine {
     if (e instanceof BudgetExceeded) {
       return { budget: { line: e.line, code: (source[e.line - 1] ?? "").trim(), name: "" } };
     }
-    const line = e instanceof ReaderError && e.line !== null ? e.line : lineOfError(e, inst.prog.compiled.lines);
+    const line = e instanceof ReaderError && e.line !== null ? e.line : lineOfError(e, inst.prog.compiled.lines, this.loader);
     let message = errorMessage(e);
     let name = errorName(e);
     if (e instanceof RangeError && /call stack/i.test(message)) {
@@ -704,10 +743,10 @@ function errorMessage(e: unknown): string {
 
 /** The reader's line of an error: the first frame in knoten.js the source map knows (a
  * frame in code the transformer added, `__schritt`, has none: the next frame's call). */
-function lineOfError(e: unknown, lines: LineMap): number | null {
+function lineOfError(e: unknown, lines: LineMap, loader: Loader): number | null {
   const stack = e instanceof Error ? String(e.stack) : "";
-  for (const m of stack.matchAll(/knoten\.js:(\d+):(\d+)/g)) {
-    const line = sourceLine(lines, Number(m[1]) - BODY_OFFSET, Number(m[2]));
+  for (const m of stack.matchAll(loader.frame)) {
+    const line = sourceLine(lines, Number(m[1]) - loader.offset, Number(m[2]));
     if (line !== null) return line;
   }
   return null;

@@ -205,9 +205,10 @@ async function boot(): Promise<Python> {
  * (`sprache: "typescript"`, or `typescript.check`): its chunk holds TypeScript's compiler;
  * the check's data (lib files, German messages) is a second chunk, loaded for the first
  * check (benchmarks/README.md). */
-let tsNodeLoaded: Promise<typeof import("../tsnode/tsnode-worker")> | null = null;
+type TsRuntime = typeof import("../tsnode/tsnode-worker");
+let tsNodeLoaded: Promise<TsRuntime> | null = null;
 let tsCheckLoaded: Promise<void> | null = null;
-function tsNode(py: Python, check: boolean): Promise<void> {
+function tsNode(py: Python, check: boolean): Promise<TsRuntime> {
   tsNodeLoaded ??= import("../tsnode/tsnode-worker").then((runtime) => {
     py.pyodide.registerJsModule("lessonkit_tsnode", { handle: runtime.handle });
     return runtime;
@@ -215,21 +216,30 @@ function tsNode(py: Python, check: boolean): Promise<void> {
   tsNodeLoaded.catch(() => {
     tsNodeLoaded = null; // a failed load (offline) may be tried again
   });
-  if (!check) return tsNodeLoaded.then(() => undefined);
+  if (!check) return tsNodeLoaded;
   tsCheckLoaded ??= Promise.all([tsNodeLoaded, import("../tsnode/tsnode-check")]).then(([runtime, data]) => {
     runtime.useCheck(data.checkData);
   });
   tsCheckLoaded.catch(() => {
     tsCheckLoaded = null;
   });
-  return tsCheckLoaded;
+  return tsCheckLoaded.then(() => tsNodeLoaded as Promise<TsRuntime>);
 }
 
-function asksForTypeScript(name: string, args: unknown): boolean {
-  return (
-    name === "typescript.check" ||
-    (typeof args === "object" && args !== null && (args as { sprache?: unknown }).sprache === "typescript")
-  );
+/** The reader's TypeScript node a call runs (`sprache: "typescript"`), or null. */
+function typeScriptNode(args: unknown): string | null {
+  if (typeof args !== "object" || args === null) return null;
+  const { sprache, code } = args as { sprache?: unknown; code?: unknown };
+  return sprache === "typescript" && typeof code === "string" ? code : null;
+}
+
+/** Loads what a call needs of TypeScript: the runtime (and the check's data for a check),
+ * and the reader's node imported as a module before Python asks for it. */
+async function readyForTypeScript(py: Python, name: string, args: unknown): Promise<void> {
+  const node = typeScriptNode(args);
+  if (name !== "typescript.check" && node === null) return;
+  const runtime = await tsNode(py, name === "typescript.check");
+  if (node !== null) await runtime.prepare(node);
 }
 
 /** What Python must still be able to get for a run (output, a result, a traceback). */
@@ -333,7 +343,7 @@ async function handle(message: ToWorker): Promise<void> {
   }
   if (message.type === "call") {
     try {
-      if (asksForTypeScript(message.name, message.args)) await tsNode(py, message.name === "typescript.check");
+      await readyForTypeScript(py, message.name, message.args);
       const value = (await py.bridge.call(message.name, JSON.stringify(message.args))) as string;
       post({ type: "value", id: message.id, value: JSON.parse(value) as unknown });
     } catch (error) {

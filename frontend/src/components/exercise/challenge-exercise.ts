@@ -19,7 +19,7 @@ import { typeErrors } from "./type-errors";
 
 export class ChallengeExercise extends EditorExercise<ChallengeData> {
   private readonly challenge: Challenge;
-  /** The language the reader switched to here (`undefined`: the stored one). */
+  /** The editor's language (`undefined` only while the base class is built: the stored one). */
   private chosen?: NodeLanguage;
   private readonly choice: LanguageChoice | null;
   /** A language picked elsewhere while this challenge was busy: taken once it is idle. */
@@ -42,7 +42,9 @@ export class ChallengeExercise extends EditorExercise<ChallengeData> {
       (): NodeSource => ({ code: this.source(), sprache: this.language() }),
     );
     this.runButton.addEventListener("click", () => void this.guard(() => this.runOnce(), "running"));
-    this.choice = this.hasTypeScript() ? new LanguageChoice(this.data.label, this.language(), (l) => this.pick(l)) : null;
+    // From here on the language is this challenge's own (the stored one may change under it).
+    this.chosen = this.language();
+    this.choice = this.hasTypeScript() ? new LanguageChoice(this.data.label, this.chosen, (l) => this.pick(l)) : null;
     if (this.choice) {
       root.querySelector(".lk-exercise__code")?.before(this.choice.element);
       onLanguageChange((language) => this.follow(language));
