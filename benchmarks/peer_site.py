@@ -76,8 +76,11 @@ INTEGRITY = re.compile(r'(src: "([^"]+)",\s*integrity: ")(sha256-[^"]+)"')
 FOREIGN_PICTURE = re.compile(r"<img[^>]*src=\"https://mirrors\.creativecommons\.org[^>]*>")
 
 
-def run(command: list[str], cwd: Path | None = None) -> None:
-    subprocess.run(command, cwd=cwd, check=True, stdout=subprocess.DEVNULL)
+def run(command: list[str], cwd: Path | None = None, env: dict[str, str] | None = None) -> None:
+    """Run quietly (the theme warns about MkDocs 2 on every build); its output on failure."""
+    done = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(command)} failed:\n{done.stdout}{done.stderr}")
 
 
 def peer_python() -> Path:
@@ -136,12 +139,11 @@ def build_peer(site: Path, url: str, prefix: str) -> None:
     text = re.sub(r"(?m)^site_name: null.*$", "site_name: Peer", text)
     text = re.sub(r"(?m)^(\s+)id: null.*$", r"\1id: peer-bench", text)
     config.write_text(text)
-    subprocess.run(
+    run(
         [str(python), "-m", "mkdocs", "build", "-q", "--site-dir", str(site)],
-        cwd=project,
-        check=True,
+        project,
         # The theme records every project id it built in $HOME/.local/share: keep it here.
-        env={**os.environ, "NO_MKDOCS_2_WARNING": "1", "HOME": str(CACHE / "home")},
+        {**os.environ, "NO_MKDOCS_2_WARNING": "1", "HOME": str(CACHE / "home")},
     )
     for _address, spec, integrity, _bare in CDN:
         unpack(tarball(spec, integrity), site / "cdn" / spec)
