@@ -31,11 +31,17 @@ IDE's "Code ausführen", which waits for Pyodide by itself). Measured:
 Every request of the pages and their workers is recorded: one to another origin ends the
 benchmark with an error (the peer would otherwise be fetching from its CDN). ``--screenshot
 FILE`` saves the peer's page after its first output (run 1, fast connection).
+
+``--also NAME=DIR`` adds another built course (another commit's, e.g. main's: ``mkdocs
+build --site-dir DIR``), served at ``/NAME/`` and measured in the same rounds: before and
+after a change on one clock, each against the same peer runs. The order of the courses
+rotates round by round.
 """
 
 from __future__ import annotations
 
 import argparse
+import shutil
 import statistics
 import sys
 import tempfile
@@ -170,47 +176,58 @@ def one_visit(
     }
 
 
-def measure(site: Path, runs: int, screenshot: Path | None) -> None:
+def measure(site: Path, runs: int, screenshot: Path | None, courses: list[tuple[str, ...]]) -> None:
+    """Every course (the peer last) once per round, the order rotating round by round."""
     from playwright.sync_api import sync_playwright
 
-    table: list[tuple[str, str, list[float], list[float]]] = []
+    peer = len(courses) - 1
+    table: list[tuple[str, str, list[list[float]]]] = []
     with sync_playwright() as playwright:
         for connection, bits, latency in CONNECTIONS:
             link = (bits, latency / 1000) if bits else None
             server = StaticServer(site, cache_seconds=600, gzip=True, link=link)
             # A profile closed mid-download (the course's offline copy) breaks a pipe: expected.
             server._server.handle_error = lambda request, client_address: None  # type: ignore[method-assign]
-            found: list[dict[str, list[float]]] = [{}, {}]
+            found: list[dict[str, list[float]]] = [{} for _ in courses]
             for run in range(runs):
-                order = (0, 1) if run % 2 == 0 else (1, 0)
-                for which in order:
-                    shot = screenshot if (which == 1 and run == 0 and bits is None) else None
-                    figures = one_visit(playwright, server, COURSES[which], shot)
+                for step in range(len(courses)):
+                    which = (run + step) % len(courses)
+                    shot = screenshot if (which == peer and run == 0 and bits is None) else None
+                    figures = one_visit(playwright, server, courses[which], shot)
                     for name, value in figures.items():
                         found[which].setdefault(name, []).append(value)
             server.close()
-            print(f"{connection}: cold profiles, {runs} interleaved pairs, gzip as served")
+            print(f"{connection}: cold profiles, {runs} interleaved rounds, gzip as served")
             for name in found[0]:
-                ours, theirs = found[0][name], found[1][name]
-                table.append((connection, name, ours, theirs))
+                table.append((connection, name, [measured[name] for measured in found]))
                 unit = "MB" if name.startswith("MB") else "s"
-                for label, values in ((COURSES[0][0], ours), (COURSES[1][0], theirs)):
-                    shown = ", ".join(f"{v:.2f}" for v in values)
-                    median = statistics.median(values)
-                    print(f"  {name:<42} {label:<21} median {median:6.2f} {unit} ({shown})")
+                for course, measured in zip(courses, found, strict=True):
+                    shown = ", ".join(f"{v:.2f}" for v in measured[name])
+                    median = statistics.median(measured[name])
+                    print(f"  {name:<42} {course[0]:<21} median {median:6.2f} {unit} ({shown})")
     print()
-    print(f"| | {COURSES[0][0]} | {COURSES[1][0]} 5.7 | ratio |")
-    print("|---|---|---|---|")
-    for connection, name, ours, theirs in table:
-        a, b = statistics.median(ours), statistics.median(theirs)
+    names = [course[0] for course in courses]
+    print(f"| | {' | '.join(names)} | ratio{'s' if peer > 1 else ''} to the peer |")
+    print("|---" * (len(courses) + 2) + "|")
+    for connection, name, values in table:
+        medians = [statistics.median(v) for v in values]
         unit = " MB" if name.startswith("MB") else " s"
-        print(f"| {connection}, {name} | {a:.2f}{unit} | {b:.2f}{unit} | **{a / b:.2f}** |")
+        shown = " | ".join(f"{m:.2f}{unit}" for m in medians)
+        ratios = ", ".join(f"**{m / medians[peer]:.2f}**" for m in medians[:peer])
+        print(f"| {connection}, {name} | {shown} | {ratios} |")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--screenshot", type=Path, help="the peer's page after its output")
+    parser.add_argument(
+        "--also",
+        action="append",
+        default=[],
+        metavar="NAME=DIR",
+        help="another built course (e.g. main's), served at /NAME/ and measured in each round",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         site = Path(folder) / "site"
@@ -218,7 +235,13 @@ def main() -> None:
         build(site, server.url)
         build_peer(site / "peer", server.url + "peer/", "/peer/")
         server.close()
-        measure(site, args.runs, args.screenshot)
+        courses = [COURSES[0]]
+        for also in args.also:
+            name, directory = also.split("=", 1)
+            # Pages and assets are addressed relatively: a built course runs under /NAME/.
+            shutil.copytree(Path(directory), site / name)
+            courses.append((name, f"{name}/{FIRST_PAGE}", *COURSES[0][2:]))
+        measure(site, args.runs, args.screenshot, [*courses, COURSES[1]])
 
 
 if __name__ == "__main__":
