@@ -176,14 +176,20 @@ def one_visit(
     }
 
 
-def measure(site: Path, runs: int, screenshot: Path | None, courses: list[tuple[str, ...]]) -> None:
+def measure(
+    site: Path,
+    runs: int,
+    screenshot: Path | None,
+    courses: list[tuple[str, ...]],
+    connections: tuple[tuple[str, int | None, int], ...] = CONNECTIONS,
+) -> None:
     """Every course (the peer last) once per round, the order rotating round by round."""
     from playwright.sync_api import sync_playwright
 
     peer = len(courses) - 1
     table: list[tuple[str, str, list[list[float]]]] = []
     with sync_playwright() as playwright:
-        for connection, bits, latency in CONNECTIONS:
+        for connection, bits, latency in connections:
             link = (bits, latency / 1000) if bits else None
             server = StaticServer(site, cache_seconds=600, gzip=True, link=link)
             # A profile closed mid-download (the course's offline copy) breaks a pipe: expected.
@@ -228,7 +234,14 @@ def main() -> None:
         metavar="NAME=DIR",
         help="another built course (e.g. main's), served at /NAME/ and measured in each round",
     )
+    parser.add_argument(
+        "--only",
+        default="fast,20,8",
+        help="the connections, by the start of their names (default: fast,20,8)",
+    )
     args = parser.parse_args()
+    wanted = args.only.split(",")
+    connections = tuple(c for c in CONNECTIONS if c[0].startswith(tuple(wanted)))
     with tempfile.TemporaryDirectory() as folder:
         site = Path(folder) / "site"
         server = StaticServer(site, cache_seconds=600)
@@ -241,7 +254,7 @@ def main() -> None:
             # Pages and assets are addressed relatively: a built course runs under /NAME/.
             shutil.copytree(Path(directory), site / name)
             courses.append((name, f"{name}/{FIRST_PAGE}", *COURSES[0][2:]))
-        measure(site, args.runs, args.screenshot, [*courses, COURSES[1]])
+        measure(site, args.runs, args.screenshot, [*courses, COURSES[1]], connections)
 
 
 if __name__ == "__main__":
