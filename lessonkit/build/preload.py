@@ -1,16 +1,18 @@
-"""The runtime's large files named in each page that starts Python, for its preloads.
+"""The runtime's files that each page starting Python preloads, named in the page.
 
-``overrides/main.html`` starts Python's worker from ``<head>`` and preloads the files the
-worker will ask for first and longest (``/*lk-preload*/[]``: an empty list until this
-step, so a site this step never saw preloads nothing). Their names hash their bytes and
+``overrides/main.html`` starts Python's worker from ``<head>`` and preloads the file its
+start waits for longest (``/*lk-preload*/[]``: an empty list until this step, so a site
+this step never saw preloads nothing). Names hash the files' bytes and
 are known only once ``lessonkit/build/assets.py`` wrote ``runtime.json``; this fills them
 in after every page is written (``csp.py``'s ``finish_site``, before the inline scripts'
 hashes are taken).
 
-Which files: the memory snapshot and Pyodide's WebAssembly as its Zstandard copy (7.25 MB
-together, issue 38's figures), whose requests came 0.5–0.7 s after navigation on a slow
-line (page → worker script → inflate worker or Pyodide's loader, one round trip each,
-issue 53), and Pyodide's loader script, the last link of that chain.
+Which files: the memory snapshot (4.85 MB), whose request came at the end of the longest
+chain (page → worker script → inflate worker → snapshot: 0.40 s after navigation at
+20 Mbit/s + 40 ms, issue 53). Preloading also the WebAssembly's copy (asked for at the
+worker's start already, 0.32 s) and Pyodide's ``pyodide.asm.mjs`` gained nothing more
+on a slow line, and on a fast one measured 0.02 and 0.10 s slower than no preload in two
+runs (within the machine's drift, but no gain to pay for it): benchmarks/README.md.
 """
 
 from __future__ import annotations
@@ -28,11 +30,7 @@ def runtime_preloads(site: Path) -> list[str]:
     if not path.exists():
         return []
     runtime = json.loads(path.read_text())
-    files = [runtime["snapshot"]] if runtime.get("snapshot") else []
-    if runtime.get("compressedWasm"):
-        files.append(runtime["pyodide"] + runtime["compressedWasm"])
-    files.append(runtime["pyodide"] + "pyodide.asm.mjs")
-    return files
+    return [runtime["snapshot"]] if runtime.get("snapshot") else []
 
 
 def fill_preloads(html: str, files: list[str]) -> str:
