@@ -32,6 +32,10 @@ Every request of the pages and their workers is recorded: one to another origin 
 benchmark with an error (the peer would otherwise be fetching from its CDN). ``--screenshot
 FILE`` saves the peer's page after its first output (run 1, fast connection).
 
+``--only fast,20,8,phone`` picks the connections (default: the first three); ``phone`` is
+issue 17's slow phone: 5 Mbit/s with 40 ms over the server's link and the processor 4×
+slower (``Emulation.setCPUThrottlingRate``).
+
 ``--also NAME=DIR`` adds another built course (another commit's, e.g. main's: ``mkdocs
 build --site-dir DIR``), served at ``/NAME/`` and measured in the same rounds: before and
 after a change on one clock, each against the same peer runs. The order of the courses
@@ -120,8 +124,14 @@ RUN = """([box, run, output, expected]) => new Promise((resolve) => {
   root.querySelector(run).click();
 })"""
 
-#: (name, bits per second down, latency in ms); ``None``: the server as it is.
-CONNECTIONS: tuple[tuple[str, int | None, int], ...] = (("fast", None, 0), *NETWORKS)
+#: (name, bits per second down, latency in ms, processor slowed down by); ``None``: the
+#: server as it is. "phone" (``--only phone``): issue 17's slow phone, the link in the server.
+Connection = tuple[str, int | None, int, int]
+CONNECTIONS: tuple[Connection, ...] = (
+    ("fast", None, 0, 1),
+    *((name, bits, latency, 1) for name, bits, latency in NETWORKS),
+    ("phone: 5 Mbit/s, 40 ms, processor 4× slower", 5_000_000, 40, 4),
+)
 
 
 class Foreign:
@@ -138,7 +148,11 @@ class Foreign:
 
 
 def one_visit(
-    playwright: object, server: StaticServer, course: tuple[str, ...], screenshot: Path | None
+    playwright: object,
+    server: StaticServer,
+    course: tuple[str, ...],
+    screenshot: Path | None,
+    slower: int = 1,
 ) -> dict[str, float]:
     """One cold visit: seconds to the first live output and to Python ready, MB until ready."""
     _name, page_path, box, editor, run, output = course
@@ -150,6 +164,9 @@ def one_visit(
         foreign = Foreign(server.url.rstrip("/"))
         context.on("request", foreign.record)  # type: ignore[attr-defined]
         page = context.new_page()  # type: ignore[attr-defined]
+        if slower > 1:
+            cdp = context.new_cdp_session(page)  # type: ignore[attr-defined]
+            cdp.send("Emulation.setCPUThrottlingRate", {"rate": slower})
         page.set_default_timeout(600_000)
         start = len(server.sent)
         began = time.monotonic()
@@ -181,7 +198,7 @@ def measure(
     runs: int,
     screenshot: Path | None,
     courses: list[tuple[str, ...]],
-    connections: tuple[tuple[str, int | None, int], ...] = CONNECTIONS,
+    connections: tuple[Connection, ...] = CONNECTIONS[:3],
 ) -> None:
     """Every course (the peer last) once per round, the order rotating round by round."""
     from playwright.sync_api import sync_playwright
@@ -189,7 +206,7 @@ def measure(
     peer = len(courses) - 1
     table: list[tuple[str, str, list[list[float]]]] = []
     with sync_playwright() as playwright:
-        for connection, bits, latency in connections:
+        for connection, bits, latency, slower in connections:
             link = (bits, latency / 1000) if bits else None
             server = StaticServer(site, cache_seconds=600, gzip=True, link=link)
             # A profile closed mid-download (the course's offline copy) breaks a pipe: expected.
@@ -199,7 +216,7 @@ def measure(
                 for step in range(len(courses)):
                     which = (run + step) % len(courses)
                     shot = screenshot if (which == peer and run == 0 and bits is None) else None
-                    figures = one_visit(playwright, server, courses[which], shot)
+                    figures = one_visit(playwright, server, courses[which], shot, slower)
                     for name, value in figures.items():
                         found[which].setdefault(name, []).append(value)
             server.close()
@@ -237,7 +254,7 @@ def main() -> None:
     parser.add_argument(
         "--only",
         default="fast,20,8",
-        help="the connections, by the start of their names (default: fast,20,8)",
+        help="the connections by the start of their names: fast,20,8 (default), phone",
     )
     args = parser.parse_args()
     wanted = args.only.split(",")
