@@ -308,12 +308,14 @@ def browser_cpu_seconds(profile: str) -> float:
     return total
 
 
-def open_profile(playwright: object, folder: str) -> object:
-    """A fresh profile in a Chromium that has finished starting up (see the docstring)."""
+def open_profile(playwright: object, folder: str, script: str | None = CLICK_AT_ONCE) -> object:
+    """A fresh profile in a Chromium that has finished starting up (see the docstring),
+    ``script`` added to every page (by default: Ausführen clicked at once)."""
     context = playwright.chromium.launch_persistent_context(  # type: ignore[attr-defined]
         folder, executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
     )
-    context.add_init_script(CLICK_AT_ONCE)
+    if script is not None:
+        context.add_init_script(script)
     deadline = time.monotonic() + 5
     used = browser_cpu_seconds(folder)
     while time.monotonic() < deadline:

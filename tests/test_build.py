@@ -39,6 +39,20 @@ def test_built_site_serves_runtime_files(built_site: Path) -> None:
     assert (generated / "js" / "worker.js").exists()
 
 
+def test_pages_with_python_preload_the_snapshot_that_exists(built_site: Path) -> None:
+    generated = built_site / "assets" / "generated"
+    runtime = json.loads((generated / "runtime.json").read_text())
+    page = (built_site / "erste-schritte" / "index.html").read_text()
+    listed = re.search(r"\n\s*(\[[^\]]*\])\.forEach\(function \(file\)", page)
+    assert listed, "the page's preload list"
+    files = json.loads(listed[1])
+    assert files == [runtime["snapshot"]]
+    assert all((generated / name).stat().st_size > 0 for name in files)
+    assert "/*lk-preload*/" not in page
+    # A page without Python starts no worker and preloads nothing.
+    assert "forEach(function (file)" not in (built_site / "index.html").read_text()
+
+
 def test_failing_cell_stops_the_build_naming_file_and_line(tmp_path: Path) -> None:
     # A small site of its own (the course's configuration, two pages) keeps this fast.
     config = small_site(

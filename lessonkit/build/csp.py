@@ -40,6 +40,8 @@ import re
 import sys
 from pathlib import Path
 
+from lessonkit.build.preload import fill_preloads, runtime_preloads
+
 VERSION_META = '<meta name="lessonkit-version" content="">'
 CSP_META = re.compile(r'(<meta http-equiv="Content-Security-Policy" content=")([^"]*)(")')
 INLINE_SCRIPT = re.compile(r"<script(?P<attrs>(?:\s[^>]*)?)>(?P<body>.*?)</script\s*>", re.S | re.I)
@@ -132,6 +134,8 @@ def finish_site(site: Path) -> None:
     offline = site / "assets" / "generated" / "offline.json"
     version = json.loads(offline.read_text())["version"] if offline.exists() else None
     pages = {path: path.read_text(encoding="utf-8") for path in sorted(site.rglob("*.html"))}
+    preloads = runtime_preloads(site)
+    pages = {path: fill_preloads(html, preloads) for path, html in pages.items()}
     if version:
         pages = {path: stamp(html, version) for path, html in pages.items()}
     hashes = sorted(set().union(*(script_hashes(html) for html in pages.values())))

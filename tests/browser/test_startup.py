@@ -8,6 +8,7 @@ from playwright.sync_api import Page, Route
 from tests.browser.conftest import RecordingPage
 from tests.browser.pages import FIRST_STEPS, python_ready, run_first_steps_cell_1
 from tests.browser.waits import wait_until
+from tests.siteserver import StaticServer
 
 pytestmark = pytest.mark.browser
 
@@ -42,10 +43,20 @@ def test_a_broken_snapshot_falls_back_to_a_plain_start(page: Page, site_url: str
     run_first_steps_cell_1(page)  # the reader notices nothing
 
 
+def sent_since(server: StaticServer, start: int, part: str) -> list[str]:
+    """File names of the bodies the server sent since its ``start``-th one whose path has
+    ``part``: what was downloaded, whoever asked (the page's preload and a worker's request
+    for the same file are one download: ARCHITECTURE.md, "Runtime preloads")."""
+    return [
+        path.split("?")[0].rsplit("/", 1)[-1] for path, *_ in server.sent[start:] if part in path
+    ]
+
+
 def test_the_inflated_snapshot_is_kept_for_the_next_visit(
-    recorded: RecordingPage, site_url: str
+    recorded: RecordingPage, site_url: str, site_server: StaticServer
 ) -> None:
     page = recorded.page
+    start = len(site_server.sent)
     page.goto(site_url + FIRST_STEPS)
     python_ready(page)
     kept = """async () => {
@@ -55,22 +66,26 @@ def test_the_inflated_snapshot_is_kept_for_the_next_visit(
     (name,) = wait_until(page, kept, message="one kept snapshot")
     assert name.startswith("/assets/generated/snapshot-")
 
-    fetched = len([url for url in recorded.requests if "/snapshot-" in url])
+    # Asked for by the page's preload and by the inflate worker: downloaded once.
+    assert len(sent_since(site_server, start, "/snapshot-")) == 1
+    again = len(site_server.sent)
     page.reload()
     assert "snapshot" in python_ready(page)  # started from the snapshot again
-    assert len([url for url in recorded.requests if "/snapshot-" in url]) == fetched
+    assert sent_since(site_server, again, "/snapshot-") == []  # not downloaded again
     run_first_steps_cell_1(page)
 
 
 def test_the_webassembly_comes_as_its_zstandard_copy(
-    recorded: RecordingPage, site_url: str
+    recorded: RecordingPage, site_url: str, site_server: StaticServer
 ) -> None:
     # 2.9 MB instead of gzip's 3.5 (worker/wasm.ts); the plain file is never asked for.
     page = recorded.page
+    start = len(site_server.sent)
     page.goto(site_url + FIRST_STEPS)
     assert "snapshot" in python_ready(page)  # the decoder's own memory was not taken for Python's
     wasm = [url.split("?")[0].rsplit("/", 1)[-1] for url in recorded.requests if ".wasm" in url]
     assert wasm == ["pyodide.asm.wasm.zst"]
+    assert sent_since(site_server, start, ".wasm") == ["pyodide.asm.wasm.zst"]
     run_first_steps_cell_1(page)
 
 
