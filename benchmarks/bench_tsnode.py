@@ -5,9 +5,10 @@ TypeScript in Pyodide under Node.js (the runtime through Pyodide's JavaScript br
 
     .venv/bin/python benchmarks/bench_tsnode.py [--runs 5] [--link 20,40] [--no-pyodide]
 
-Needs `node frontend/build.mjs` (the chunk in docs/assets/generated/js/chunks/). The page
-that loads the chunk here has no Content-Security-Policy: the site's forbids `new Function`,
-which the runtime uses for the reader's compiled code (ARCHITECTURE.md, issue 55).
+Needs `node frontend/build.mjs` (the chunk in docs/assets/generated/js/chunks/). The node is
+compiled and imported as a module from a `blob:` address first (`prepare`), as the Python
+worker does; `--csp` puts the site's Content-Security-Policy on the page (ARCHITECTURE.md,
+"TypeScript nodes").
 `--link MBIT,MS`: the server sends over a link that slow (tests/siteserver.py).
 """
 
@@ -51,6 +52,7 @@ const t0 = performance.now();
 const m = await import("./js/chunks/%(chunk)s");
 const t1 = performance.now();
 const ask = (request) => JSON.parse(m.handle(JSON.stringify(request)));
+await m.prepare(%(code)s);
 const compiled = ask({ op: "compile", code: %(code)s });
 if (!("prog" in compiled)) {
   postMessage({ error: JSON.stringify(compiled) });
