@@ -31,6 +31,7 @@ NEVER_FETCHED = {
 }
 #: Hosts that appear only in licence comments and documentation strings of vendor files.
 DOCUMENTATION_LINKS = {
+    "aka.ms",  # TypeScript's messages link its documentation there (the TypeScript check's chunk)
     "bit.ly",
     "chasen.org",
     "chevrotain.io",

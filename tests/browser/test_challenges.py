@@ -538,7 +538,7 @@ class Zurufer(Knoten):
         self.antworte(nachricht, body)
 
 
-async def _riesig(code, vorgabe, seed, pruefung, urteilen):
+async def _riesig(code, vorgabe, seed, pruefung, urteilen, sprache="python"):
     zahlen = {
         "nachrichten": 0, "verloren": 0, "je_operation": 0.0,
         "ok_anteil": 1.0, "latenz_p50": None, "latenz_p99": None,

@@ -313,9 +313,12 @@ async function deleteOwnCaches(): Promise<void> {
   for (const name of serviceWorkerCaches(await caches.keys(), root.pathname)) await caches.delete(name);
 }
 
+/** The shell is complete without the lazy files: a page that never asked for TypeScript
+ * works offline without its runtime. */
 async function shellComplete(): Promise<boolean> {
   const cache = await caches.open(SHELL);
-  const found = await Promise.all([...MANIFEST.keys()].map((path) => cache.match(new URL(path, root), MATCH)));
+  const needed = [...MANIFEST.keys()].filter((path) => !LAZY.has(path));
+  const found = await Promise.all(needed.map((path) => cache.match(new URL(path, root), MATCH)));
   return found.every(Boolean);
 }
 
