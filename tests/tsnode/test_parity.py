@@ -31,6 +31,7 @@ GEFORDERT = {
     "register-leader",
     "register-leader-absturz",
     "leader-lease",
+    "raft-wahl",
 }
 
 
