@@ -32,6 +32,7 @@ GEFORDERT = {
     "register-leader-absturz",
     "leader-lease",
     "raft-wahl",
+    "raft-log",
 }
 
 
