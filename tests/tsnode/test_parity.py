@@ -33,6 +33,8 @@ GEFORDERT = {
     "leader-lease",
     "raft-wahl",
     "raft-log",
+    "raft-absturz",
+    "raft-figur8",
 }
 
 
