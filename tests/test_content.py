@@ -88,7 +88,7 @@ def test_a_challenges_typescript_twin_does_not_count_toward_the_length(tmp_path:
     page.parent.mkdir()
     prose = "Wort " * (page_rules.MAX_WORDS - 40)
     twin = "--- start-ts\n" + "ts " * 5_000 + "\n--- loesung-ts\n" + "ts " * 5_000 + "\n"
-    block = f"```herausforderung id=\"x\"\n--- start\npass\n{twin}```\n"
+    block = f'```herausforderung id="x"\n--- start\npass\n{twin}```\n'
     page.write_text(prose + "\n" + block)
     assert findings(page_rules.check_length, page) == ""
     page.write_text(prose + "\n" + block.replace("--- start\npass", "--- start\n" + "py " * 100))
