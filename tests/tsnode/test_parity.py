@@ -5,11 +5,10 @@ Runs through the Node.js transport (pysim/cluster/ts_knoten.py, `NodeGegenstelle
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 
 from lessonkit.build import tsnode
+from lessonkit.build.execute import run_sync
 from lessonkit.fences.exercises import Challenge
 from lessonkit.runtime import challenges
 from pysim.cluster.ts_knoten import ts_knoten_klasse
@@ -43,7 +42,8 @@ def test_every_asked_challenge_has_a_typescript_rendering() -> None:
 
 
 def _gleich(challenge: Challenge, python: str, typescript: str) -> None:
-    py, fehler = asyncio.run(challenges.load_node(python))
+    # run_sync: a browser test before this one in the same process keeps an event loop running
+    py, fehler = run_sync(lambda: challenges.load_node(python))
     assert py is not None, fehler
     ts = ts_knoten_klasse(typescript, tsnode.gegenstelle())
     for seed in range(1, challenge.vorgabe.seeds + 1):
