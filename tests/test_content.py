@@ -81,6 +81,20 @@ def test_no_page_is_too_long_to_read_in_one_sitting(page: Path) -> None:
     assert not found, found
 
 
+def test_a_challenges_typescript_twin_does_not_count_toward_the_length(tmp_path: Path) -> None:
+    # A reader reads one language: the TypeScript sections, however long, are not counted;
+    # the Python ones and the prose are.
+    page = tmp_path / "herausforderungen" / "lang.md"
+    page.parent.mkdir()
+    prose = "Wort " * (page_rules.MAX_WORDS - 40)
+    twin = "--- start-ts\n" + "ts " * 5_000 + "\n--- loesung-ts\n" + "ts " * 5_000 + "\n"
+    block = f'```herausforderung id="x"\n--- start\npass\n{twin}```\n'
+    page.write_text(prose + "\n" + block)
+    assert findings(page_rules.check_length, page) == ""
+    page.write_text(prose + "\n" + block.replace("--- start\npass", "--- start\n" + "py " * 100))
+    assert findings(page_rules.check_length, page)
+
+
 @pytest.mark.parametrize("page", sorted(DOCS.rglob("*.md")), ids=lambda p: p.stem)
 def test_the_code_a_reader_sees_fits_a_phone(page: Path) -> None:
     if page.name == "autoren.md":

@@ -212,10 +212,15 @@ def check_glossary_links(page: Path) -> list[Finding]:
     return findings
 
 
+#: A challenge's TypeScript twin of its Python sections (``--- start-ts`` and the rest), up to
+#: the next section or the block's end: a reader reads one language, so it is not counted.
+_TS_TWIN = re.compile(r"^--- ?(?:start|loesung|fehlversuch)-ts\b.*?(?=^--- |^```)", re.M | re.S)
+
+
 def check_length(page: Path) -> list[Finding]:
     if kind_of(page) == "other":
         return []
-    words = len(page.read_text(encoding="utf-8").split())
+    words = len(_TS_TWIN.sub("", page.read_text(encoding="utf-8")).split())
     if words <= MAX_WORDS:
         return []
     return [

@@ -30,6 +30,10 @@ GEFORDERT = {
     "register-leader",
     "register-leader-absturz",
     "leader-lease",
+    "raft-wahl",
+    "raft-log",
+    "raft-absturz",
+    "raft-figur8",
 }
 
 

@@ -18,6 +18,7 @@ import type {
   StepAnswer,
   WaitSpec,
 } from "./protocol";
+import { Random } from "./random";
 import { sourceLine, type LineMap } from "./sourcemap";
 
 /** `await this.ask(…)`: no reply before the timeout (Python: `KeineAntwort`). */
@@ -452,7 +453,7 @@ function requireBlocked(): never {
 }
 
 export const GLOBALS = [
-  "Node", "NoReply", "ErrorReply", "TooFewReplies", "__awaiter", "__warte", "__schritt",
+  "Node", "NoReply", "ErrorReply", "TooFewReplies", "Random", "__awaiter", "__warte", "__schritt",
   "console", "exports", "require", "setTimeout", "setInterval", "fetch",
 ] as const;
 
@@ -568,7 +569,7 @@ export class Engine {
     try {
       const factory = this.loader.factory(compiled);
       cls = factory(
-        NodeBase, NoReply, ErrorReply, TooFewReplies, awaiter, warte, budgetCheck, readerConsole,
+        NodeBase, NoReply, ErrorReply, TooFewReplies, Random, awaiter, warte, budgetCheck, readerConsole,
         {}, requireBlocked, timersAbsent, timersAbsent, timersAbsent,
       ) as new () => NodeBase;
     } catch (e) {

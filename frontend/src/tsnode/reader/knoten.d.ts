@@ -38,6 +38,16 @@ declare class ErrorReply extends Error {
   readonly code: unknown;
 }
 
+/** Pythons `random.Random(seed)` in TypeScript: Aus demselben Text zieht es dieselben Zahlen
+ * wie ein Python-Knoten (`new Random(`${this.id}/${starts}`).randint(15, 30)`). */
+declare class Random {
+  constructor(seed: string);
+  /** Eine ganze Zahl von `a` bis `b`, beide eingeschlossen (wie Pythons `randint`). */
+  randint(a: number, b: number): number;
+  /** Eine Zahl von 0 bis unter 1 (wie Pythons `random()`). */
+  random(): number;
+}
+
 /** `await this.first(k, …)` oder `this.majority(…)`: Es können nicht mehr genug Antworten
  * kommen. `replies`: was kam, `errors`: was ausblieb oder scheiterte. */
 declare class TooFewReplies extends NoReply {
