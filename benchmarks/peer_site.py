@@ -27,47 +27,55 @@ ROOT = Path(__file__).resolve().parent.parent
 CACHE = ROOT / ".cache" / "peer"
 REQUIREMENTS = ROOT / "benchmarks" / "peer" / "requirements.txt"
 
-#: (address in the peer's pages, npm package@version, its sha512, file for a bare address).
+#: (path of the address in the peer's pages, npm package@version, its sha512, file for a bare
+#: address). Only the path is kept here: whichever host the theme's pages name for it, the
+#: address is rewritten to this site's copy (``FOREIGN``), so nothing here points at a CDN.
 #: The theme asks for jquery.terminal 2.43.1, which the npm registry does not have: 2.43.0
 #: is the nearest published release. ``mathjax@3`` is a range on the CDN: 3.2.2 is its newest.
 CDN = (
     (
-        "https://cdn.jsdelivr.net/pyodide/v0.25.0/full/",
+        "pyodide/v0.25.0/full/",
         "pyodide@0.25.0",
         "RagtX3TfV2M0QAfThG2SMvwE31ikqAFDUXc5/4xhppEoVf4VbL7L0kbKOIdSNg7MbVsHELVxftk66WvT926GpA==",
         "",
     ),
     (
-        "https://cdn.jsdelivr.net/npm/ace-builds@1.44.0/",
+        "npm/ace-builds@1.44.0/",
         "ace-builds@1.44.0",
         "PFNMSYqFdEUkul2Ntud0HvA09AgY+F1ag0UYdpMH60wNI/qOA8cB8tlTgoALMEwIdUPJK2CjrIQ7OnbiSS/ugQ==",
         "",
     ),
     (
-        "https://cdn.jsdelivr.net/npm/jquery.terminal@2.43.1/",
+        "npm/jquery.terminal@2.43.1/",
         "jquery.terminal@2.43.0",
         "7XQITeOk1qEL1IZNZezab9luJXFDsPirsDiV+ZeEGPsSnUP00Dm8Wyu1iIuPR61u4eMGIEsOSorrM5JOKAMOGQ==",
         "",
     ),
     (
-        "https://cdn.jsdelivr.net/npm/jquery@3.7.1",
+        "npm/jquery@3.7.1",
         "jquery@3.7.1",
         "m4avr8yL8kmFN8psrbFFFmB/If14iN5o9nw/NgnnM+kybDJpRsAynV2BsfpTYrTRysYUdADVD7CkUUizgkpLfg==",
         "dist/jquery.min.js",
     ),
     (
-        "https://cdn.jsdelivr.net/npm/lodash@4.17.20/",
+        "npm/lodash@4.17.20/",
         "lodash@4.17.20",
         "PlhdFcillOINfeV7Ni6oF1TAEayyZBoZ8bcshTHqOYJYlrqzRK5hagpagky5o4HfCzzd1TRkXPMFq6cKk9rGmA==",
         "",
     ),
     (
-        "https://cdn.jsdelivr.net/npm/mathjax@3/",
+        "npm/mathjax@3/",
         "mathjax@3.2.2",
         "Bt+SSVU8eBG27zChVewOicYs7Xsdt40qm4+UpHyX7k0/O9NliPc+x77k1/FEsPsjKPZGJvtRZM1vO+geW0OhGw==",
         "",
     ),
 )
+
+#: An absolute address on another host (what the theme's pages use for its CDN files).
+FOREIGN = r"https?://[A-Za-z0-9.-]+/"
+
+#: An address of a CDN file's kind the table does not know: the build stops on it.
+UNKNOWN_CDN = re.compile(FOREIGN + r"(?:npm|pyodide|gh)/")
 
 #: The theme's scripts load the CDN files with Subresource Integrity: ``src: "…", integrity: "…"``.
 INTEGRITY = re.compile(r'(src: "([^"]+)",\s*integrity: ")(sha256-[^"]+)"')
@@ -154,11 +162,15 @@ def build_peer(site: Path, url: str, prefix: str) -> None:
         new = FOREIGN_PICTURE.sub("", text)
         for address, spec, _integrity, bare in CDN:
             if bare:  # an address without a file: the CDN serves the package's main file
-                new = new.replace(f'"{address}"', f'"{prefix}cdn/{spec}/{bare}"')
+                pattern = f'"{FOREIGN}{re.escape(address)}"'
+                here = f'"{prefix}cdn/{spec}/{bare}"'
             else:
-                new = new.replace(address, f"{prefix}cdn/{spec}/")
-        if "cdn.jsdelivr.net" in new:
-            raise SystemExit(f"{path}: a CDN address left that the benchmark does not know")
+                pattern, here = FOREIGN + re.escape(address), f"{prefix}cdn/{spec}/"
+            new = re.sub(pattern, lambda _match, here=here: here, new)
+        if left := UNKNOWN_CDN.search(new):
+            raise SystemExit(
+                f"{path}: a CDN address left that the benchmark does not know: {left[0]}"
+            )
         new = INTEGRITY.sub(functools.partial(checked, site=site, prefix=prefix, script=path), new)
         if new != text:
             path.write_text(new)
