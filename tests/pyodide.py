@@ -11,11 +11,14 @@ import json
 import select
 import subprocess
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, Literal
 
-from lessonkit.build.assets import OUT, ROOT, build_packages, build_snapshot
+from lessonkit.build.assets import OUT, ROOT, build_bytecode, build_packages, build_snapshot
 from lessonkit.build.execute import run_sync
 from lessonkit.runtime.kernel import Kernel
+
+#: How Pyodide starts (tests/node/run_cells.mjs).
+Start = Literal["plain", "snapshot", "bytecode"]
 
 #: Seconds a job may take: the largest (every cell of the site) must fit on a busy CI machine.
 JOB_TIMEOUT = 600.0
@@ -28,29 +31,39 @@ class PyodideRunner:
         packages = build_packages(OUT)
         snapshot = build_snapshot(packages, OUT)
         assert snapshot is not None, "no snapshot could be made"
+        bytecode = build_bytecode(packages, OUT)
+        assert bytecode is not None, "no bytecode could be made"
         self.log_path = log
         self._log: IO[bytes] = log.open("wb")
         self.process = subprocess.Popen(
-            ["node", "tests/node/run_cells.mjs", str(OUT / packages), str(OUT / snapshot)],
+            [
+                "node",
+                "tests/node/run_cells.mjs",
+                str(OUT / packages),
+                str(OUT / snapshot),
+                str(OUT / bytecode["stdlib"]),
+                str(OUT / bytecode["packages"]),
+            ],
             cwd=ROOT,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=self._log,
         )
 
-    def run(self, pages: list[dict[str, Any]], snapshot: bool = False) -> dict[str, Any]:
+    def run(self, pages: list[dict[str, Any]], start: Start = "plain") -> dict[str, Any]:
         """``pages``: [{"name", "cells": [{"session", "code", "label"}]}] -> results per page.
 
-        With ``snapshot``, Pyodide starts from the memory snapshot the site ships.
+        ``start``: how Pyodide starts — plainly, from the memory snapshot the site ships,
+        or from its bytecode files (the two starts the site's worker chooses from).
         """
-        self.send(pages, snapshot)
+        self.send(pages, start)
         return self.receive()
 
-    def send(self, pages: list[dict[str, Any]], snapshot: bool = False) -> None:
+    def send(self, pages: list[dict[str, Any]], start: Start = "plain") -> None:
         """Start ``run``'s job and return at once: the test may work meanwhile (CPython
         on the other core); ``receive`` waits for the answer."""
         assert self.process.stdin is not None
-        job = json.dumps({"snapshot": snapshot, "pages": pages}) + "\n"
+        job = json.dumps({"start": start, "pages": pages}) + "\n"
         try:
             self.process.stdin.write(job.encode("utf-8"))
             self.process.stdin.flush()
@@ -92,7 +105,7 @@ def output_of_cell(code: str) -> str:
         try:
             answer = runner.run(
                 [{"name": "cell", "cells": [{"session": "s", "code": code, "label": "s"}]}],
-                snapshot=True,
+                start="snapshot",
             )
         finally:
             runner.close()

@@ -104,7 +104,7 @@ def test_exercises_are_judged_alike_in_cpython_and_pyodide(
 ) -> None:
     cells = exercise_cells(built_site)
     assert len(cells) >= 10
-    pyodide.send([{"name": "exercises", "cells": cells}], snapshot=True)
+    pyodide.send([{"name": "exercises", "cells": cells}], start="snapshot")
     native = run_natively(cells)  # meanwhile, on the other core
     judged = pyodide.receive()
     for cell, ours, theirs in zip(cells, native, judged["pages"][0]["results"], strict=True):

@@ -64,17 +64,18 @@ def test_cells_agree_in_cpython_and_pyodide(
     built_site: Path, pyodide: PyodideRunner, tmp_path: Path
 ) -> None:
     # Both of the browser's starts, each in a Node.js process of its own, while CPython
-    # runs the same cells here: the three share the two cores.
+    # runs the same cells here: the three share the two cores. (The plain start, which
+    # both fall back to, imports the same sources as the bytecode start compiled.)
     pages = collect_pages(built_site)
     assert pages, "no cells found in the built site"
-    plain = PyodideRunner(tmp_path / "plain-start.txt")
+    other = PyodideRunner(tmp_path / "bytecode-start.txt")
     try:
-        pyodide.send(pages, snapshot=True)
-        plain.send(pages, snapshot=False)
+        pyodide.send(pages, start="snapshot")
+        other.send(pages, start="bytecode")
         natives = [run_natively(page["cells"]) for page in pages]
-        starts = {"snapshot start": pyodide.receive(), "plain start": plain.receive()}
+        starts = {"snapshot start": pyodide.receive(), "bytecode start": other.receive()}
     finally:
-        plain.close()
+        other.close()
     for start, in_pyodide_pages in starts.items():
         assert in_pyodide_pages["python"].startswith("3.14")
         for page, native, in_pyodide in zip(pages, natives, in_pyodide_pages["pages"], strict=True):

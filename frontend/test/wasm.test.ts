@@ -73,21 +73,24 @@ test("the request for the WebAssembly gets the copy's decoded bytes, which compi
   stores.clear();
   const wasm = module(400_000); // several of the decoder's 128 kB pieces
   const served = scope({ [COPY.href]: zstd(wasm), [WASM.href]: 404 });
-  serveWasmFromZstd(served, WASM, COPY, digest(wasm));
+  const rate = serveWasmFromZstd(served, WASM, COPY, digest(wasm));
   const response = await served.fetch(WASM);
   assert.equal(response.headers.get("Content-Type"), "application/wasm");
   const { instance } = await WebAssembly.instantiateStreaming(response, {});
   assert.equal((instance.exports.answer as () => number)(), 42);
   assert.deepEqual(served.asked, ["pyodide.asm.wasm.zst"]);
+  // How fast the copy came: its bytes over the time from request to last byte.
+  assert.ok(((await rate) ?? 0) > 0);
 
   // The next visit compiles the kept decoded bytes: nothing is downloaded or decoded.
   await settled();
   assert.deepEqual([...kept().keys()], [`${WASM.href}?sha256=${digest(wasm)}`]);
   const next = scope({ [COPY.href]: 404, [WASM.href]: 404 });
-  serveWasmFromZstd(next, WASM, COPY, digest(wasm));
+  const nextRate = serveWasmFromZstd(next, WASM, COPY, digest(wasm));
   const again = await WebAssembly.instantiateStreaming(await next.fetch(WASM), {});
   assert.equal((again.instance.exports.answer as () => number)(), 42);
   assert.deepEqual(next.asked, []);
+  assert.equal(await nextRate, null, "nothing came over the line");
 });
 
 test("a kept copy of another Pyodide or with other bytes is not used, and is replaced", async () => {
@@ -146,9 +149,10 @@ test("a missing copy falls back to the plain file", async () => {
   const wasm = module(10);
   stores.clear();
   const served = scope({ [COPY.href]: 404, [WASM.href]: wasm });
-  serveWasmFromZstd(served, WASM, COPY, digest(wasm));
+  const rate = serveWasmFromZstd(served, WASM, COPY, digest(wasm));
   const bytes = new Uint8Array(await (await served.fetch(WASM.href)).arrayBuffer());
   assert.deepEqual(bytes, wasm);
+  assert.equal(await rate, null, "no copy, no speed");
   assert.deepEqual(served.asked, ["pyodide.asm.wasm.zst", "pyodide.asm.wasm"]);
 });
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -40,7 +41,13 @@ OUT = ROOT / "docs" / "assets" / "generated"
 NODE_MODULES = ROOT / "node_modules"
 NODE_SCRIPTS = ROOT / "lessonkit" / "node"
 # The scripts that decide what a snapshot holds; a change to one makes a new snapshot.
-SNAPSHOT_MAKERS = ("make_snapshot.mjs", "packages.mjs", "snapshot_format.mjs")
+SNAPSHOT_MAKERS = ("make_snapshot.mjs", "course_imports.mjs", "packages.mjs", "snapshot_format.mjs")
+# Likewise for the start from bytecode.
+BYTECODE_MAKERS = ("make_bytecode.mjs", "course_imports.mjs", "packages.mjs")
+
+#: Which start the reader's worker takes: "auto" chooses per reader
+#: (frontend/src/worker/python-worker.ts); benchmarks build with one fixed.
+START = os.environ.get("LESSONKIT_START", "auto")
 
 #: What Pyodide needs to start: its loader, the WebAssembly module, the standard library.
 PYODIDE_FILES = (
@@ -119,9 +126,7 @@ def build_snapshot(packages: str, out: Path = OUT) -> str | None:
     of making it (the scripts that make it are part of the key). Its name ends with the
     SHA-256 of its inflated bytes, which the browser checks before it uses a kept copy
     (``frontend/src/worker/snapshot.ts``)."""
-    pyodide_version = json.loads((NODE_MODULES / "pyodide" / "package.json").read_text())["version"]
-    makers = "".join((NODE_SCRIPTS / name).read_text() for name in SNAPSHOT_MAKERS)
-    key = hashlib.sha256(f"{packages}:{pyodide_version}:{makers}".encode()).hexdigest()[:12]
+    key = _maker_key(packages, SNAPSHOT_MAKERS)
     made = sorted(out.glob(f"snapshot-{key}-*.lks.zst"))
     if made:
         return made[0].name
@@ -140,8 +145,49 @@ def build_snapshot(packages: str, out: Path = OUT) -> str | None:
     packed = made_at.read_bytes()
     made_at.unlink()
     name = f"snapshot-{key}-{hashlib.sha256(packed).hexdigest()}.lks.zst"
-    (out / name).write_bytes(compress_snapshot(packed))
+    (out / name).write_bytes(compress_zstd(packed))
     return name
+
+
+def build_bytecode(packages: str, out: Path = OUT) -> dict[str, str] | None:
+    """The start from bytecode's two files for ``packages`` (``lessonkit/node/make_bytecode.mjs``):
+    the standard library's modules the course imports as .pyc, and the packages' sources
+    with their .pyc, each a stored zip compressed whole with Zstandard (2.2 MB together,
+    where the snapshot and the packages zip are 5.4). Made once per zip, Pyodide version
+    and way of making them; their names carry that key and their own hash."""
+    key = _maker_key(packages, BYTECODE_MAKERS)
+    names = {part: f"bytecode-{key}-{part}.zip.zst" for part in ("stdlib", "packages")}
+    if all((out / name).exists() for name in names.values()):
+        return names
+    for old in out.glob("bytecode-*"):
+        old.unlink()
+    made = {part: out / f"bytecode-{key}-{part}.zip" for part in names}
+    done = subprocess.run(
+        [
+            "node",
+            str(NODE_SCRIPTS / "make_bytecode.mjs"),
+            str(out / packages),
+            str(made["stdlib"]),
+            str(made["packages"]),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    if done.returncode != 0:  # the site still works: the snapshot's or a plain start
+        print(f"Kein Bytecode für Pyodide: {done.stderr[-2000:]}", file=sys.stderr)
+        return None
+    for part, path in made.items():
+        (out / names[part]).write_bytes(compress_zstd(path.read_bytes()))
+        path.unlink()
+    return names
+
+
+def _maker_key(packages: str, makers: tuple[str, ...]) -> str:
+    """What a made file depends on: the packages zip, Pyodide's version, the scripts."""
+    pyodide_version = json.loads((NODE_MODULES / "pyodide" / "package.json").read_text())["version"]
+    text = "".join((NODE_SCRIPTS / name).read_text() for name in makers)
+    return hashlib.sha256(f"{packages}:{pyodide_version}:{text}".encode()).hexdigest()[:12]
 
 
 def empty_zip() -> bytes:
@@ -150,7 +196,7 @@ def empty_zip() -> bytes:
     return buffer.getvalue()
 
 
-def compress_snapshot(packed: bytes) -> bytes:
+def compress_zstd(packed: bytes) -> bytes:
     """Zstandard level 19 with the size in the frame (the reader allocates once); the
     same bytes for the same input, so an unchanged snapshot keeps its name."""
     return zstandard.ZstdCompressor(level=19, write_content_size=True).compress(packed)
@@ -168,8 +214,10 @@ def compress_wasm(folder: Path) -> None:
     made.replace(target)
 
 
-def write_runtime(packages: str, snapshot: str | None, out: Path = OUT) -> None:
-    runtime = {
+def write_runtime(
+    packages: str, snapshot: str | None, out: Path = OUT, bytecode: dict[str, str] | None = None
+) -> None:
+    runtime: dict[str, object] = {
         "packages": packages,
         "pyodide": "pyodide/",
         "snapshot": snapshot,
@@ -179,6 +227,9 @@ def write_runtime(packages: str, snapshot: str | None, out: Path = OUT) -> None:
             (out / "pyodide" / "pyodide.asm.wasm").read_bytes()
         ).hexdigest(),
     }
+    if bytecode:
+        runtime["bytecode"] = bytecode
+    runtime["start"] = START
     write_if_changed(out / "runtime.json", (json.dumps(runtime, indent=2) + "\n").encode())
 
 
@@ -195,7 +246,7 @@ def build_all(out: Path = OUT) -> None:
     compress_wasm(out / "pyodide")
     copy_if_changed(NODE_MODULES / "mermaid" / "dist" / "mermaid.min.js", out / "mermaid.min.js")
     packages = build_packages(out)
-    write_runtime(packages, build_snapshot(packages, out), out)
+    write_runtime(packages, build_snapshot(packages, out), out, build_bytecode(packages, out))
     build_frontend()
 
 

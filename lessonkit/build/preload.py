@@ -30,7 +30,12 @@ def runtime_preloads(site: Path) -> list[str]:
     if not path.exists():
         return []
     runtime = json.loads(path.read_text())
-    return [runtime["snapshot"]] if runtime.get("snapshot") else []
+    start = runtime.get("start", "snapshot")
+    if start == "bytecode" and runtime.get("bytecode"):
+        return [runtime["bytecode"]["stdlib"], runtime["bytecode"]["packages"]]
+    if start == "snapshot" and runtime.get("snapshot"):
+        return [runtime["snapshot"]]
+    return []  # "auto": the worker chooses once the WebAssembly came
 
 
 def fill_preloads(html: str, files: list[str]) -> str:

@@ -16,6 +16,7 @@
 import nodeCrypto from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { loadPyodide } from "pyodide";
+import { COURSE_IMPORTS } from "./course_imports.mjs";
 import { installPackages } from "./packages.mjs";
 import { onNextInstance, packPages } from "./snapshot_format.mjs";
 
@@ -51,17 +52,9 @@ const pyodide = await loadPyodide({ _makeSnapshot: true, env: { PYTHONHASHSEED: 
 undo();
 if (!base) throw new Error("Pyodide's WebAssembly memory was not seen at instantiation");
 installPackages(pyodide, new Uint8Array(readFileSync(zipPath)));
-pyodide.runPython(`
-import importlib, pkgutil
-import pysim, lessonkit.runtime.bridge
-for module in pkgutil.walk_packages(pysim.__path__, "pysim."):
-    importlib.import_module(module.name)
-# What the lessons import besides pysim.
-import asyncio, ast, json, sqlite3, random, dataclasses, collections, difflib, time
-# The reader starts without the standard library's zip; it comes when first needed.
-import lessonkit.runtime.stdlib
-lessonkit.runtime.stdlib.install(lessonkit.runtime.stdlib.top_level_names())
-`);
+pyodide.runPython(COURSE_IMPORTS);
+// The reader starts without the standard library's zip; it comes when first needed.
+pyodide.runPython("lessonkit.runtime.stdlib.install(lessonkit.runtime.stdlib.top_level_names())");
 const snapshot = pyodide.makeMemorySnapshot();
 // The stack below its pointer is unused; what earlier calls left there need not be stored.
 const module = pyodide._module;

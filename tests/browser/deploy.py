@@ -54,8 +54,11 @@ def new_packages(site: Path, change: Callable[[dict[str, bytes]], None]) -> None
     code = worker.read_text().replace(runtime["packages"], name)
     if runtime["snapshot"]:
         code = code.replace(f'"{runtime["snapshot"]}"', "null")
+    # Both prepared starts hold the old packages: the worker starts plainly with the new zip.
+    code = re.sub(r',"bytecode":\{[^}]*\}', "", code)
     worker.write_text(code)
     runtime.update(packages=name, snapshot=None)
+    runtime.pop("bytecode", None)
     (generated / "runtime.json").write_text(json.dumps(runtime))
 
 

@@ -35,7 +35,7 @@ def test_a_new_snapshot_is_the_same_bytes_as_the_kept_one(tmp_path: Path) -> Non
     assert kept is not None
     new = make_snapshot(OUT / packages, tmp_path / "neu.lks")
     assert kept.endswith(f"-{hashlib.sha256(new).hexdigest()}.lks.zst"), kept
-    assert assets.compress_snapshot(new) == (OUT / kept).read_bytes()
+    assert assets.compress_zstd(new) == (OUT / kept).read_bytes()
     # A snapshot holds Python's memory: 31 MB, most of it zero or the module's own start.
     assert len(new) > 1_000_000
 
@@ -51,3 +51,24 @@ def test_the_package_zip_follows_its_sources_only(
     init = tmp_path / "pysim" / "__init__.py"
     init.write_text(init.read_text() + "\n# a change\n")
     assert package_zip() != original
+
+
+def test_the_bytecode_files_are_the_same_bytes_when_made_again(tmp_path: Path) -> None:
+    # As the snapshot: a new deployment of the same Python keeps the bytecode's names.
+    packages = build_packages(OUT)
+    kept = assets.build_bytecode(packages, OUT)
+    assert kept is not None
+    made = {part: tmp_path / f"{part}.zip" for part in ("stdlib", "packages")}
+    done = subprocess.run(
+        [
+            "node",
+            str(NODE_SCRIPTS / "make_bytecode.mjs"),
+            str(OUT / packages),
+            *map(str, made.values()),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+    )
+    assert done.returncode == 0, (done.stdout + done.stderr).decode(errors="replace")
+    for part, path in made.items():
+        assert assets.compress_zstd(path.read_bytes()) == (OUT / kept[part]).read_bytes(), part

@@ -16,6 +16,8 @@ import { sealWorkerScope } from "./sandbox";
 import { Meter } from "./meter";
 import { fetchSnapshot } from "./snapshot";
 import { serveWasmFromZstd } from "./wasm";
+import { fetchBytecode, LEAN_STDLIB, type BytecodeFiles } from "./bytecode";
+import { chooseStart } from "./choose-start";
 import { restoring, type Unpacked } from "../../../lessonkit/node/snapshot_format.mjs";
 import { STALE_WORKER, staleFile } from "../runtime/deployment";
 
@@ -37,6 +39,10 @@ interface Runtime {
   compressedWasm?: string;
   /** The SHA-256 (hex) of Pyodide's WebAssembly, which its kept decoded copy must have. */
   wasmSha256?: string;
+  /** The start from bytecode's files (bytecode.ts), or absent. */
+  bytecode?: BytecodeFiles;
+  /** Which start: chosen per reader ("auto", chooseStart), or fixed by the build. */
+  start?: "auto" | "snapshot" | "bytecode";
 }
 
 interface LoadOptions {
@@ -74,6 +80,35 @@ async function start(
     }
   }
   return { pyodide: await load(options), fromSnapshot: false };
+}
+
+/** A started Pyodide: from the snapshot or not, with the lean standard library or not,
+ * and the packages zip to install (sources, or sources and bytecode). */
+interface Started {
+  pyodide: PyodideInterface;
+  fromSnapshot: boolean;
+  lean: boolean;
+  zip: Promise<ArrayBuffer | Uint8Array>;
+}
+
+/**
+ * Start Pyodide from the bytecode files (bytecode.ts); should they fail, a plain start
+ * with the full standard library and the packages zip (said in the console).
+ */
+async function startFromBytecode(
+  load: LoadPyodide,
+  bytecode: ReturnType<typeof fetchBytecode>,
+  options: LoadOptions,
+  packagesZip: () => Promise<ArrayBuffer>,
+): Promise<Started> {
+  try {
+    await bytecode.stdlib;
+    const pyodide = await load({ ...options, stdLibURL: new URL(LEAN_STDLIB, options.indexURL).href });
+    return { pyodide, fromSnapshot: false, lean: true, zip: bytecode.packages.catch(packagesZip) };
+  } catch (error) {
+    console.warn("lessonkit: Bytecode nicht nutzbar, Python startet ohne.", error);
+  }
+  return { pyodide: await load(options), fromSnapshot: false, lean: false, zip: packagesZip() };
 }
 
 /**
@@ -144,48 +179,69 @@ async function boot(): Promise<Python> {
   const runtime = await runtimeFiles(base);
   stage("runtime.json");
   const pyodideBase = new URL(runtime.pyodide, base);
-  if (runtime.compressedWasm && runtime.wasmSha256) {
-    const wasm = new URL("pyodide.asm.wasm", pyodideBase);
-    serveWasmFromZstd(self, wasm, new URL(runtime.compressedWasm, pyodideBase), runtime.wasmSha256, pythonReady);
-  }
-  const snapshot = runtime.snapshot
-    ? fetchSnapshot(new URL(runtime.snapshot, base), new URL(`inflate.js${new URL(import.meta.url).search}`, import.meta.url), (loaded, total, done) =>
-        meter.update("snapshot", loaded, total, done),
-      ).then((bytes) => {
-        stage("snapshot");
-        return bytes;
-      })
-    : null;
+  const wasm = new URL("pyodide.asm.wasm", pyodideBase);
+  const wasmRate =
+    runtime.compressedWasm && runtime.wasmSha256
+      ? serveWasmFromZstd(self, wasm, new URL(runtime.compressedWasm, pyodideBase), runtime.wasmSha256, pythonReady)
+      : Promise.resolve(null);
+  // Pyodide's loader comes while the start is chosen.
+  const loader = import(/* @vite-ignore */ new URL("pyodide.mjs", pyodideBase).href) as Promise<{ loadPyodide: LoadPyodide }>;
+  loader.catch(() => undefined); // reported where it is awaited
+  const how = await chooseStart(runtime, wasmRate);
+  stage(`start:${how}`);
+  const bytecode =
+    how === "bytecode" && runtime.bytecode
+      ? fetchBytecode(self, new URL(LEAN_STDLIB, pyodideBase), {
+          stdlib: new URL(runtime.bytecode.stdlib, base),
+          packages: new URL(runtime.bytecode.packages, base),
+        })
+      : null;
+  const snapshot =
+    how === "snapshot" && runtime.snapshot
+      ? fetchSnapshot(new URL(runtime.snapshot, base), new URL(`inflate.js${new URL(import.meta.url).search}`, import.meta.url), (loaded, total, done) =>
+          meter.update("snapshot", loaded, total, done),
+        ).then((bytes) => {
+          stage("snapshot");
+          return bytes;
+        })
+      : null;
   snapshot?.catch(() => undefined); // reported by start() when it is awaited
   // The packages zip (0.3 MB) is needed only after Pyodide has started: it is asked for
   // once the snapshot is here, so on a slow connection it does not share the line with the
   // snapshot and the WebAssembly but arrives while Pyodide restores the snapshot (and the
   // reader's "x von y MB" does not count it: Python "startet" meanwhile).
-  const packages = (snapshot ?? Promise.resolve())
-    .catch(() => undefined)
-    .then(() => uncountedFetch(new URL(runtime.packages, base)))
-    .then((response) => {
-      if (!response.ok) throw new Error(`${runtime.packages}: HTTP ${response.status}`);
-      return response.arrayBuffer();
-    });
-  packages.catch(() => undefined); // reported where it is awaited
-  const module = (await import(/* @vite-ignore */ new URL("pyodide.mjs", pyodideBase).href)) as {
-    loadPyodide: LoadPyodide;
-  };
+  const packagesZip = (): Promise<ArrayBuffer> =>
+    (snapshot ?? Promise.resolve())
+      .catch(() => undefined)
+      .then(() => uncountedFetch(new URL(runtime.packages, base)))
+      .then((response) => {
+        if (!response.ok) throw new Error(`${runtime.packages}: HTTP ${response.status}`);
+        return response.arrayBuffer();
+      });
+  const packages = bytecode ? null : packagesZip();
+  packages?.catch(() => undefined); // reported where it is awaited
+  const module = await loader;
   stage("pyodide.mjs");
   // packageBaseUrl: never fall back to a CDN for packages; everything comes from this site.
   const options = { indexURL: pyodideBase.href, packageBaseUrl: pyodideBase.href };
   meter.startPhase();
   const emptyStdlib = runtime.emptyStdlib ? new URL(runtime.emptyStdlib, pyodideBase) : null;
-  const { pyodide, fromSnapshot } = await start(module.loadPyodide, snapshot, options, emptyStdlib);
+  const begun: Started = bytecode
+    ? await startFromBytecode(module.loadPyodide, bytecode, options, packagesZip)
+    : { ...(await start(module.loadPyodide, snapshot, options, emptyStdlib)), lean: false, zip: packages ?? packagesZip() };
+  const { pyodide } = begun;
   stage("loadPyodide");
-  if (fromSnapshot && emptyStdlib) {
+  // The snapshot holds Python's memory but no files: the packages zip, for later imports.
+  installPackages(pyodide, new Uint8Array(await begun.zip));
+  if (begun.lean) {
+    // The standard library on demand: its modules the course needs are there as bytecode.
+    pyodide.runPython("import lessonkit.runtime.stdlib, _lessonkit_stdlib_names\nlessonkit.runtime.stdlib.install(_lessonkit_stdlib_names.NAMES)");
+  }
+  if (begun.lean || (begun.fromSnapshot && emptyStdlib)) {
     const stdlib = pyodide.pyimport("lessonkit.runtime.stdlib") as PyProxy;
     stdlib.set_fetch(stdlibFetcher(new URL("python_stdlib.zip", pyodideBase)));
     stdlib.destroy();
   }
-  // The snapshot holds Python's memory but no files: the packages zip, for later imports.
-  installPackages(pyodide, new Uint8Array(await packages));
   // The snapshot was made with a fixed entropy stream (lessonkit/node/make_snapshot.mjs):
   // the reader's unseeded `random` is seeded from this browser's entropy, as in CPython.
   pyodide.runPython("import random\nrandom.seed()");

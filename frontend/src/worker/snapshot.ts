@@ -22,37 +22,13 @@
 import { unpackPages, type Unpacked } from "../../../lessonkit/node/snapshot_format.mjs";
 import { keeper, keptCopy, sha256 } from "./kept";
 import type { InflateReply } from "./inflate-worker";
-import { zstdDecoder } from "./zstd";
+import { fetchInflated, type OnProgress } from "./zstd";
+
+export type { OnProgress };
 
 /** The SHA-256 the snapshot's name ends with, or null (then nothing is kept or read). */
 function expectedDigest(url: URL): string | null {
   return /-([0-9a-f]{64})\.lks\.zst$/.exec(url.pathname)?.[1] ?? null;
-}
-
-/** Bytes received so far of a download, its size (0: unknown), and whether it ended. */
-export type OnProgress = (loaded: number, total: number, done: boolean) => void;
-
-async function download(url: URL, onProgress: OnProgress): Promise<Uint8Array<ArrayBuffer>> {
-  const response = await fetch(url);
-  if (!response.ok || !response.body) throw new Error(`${url.pathname}: HTTP ${response.status}`);
-  const total = response.headers.get("content-encoding") ? 0 : Number(response.headers.get("content-length") ?? 0);
-  let loaded = 0;
-  let last = 0;
-  const counter = new TransformStream<Uint8Array<ArrayBuffer>, Uint8Array<ArrayBuffer>>({
-    transform(chunk, controller) {
-      loaded += chunk.byteLength;
-      if (performance.now() - last > 100) {
-        last = performance.now();
-        onProgress(loaded, total, false);
-      }
-      controller.enqueue(chunk);
-    },
-    flush: () => onProgress(loaded, total, true),
-  });
-  // Loaded only for a download (a kept copy needs no decoder); compiled while the bytes arrive.
-  const ready = zstdDecoder();
-  const compressed = new Uint8Array(await new Response(response.body.pipeThrough(counter)).arrayBuffer());
-  return (await ready).decode(compressed) as Uint8Array<ArrayBuffer>;
 }
 
 type Fetched = { memory: Unpacked; packed: Uint8Array<ArrayBuffer> | null };
@@ -65,7 +41,7 @@ export async function downloadSnapshot(url: URL, onProgress: OnProgress = () => 
   const digest = expectedDigest(url);
   const hit = digest ? await keptCopy(url, digest) : null;
   if (hit) return { memory: unpackPages(hit), packed: null };
-  const packed = await download(url, onProgress);
+  const packed = await fetchInflated(url, onProgress);
   if (digest && (await sha256(packed)) !== digest) throw new Error(`${url.pathname}: Prüfsumme stimmt nicht`);
   return { memory: unpackPages(packed), packed };
 }

@@ -27,6 +27,9 @@ function wasmResponse(body: BodyInit): Response {
 /**
  * Answer `scope`'s requests for `wasm` from `compressed` (both absolute URLs), whose
  * decoded bytes have the SHA-256 `digest` (hex); keep them once `later` resolves.
+ * Returns how fast the copy came: bytes per second from its request to its last byte,
+ * or null when nothing was downloaded (a kept copy) or the download failed. The worker
+ * chooses its start by it (python-worker.ts, chooseStart).
  */
 export function serveWasmFromZstd(
   scope: Scope,
@@ -34,14 +37,23 @@ export function serveWasmFromZstd(
   compressed: URL,
   digest: string,
   later: Promise<unknown> = Promise.resolve(),
-): void {
+): Promise<number | null> {
   const original = scope.fetch.bind(scope);
   const keptAt = new URL(`${wasm.pathname}?sha256=${digest}`, wasm);
   const keep = keeper(keptAt, (other) => other.pathname === wasm.pathname);
   const kept = keptCopy(keptAt, digest); // read while Pyodide's loader comes
   // Without a kept copy the download starts at once, not when Pyodide asks (its loader
   // and its own requests come first: three round trips on a slow connection).
-  const download = kept.then((copy) => (copy ? null : original(compressed)));
+  let seconds = 0;
+  const download = kept.then(async (copy) => {
+    if (copy) return null;
+    const asked = performance.now();
+    const response = await original(compressed);
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    seconds = (performance.now() - asked) / 1000;
+    return bytes;
+  });
   download.catch(() => undefined); // handled when Pyodide asks
   let usable = true;
   const giveUp = (error: unknown): void => {
@@ -55,9 +67,8 @@ export function serveWasmFromZstd(
     if (copy) return wasmResponse(copy);
     try {
       const decoder = zstdDecoder(); // loads while the copy downloads
-      const response = (await download) ?? (await original(compressed));
-      if (!response.ok) throw new Error(`HTTP ${response.status}`);
-      const bytes = new Uint8Array(await response.arrayBuffer());
+      const bytes = await download;
+      if (!bytes) throw new Error("no copy downloaded");
       const pieces: Uint8Array[] = [];
       let decoded: (pieces: Uint8Array[]) => void = () => undefined;
       const whole = new Promise<Uint8Array[]>((resolve) => (decoded = resolve));
@@ -73,4 +84,8 @@ export function serveWasmFromZstd(
       return original(input, init);
     }
   };
+  return download.then(
+    (bytes) => (bytes ? bytes.byteLength / Math.max(seconds, 0.001) : null),
+    () => null,
+  );
 }

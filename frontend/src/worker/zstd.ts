@@ -90,3 +90,37 @@ export function inflatingStream(
     },
   });
 }
+
+/** Bytes received so far of a download, its size (0: unknown), and whether it ended. */
+export type OnProgress = (loaded: number, total: number, done: boolean) => void;
+
+/**
+ * A whole Zstandard file, downloaded (with `get`: the worker's `fetch` unless given) and
+ * inflated; `onProgress` sees the compressed bytes arrive.
+ */
+export async function fetchInflated(
+  url: URL,
+  onProgress: OnProgress = () => undefined,
+  get: typeof fetch = fetch,
+): Promise<Uint8Array<ArrayBuffer>> {
+  const response = await get(url);
+  if (!response.ok || !response.body) throw new Error(`${url.pathname}: HTTP ${response.status}`);
+  const total = response.headers.get("content-encoding") ? 0 : Number(response.headers.get("content-length") ?? 0);
+  let loaded = 0;
+  let last = 0;
+  const counter = new TransformStream<Uint8Array<ArrayBuffer>, Uint8Array<ArrayBuffer>>({
+    transform(chunk, controller) {
+      loaded += chunk.byteLength;
+      if (performance.now() - last > 100) {
+        last = performance.now();
+        onProgress(loaded, total, false);
+      }
+      controller.enqueue(chunk);
+    },
+    flush: () => onProgress(loaded, total, true),
+  });
+  // Loaded only for a download (a kept copy needs no decoder); compiled while the bytes arrive.
+  const ready = zstdDecoder();
+  const compressed = new Uint8Array(await new Response(response.body.pipeThrough(counter)).arrayBuffer());
+  return (await ready).decode(compressed) as Uint8Array<ArrayBuffer>;
+}
