@@ -10,8 +10,9 @@
 //   Pyodide's own start), as .pyc only, plus `_lessonkit_stdlib_names`, the top-level
 //   names of the full library, for which lessonkit/runtime/stdlib.py fetches the full
 //   zip on demand (as after a start from the snapshot).
-// * packages-out: the packages zip's sources and beside each its .pyc, so tracebacks
-//   still show pysim's lines.
+// * packages-out: the packages zip's modules as .pyc only. Their sources are not needed:
+//   the kernel's tracebacks show only the reader's frames (lessonkit/runtime/kernel.py),
+//   and the reader's code is compiled in the browser as in every start.
 // The .pyc are hash-based and unchecked (PEP 552): nothing compares them to a source or a
 // file time, and the same sources give the same bytes.
 import { readFileSync, writeFileSync } from "node:fs";
@@ -60,9 +61,10 @@ _packages = {}
 with zipfile.ZipFile(${JSON.stringify(PACKAGES_ZIP)}) as _archive:
     for _name in _archive.namelist():
         _source = _archive.read(_name)
-        _packages[_name] = _source
         if _name.endswith(".py"):
             _packages[_name + "c"] = _pyc(_source, f"${PACKAGES_ZIP}/{_name}")
+        else:
+            _packages[_name] = _source
 (_zip(_lean), _zip(_packages), len(_lean), len(_packages))
 `);
 const [stdlib, packages, stdlibCount, packagesCount] = made.toJs();

@@ -1,7 +1,7 @@
 /**
  * The start from bytecode (issue 53): Python boots as Pyodide does without a snapshot,
  * but from the modules the course needs compiled to `.pyc` (lessonkit/node/make_bytecode.mjs)
- * instead of the whole standard library's sources: 2.2 MB (Zstandard) where the snapshot
+ * instead of the whole standard library's sources: 1.9 MB (Zstandard) where the snapshot
  * and the packages zip are 5.4 MB, for a few hundred milliseconds more processor. On a
  * slow line that is the faster start (benchmarks/README.md; python-worker.ts chooses).
  *
@@ -17,7 +17,7 @@ type Scope = { fetch: typeof fetch };
 export interface BytecodeFiles {
   /** The standard library's modules the course imports, as .pyc (a stored zip, .zst). */
   stdlib: string;
-  /** The packages zip's sources and their .pyc (a stored zip, .zst). */
+  /** The packages zip's modules as .pyc (a stored zip, .zst). */
   packages: string;
 }
 

@@ -48,6 +48,9 @@ interface Runtime {
 interface LoadOptions {
   indexURL: string;
   packageBaseUrl: string;
+  /** Pyodide's Emscripten module factory (pyodide.asm.mjs's default export), imported
+   * by the worker itself so it comes while the WebAssembly downloads. */
+  createPyodideModule?: unknown;
   stdLibURL?: string;
   _loadSnapshot?: Promise<Uint8Array>;
 }
@@ -102,7 +105,7 @@ async function startFromBytecode(
   packagesZip: () => Promise<ArrayBuffer>,
 ): Promise<Started> {
   try {
-    await bytecode.stdlib;
+    // Pyodide compiles the WebAssembly while the library still comes (its request waits).
     const pyodide = await load({ ...options, stdLibURL: new URL(LEAN_STDLIB, options.indexURL).href });
     return { pyodide, fromSnapshot: false, lean: true, zip: bytecode.packages.catch(packagesZip) };
   } catch (error) {
@@ -184,9 +187,12 @@ async function boot(): Promise<Python> {
     runtime.compressedWasm && runtime.wasmSha256
       ? serveWasmFromZstd(self, wasm, new URL(runtime.compressedWasm, pyodideBase), runtime.wasmSha256, pythonReady)
       : Promise.resolve(null);
-  // Pyodide's loader comes while the start is chosen.
+  // Pyodide's loader and its Emscripten module (which it would import only once called)
+  // come while the start is chosen.
   const loader = import(/* @vite-ignore */ new URL("pyodide.mjs", pyodideBase).href) as Promise<{ loadPyodide: LoadPyodide }>;
   loader.catch(() => undefined); // reported where it is awaited
+  const engine = import(/* @vite-ignore */ new URL("pyodide.asm.mjs", pyodideBase).href) as Promise<{ default: unknown }>;
+  engine.catch(() => undefined); // then Pyodide imports it itself
   const how = await chooseStart(runtime, wasmRate);
   stage(`start:${how}`);
   const bytecode =
@@ -223,7 +229,11 @@ async function boot(): Promise<Python> {
   const module = await loader;
   stage("pyodide.mjs");
   // packageBaseUrl: never fall back to a CDN for packages; everything comes from this site.
-  const options = { indexURL: pyodideBase.href, packageBaseUrl: pyodideBase.href };
+  const createPyodideModule = await engine.then(
+    (module) => module.default,
+    () => undefined,
+  );
+  const options = { indexURL: pyodideBase.href, packageBaseUrl: pyodideBase.href, createPyodideModule };
   meter.startPhase();
   const emptyStdlib = runtime.emptyStdlib ? new URL(runtime.emptyStdlib, pyodideBase) : null;
   const begun: Started = bytecode
