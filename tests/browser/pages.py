@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -338,6 +338,15 @@ class Exercise:
         """Press "prüfen"; the first failed check names ``reason``."""
         self.check()
         expect(self.failed_checks.first).to_contain_text(reason)
+
+    def fails_then_starts_over(self, lines: Sequence[str], reason: str) -> None:
+        """Type ``lines`` into a console task: "prüfen" names ``reason``; "Zurücksetzen"
+        brings back the console as it was before them."""
+        before = self.console.entries.count()
+        self.type(*lines)
+        self.check_fails(reason)
+        self.root.get_by_role("button", name="Zurücksetzen").click()
+        expect(self.console.entries).to_have_count(before)
 
     def check_solved(self, verdict: str | re.Pattern[str] = SOLVED) -> None:
         """Press "prüfen"; the verdict is ``verdict`` (or matches it) and the task counts as solved."""

@@ -33,11 +33,7 @@ def test_replik_console_a_console_task_started_over_and_a_quiz_with_several_answ
 
     # A console task: a wrong quorum fails; "Zurücksetzen" starts over; the right one solves.
     task = Exercise.by_id(page, "replik-quorum")
-    before = task.console.entries.count()
-    task.type("quorum 3 1 1")
-    task.check_fails("Nach der Rückkehr")
-    task.root.get_by_role("button", name="Zurücksetzen").click()
-    expect(task.console.entries).to_have_count(before)
+    task.fails_then_starts_over(["quorum 3 1 1"], "Nach der Rückkehr")
     task.type("quorum 3 2 2")
     task.check_solved("✓ Gelöst: der Zustand stimmt.")
 

@@ -53,12 +53,6 @@ def test_sql_console_waits_and_the_console_task_wrong_then_right(page: Page, sit
     console.expect_answer("status", "Committet: 1 => 12, 2 => 20")
 
     task = Exercise.by_id(page, "tx-lost-update")
-    before = task.console.entries.count()
-    for line in LOST_UPDATE:
-        task.type(line)
-    task.check_fails("Am Ende steht 12 in Zeile 1")
-    task.root.get_by_role("button", name="Zurücksetzen").click()
-    expect(task.console.entries).to_have_count(before)
-    for line in FOR_UPDATE:
-        task.type(line)
+    task.fails_then_starts_over(LOST_UPDATE, "Am Ende steht 12 in Zeile 1")
+    task.type(*FOR_UPDATE)
     task.check_solved()
