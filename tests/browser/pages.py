@@ -40,6 +40,11 @@ FINISHED = re.compile("done|error")
 SW_VERSION = re.compile(r'version:"([0-9a-f]{16})"')
 #: What a solved code or console task's verdict says (and only a solved one).
 SOLVED = re.compile("Gelöst")
+#: A challenge's verdict when every seed passes.
+ALL_SEEDS_PASS = "✓ Gelöst: alle {seeds} Läufe bestanden (Seeds 1–{seeds})."
+#: How long a challenge's check may take: a failing seed is run, judged, shrunk and drawn in
+#: the reader's Python, every passing one run and judged.
+CHALLENGE_CHECK = 180_000
 #: What the verdict on a right prediction or quiz answer says.
 RIGHT = re.compile("✓ Richtig")
 #: What the verdict on a wrong prediction or quiz answer starts with (no solution given).
@@ -216,8 +221,11 @@ class Exercise:
         return cls(page.locator(f"#{exercise_id}"))
 
     @classmethod
-    def mounted(cls, page: Page, exercise_id: str) -> Exercise:
-        """The exercise ``exercise_id`` of the open page, scrolled to, once its editor shows."""
+    def mounted(cls, page: Page, exercise_id: str, on: str | None = None) -> Exercise:
+        """The exercise ``exercise_id`` of the open page (or of the page at ``on``, opened
+        first), scrolled to, once its editor shows."""
+        if on is not None:
+            page.goto(on)
         task = cls.by_id(page, exercise_id)
         task.root.scroll_into_view_if_needed()
         expect(task.editor).to_be_visible(timeout=60_000)
@@ -338,6 +346,11 @@ class Exercise:
         """Press "prüfen"; the first failed check names ``reason``."""
         self.check()
         expect(self.failed_checks.first).to_contain_text(reason)
+
+    def passes_with(self, code: str, timeout: float = CHALLENGE_CHECK) -> None:
+        """Type ``code`` into a challenge and check it: every seed passes."""
+        self.replace_code(code)
+        expect(self.check()).to_have_text(ALL_SEEDS_PASS.format(seeds=self.seeds), timeout=timeout)
 
     def fails_then_starts_over(self, lines: Sequence[str], reason: str) -> None:
         """Type ``lines`` into a console task: "prüfen" names ``reason``; "Zurücksetzen"
