@@ -148,7 +148,10 @@ class Console:
     root: Locator
 
     @classmethod
-    def first(cls, page: Page, kind: str = "log") -> Console:
+    def first(cls, page: Page, kind: str = "log", on: str | None = None) -> Console:
+        """The open page's first console of ``kind`` (or the page's at ``on``, opened first)."""
+        if on is not None:
+            page.goto(on)
         return cls(page.locator(f"[data-lk-console][data-kind={kind}]").first)
 
     @classmethod
@@ -352,14 +355,22 @@ class Exercise:
         self.replace_code(code)
         expect(self.check()).to_have_text(ALL_SEEDS_PASS.format(seeds=self.seeds), timeout=timeout)
 
-    def fails_then_starts_over(self, lines: Sequence[str], reason: str) -> None:
-        """Type ``lines`` into a console task: "prüfen" names ``reason``; "Zurücksetzen"
-        brings back the console as it was before them."""
+    def wrong_then_right(
+        self,
+        wrong: Sequence[str],
+        reason: str,
+        right: Sequence[str],
+        verdict: str | re.Pattern[str] = SOLVED,
+    ) -> None:
+        """A console task: after the lines ``wrong`` "prüfen" names ``reason``; "Zurücksetzen"
+        brings back the console as it was before them; the lines ``right`` solve it."""
         before = self.console.entries.count()
-        self.type(*lines)
+        self.type(*wrong)
         self.check_fails(reason)
         self.root.get_by_role("button", name="Zurücksetzen").click()
         expect(self.console.entries).to_have_count(before)
+        self.type(*right)
+        self.check_solved(verdict)
 
     def check_solved(self, verdict: str | re.Pattern[str] = SOLVED) -> None:
         """Press "prüfen"; the verdict is ``verdict`` (or matches it) and the task counts as solved."""

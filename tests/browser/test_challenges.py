@@ -16,8 +16,6 @@ from tests.browser.pages import Exercise, python_ready, stored_progress
 from tests.conftest import ROOT
 from tests.pysim.knoten_beispiele import LEASE_OHNE_TOKEN
 
-pytestmark = pytest.mark.browser
-
 BROADCAST = "herausforderungen/broadcast/"
 #: Judging a failing seed runs, checks, shrinks and draws it in the reader's Python.
 SLOW = 180_000

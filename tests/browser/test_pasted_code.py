@@ -34,8 +34,6 @@ from tests.browser.pages import (
 )
 from tests.siteserver import REACH_OUT, Elsewhere, StaticServer
 
-pytestmark = pytest.mark.browser
-
 
 @pytest.fixture
 def elsewhere() -> Iterator[Elsewhere]:

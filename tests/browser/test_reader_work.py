@@ -34,8 +34,6 @@ from tests.browser.pages import (
 )
 from tests.siteserver import StaticServer
 
-pytestmark = pytest.mark.browser
-
 IN_THE_BROWSER = "In deinem Browser, in einem Web Worker."
 LESSON_2_LINK = re.compile("Ereignisströme")
 
@@ -252,8 +250,7 @@ def test_work_stored_under_a_misplaced_key_is_found_again(
 
 
 def test_a_reload_runs_the_readers_console_commands_again(page: Page, site_url: str) -> None:
-    page.goto(site_url + FIRST_STEPS)
-    log = Console.first(page)
+    log = Console.first(page, on=site_url + FIRST_STEPS)
     log.expect_answer('produce orders key=order-61 {"order":61}', "Partition 1, Offset 1")
     page.reload()
     # The transcript and the state are back: the next record on that partition is offset 2.

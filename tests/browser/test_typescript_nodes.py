@@ -12,12 +12,9 @@ from __future__ import annotations
 
 import re
 
-import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.pages import Exercise
-
-pytestmark = pytest.mark.browser
 
 ECHO = "herausforderungen/echo/"
 SLOW = 120_000
