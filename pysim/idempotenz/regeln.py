@@ -12,8 +12,8 @@ Antwort stehen in der Datenbank). Die Ereignisse:
   trotzdem blieb, hängt davon ab, ob sie in derselben Transaktion stand wie die Antwort.
 - ``ablauf``: der gespeicherte Eintrag ist älter als die Aufbewahrungszeit und wird gelöscht.
 
-Nachgeschlagen wird mit ``pysim.uebergaenge`` (``UEBERGAENGE.uebergang``): ``None`` heißt „erlaubt, nichts ändert sich“, ein
-fehlendes Paar ist ein Fehler in pysim.
+Nachgeschlagen wird mit ``pysim.uebergaenge`` (``UEBERGAENGE.uebergang``): ``None`` heißt
+„erlaubt, nichts ändert sich“, ein fehlendes Paar ist ein Fehler in pysim.
 """
 
 from __future__ import annotations

@@ -52,8 +52,9 @@ GUELTIG = "gültig"
 ABGELAUFEN = "abgelaufen"
 FREIGEGEBEN = "freigegeben"
 
-#: (Zustand, Ereignis) -> neuer Zustand, geschrieben je Zustand. ``None``: erlaubt, aber nichts ändert sich (eine
-#: belegte Sperre, eine Freigabe, die zu spät kommt). Was fehlt, kann nicht passieren.
+#: (Zustand, Ereignis) -> neuer Zustand, geschrieben je Zustand. ``None``: erlaubt, aber nichts
+#: ändert sich (eine belegte Sperre, eine Freigabe, die zu spät kommt). Was fehlt, kann nicht
+#: passieren.
 UEBERGAENGE = Regeltabelle.je_zustand(
     {
         # Client

@@ -28,8 +28,8 @@ ABGESTUERZT = "abgestürzt"
 
 ROLLEN = (FOLLOWER, KANDIDAT, LEADER, ABGESTUERZT)
 
-#: (Rolle, Ereignis) -> neue Rolle, geschrieben je Rolle. ``None``: erlaubt, die Rolle bleibt. Was fehlt, kann
-#: nicht vorkommen (``ZustandsFehler``).
+#: (Rolle, Ereignis) -> neue Rolle, geschrieben je Rolle. ``None``: erlaubt, die Rolle bleibt.
+#: Was fehlt, kann nicht vorkommen (``ZustandsFehler``).
 #:
 #: - ``timeout``: die Wahl-Frist ist abgelaufen, ohne dass ein Leader sich meldete;
 #: - ``mehrheit``: eine Mehrheit hat für den Kandidaten gestimmt;
