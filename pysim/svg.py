@@ -269,6 +269,22 @@ class Zeichnung:
             f"{escape(inhalt)}</text>"
         )
 
+    def marke(
+        self, x: int, oben: int, zeichen: str, farbe_name: str, klasse: str, groesse: int = 12
+    ) -> None:
+        """Ein Zeichen (✓, ✗, …) fett und mittig über ``x`` auf einem Balken, der bei ``oben``
+        beginnt: was auf einer Zeitleiste in diesem Augenblick geschah."""
+        self.text(
+            x,
+            oben - 2,
+            zeichen,
+            groesse=groesse,
+            anker="middle",
+            farbe_name=farbe_name,
+            fett=True,
+            klasse=klasse,
+        )
+
     def linie(
         self,
         x1: int,

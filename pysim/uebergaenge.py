@@ -2,7 +2,9 @@
 
 Die Modelle halten ihre Regeln in einer Tabelle wie h11 (``pysim.queue.UEBERGAENGE``,
 ``pysim.saga.UEBERGAENGE``, ``pysim.last.schutzschalter.UEBERGAENGE``); Zustände und
-Ereignisse sind Konstanten des Modells. Für jede Tabelle gilt dasselbe:
+Ereignisse sind Konstanten des Modells. Eine ``Regeltabelle`` wird wie bei h11 je Zustand
+geschrieben (``Regeltabelle.je_zustand``) und schlägt in sich selbst nach (``uebergang``,
+``wechsel``). Für jede Tabelle gilt dasselbe:
 
 - ein Paar mit einem Zustand: erlaubt, danach gilt dieser Zustand;
 - ein Paar mit ``None``: erlaubt, es ändert sich nichts (eine doppelte oder verspätete Meldung);
@@ -53,3 +55,24 @@ def wechsle(tabelle: Mapping[tuple[str, str], str | None], zustand: str, ereigni
     neu = schlage_nach(tabelle, zustand, ereignis, muss_aendern=True)
     assert neu is not None
     return neu
+
+
+class Regeltabelle(dict[tuple[str, str], str | None]):
+    """Eine Tabelle (Zustand, Ereignis) -> neuer Zustand, die in sich nachschlägt: ein ``dict``
+    wie jede Tabelle, dazu ``uebergang`` und ``wechsel`` mit der Regel oben. Ein Modul gibt die
+    beiden als seine eigenen Funktionen weiter (``uebergang = UEBERGAENGE.uebergang``)."""
+
+    @classmethod
+    def je_zustand(cls, regeln: Mapping[str, Mapping[str, str | None]]) -> Regeltabelle:
+        """Die Tabelle aus den Regeln je Zustand, geschrieben wie h11 seine Tabellen schreibt:
+        ``{zustand: {ereignis: neuer Zustand oder None}}``. So steht an einer Stelle, was in
+        einem Zustand geschehen darf."""
+        return cls({(z, e): neu for z, regel in regeln.items() for e, neu in regel.items()})
+
+    def uebergang(self, zustand: str, ereignis: str) -> str | None:
+        """Der neue Zustand nach ``ereignis`` laut dieser Tabelle (``None``: ändert nichts)."""
+        return schlage_nach(self, zustand, ereignis)
+
+    def wechsel(self, zustand: str, ereignis: str) -> str:
+        """Wie ``uebergang`` für ein Ereignis, das den Zustand immer ändert."""
+        return wechsle(self, zustand, ereignis)

@@ -31,6 +31,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import types
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -119,20 +120,10 @@ class JsonWert(Art):
             if math.isfinite(wert):
                 return None
             return Abweichung(pfad, wert, "eine endliche Zahl (JSON kennt weder inf noch nan)")
-        if tiefe >= TIEFE and isinstance(wert, list | tuple | dict):
-            return Abweichung(pfad, wert, f"ein Wert, der höchstens {TIEFE} Ebenen tief ist")
         if isinstance(wert, list | tuple):
-            for i, x in enumerate(wert):
-                if (a := JSON.abweichung(x, f"{pfad}[{i}]", tiefe + 1)) is not None:
-                    return a
-            return None
+            return _elemente(wert, JSON, pfad, tiefe)
         if isinstance(wert, dict):
-            for k, x in wert.items():
-                if not isinstance(k, str):
-                    return Abweichung(f"{pfad} (ein Schlüssel)", k, "ein Text")
-                if (a := JSON.abweichung(x, _in(pfad, k), tiefe + 1)) is not None:
-                    return a
-            return None
+            return _eintraege(wert, JSON, pfad, tiefe)
         return Abweichung(
             pfad,
             wert,
@@ -150,17 +141,12 @@ class Liste(Art):
     def abweichung(self, wert: object, pfad: str, tiefe: int = 0) -> Abweichung | None:
         if not isinstance(wert, list | tuple):
             return Abweichung(pfad, wert, self.name)
-        if tiefe >= TIEFE:
-            return Abweichung(pfad, wert, f"ein Wert, der höchstens {TIEFE} Ebenen tief ist")
         element = self.element
-        if isinstance(element, GanzeZahl) and element.minimum is None:
+        if tiefe < TIEFE and isinstance(element, GanzeZahl) and element.minimum is None:
             # The common case (a broadcast read: hundreds of ints) without a path per element.
             if all(type(x) is int and -GRENZE <= x < GRENZE for x in wert):
                 return None
-        for i, x in enumerate(wert):
-            if (a := element.abweichung(x, f"{pfad}[{i}]", tiefe + 1)) is not None:
-                return a
-        return None
+        return _elemente(wert, element, pfad, tiefe)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -187,14 +173,7 @@ class Abbildung(Art):
     def abweichung(self, wert: object, pfad: str, tiefe: int = 0) -> Abweichung | None:
         if not isinstance(wert, dict):
             return Abweichung(pfad, wert, self.name)
-        if tiefe >= TIEFE:
-            return Abweichung(pfad, wert, f"ein Wert, der höchstens {TIEFE} Ebenen tief ist")
-        for k, x in wert.items():
-            if not isinstance(k, str):
-                return Abweichung(f"{pfad} (ein Schlüssel)", k, "ein Text")
-            if (a := self.wert.abweichung(x, _in(pfad, k), tiefe + 1)) is not None:
-                return a
-        return None
+        return _eintraege(wert, self.wert, pfad, tiefe)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -211,6 +190,37 @@ class Oder(Art):
         if a.pfad != pfad:
             return a  # inside a list or dict: the element's own expectation
         return Abweichung(a.pfad, a.wert, f"{a.erwartet} oder {self.andere.name}")
+
+
+def _zu_tief(wert: object, pfad: str, tiefe: int) -> Abweichung | None:
+    """A list or dict at depth ``TIEFE`` is itself what does not fit (the reply nests too deep)."""
+    if tiefe >= TIEFE:
+        return Abweichung(pfad, wert, f"ein Wert, der höchstens {TIEFE} Ebenen tief ist")
+    return None
+
+
+def _elemente(
+    wert: list[object] | tuple[object, ...], art: Art, pfad: str, tiefe: int
+) -> Abweichung | None:
+    """The first element of the list ``wert`` that is not of the kind ``art`` (or its depth)."""
+    if (a := _zu_tief(wert, pfad, tiefe)) is not None:
+        return a
+    for i, x in enumerate(wert):
+        if (a := art.abweichung(x, f"{pfad}[{i}]", tiefe + 1)) is not None:
+            return a
+    return None
+
+
+def _eintraege(wert: dict[object, object], art: Art, pfad: str, tiefe: int) -> Abweichung | None:
+    """The first key of the dict ``wert`` that is not a text, or value not of the kind ``art``."""
+    if (a := _zu_tief(wert, pfad, tiefe)) is not None:
+        return a
+    for k, x in wert.items():
+        if not isinstance(k, str):
+            return Abweichung(f"{pfad} (ein Schlüssel)", k, "ein Text")
+        if (a := art.abweichung(x, _in(pfad, k), tiefe + 1)) is not None:
+            return a
+    return None
 
 
 def ganze_zahl(minimum: int | None = None) -> GanzeZahl:
@@ -361,25 +371,25 @@ def _stellen(zahl: int) -> int:
     return max(1, int(abs(zahl).bit_length() * math.log10(2)) + 1)
 
 
+#: How a sentence names a value's type; the first that fits counts (``bool`` before ``int``).
+_ARTEN: tuple[tuple[type | types.UnionType, str], ...] = (
+    (bool, "ein Wahrheitswert"),
+    (int, "eine ganze Zahl"),
+    (float, "eine Kommazahl"),
+    (str, "ein Text"),
+    (list, "eine Liste"),
+    (tuple, "ein Tupel"),
+    (dict, "ein dict"),
+    (set | frozenset, "eine Menge (set)"),
+)
+
+
 def _art(wert: object) -> str:
     if wert is None:
         return ""
-    if isinstance(wert, bool):
-        return "ein Wahrheitswert"
-    if isinstance(wert, int):
-        return "eine ganze Zahl"
-    if isinstance(wert, float):
-        return "eine Kommazahl"
-    if isinstance(wert, str):
-        return "ein Text"
-    if isinstance(wert, list):
-        return "eine Liste"
-    if isinstance(wert, tuple):
-        return "ein Tupel"
-    if isinstance(wert, dict):
-        return "ein dict"
-    if isinstance(wert, set | frozenset):
-        return "eine Menge (set)"
+    for typ, name in _ARTEN:
+        if isinstance(wert, typ):
+            return name
     return f"ein Objekt vom Typ {type(wert).__name__}"
 
 

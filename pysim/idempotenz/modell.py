@@ -48,7 +48,6 @@ from ..fehler import (
     pruefe_wahrscheinlichkeit,
 )
 from ..svg import Bild
-from ..uebergaenge import schlage_nach, wechsle
 from ..zeit import AufDerZeit, Termin, Zeit
 from . import bild as _bild
 from .regeln import (
@@ -404,7 +403,7 @@ class ZahlungsSim(AufDerZeit):
             "SELECT schluessel FROM schluessel WHERE zeit <= ?", (grenze,)
         ).fetchall()
         for (key,) in alt:
-            wechsle(UEBERGAENGE, GESPEICHERT, ABLAUF)
+            UEBERGAENGE.wechsel(GESPEICHERT, ABLAUF)
             self.db.execute("DELETE FROM schluessel WHERE schluessel = ?", (key,))
 
     def zustand(self, name: str) -> str:
@@ -432,7 +431,7 @@ class ZahlungsSim(AufDerZeit):
             self._beginne(v)
             return
         zustand = self._zustand(key)
-        schlage_nach(UEBERGAENGE, zustand, ANFRAGE)
+        UEBERGAENGE.uebergang(zustand, ANFRAGE)
         abdruck = self._fingerabdruck(v.inhalt)
         if zustand == GESPEICHERT:
             gespeichert, status = self.db.execute(
@@ -509,7 +508,7 @@ class ZahlungsSim(AufDerZeit):
         if db.in_transaction:
             db.execute("COMMIT")
         if key is not None:
-            wechsle(UEBERGAENGE, IN_ARBEIT, FERTIG)
+            UEBERGAENGE.wechsel(IN_ARBEIT, FERTIG)
             del self._in_arbeit[key]
         self._notiere(
             "gebucht",
@@ -532,7 +531,7 @@ class ZahlungsSim(AufDerZeit):
             laufend.abgebrochen = True
             key = laufend.client.schluessel
             if key is not None and self._in_arbeit.get(key) is laufend:
-                schlage_nach(UEBERGAENGE, IN_ARBEIT, ABSTURZ)
+                UEBERGAENGE.uebergang(IN_ARBEIT, ABSTURZ)
                 del self._in_arbeit[key]
         self._laufend.clear()
 

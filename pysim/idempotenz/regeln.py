@@ -12,11 +12,13 @@ Antwort stehen in der Datenbank). Die Ereignisse:
   trotzdem blieb, hängt davon ab, ob sie in derselben Transaktion stand wie die Antwort.
 - ``ablauf``: der gespeicherte Eintrag ist älter als die Aufbewahrungszeit und wird gelöscht.
 
-Nachgeschlagen wird mit ``pysim.uebergaenge``: ``None`` heißt „erlaubt, nichts ändert sich“, ein
-fehlendes Paar ist ein Fehler in pysim.
+Nachgeschlagen wird mit ``pysim.uebergaenge`` (``UEBERGAENGE.uebergang``): ``None`` heißt
+„erlaubt, nichts ändert sich“, ein fehlendes Paar ist ein Fehler in pysim.
 """
 
 from __future__ import annotations
+
+from ..uebergaenge import Regeltabelle
 
 FREI = "frei"
 IN_ARBEIT = "in Arbeit"
@@ -29,17 +31,23 @@ ABLAUF = "ablauf"
 
 ZUSTAENDE = (FREI, IN_ARBEIT, GESPEICHERT)
 
-#: (Zustand des Schlüssels, Ereignis) -> neuer Zustand (``None``: erlaubt, nichts ändert sich).
-UEBERGAENGE: dict[tuple[str, str], str | None] = {
-    (FREI, ANFRAGE): IN_ARBEIT,
-    (IN_ARBEIT, ANFRAGE): None,  # 409 Conflict: the first attempt is still running
-    (GESPEICHERT, ANFRAGE): None,  # the stored response, sent again
-    (IN_ARBEIT, FERTIG): GESPEICHERT,
-    (FREI, ABSTURZ): None,
-    (IN_ARBEIT, ABSTURZ): FREI,  # the lock dies with the process
-    (GESPEICHERT, ABSTURZ): None,  # committed rows survive a crash
-    (GESPEICHERT, ABLAUF): FREI,
-}
+#: (Zustand des Schlüssels, Ereignis) -> neuer Zustand, geschrieben je Zustand (``None``:
+#: erlaubt, nichts ändert sich).
+UEBERGAENGE = Regeltabelle.je_zustand(
+    {
+        FREI: {ANFRAGE: IN_ARBEIT, ABSTURZ: None},
+        IN_ARBEIT: {
+            ANFRAGE: None,  # 409 Conflict: the first attempt is still running
+            FERTIG: GESPEICHERT,
+            ABSTURZ: FREI,  # the lock dies with the process
+        },
+        GESPEICHERT: {
+            ANFRAGE: None,  # the stored response, sent again
+            ABSTURZ: None,  # committed rows survive a crash
+            ABLAUF: FREI,
+        },
+    }
+)
 
 #: Wie der Server mit Anfragen umgeht (``ZahlungsSim(modus=…)``).
 OHNE = "ohne"  # keine Schlüssel: jede Anfrage, die ankommt, belastet

@@ -25,8 +25,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..fehler import UngueltigeEingabe, pruefe_ganzzahl
+from ..uebergaenge import Regeltabelle
 from ..uebergaenge import ZustandsFehler as ZustandsFehler  # its home before issue 29
-from ..uebergaenge import schlage_nach
 
 #: What ``from pysim.last import *`` and the package give (the module's public API).
 __all__ = [
@@ -55,17 +55,23 @@ FEHLER = "fehler"
 SCHWELLE = "schwelle"
 PAUSE_VORBEI = "pause_vorbei"
 
-#: (Zustand, Ereignis) -> neuer Zustand (``None``: erlaubt, ändert nichts).
-UEBERGAENGE: dict[tuple[str, str], str | None] = {
-    (GESCHLOSSEN, ERFOLG): None,  # the failure streak starts again at 0
-    (GESCHLOSSEN, FEHLER): None,  # one more failure in a row
-    (GESCHLOSSEN, SCHWELLE): OFFEN,
-    (OFFEN, ERFOLG): None,  # a late answer to a call let through before it opened
-    (OFFEN, FEHLER): None,
-    (OFFEN, PAUSE_VORBEI): HALBOFFEN,
-    (HALBOFFEN, ERFOLG): GESCHLOSSEN,
-    (HALBOFFEN, FEHLER): OFFEN,
-}
+#: (Zustand, Ereignis) -> neuer Zustand, geschrieben je Zustand (``None``: erlaubt, ändert
+#: nichts).
+UEBERGAENGE = Regeltabelle.je_zustand(
+    {
+        GESCHLOSSEN: {
+            ERFOLG: None,  # the failure streak starts again at 0
+            FEHLER: None,  # one more failure in a row
+            SCHWELLE: OFFEN,
+        },
+        OFFEN: {
+            ERFOLG: None,  # a late answer to a call let through before it opened
+            FEHLER: None,
+            PAUSE_VORBEI: HALBOFFEN,
+        },
+        HALBOFFEN: {ERFOLG: GESCHLOSSEN, FEHLER: OFFEN},
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -103,7 +109,7 @@ class Schutzschalter:
         return jetzt
 
     def _ereignis(self, ereignis: str, jetzt: int) -> None:
-        neu = schlage_nach(UEBERGAENGE, self.zustand, ereignis)
+        neu = UEBERGAENGE.uebergang(self.zustand, ereignis)
         if neu is not None and neu != self.zustand:
             self.wechsel.append(Wechsel(jetzt, self.zustand, neu))
             self.zustand = neu

@@ -148,16 +148,8 @@ def zeitleiste(sim: LeaseSim) -> Bild:
         a = c.ergebnis
         if a is not None and a.angekommen >= anfang:
             zeichen, farbe = ("✓", "ok") if a.angenommen else ("✗", "warn")
-            z.text(
-                x(a.angekommen),
-                y - 2,
-                zeichen,
-                groesse=12,
-                anker="middle",
-                farbe_name=farbe,
-                fett=True,
-                klasse="angenommen" if a.angenommen else "abgelehnt",
-            )
+            klasse = "angenommen" if a.angenommen else "abgelehnt"
+            z.marke(x(a.angekommen), y, zeichen, farbe, klasse)
         text, farbe = ergebnis(c)
         z.text(breite - 12, y + 12, text, groesse=10, anker="end", farbe_name=farbe)
     if rest:

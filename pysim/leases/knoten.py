@@ -38,7 +38,7 @@ from typing import Any, Protocol
 from ..cluster import Knoten, Nachricht
 from ..cluster.cluster import Zustaende
 from ..fehler import pruefe_ganzzahl
-from ..uebergaenge import schlage_nach
+from ..uebergaenge import Regeltabelle
 
 #: Zustände eines Clients.
 BEREIT = "bereit"  # will die Lease
@@ -52,22 +52,24 @@ GUELTIG = "gültig"
 ABGELAUFEN = "abgelaufen"
 FREIGEGEBEN = "freigegeben"
 
-#: (Zustand, Ereignis) -> neuer Zustand. ``None``: erlaubt, aber nichts ändert sich (eine
-#: belegte Sperre, eine Freigabe, die zu spät kommt). Was fehlt, kann nicht passieren.
-UEBERGAENGE: dict[tuple[str, str], str | None] = {
-    # Client
-    (BEREIT, "erhalten"): HAELT,
-    (BEREIT, "belegt"): None,
-    (HAELT, "pruefung_ok"): SCHREIBT,
-    (HAELT, "pruefung_abgelaufen"): AUFGEGEBEN,
-    (HAELT, "ohne_pruefung"): SCHREIBT,
-    (SCHREIBT, "angenommen"): FERTIG,
-    (SCHREIBT, "abgelehnt"): FERTIG,
-    # Lease
-    (GUELTIG, "ablaufen"): ABGELAUFEN,
-    (GUELTIG, "freigeben"): FREIGEGEBEN,
-    (ABGELAUFEN, "freigeben"): None,  # too late: the service already let it go
-}
+#: (Zustand, Ereignis) -> neuer Zustand, geschrieben je Zustand. ``None``: erlaubt, aber nichts
+#: ändert sich (eine belegte Sperre, eine Freigabe, die zu spät kommt). Was fehlt, kann nicht
+#: passieren.
+UEBERGAENGE = Regeltabelle.je_zustand(
+    {
+        # Client
+        BEREIT: {"erhalten": HAELT, "belegt": None},
+        HAELT: {
+            "pruefung_ok": SCHREIBT,
+            "pruefung_abgelaufen": AUFGEGEBEN,
+            "ohne_pruefung": SCHREIBT,
+        },
+        SCHREIBT: {"angenommen": FERTIG, "abgelehnt": FERTIG},
+        # Lease
+        GUELTIG: {"ablaufen": ABGELAUFEN, "freigeben": FREIGEGEBEN},
+        ABGELAUFEN: {"freigeben": None},  # too late: the service already let it go
+    }
+)
 
 #: Die Rolle eines Knotens, der mit einer Lease handelt (``absturz:[Inhaber]``).
 INHABER = "Inhaber"
@@ -172,7 +174,7 @@ class LeaseKnoten(Knoten):
         self._warte(in_ticks, _Schritt(schritt))
 
     def _wechsel(self, ereignis: str) -> None:
-        neu = schlage_nach(UEBERGAENGE, self.stand, ereignis)
+        neu = UEBERGAENGE.uebergang(self.stand, ereignis)
         if neu is not None:
             self.stand = neu
 

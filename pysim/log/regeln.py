@@ -47,6 +47,7 @@ Vereinfachungen gegenüber Kafka (in Lektion 2 benannt):
 from __future__ import annotations
 
 from ..fehler import CommitAbgelehnt, NichtZugeteilt, UngueltigeEingabe
+from ..uebergaenge import Regeltabelle
 
 # --- Zustände eines Mitglieds und die erlaubten Übergänge (die einzige Stelle mit Regeln) ---
 
@@ -59,21 +60,25 @@ AUSGETRETEN = "ausgetreten"  # mit leave selbst gegangen
 MAX_POLL = "max_poll_interval"
 SESSION = "session_timeout"
 
-#: (Zustand, Ereignis) -> neuer Zustand. Was hier fehlt, ist verboten: ``uebergang`` sagt, warum.
-#: Ein entferntes, ausgetretenes oder abgestürztes Mitglied, das wieder liest, tritt neu bei (neue
-#: Generation); ein abgestürztes ist dann ein neu gestarteter Prozess ohne Leseposition.
-UEBERGAENGE: dict[tuple[str, str], str] = {
-    (MITGLIED, "consume"): MITGLIED,
-    (MITGLIED, "commit"): MITGLIED,
-    (MITGLIED, "seek"): MITGLIED,
-    (MITGLIED, MAX_POLL): ENTFERNT,
-    (MITGLIED, "absturz"): ABGESTUERZT,
-    (MITGLIED, "leave"): AUSGETRETEN,
-    (ABGESTUERZT, SESSION): ENTFERNT,
-    (ABGESTUERZT, "consume"): MITGLIED,
-    (ENTFERNT, "consume"): MITGLIED,
-    (AUSGETRETEN, "consume"): MITGLIED,
-}
+#: (Zustand, Ereignis) -> neuer Zustand, geschrieben je Zustand. Was hier fehlt, ist verboten:
+#: ``uebergang`` sagt, warum. Ein entferntes, ausgetretenes oder abgestürztes Mitglied, das
+#: wieder liest, tritt neu bei (neue Generation); ein abgestürztes ist dann ein neu gestarteter
+#: Prozess ohne Leseposition.
+UEBERGAENGE = Regeltabelle.je_zustand(
+    {
+        MITGLIED: {
+            "consume": MITGLIED,
+            "commit": MITGLIED,
+            "seek": MITGLIED,
+            MAX_POLL: ENTFERNT,
+            "absturz": ABGESTUERZT,
+            "leave": AUSGETRETEN,
+        },
+        ABGESTUERZT: {SESSION: ENTFERNT, "consume": MITGLIED},
+        ENTFERNT: {"consume": MITGLIED},
+        AUSGETRETEN: {"consume": MITGLIED},
+    }
+)
 
 _WARUM_NICHT = {
     "commit": "kann keine Position speichern",

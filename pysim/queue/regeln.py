@@ -6,7 +6,7 @@ anderen dafür.
 
 from __future__ import annotations
 
-from ..uebergaenge import schlage_nach, wechsle
+from ..uebergaenge import Regeltabelle
 
 #: What ``from pysim.queue import *`` and the package give (the module's public API).
 __all__ = [
@@ -47,34 +47,29 @@ ACK_VERALTET = "ack_veraltet"
 TIMEOUT = "timeout"
 TIMEOUT_NACH_LETZTEM_VERSUCH = "timeout_nach_letztem_versuch"
 
-#: (Zustand, Ereignis) -> neuer Zustand; ``None``: erlaubt, ändert nichts. Was fehlt, kann
-#: nicht vorkommen (``pysim.uebergaenge``: eine Regel für alle Tabellen).
-UEBERGAENGE: dict[tuple[str, str], str | None] = {
-    (SICHTBAR, AUSLIEFERN): UNTERWEGS,
-    (SICHTBAR, ACK): BESTAETIGT,
-    (UNTERWEGS, ACK): BESTAETIGT,
-    # An ack for an earlier delivery changes nothing.
-    (SICHTBAR, ACK_VERALTET): None,
-    (UNTERWEGS, ACK_VERALTET): None,
-    (UNTERWEGS, TIMEOUT): SICHTBAR,
-    (UNTERWEGS, TIMEOUT_NACH_LETZTEM_VERSUCH): IN_DLQ,
-    (BESTAETIGT, ACK): None,
-    (IN_DLQ, ACK): None,
-    (BESTAETIGT, ACK_VERALTET): None,
-    (IN_DLQ, ACK_VERALTET): None,
-}
+#: (Zustand, Ereignis) -> neuer Zustand, geschrieben je Zustand; ``None``: erlaubt, ändert
+#: nichts (ein Ack für eine frühere Zustellung, ein zweites Ack). Was fehlt, kann nicht
+#: vorkommen (``pysim.uebergaenge``: eine Regel für alle Tabellen).
+UEBERGAENGE = Regeltabelle.je_zustand(
+    {
+        SICHTBAR: {AUSLIEFERN: UNTERWEGS, ACK: BESTAETIGT, ACK_VERALTET: None},
+        UNTERWEGS: {
+            ACK: BESTAETIGT,
+            ACK_VERALTET: None,
+            TIMEOUT: SICHTBAR,
+            TIMEOUT_NACH_LETZTEM_VERSUCH: IN_DLQ,
+        },
+        BESTAETIGT: {ACK: None, ACK_VERALTET: None},
+        IN_DLQ: {ACK: None, ACK_VERALTET: None},
+    }
+)
 
 # Arten der Einträge im Verlauf einer Nachricht. Wer einen Zustand erreicht, heißt wie er.
 GESENDET = "gesendet"
 AUSGELIEFERT = "ausgeliefert"
 WIEDER_SICHTBAR = "wieder_sichtbar"
 
-
-def uebergang(zustand: str, ereignis: str) -> str | None:
-    """Der neue Zustand nach ``ereignis`` laut ``UEBERGAENGE``."""
-    return schlage_nach(UEBERGAENGE, zustand, ereignis)
-
-
-def wechsel(zustand: str, ereignis: str) -> str:
-    """Wie ``uebergang`` für ein Ereignis, das den Zustand immer ändert."""
-    return wechsle(UEBERGAENGE, zustand, ereignis)
+#: Der neue Zustand nach einem Ereignis laut ``UEBERGAENGE`` (``None``: ändert nichts), und
+#: dasselbe für ein Ereignis, das den Zustand immer ändert.
+uebergang = UEBERGAENGE.uebergang
+wechsel = UEBERGAENGE.wechsel

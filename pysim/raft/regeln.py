@@ -6,7 +6,7 @@ Das Modell (``modell``) und das Bild (``bild``) lesen von hier. Ein angehaltener
 
 from __future__ import annotations
 
-from ..uebergaenge import schlage_nach
+from ..uebergaenge import Regeltabelle
 
 __all__ = [
     "ABGESTUERZT",
@@ -28,31 +28,36 @@ ABGESTUERZT = "abgestürzt"
 
 ROLLEN = (FOLLOWER, KANDIDAT, LEADER, ABGESTUERZT)
 
-#: (Rolle, Ereignis) -> neue Rolle. ``None``: erlaubt, die Rolle bleibt. Was fehlt, kann
-#: nicht vorkommen (``ZustandsFehler``).
+#: (Rolle, Ereignis) -> neue Rolle, geschrieben je Rolle. ``None``: erlaubt, die Rolle bleibt.
+#: Was fehlt, kann nicht vorkommen (``ZustandsFehler``).
 #:
 #: - ``timeout``: die Wahl-Frist ist abgelaufen, ohne dass ein Leader sich meldete;
 #: - ``mehrheit``: eine Mehrheit hat für den Kandidaten gestimmt;
 #: - ``hoeherer_term``: eine Nachricht mit einem höheren Term kam an;
 #: - ``leader_gesehen``: AppendEntries eines Leaders im eigenen Term kam an;
 #: - ``absturz`` und ``neustart``.
-UEBERGAENGE: dict[tuple[str, str], str | None] = {
-    (FOLLOWER, "timeout"): KANDIDAT,
-    (FOLLOWER, "hoeherer_term"): None,
-    (FOLLOWER, "leader_gesehen"): None,
-    (FOLLOWER, "absturz"): ABGESTUERZT,
-    (KANDIDAT, "timeout"): None,  # a split vote: a new election in a new term
-    (KANDIDAT, "mehrheit"): LEADER,
-    (KANDIDAT, "hoeherer_term"): FOLLOWER,
-    (KANDIDAT, "leader_gesehen"): FOLLOWER,
-    (KANDIDAT, "absturz"): ABGESTUERZT,
-    (LEADER, "hoeherer_term"): FOLLOWER,
-    (LEADER, "absturz"): ABGESTUERZT,
-    (ABGESTUERZT, "neustart"): FOLLOWER,
-}
+UEBERGAENGE = Regeltabelle.je_zustand(
+    {
+        FOLLOWER: {
+            "timeout": KANDIDAT,
+            "hoeherer_term": None,
+            "leader_gesehen": None,
+            "absturz": ABGESTUERZT,
+        },
+        KANDIDAT: {
+            "timeout": None,  # a split vote: a new election in a new term
+            "mehrheit": LEADER,
+            "hoeherer_term": FOLLOWER,
+            "leader_gesehen": FOLLOWER,
+            "absturz": ABGESTUERZT,
+        },
+        LEADER: {"hoeherer_term": FOLLOWER, "absturz": ABGESTUERZT},
+        ABGESTUERZT: {"neustart": FOLLOWER},
+    }
+)
 
 
 def uebergang(rolle: str, ereignis: str) -> str:
     """Die Rolle nach ``ereignis`` (bleibt sie, die alte)."""
-    neu = schlage_nach(UEBERGAENGE, rolle, ereignis)
+    neu = UEBERGAENGE.uebergang(rolle, ereignis)
     return rolle if neu is None else neu

@@ -10,7 +10,7 @@ nur nicht.
 
 from __future__ import annotations
 
-from ..uebergaenge import schlage_nach, wechsle
+from ..uebergaenge import Regeltabelle
 
 __all__ = [
     "BEFOERDERN",
@@ -50,17 +50,16 @@ NEUER_LEADER = "neuer_leader"
 #: Der Speicher wechselt in den Quorum-Modus (nur vor dem ersten Schreiben).
 QUORUM = "quorum"
 
-#: (Rolle, Ereignis) -> neue Rolle; ``None``: erlaubt, ändert nichts. Was fehlt, kann nicht
-#: vorkommen (``pysim.uebergaenge``: eine Regel für alle Tabellen).
-UEBERGAENGE: dict[tuple[str, str], str | None] = {
-    (FOLLOWER, BEFOERDERN): LEADER,
-    # An old leader that hears of a newer one steps down; a follower just follows it.
-    (LEADER, NEUER_LEADER): FOLLOWER,
-    (FOLLOWER, NEUER_LEADER): None,
-    (LEADER, QUORUM): GLEICHRANGIG,
-    (FOLLOWER, QUORUM): GLEICHRANGIG,
-    (GLEICHRANGIG, QUORUM): None,
-}
+#: (Rolle, Ereignis) -> neue Rolle, geschrieben je Rolle; ``None``: erlaubt, ändert nichts. Was
+#: fehlt, kann nicht vorkommen (``pysim.uebergaenge``: eine Regel für alle Tabellen).
+UEBERGAENGE = Regeltabelle.je_zustand(
+    {
+        # An old leader that hears of a newer one steps down; a follower just follows it.
+        LEADER: {NEUER_LEADER: FOLLOWER, QUORUM: GLEICHRANGIG},
+        FOLLOWER: {BEFOERDERN: LEADER, NEUER_LEADER: None, QUORUM: GLEICHRANGIG},
+        GLEICHRANGIG: {QUORUM: None},
+    }
+)
 
 # --- Modi des Speichers ---
 
@@ -84,12 +83,7 @@ LIES_OK = "lies-ok"
 #: Der Absender der Nachrichten im Quorum-Modus: der Koordinator des Clients.
 KOORDINATOR = "koordinator"
 
-
-def uebergang(rolle: str, ereignis: str) -> str | None:
-    """Die neue Rolle nach ``ereignis`` laut ``UEBERGAENGE``."""
-    return schlage_nach(UEBERGAENGE, rolle, ereignis)
-
-
-def wechsel(rolle: str, ereignis: str) -> str:
-    """Wie ``uebergang`` für ein Ereignis, das die Rolle immer ändert."""
-    return wechsle(UEBERGAENGE, rolle, ereignis)
+#: Die neue Rolle nach einem Ereignis laut ``UEBERGAENGE`` (``None``: ändert nichts), und
+#: dasselbe für ein Ereignis, das die Rolle immer ändert.
+uebergang = UEBERGAENGE.uebergang
+wechsel = UEBERGAENGE.wechsel

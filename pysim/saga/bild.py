@@ -135,16 +135,7 @@ def zeitleiste(sim: SagaSim, saga: str | None) -> Bild:
             for e in sim.verlauf(saga):
                 if e.schritt == i and e.art in MARKEN and e.zeit >= anfang:
                     zeichen, marke = MARKEN[e.art]
-                    z.text(
-                        x(e.zeit),
-                        y - 2,
-                        zeichen,
-                        groesse=11,
-                        anker="middle",
-                        farbe_name=marke,
-                        fett=True,
-                        klasse=e.art,
-                    )
+                    z.marke(x(e.zeit), y, zeichen, marke, e.art, groesse=11)
         jetzt_zustand = schritte.get(name, "offen")
         z.text(
             breite - 12,

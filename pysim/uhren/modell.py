@@ -45,6 +45,7 @@ from ..fehler import (
 )
 from ..netz import FakeNetz
 from ..svg import Bild
+from ..uebergaenge import Regeltabelle
 from ..zeit import AufDerZeit, Zeit
 from .bild import raumzeit
 
@@ -183,12 +184,14 @@ UNTERWEGS = "unterwegs"
 ZURUECKGEHALTEN = "zurückgehalten"
 ZUGESTELLT = "zugestellt"
 
-#: (Zustand einer Nachricht, was geschieht) -> neuer Zustand. Was fehlt, ist verboten.
-UEBERGAENGE: dict[tuple[str, str], str] = {
-    (UNTERWEGS, "zustellen"): ZUGESTELLT,
-    (UNTERWEGS, "zurueckhalten"): ZURUECKGEHALTEN,
-    (ZURUECKGEHALTEN, "zustellen"): ZUGESTELLT,
-}
+#: (Zustand einer Nachricht, was geschieht) -> neuer Zustand, geschrieben je Zustand. Was
+#: fehlt, ist verboten.
+UEBERGAENGE = Regeltabelle.je_zustand(
+    {
+        UNTERWEGS: {"zustellen": ZUGESTELLT, "zurueckhalten": ZURUECKGEHALTEN},
+        ZURUECKGEHALTEN: {"zustellen": ZUGESTELLT},
+    }
+)
 
 
 @dataclass(frozen=True, eq=False)

@@ -16,6 +16,18 @@ from tests.siteserver import StaticServer, copy_site
 # A cold start of Python under a loaded CI machine can take several seconds.
 expect.set_options(timeout=60_000)
 
+HERE = Path(__file__).parent
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test of this folder drives Chromium: marked ``browser`` here, once, before
+    ``-m`` selects (``scripts/test --fast`` leaves them out, a new file's as well)."""
+    for item in items:
+        if item.path.parent == HERE:
+            item.add_marker(pytest.mark.browser)
+
+
 # Material draws mermaid diagrams into a closed shadow root; open it for the tests.
 OPEN_SHADOW_ROOTS = """
 const attach = Element.prototype.attachShadow;

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,6 +40,11 @@ FINISHED = re.compile("done|error")
 SW_VERSION = re.compile(r'version:"([0-9a-f]{16})"')
 #: What a solved code or console task's verdict says (and only a solved one).
 SOLVED = re.compile("Gelöst")
+#: A challenge's verdict when every seed passes.
+ALL_SEEDS_PASS = "✓ Gelöst: alle {seeds} Läufe bestanden (Seeds 1–{seeds})."
+#: How long a challenge's check may take: a failing seed is run, judged, shrunk and drawn in
+#: the reader's Python, every passing one run and judged.
+CHALLENGE_CHECK = 180_000
 #: What the verdict on a right prediction or quiz answer says.
 RIGHT = re.compile("✓ Richtig")
 #: What the verdict on a wrong prediction or quiz answer starts with (no solution given).
@@ -143,7 +148,10 @@ class Console:
     root: Locator
 
     @classmethod
-    def first(cls, page: Page, kind: str = "log") -> Console:
+    def first(cls, page: Page, kind: str = "log", on: str | None = None) -> Console:
+        """The open page's first console of ``kind`` (or the page's at ``on``, opened first)."""
+        if on is not None:
+            page.goto(on)
         return cls(page.locator(f"[data-lk-console][data-kind={kind}]").first)
 
     @classmethod
@@ -216,8 +224,11 @@ class Exercise:
         return cls(page.locator(f"#{exercise_id}"))
 
     @classmethod
-    def mounted(cls, page: Page, exercise_id: str) -> Exercise:
-        """The exercise ``exercise_id`` of the open page, scrolled to, once its editor shows."""
+    def mounted(cls, page: Page, exercise_id: str, on: str | None = None) -> Exercise:
+        """The exercise ``exercise_id`` of the open page (or of the page at ``on``, opened
+        first), scrolled to, once its editor shows."""
+        if on is not None:
+            page.goto(on)
         task = cls.by_id(page, exercise_id)
         task.root.scroll_into_view_if_needed()
         expect(task.editor).to_be_visible(timeout=60_000)
@@ -338,6 +349,28 @@ class Exercise:
         """Press "prüfen"; the first failed check names ``reason``."""
         self.check()
         expect(self.failed_checks.first).to_contain_text(reason)
+
+    def passes_with(self, code: str, timeout: float = CHALLENGE_CHECK) -> None:
+        """Type ``code`` into a challenge and check it: every seed passes."""
+        self.replace_code(code)
+        expect(self.check()).to_have_text(ALL_SEEDS_PASS.format(seeds=self.seeds), timeout=timeout)
+
+    def wrong_then_right(
+        self,
+        wrong: Sequence[str],
+        reason: str,
+        right: Sequence[str],
+        verdict: str | re.Pattern[str] = SOLVED,
+    ) -> None:
+        """A console task: after the lines ``wrong`` "prüfen" names ``reason``; "Zurücksetzen"
+        brings back the console as it was before them; the lines ``right`` solve it."""
+        before = self.console.entries.count()
+        self.type(*wrong)
+        self.check_fails(reason)
+        self.root.get_by_role("button", name="Zurücksetzen").click()
+        expect(self.console.entries).to_have_count(before)
+        self.type(*right)
+        self.check_solved(verdict)
 
     def check_solved(self, verdict: str | re.Pattern[str] = SOLVED) -> None:
         """Press "prüfen"; the verdict is ``verdict`` (or matches it) and the task counts as solved."""

@@ -21,8 +21,6 @@ from tests.browser import axe
 from tests.browser.conftest import OPEN_SHADOW_ROOTS
 from tests.browser.pages import FIRST_STEPS, PHONE, Cell, Console, pages_of
 
-pytestmark = pytest.mark.browser
-
 
 def test_what_the_audit_leaves_out_is_measured_elsewhere() -> None:
     # Should the course colour by width, the phone view must measure contrast again;

@@ -6,7 +6,6 @@ import re
 from typing import Any
 from urllib.parse import urlsplit
 
-import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import RecordingPage
@@ -18,8 +17,6 @@ from tests.browser.pages import (
     run_first_steps_cell_1,
     show_diagram,
 )
-
-pytestmark = pytest.mark.browser
 
 
 def test_cell_runs_and_shows_its_output(page: Page, site_url: str) -> None:

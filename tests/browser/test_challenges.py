@@ -16,20 +16,15 @@ from tests.browser.pages import Exercise, python_ready, stored_progress
 from tests.conftest import ROOT
 from tests.pysim.knoten_beispiele import LEASE_OHNE_TOKEN
 
-pytestmark = pytest.mark.browser
-
 BROADCAST = "herausforderungen/broadcast/"
 #: Judging a failing seed runs, checks, shrinks and draws it in the reader's Python.
 SLOW = 180_000
-#: The verdict of a node that passes every seed.
-SOLVED = "✓ Gelöst: alle {seeds} Läufe bestanden (Seeds 1–{seeds})."
 
 
 def test_a_node_without_retries_fails_with_the_lost_value_named_then_the_solution_passes(
     page: Page, site_url: str
 ) -> None:
-    page.goto(site_url + BROADCAST)
-    task = Exercise.mounted(page, "broadcast-teilung")
+    task = Exercise.mounted(page, "broadcast-teilung", on=site_url + BROADCAST)
     seeds = task.seeds
     # The node a reader brings from stage 2 (its solution): it sends each value once and
     # never again, so a partition loses it. Stage 3 starts from stage 1's starting code.
@@ -61,8 +56,7 @@ def test_a_node_without_retries_fails_with_the_lost_value_named_then_the_solutio
     expect(task.root.locator(".lk-challenge__seed")).to_have_count(1, timeout=SLOW)
     expect(task.root.locator(".lk-challenge__id code")).to_have_text(kennung)
 
-    task.replace_code(task.data["loesung"])
-    expect(task.check()).to_have_text(SOLVED.format(seeds=seeds), timeout=SLOW)
+    task.passes_with(task.data["loesung"])
     expect(task.root.locator(".lk-challenge__passed")).to_have_text(
         f"✓ Seeds 1–{seeds}: alle {seeds} Läufe bestanden"
     )
@@ -85,8 +79,7 @@ def test_a_node_without_retries_fails_with_the_lost_value_named_then_the_solutio
 
 
 def test_code_that_defines_no_node_gets_a_german_message(page: Page, site_url: str) -> None:
-    page.goto(site_url + BROADCAST)
-    task = Exercise.mounted(page, "broadcast-teilung")
+    task = Exercise.mounted(page, "broadcast-teilung", on=site_url + BROADCAST)
     task.replace_code("x = 1")
     expect(task.check()).to_have_text(
         "✗ Dein Code läuft nicht; die Meldung steht unten.", timeout=SLOW
@@ -186,9 +179,7 @@ ERSTE = [
 def test_the_first_challenges_fail_with_the_value_named_then_the_typed_solution_passes(
     page: Page, site_url: str, adresse: str, aufgabe: str, falsch: str | None, urteil: str
 ) -> None:
-    page.goto(site_url + adresse)
-    task = Exercise.mounted(page, aufgabe)
-    seeds = task.seeds
+    task = Exercise.mounted(page, aufgabe, on=site_url + adresse)
     if falsch is not None:
         task.replace_code(falsch)
 
@@ -202,14 +193,12 @@ def test_the_first_challenges_fail_with_the_value_named_then_the_typed_solution_
     )
     task.expect_unsolved()
 
-    task.replace_code(task.data["loesung"])
-    expect(task.check()).to_have_text(SOLVED.format(seeds=seeds), timeout=SLOW)
+    task.passes_with(task.data["loesung"])
     task.expect_solved()
 
 
 def test_a_draft_of_a_later_challenge_stays_over_a_reload(page: Page, site_url: str) -> None:
-    page.goto(site_url + "herausforderungen/zaehler/")
-    task = Exercise.mounted(page, "zaehler")
+    task = Exercise.mounted(page, "zaehler", on=site_url + "herausforderungen/zaehler/")
     entwurf = (
         "class Entwurf(Knoten):\n"
         "    def bei_add(self, nachricht):\n"
@@ -236,9 +225,7 @@ class Endlos(Knoten):
 def test_an_endless_handler_gets_a_german_verdict_and_the_page_stays_usable(
     page: Page, site_url: str
 ) -> None:
-    page.goto(site_url + BROADCAST)
-    task = Exercise.mounted(page, "broadcast-teilung")
-    seeds = task.seeds
+    task = Exercise.mounted(page, "broadcast-teilung", on=site_url + BROADCAST)
 
     task.replace_code(ENDLOS)
     task.press_check()
@@ -254,8 +241,7 @@ def test_an_endless_handler_gets_a_german_verdict_and_the_page_stays_usable(
     task.expect_unsolved()
 
     # The same page, the same Python: the solution passes right after.
-    task.replace_code(task.data["loesung"])
-    expect(task.check()).to_have_text(SOLVED.format(seeds=seeds), timeout=SLOW)
+    task.passes_with(task.data["loesung"])
     task.expect_solved()
 
 
@@ -266,8 +252,7 @@ def test_a_wide_picture_keeps_its_width_on_a_phone_and_scrolls_by_keyboard(
     with axe.audited_page(
         browser, viewport={"width": 390, "height": 844}, color_scheme=scheme
     ) as page:
-        page.goto(site_url + BROADCAST)
-        task = Exercise.mounted(page, "broadcast-teilung")
+        task = Exercise.mounted(page, "broadcast-teilung", on=site_url + BROADCAST)
         # Ausführen: seed 1 whole (5 nodes, 5 clients), its picture wider than the phone.
         task.root.get_by_role("button", name=re.compile(r"Übung \d+ ausführen$")).click()
         box = task.root.locator(".lk-challenge__picture")
@@ -312,8 +297,7 @@ def test_what_a_node_prints_shows_under_the_picture_and_an_arrow_s_message_by_ke
 
 def _prints_and_arrows(page: Page, site_url: str) -> None:
     page.set_default_timeout(60_000)
-    page.goto(site_url + LEASE)
-    task = Exercise.mounted(page, "leader-lease")
+    task = Exercise.mounted(page, "leader-lease", on=site_url + LEASE)
     task.replace_code(DRUCKT_TOKEN)
 
     task.press_check()
@@ -414,8 +398,7 @@ def challenge_status(task: Exercise) -> Locator:
 def test_stopp_during_a_check_leaves_no_line_that_says_it_runs_and_enter_waits_meanwhile(
     page: Page, site_url: str
 ) -> None:
-    page.goto(site_url + ECHO)
-    task = Exercise.mounted(page, "echo")
+    task = Exercise.mounted(page, "echo", on=site_url + ECHO)
     seeds = task.seeds
     task.replace_code(RECHNER)
     python_ready(page)  # Stopp while Python loads only cancels the waiting check
@@ -442,17 +425,14 @@ def test_stopp_during_a_check_leaves_no_line_that_says_it_runs_and_enter_waits_m
     expect(task.root.locator(".lk-challenge__seed")).to_have_count(0)
 
     # The page goes on: the solution passes in the new Python.
-    task.replace_code(task.data["loesung"])
-    expect(task.check()).to_have_text(SOLVED.format(seeds=seeds), timeout=SLOW)
+    task.passes_with(task.data["loesung"])
     expect(status).to_have_text(f"{seeds} von {seeds} Läufen bestanden.")
 
 
 def test_each_action_replaces_what_the_last_one_showed_and_a_wrong_identity_changes_nothing(
     page: Page, site_url: str
 ) -> None:
-    page.goto(site_url + ECHO)
-    task = Exercise.mounted(page, "echo")
-    seeds = task.seeds
+    task = Exercise.mounted(page, "echo", on=site_url + ECHO)
     status = challenge_status(task)
     results = task.root.locator(".lk-challenge__results")
     heads = results.locator(".lk-challenge__head")
@@ -509,8 +489,7 @@ def test_each_action_replaces_what_the_last_one_showed_and_a_wrong_identity_chan
     expect(status).to_have_text("Fertig", timeout=SLOW)
 
     # Solved once stays in the progress; the border follows the latest verdict.
-    task.replace_code(task.data["loesung"])
-    expect(task.check()).to_have_text(SOLVED.format(seeds=seeds), timeout=SLOW)
+    task.passes_with(task.data["loesung"])
     task.expect_solved()
     head = task.root.locator(".lk-exercise__head")
     solved_border = task.root.evaluate("node => getComputedStyle(node).borderLeftColor")
@@ -563,8 +542,7 @@ _bruecke.judging.take()
 
 
 def test_a_huge_verdict_or_error_is_cut_by_the_page_itself(page: Page, site_url: str) -> None:
-    page.goto(site_url + ECHO)
-    task = Exercise.mounted(page, "echo")
+    task = Exercise.mounted(page, "echo", on=site_url + ECHO)
     task.replace_code(RIESIG)
     expect(task.check()).to_have_text(re.compile(r"^✗ Seed 2 scheitert\."), timeout=SLOW)
     verdicts = task.root.locator(".lk-challenge__verdict")

@@ -5,17 +5,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.pages import FIRST_STEPS, PHONE, Cell, Console, phone_page
 
-pytestmark = pytest.mark.browser
-
 
 def test_commands_change_text_and_picture(page: Page, site_url: str) -> None:
-    page.goto(site_url + FIRST_STEPS)
-    log = Console.first(page)
+    log = Console.first(page, on=site_url + FIRST_STEPS)
     picture_before = log.picture.inner_html()
     log.command('produce orders key=order-61 {"order":61,"event":"placed"}')
     expect(log.entries.last).to_contain_text("Partition 1, Offset 1")
@@ -36,8 +32,7 @@ def test_commands_change_text_and_picture(page: Page, site_url: str) -> None:
 
 
 def test_history_completion_and_reset(page: Page, site_url: str) -> None:
-    page.goto(site_url + FIRST_STEPS)
-    log = Console.first(page)
+    log = Console.first(page, on=site_url + FIRST_STEPS)
     box = log.root.get_by_label("Befehl für Konsole 1")
     log.command("consume orders group billing from-beginning")
     expect(log.entries.last).to_contain_text("p1:0")
@@ -58,8 +53,7 @@ def test_history_completion_and_reset(page: Page, site_url: str) -> None:
 
 
 def test_queue_console_timeline(page: Page, site_url: str) -> None:
-    page.goto(site_url + FIRST_STEPS)
-    queue = Console.first(page, "queue")
+    queue = Console.first(page, "queue", on=site_url + FIRST_STEPS)
     queue.command("tick 2")
     queue.command("receive as B")
     expect(queue.entries.last).to_contain_text("B bekommt Nachricht 1")
@@ -168,8 +162,7 @@ def test_touch_buttons_complete_and_recall_commands(browser: Any, site_url: str)
 def test_with_a_mouse_the_hint_names_the_keys_and_no_touch_buttons_show(
     page: Page, site_url: str
 ) -> None:
-    page.goto(site_url + FIRST_STEPS)
-    log = Console.first(page)
+    log = Console.first(page, on=site_url + FIRST_STEPS)
     log.box.focus()
     hint = log.root.locator(".lk-console__hint")
     expect(hint).to_be_visible()
@@ -226,8 +219,7 @@ def test_a_command_queued_before_a_reset_does_not_count_after_it(page: Page, sit
     # The reader types a command while a cell runs (it waits), then presses Zurücksetzen:
     # the reset is the later act. Transcript, Python and the kept commands agree, also
     # after a restart of Python (which replays what the page recorded).
-    page.goto(site_url + FIRST_STEPS)
-    log = Console.first(page)
+    log = Console.first(page, on=site_url + FIRST_STEPS)
     produce = 'produce orders key=order-61 {"order":61,"event":"placed"}'
     log.expect_answer(produce, "Partition 1, Offset 1")
     entries = log.entries.count()

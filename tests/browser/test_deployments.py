@@ -30,8 +30,6 @@ from tests.browser.pages import (
 from tests.browser.waits import wait_until
 from tests.siteserver import StaticServer, copy_site
 
-pytestmark = pytest.mark.browser
-
 NEW = "0123456789abcdef"
 CHALLENGE = "herausforderungen/echo/"
 RELOADING = "Sie wird neu geladen"

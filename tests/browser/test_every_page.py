@@ -30,8 +30,6 @@ from tests.browser.pages import (
 )
 from tests.conftest import ROOT
 
-pytestmark = pytest.mark.browser
-
 PAGES = pages_written_in(ROOT / "docs")
 #: The blocks the page script mounts (frontend/src/components/blocks.ts).
 BLOCKS = (

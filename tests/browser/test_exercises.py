@@ -11,8 +11,6 @@ from playwright.sync_api import Locator, Page, expect
 
 from tests.browser.pages import FIRST_STEPS, Exercise
 
-pytestmark = pytest.mark.browser
-
 #: The right answer of the quiz on "Erste Schritte".
 IN_THE_BROWSER = "In deinem Browser, in einem Web Worker."
 

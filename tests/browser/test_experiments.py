@@ -25,8 +25,6 @@ from tests.browser.pages import (
     python_value,
 )
 
-pytestmark = pytest.mark.browser
-
 
 def original_code(target: Cell) -> str:
     data = target.root.locator(".lk-cell__data").get_attribute("data-lk-json") or "{}"
@@ -58,8 +56,7 @@ def test_a_changed_cell_is_told_kindly_and_the_next_cell_still_runs(
 
 
 def test_stopp_elsewhere_keeps_the_consoles_state_and_says_so(page: Page, site_url: str) -> None:
-    page.goto(site_url + FIRST_STEPS)
-    log = Console.first(page)
+    log = Console.first(page, on=site_url + FIRST_STEPS)
     log.command("create topic experiment partitions 1")
     target = Cell.number(page, 6)
     target.start_code("while True:\n    pass")

@@ -10,12 +10,9 @@ these tests assert what happens, not how fast.
 
 from __future__ import annotations
 
-import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.pages import COUNT_OUTPUT_MESSAGES, FIRST_STEPS, RUN, Cell
-
-pytestmark = pytest.mark.browser
 
 SWITCHING_STREAMS = (
     "import sys\nfor _ in range(150_000):\n    print('a', end='')\n"

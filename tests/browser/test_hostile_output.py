@@ -14,8 +14,6 @@ from playwright.sync_api import Page, expect
 from tests.browser.conftest import RecordingPage
 from tests.browser.pages import COUNT_OUTPUT_MESSAGES, FIRST_STEPS, RUN, Cell
 
-pytestmark = pytest.mark.browser
-
 
 def run_code(page: Page, code: str) -> Cell:
     """Type ``code`` into cell 6 of "Erste Schritte", run it, return the cell."""

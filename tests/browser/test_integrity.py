@@ -46,9 +46,6 @@ from tests.browser.pages import (
 from tests.browser.waits import wait_until
 from tests.siteserver import StaticServer
 
-pytestmark = pytest.mark.browser
-
-
 # --- Item 9: caches, integrity, two sites on one origin ------------------------------
 
 STORAGE_HANDLES = """

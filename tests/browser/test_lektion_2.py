@@ -1,16 +1,9 @@
 """Lesson 2 ("Ereignisströme", three pages) in the browser: what only a browser shows
-there, the keys in step 11's pictures drawn whole on a phone.
-
-What the pages' cells, consoles and exercises claim is checked without a browser
-(tests/test_lesson_pages.py); their pictures on a phone in test_every_page.py."""
+there, the keys in step 11's pictures drawn whole on a phone."""
 
 from __future__ import annotations
 
-import pytest
-
 from tests.browser.pages import LESSON_2_PART_3, Console, phone_page
-
-pytestmark = pytest.mark.browser
 
 
 def test_the_keys_are_whole_in_the_pictures_on_a_phone(browser: object, site_url: str) -> None:

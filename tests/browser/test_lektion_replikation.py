@@ -1,20 +1,14 @@
 """Lesson "Replikation und Konsistenz" in the browser: what only its page has there, the
 replik console (its only page), on the same page load a console task started over
-and a quiz with several right answers.
-
-What the page's cells, consoles and exercises claim is checked without a browser
-(tests/test_lesson_pages.py); its pictures on a phone in test_every_page.py."""
+and a quiz with several right answers."""
 
 from __future__ import annotations
 
 import re
 
-import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.pages import Console, Exercise
-
-pytestmark = pytest.mark.browser
 
 LESSON = "lektionen/replikation/"
 
@@ -22,9 +16,8 @@ LESSON = "lektionen/replikation/"
 def test_replik_console_a_console_task_started_over_and_a_quiz_with_several_answers(
     page: Page, site_url: str
 ) -> None:
-    page.goto(site_url + LESSON)
     # The replik console: a stale read, the verdict in the picture, a refused command.
-    console = Console.first(page, kind="replik")
+    console = Console.first(page, kind="replik", on=site_url + LESSON)
     console.expect_answer("history", "Nicht linearisierbar")
     console.expect_answer("tick 2", "Zeit: t=4 (+2).")
     console.expect_answer("read x from n2", "n2 liest x → 1")
@@ -32,14 +25,9 @@ def test_replik_console_a_console_task_started_over_and_a_quiz_with_several_answ
     console.expect_refusal("failover n1", "schon der Leader")
 
     # A console task: a wrong quorum fails; "Zurücksetzen" starts over; the right one solves.
-    task = Exercise.by_id(page, "replik-quorum")
-    before = task.console.entries.count()
-    task.type("quorum 3 1 1")
-    task.check_fails("Nach der Rückkehr")
-    task.root.get_by_role("button", name="Zurücksetzen").click()
-    expect(task.console.entries).to_have_count(before)
-    task.type("quorum 3 2 2")
-    task.check_solved("✓ Gelöst: der Zustand stimmt.")
+    Exercise.by_id(page, "replik-quorum").wrong_then_right(
+        ["quorum 3 1 1"], "Nach der Rückkehr", ["quorum 3 2 2"], "✓ Gelöst: der Zustand stimmt."
+    )
 
     # A quiz with several right answers (check boxes): one wrong, unticked, the right ones.
     quiz = Exercise.by_id(page, "replik-diagnose")

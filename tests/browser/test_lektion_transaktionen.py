@@ -1,19 +1,13 @@
 """Lesson "Transaktionen und Isolation" in the browser: what only its page has there, the SQL
 console (its only page): a statement that waits for another session's lock and goes on at its
 commit, in text and picture, a refused statement while it waits; on the same page load the
-console task solved wrong (a lost update), started over and solved with FOR UPDATE.
-
-What the page's cells, consoles and exercises claim is checked without a browser
-(tests/test_lesson_pages.py); its pictures on a phone in test_every_page.py."""
+console task solved wrong (a lost update), started over and solved with FOR UPDATE."""
 
 from __future__ import annotations
 
-import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.pages import Console, Exercise
-
-pytestmark = pytest.mark.browser
 
 LESSON = "lektionen/transaktionen/"
 
@@ -40,9 +34,8 @@ FOR_UPDATE = [
 
 
 def test_sql_console_waits_and_the_console_task_wrong_then_right(page: Page, site_url: str) -> None:
-    page.goto(site_url + LESSON)
     # The page's console starts with T2's update waiting for T1's lock.
-    console = Console.first(page, kind="sql")
+    console = Console.first(page, kind="sql", on=site_url + LESSON)
     expect(console.picture.locator("svg")).to_contain_text(
         "T2: read committed, offen — wartet auf T1"
     )
@@ -52,13 +45,6 @@ def test_sql_console_waits_and_the_console_task_wrong_then_right(page: Page, sit
     console.expect_answer("t2 commit", "T2: commit")
     console.expect_answer("status", "Committet: 1 => 12, 2 => 20")
 
-    task = Exercise.by_id(page, "tx-lost-update")
-    before = task.console.entries.count()
-    for line in LOST_UPDATE:
-        task.type(line)
-    task.check_fails("Am Ende steht 12 in Zeile 1")
-    task.root.get_by_role("button", name="Zurücksetzen").click()
-    expect(task.console.entries).to_have_count(before)
-    for line in FOR_UPDATE:
-        task.type(line)
-    task.check_solved()
+    Exercise.by_id(page, "tx-lost-update").wrong_then_right(
+        LOST_UPDATE, "Am Ende steht 12 in Zeile 1", FOR_UPDATE
+    )

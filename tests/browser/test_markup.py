@@ -21,8 +21,6 @@ from lessonkit.runtime.kernel import CellResult
 from pysim import Queue
 from pysim.console import ConsoleResult
 
-pytestmark = pytest.mark.browser
-
 ROOT = Path(__file__).resolve().parents[2]
 ESBUILD = ROOT / "node_modules" / ".bin" / "esbuild"
 

@@ -5,13 +5,10 @@ from __future__ import annotations
 import re
 from urllib.parse import urlsplit
 
-import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import RecordingPage
 from tests.browser.pages import FIRST_STEPS, Cell, go, python_value, show_diagram
-
-pytestmark = pytest.mark.browser
 
 
 def test_python_survives_three_lessons_and_back_and_forward(

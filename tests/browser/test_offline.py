@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 
-import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
 from tests.browser.pages import (
@@ -25,8 +24,6 @@ from tests.browser.pages import (
 )
 from tests.browser.waits import wait_until
 from tests.siteserver import StaticServer
-
-pytestmark = pytest.mark.browser
 
 NOT_VISITED = LESSON_2
 SECOND_VISITED = LESSON_1

@@ -34,8 +34,6 @@ from tests.browser.pages import (
 )
 from tests.siteserver import REACH_OUT, Elsewhere, StaticServer
 
-pytestmark = pytest.mark.browser
-
 
 @pytest.fixture
 def elsewhere() -> Iterator[Elsewhere]:
@@ -176,8 +174,7 @@ def test_a_challenge_checker_replaced_on_one_page_judges_nothing_on_the_next(
 
 
 def test_a_challenges_own_node_cannot_replace_its_checker(page: Page, site_url: str) -> None:
-    page.goto(site_url + "herausforderungen/echo/")
-    task = Exercise.mounted(page, "echo")
+    task = Exercise.mounted(page, "echo", on=site_url + "herausforderungen/echo/")
     data = task.data
     task.replace_code(data["start"] + "\n\n" + BEND_THE_CHALLENGES + "\n")  # fails seeds
     task.press_check()

@@ -18,19 +18,15 @@ from tests.conftest import ROOT
 SEITE = ROOT / "docs" / "lektionen" / "konsens-raft.md"
 LESSON = "lektionen/konsens-raft/"
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(
-        not SEITE.exists()
-        or not re.search(r'```raft-konsole|kind="raft"', SEITE.read_text(encoding="utf-8")),
-        reason="no page has a raft-konsole yet (docs/lektionen/konsens-raft.md)",
-    ),
-]
+pytestmark = pytest.mark.skipif(
+    not SEITE.exists()
+    or not re.search(r'```raft-konsole|kind="raft"', SEITE.read_text(encoding="utf-8")),
+    reason="no page has a raft-konsole yet (docs/lektionen/konsens-raft.md)",
+)
 
 
 def test_commands_change_text_and_picture(page: Page, site_url: str) -> None:
-    page.goto(site_url + LESSON)
-    raft = Console.first(page, kind="raft")
+    raft = Console.first(page, kind="raft", on=site_url + LESSON)
     expect(raft.root.locator(".lk-console__head")).to_contain_text("Raft-Konsole")
     before = raft.picture.inner_html()
     expect(raft.command("tick 50")).to_contain_text(re.compile(r"Zeit: t=\d+ \(\+50\)\."))

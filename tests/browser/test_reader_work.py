@@ -34,8 +34,6 @@ from tests.browser.pages import (
 )
 from tests.siteserver import StaticServer
 
-pytestmark = pytest.mark.browser
-
 IN_THE_BROWSER = "In deinem Browser, in einem Web Worker."
 LESSON_2_LINK = re.compile("Ereignisströme")
 
@@ -252,8 +250,7 @@ def test_work_stored_under_a_misplaced_key_is_found_again(
 
 
 def test_a_reload_runs_the_readers_console_commands_again(page: Page, site_url: str) -> None:
-    page.goto(site_url + FIRST_STEPS)
-    log = Console.first(page)
+    log = Console.first(page, on=site_url + FIRST_STEPS)
     log.expect_answer('produce orders key=order-61 {"order":61}', "Partition 1, Offset 1")
     page.reload()
     # The transcript and the state are back: the next record on that partition is offset 2.
@@ -301,6 +298,31 @@ def planted(context: BrowserContext, course: Course, items: dict[str, str]) -> P
     return page
 
 
+def expect_moved(
+    page: Page,
+    site: str,
+    lesson: str,
+    draft: str,
+    solved: str,
+    console: tuple[str, str],
+) -> tuple[Console, dict[str, str]]:
+    """Open ``lesson``, where work on the single lesson-2 page moved: its first cell holds
+    ``draft``, the exercise ``solved`` counts as solved here (stored under this page, no longer
+    under the old one), and the console whose setup shows ``console[0]`` shows the command
+    ``console[1]`` once. The console and what localStorage holds, for the rest of the test."""
+    page.goto(site + lesson)
+    mounted(page, 1)
+    expect(Cell.number(page, 1).editor()).to_contain_text(draft)
+    Exercise.by_id(page, solved).expect_solved()
+    setup, line = console
+    moved = Console(page.locator("[data-lk-console]", has_text=setup).first)
+    expect(moved.entries.filter(has_text=line)).to_have_count(1)
+    stored: dict[str, str] = page.evaluate("() => Object.fromEntries(Object.entries(localStorage))")
+    assert f"lk:/kurs/:exercise:{lesson}#{solved}" in stored
+    assert f"lk:/kurs/:exercise:{OLD_LESSON_2}#{solved}" not in stored
+    return moved, stored
+
+
 def test_work_on_the_steps_that_moved_to_part_3_moves_with_them(
     context: BrowserContext, course: Course, built_site: Path
 ) -> None:
@@ -338,18 +360,17 @@ def test_work_on_the_steps_that_moved_to_part_3_moves_with_them(
     # Counted on Teil 3 before it was ever opened, and not on Teil 1.
     expect_overview(page, {LESSON_2_PART_3: "1 von", LESSON_2: "0 von"})
 
-    page.goto(course.url + LESSON_2_PART_3)
-    mounted(page, 1)
-    expect(Cell.number(page, 1).editor()).to_contain_text("Entwurf von früher")
-    Exercise.by_id(page, "retention").expect_solved()
-    moved = Console(page.locator("[data-lk-console]", has_text="key=product-3").first)
-    expect(moved.entries.filter(has_text='why":"returned')).to_have_count(1)
+    moved, stored = expect_moved(
+        page,
+        course.url,
+        LESSON_2_PART_3,
+        draft="Entwurf von früher",
+        solved="retention",
+        console=("key=product-3", 'why":"returned'),
+    )
     expect(moved.log).to_contain_text("→ Partition 2, Offset 3 (p2:3)")
-    stored = page.evaluate("() => Object.fromEntries(Object.entries(localStorage))")
     assert f"lk:/kurs/:draft:{LESSON_2_PART_3}#1:{fnv1a(gift)}" in stored
-    assert f"lk:/kurs/:exercise:{LESSON_2_PART_3}#retention" in stored
     assert f"lk:/kurs/:draft:{OLD_LESSON_2}#{OLD_GIFT_CELL}:{fnv1a(gift)}" not in stored
-    assert f"lk:/kurs/:exercise:{OLD_LESSON_2}#retention" not in stored
     # Of the old page's commands only Teil 1's are left there; the moved one is Teil 3's.
     assert json.loads(stored[f"lk:/kurs/:consoles:{OLD_LESSON_2}"]) == typed[:1]
     here = json.loads(stored[f"lk:/kurs/:consoles:{LESSON_2_PART_3}"])
@@ -415,18 +436,17 @@ def test_work_on_steps_7_and_8_moves_to_their_own_page(
     page = planted(context, course, old)
     expect_overview(page, {LESSON_2_OUTAGES: "1 von", LESSON_2: "0 von"})
 
-    page.goto(course.url + LESSON_2_OUTAGES)
-    mounted(page, 1)
-    expect(Cell.number(page, 1).editor()).to_contain_text("Entwurf aus Schritt 7")
-    Exercise.by_id(page, "haengt").expect_solved()
-    moved = Console(page.locator("[data-lk-console]", has_text="session-timeout 2").first)
-    expect(moved.entries.filter(has_text="describe group billing")).to_have_count(1)
-    stored = page.evaluate("() => Object.fromEntries(Object.entries(localStorage))")
+    _, stored = expect_moved(
+        page,
+        course.url,
+        LESSON_2_OUTAGES,
+        draft="Entwurf aus Schritt 7",
+        solved="haengt",
+        console=("session-timeout 2", "describe group billing"),
+    )
     here = cells.index(next(d for d in cells if d["code"] == sql))
     assert f"lk:/kurs/:draft:{LESSON_2_OUTAGES}#{here}:{fnv1a(sql)}" in stored
-    assert f"lk:/kurs/:exercise:{LESSON_2_OUTAGES}#haengt" in stored
     assert f"lk:/kurs/:draft:{OLD_LESSON_2}#{OLD_SQL_CELL}:{fnv1a(sql)}" not in stored
-    assert f"lk:/kurs/:exercise:{OLD_LESSON_2}#haengt" not in stored
     assert f"lk:/kurs/:consoles:{OLD_LESSON_2}" not in stored
     mine = json.loads(stored[f"lk:/kurs/:consoles:{LESSON_2_OUTAGES}"])
     assert [(c["key"], c["line"]) for c in mine] == [(crash["key"], "describe group billing")]

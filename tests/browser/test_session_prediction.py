@@ -14,8 +14,6 @@ from playwright.sync_api import Page, expect
 from tests.browser.pages import Cell, Exercise
 from tests.conftest import served_small_site
 
-pytestmark = pytest.mark.browser
-
 PAGE = """# Vorhersage mit Sitzung
 
 Das Konto beginnt mit 40 €.

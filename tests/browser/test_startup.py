@@ -10,8 +10,6 @@ from tests.browser.pages import FIRST_STEPS, python_ready, run_first_steps_cell_
 from tests.browser.waits import wait_until
 from tests.siteserver import StaticServer
 
-pytestmark = pytest.mark.browser
-
 
 def console_messages(page: Page) -> list[str]:
     """What the page and its workers write to the console from now on."""

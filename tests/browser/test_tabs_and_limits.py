@@ -3,12 +3,9 @@ than the page keeps, and one page open in two tabs of one browser."""
 
 from __future__ import annotations
 
-import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
 from tests.browser.pages import FIRST_STEPS, Cell, Console
-
-pytestmark = pytest.mark.browser
 
 KEPT = "() => Object.keys(localStorage).filter((k) => k.includes(':consoles:'))"
 

@@ -13,12 +13,9 @@ from __future__ import annotations
 
 import re
 
-import pytest
 from playwright.sync_api import Browser, Page, Route, expect
 
 from tests.browser.pages import FIRST_STEPS, Cell
-
-pytestmark = pytest.mark.browser
 
 THEME_LOADED = "() => typeof window.document$ === 'object'"
 

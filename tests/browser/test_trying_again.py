@@ -31,8 +31,6 @@ from tests.browser.pages import (
 )
 from tests.conftest import served_small_site
 
-pytestmark = pytest.mark.browser
-
 #: The right answer of the quiz on "Erste Schritte", and a wrong one.
 IN_THE_BROWSER = "In deinem Browser, in einem Web Worker."
 ON_A_SERVER = "Auf einem Server des Kurses."

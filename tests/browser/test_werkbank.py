@@ -9,13 +9,10 @@ from __future__ import annotations
 
 import re
 
-import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from lessonkit.fences.workbench import ECHO, REGISTER
 from tests.pysim.knoten_beispiele import REGISTER_ANWENDEN
-
-pytestmark = pytest.mark.browser
 
 WERKBANK = "herausforderungen/werkbank/"
 #: A failing seed is judged, shrunk and drawn in the reader's Python.
