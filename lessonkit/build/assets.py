@@ -13,10 +13,16 @@
   and compressed with Zstandard at level 19: 4.2 MB where gzip made 5.9 (and zstddec
   inflates it faster than the browser's gzip; benchmarks/README.md). The name ends with
   the SHA-256 of its inflated bytes;
+* ``bytecode-<key>-stdlib.zip.zst`` and ``bytecode-<key>-packages.zip.zst``: the
+  standard library's modules the course imports and the packages, compiled to .pyc by
+  Pyodide's own Python (``lessonkit/node/make_bytecode.mjs``), for the start a slow line
+  takes (1.9 MB where the snapshot and the packages zip are 5.4: ARCHITECTURE.md,
+  "Which start");
 * ``pyodide/pyodide.asm.wasm.zst``: Pyodide's WebAssembly compressed with Zstandard
   (2.9 MB instead of gzip's 3.5), which the worker decodes as the browser compiles it
   (``frontend/src/worker/wasm.ts``); the plain file stays for a worker that cannot use it;
-* ``runtime.json``: tells the worker the current names.
+* ``runtime.json``: tells the worker the current names, and which start it takes
+  (``LESSONKIT_START``: ``auto``, the default, or ``snapshot``/``bytecode`` for benchmarks).
 
 Files are only written when their content changes, so ``mkdocs serve`` does not
 rebuild in a loop. Run directly: ``python -m lessonkit.build.assets``.
@@ -151,9 +157,9 @@ def build_snapshot(packages: str, out: Path = OUT) -> str | None:
 
 def build_bytecode(packages: str, out: Path = OUT) -> dict[str, str] | None:
     """The start from bytecode's two files for ``packages`` (``lessonkit/node/make_bytecode.mjs``):
-    the standard library's modules the course imports as .pyc, and the packages' sources
-    with their .pyc, each a stored zip compressed whole with Zstandard (2.2 MB together,
-    where the snapshot and the packages zip are 5.4). Made once per zip, Pyodide version
+    the standard library's modules the course imports as .pyc, and the packages
+    as .pyc, each a stored zip compressed whole with Zstandard (1.9 MB together, where
+    the snapshot and the packages zip are 5.4). Made once per zip, Pyodide version
     and way of making them; their names carry that key and their own hash."""
     key = _maker_key(packages, BYTECODE_MAKERS)
     names = {part: f"bytecode-{key}-{part}.zip.zst" for part in ("stdlib", "packages")}

@@ -1,6 +1,6 @@
 // Compile what a started Python imports into bytecode, for the reader's start without the
 // memory snapshot (lessonkit/build/assets.py, issue 53): a slow connection gets Python
-// ready sooner from 2 MB of bytecode and a few hundred milliseconds of processor than
+// ready sooner from 1.9 MB of bytecode and a few hundred milliseconds of processor than
 // from the 4.9 MB snapshot (benchmarks/README.md).
 // Usage: node make_bytecode.mjs <packages.zip> <stdlib-out.zip> <packages-out.zip>
 //

@@ -1,6 +1,9 @@
-"""How Python starts in the browser: from the memory snapshot, or plainly when it cannot."""
+"""How Python starts in the browser: from the memory snapshot on a fast line, from bytecode
+on a slow one, or plainly when it cannot."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, Route
@@ -22,6 +25,8 @@ def test_python_starts_from_the_snapshot(page: Page, site_url: str) -> None:
     warnings = console_messages(page)
     page.goto(site_url + FIRST_STEPS)
     stages = python_ready(page)
+    # The test server is a fast line: the worker chose the snapshot (choose-start.ts).
+    assert "start:snapshot" in stages, stages
     assert "snapshot" in stages and stages["snapshot"] <= stages["loadPyodide"]
     assert not [text for text in warnings if "Speicherabbild" in text]
     run_first_steps_cell_1(page)
@@ -121,3 +126,40 @@ def test_python_imports_the_packages_from_their_zip(page: Page, site_url: str, s
         PACKAGES_CHECK,
     )
     assert value == "[True, True, ['lessonkit-packages.zip']]"
+
+
+BYTECODE_CHECK = """
+import json, sys, pysim.log
+zip = "/home/pyodide/lessonkit-packages.zip"
+import email.message  # not among the course's modules: the full library comes on demand
+[pysim.log.__file__.endswith(".pyc"), json.__file__.endswith(".pyc"), zip in sys.path,
+ email.message.__name__]
+"""
+
+
+def test_a_slow_line_starts_from_bytecode(page: Page, built_site: Path) -> None:
+    # 16 Mbit/s: below the speed at which the worker takes the snapshot (choose-start.ts),
+    # which it tells by how fast the WebAssembly came. The snapshot is never sent.
+    slow = StaticServer(built_site, link=(16_000_000, 0.02))
+    try:
+        warnings = console_messages(page)
+        page.goto(slow.url + FIRST_STEPS)
+        stages = python_ready(page)
+        assert "start:bytecode" in stages and "snapshot" not in stages, stages
+        assert not [text for text in warnings if "nicht nutzbar" in text], warnings
+        sent = sent_since(slow, 0, "/assets/generated/")
+        assert not [name for name in sent if name.startswith("snapshot-")], sent
+        bytecode = sorted(name for name in sent if name.startswith("bytecode-"))
+        assert [name.rsplit("-", 1)[1] for name in bytecode] == [
+            "packages.zip.zst",
+            "stdlib.zip.zst",
+        ], sent
+        run_first_steps_cell_1(page)
+        value = page.evaluate(
+            """async (code) => (await window.lessonkit.runtime.run(
+                { session: "check", label: "Test", code }, () => undefined)).result.value""",
+            BYTECODE_CHECK,
+        )
+        assert value == "[True, True, True, 'email.message']"
+    finally:
+        slow.close()

@@ -9,6 +9,7 @@
  * called, the library first. Pyodide asks for its standard library with the worker's `fetch` (`stdLibURL`):
  * that one request is answered with the inflated lean library, every other passes on.
  */
+import { NEARLY_THERE } from "./wasm";
 import { fetchInflated } from "./zstd";
 
 type Scope = { fetch: typeof fetch };
@@ -34,10 +35,20 @@ export function fetchBytecode(
   files: { stdlib: URL; packages: URL },
 ): { stdlib: Promise<Uint8Array>; packages: Promise<Uint8Array> } {
   const original = scope.fetch.bind(scope);
-  const stdlib = fetchInflated(files.stdlib, undefined, original);
   // One after the other: on a slow line Python boots from the library while the
   // packages (needed only after the boot) still come, instead of both arriving last.
-  const packages = stdlib.catch(() => undefined).then(() => fetchInflated(files.packages, undefined, original));
+  // The packages are asked for as the library's last bytes come (NEARLY_THERE).
+  let next: () => void = () => undefined;
+  const libraryNearlyThere = new Promise<void>((resolve) => (next = resolve));
+  const stdlib = fetchInflated(
+    files.stdlib,
+    (loaded, total, done) => {
+      if (done || (total && loaded >= total - NEARLY_THERE)) next();
+    },
+    original,
+  );
+  stdlib.catch(next);
+  const packages = libraryNearlyThere.then(() => fetchInflated(files.packages, undefined, original));
   stdlib.catch(() => undefined); // reported where they are awaited
   packages.catch(() => undefined);
   scope.fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {

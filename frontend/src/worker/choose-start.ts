@@ -1,6 +1,6 @@
 /**
  * Which start a reader's Python takes (issue 53; ARCHITECTURE.md, "Which start"):
- * from the memory snapshot (little processor, 5.4 MB) or from bytecode (2.2 MB, about a
+ * from the memory snapshot (little processor, 5.4 MB) or from bytecode (1.9 MB, about a
  * second more processor), chosen by how fast the WebAssembly, which both need first,
  * came over the line.
  */
