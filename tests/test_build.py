@@ -9,6 +9,7 @@ from pathlib import Path
 
 from bs4 import BeautifulSoup
 
+from lessonkit.build.preload import runtime_preloads
 from lessonkit.fences.exercises import sections_with_rows
 from tests.conftest import ROOT, mkdocs_build, small_site
 
@@ -39,18 +40,26 @@ def test_built_site_serves_runtime_files(built_site: Path) -> None:
     assert (generated / "js" / "worker.js").exists()
 
 
-def test_pages_with_python_preload_the_snapshot_that_exists(built_site: Path) -> None:
+def test_pages_with_python_preload_what_their_start_needs(built_site: Path, tmp_path: Path) -> None:
     generated = built_site / "assets" / "generated"
     runtime = json.loads((generated / "runtime.json").read_text())
     page = (built_site / "erste-schritte" / "index.html").read_text()
     listed = re.search(r"\n\s*(\[[^\]]*\])\.forEach\(function \(file\)", page)
     assert listed, "the page's preload list"
-    files = json.loads(listed[1])
-    assert files == [runtime["snapshot"]]
-    assert all((generated / name).stat().st_size > 0 for name in files)
     assert "/*lk-preload*/" not in page
+    # The worker chooses its start by the WebAssembly's speed: a preload would decide first.
+    assert runtime["start"] == "auto"
+    assert json.loads(listed[1]) == []
     # A page without Python starts no worker and preloads nothing.
     assert "forEach(function (file)" not in (built_site / "index.html").read_text()
+    # A build with a fixed start (LESSONKIT_START, for benchmarks) preloads that start's files.
+    fixed = tmp_path / "assets" / "generated"
+    fixed.mkdir(parents=True)
+    bytecode = [runtime["bytecode"]["stdlib"], runtime["bytecode"]["packages"]]
+    for start, files in (("snapshot", [runtime["snapshot"]]), ("bytecode", bytecode)):
+        (fixed / "runtime.json").write_text(json.dumps({**runtime, "start": start}))
+        assert runtime_preloads(tmp_path) == files
+        assert all((generated / name).stat().st_size > 0 for name in files)
 
 
 def test_failing_cell_stops_the_build_naming_file_and_line(tmp_path: Path) -> None:

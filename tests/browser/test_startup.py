@@ -69,7 +69,7 @@ def test_the_inflated_snapshot_is_kept_for_the_next_visit(
     (name,) = wait_until(page, kept, message="one kept snapshot")
     assert name.startswith("/assets/generated/snapshot-")
 
-    # Asked for by the page's preload and by the inflate worker: downloaded once.
+    # Downloaded once (a preload of it, in a build with the start fixed, joins the request).
     assert len(sent_since(site_server, start, "/snapshot-")) == 1
     again = len(site_server.sent)
     page.reload()

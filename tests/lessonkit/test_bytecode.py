@@ -41,7 +41,7 @@ def test_the_lean_library_holds_what_the_course_imports_as_bytecode_only(
     for needed in ("json/__init__.pyc", "dataclasses.pyc", "sqlite3/__init__.pyc"):
         assert needed in names
     # ... and not the whole library: that comes on demand (lessonkit/runtime/stdlib.py).
-    assert "email/__init__.pyc" not in names and "tkinter/__init__.pyc" not in names
+    assert "email/__init__.pyc" not in names and "xml/__init__.pyc" not in names
     assert len(names) < 250
     for name in names:
         assert archive.read(name)[4:8] == UNCHECKED_HASH, name
@@ -51,7 +51,7 @@ def test_the_lean_library_holds_what_the_course_imports_as_bytecode_only(
 def test_the_lean_library_names_the_full_one(bytecode: dict[str, zipfile.ZipFile]) -> None:
     # For the finder that fetches the full library on demand: its top-level names.
     data = bytecode["stdlib"].read("_lessonkit_stdlib_names.pyc")
-    for name in (b"email", b"tkinter", b"zoneinfo", b"asyncio"):
+    for name in (b"email", b"xml", b"zoneinfo", b"asyncio"):
         assert name in data, name
 
 
