@@ -350,8 +350,9 @@ def test_stopp_while_python_loads_cancels_without_restarting(
         page = context.new_page()
         page.set_default_timeout(60_000)
         held: list[object] = []
-        # Pyodide's WebAssembly waits until the test lets it through.
-        page.route(re.compile(r"pyodide\.asm\.wasm"), lambda route: held.append(route))
+        # Pyodide's Emscripten module waits until the test lets it through; its WebAssembly
+        # and the chosen start's files download meanwhile (the reader sees their bytes).
+        page.route(re.compile(r"pyodide\.asm\.mjs"), lambda route: held.append(route))
         page.goto(site_url + FIRST_STEPS)
         first = Cell.number(page, 1).root
         build_output = first.locator("output").inner_text()
