@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import json
 import re
-import struct
 from html import unescape
 from pathlib import Path
 
-import zstandard
 from bs4 import BeautifulSoup
 
 from lessonkit.build.preload import runtime_preloads
@@ -35,12 +33,6 @@ def test_built_site_serves_runtime_files(built_site: Path) -> None:
     runtime = (generated / "runtime.json").read_text()
     packages = sorted(generated.glob("packages-*.zip"))
     assert len(packages) == 1 and packages[0].name in runtime
-    # The worker sizes Pyodide's buffer before the snapshot came: by what its header says.
-    told = json.loads(runtime)
-    packed = zstandard.ZstdDecompressor().decompress((generated / told["snapshot"]).read_bytes())
-    magic, length, _page, _count, base = struct.unpack_from("<4sIIII", packed)
-    assert magic == b"LKS2" and told["snapshotMemory"] == {"length": length, "base": base}
-    assert 0 < base < length
     for name in ("pyodide.mjs", "pyodide.asm.wasm", "python_stdlib.zip"):
         assert (generated / "pyodide" / name).stat().st_size > 0
     assert (generated / "mermaid.min.js").exists()

@@ -35,7 +35,6 @@ import io
 import json
 import os
 import shutil
-import struct
 import subprocess
 import sys
 import zipfile
@@ -221,19 +220,6 @@ def compress_wasm(folder: Path) -> None:
     made.replace(target)
 
 
-def snapshot_memory(path: Path) -> dict[str, int]:
-    """The snapshot's memory length and its base's, from the header of its stored form
-    (``lessonkit/node/snapshot_format.mjs``: magic "LKS2", total length, page size, page
-    count, base length). The worker gives Pyodide a buffer of that length before the
-    snapshot came (``restoring``), so Pyodide need not wait for it to instantiate."""
-    with path.open("rb") as compressed:
-        header = zstandard.ZstdDecompressor().stream_reader(compressed).read(20)
-    magic, length, _page_size, _count, base = struct.unpack("<4sIIII", header)
-    if magic != b"LKS2":
-        raise ValueError(f"{path.name}: kein Speicherabbild im Format LKS2")
-    return {"length": length, "base": base}
-
-
 def write_runtime(
     packages: str, snapshot: str | None, out: Path = OUT, bytecode: dict[str, str] | None = None
 ) -> None:
@@ -241,7 +227,6 @@ def write_runtime(
         "packages": packages,
         "pyodide": "pyodide/",
         "snapshot": snapshot,
-        "snapshotMemory": snapshot_memory(out / snapshot) if snapshot else None,
         "emptyStdlib": EMPTY_STDLIB,
         "compressedWasm": COMPRESSED_WASM,
         "wasmSha256": hashlib.sha256(

@@ -8,12 +8,13 @@
 //   pages are unchanged when the snapshot is taken.
 // So the snapshot is stored as its difference (XOR) to that "base" (the memory of a
 // freshly instantiated module, taken the moment instantiation finished), and pages
-// whose difference is zero are left out. The reader copies the base when Pyodide has
-// instantiated its module (before any of its code ran), inflates the difference and
-// adds the base back before Pyodide copies the snapshot in (`restoring`). A base that
-// differs from the build's (another module, a browser that writes memory at
-// instantiation) is caught by its SHA-256 in the header; then the snapshot is made
-// unusable, Pyodide refuses it, and the worker starts Python without it.
+// whose difference is zero are left out. The reader inflates the difference, and
+// when Pyodide has instantiated its module (before any of its code ran, before the
+// snapshot is copied in), adds the base back from the very memory it restores into
+// (`addBaseOnInstantiation`). A base that differs from the build's (another module, a
+// browser that writes memory at instantiation) is caught by its SHA-256 in the header;
+// then the snapshot is made unusable, Pyodide refuses it, and the worker starts Python
+// without it.
 //
 // Layout (integers little-endian uint32): magic "LKS2", total length, page size, page
 // count, base length (bytes of base that can be nonzero), 32 bytes SHA-256 of those,
@@ -36,20 +37,11 @@ function baseLength(base, pageSize) {
   return Math.min(base.length, Math.ceil(end / pageSize) * pageSize);
 }
 
-/** XOR `base[0, length)` into `snapshot`'s memory, in place (four bytes at a time where
- * both are aligned: Pyodide's header is a multiple of 16 bytes, a base whole pages). */
+/** XOR `base[0, length)` into `snapshot`'s memory, in place. */
 function xorBase(snapshot, base, length) {
   const offset = memoryOffset(snapshot);
-  const end = Math.min(length, snapshot.length - offset, base.length);
-  let index = 0;
-  if ((snapshot.byteOffset + offset) % 4 === 0 && base.byteOffset % 4 === 0) {
-    const words = end >>> 2;
-    const into = new Uint32Array(snapshot.buffer, snapshot.byteOffset + offset, words);
-    const from = new Uint32Array(base.buffer, base.byteOffset, words);
-    for (; index < words; index++) into[index] ^= from[index];
-    index *= 4;
-  }
-  for (; index < end; index++) snapshot[offset + index] ^= base[index];
+  const end = Math.min(length, snapshot.length - offset);
+  for (let index = 0; index < end; index++) snapshot[offset + index] ^= base[index];
 }
 
 async function sha256(bytes) {
@@ -88,44 +80,29 @@ export async function packPages(snapshot, base = new Uint8Array(0), pageSize = 4
   return packed.subarray(0, offset);
 }
 
-/** What the header of `packPages`' output says: the snapshot's length, and its base's. */
-export function readLayout(packed) {
-  const header = new DataView(packed.buffer, packed.byteOffset, packed.byteLength);
-  if (packed.length < HEADER || !MAGIC.every((byte, index) => header.getUint8(index) === byte)) {
-    throw new Error("Kein Speicherabbild im Format LKS2.");
-  }
-  return { length: header.getUint32(4, true), base: header.getUint32(16, true) };
-}
-
-/**
- * Write the pages `packPages` kept into `target` (zero bytes, as long as the snapshot):
- * the snapshot, still as its difference to the base. Returns what `addBase` needs.
- */
-export function unpackInto(packed, target) {
-  const { length } = readLayout(packed);
-  if (target.length !== length) throw new Error("Speicherabbild hat eine andere Länge als angekündigt.");
-  const header = new DataView(packed.buffer, packed.byteOffset, packed.byteLength);
-  const pageSize = header.getUint32(8, true);
-  const count = header.getUint32(12, true);
-  let offset = HEADER + 4 * count;
-  for (let index = 0; index < count; index++) {
-    const start = header.getUint32(HEADER + 4 * index, true) * pageSize;
-    const size = Math.min(pageSize, length - start);
-    if (offset + size > packed.length) break;
-    target.set(packed.subarray(offset, offset + size), start);
-    offset += size;
-  }
-  if (offset !== packed.length) throw new Error("Speicherabbild unvollständig.");
-  return { length: header.getUint32(16, true), digest: packed.slice(20, HEADER) };
-}
-
 /**
  * What `packPages` made, inflated: the snapshot still as its difference to the base,
  * with what `addBase` needs to finish it.
  */
 export function unpackPages(packed) {
-  const snapshot = new Uint8Array(readLayout(packed).length);
-  return { snapshot, base: unpackInto(packed, snapshot) };
+  const header = new DataView(packed.buffer, packed.byteOffset, packed.byteLength);
+  if (packed.length < HEADER || !MAGIC.every((byte, index) => header.getUint8(index) === byte)) {
+    throw new Error("Kein Speicherabbild im Format LKS2.");
+  }
+  const length = header.getUint32(4, true);
+  const pageSize = header.getUint32(8, true);
+  const count = header.getUint32(12, true);
+  const base = { length: header.getUint32(16, true), digest: packed.slice(20, HEADER) };
+  const snapshot = new Uint8Array(length);
+  let offset = HEADER + 4 * count;
+  for (let index = 0; index < count; index++) {
+    const start = header.getUint32(HEADER + 4 * index, true) * pageSize;
+    const size = Math.min(pageSize, length - start);
+    snapshot.set(packed.subarray(offset, offset + size), start);
+    offset += size;
+  }
+  if (offset !== packed.length) throw new Error("Speicherabbild unvollständig.");
+  return { snapshot, base };
 }
 
 /**
@@ -181,41 +158,24 @@ export function onNextInstance(use) {
 }
 
 /**
- * Pyodide's options for a start from a snapshot that is still on its way: `packed` (a
- * promise of `packPages`' output, inflated) of a memory of `layout.length` bytes against
- * a base of `layout.base` bytes (`readLayout`; the build writes both into runtime.json).
- *
- * Pyodide awaits a snapshot before it instantiates its module (it sizes the memory by
- * it), so a promise would hold up the WebAssembly's compile and Pyodide's own set-up
- * (about 0.3 s on the test machine, benchmarks/README.md) until the snapshot came. It is
- * given a buffer of the right length at once instead, filled when the snapshot comes:
- * Pyodide waits for that in `fsInit`, a step of its start that runs after the module is
- * instantiated and before the snapshot is read. The base is copied the moment the module
- * is instantiated (its memory changes after). With another base, or a snapshot that does
- * not come, the buffer's magic number stays zero: Pyodide refuses it ("Snapshot has
- * invalid magic number") and the caller starts without it. Call `undo` once `loadPyodide`
- * has settled.
+ * `unpacked` (a promise of `unpackPages`' result) as Pyodide's `_loadSnapshot`: the
+ * snapshot, which is finished with the base once Pyodide has instantiated its module.
+ * With another base the snapshot's magic number is cleared, so Pyodide refuses it
+ * ("Snapshot has invalid magic number") and the caller starts without it. Call the
+ * returned `undo` once `loadPyodide` has settled.
  */
-export function restoring(layout, packed) {
-  const snapshot = new Uint8Array(layout.length);
-  let base = null;
-  const undo = onNextInstance((memory) => {
-    base = memory.slice(0, layout.base);
-  });
-  // Unpacked as soon as it comes (no need of the base for that).
-  const unpacked = Promise.resolve(packed).then((bytes) => ({ snapshot, base: unpackInto(bytes, snapshot) }));
-  unpacked.catch(() => undefined); // reported in fsInit
-  const fsInit = async () => {
-    // Never throw here: Pyodide would report it, not start without the snapshot.
+export function restoring(unpacked) {
+  const undo = onNextInstance(async (memory) => {
+    // Never throw here: Pyodide would wait for its instance forever.
+    let parts = null;
     try {
-      const parts = await unpacked;
-      if (!base) console.warn("lessonkit: Pyodides WebAssembly-Speicher nicht gesehen.");
-      else if (await addBase(parts, base)) return;
-      else console.warn("lessonkit: Speicherabbild passt nicht zu diesem WebAssembly-Modul.");
+      parts = await unpacked;
+      if (await addBase(parts, memory)) return;
+      console.warn("lessonkit: Speicherabbild passt nicht zu diesem WebAssembly-Modul.");
     } catch (error) {
       console.warn("lessonkit: Speicherabbild nicht fertig geworden.", error);
     }
-    snapshot.fill(0, 0, 4);
-  };
-  return { options: { _loadSnapshot: snapshot, fsInit }, undo };
+    parts?.snapshot.fill(0, 0, 4);
+  });
+  return { snapshot: unpacked.then((parts) => parts.snapshot), undo };
 }

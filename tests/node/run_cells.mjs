@@ -16,7 +16,7 @@ import { createInterface } from "node:readline";
 import { loadPyodide } from "pyodide";
 import { ZSTDDecoder } from "zstddec";
 import { installPackages } from "../../lessonkit/node/packages.mjs";
-import { readLayout, restoring } from "../../lessonkit/node/snapshot_format.mjs";
+import { restoring, unpackPages } from "../../lessonkit/node/snapshot_format.mjs";
 
 const [packagesPath, snapshotPath, bytecodeStdlib, bytecodePackages] = process.argv.slice(2);
 const packages = new Uint8Array(readFileSync(packagesPath));
@@ -51,12 +51,11 @@ async function fromBytecode() {
 /** Pyodide from the site's snapshot, restored as the browser's worker does. */
 async function fromSnapshot() {
   const packed = await inflated(snapshotPath);
-  // The layout as the browser's worker reads it from runtime.json, which the build writes from this header.
-  const restore = restoring(readLayout(packed), Promise.resolve(packed));
+  const restore = restoring(Promise.resolve(unpackPages(packed)));
   try {
     // As the browser's worker: an empty standard library, the full one on demand.
     const stdLibURL = join(dirname(snapshotPath), "pyodide", "python_stdlib_empty.zip");
-    const pyodide = await loadPyodide({ ...restore.options, stdLibURL });
+    const pyodide = await loadPyodide({ _loadSnapshot: restore.snapshot, stdLibURL });
     pyodide.pyimport("lessonkit.runtime.stdlib").set_fetch(() => new Uint8Array(readFileSync(fullStdlib)));
     // A snapshot Pyodide refused would have thrown; make sure it was this one.
     if (pyodide.runPython("import sys; 'pysim' in sys.modules") !== true) throw new Error("not restored");

@@ -14,11 +14,11 @@ import { installPackages } from "../../../lessonkit/node/packages.mjs";
 import { referToScript } from "./referrer";
 import { sealWorkerScope } from "./sandbox";
 import { Meter } from "./meter";
-import { snapshotFetcher } from "./snapshot";
+import { fetchSnapshot } from "./snapshot";
 import { serveWasmFromZstd } from "./wasm";
 import { fetchBytecode, LEAN_STDLIB, type BytecodeFiles } from "./bytecode";
 import { chooseStart } from "./choose-start";
-import { restoring, type Layout, type RestoreOptions } from "../../../lessonkit/node/snapshot_format.mjs";
+import { restoring, type Unpacked } from "../../../lessonkit/node/snapshot_format.mjs";
 import { STALE_WORKER, staleFile } from "../runtime/deployment";
 
 declare const self: DedicatedWorkerGlobalScope;
@@ -33,8 +33,6 @@ interface Runtime {
   pyodide: string;
   /** A compressed memory snapshot with the packages imported, or null. */
   snapshot: string | null;
-  /** The snapshot's memory length and its base's (snapshot_format.mjs, `readLayout`). */
-  snapshotMemory?: Layout;
   /** An empty zip in Pyodide's folder: the standard library of a start from the snapshot. */
   emptyStdlib?: string;
   /** Pyodide's WebAssembly compressed with Zstandard, in Pyodide's folder (wasm.ts). */
@@ -54,35 +52,30 @@ interface LoadOptions {
    * by the worker itself so it comes while the WebAssembly downloads. */
   createPyodideModule?: unknown;
   stdLibURL?: string;
+  _loadSnapshot?: Promise<Uint8Array>;
 }
 
-type LoadPyodide = (options: LoadOptions | (LoadOptions & RestoreOptions)) => Promise<PyodideInterface>;
-
-/** The snapshot on its way, and its memory's layout (runtime.json). */
-interface Coming {
-  packed: Promise<Uint8Array>;
-  layout: Layout;
-}
+type LoadPyodide = (options: LoadOptions) => Promise<PyodideInterface>;
 
 /**
  * Start Pyodide from the snapshot when there is one (Python ready in a fraction of the
  * time); fall back to a plain start, and say so in the console, not to the reader.
- * The snapshot is handed over while it still downloads: Pyodide compiles and
- * instantiates its WebAssembly meanwhile and waits for the snapshot only right before
- * it copies it in (snapshot_format.mjs, `restoring`).
+ * The snapshot is handed over while it still downloads: Pyodide fetches and compiles
+ * its WebAssembly meanwhile and awaits the snapshot only right before it needs it.
  */
 async function start(
   load: LoadPyodide,
-  snapshot: Coming | null,
+  snapshot: Promise<Unpacked> | null,
   options: LoadOptions,
   emptyStdlib: URL | null,
 ): Promise<{ pyodide: PyodideInterface; fromSnapshot: boolean }> {
   if (snapshot) {
-    const restore = restoring(snapshot.layout, snapshot.packed);
+    // The snapshot is finished with the module's own memory once Pyodide has instantiated it.
+    const restore = restoring(snapshot);
     // It holds every module the course imports: the standard library comes only on demand.
     const lean = emptyStdlib ? { ...options, stdLibURL: emptyStdlib.href } : options;
     try {
-      return { pyodide: await load({ ...lean, ...restore.options }), fromSnapshot: true };
+      return { pyodide: await load({ ...lean, _loadSnapshot: restore.snapshot }), fromSnapshot: true };
     } catch (error) {
       console.warn("lessonkit: Speicherabbild nicht nutzbar, Python startet ohne.", error);
     } finally {
@@ -200,15 +193,8 @@ async function boot(): Promise<Python> {
   loader.catch(() => undefined); // reported where it is awaited
   const engine = import(/* @vite-ignore */ new URL("pyodide.asm.mjs", pyodideBase).href) as Promise<{ default: unknown }>;
   engine.catch(() => undefined); // then Pyodide imports it itself
-  // The snapshot's worker starts now: it looks for a kept copy and loads its decoder
-  // while the WebAssembly comes (a start from bytecode ends it unused).
-  const restorable = runtime.snapshotMemory && runtime.start !== "bytecode" ? runtime.snapshot : null;
-  const snapshotFiles = restorable
-    ? snapshotFetcher(new URL(restorable, base), new URL(`inflate.js${new URL(import.meta.url).search}`, import.meta.url))
-    : null;
   const how = await chooseStart(runtime, wasmRate);
   stage(`start:${how}`);
-  if (how !== "snapshot") snapshotFiles?.drop();
   const bytecode =
     how === "bytecode" && runtime.bytecode
       ? fetchBytecode(self, new URL(LEAN_STDLIB, pyodideBase), {
@@ -216,16 +202,14 @@ async function boot(): Promise<Python> {
           packages: new URL(runtime.bytecode.packages, base),
         })
       : null;
-  // A WebAssembly that came over the line (rate not null) means a first visit: the
-  // snapshot is downloaded at once, not after the search for a kept copy.
   const snapshot =
-    how === "snapshot" && snapshotFiles
-      ? snapshotFiles
-          .take((await wasmRate) === null, (loaded, total, done) => meter.update("snapshot", loaded, total, done))
-          .then(({ packed }) => {
-            stage("snapshot");
-            return packed;
-          })
+    how === "snapshot" && runtime.snapshot
+      ? fetchSnapshot(new URL(runtime.snapshot, base), new URL(`inflate.js${new URL(import.meta.url).search}`, import.meta.url), (loaded, total, done) =>
+          meter.update("snapshot", loaded, total, done),
+        ).then((bytes) => {
+          stage("snapshot");
+          return bytes;
+        })
       : null;
   snapshot?.catch(() => undefined); // reported by start() when it is awaited
   // The packages zip (0.3 MB) is needed only after Pyodide has started: it is asked for
@@ -254,11 +238,7 @@ async function boot(): Promise<Python> {
   const emptyStdlib = runtime.emptyStdlib ? new URL(runtime.emptyStdlib, pyodideBase) : null;
   const begun: Started = bytecode
     ? await startFromBytecode(module.loadPyodide, bytecode, options, packagesZip)
-    : {
-        ...(await start(module.loadPyodide, snapshot && runtime.snapshotMemory ? { packed: snapshot, layout: runtime.snapshotMemory } : null, options, emptyStdlib)),
-        lean: false,
-        zip: packages ?? packagesZip(),
-      };
+    : { ...(await start(module.loadPyodide, snapshot, options, emptyStdlib)), lean: false, zip: packages ?? packagesZip() };
   const { pyodide } = begun;
   stage("loadPyodide");
   // The snapshot holds Python's memory but no files: the packages zip, for later imports.
