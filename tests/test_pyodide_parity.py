@@ -105,3 +105,20 @@ def assert_console_matches_build(
         found = built.find(answer, position)
         assert found >= 0, f"{where}: build transcript lacks {answer!r}"
         position = found + len(answer)
+
+
+@pytest.mark.pyodide
+def test_the_snapshot_holds_the_judging_record_which_the_start_leaves_unchanged(
+    pyodide: PyodideRunner,
+) -> None:
+    # Taken by the snapshot's maker (lessonkit/node/make_snapshot.mjs), so a reader's first
+    # run need not take it; the plain start takes it at the first run, as the bytecode one.
+    code = (
+        "import lessonkit.runtime.bridge as b\n"
+        "print(b.judging._parts is not None, len(b.judging._parts or ()) > 1000, b.judging.changed())"
+    )
+    page = {"name": "record", "cells": [{"session": "s", "code": code, "label": "Zelle 1"}]}
+    for start, expected in (("snapshot", "True True []"), ("plain", "False False []")):
+        result = pyodide.run([page], start=start)["pages"][0]["results"][0]
+        assert result["error"] is None, result["error"]
+        assert "".join(text for _, text in result["output"]).strip() == expected, start

@@ -55,6 +55,10 @@ installPackages(pyodide, new Uint8Array(readFileSync(zipPath)));
 pyodide.runPython(COURSE_IMPORTS);
 // The reader starts without the standard library's zip; it comes when first needed.
 pyodide.runPython("lessonkit.runtime.stdlib.install(lessonkit.runtime.stdlib.top_level_names())");
+// The record of what judges (lessonkit/runtime/integrity.py), taken here, last: a reader's
+// first run took it otherwise, which cost that run 70 ms (benchmarks/README.md). No reader
+// code has run yet either way; the worker's start changes nothing it notes.
+pyodide.runPython("import lessonkit.runtime.bridge\nlessonkit.runtime.bridge.judging.take()");
 const snapshot = pyodide.makeMemorySnapshot();
 // The stack below its pointer is unused; what earlier calls left there need not be stored.
 const module = pyodide._module;

@@ -37,11 +37,21 @@ function baseLength(base, pageSize) {
   return Math.min(base.length, Math.ceil(end / pageSize) * pageSize);
 }
 
-/** XOR `base[0, length)` into `snapshot`'s memory, in place. */
+/** XOR `base[0, length)` into `snapshot`'s memory, in place: four bytes at a time where
+ * both are aligned (Pyodide's header is a multiple of 16 bytes, a base whole pages), which
+ * took the worker's start 30 ms less than byte by byte (benchmarks/README.md). */
 function xorBase(snapshot, base, length) {
   const offset = memoryOffset(snapshot);
-  const end = Math.min(length, snapshot.length - offset);
-  for (let index = 0; index < end; index++) snapshot[offset + index] ^= base[index];
+  const end = Math.min(length, snapshot.length - offset, base.length);
+  let index = 0;
+  if ((snapshot.byteOffset + offset) % 4 === 0 && base.byteOffset % 4 === 0) {
+    const words = end >>> 2;
+    const into = new Uint32Array(snapshot.buffer, snapshot.byteOffset + offset, words);
+    const from = new Uint32Array(base.buffer, base.byteOffset, words);
+    for (; index < words; index++) into[index] ^= from[index];
+    index *= 4;
+  }
+  for (; index < end; index++) snapshot[offset + index] ^= base[index];
 }
 
 async function sha256(bytes) {

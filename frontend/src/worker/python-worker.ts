@@ -17,7 +17,7 @@ import { Meter } from "./meter";
 import { fetchSnapshot } from "./snapshot";
 import { serveWasmFromZstd } from "./wasm";
 import { fetchBytecode, LEAN_STDLIB, type BytecodeFiles } from "./bytecode";
-import { chooseStart } from "./choose-start";
+import { chooseStart, SLOW_LINE_BYTES_PER_SECOND } from "./choose-start";
 import { restoring, type Unpacked } from "../../../lessonkit/node/snapshot_format.mjs";
 import { STALE_WORKER, staleFile } from "../runtime/deployment";
 
@@ -212,12 +212,15 @@ async function boot(): Promise<Python> {
         })
       : null;
   snapshot?.catch(() => undefined); // reported by start() when it is awaited
-  // The packages zip (0.3 MB) is needed only after Pyodide has started: it is asked for
-  // once the snapshot is here, so on a slow connection it does not share the line with the
-  // snapshot and the WebAssembly but arrives while Pyodide restores the snapshot (and the
-  // reader's "x von y MB" does not count it: Python "startet" meanwhile).
+  // The packages zip (0.5 MB) is needed only after Pyodide has started. On a slow line
+  // (a start fixed to the snapshot) it is asked for once the snapshot is here, so it does
+  // not share the line with the snapshot and the WebAssembly but arrives while Pyodide
+  // restores the snapshot (and the reader's "x von y MB" does not count it: Python
+  // "startet" meanwhile); on a fast one at once, so that it is there when Python is.
+  const rate = await wasmRate;
+  const slowLine = rate !== null && rate < SLOW_LINE_BYTES_PER_SECOND;
   const packagesZip = (): Promise<ArrayBuffer> =>
-    (snapshot ?? Promise.resolve())
+    (slowLine && snapshot ? snapshot : Promise.resolve())
       .catch(() => undefined)
       .then(() => uncountedFetch(new URL(runtime.packages, base)))
       .then((response) => {
