@@ -9,7 +9,7 @@
  * keep (snapshot.ts says why it stores them itself); it is ended after that.
  */
 import type { Unpacked } from "../../../lessonkit/node/snapshot_format.mjs";
-import { downloadSnapshot } from "./snapshot";
+import { downloadSnapshot, type InflateRequest } from "./snapshot";
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -19,10 +19,12 @@ export type InflateReply =
   /** Bytes of the download so far (the reader sees them arrive). */
   | { loaded: number; total: number; done: boolean };
 
-self.onmessage = async (event: MessageEvent<string>) => {
+self.onmessage = async (event: MessageEvent<InflateRequest>) => {
   try {
-    const { memory, packed } = await downloadSnapshot(new URL(event.data), (loaded, total, done) =>
-      self.postMessage({ loaded, total, done } satisfies InflateReply),
+    const { memory, packed } = await downloadSnapshot(
+      new URL(event.data.url),
+      (loaded, total, done) => self.postMessage({ loaded, total, done } satisfies InflateReply),
+      event.data.lookFirst,
     );
     const moved = packed ? [memory.snapshot.buffer, packed.buffer] : [memory.snapshot.buffer];
     self.postMessage({ memory, packed } satisfies InflateReply, moved);

@@ -193,6 +193,9 @@ async function boot(): Promise<Python> {
   loader.catch(() => undefined); // reported where it is awaited
   const engine = import(/* @vite-ignore */ new URL("pyodide.asm.mjs", pyodideBase).href) as Promise<{ default: unknown }>;
   engine.catch(() => undefined); // then Pyodide imports it itself
+  // The line's speed once known (chooseStart waits for it; a fixed start does not).
+  let rate: number | null | undefined;
+  void wasmRate.then((known) => (rate = known));
   const how = await chooseStart(runtime, wasmRate);
   stage(`start:${how}`);
   const bytecode =
@@ -204,8 +207,12 @@ async function boot(): Promise<Python> {
       : null;
   const snapshot =
     how === "snapshot" && runtime.snapshot
-      ? fetchSnapshot(new URL(runtime.snapshot, base), new URL(`inflate.js${new URL(import.meta.url).search}`, import.meta.url), (loaded, total, done) =>
-          meter.update("snapshot", loaded, total, done),
+      ? fetchSnapshot(
+          new URL(runtime.snapshot, base),
+          new URL(`inflate.js${new URL(import.meta.url).search}`, import.meta.url),
+          (loaded, total, done) => meter.update("snapshot", loaded, total, done),
+          // A WebAssembly that came over the line means a first visit: no kept copy to look for.
+          typeof rate !== "number",
         ).then((bytes) => {
           stage("snapshot");
           return bytes;
@@ -217,8 +224,7 @@ async function boot(): Promise<Python> {
   // not share the line with the snapshot and the WebAssembly but arrives while Pyodide
   // restores the snapshot (and the reader's "x von y MB" does not count it: Python
   // "startet" meanwhile); on a fast one at once, so that it is there when Python is.
-  const rate = await wasmRate;
-  const slowLine = rate !== null && rate < SLOW_LINE_BYTES_PER_SECOND;
+  const slowLine = rate === undefined || (rate !== null && rate < SLOW_LINE_BYTES_PER_SECOND);
   const packagesZip = (): Promise<ArrayBuffer> =>
     (slowLine && snapshot ? snapshot : Promise.resolve())
       .catch(() => undefined)

@@ -33,13 +33,22 @@ function expectedDigest(url: URL): string | null {
 
 type Fetched = { memory: Unpacked; packed: Uint8Array<ArrayBuffer> | null };
 
+/** What the Python worker asks of the inflate worker: the snapshot's address, and whether
+ * to look for a kept copy first (not when the WebAssembly came over the line: a first
+ * visit, which finds none; the lookup held up the download by 70 ms, benchmarks/README.md). */
+export type InflateRequest = { url: string; lookFirst: boolean };
+
 /**
  * The snapshot's memory: the kept copy when it is intact (packed: null), else downloaded,
  * checked and inflated, with the packed bytes to keep.
  */
-export async function downloadSnapshot(url: URL, onProgress: OnProgress = () => undefined): Promise<Fetched> {
+export async function downloadSnapshot(
+  url: URL,
+  onProgress: OnProgress = () => undefined,
+  lookFirst = true,
+): Promise<Fetched> {
   const digest = expectedDigest(url);
-  const hit = digest ? await keptCopy(url, digest) : null;
+  const hit = digest && lookFirst ? await keptCopy(url, digest) : null;
   if (hit) return { memory: unpackPages(hit), packed: null };
   const packed = await fetchInflated(url, onProgress);
   if (digest && (await sha256(packed)) !== digest) throw new Error(`${url.pathname}: Prüfsumme stimmt nicht`);
@@ -51,12 +60,12 @@ export async function downloadSnapshot(url: URL, onProgress: OnProgress = () => 
  * download's bytes as they arrive; or here if that fails (this worker's own `fetch`
  * counts them then, worker/meter.ts).
  */
-function downloadElsewhere(url: URL, inflateWorker: URL, onProgress: OnProgress): Promise<Fetched> {
+function downloadElsewhere(url: URL, inflateWorker: URL, onProgress: OnProgress, lookFirst: boolean): Promise<Fetched> {
   let worker: Worker;
   try {
     worker = new Worker(inflateWorker, { type: "module", name: "inflate" });
   } catch {
-    return downloadSnapshot(url);
+    return downloadSnapshot(url, undefined, lookFirst);
   }
   return new Promise((resolve, reject) => {
     worker.onmessage = (event: MessageEvent<InflateReply>) => {
@@ -71,9 +80,9 @@ function downloadElsewhere(url: URL, inflateWorker: URL, onProgress: OnProgress)
     };
     worker.onerror = () => {
       worker.terminate();
-      resolve(downloadSnapshot(url));
+      resolve(downloadSnapshot(url, undefined, lookFirst));
     };
-    worker.postMessage(url.href);
+    worker.postMessage({ url: url.href, lookFirst } satisfies InflateRequest);
   });
 }
 
@@ -81,10 +90,15 @@ function downloadElsewhere(url: URL, inflateWorker: URL, onProgress: OnProgress)
  * The snapshot's memory, from a worker of its own. A download (already checked against
  * the digest in its name) is kept for the next visit by this worker (kept.ts).
  */
-export async function fetchSnapshot(url: URL, inflateWorker: URL, onProgress: OnProgress): Promise<Unpacked> {
+export async function fetchSnapshot(
+  url: URL,
+  inflateWorker: URL,
+  onProgress: OnProgress,
+  lookFirst = true,
+): Promise<Unpacked> {
   // Only the current snapshot is kept (older ones are replaced).
   const keep = keeper(url, (other) => other.pathname.includes("/snapshot-"));
-  const { memory, packed } = await downloadElsewhere(url, inflateWorker, onProgress);
+  const { memory, packed } = await downloadElsewhere(url, inflateWorker, onProgress, lookFirst);
   if (packed && expectedDigest(url)) void keep(packed);
   return memory;
 }

@@ -12,7 +12,11 @@ let decoder: Promise<ZSTDDecoder> | null = null;
 function dataResponse(url: string): Response {
   const comma = url.indexOf(",");
   const type = url.slice(5, comma).replace(/;base64$/, "");
-  const bytes = Uint8Array.from(atob(url.slice(comma + 1)), (char) => char.charCodeAt(0));
+  // A plain loop: `Uint8Array.from(text, mapper)` took 10–25 ms for the decoder's 59 kB in a
+  // fresh worker, the loop a tenth of that (benchmarks/README.md).
+  const text = atob(url.slice(comma + 1));
+  const bytes = new Uint8Array(text.length);
+  for (let index = 0; index < text.length; index++) bytes[index] = text.charCodeAt(index);
   return new Response(bytes, { headers: { "Content-Type": type } });
 }
 
