@@ -3,7 +3,9 @@
 The reader's code runs in the same interpreter that judges exercises and challenges, so a
 cell can replace what judges: ``import lessonkit.runtime.challenges as C; C._bestanden = lambda
 teile: True`` made every challenge "solved" (issue 49). Before the reader's first code
-runs (the first run or call of the page, ``lessonkit.runtime.bridge``), ``JudgingRecord`` notes
+runs (the first run or call of the page, ``lessonkit.runtime.bridge``; for a start from the
+memory snapshot already when the snapshot is made, ``lessonkit/node/make_snapshot.mjs``,
+which spares the reader's first run the ~70 ms it takes in Pyodide), ``JudgingRecord`` notes
 every function and class of the modules a verdict depends on (``JUDGING``), the functions
 and classes inside those classes and the functions inside their module-level dicts (the
 bridge's ``CALLS``). Each judging call compares before and after it judges; any
