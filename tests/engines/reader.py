@@ -131,20 +131,24 @@ class Reader:
         # line makes an editor taller than the build's code): let the cell's own editor be
         # there and the button stay put, or WebDriver's click may land beside the button.
         self.editor(self.cell(number))
-        button = self.part(number, ".lk-button--run")
-        self.session.wait_for(SETTLED, button, message="the run button keeps its place")
-        # A click in WebKit can still land beside the button (the cell stays as it was; seen
-        # once in CI, 2026-12-05): a click that moved nothing is made again, once. A click
-        # that lands queues the cell at once (order.ts), so a second click never runs twice.
-        self.session.js(WATCH_STATE, self.cell(number))
+        # A click that lands queues the cell at once (order.ts), so a second never runs twice.
+        self.click_until_taken(self.part(number, ".lk-button--run"), self.cell(number))
+        return self.wait_state(number, "done", "error")
+
+    def click_until_taken(self, button: dict[str, str], owner: dict[str, str]) -> None:
+        """Click `button` once it keeps its place; again, once, if `owner`'s `data-state` did
+        not change within 10 s. A click in WebKit can land beside the button while the page
+        still moves (a cell left as it was, CI 2026-12-05; a challenge untouched for 300 s,
+        one run in three of tests/engines/test_challenge.py, 2026-12-06)."""
+        self.session.wait_for(SETTLED, button, message="the button keeps its place")
+        self.session.js(WATCH_STATE, owner)
         self.click(button)
         try:
             self.session.wait_for(
-                "return window.__lkStateChanged", timeout=10, message="the cell's state changes"
+                "return window.__lkStateChanged", timeout=10, message="the state changes"
             )
         except TimeoutError:
             self.click(button)
-        return self.wait_state(number, "done", "error")
 
     def editor(self, root: dict[str, str]) -> dict[str, str]:
         """The CodeMirror editor inside `root` (mounted once it is near the viewport)."""
@@ -196,24 +200,13 @@ class Reader:
 
     # Exercises
     def check(self, exercise: str, timeout: float = 60) -> str:
-        """Press the exercise's "Prüfen"; the feedback's text once it is there.
-
-        As in `run`: the button must keep its place first, and a click that changed nothing
-        is made again, once. In WebKit a click was lost while the page still moved (one run
-        in three of tests/engines/test_challenge.py, 2026-12-06: Python ready, the exercise
-        untouched for 300 s); a click that lands sets the exercise's `data-state` at once.
-        """
+        """Press the exercise's "Prüfen" (`click_until_taken`: a click that lands sets the
+        exercise's `data-state` at once); the feedback's text once it is there."""
         self.session.js(f"document.querySelector('#{exercise} .lk-feedback')?.remove()")
-        button = self.session.element(f"#{exercise} .lk-exercise__bar .lk-button--run")
-        self.session.wait_for(SETTLED, button, message="the check button keeps its place")
-        self.session.js(WATCH_STATE, self.session.element(f"#{exercise}"))
-        self.click(button)
-        try:
-            self.session.wait_for(
-                "return window.__lkStateChanged", timeout=10, message="the exercise's state changes"
-            )
-        except TimeoutError:
-            self.click(button)
+        self.click_until_taken(
+            self.session.element(f"#{exercise} .lk-exercise__bar .lk-button--run"),
+            self.session.element(f"#{exercise}"),
+        )
         return self.feedback(exercise, timeout)
 
     def feedback(self, exercise: str, timeout: float = 60) -> str:
