@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import zstandard
 from playwright.sync_api import Page, Route
 
 from tests.browser.conftest import RecordingPage
@@ -46,6 +47,38 @@ def test_a_broken_snapshot_falls_back_to_a_plain_start(page: Page, site_url: str
     run_first_steps_cell_1(page)  # the reader notices nothing
 
 
+def test_a_snapshot_that_differs_from_its_digest_is_not_used_nor_kept(
+    page: Page, site_url: str, built_site: Path
+) -> None:
+    """Pyodide starts from a download while its SHA-256 is still checked (snapshot.ts): a
+    snapshot one byte off the build's is refused before the reader's code runs."""
+    (packed,) = (built_site / "assets" / "generated").glob("snapshot-*.lks.zst")
+    inflated = bytearray(zstandard.ZstdDecompressor().decompress(packed.read_bytes()))
+    inflated[len(inflated) // 2] ^= 0xFF
+    damaged = zstandard.ZstdCompressor(level=1, write_content_size=True).compress(bytes(inflated))
+    warnings = console_messages(page)
+    page.context.route(
+        "**/snapshot-*",
+        lambda route: route.fulfill(status=200, body=damaged, content_type="application/zstd"),
+    )
+    page.goto(site_url + FIRST_STEPS)
+    stages = python_ready(page)
+    assert "snapshot" in stages and "without snapshot" in stages, stages  # it came, was refused
+    assert [text for text in warnings if "Prüfsumme stimmt nicht" in text], warnings
+    run_first_steps_cell_1(page)  # the reader notices nothing
+    page.wait_for_timeout(2000)  # past the moment a good download is kept (python-worker.ts)
+    assert page.evaluate(KEPT_FILES) == [], "a snapshot that failed its check was kept"
+
+
+#: JavaScript: the site paths of what the worker kept in the Cache API (kept.ts).
+KEPT_FILES = """async () => {
+    const cache = await caches.open("lessonkit:/:memory");  // per site: offline/protocol.ts
+    return (await cache.keys())
+        .map((request) => new URL(request.url).pathname)
+        .filter((path) => path.includes("/snapshot-"));
+}"""
+
+
 def sent_since(server: StaticServer, start: int, part: str) -> list[str]:
     """File names of the bodies the server sent since its ``start``-th one whose path has
     ``part``: what was downloaded, whoever asked (the page's preload and a worker's request
@@ -62,11 +95,8 @@ def test_the_inflated_snapshot_is_kept_for_the_next_visit(
     start = len(site_server.sent)
     page.goto(site_url + FIRST_STEPS)
     python_ready(page)
-    kept = """async () => {
-        const cache = await caches.open("lessonkit:/:memory");  // per site: offline/protocol.ts
-        return (await cache.keys()).map((request) => new URL(request.url).pathname);
-    }"""
-    (name,) = wait_until(page, kept, message="one kept snapshot")
+    # Kept a second after Python's start, with the decoded WebAssembly (python-worker.ts).
+    (name,) = wait_until(page, KEPT_FILES, message="one kept snapshot")
     assert name.startswith("/assets/generated/snapshot-")
 
     # Downloaded once (a preload of it, in a build with the start fixed, joins the request).

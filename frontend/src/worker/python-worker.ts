@@ -14,11 +14,11 @@ import { installPackages } from "../../../lessonkit/node/packages.mjs";
 import { referToScript } from "./referrer";
 import { sealWorkerScope } from "./sandbox";
 import { Meter } from "./meter";
-import { fetchSnapshot } from "./snapshot";
+import { fetchSnapshot, type Fetched } from "./snapshot";
 import { serveWasmFromZstd } from "./wasm";
 import { fetchBytecode, LEAN_STDLIB, type BytecodeFiles } from "./bytecode";
 import { chooseStart, SLOW_LINE_BYTES_PER_SECOND } from "./choose-start";
-import { restoring, type Unpacked } from "../../../lessonkit/node/snapshot_format.mjs";
+import { restoring } from "../../../lessonkit/node/snapshot_format.mjs";
 import { STALE_WORKER, staleFile } from "../runtime/deployment";
 
 declare const self: DedicatedWorkerGlobalScope;
@@ -65,19 +65,24 @@ type LoadPyodide = (options: LoadOptions) => Promise<PyodideInterface>;
  */
 async function start(
   load: LoadPyodide,
-  snapshot: Promise<Unpacked> | null,
+  snapshot: Promise<Fetched> | null,
   options: LoadOptions,
   emptyStdlib: URL | null,
 ): Promise<{ pyodide: PyodideInterface; fromSnapshot: boolean }> {
   if (snapshot) {
     // The snapshot is finished with the module's own memory once Pyodide has instantiated it.
-    const restore = restoring(snapshot);
+    const restore = restoring(snapshot.then((fetched) => fetched.memory));
     // It holds every module the course imports: the standard library comes only on demand.
     const lean = emptyStdlib ? { ...options, stdLibURL: emptyStdlib.href } : options;
     try {
-      return { pyodide: await load({ ...lean, _loadSnapshot: restore.snapshot }), fromSnapshot: true };
+      const pyodide = await load({ ...lean, _loadSnapshot: restore.snapshot });
+      // A download is checked while Pyodide starts from it (snapshot.ts): nothing of the
+      // reader's runs on memory that is not the build's.
+      await (await snapshot).checked;
+      return { pyodide, fromSnapshot: true };
     } catch (error) {
       console.warn("lessonkit: Speicherabbild nicht nutzbar, Python startet ohne.", error);
+      stage("without snapshot");
     } finally {
       restore.undo();
     }
@@ -143,8 +148,8 @@ const stage = (name: string): void => {
  * Resolved a second after Python is ready, when this worker is next idle (a timer waits
  * for a running cell): the decoded WebAssembly (9.6 MB) is kept for the next visit then,
  * not while Python starts or runs the reader's first cell, which it slowed on two cores
- * (benchmarks/README.md). The snapshot is kept as soon as it came: a returning reader who
- * closed the first tab at once still finds it.
+ * (benchmarks/README.md). So is the snapshot (16 MB), once it passed its check
+ * (snapshot.ts): written while the first run came, it held that run's output up.
  */
 const KEEP_AFTER_MS = 1000;
 let readyNow: () => void = () => undefined;
@@ -213,9 +218,10 @@ async function boot(): Promise<Python> {
           (loaded, total, done) => meter.update("snapshot", loaded, total, done),
           // A WebAssembly that came over the line means a first visit: no kept copy to look for.
           typeof rate !== "number",
-        ).then((bytes) => {
+          pythonReady,
+        ).then((fetched) => {
           stage("snapshot");
-          return bytes;
+          return fetched;
         })
       : null;
   snapshot?.catch(() => undefined); // reported by start() when it is awaited

@@ -15,9 +15,13 @@
  * 2.50 loses (tests/engines/test_journey.py).
  *
  * The snapshot's name ends with the SHA-256 of its inflated bytes (lessonkit/build/assets.py).
- * Both a kept copy and a download are checked against it before use: anything on the
- * origin can write into the Cache API, and memory a few bytes off starts a Python that
- * fails later, at a reader's run. A bad kept copy is dropped and downloaded again.
+ * Both a kept copy and a download are checked against it before Python runs anything of
+ * the reader's: anything on the origin can write into the Cache API, and memory a few
+ * bytes off starts a Python that fails later, at a reader's run. A kept copy is checked
+ * before use; a bad one is dropped and downloaded again. A download is checked while
+ * Pyodide already starts from it (the 16 MB took 35 ms that Pyodide waited for,
+ * benchmarks/README.md): the Python worker waits for the verdict before it says "ready",
+ * and starts without the snapshot should it not match (python-worker.ts).
  */
 import { unpackPages, type Unpacked } from "../../../lessonkit/node/snapshot_format.mjs";
 import { keeper, keptCopy, sha256 } from "./kept";
@@ -31,16 +35,26 @@ function expectedDigest(url: URL): string | null {
   return /-([0-9a-f]{64})\.lks\.zst$/.exec(url.pathname)?.[1] ?? null;
 }
 
-type Fetched = { memory: Unpacked; packed: Uint8Array<ArrayBuffer> | null };
+/** The snapshot's memory, and the verdict on it: resolves with the packed bytes to keep
+ * when they match the digest in the snapshot's name (null: nothing to keep), rejects when
+ * they do not. */
+export type Fetched = { memory: Unpacked; checked: Promise<Uint8Array<ArrayBuffer> | null> };
 
 /** What the Python worker asks of the inflate worker: the snapshot's address, and whether
  * to look for a kept copy first (not when the WebAssembly came over the line: a first
  * visit, which finds none; the lookup held up the download by 70 ms, benchmarks/README.md). */
 export type InflateRequest = { url: string; lookFirst: boolean };
 
+/** Rejects unless `packed` has the SHA-256 `digest` (hex); resolves with `packed`. */
+async function checkedAgainst(url: URL, packed: Uint8Array<ArrayBuffer>, digest: string | null): Promise<Uint8Array<ArrayBuffer> | null> {
+  if (!digest) return null; // a name without a digest: nothing is kept or checked
+  if ((await sha256(packed)) !== digest) throw new Error(`${url.pathname}: Prüfsumme stimmt nicht`);
+  return packed;
+}
+
 /**
- * The snapshot's memory: the kept copy when it is intact (packed: null), else downloaded,
- * checked and inflated, with the packed bytes to keep.
+ * The snapshot's memory: the kept copy when it is intact (checked already, nothing to
+ * keep), else downloaded and inflated, its check still under way (`checked`).
  */
 export async function downloadSnapshot(
   url: URL,
@@ -49,10 +63,10 @@ export async function downloadSnapshot(
 ): Promise<Fetched> {
   const digest = expectedDigest(url);
   const hit = digest && lookFirst ? await keptCopy(url, digest) : null;
-  if (hit) return { memory: unpackPages(hit), packed: null };
+  if (hit) return { memory: unpackPages(hit), checked: Promise.resolve(null) };
   const packed = await fetchInflated(url, onProgress);
-  if (digest && (await sha256(packed)) !== digest) throw new Error(`${url.pathname}: Prüfsumme stimmt nicht`);
-  return { memory: unpackPages(packed), packed };
+  const memory = unpackPages(packed);
+  return { memory, checked: checkedAgainst(url, packed, digest) };
 }
 
 /**
@@ -67,38 +81,56 @@ function downloadElsewhere(url: URL, inflateWorker: URL, onProgress: OnProgress,
   } catch {
     return downloadSnapshot(url, undefined, lookFirst);
   }
+  let judged: (packed: Uint8Array<ArrayBuffer> | null) => void = () => undefined;
+  let refused: (error: Error) => void = () => undefined;
+  const checked = new Promise<Uint8Array<ArrayBuffer> | null>((resolve, reject) => {
+    judged = resolve;
+    refused = reject;
+  });
+  checked.catch(() => undefined); // the Python worker awaits it (python-worker.ts)
   return new Promise((resolve, reject) => {
+    let memory: Unpacked | null = null;
     worker.onmessage = (event: MessageEvent<InflateReply>) => {
       const reply = event.data;
       if ("loaded" in reply) {
         onProgress(reply.loaded, reply.total, reply.done);
         return;
       }
+      if ("memory" in reply) {
+        memory = reply.memory;
+        resolve({ memory, checked });
+        return;
+      }
       worker.terminate();
-      if ("error" in reply) reject(new Error(reply.error));
-      else resolve(reply);
+      if ("checked" in reply) judged(reply.checked);
+      else if (memory) refused(new Error(reply.error));
+      else reject(new Error(reply.error));
     };
     worker.onerror = () => {
       worker.terminate();
-      resolve(downloadSnapshot(url, undefined, lookFirst));
+      if (memory) refused(new Error("inflate worker failed"));
+      else resolve(downloadSnapshot(url, undefined, lookFirst));
     };
     worker.postMessage({ url: url.href, lookFirst } satisfies InflateRequest);
   });
 }
 
 /**
- * The snapshot's memory, from a worker of its own. A download (already checked against
- * the digest in its name) is kept for the next visit by this worker (kept.ts).
+ * The snapshot's memory, from a worker of its own, and the verdict on it (`Fetched`). A
+ * download is kept for the next visit by this worker (kept.ts) once it passed its check
+ * and `later` resolved (after Python's start and the reader's first run: the 16 MB
+ * written while the first run came held its output up, benchmarks/README.md).
  */
 export async function fetchSnapshot(
   url: URL,
   inflateWorker: URL,
   onProgress: OnProgress,
   lookFirst = true,
-): Promise<Unpacked> {
+  later: Promise<unknown> = Promise.resolve(),
+): Promise<Fetched> {
   // Only the current snapshot is kept (older ones are replaced).
   const keep = keeper(url, (other) => other.pathname.includes("/snapshot-"));
-  const { memory, packed } = await downloadElsewhere(url, inflateWorker, onProgress, lookFirst);
-  if (packed && expectedDigest(url)) void keep(packed);
-  return memory;
+  const fetched = await downloadElsewhere(url, inflateWorker, onProgress, lookFirst);
+  void Promise.all([fetched.checked, later]).then(([packed]) => packed && keep(packed), () => undefined);
+  return fetched;
 }
