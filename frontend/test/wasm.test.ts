@@ -56,17 +56,21 @@ async function settled(): Promise<void> {
 
 type Served = Record<string, Uint8Array | number>;
 
-/** A scope whose `fetch` serves `files` (a number: that HTTP status) and logs requests. */
-function scope(files: Served): { fetch: typeof fetch; asked: string[] } {
+/** A scope whose `fetch` serves `files` (a number: that HTTP status) and logs requests,
+ * and the requests stopped by their signal. */
+function scope(files: Served): { fetch: typeof fetch; asked: string[]; aborted: string[] } {
   const asked: string[] = [];
-  const fetcher = async (input: RequestInfo | URL): Promise<Response> => {
+  const aborted: string[] = [];
+  const fetcher = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     const url = String(input instanceof Request ? input.url : input);
-    asked.push(new URL(url).pathname.split("/").pop() ?? url);
+    const name = new URL(url).pathname.split("/").pop() ?? url;
+    asked.push(name);
+    init?.signal?.addEventListener("abort", () => aborted.push(name), { once: true });
     const file = files[url];
     if (file === undefined || typeof file === "number") return new Response("", { status: file ?? 404 });
     return new Response(file.slice(), { headers: { "Content-Type": "application/octet-stream" } });
   };
-  return { fetch: fetcher as typeof fetch, asked };
+  return { fetch: fetcher as typeof fetch, asked, aborted };
 }
 
 test("the request for the WebAssembly gets the copy's decoded bytes, which compile streaming", async () => {
@@ -82,15 +86,41 @@ test("the request for the WebAssembly gets the copy's decoded bytes, which compi
   // How fast the copy came: its bytes over the time from request to last byte.
   assert.ok(((await rate) ?? 0) > 0);
 
-  // The next visit compiles the kept decoded bytes: nothing is downloaded or decoded.
+  // The next visit compiles the kept decoded bytes: the download, begun while the kept
+  // copy was looked for, is stopped, and nothing is decoded.
   await settled();
   assert.deepEqual([...kept().keys()], [`${WASM.href}?sha256=${digest(wasm)}`]);
-  const next = scope({ [COPY.href]: 404, [WASM.href]: 404 });
+  const next = scope({ [COPY.href]: zstd(wasm), [WASM.href]: 404 });
   const nextRate = serveWasmFromZstd(next, WASM, COPY, digest(wasm));
   const again = await WebAssembly.instantiateStreaming(await next.fetch(WASM), {});
   assert.equal((again.instance.exports.answer as () => number)(), 42);
-  assert.deepEqual(next.asked, []);
-  assert.equal(await nextRate, null, "nothing came over the line");
+  assert.deepEqual(next.asked, ["pyodide.asm.wasm.zst"]);
+  assert.deepEqual(next.aborted, ["pyodide.asm.wasm.zst"], "the download was stopped");
+  assert.equal(await nextRate, null, "nothing counts as having come over the line");
+});
+
+test("a download that ends before the search for a kept copy does is not taken for a line's speed", async () => {
+  stores.clear();
+  const wasm = module(10);
+  const first = scope({ [COPY.href]: zstd(wasm) });
+  serveWasmFromZstd(first, WASM, COPY, digest(wasm));
+  await (await first.fetch(WASM)).arrayBuffer();
+  await settled();
+  // The Cache API answers only after the whole copy came (a fast line, a slow disk).
+  const open = caches.open.bind(caches);
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  Object.assign(caches, { open: async (name: string) => (await held, open(name)) });
+  try {
+    const next = scope({ [COPY.href]: zstd(wasm) });
+    const rate = serveWasmFromZstd(next, WASM, COPY, digest(wasm));
+    await settled();
+    assert.deepEqual(next.aborted, [], "downloaded in full while the search waited");
+    release();
+    assert.equal(await rate, null);
+  } finally {
+    Object.assign(caches, { open });
+  }
 });
 
 test("a kept copy of another Pyodide or with other bytes is not used, and is replaced", async () => {

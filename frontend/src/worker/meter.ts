@@ -29,6 +29,8 @@ export class Meter {
       if (name.endsWith(".json")) return original(input, init);
       // Counted from the request on: Python "startet" only once every download has ended.
       this.update(name, 0, 0, false);
+      // A download stopped on purpose (worker/wasm.ts: a kept copy was found) counts no more.
+      init?.signal?.addEventListener("abort", () => this.update(name, 0, 0, true), { once: true });
       let response: Response;
       try {
         response = await original(input, init);

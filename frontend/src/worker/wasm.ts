@@ -32,7 +32,7 @@ function wasmResponse(body: BodyInit): Response {
  * Answer `scope`'s requests for `wasm` from `compressed` (both absolute URLs), whose
  * decoded bytes have the SHA-256 `digest` (hex); keep them once `later` resolves.
  * Returns how fast the copy came: bytes per second from its request until it was nearly
- * all there, or null when nothing was downloaded (a kept copy) or the download failed. The worker
+ * all there, or null when the download was stopped (a kept copy) or failed. The worker
  * chooses its start by it (python-worker.ts, chooseStart).
  */
 export function serveWasmFromZstd(
@@ -46,15 +46,21 @@ export function serveWasmFromZstd(
   const keptAt = new URL(`${wasm.pathname}?sha256=${digest}`, wasm);
   const keep = keeper(keptAt, (other) => other.pathname === wasm.pathname);
   const kept = keptCopy(keptAt, digest); // read while Pyodide's loader comes
-  // Without a kept copy the download starts at once, not when Pyodide asks (its loader
-  // and its own requests come first: three round trips on a slow connection).
+  // The download starts at once, not when Pyodide asks (its loader and its own requests
+  // come first: three round trips on a slow connection), nor after the search for a kept
+  // copy (on a first visit the Cache API took 60–100 ms to find nothing,
+  // benchmarks/README.md): a kept copy found meanwhile stops it.
+  const stop = new AbortController();
+  void kept.then((copy) => copy && stop.abort(), () => undefined);
   let told: (rate: number | null) => void = () => undefined;
-  const rate = new Promise<number | null>((resolve) => (told = resolve));
-  const download = kept.then(async (copy) => {
-    if (copy) return null;
+  const measured = new Promise<number | null>((resolve) => (told = resolve));
+  // With a kept copy nothing counts as having come over the line, even a download that
+  // finished before the search did (a returning reader's next starts look for kept copies).
+  const rate = Promise.all([kept, measured]).then(([copy, speed]) => (copy ? null : speed));
+  const download = (async (): Promise<Uint8Array<ArrayBuffer>> => {
     const asked = performance.now();
     const speed = (bytes: number): number => bytes / Math.max((performance.now() - asked) / 1000, 0.001);
-    const response = await original(compressed);
+    const response = await original(compressed, { signal: stop.signal });
     if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);
     // The speed is told a little before the last byte (NEARLY_THERE), so the next file's
     // request is on its way while the line still carries this one's end.
@@ -71,7 +77,8 @@ export function serveWasmFromZstd(
     }
     told(speed(loaded));
     return new Uint8Array(await new Blob(parts as BlobPart[]).arrayBuffer());
-  });
+  })();
+  // Failed, or stopped for a kept copy: nothing (more) came over the line.
   download.catch(() => told(null));
   let usable = true;
   const giveUp = (error: unknown): void => {
@@ -86,7 +93,6 @@ export function serveWasmFromZstd(
     try {
       const decoder = zstdDecoder(); // loads while the copy downloads
       const bytes = await download;
-      if (!bytes) throw new Error("no copy downloaded");
       const pieces: Uint8Array[] = [];
       let decoded: (pieces: Uint8Array[]) => void = () => undefined;
       const whole = new Promise<Uint8Array[]>((resolve) => (decoded = resolve));
@@ -102,11 +108,5 @@ export function serveWasmFromZstd(
       return original(input, init);
     }
   };
-  void download.then(
-    (bytes) => {
-      if (!bytes) told(null); // a kept copy: nothing came over the line
-    },
-    () => undefined,
-  );
   return rate;
 }
