@@ -43,8 +43,8 @@ Chromium's figures only.
 (20 Mbit/s with 40 ms, 8 Mbit/s with 80 ms, the processor unthrottled), a fresh profile
 per run, the server compressing like a static host (gzip -6 for text, JavaScript, JSON
 and WebAssembly) and sending every response over one shared link of that rate after
-the latency (tests/siteserver.py; Chromium's own network emulation left the nested
-inflate worker's download unthrottled). It prints
+the latency (tests/siteserver.py; Chromium's own network emulation left a nested
+worker's download unthrottled). It prints
 navigation → Python ready and → first output, and the bytes the server sent (every
 request, those of nested workers too): until Python was ready, and for the whole visit
 once the offline copy is complete.

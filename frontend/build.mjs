@@ -1,7 +1,6 @@
 // Bundle the front-end with esbuild into docs/assets/generated/js/.
-// Three entry points: the page script (ES module, code-split so the editor loads
-// only when a page has cells), the Pyodide worker (a module worker) and the
-// worker that inflates the memory snapshot beside it.
+// Two entry points: the page script (ES module, code-split so the editor loads
+// only when a page has cells) and the Pyodide worker (a module worker).
 // Files are written only when their content changed, so `mkdocs serve`, which
 // watches docs/, does not rebuild in a loop.
 // Then the service worker (frontend/src/sw/) into docs/sw.js, the site's root, with
@@ -109,7 +108,6 @@ const result = await esbuild.build({
   entryPoints: {
     lessonkit: "frontend/src/index.ts",
     worker: "frontend/src/worker/python-worker.ts",
-    inflate: "frontend/src/worker/inflate-worker.ts",
   },
   outdir: "docs/assets/generated/js",
   bundle: true,

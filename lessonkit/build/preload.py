@@ -8,7 +8,7 @@ in after every page is written (``csp.py``'s ``finish_site``, before the inline 
 hashes are taken).
 
 Which files: the memory snapshot (4.85 MB), whose request came at the end of the longest
-chain (page → worker script → inflate worker → snapshot: 0.40 s after navigation at
+chain (page → worker script → then an inflate worker → snapshot: 0.40 s after navigation at
 20 Mbit/s + 40 ms, issue 53). Preloading also the WebAssembly's copy (asked for at the
 worker's start already, 0.32 s) and Pyodide's ``pyodide.asm.mjs`` gained nothing more
 on a slow line, and on a fast one measured 0.02 and 0.10 s slower than no preload in two

@@ -90,7 +90,7 @@ let retired = false;
 const MANIFEST = new Map(Object.entries(OFFLINE.precache));
 
 /** Scripts of workers that run reader code, or start them: Python's network is this site. */
-const WORKER_SCRIPTS = new Set(["assets/generated/js/worker.js", "assets/generated/js/inflate.js"]);
+const WORKER_SCRIPTS = new Set(["assets/generated/js/worker.js"]);
 const WORKER_CSP = [
   "default-src 'self'",
   "script-src 'self' 'wasm-unsafe-eval'",

@@ -4,9 +4,8 @@
  *
  * The worker's `fetch` is wrapped: a response body passes through a counting
  * stream (status, headers and type stay, so WebAssembly's streaming compile still
- * works). The snapshot downloads in the inflate worker, which reports its bytes
- * with `update`. Sizes come from Content-Length when the response is not compressed
- * on the way (with Content-Encoding the length counts other bytes).
+ * works). Sizes come from Content-Length when the response is not compressed on the
+ * way (with Content-Encoding the length counts other bytes).
  */
 import type { FromWorker } from "../runtime/protocol";
 
@@ -63,8 +62,7 @@ export class Meter {
     return original;
   }
 
-  /** A download elsewhere (the inflate worker's snapshot). */
-  update(name: string, loaded: number, total: number, done: boolean): void {
+  private update(name: string, loaded: number, total: number, done: boolean): void {
     this.files.set(name, { loaded, total, done });
     const now = performance.now();
     if (!done && now - this.lastPost < 100) return;

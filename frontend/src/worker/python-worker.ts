@@ -214,8 +214,6 @@ async function boot(): Promise<Python> {
     how === "snapshot" && runtime.snapshot
       ? fetchSnapshot(
           new URL(runtime.snapshot, base),
-          new URL(`inflate.js${new URL(import.meta.url).search}`, import.meta.url),
-          (loaded, total, done) => meter.update("snapshot", loaded, total, done),
           // A WebAssembly that came over the line means a first visit: no kept copy to look for.
           typeof rate !== "number",
           pythonReady,

@@ -9,10 +9,12 @@
  * 0.1 s (benchmarks/README.md). The inflated (still packed) bytes are
  * kept in the Cache API under the snapshot's content-hashed address: a reader's
  * next visit reads them from disk instead. Only the current snapshot is kept, in a
- * cache of this site (offline/protocol.ts). The inflate worker reads a kept copy; the
- * Python worker stores a new one itself (it opens the cache before it seals its scope,
- * sandbox.ts): what a worker started by a worker stores in the Cache API, WebKitGTK
- * 2.50 loses (tests/engines/test_journey.py).
+ * cache of this site (offline/protocol.ts).
+ *
+ * All of it happens in the Python worker, which has nothing else to do meanwhile: Pyodide
+ * sizes its memory by the snapshot, so it instantiates only once the snapshot is here. (A
+ * worker of its own for this, until 2026-12, cost its start, a second compile of the
+ * decoder and the hand-over: the first output came 20–30 ms later, benchmarks/README.md.)
  *
  * The snapshot's name ends with the SHA-256 of its inflated bytes (lessonkit/build/assets.py).
  * Both a kept copy and a download are checked against it before Python runs anything of
@@ -25,10 +27,7 @@
  */
 import { unpackPages, type Unpacked } from "../../../lessonkit/node/snapshot_format.mjs";
 import { keeper, keptCopy, sha256 } from "./kept";
-import type { InflateReply } from "./inflate-worker";
-import { fetchInflated, type OnProgress } from "./zstd";
-
-export type { OnProgress };
+import { fetchInflated } from "./zstd";
 
 /** The SHA-256 the snapshot's name ends with, or null (then nothing is kept or read). */
 function expectedDigest(url: URL): string | null {
@@ -40,13 +39,12 @@ function expectedDigest(url: URL): string | null {
  * they do not. */
 export type Fetched = { memory: Unpacked; checked: Promise<Uint8Array<ArrayBuffer> | null> };
 
-/** What the Python worker asks of the inflate worker: the snapshot's address, and whether
- * to look for a kept copy first (not when the WebAssembly came over the line: a first
- * visit, which finds none; the lookup held up the download by 70 ms, benchmarks/README.md). */
-export type InflateRequest = { url: string; lookFirst: boolean };
-
 /** Rejects unless `packed` has the SHA-256 `digest` (hex); resolves with `packed`. */
-async function checkedAgainst(url: URL, packed: Uint8Array<ArrayBuffer>, digest: string | null): Promise<Uint8Array<ArrayBuffer> | null> {
+async function checkedAgainst(
+  url: URL,
+  packed: Uint8Array<ArrayBuffer>,
+  digest: string | null,
+): Promise<Uint8Array<ArrayBuffer> | null> {
   if (!digest) return null; // a name without a digest: nothing is kept or checked
   if ((await sha256(packed)) !== digest) throw new Error(`${url.pathname}: Prüfsumme stimmt nicht`);
   return packed;
@@ -54,83 +52,37 @@ async function checkedAgainst(url: URL, packed: Uint8Array<ArrayBuffer>, digest:
 
 /**
  * The snapshot's memory: the kept copy when it is intact (checked already, nothing to
- * keep), else downloaded and inflated, its check still under way (`checked`).
+ * keep), else downloaded with this worker's `fetch` (which counts the bytes for the
+ * reader, worker/meter.ts) and inflated, its check still under way (`checked`). Not
+ * looked for (`lookFirst` false) on a first visit, where the search held up the download
+ * by 70 ms (benchmarks/README.md).
  */
-export async function downloadSnapshot(
-  url: URL,
-  onProgress: OnProgress = () => undefined,
-  lookFirst = true,
-): Promise<Fetched> {
+export async function downloadSnapshot(url: URL, lookFirst = true): Promise<Fetched> {
   const digest = expectedDigest(url);
   const hit = digest && lookFirst ? await keptCopy(url, digest) : null;
   if (hit) return { memory: unpackPages(hit), checked: Promise.resolve(null) };
-  const packed = await fetchInflated(url, onProgress);
+  const packed = await fetchInflated(url);
   const memory = unpackPages(packed);
-  return { memory, checked: checkedAgainst(url, packed, digest) };
-}
-
-/**
- * `downloadSnapshot` in a worker of its own (inflate-worker.ts), which reports the
- * download's bytes as they arrive; or here if that fails (this worker's own `fetch`
- * counts them then, worker/meter.ts).
- */
-function downloadElsewhere(url: URL, inflateWorker: URL, onProgress: OnProgress, lookFirst: boolean): Promise<Fetched> {
-  let worker: Worker;
-  try {
-    worker = new Worker(inflateWorker, { type: "module", name: "inflate" });
-  } catch {
-    return downloadSnapshot(url, undefined, lookFirst);
-  }
-  let judged: (packed: Uint8Array<ArrayBuffer> | null) => void = () => undefined;
-  let refused: (error: Error) => void = () => undefined;
-  const checked = new Promise<Uint8Array<ArrayBuffer> | null>((resolve, reject) => {
-    judged = resolve;
-    refused = reject;
-  });
+  const checked = checkedAgainst(url, packed, digest);
   checked.catch(() => undefined); // the Python worker awaits it (python-worker.ts)
-  return new Promise((resolve, reject) => {
-    let memory: Unpacked | null = null;
-    worker.onmessage = (event: MessageEvent<InflateReply>) => {
-      const reply = event.data;
-      if ("loaded" in reply) {
-        onProgress(reply.loaded, reply.total, reply.done);
-        return;
-      }
-      if ("memory" in reply) {
-        memory = reply.memory;
-        resolve({ memory, checked });
-        return;
-      }
-      worker.terminate();
-      if ("checked" in reply) judged(reply.checked);
-      else if (memory) refused(new Error(reply.error));
-      else reject(new Error(reply.error));
-    };
-    worker.onerror = () => {
-      worker.terminate();
-      if (memory) refused(new Error("inflate worker failed"));
-      else resolve(downloadSnapshot(url, undefined, lookFirst));
-    };
-    worker.postMessage({ url: url.href, lookFirst } satisfies InflateRequest);
-  });
+  return { memory, checked };
 }
 
 /**
- * The snapshot's memory, from a worker of its own, and the verdict on it (`Fetched`). A
- * download is kept for the next visit by this worker (kept.ts) once it passed its check
- * and `later` resolved (after Python's start and the reader's first run: the 16 MB
- * written while the first run came held its output up, benchmarks/README.md).
+ * The snapshot's memory and the verdict on it (`Fetched`). A download is kept for the next
+ * visit (kept.ts) once it passed its check and `later` resolved (after Python's start and
+ * the reader's first run: the 16 MB written while the first run came held its output up,
+ * benchmarks/README.md).
  */
 export async function fetchSnapshot(
   url: URL,
-  inflateWorker: URL,
-  onProgress: OnProgress,
   lookFirst = true,
   later: Promise<unknown> = Promise.resolve(),
 ): Promise<Fetched> {
-  // Only the current snapshot is kept (older ones are replaced).
+  // Only the current snapshot is kept (older ones are replaced). The cache is opened now,
+  // before the worker seals its scope (sandbox.ts).
   const keep = keeper(url, (other) => other.pathname.includes("/snapshot-"));
-  const fetched = await downloadElsewhere(url, inflateWorker, onProgress, lookFirst);
+  const fetched = await downloadSnapshot(url, lookFirst);
   void Promise.all([fetched.checked, later]).then(([packed]) => packed && keep(packed), () => undefined);
   return fetched;
 }
