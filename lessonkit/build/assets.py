@@ -233,6 +233,10 @@ def write_runtime(
             (out / "pyodide" / "pyodide.asm.wasm").read_bytes()
         ).hexdigest(),
     }
+    if snapshot:
+        # The download is checked by its own bytes (4.9 MB), not the 16 MB they inflate
+        # to, which the name's digest is of (kept copies are checked by that one).
+        runtime["snapshotSha256"] = hashlib.sha256((out / snapshot).read_bytes()).hexdigest()
     if bytecode:
         runtime["bytecode"] = bytecode
     runtime["start"] = START

@@ -33,6 +33,8 @@ interface Runtime {
   pyodide: string;
   /** A compressed memory snapshot with the packages imported, or null. */
   snapshot: string | null;
+  /** The SHA-256 (hex) of the compressed snapshot's bytes, which a download must have. */
+  snapshotSha256?: string;
   /** An empty zip in Pyodide's folder: the standard library of a start from the snapshot. */
   emptyStdlib?: string;
   /** Pyodide's WebAssembly compressed with Zstandard, in Pyodide's folder (wasm.ts). */
@@ -217,6 +219,7 @@ async function boot(): Promise<Python> {
           // A WebAssembly that came over the line means a first visit: no kept copy to look for.
           typeof rate !== "number",
           pythonReady,
+          runtime.snapshotSha256,
         ).then((fetched) => {
           stage("snapshot");
           return fetched;

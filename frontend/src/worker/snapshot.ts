@@ -16,18 +16,19 @@
  * worker of its own for this, until 2026-12, cost its start, a second compile of the
  * decoder and the hand-over: the first output came 20–30 ms later, benchmarks/README.md.)
  *
- * The snapshot's name ends with the SHA-256 of its inflated bytes (lessonkit/build/assets.py).
- * Both a kept copy and a download are checked against it before Python runs anything of
- * the reader's: anything on the origin can write into the Cache API, and memory a few
- * bytes off starts a Python that fails later, at a reader's run. A kept copy is checked
- * before use; a bad one is dropped and downloaded again. A download is checked while
- * Pyodide already starts from it (the 16 MB took 35 ms that Pyodide waited for,
- * benchmarks/README.md): the Python worker waits for the verdict before it says "ready",
- * and starts without the snapshot should it not match (python-worker.ts).
+ * The snapshot's name ends with the SHA-256 of its inflated bytes (lessonkit/build/assets.py),
+ * runtime.json has that of its compressed bytes. A kept copy is checked against the one,
+ * a download against the other, before Python runs anything of the reader's: anything on
+ * the origin can write into the Cache API, and memory a few bytes off starts a Python that
+ * fails later, at a reader's run. A kept copy is checked before use; a bad one is dropped
+ * and downloaded again. A download is checked while Pyodide already starts from it
+ * (hashing the 16 MB first took 35 ms that Pyodide waited for, benchmarks/README.md): the
+ * Python worker waits for the verdict before it says "ready", and starts without the
+ * snapshot should it not match (python-worker.ts).
  */
 import { unpackPages, type Unpacked } from "../../../lessonkit/node/snapshot_format.mjs";
 import { keeper, keptCopy, sha256 } from "./kept";
-import { fetchInflated } from "./zstd";
+import { zstdDecoder } from "./zstd";
 
 /** The SHA-256 the snapshot's name ends with, or null (then nothing is kept or read). */
 function expectedDigest(url: URL): string | null {
@@ -39,33 +40,38 @@ function expectedDigest(url: URL): string | null {
  * they do not. */
 export type Fetched = { memory: Unpacked; checked: Promise<Uint8Array<ArrayBuffer> | null> };
 
-/** Rejects unless `packed` has the SHA-256 `digest` (hex); resolves with `packed`. */
-async function checkedAgainst(
-  url: URL,
-  packed: Uint8Array<ArrayBuffer>,
-  digest: string | null,
-): Promise<Uint8Array<ArrayBuffer> | null> {
-  if (!digest) return null; // a name without a digest: nothing is kept or checked
-  if ((await sha256(packed)) !== digest) throw new Error(`${url.pathname}: Prüfsumme stimmt nicht`);
-  return packed;
+/** Rejects unless `bytes` have the SHA-256 `digest` (hex). */
+async function checkedAgainst(url: URL, bytes: Uint8Array<ArrayBuffer>, digest: string): Promise<void> {
+  if ((await sha256(bytes)) !== digest) throw new Error(`${url.pathname}: Prüfsumme stimmt nicht`);
 }
 
 /**
  * The snapshot's memory: the kept copy when it is intact (checked already, nothing to
  * keep), else downloaded with this worker's `fetch` (which counts the bytes for the
- * reader, worker/meter.ts) and inflated, its check still under way (`checked`). Not
- * looked for (`lookFirst` false) on a first visit, where the search held up the download
- * by 70 ms (benchmarks/README.md).
+ * reader, worker/meter.ts) and inflated, its check still under way (`checked`): by the
+ * downloaded bytes' own SHA-256 (`compressedDigest`, runtime.json; 4.9 MB to hash where
+ * the inflated bytes are 16 MB), else by the inflated bytes' (the name's). Not looked
+ * for (`lookFirst` false) on a first visit, where the search held up the download by
+ * 70 ms (benchmarks/README.md).
  */
-export async function downloadSnapshot(url: URL, lookFirst = true): Promise<Fetched> {
+export async function downloadSnapshot(url: URL, lookFirst = true, compressedDigest?: string): Promise<Fetched> {
   const digest = expectedDigest(url);
   const hit = digest && lookFirst ? await keptCopy(url, digest) : null;
   if (hit) return { memory: unpackPages(hit), checked: Promise.resolve(null) };
-  const packed = await fetchInflated(url);
+  const decoder = zstdDecoder(); // loads while the snapshot downloads
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${url.pathname}: HTTP ${response.status}`);
+  const compressed = new Uint8Array(await response.arrayBuffer());
+  const packed = (await decoder).decode(compressed) as Uint8Array<ArrayBuffer>;
   const memory = unpackPages(packed);
-  const checked = checkedAgainst(url, packed, digest);
-  checked.catch(() => undefined); // the Python worker awaits it (python-worker.ts)
-  return { memory, checked };
+  const checked = compressedDigest
+    ? checkedAgainst(url, compressed, compressedDigest)
+    : digest
+      ? checkedAgainst(url, packed, digest)
+      : Promise.resolve(); // a name without a digest: nothing is checked or kept
+  const verdict = checked.then(() => (digest ? packed : null));
+  verdict.catch(() => undefined); // the Python worker awaits it (python-worker.ts)
+  return { memory, checked: verdict };
 }
 
 /**
@@ -78,11 +84,12 @@ export async function fetchSnapshot(
   url: URL,
   lookFirst = true,
   later: Promise<unknown> = Promise.resolve(),
+  compressedDigest?: string,
 ): Promise<Fetched> {
   // Only the current snapshot is kept (older ones are replaced). The cache is opened now,
   // before the worker seals its scope (sandbox.ts).
   const keep = keeper(url, (other) => other.pathname.includes("/snapshot-"));
-  const fetched = await downloadSnapshot(url, lookFirst);
+  const fetched = await downloadSnapshot(url, lookFirst, compressedDigest);
   void Promise.all([fetched.checked, later]).then(([packed]) => packed && keep(packed), () => undefined);
   return fetched;
 }
