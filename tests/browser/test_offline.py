@@ -47,9 +47,9 @@ def test_visited_lesson_works_offline(context: BrowserContext, site: StaticServe
     failed: list[str] = []
 
     def note_failed(request: Request) -> None:
-        # The WebAssembly's copy is asked for while its kept decoded bytes are looked for,
-        # and stopped once they are found (worker/wasm.ts): not a failure.
-        stopped = request.failure == "net::ERR_ABORTED" and request.url.endswith(".wasm.zst")
+        # The WebAssembly's copy and the snapshot are asked for while their kept copies are
+        # looked for, and stopped once those are found (worker/wasm.ts, snapshot.ts).
+        stopped = request.failure == "net::ERR_ABORTED" and request.url.endswith(".zst")
         if not stopped:
             failed.append(f"{request.url}: {request.failure}")
 

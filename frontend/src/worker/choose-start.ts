@@ -23,8 +23,8 @@ export const SLOW_LINE_BYTES_PER_SECOND = 3_000_000;
  * Which start this reader's Python takes (ARCHITECTURE.md, "Which start"). The build may
  * fix it (`start` in runtime.json, for benchmarks); "auto" waits for the WebAssembly's
  * download (both starts need it first) and takes the bytecode on a slow line, the
- * snapshot on a fast one and whenever nothing was downloaded (a returning reader's kept
- * copies: then the processor is all a start costs). Nothing else is requested
+ * snapshot on a fast one and whenever the download was stopped (a returning reader's kept
+ * copy found first: then the processor is all a start costs). Nothing else is requested
  * meanwhile, so the line carries the WebAssembly alone and its speed is the line's.
  */
 export async function chooseStart(

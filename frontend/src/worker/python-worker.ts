@@ -214,13 +214,7 @@ async function boot(): Promise<Python> {
       : null;
   const snapshot =
     how === "snapshot" && runtime.snapshot
-      ? fetchSnapshot(
-          new URL(runtime.snapshot, base),
-          // A WebAssembly that came over the line means a first visit: no kept copy to look for.
-          typeof rate !== "number",
-          pythonReady,
-          runtime.snapshotSha256,
-        ).then((fetched) => {
+      ? fetchSnapshot(new URL(runtime.snapshot, base), pythonReady, runtime.snapshotSha256).then((fetched) => {
           stage("snapshot");
           return fetched;
         })

@@ -50,18 +50,24 @@ async function checkedAgainst(url: URL, bytes: Uint8Array<ArrayBuffer>, digest: 
  * keep), else downloaded with this worker's `fetch` (which counts the bytes for the
  * reader, worker/meter.ts) and inflated, its check still under way (`checked`): by the
  * downloaded bytes' own SHA-256 (`compressedDigest`, runtime.json; 4.9 MB to hash where
- * the inflated bytes are 16 MB), else by the inflated bytes' (the name's). Not looked
- * for (`lookFirst` false) on a first visit, where the search held up the download by
- * 70 ms (benchmarks/README.md).
+ * the inflated bytes are 16 MB), else by the inflated bytes' (the name's). The download
+ * starts beside the search for a kept copy, which stops it when it finds one (on a first
+ * visit the search held the download up by 70 ms, benchmarks/README.md).
  */
-export async function downloadSnapshot(url: URL, lookFirst = true, compressedDigest?: string): Promise<Fetched> {
+export async function downloadSnapshot(url: URL, compressedDigest?: string): Promise<Fetched> {
   const digest = expectedDigest(url);
-  const hit = digest && lookFirst ? await keptCopy(url, digest) : null;
-  if (hit) return { memory: unpackPages(hit), checked: Promise.resolve(null) };
+  const stop = new AbortController();
+  const kept = digest ? keptCopy(url, digest) : Promise.resolve(null);
+  void kept.then((copy) => copy && stop.abort(), () => undefined);
   const decoder = zstdDecoder(); // loads while the snapshot downloads
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`${url.pathname}: HTTP ${response.status}`);
-  const compressed = new Uint8Array(await response.arrayBuffer());
+  const download = fetch(url, { signal: stop.signal }).then(async (response) => {
+    if (!response.ok) throw new Error(`${url.pathname}: HTTP ${response.status}`);
+    return new Uint8Array(await response.arrayBuffer());
+  });
+  download.catch(() => undefined); // stopped for a kept copy, or awaited below
+  const hit = await kept;
+  if (hit) return { memory: unpackPages(hit), checked: Promise.resolve(null) };
+  const compressed = await download;
   const packed = (await decoder).decode(compressed) as Uint8Array<ArrayBuffer>;
   const memory = unpackPages(packed);
   const checked = compressedDigest
@@ -82,14 +88,13 @@ export async function downloadSnapshot(url: URL, lookFirst = true, compressedDig
  */
 export async function fetchSnapshot(
   url: URL,
-  lookFirst = true,
   later: Promise<unknown> = Promise.resolve(),
   compressedDigest?: string,
 ): Promise<Fetched> {
   // Only the current snapshot is kept (older ones are replaced). The cache is opened now,
   // before the worker seals its scope (sandbox.ts).
   const keep = keeper(url, (other) => other.pathname.includes("/snapshot-"));
-  const fetched = await downloadSnapshot(url, lookFirst, compressedDigest);
+  const fetched = await downloadSnapshot(url, compressedDigest);
   void Promise.all([fetched.checked, later]).then(([packed]) => packed && keep(packed), () => undefined);
   return fetched;
 }

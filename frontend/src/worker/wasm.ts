@@ -32,7 +32,7 @@ function wasmResponse(body: BodyInit): Response {
  * Answer `scope`'s requests for `wasm` from `compressed` (both absolute URLs), whose
  * decoded bytes have the SHA-256 `digest` (hex); keep them once `later` resolves.
  * Returns how fast the copy came: bytes per second from its request until it was nearly
- * all there, or null when the download was stopped (a kept copy) or failed. The worker
+ * all there, or null when the download was stopped (a kept copy found first) or failed. The worker
  * chooses its start by it (python-worker.ts, chooseStart).
  */
 export function serveWasmFromZstd(
@@ -53,11 +53,11 @@ export function serveWasmFromZstd(
   const stop = new AbortController();
   void kept.then((copy) => copy && stop.abort(), () => undefined);
   let told: (rate: number | null) => void = () => undefined;
-  const measured = new Promise<number | null>((resolve) => (told = resolve));
-  // With a kept copy nothing counts as having come over the line, even a download that
-  // finished before the search did (a returning reader's next starts look for kept copies).
-  const rate = Promise.all([kept, measured]).then(([copy, speed]) => (copy ? null : speed));
+  // Not held up by the search either: a download that ends before it is a fast line (or a
+  // cache), and the snapshot's kept copy is looked for beside its download anyway.
+  const rate = new Promise<number | null>((resolve) => (told = resolve));
   const download = (async (): Promise<Uint8Array<ArrayBuffer>> => {
+    void zstdDecoder().catch(() => undefined); // loads while the copy downloads
     const asked = performance.now();
     const speed = (bytes: number): number => bytes / Math.max((performance.now() - asked) / 1000, 0.001);
     const response = await original(compressed, { signal: stop.signal });
