@@ -111,13 +111,18 @@ test("the request for the WebAssembly gets the copy's decoded bytes, which compi
   assert.equal(await nextRate, null, "nothing counts as having come over the line");
 });
 
-test("a download that ends before the search for a kept copy tells the line's speed, and the kept copy serves", async () => {
+/** A first visit (the caches cleared before) that decodes `wasm`'s copy and keeps it. */
+async function firstVisitKeeps(wasm: Uint8Array): Promise<void> {
   stores.clear();
-  const wasm = module(10);
   const first = scope({ [COPY.href]: zstd(wasm) });
   serveWasmFromZstd(first, WASM, COPY, digest(wasm));
   await (await first.fetch(WASM)).arrayBuffer();
   await settled();
+}
+
+test("a download that ends before the search for a kept copy tells the line's speed, and the kept copy serves", async () => {
+  const wasm = module(10);
+  await firstVisitKeeps(wasm);
   // The Cache API answers only after the whole copy came (a fast line, a slow disk).
   const open = caches.open.bind(caches);
   let release: () => void = () => undefined;
@@ -135,12 +140,8 @@ test("a download that ends before the search for a kept copy tells the line's sp
 });
 
 test("a kept copy of another Pyodide or with other bytes is not used, and is replaced", async () => {
-  stores.clear();
   const old = module(20);
-  const first = scope({ [COPY.href]: zstd(old) });
-  serveWasmFromZstd(first, WASM, COPY, digest(old));
-  await (await first.fetch(WASM)).arrayBuffer();
-  await settled();
+  await firstVisitKeeps(old);
   const [oldKey] = kept().keys();
   const wasm = module(30);
   // Someone on the origin swaps the kept bytes of the current version: they are not served.
